@@ -1,0 +1,87 @@
+// contrast-cli: batch access to Contrast Explorer's core. See README.md ("Command line").
+#include "commands.h"
+
+#include "core/common/cancel.h"
+#include "core/common/error.h"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <new>
+
+namespace cx::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> all = {
+        {"topics", "contrastive topic model at one γ",
+         "contrast-cli topics --corpus PATH --fg RULE --bg RULE --k K --gamma G\n"
+         "       [--seed S] [--iterations N] [--restarts R] [--format auto|tsv|csv|uci|reuters|txt]\n"
+         "       [--min-df N] [--max-vocab N] [--keep-stopwords] [--min-tokens N]\n"
+         "       [--method projected|direct] [--rank-per-side R] [--smoothing A]\n"
+         "       [--positive RULE] [--top N] [--threads T] [--out DIR] [--json]",
+         runTopics},
+        {"sweep", "specificity AUC over a γ grid",
+         "contrast-cli sweep --corpus PATH --fg RULE --bg RULE --k K --positive RULE\n"
+         "       --gammas FROM:TO:STEP [options of topics] [--out DIR] [--json]",
+         runSweep},
+        {"hmm", "contrastive HMM on ChromHMM binarized chromatin tracks",
+         "contrast-cli hmm --tracks F1[,F2...] [--fg-regions BED[,BED...]]\n"
+         "       [--bg-regions BED[,BED...]] --k K --gamma G [--encoding marks|combinations]\n"
+         "       [--refine-em N] [--seed S] --out DIR [--json]",
+         runHmm},
+    };
+    return all;
+}
+
+namespace {
+void printHelp(std::ostream& out) {
+    out << "contrast-cli — Contrast Explorer batch tool\n\nCommands:\n";
+    for (const auto& command : commands()) {
+        out << "  " << command.name << "  " << command.summary << "\n";
+    }
+    out << "\nUsage:\n";
+    for (const auto& command : commands()) {
+        out << "  " << command.usage << "\n\n";
+    }
+    out << "Rules select documents by label: FIELD=V1,V2 (has any of the values), !FIELD=V "
+           "(negation),\n'A;B' (both). '*' selects every document.\n";
+}
+} // namespace
+
+} // namespace cx::cli
+
+int main(int argc, char** argv) {
+    using namespace cx::cli;
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+        std::strcmp(argv[1], "help") == 0) {
+        printHelp(argc < 2 ? std::cerr : std::cout);
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string name = argv[1];
+    for (const auto& command : commands()) {
+        if (name != command.name) {
+            continue;
+        }
+        std::vector<std::string> args(argv + 2, argv + argc);
+        for (const auto& arg : args) {
+            if (arg == "--help" || arg == "-h") {
+                std::cout << "usage: " << command.usage << "\n";
+                return 0;
+            }
+        }
+        try {
+            return command.run(args);
+        } catch (const cx::InputError& error) {
+            std::cerr << "contrast-cli " << name << ": error: " << error.what() << "\n";
+            return 2;
+        } catch (const std::bad_alloc&) {
+            std::cerr << "contrast-cli " << name << ": error: out of memory\n";
+            return 3;
+        } catch (const std::exception& error) {
+            std::cerr << "contrast-cli " << name << ": error: " << error.what() << "\n";
+            return 1;
+        }
+    }
+    std::cerr << "contrast-cli: unknown command '" << name << "' (try --help)\n";
+    return 2;
+}

@@ -1,0 +1,89 @@
+#include "core/common/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cx {
+
+namespace {
+std::atomic<int> g_threads{0};
+
+int resolvedThreads() {
+    int threads = g_threads.load();
+    if (threads <= 0) {
+        threads = static_cast<int>(std::thread::hardware_concurrency());
+    }
+    return std::max(1, threads);
+}
+
+/// Runs task(worker) on `workers` threads (the calling thread is worker 0) and rethrows the
+/// first exception.
+void runOnWorkers(int workers, const std::function<void(int)>& task) {
+    if (workers <= 1) {
+        task(0);
+        return;
+    }
+    std::exception_ptr firstError;
+    std::mutex errorMutex;
+    auto guarded = [&](int worker) {
+        try {
+            task(worker);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(errorMutex);
+            if (!firstError) {
+                firstError = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(workers - 1));
+    for (int worker = 1; worker < workers; ++worker) {
+        threads.emplace_back(guarded, worker);
+    }
+    guarded(0);
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    if (firstError) {
+        std::rethrow_exception(firstError);
+    }
+}
+} // namespace
+
+int threadCount() { return resolvedThreads(); }
+
+void setThreadCount(int threads) { g_threads.store(threads); }
+
+void forEachSlot(std::int64_t n, int slots,
+                 const std::function<void(int slot, std::int64_t begin, std::int64_t end)>& body) {
+    const int workers = std::min(resolvedThreads(), slots);
+    // Dynamic assignment of slots to workers: which thread runs a slot does not matter, since
+    // every slot's range and in-slot order are fixed.
+    std::atomic<int> next{0};
+    runOnWorkers(workers, [&](int) {
+        for (int slot = next.fetch_add(1); slot < slots; slot = next.fetch_add(1)) {
+            std::int64_t begin = 0;
+            std::int64_t end = 0;
+            slotRange(n, slots, slot, begin, end);
+            body(slot, begin, end);
+        }
+    });
+}
+
+void parallelFor(std::int64_t n, const std::function<void(std::int64_t i)>& body) {
+    const int workers = static_cast<int>(std::min<std::int64_t>(resolvedThreads(), std::max<std::int64_t>(n, 1)));
+    runOnWorkers(workers, [&](int worker) {
+        std::int64_t begin = 0;
+        std::int64_t end = 0;
+        slotRange(n, workers, worker, begin, end);
+        for (std::int64_t i = begin; i < end; ++i) {
+            body(i);
+        }
+    });
+}
+
+} // namespace cx

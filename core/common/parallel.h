@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace cx {
+
+/// Threads core uses for passes over the data. 0 (the default) means
+/// std::thread::hardware_concurrency(). The CLI's --threads and the benchmarks set it.
+int threadCount();
+void setThreadCount(int threads);
+
+/// Number of fixed reduction slots. Work over n items is cut into exactly this many contiguous
+/// ranges whatever the thread count, each range is reduced by one thread in item order, and the
+/// caller combines the slot results in slot order. Results are therefore bit-identical for any
+/// number of threads (the reduction order never depends on scheduling).
+constexpr int kReductionSlots = 8;
+
+/// Half-open item range [begin, end) of slot `slot` when n items are cut into `slots` parts.
+inline void slotRange(std::int64_t n, int slots, int slot, std::int64_t& begin, std::int64_t& end) {
+    begin = n * slot / slots;
+    end = n * (slot + 1) / slots;
+}
+
+/// Runs body(slot, begin, end) for every slot in [0, slots), spreading slots over up to
+/// threadCount() threads. Each call sees a disjoint contiguous item range. Exceptions thrown by
+/// a body are rethrown (the first one) after all threads have joined.
+void forEachSlot(std::int64_t n, int slots,
+                 const std::function<void(int slot, std::int64_t begin, std::int64_t end)>& body);
+
+/// Runs body(i) for i in [0, n) on up to threadCount() threads (static contiguous split). Use
+/// only where each i writes its own output, so the result does not depend on the split.
+void parallelFor(std::int64_t n, const std::function<void(std::int64_t i)>& body);
+
+} // namespace cx

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/io/corpus.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// One clause of a selection rule: documents whose field `field` has any of `values`
+/// (negated: has none of them).
+struct RuleClause {
+    std::string field;
+    std::vector<std::string> values;
+    bool negated = false;
+};
+
+/// A document selection rule: clauses joined with AND.
+///   "places=usa"                  documents labelled usa in field places
+///   "topics=gnp,cpi,trade"        any of the three
+///   "!topics=earn"                none of them
+///   "places=usa;!topics=earn"     both conditions
+///   "*" or ""                     every document
+/// Field names and values are matched case-insensitively; surrounding spaces are ignored.
+struct SelectionRule {
+    std::vector<RuleClause> clauses;
+    std::string text; ///< the rule as the user wrote it
+
+    /// \throws InputError("rule 'TEXT': problem") on a syntax error.
+    static SelectionRule parse(const std::string& text);
+    /// Canonical text (fields and values lower case, ';' joined).
+    std::string toString() const;
+};
+
+/// Result of applying a rule: the selected documents in increasing order, plus warnings
+/// (e.g. values that occur in no document).
+struct Selection {
+    std::vector<std::int64_t> documents;
+    std::vector<std::string> warnings;
+};
+
+/// Applies a rule to a corpus. \throws InputError when a field does not exist (the message lists
+/// the fields that do) or when none of a clause's values occurs in the corpus.
+Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule);
+inline Selection selectDocuments(const Corpus& corpus, const std::string& rule) {
+    return selectDocuments(corpus, SelectionRule::parse(rule));
+}
+
+} // namespace cx
