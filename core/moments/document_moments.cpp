@@ -1,0 +1,297 @@
+#include "core/moments/document_moments.h"
+
+#include "core/common/parallel.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace cx {
+
+namespace {
+/// Documents per GEMM block in the projection pass.
+constexpr std::int64_t kBlockDocuments = 256;
+/// Vocabulary rows per GEMM block in the per-word part of the projection.
+constexpr Eigen::Index kBlockWords = 512;
+/// Row-major storage for the per-word rows that the passes gather from and scatter into
+/// (contiguous rows instead of stride-D access).
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+} // namespace
+
+DocumentMoments::DocumentMoments(const CountMatrix& counts, std::vector<std::int64_t> documents)
+    : m_counts(&counts), m_documents(std::move(documents)) {
+    if (m_documents.empty()) {
+        throw std::invalid_argument("DocumentMoments: no documents");
+    }
+    m_w2.resize(m_documents.size());
+    m_w3.resize(m_documents.size());
+    for (size_t n = 0; n < m_documents.size(); ++n) {
+        const std::int64_t row = m_documents[n];
+        if (row < 0 || row >= counts.numRows) {
+            throw std::invalid_argument("DocumentMoments: document " + std::to_string(row) +
+                                        " out of range [0, " + std::to_string(counts.numRows) +
+                                        ")");
+        }
+        const double length = counts.rowLength(row);
+        if (length < 3) {
+            throw std::invalid_argument("DocumentMoments: document " + std::to_string(row) +
+                                        " has length " + std::to_string(length) + " < 3");
+        }
+        m_w2[n] = 1.0 / (length * (length - 1.0));
+        m_w3[n] = 1.0 / (length * (length - 1.0) * (length - 2.0));
+    }
+}
+
+Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelToken& cancel) const {
+    if (x.rows() != dimension()) {
+        throw std::invalid_argument("DocumentMoments::m2Times: X has " + std::to_string(x.rows()) +
+                                    " rows, vocabulary has " + std::to_string(dimension()));
+    }
+    const Eigen::Index m = x.cols();
+    const CountMatrix& c = *m_counts;
+    const RowMatrix xr = x;
+    std::vector<RowMatrix> partial(kReductionSlots);
+    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+        RowMatrix& acc = partial[static_cast<size_t>(slot)];
+        acc = RowMatrix::Zero(x.rows(), m);
+        Eigen::RowVectorXd projection(m);
+        for (std::int64_t n = begin; n < end; ++n) {
+            if (((n - begin) & 1023) == 0) {
+                throwIfCancelled(cancel);
+            }
+            const std::int64_t row = m_documents[static_cast<size_t>(n)];
+            const double w = m_w2[static_cast<size_t>(n)];
+            projection.setZero();
+            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                projection.noalias() += static_cast<double>(c.counts[p]) * xr.row(c.colIdx[p]);
+            }
+            // Row i of (c cᵀ − diag c) X is c_i (cᵀX) − c_i X_i.
+            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                const double ci = c.counts[p];
+                acc.row(c.colIdx[p]).noalias() += (w * ci) * (projection - xr.row(c.colIdx[p]));
+            }
+        }
+    });
+    RowMatrix out = RowMatrix::Zero(x.rows(), m);
+    for (const auto& acc : partial) {
+        out += acc;
+    }
+    return Eigen::MatrixXd(out / static_cast<double>(numDocuments()));
+}
+
+Eigen::VectorXd DocumentMoments::m3Contract(const Eigen::VectorXd& v, const CancelToken& cancel) const {
+    if (v.size() != dimension()) {
+        throw std::invalid_argument("DocumentMoments::m3Contract: v has " + std::to_string(v.size()) +
+                                    " entries, vocabulary has " + std::to_string(dimension()));
+    }
+    const CountMatrix& c = *m_counts;
+    std::vector<Eigen::VectorXd> partial(kReductionSlots);
+    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+        Eigen::VectorXd& acc = partial[static_cast<size_t>(slot)];
+        acc = Eigen::VectorXd::Zero(v.size());
+        for (std::int64_t n = begin; n < end; ++n) {
+            if (((n - begin) & 4095) == 0) {
+                throwIfCancelled(cancel);
+            }
+            const std::int64_t row = m_documents[static_cast<size_t>(n)];
+            const double w = m_w3[static_cast<size_t>(n)];
+            double cv = 0;  // ⟨c, v⟩
+            double cvv = 0; // ⟨c, v∘v⟩
+            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                const double vi = v[c.colIdx[p]];
+                cv += c.counts[p] * vi;
+                cvv += c.counts[p] * vi * vi;
+            }
+            // ⟨c,v⟩² c − 2⟨c,v⟩ (c∘v) − ⟨c, v∘v⟩ c + 2 c∘v∘v, entry by entry.
+            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                const double ci = c.counts[p];
+                const double vi = v[c.colIdx[p]];
+                acc[c.colIdx[p]] += w * ci * (cv * cv - 2.0 * cv * vi - cvv + 2.0 * vi * vi);
+            }
+        }
+    });
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(v.size());
+    for (const auto& acc : partial) {
+        out += acc;
+    }
+    return out / static_cast<double>(numDocuments());
+}
+
+Eigen::VectorXd DocumentMoments::m1() const {
+    const CountMatrix& c = *m_counts;
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(dimension());
+    for (size_t n = 0; n < m_documents.size(); ++n) {
+        const std::int64_t row = m_documents[n];
+        const double length = c.rowLength(row);
+        for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+            out[c.colIdx[p]] += c.counts[p] / length;
+        }
+    }
+    return out / static_cast<double>(numDocuments());
+}
+
+Eigen::MatrixXd DocumentMoments::denseM2() const {
+    return m2Times(Eigen::MatrixXd::Identity(dimension(), dimension()));
+}
+
+SymmetricTensor3 DocumentMoments::denseM3() const {
+    const Eigen::Index d = dimension();
+    const CountMatrix& c = *m_counts;
+    SymmetricTensor3 out(d);
+    for (size_t n = 0; n < m_documents.size(); ++n) {
+        const std::int64_t row = m_documents[n];
+        Eigen::VectorXd counts = Eigen::VectorXd::Zero(d);
+        for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+            counts[c.colIdx[p]] = c.counts[p];
+        }
+        const double w = m_w3[n];
+        out.addRankOne(w, counts);
+        for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+            const Eigen::Index i = c.colIdx[p];
+            const double ci = c.counts[p];
+            for (Eigen::Index j = 0; j < d; ++j) {
+                out(i, i, j) -= w * ci * counts[j];
+                out(i, j, i) -= w * ci * counts[j];
+                out(j, i, i) -= w * ci * counts[j];
+            }
+            out(i, i, i) += 2.0 * w * ci;
+        }
+    }
+    out.unfolded() /= static_cast<double>(numDocuments());
+    return out;
+}
+
+DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis,
+                                                     const CancelToken& cancel) const {
+    const Eigen::Index d = dimension();
+    const Eigen::Index r = basis.cols();
+    if (basis.rows() != d || r < 1) {
+        throw std::invalid_argument("DocumentMoments::project: basis is " +
+                                    std::to_string(basis.rows()) + "x" + std::to_string(r) +
+                                    ", vocabulary has " + std::to_string(d));
+    }
+    const CountMatrix& c = *m_counts;
+    const RowMatrix basisRows = basis;
+    // Packed index of the unordered pair (b ≤ c) used for the y⊗y columns.
+    const Eigen::Index pairs = r * (r + 1) / 2;
+    std::vector<Eigen::Index> pairB(static_cast<size_t>(pairs)), pairC(static_cast<size_t>(pairs));
+    {
+        Eigen::Index p = 0;
+        for (Eigen::Index cc = 0; cc < r; ++cc) {
+            for (Eigen::Index b = 0; b <= cc; ++b, ++p) {
+                pairB[static_cast<size_t>(p)] = b;
+                pairC[static_cast<size_t>(p)] = cc;
+            }
+        }
+    }
+
+    struct SlotSums {
+        Eigen::MatrixXd cubic;  // Σ w3 y (y⊗y)_packed : r × pairs
+        Eigen::MatrixXd square; // Σ w2 y yᵀ           : r × r
+        RowMatrix g;            // g_i = Σ w3 c_i y    : D × r
+        Eigen::VectorXd s2;     // Σ w2 c_i            : D
+        Eigen::VectorXd s3;     // Σ w3 c_i            : D
+    };
+    std::vector<SlotSums> slots(kReductionSlots);
+    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+        SlotSums& s = slots[static_cast<size_t>(slot)];
+        s.cubic = Eigen::MatrixXd::Zero(r, pairs);
+        s.square = Eigen::MatrixXd::Zero(r, r);
+        s.g = RowMatrix::Zero(d, r);
+        s.s2 = Eigen::VectorXd::Zero(d);
+        s.s3 = Eigen::VectorXd::Zero(d);
+        Eigen::MatrixXd y(kBlockDocuments, r);
+        Eigen::MatrixXd yw3(kBlockDocuments, r);
+        Eigen::MatrixXd yw2(kBlockDocuments, r);
+        Eigen::MatrixXd z(kBlockDocuments, pairs);
+        for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
+            throwIfCancelled(cancel);
+            const std::int64_t blockEnd = std::min(end, blockStart + kBlockDocuments);
+            const Eigen::Index rows = static_cast<Eigen::Index>(blockEnd - blockStart);
+            for (Eigen::Index local = 0; local < rows; ++local) {
+                const size_t n = static_cast<size_t>(blockStart + local);
+                const std::int64_t row = m_documents[n];
+                Eigen::RowVectorXd yn = Eigen::RowVectorXd::Zero(r);
+                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                    yn.noalias() += static_cast<double>(c.counts[p]) * basisRows.row(c.colIdx[p]);
+                }
+                y.row(local) = yn;
+                yw3.row(local) = m_w3[n] * yn;
+                yw2.row(local) = m_w2[n] * yn;
+                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                    const double ci = c.counts[p];
+                    s.g.row(c.colIdx[p]).noalias() += (m_w3[n] * ci) * yn;
+                    s.s2[c.colIdx[p]] += m_w2[n] * ci;
+                    s.s3[c.colIdx[p]] += m_w3[n] * ci;
+                }
+                for (Eigen::Index p = 0; p < pairs; ++p) {
+                    z(local, p) = yn[pairB[static_cast<size_t>(p)]] * yn[pairC[static_cast<size_t>(p)]];
+                }
+            }
+            s.cubic.noalias() += yw3.topRows(rows).transpose() * z.topRows(rows);
+            s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
+        }
+    });
+    SlotSums total = std::move(slots[0]);
+    for (size_t slot = 1; slot < slots.size(); ++slot) {
+        total.cubic += slots[slot].cubic;
+        total.square += slots[slot].square;
+        total.g += slots[slot].g;
+        total.s2 += slots[slot].s2;
+        total.s3 += slots[slot].s3;
+    }
+    const double scale = 1.0 / static_cast<double>(numDocuments());
+
+    Projected out;
+    out.m2 = scale * (total.square - basis.transpose() * total.s2.asDiagonal() * basis);
+    out.m2 = 0.5 * (out.m2 + out.m2.transpose());
+
+    // Per-word correction terms. With g̃_i = g_i − (2/3) s3_i u_i and
+    // B(a, b, c) = Σ_i u_ia u_ib g̃_ic, the correction equals −(B(a,b,c) + B(a,c,b) + B(b,c,a)).
+    const Eigen::MatrixXd gTilde = total.g - (2.0 / 3.0) * (total.s3.asDiagonal() * basis);
+    const Eigen::Index wordBlocks = (d + kBlockWords - 1) / kBlockWords;
+    std::vector<Eigen::MatrixXd> bParts(kReductionSlots);
+    forEachSlot(wordBlocks, kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+        Eigen::MatrixXd& acc = bParts[static_cast<size_t>(slot)];
+        acc = Eigen::MatrixXd::Zero(r, r * r);
+        Eigen::MatrixXd w;
+        for (std::int64_t block = begin; block < end; ++block) {
+            throwIfCancelled(cancel);
+            const Eigen::Index first = static_cast<Eigen::Index>(block) * kBlockWords;
+            const Eigen::Index rows = std::min(kBlockWords, d - first);
+            w.resize(rows, r * r);
+            // W(i, b + r·c) = u_ib g̃_ic.
+            for (Eigen::Index cc = 0; cc < r; ++cc) {
+                w.middleCols(cc * r, r) =
+                    basis.middleRows(first, rows).array().colwise() *
+                    gTilde.middleRows(first, rows).col(cc).array();
+            }
+            acc.noalias() += basis.middleRows(first, rows).transpose() * w;
+        }
+    });
+    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(r, r * r);
+    for (const auto& part : bParts) {
+        b += part;
+    }
+
+    out.m3 = SymmetricTensor3(r);
+    Eigen::MatrixXd& t = out.m3.unfolded();
+    for (Eigen::Index p = 0; p < pairs; ++p) {
+        const Eigen::Index pb = pairB[static_cast<size_t>(p)];
+        const Eigen::Index pc = pairC[static_cast<size_t>(p)];
+        t.col(pb + r * pc) = total.cubic.col(p);
+        t.col(pc + r * pb) = total.cubic.col(p);
+    }
+    for (Eigen::Index a = 0; a < r; ++a) {
+        for (Eigen::Index cc = 0; cc < r; ++cc) {
+            for (Eigen::Index bb = 0; bb < r; ++bb) {
+                t(a, bb + r * cc) -= b(a, bb + r * cc) + b(a, cc + r * bb) + b(bb, cc + r * a);
+            }
+        }
+    }
+    t *= scale;
+    out.m3.symmetrize();
+    return out;
+}
+
+} // namespace cx

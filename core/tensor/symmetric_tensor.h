@@ -1,0 +1,51 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+namespace cx {
+
+/// Dense third-order tensor T ∈ ℝ^{n×n×n}, stored as its mode-1 unfolding
+/// `unfolded(i, j + n·k) = T(i, j, k)` (n × n² column-major, so each column is a mode-1 fibre).
+/// Used for projected moments (n = r ≈ 2K–4K) where n³ doubles are cheap. The class does not
+/// enforce symmetry; moment estimators produce symmetric tensors and `symmetrize()` removes
+/// rounding asymmetry.
+class SymmetricTensor3 {
+public:
+    SymmetricTensor3() = default;
+    explicit SymmetricTensor3(Eigen::Index n) : m_n(n), m_unfolded(Eigen::MatrixXd::Zero(n, n * n)) {}
+
+    Eigen::Index dimension() const { return m_n; }
+    double operator()(Eigen::Index i, Eigen::Index j, Eigen::Index k) const {
+        return m_unfolded(i, j + m_n * k);
+    }
+    double& operator()(Eigen::Index i, Eigen::Index j, Eigen::Index k) {
+        return m_unfolded(i, j + m_n * k);
+    }
+    const Eigen::MatrixXd& unfolded() const { return m_unfolded; }
+    Eigen::MatrixXd& unfolded() { return m_unfolded; }
+
+    /// T(I, v, v) ∈ ℝⁿ. Cost O(n³) (one GEMV over the unfolding after forming v⊗v).
+    Eigen::VectorXd contract(const Eigen::VectorXd& v) const;
+    /// T(a, b, c).
+    double value(const Eigen::VectorXd& a, const Eigen::VectorXd& b, const Eigen::VectorXd& c) const;
+    /// T(I, V, V) as an n × m² matrix (mode-1 unfolding of the n × m × m result), for V n × m.
+    /// Cost O(n³m + n²m²).
+    Eigen::MatrixXd contractModes23(const Eigen::MatrixXd& v) const;
+    /// T(V, V, V) ∈ ℝ^{m×m×m}.
+    SymmetricTensor3 multilinear(const Eigen::MatrixXd& v) const;
+
+    /// this + alpha · other (same dimension).
+    SymmetricTensor3 plusScaled(double alpha, const SymmetricTensor3& other) const;
+    /// Adds weight · a⊗a⊗a.
+    void addRankOne(double weight, const Eigen::VectorXd& a);
+    /// Replaces T by the average over the 6 index permutations.
+    void symmetrize();
+    /// Largest |T(i,j,k) − T(π(i,j,k))| over permutations (test helper).
+    double asymmetry() const;
+
+private:
+    Eigen::Index m_n = 0;
+    Eigen::MatrixXd m_unfolded;
+};
+
+} // namespace cx

@@ -1,0 +1,292 @@
+#include "core/tensor/tensor_power_method.h"
+
+#include "core/common/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace cx {
+
+namespace {
+
+void validate(const PowerMethodOptions& options, Eigen::Index n, const char* function) {
+    if (options.numComponents < 1 || options.numComponents > n) {
+        throw std::invalid_argument(std::string(function) + ": numComponents = " +
+                                    std::to_string(options.numComponents) +
+                                    " must lie in [1, " + std::to_string(n) + "]");
+    }
+    if (options.iterations < 1 || options.restarts < 1) {
+        throw std::invalid_argument(std::string(function) + ": iterations and restarts must be >= 1 "
+                                    "(got " + std::to_string(options.iterations) + ", " +
+                                    std::to_string(options.restarts) + ")");
+    }
+}
+
+struct Trial {
+    Eigen::VectorXd a; // â (n-dimensional)
+    double lambda = 0;
+    int iterations = 0;
+    bool converged = false;
+    bool degenerate = false;
+};
+
+/// Picks the median-|λ̂| trial (lower median for an even count; ties keep trial order).
+const Trial& medianTrial(const std::vector<Trial>& trials) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < trials.size(); ++i) {
+        if (!trials[i].degenerate) {
+            order.push_back(i);
+        }
+    }
+    if (order.empty()) {
+        return trials.front();
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return std::abs(trials[a].lambda) < std::abs(trials[b].lambda);
+    });
+    return trials[order[(order.size() - 1) / 2]];
+}
+
+/// Random start g ∈ ℝᴷ for trial `trial` of component `component`.
+Eigen::VectorXd randomStart(std::uint64_t seed, int component, int trial, int restarts, int k) {
+    Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(component) *
+                                     static_cast<std::uint64_t>(restarts) +
+                                 static_cast<std::uint64_t>(trial)));
+    return rng.normalVector(k);
+}
+
+double directionChange(const Eigen::VectorXd& previous, const Eigen::VectorXd& next) {
+    return (next - previous).norm();
+}
+
+PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& values,
+                         Eigen::Index n) {
+    PowerMethodResult result;
+    const int k = static_cast<int>(kept.size());
+    result.components.resize(n, k);
+    result.lambdas.resize(k);
+    result.m2Eigenvalues = values;
+    bool allConverged = true;
+    bool anyDegenerate = false;
+    for (int t = 0; t < k; ++t) {
+        result.components.col(t) = kept[static_cast<size_t>(t)].a;
+        result.lambdas[t] = kept[static_cast<size_t>(t)].lambda;
+        result.iterations.push_back(kept[static_cast<size_t>(t)].iterations);
+        allConverged = allConverged && kept[static_cast<size_t>(t)].converged;
+        anyDegenerate = anyDegenerate || kept[static_cast<size_t>(t)].degenerate;
+    }
+    result.status = anyDegenerate   ? Status::NumericalIssue
+                    : allConverged ? Status::Successful
+                                   : Status::NotConverged;
+    return result;
+}
+
+} // namespace
+
+int numericalRank(const Eigen::VectorXd& eigenvalues, double relativeTolerance) {
+    if (eigenvalues.size() == 0) {
+        return 0;
+    }
+    const double largest = eigenvalues.cwiseAbs().maxCoeff();
+    if (!(largest > 0)) {
+        return 0;
+    }
+    int rank = 0;
+    for (Eigen::Index i = 0; i < eigenvalues.size(); ++i) {
+        if (std::abs(eigenvalues[i]) > relativeTolerance * largest) {
+            ++rank;
+        }
+    }
+    return rank;
+}
+
+PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const TensorContraction& m3,
+                                         const PowerMethodOptions& options,
+                                         const CancelToken& cancel) {
+    const Eigen::Index n = m2.vectors.rows();
+    const int k = static_cast<int>(m2.vectors.cols());
+    validate(options, n, "generalizedPowerMethod");
+    if (k != options.numComponents || m2.values.size() != k) {
+        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " + std::to_string(k) +
+                                    " columns, numComponents = " +
+                                    std::to_string(options.numComponents));
+    }
+    const Eigen::MatrixXd& v = m2.vectors;
+    const Eigen::VectorXd inverse = m2.values.cwiseInverse();
+
+    std::vector<Trial> kept;
+    // Deflated contraction: T(I, w, w) = M3(I, w, w) − Σ_τ |λ̂_τ| â_τ ⟨â_τ, w⟩².
+    auto deflated = [&](const Eigen::VectorXd& w) {
+        Eigen::VectorXd out = m3(w);
+        for (const Trial& previous : kept) {
+            const double dot = previous.a.dot(w);
+            out -= std::abs(previous.lambda) * dot * dot * previous.a;
+        }
+        return out;
+    };
+    for (int t = 0; t < k; ++t) {
+        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
+        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+            throwIfCancelled(cancel);
+            Trial& trial = trials[static_cast<size_t>(trialIndex)];
+            Eigen::VectorXd u = v * randomStart(options.seed, t, trialIndex, options.restarts, k);
+            Eigen::VectorXd x = v.transpose() * u;
+            x.normalize();
+            for (int it = 0; it < options.iterations; ++it) {
+                const Eigen::VectorXd w = v * (inverse.asDiagonal() * x); // M2⁺u (up to scale)
+                u = deflated(w);
+                Eigen::VectorXd next = v.transpose() * u;
+                const double norm = next.norm();
+                trial.iterations = it + 1;
+                if (!(norm > 0) || !std::isfinite(norm)) {
+                    trial.degenerate = true;
+                    break;
+                }
+                next /= norm;
+                const double change = directionChange(x, next);
+                x = next;
+                if (change < options.tolerance) {
+                    trial.converged = true;
+                    break;
+                }
+            }
+            if (trial.degenerate) {
+                trial.a = Eigen::VectorXd::Zero(n);
+                continue;
+            }
+            const Eigen::VectorXd coords = v.transpose() * u;
+            const double quadratic = coords.dot(inverse.asDiagonal() * coords); // ⟨u, M2⁺u⟩
+            if (!(std::abs(quadratic) > 0)) {
+                trial.degenerate = true;
+                trial.a = Eigen::VectorXd::Zero(n);
+                continue;
+            }
+            trial.a = u / std::sqrt(std::abs(quadratic));
+            const Eigen::VectorXd z = v * (inverse.asDiagonal() * (v.transpose() * trial.a));
+            trial.lambda = z.dot(deflated(z));
+        }
+        kept.push_back(medianTrial(trials));
+    }
+    return finish(kept, m2.values, n);
+}
+
+PowerMethodResult generalizedPowerMethod(const Eigen::MatrixXd& m2, const SymmetricTensor3& m3,
+                                         const PowerMethodOptions& options,
+                                         const CancelToken& cancel) {
+    const Eigen::Index n = m2.rows();
+    if (m2.cols() != n || m3.dimension() != n) {
+        throw std::invalid_argument("generalizedPowerMethod: M2 is " + std::to_string(m2.rows()) +
+                                    "x" + std::to_string(m2.cols()) + ", M3 has dimension " +
+                                    std::to_string(m3.dimension()));
+    }
+    validate(options, n, "generalizedPowerMethod");
+    return generalizedPowerMethod(truncatedSymmetricEigen(m2, options.numComponents), m3, options,
+                                  cancel);
+}
+
+PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const SymmetricTensor3& m3,
+                                         const PowerMethodOptions& options,
+                                         const CancelToken& cancel) {
+    const Eigen::Index n = low.vectors.rows();
+    if (m3.dimension() != n) {
+        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " + std::to_string(n) +
+                                    " rows, M3 has dimension " + std::to_string(m3.dimension()));
+    }
+    validate(options, n, "generalizedPowerMethod");
+    const int k = options.numComponents;
+    if (low.vectors.cols() != k || low.values.size() != k) {
+        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
+                                    std::to_string(low.vectors.cols()) + " columns, numComponents = " +
+                                    std::to_string(k));
+    }
+    const Eigen::MatrixXd& v = low.vectors;
+    const Eigen::VectorXd inverse = low.values.cwiseInverse();
+
+    // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
+    const Eigen::MatrixXd partial = m3.contractModes23(v);
+    const Eigen::MatrixXd core = v.transpose() * partial; // K × K², unfolding of t
+
+    struct Deflation {
+        Eigen::VectorXd a;      // â in ℝⁿ
+        Eigen::VectorXd alpha;  // V_Kᵀ â
+        double absLambda;
+    };
+    std::vector<Deflation> deflations;
+    std::vector<Trial> kept;
+
+    // Contraction of the K-dimensional core with y⊗y: t(I, y, y).
+    auto coreContract = [&](const Eigen::VectorXd& y) {
+        Eigen::VectorXd out = Eigen::VectorXd::Zero(k);
+        for (int c = 0; c < k; ++c) {
+            out.noalias() += y[c] * (core.middleCols(c * k, k) * y);
+        }
+        for (const Deflation& d : deflations) {
+            const double dot = d.alpha.dot(y);
+            out -= d.absLambda * dot * dot * d.alpha;
+        }
+        return out;
+    };
+
+    for (int t = 0; t < k; ++t) {
+        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
+        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+            throwIfCancelled(cancel);
+            Trial& trial = trials[static_cast<size_t>(trialIndex)];
+            // u⁽⁰⁾ = V g, so x⁽⁰⁾ = Vᵀu⁽⁰⁾ = g.
+            Eigen::VectorXd x = randomStart(options.seed, t, trialIndex, options.restarts, k);
+            x.normalize();
+            Eigen::VectorXd yLast;
+            for (int it = 0; it < options.iterations; ++it) {
+                const Eigen::VectorXd y = inverse.asDiagonal() * x; // V_Kᵀ M2⁺ u
+                Eigen::VectorXd next = coreContract(y);
+                const double norm = next.norm();
+                trial.iterations = it + 1;
+                if (!(norm > 0) || !std::isfinite(norm)) {
+                    trial.degenerate = true;
+                    break;
+                }
+                yLast = y;
+                next /= norm;
+                const double change = directionChange(x, next);
+                x = next;
+                if (change < options.tolerance) {
+                    trial.converged = true;
+                    break;
+                }
+            }
+            if (trial.degenerate) {
+                trial.a = Eigen::VectorXd::Zero(n);
+                continue;
+            }
+            // u⁽ᴺ⁾ = T(I, V y, V y) − deflation, formed once in ℝⁿ.
+            Eigen::VectorXd u = Eigen::VectorXd::Zero(n);
+            for (int c = 0; c < k; ++c) {
+                u.noalias() += yLast[c] * (partial.middleCols(c * k, k) * yLast);
+            }
+            for (const Deflation& d : deflations) {
+                const double dot = d.alpha.dot(yLast);
+                u -= d.absLambda * dot * dot * d.a;
+            }
+            const Eigen::VectorXd coords = v.transpose() * u;
+            const double quadratic = coords.dot(inverse.asDiagonal() * coords);
+            if (!(std::abs(quadratic) > 0)) {
+                trial.degenerate = true;
+                trial.a = Eigen::VectorXd::Zero(n);
+                continue;
+            }
+            trial.a = u / std::sqrt(std::abs(quadratic));
+            const Eigen::VectorXd z = inverse.asDiagonal() * (v.transpose() * trial.a);
+            trial.lambda = z.dot(coreContract(z));
+        }
+        const Trial& best = medianTrial(trials);
+        kept.push_back(best);
+        deflations.push_back({best.a, v.transpose() * best.a, std::abs(best.lambda)});
+    }
+    return finish(kept, low.values, n);
+}
+
+} // namespace cx

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "core/io/corpus.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <algorithm>
+#include <vector>
+
+namespace cx::test {
+
+/// Builds a CountMatrix from per-document token lists (word ids).
+inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documents, int vocabulary) {
+    CountMatrix counts;
+    counts.numRows = static_cast<std::int64_t>(documents.size());
+    counts.numCols = vocabulary;
+    counts.rowPtr.assign(1, 0);
+    for (const auto& tokens : documents) {
+        std::vector<int> sorted = tokens;
+        std::sort(sorted.begin(), sorted.end());
+        for (size_t p = 0; p < sorted.size();) {
+            size_t q = p;
+            while (q < sorted.size() && sorted[q] == sorted[p]) {
+                ++q;
+            }
+            counts.colIdx.push_back(sorted[p]);
+            counts.counts.push_back(static_cast<float>(q - p));
+            p = q;
+        }
+        counts.rowPtr.push_back(counts.nnz());
+    }
+    return counts;
+}
+
+
+} // namespace cx::test

@@ -1,0 +1,187 @@
+#include "core/common/random.h"
+#include "core/tensor/linalg.h"
+#include "core/tensor/symmetric_tensor.h"
+#include "core/tensor/tensor_power_method.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace cx {
+namespace {
+
+/// Exact moments M2 = Σ ω_t μ_t μ_tᵀ, M3 = Σ ω_t μ_t^{⊗3} with mixed-sign ω (the contrastive case).
+struct ExactProblem {
+    Eigen::MatrixXd mu;      // n × K
+    Eigen::VectorXd omega;   // K
+    Eigen::MatrixXd m2;
+    SymmetricTensor3 m3;
+};
+
+ExactProblem makeProblem(int n, const Eigen::VectorXd& omega, std::uint64_t seed) {
+    Rng rng(seed);
+    ExactProblem p;
+    const int k = static_cast<int>(omega.size());
+    p.mu.resize(n, k);
+    for (int t = 0; t < k; ++t) {
+        p.mu.col(t) = rng.dirichlet(n, 0.5); // non-orthogonal, positive, linearly independent
+    }
+    p.omega = omega;
+    p.m2 = Eigen::MatrixXd::Zero(n, n);
+    p.m3 = SymmetricTensor3(n);
+    for (int t = 0; t < k; ++t) {
+        p.m2 += omega[t] * p.mu.col(t) * p.mu.col(t).transpose();
+        p.m3.addRankOne(omega[t], p.mu.col(t));
+    }
+    return p;
+}
+
+/// Matches recovered components to the truth by ℓ1 distance of normalised, oriented vectors.
+std::vector<int> matchComponents(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& got) {
+    const auto k = truth.cols();
+    Eigen::MatrixXd cost(k, got.cols());
+    for (Eigen::Index i = 0; i < k; ++i) {
+        for (Eigen::Index j = 0; j < got.cols(); ++j) {
+            Eigen::VectorXd g = got.col(j);
+            if (g.sum() < 0) {
+                g = -g;
+            }
+            cost(i, j) = (truth.col(i) / truth.col(i).sum() - g / g.sum()).lpNorm<1>();
+        }
+    }
+    return hungarianAssignment(cost);
+}
+
+TEST(TensorPowerMethod, RecoversMixedSignComponentsExactly) {
+    Eigen::VectorXd omega(6);
+    omega << 0.3, 0.2, 0.1, -0.15, -0.4, -0.05;
+    const ExactProblem p = makeProblem(25, omega, 42);
+    PowerMethodOptions options;
+    options.numComponents = 6;
+    options.iterations = 100;
+    options.restarts = 5;
+    options.seed = 9;
+    const PowerMethodResult result = generalizedPowerMethod(p.m2, p.m3, options);
+    ASSERT_EQ(result.components.cols(), 6);
+    const std::vector<int> match = matchComponents(p.mu, result.components);
+    for (int t = 0; t < 6; ++t) {
+        const int j = match[static_cast<size_t>(t)];
+        const Eigen::VectorXd a = result.components.col(j);
+        const double lambda = result.lambdas[j];
+        // λ_t = sign(ω_t)/|ω_t|^{1/2}; â = σ_t a_t with a_t = |ω_t|^{1/2} μ_t.
+        const double sigma = omega[t] > 0 ? 1.0 : -1.0;
+        EXPECT_NEAR(lambda, sigma / std::sqrt(std::abs(omega[t])), 1e-8) << "component " << t;
+        EXPECT_LT((a - sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t)).norm(), 1e-8)
+            << "component " << t;
+        EXPECT_NEAR(std::copysign(1.0 / (lambda * lambda), lambda), omega[t], 1e-8);
+    }
+}
+
+TEST(TensorPowerMethod, ImplicitAndDenseFormsAgree) {
+    Eigen::VectorXd omega(4);
+    omega << 0.5, 0.25, -0.2, -0.3;
+    const ExactProblem p = makeProblem(12, omega, 5);
+    PowerMethodOptions options;
+    options.numComponents = 4;
+    options.iterations = 12; // fixed budget so both follow the same iterates
+    options.tolerance = 0;
+    options.seed = 77;
+    const PowerMethodResult dense = generalizedPowerMethod(p.m2, p.m3, options);
+    const SymmetricLowRank low = truncatedSymmetricEigen(p.m2, 4);
+    const PowerMethodResult implicit = generalizedPowerMethod(
+        low, [&](const Eigen::VectorXd& v) { return p.m3.contract(v); }, options);
+    EXPECT_LT((dense.components - implicit.components).norm(), 1e-9);
+    EXPECT_LT((dense.lambdas - implicit.lambdas).norm(), 1e-9);
+    EXPECT_EQ(dense.iterations, implicit.iterations);
+}
+
+TEST(TensorPowerMethod, SameSeedSameNumbers) {
+    Eigen::VectorXd omega(3);
+    omega << 0.5, -0.3, 0.2;
+    const ExactProblem p = makeProblem(10, omega, 1);
+    PowerMethodOptions options;
+    options.numComponents = 3;
+    options.seed = 123;
+    const auto first = generalizedPowerMethod(p.m2, p.m3, options);
+    const auto second = generalizedPowerMethod(p.m2, p.m3, options);
+    EXPECT_EQ(first.components, second.components);
+    EXPECT_EQ(first.lambdas, second.lambdas);
+}
+
+TEST(TensorPowerMethod, RecoversPsdCaseAndReportsResidual) {
+    Eigen::VectorXd omega(5);
+    omega << 0.3, 0.25, 0.2, 0.15, 0.1;
+    const ExactProblem p = makeProblem(30, omega, 8);
+    PowerMethodOptions options;
+    options.numComponents = 5;
+    options.iterations = 100;
+    const auto result = generalizedPowerMethod(p.m2, p.m3, options);
+    // Residual invariant: Σ λ̂ â^{⊗3} reproduces M3, Σ sign(λ̂) â âᵀ reproduces M2.
+    SymmetricTensor3 rebuilt(30);
+    Eigen::MatrixXd m2 = Eigen::MatrixXd::Zero(30, 30);
+    for (int t = 0; t < 5; ++t) {
+        rebuilt.addRankOne(result.lambdas[t], result.components.col(t));
+        m2 += (result.lambdas[t] > 0 ? 1.0 : -1.0) * result.components.col(t) *
+              result.components.col(t).transpose();
+    }
+    EXPECT_LT((rebuilt.unfolded() - p.m3.unfolded()).norm(), 1e-10 * p.m3.unfolded().norm() + 1e-14);
+    EXPECT_LT((m2 - p.m2).norm(), 1e-10 * p.m2.norm());
+    EXPECT_EQ(result.status, Status::Successful);
+}
+
+TEST(TensorPowerMethod, RejectsBadArguments) {
+    const ExactProblem p = makeProblem(5, Eigen::VectorXd::Constant(2, 0.5), 2);
+    PowerMethodOptions options;
+    options.numComponents = 6;
+    EXPECT_THROW(generalizedPowerMethod(p.m2, p.m3, options), std::invalid_argument);
+    options.numComponents = 0;
+    EXPECT_THROW(generalizedPowerMethod(p.m2, p.m3, options), std::invalid_argument);
+    options.numComponents = 2;
+    options.restarts = 0;
+    EXPECT_THROW(generalizedPowerMethod(p.m2, p.m3, options), std::invalid_argument);
+}
+
+TEST(TensorPowerMethod, CancelStopsBetweenTrials) {
+    const ExactProblem p = makeProblem(8, Eigen::VectorXd::Constant(3, 0.3), 4);
+    PowerMethodOptions options;
+    options.numComponents = 3;
+    const CancelToken token = CancelToken::create();
+    token.cancel();
+    EXPECT_THROW(generalizedPowerMethod(p.m2, p.m3, options, token), Cancelled);
+}
+
+TEST(SymmetricTensor3, MultilinearMatchesDefinition) {
+    Rng rng(1);
+    SymmetricTensor3 t(4);
+    for (int i = 0; i < 3; ++i) {
+        t.addRankOne(rng.normal(), rng.normalVector(4));
+    }
+    const Eigen::MatrixXd v = rng.normalMatrix(4, 2);
+    const SymmetricTensor3 m = t.multilinear(v);
+    for (int a = 0; a < 2; ++a) {
+        for (int b = 0; b < 2; ++b) {
+            for (int c = 0; c < 2; ++c) {
+                EXPECT_NEAR(m(a, b, c), t.value(v.col(a), v.col(b), v.col(c)), 1e-12);
+            }
+        }
+    }
+    const Eigen::VectorXd x = rng.normalVector(4);
+    EXPECT_NEAR(x.dot(t.contract(x)), t.value(x, x, x), 1e-12);
+    EXPECT_LT(t.asymmetry(), 1e-12);
+}
+
+TEST(Linalg, SimplexProjectionAndHungarian) {
+    Eigen::VectorXd v(4);
+    v << 0.5, -0.2, 0.9, 0.1;
+    const Eigen::VectorXd p = projectToSimplex(v);
+    EXPECT_NEAR(p.sum(), 1.0, 1e-12);
+    EXPECT_GE(p.minCoeff(), 0.0);
+    EXPECT_NEAR(p[2] - p[0], 0.4, 1e-12); // shifts by a common threshold
+    Eigen::MatrixXd cost(3, 3);
+    cost << 4, 1, 3, 2, 0, 5, 3, 2, 2;
+    const auto assignment = hungarianAssignment(cost);
+    EXPECT_EQ(assignment, (std::vector<int>{1, 0, 2}));
+}
+
+} // namespace
+} // namespace cx
