@@ -26,11 +26,15 @@ public:
 private:
     static std::string format(const std::string& file, std::int64_t line,
                               const std::string& problem) {
-        std::string out = file;
+        std::string out;
+        out.reserve(file.size() + problem.size() + 24);
+        out.append(file);
         if (line > 0) {
-            out += ":" + std::to_string(line);
+            out.push_back(':');
+            out.append(std::to_string(line));
         }
-        out += ": " + problem;
+        out.append(": ");
+        out.append(problem);
         return out;
     }
     std::string m_file;

@@ -1,0 +1,256 @@
+// contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command line.
+#include "commands.h"
+#include "topic_session.h"
+
+#include "core/common/error.h"
+#include "core/common/json_writer.h"
+#include "core/common/timer.h"
+#include "core/models/topic_evaluation.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace cx::cli {
+
+namespace {
+
+const std::set<std::string> kFlags = {"json", "keep-stopwords"};
+
+std::string number(double value) {
+    if (!std::isfinite(value)) {
+        return "nan";
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.10g", value);
+    return buffer;
+}
+
+std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) {
+    std::string out = "word";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        out += "\tc" + std::to_string(t + 1);
+    }
+    out += '\n';
+    for (size_t i = 0; i < corpus.vocabulary.size(); ++i) {
+        out += corpus.vocabulary[i];
+        for (int t = 0; t < model.numComponents(); ++t) {
+            out += '\t';
+            out += number(model.topics(static_cast<Eigen::Index>(i), t));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string componentTable(const TopicModelResult& model) {
+    std::string out = "component\tlambda\tweight\tforeground_specific\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        out += "c" + std::to_string(t + 1) + '\t' + number(model.lambdas[t]) + '\t' +
+               number(model.weights[t]) + '\t' +
+               (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\n';
+    }
+    return out;
+}
+
+std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count) {
+    std::string out = "component\tforeground_specific\tweight\trank\tword\tprobability\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        const auto top = topEntries(model.topics.col(t), count);
+        for (size_t rank = 0; rank < top.size(); ++rank) {
+            out += "c" + std::to_string(t + 1) + '\t' +
+                   (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
+                   number(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
+                   corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
+                   number(model.topics(top[rank], t)) + '\n';
+        }
+    }
+    return out;
+}
+
+void printHumanSummary(const TopicSession& session, const TopicModelResult& model) {
+    const LoadReport& r = session.corpus->report;
+    std::cout << "corpus: " << r.documentsKept << " documents (" << r.documentsRead << " read, "
+              << r.documentsSkippedShort << " skipped as shorter than "
+              << session.loadOptions.minTokens << " tokens), vocabulary " << r.vocabularySize
+              << "\nforeground: " << session.foreground.size()
+              << " documents, background: " << session.background.size() << " documents\n"
+              << "gamma = " << model.gamma << ": " << model.numForegroundSpecific() << " of "
+              << model.numComponents() << " components are foreground-specific (lambda > 0)\n\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
+        std::cout << "c" << (t + 1) << (specific ? "  weight " : "  signed weight ")
+                  << number(model.signedWeights[t]) << (specific ? "" : " (background/shared)")
+                  << ":";
+        for (auto i : topEntries(model.topics.col(t), std::min(session.topWords, 12))) {
+            std::cout << ' ' << session.corpus->vocabulary[static_cast<size_t>(i)];
+        }
+        std::cout << '\n';
+    }
+}
+
+} // namespace
+
+int runTopics(const std::vector<std::string>& argv) {
+    const Args args(argv, kFlags);
+    TopicSession session;
+    session.readOptions(args);
+    const double gamma = args.real("gamma", 0.0, 1e12);
+    const std::string positiveRule = args.string("positive", "");
+    args.rejectUnused();
+    session.ensureOutDir();
+    session.prepare();
+
+    TopicModelResult model;
+    if (session.method == "direct") {
+        model = solveContrastiveTopicsDirect(session.engine->foreground(),
+                                             session.engine->background(), gamma,
+                                             session.modelOptions);
+    } else {
+        model = session.engine->solve(gamma, session.modelOptions);
+    }
+    double auc = std::nan("");
+    double baselineAuc = std::nan("");
+    if (!positiveRule.empty()) {
+        const std::vector<bool> positive = session.foregroundMatching(positiveRule);
+        auc = rocAuc(perTokenLogLikelihood(session.corpus->counts, session.foreground, model,
+                                           session.smoothing),
+                     positive);
+        const TopicModelResult baseline = session.engine->solve(0.0, session.modelOptions);
+        baselineAuc = rocAuc(perTokenLogLikelihood(session.corpus->counts, session.foreground,
+                                                   baseline, session.smoothing),
+                             positive);
+    }
+    if (!session.outDir.empty()) {
+        writeFileAtomically(session.outDir, "topic_word.tsv", topicWordTable(*session.corpus, model));
+        writeFileAtomically(session.outDir, "components.tsv", componentTable(model));
+        writeFileAtomically(session.outDir, "top_words.tsv",
+                            topWordTable(*session.corpus, model, session.topWords));
+    }
+    if (session.json) {
+        JsonWriter json(std::cout);
+        json.beginObject();
+        session.writeJsonPreamble(json, "topics");
+        json.field("gamma", gamma);
+        json.key("timings_ms").beginObject();
+        json.field("load", session.loadMs);
+        json.field("moments", session.engine->timings().rangeMs);
+        json.field("projection", session.engine->timings().projectionMs);
+        json.key("decompositions").beginArray().value(model.solveMs).endArray();
+        json.endObject();
+        json.key("result").beginObject();
+        json.field("status", toString(model.status));
+        json.field("foreground_specific", model.numForegroundSpecific());
+        std::vector<double> lambdas(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());
+        std::vector<double> weights(model.weights.data(), model.weights.data() + model.weights.size());
+        json.field("lambdas", lambdas);
+        json.field("weights", weights);
+        if (!positiveRule.empty()) {
+            json.field("positive", positiveRule);
+            json.field("auc", auc);
+            json.field("relative_auc", auc / baselineAuc);
+        }
+        json.key("top_words").beginArray();
+        for (int t = 0; t < model.numComponents(); ++t) {
+            json.beginArray();
+            for (auto i : topEntries(model.topics.col(t), session.topWords)) {
+                json.value(session.corpus->vocabulary[static_cast<size_t>(i)]);
+            }
+            json.endArray();
+        }
+        json.endArray();
+        json.endObject();
+        json.endObject();
+        std::cout << "\n";
+    } else {
+        printHumanSummary(session, model);
+        if (!positiveRule.empty()) {
+            std::cout << "\nspecificity AUC " << number(auc) << " (relative to gamma = 0: "
+                      << number(auc / baselineAuc) << ")\n";
+        }
+        if (!session.outDir.empty()) {
+            std::cout << "\nwrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
+        }
+    }
+    return 0;
+}
+
+int runSweep(const std::vector<std::string>& argv) {
+    const Args args(argv, kFlags);
+    TopicSession session;
+    session.readOptions(args);
+    const std::string positiveRule = args.string("positive");
+    const std::vector<double> gammas = parseGrid("gammas", args.string("gammas", "0:4:0.25"));
+    for (double g : gammas) {
+        validateGamma(g);
+    }
+    args.rejectUnused();
+    session.ensureOutDir();
+    session.prepare();
+    const std::vector<bool> positive = session.foregroundMatching(positiveRule);
+    const auto numPositive = std::count(positive.begin(), positive.end(), true);
+    if (numPositive == 0 || numPositive == static_cast<long>(positive.size())) {
+        throw InputError("parameter --positive: rule '" + positiveRule + "' matches " +
+                         std::to_string(numPositive) + " of " + std::to_string(positive.size()) +
+                         " foreground documents; the AUC needs both classes");
+    }
+    Stopwatch watch;
+    const SpecificitySweep sweep =
+        specificitySweep(*session.engine, gammas, positive, session.modelOptions, session.smoothing);
+    const double sweepMs = watch.elapsedMs();
+
+    std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific\n";
+    for (const auto& p : sweep.points) {
+        table += number(p.gamma) + '\t' + number(p.auc) + '\t' + number(p.relativeAuc) + '\t' +
+                 std::to_string(p.numForegroundSpecific) + '\n';
+    }
+    if (!session.outDir.empty()) {
+        writeFileAtomically(session.outDir, "sweep.tsv", table);
+    }
+    if (session.json) {
+        JsonWriter json(std::cout);
+        json.beginObject();
+        session.writeJsonPreamble(json, "sweep");
+        json.field("positive", positiveRule);
+        json.field("positive_documents", static_cast<std::int64_t>(numPositive));
+        json.key("timings_ms").beginObject();
+        json.field("load", session.loadMs);
+        json.field("moments", session.engine->timings().rangeMs);
+        json.field("projection", session.engine->timings().projectionMs);
+        json.field("sweep", sweepMs);
+        json.key("decompositions").beginArray();
+        for (const auto& p : sweep.points) {
+            json.value(p.solveMs);
+        }
+        json.endArray();
+        json.key("scoring").beginArray();
+        for (const auto& p : sweep.points) {
+            json.value(p.scoreMs);
+        }
+        json.endArray();
+        json.endObject();
+        json.field("baseline_auc", sweep.baselineAuc);
+        json.key("points").beginArray();
+        for (const auto& p : sweep.points) {
+            json.beginObject();
+            json.field("gamma", p.gamma);
+            json.field("auc", p.auc);
+            json.field("relative_auc", p.relativeAuc);
+            json.field("n_foreground_specific", p.numForegroundSpecific);
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+        std::cout << "\n";
+    } else {
+        std::cout << table;
+        if (!session.outDir.empty()) {
+            std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
+        }
+    }
+    return 0;
+}
+
+} // namespace cx::cli

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "args.h"
+
+#include "core/common/json_writer.h"
+#include "core/io/corpus.h"
+#include "core/io/corpus_loader.h"
+#include "core/models/contrastive_topic_model.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cx::cli {
+
+/// Everything `topics` and `sweep` share: load the corpus, select the foreground and background,
+/// build the projected engine. Reads its options from Args and records phase timings.
+struct TopicSession {
+    std::string corpusPath;
+    CorpusLoadOptions loadOptions;
+    std::string foregroundRule;
+    std::string backgroundRule;
+    TopicModelOptions modelOptions;
+    ProjectionOptions projectionOptions;
+    std::string method = "projected"; ///< projected | direct
+    double smoothing = 0.01;
+    int topWords = 10;
+    int threads = 0;
+    std::string outDir;
+    bool json = false;
+
+    std::shared_ptr<const Corpus> corpus;
+    std::vector<std::int64_t> foreground;
+    std::vector<std::int64_t> background;
+    std::vector<std::string> warnings;
+    std::unique_ptr<ContrastiveTopicEngine> engine;
+
+    double loadMs = 0;
+
+    /// Parses the options common to topics and sweep.
+    void readOptions(const Args& args);
+    /// Loads, selects, and (for the projected method) builds the engine.
+    void prepare();
+    /// Foreground flags for a rule: true where the i-th foreground document matches `rule`.
+    std::vector<bool> foregroundMatching(const std::string& rule) const;
+    /// Creates --out (if given); throws InputError when it cannot.
+    void ensureOutDir() const;
+    /// Writes the shared JSON members: parameters, load report, selection, engine timings.
+    void writeJsonPreamble(JsonWriter& json, const char* command) const;
+};
+
+/// Writes `content` to DIR/name atomically (temporary file + rename). Throws InputError.
+void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content);
+
+} // namespace cx::cli
