@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cx {
@@ -23,11 +24,17 @@ struct RuleClause {
 ///   "places=usa;!topics=earn"     both conditions
 ///   "*" or ""                     every document
 /// Field names and values are matched case-insensitively; surrounding spaces are ignored.
+///
+/// Grammar:
+///   rule   := "" | "*" | clause { ";" clause } [ ";" ]
+///   clause := [ "!" ] field "=" value { "," value }
+/// A field name may hold any character but '=', ';', ',' and '!'; a value any character but
+/// ',', ';' and '='. Positions in error messages count characters of the rule text from 1.
 struct SelectionRule {
     std::vector<RuleClause> clauses;
     std::string text; ///< the rule as the user wrote it
 
-    /// \throws InputError("rule 'TEXT': problem") on a syntax error.
+    /// \throws InputError("rule 'TEXT': PROBLEM at position N") on a syntax error.
     static SelectionRule parse(const std::string& text);
     /// Canonical text (fields and values lower case, ';' joined).
     std::string toString() const;
@@ -46,5 +53,12 @@ Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule);
 inline Selection selectDocuments(const Corpus& corpus, const std::string& rule) {
     return selectDocuments(corpus, SelectionRule::parse(rule));
 }
+
+/// The values of a label field with the number of documents carrying each, most frequent first
+/// (ties alphabetical), at most `limit` of them (0 = all), for pickers in the GUI. Values
+/// carried by no document are left out. Uses field.valueDocumentCounts when it is filled,
+/// otherwise counts from the field's CSR arrays. Cost: O(V log V).
+std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& field,
+                                                            size_t limit);
 
 } // namespace cx
