@@ -5,6 +5,9 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace cx {
@@ -45,6 +48,27 @@ struct SyntheticTopicCorpus {
 
 /// \throws std::invalid_argument on an inconsistent spec.
 SyntheticTopicCorpus generateSyntheticTopics(const SyntheticTopicSpec& spec);
+
+/// One generated document, as handed to a streaming consumer.
+struct SyntheticDocument {
+    std::int64_t index = 0;  ///< 0-based, foreground documents first
+    bool foreground = false;
+    int topic = 0;           ///< generating topic (column of the truth's `topics`)
+    const std::vector<std::pair<std::int32_t, std::int32_t>>* wordCounts = nullptr; ///< (word, count), word ascending
+};
+
+/// Streams the same documents generateSyntheticTopics() would build (same seed, same numbers)
+/// to `consumer` without holding the corpus in memory; returns the ground truth (its `corpus`
+/// holds only the vocabulary).
+SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
+                                           const std::function<void(const SyntheticDocument&)>& consumer);
+
+/// Writes a synthetic corpus as UCI bag-of-words files in `directory`: docword.NAME.txt,
+/// vocab.NAME.txt and the label sidecar labels.NAME.tsv (fields group, set, topic), streaming,
+/// so 10⁶ documents need no more memory than one document. Returns the truth (vocabulary only).
+/// \throws InputError if a file cannot be written.
+SyntheticTopicCorpus writeSyntheticTopicsUci(const SyntheticTopicSpec& spec,
+                                             const std::string& directory, const std::string& name);
 
 /// Walker's alias table for O(1) sampling from a discrete distribution.
 class AliasTable {
