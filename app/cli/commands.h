@@ -24,5 +24,6 @@ const std::vector<Command>& commands();
 int runTopics(const std::vector<std::string>& args);
 int runSweep(const std::vector<std::string>& args);
 int runHmm(const std::vector<std::string>& args);
+int runGenerate(const std::vector<std::string>& args);
 
 } // namespace cx::cli

@@ -29,6 +29,11 @@ const std::vector<Command>& commands() {
          "       [--bg-regions BED[,BED...]] --k K --gamma G [--encoding marks|combinations]\n"
          "       [--refine-em N] [--seed S] --out DIR [--json]",
          runHmm},
+        {"generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)",
+         "contrast-cli generate --out DIR [--name NAME] [--fg-docs N] [--bg-docs N] [--vocab D]\n"
+         "       [--a NA] [--b NB] [--c NC] [--length L] [--spread S] [--concentration BETA]\n"
+         "       [--seed S] [--json]",
+         runGenerate},
     };
     return all;
 }
