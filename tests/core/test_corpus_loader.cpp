@@ -1,0 +1,788 @@
+#include "corpus_test_support.h"
+
+#include "core/common/cancel.h"
+#include "core/common/error.h"
+#include "core/io/corpus_loader.h"
+#include "core/io/selection.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cx {
+namespace {
+
+using test::corpusFixture;
+using test::expectInputError;
+using test::readBytes;
+using test::ScratchFolder;
+using Strings = std::vector<std::string>;
+using WordCounts = std::map<std::string, double>;
+
+/// Word → count of one document.
+WordCounts row(const Corpus& corpus, std::int64_t document) {
+    WordCounts out;
+    const CountMatrix& m = corpus.counts;
+    for (std::int64_t p = m.rowPtr[document]; p < m.rowPtr[document + 1]; ++p) {
+        out[corpus.vocabulary[m.colIdx[p]]] = m.counts[p];
+    }
+    return out;
+}
+
+const LabelField& field(const Corpus& corpus, const std::string& name) {
+    const int index = corpus.labelFieldIndex(name);
+    EXPECT_GE(index, 0) << "no label field " << name;
+    return corpus.labels.at(static_cast<size_t>(std::max(index, 0)));
+}
+
+/// Value → number of documents, from valueDocumentCounts.
+std::map<std::string, std::int64_t> valueCounts(const Corpus& corpus, const std::string& name) {
+    const LabelField& f = field(corpus, name);
+    std::map<std::string, std::int64_t> out;
+    for (size_t v = 0; v < f.values.size(); ++v) {
+        out[f.values[v]] = f.valueDocumentCounts.at(v);
+    }
+    return out;
+}
+
+Strings labelsOf(const Corpus& corpus, const std::string& name, std::int64_t document) {
+    const LabelField& f = field(corpus, name);
+    Strings out;
+    for (std::int64_t p = f.offsets[document]; p < f.offsets[document + 1]; ++p) {
+        out.push_back(f.values[f.valueIds[p]]);
+    }
+    return out;
+}
+
+/// Structural invariants every loaded corpus must satisfy.
+void expectWellFormed(const Corpus& corpus) {
+    const CountMatrix& m = corpus.counts;
+    ASSERT_EQ(static_cast<std::int64_t>(m.rowPtr.size()), m.numRows + 1);
+    EXPECT_EQ(m.rowPtr.front(), 0);
+    EXPECT_EQ(m.rowPtr.back(), m.nnz());
+    EXPECT_EQ(m.counts.size(), m.colIdx.size());
+    EXPECT_EQ(m.numCols, static_cast<std::int64_t>(corpus.vocabulary.size()));
+    EXPECT_TRUE(std::is_sorted(corpus.vocabulary.begin(), corpus.vocabulary.end()));
+    EXPECT_EQ(std::adjacent_find(corpus.vocabulary.begin(), corpus.vocabulary.end()),
+              corpus.vocabulary.end());
+    double tokens = 0;
+    for (std::int64_t r = 0; r < m.numRows; ++r) {
+        for (std::int64_t p = m.rowPtr[r]; p < m.rowPtr[r + 1]; ++p) {
+            EXPECT_GT(m.counts[p], 0.0f);
+            EXPECT_GE(m.colIdx[p], 0);
+            EXPECT_LT(m.colIdx[p], m.numCols);
+            if (p > m.rowPtr[r]) {
+                EXPECT_LT(m.colIdx[p - 1], m.colIdx[p]) << "row " << r;
+            }
+            tokens += m.counts[p];
+        }
+    }
+    EXPECT_EQ(static_cast<std::int64_t>(tokens), corpus.report.tokensKept);
+    EXPECT_EQ(corpus.report.documentsKept, m.numRows);
+    EXPECT_EQ(corpus.report.documentsRead,
+              corpus.report.documentsKept + corpus.report.documentsSkippedShort);
+    EXPECT_EQ(corpus.report.vocabularySize, m.numCols);
+    if (!corpus.documentIds.empty()) {
+        EXPECT_EQ(static_cast<std::int64_t>(corpus.documentIds.size()), m.numRows);
+    }
+    for (const LabelField& f : corpus.labels) {
+        ASSERT_EQ(static_cast<std::int64_t>(f.offsets.size()), m.numRows + 1) << f.name;
+        EXPECT_TRUE(std::is_sorted(f.values.begin(), f.values.end())) << f.name;
+        ASSERT_EQ(f.valueDocumentCounts.size(), f.values.size()) << f.name;
+        std::vector<std::int64_t> counted(f.values.size(), 0);
+        for (std::int64_t d = 0; d < m.numRows; ++d) {
+            for (std::int64_t p = f.offsets[d]; p < f.offsets[d + 1]; ++p) {
+                if (p > f.offsets[d]) {
+                    EXPECT_LT(f.valueIds[p - 1], f.valueIds[p]) << f.name;
+                }
+                ++counted.at(static_cast<size_t>(f.valueIds[p]));
+            }
+        }
+        EXPECT_EQ(counted, f.valueDocumentCounts) << f.name;
+        for (const std::int64_t count : f.valueDocumentCounts) {
+            EXPECT_GT(count, 0) << f.name;
+        }
+    }
+}
+
+/// Same counts, vocabulary and labels (document ids are compared separately where they should
+/// agree).
+void expectSameCorpus(const Corpus& a, const Corpus& b) {
+    EXPECT_EQ(a.vocabulary, b.vocabulary);
+    EXPECT_EQ(a.counts.numRows, b.counts.numRows);
+    EXPECT_EQ(a.counts.rowPtr, b.counts.rowPtr);
+    EXPECT_EQ(a.counts.colIdx, b.counts.colIdx);
+    EXPECT_EQ(a.counts.counts, b.counts.counts);
+    ASSERT_EQ(a.labels.size(), b.labels.size());
+    for (size_t i = 0; i < a.labels.size(); ++i) {
+        EXPECT_EQ(a.labels[i].name, b.labels[i].name);
+        EXPECT_EQ(a.labels[i].values, b.labels[i].values);
+        EXPECT_EQ(a.labels[i].offsets, b.labels[i].offsets);
+        EXPECT_EQ(a.labels[i].valueIds, b.labels[i].valueIds);
+        EXPECT_EQ(a.labels[i].valueDocumentCounts, b.labels[i].valueDocumentCounts);
+    }
+    EXPECT_EQ(a.report.documentsRead, b.report.documentsRead);
+    EXPECT_EQ(a.report.documentsSkippedShort, b.report.documentsSkippedShort);
+    EXPECT_EQ(a.report.tokensKept, b.report.tokensKept);
+    EXPECT_EQ(a.report.invalidBytes, b.report.invalidBytes);
+}
+
+std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+    return text;
+}
+
+CorpusLoadOptions loose() {
+    CorpusLoadOptions options;
+    options.minDocumentFrequency = 1;
+    options.minTokens = 1;
+    return options;
+}
+
+// ---- TSV / CSV ------------------------------------------------------------------------------
+
+TEST(CorpusLoader, ReadsLabelledTsv) {
+    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"));
+    expectWellFormed(corpus);
+    // Stop words go, then words in fewer than 2 documents, then documents under 3 tokens.
+    EXPECT_EQ(corpus.vocabulary, (Strings{"5", "cat", "market", "mat", "percent", "sat", "stocks"}));
+    EXPECT_EQ(corpus.report.documentsRead, 5);
+    EXPECT_EQ(corpus.report.documentsKept, 4);
+    EXPECT_EQ(corpus.report.documentsSkippedShort, 1); // "ok then": only stop words
+    EXPECT_EQ(corpus.report.tokensKept, 15);
+    EXPECT_EQ(corpus.report.vocabularySize, 7);
+    EXPECT_EQ(corpus.report.invalidBytes, 0);
+    EXPECT_EQ(corpus.report.files, Strings{corpusFixture("labelled.tsv")});
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"cat", 2}, {"mat", 1}, {"sat", 1}}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"cat", 1}, {"mat", 1}, {"sat", 1}}));
+    EXPECT_EQ(row(corpus, 2), (WordCounts{{"5", 1}, {"market", 1}, {"percent", 1}, {"stocks", 1}}));
+    EXPECT_EQ(row(corpus, 3), row(corpus, 2));
+    // Header names are lower-cased; the text column is not a label field.
+    ASSERT_EQ(corpus.labels.size(), 2u);
+    EXPECT_EQ(corpus.labels[0].name, "topics");
+    EXPECT_EQ(corpus.labels[1].name, "author");
+    EXPECT_EQ(labelsOf(corpus, "topics", 0), (Strings{"animals", "pets"}));
+    EXPECT_EQ(labelsOf(corpus, "topics", 1), (Strings{"animals", "pets"})); // "Pets;Animals"
+    EXPECT_EQ(labelsOf(corpus, "topics", 3), (Strings{"finance", "markets"}));
+    EXPECT_EQ(valueCounts(corpus, "topics"),
+              (std::map<std::string, std::int64_t>{
+                  {"animals", 2}, {"finance", 2}, {"markets", 1}, {"pets", 2}}));
+    // bob's second row was skipped: counts are over kept documents.
+    EXPECT_EQ(valueCounts(corpus, "author"),
+              (std::map<std::string, std::int64_t>{{"alice", 2}, {"bob", 1}, {"carol", 1}}));
+    EXPECT_EQ(corpus.documentIds, (Strings{"2", "3", "4", "5"})); // line numbers
+}
+
+TEST(CorpusLoader, ReadsLabelledCsvLikeTsv) {
+    // Same rows as labelled.tsv, with quoting: separators, doubled quotes and a line break
+    // inside quotes, and no newline after the last line.
+    const Corpus tsv = loadCorpus(corpusFixture("labelled.tsv"));
+    const Corpus csv = loadCorpus(corpusFixture("labelled.csv"));
+    expectWellFormed(csv);
+    expectSameCorpus(tsv, csv);
+    EXPECT_EQ(csv.documentIds, (Strings{"2", "3", "5", "6"})); // row 2 spans lines 3-4
+}
+
+TEST(CorpusLoader, CsvUnquotesDoubledQuotesAndSeparators) {
+    ScratchFolder scratch;
+    const std::string path =
+        scratch.write("q.csv", "text,tag\n\"say \"\"hello\"\", world\",  \"x, y\" \nplain,z\n");
+    CorpusLoadOptions options = loose();
+    options.removeStopWords = false;
+    const Corpus corpus = loadCorpus(path, options);
+    EXPECT_EQ(corpus.vocabulary, (Strings{"hello", "plain", "say", "world"}));
+    EXPECT_EQ(labelsOf(corpus, "tag", 0), (Strings{"x", "y"}));
+    EXPECT_EQ(labelsOf(corpus, "tag", 1), (Strings{"z"}));
+}
+
+TEST(CorpusLoader, CsvKeepsLineNumbersAfterQuotedLineBreaks) {
+    ScratchFolder scratch;
+    const std::string path = scratch.write(
+        "multi.csv", "text,label\n\"first\nsecond\nthird\",a\nfine,b\ntoo,many,fields\n");
+    expectInputError([&] { loadCorpus(path); },
+                     {"multi.csv:6:", "expected 2 fields", "found 3"});
+}
+
+TEST(CorpusLoader, GzipAndPlainGiveTheSameCorpus) {
+    ScratchFolder scratch;
+    for (const std::string name : {"labelled.tsv", "labelled.csv"}) {
+        const Corpus plain = loadCorpus(corpusFixture(name));
+        const std::string gz =
+            scratch.writeGzip(name + ".gz", readBytes(corpusFixture(name)));
+        const Corpus zipped = loadCorpus(gz);
+        expectSameCorpus(plain, zipped);
+        EXPECT_EQ(plain.documentIds, zipped.documentIds);
+    }
+}
+
+TEST(CorpusLoader, CrlfAndLfGiveTheSameCorpus) {
+    ScratchFolder scratch;
+    for (const std::string name : {"labelled.tsv", "labelled.csv"}) {
+        const std::string crlf =
+            scratch.write("crlf_" + name, replaceAll(readBytes(corpusFixture(name)), "\n", "\r\n"));
+        const Corpus lf = loadCorpus(corpusFixture(name));
+        const Corpus dos = loadCorpus(crlf);
+        expectSameCorpus(lf, dos);
+        EXPECT_EQ(lf.documentIds, dos.documentIds);
+        EXPECT_EQ(field(dos, "author").values, (Strings{"alice", "bob", "carol"})); // no '\r'
+    }
+}
+
+TEST(CorpusLoader, FinalLineWithoutNewlineIsRead) {
+    ScratchFolder scratch;
+    std::string text = readBytes(corpusFixture("labelled.tsv"));
+    ASSERT_EQ(text.back(), '\n');
+    text.pop_back();
+    const Corpus withNewline = loadCorpus(corpusFixture("labelled.tsv"));
+    const Corpus without = loadCorpus(scratch.write("no_final_newline.tsv", text));
+    expectSameCorpus(withNewline, without);
+    // And the last row really is read (it is the only row here).
+    const Corpus single =
+        loadCorpus(scratch.write("one.tsv", "text\ncocoa prices rose"), loose());
+    EXPECT_EQ(single.vocabulary, (Strings{"cocoa", "prices", "rose"}));
+}
+
+TEST(CorpusLoader, CountsAndDecodesNonUtf8Bytes) {
+    ScratchFolder scratch;
+    // Latin-1 é (0xE9) in the text and in a label; a valid UTF-8 é in another label.
+    const std::string path = scratch.write(
+        "latin1.tsv", "text\tlabel\ncaf\xE9 latte cocoa\tb\xE9ta\ncocoa latte\t\xC3\xA9t\xC3\xA9\n");
+    const Corpus corpus = loadCorpus(path, loose());
+    EXPECT_EQ(corpus.report.invalidBytes, 2);
+    EXPECT_EQ(corpus.vocabulary, (Strings{"caf", "cocoa", "latte"}));
+    EXPECT_EQ(field(corpus, "label").values, (Strings{"b\xC3\xA9ta", "\xC3\xA9t\xC3\xA9"}));
+}
+
+TEST(CorpusLoader, RejectsEmptyFile) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/empty.tsv")); }, {"empty.tsv", "empty file"});
+    ScratchFolder scratch;
+    const std::string blank = scratch.write("blank.csv", "\n\n  \n");
+    expectInputError([&] { loadCorpus(blank); }, {"blank.csv", "empty file"});
+}
+
+TEST(CorpusLoader, RejectsHeaderWithoutTextColumn) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/no_text_column.tsv")); },
+                     {"no_text_column.tsv:1:", "no 'text' column", "'title', 'author'"});
+    // A CSV read as TSV: one column whose name holds commas gets a hint.
+    ScratchFolder scratch;
+    const std::string path = scratch.write("x.tsv", "text,label\nabc,d\n");
+    expectInputError([&] { loadCorpus(path); }, {"x.tsv:1:", "'text,label'", "csv"});
+}
+
+TEST(CorpusLoader, RejectsRaggedRow) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/ragged.tsv")); },
+                     {"ragged.tsv:3:", "expected 2 fields", "found 1"});
+}
+
+TEST(CorpusLoader, RejectsUnterminatedQuote) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/unterminated_quote.csv")); },
+                     {"unterminated_quote.csv:3:", "unterminated quoted field"});
+}
+
+TEST(CorpusLoader, RejectsBinaryFile) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/binary.tsv")); },
+                     {"binary.tsv:2:", "looks binary"});
+    ScratchFolder scratch;
+    const std::string gz = scratch.writeGzip("binary.tsv.gz", std::string("text\n\0\0\0\0", 9));
+    expectInputError([&] { loadCorpus(gz); }, {"binary.tsv.gz:2:", "looks binary"});
+}
+
+TEST(CorpusLoader, RejectsDuplicateColumnAndHeaderOnly) {
+    ScratchFolder scratch;
+    const std::string duplicate = scratch.write("dup.tsv", "text\tTag\ttag\na\tb\tc\n");
+    expectInputError([&] { loadCorpus(duplicate); },
+                     {"dup.tsv:1:", "duplicate column name 'tag'", "columns 2 and 3"});
+    const std::string headerOnly = scratch.write("header.tsv", "text\tlabel\n");
+    expectInputError([&] { loadCorpus(headerOnly); }, {"header.tsv", "no data rows"});
+}
+
+TEST(CorpusLoader, MaxVocabularyKeepsMostFrequentWordsTiesAlphabetical) {
+    CorpusLoadOptions options;
+    options.maxVocabulary = 3;
+    options.minTokens = 1;
+    // All seven words of labelled.tsv have document frequency 2: ties go alphabetically.
+    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"), options);
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.vocabulary, (Strings{"5", "cat", "market"}));
+    EXPECT_EQ(corpus.report.documentsKept, 4);
+
+    ScratchFolder scratch;
+    const std::string path = scratch.write(
+        "df.tsv", "text\nzebra apple\nzebra apple mango\nzebra mango kiwi\nzebra kiwi\n");
+    options.maxVocabulary = 2;
+    options.minDocumentFrequency = 1;
+    const Corpus byFrequency = loadCorpus(path, options);
+    // zebra (4) first, then apple/kiwi/mango (2 each) tie: apple wins.
+    EXPECT_EQ(byFrequency.vocabulary, (Strings{"apple", "zebra"}));
+}
+
+TEST(CorpusLoader, ThrowsWhenNoDocumentSurvives) {
+    CorpusLoadOptions options;
+    options.maxVocabulary = 3; // leaves every document with fewer than 3 tokens
+    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
+                     {"labelled.tsv", "no document has 3 or more tokens after the vocabulary cut",
+                      "min-df 2"});
+    ScratchFolder scratch;
+    const std::string unique = scratch.write("unique.tsv", "text\nalpha beta\ngamma delta\n");
+    expectInputError([&] { loadCorpus(unique); }, {"unique.tsv", "no word occurs in 2 or more"});
+    const std::string stops = scratch.write("stops.tsv", "text\nthe and of\nit is\n");
+    expectInputError([&] { loadCorpus(stops); }, {"stops.tsv", "stop words"});
+}
+
+TEST(CorpusLoader, StopWordsCanBeKept) {
+    CorpusLoadOptions options;
+    options.removeStopWords = false;
+    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"), options);
+    expectWellFormed(corpus);
+    EXPECT_TRUE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "the"));
+    EXPECT_EQ(corpus.report.documentsKept, 4); // "ok then" is still one word per document
+}
+
+TEST(CorpusLoader, MinTokensZeroKeepsEmptyDocuments) {
+    CorpusLoadOptions options;
+    options.minTokens = 0;
+    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"), options);
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.report.documentsKept, 5);
+    EXPECT_EQ(row(corpus, 4), WordCounts{});
+    EXPECT_EQ(valueCounts(corpus, "author").at("bob"), 2);
+}
+
+TEST(CorpusLoader, RejectsBadOptionsAndPaths) {
+    CorpusLoadOptions options;
+    options.minDocumentFrequency = -1;
+    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); }, {"min-df"});
+    options = {};
+    options.minTokens = -2;
+    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); }, {"min-tokens"});
+    options = {};
+    options.maxVocabulary = -5;
+    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
+                     {"max-vocabulary"});
+    expectInputError([] { loadCorpus("/no/such/corpus.tsv"); },
+                     {"/no/such/corpus.tsv", "no such file"});
+    expectInputError([] { loadCorpus(corpusFixture("labelled.tsv") + "," +
+                                     corpusFixture("labelled.csv")); },
+                     {"comma-separated list"});
+}
+
+TEST(CorpusLoader, ParsesFormatNames) {
+    for (const CorpusFormat format :
+         {CorpusFormat::Auto, CorpusFormat::Tsv, CorpusFormat::Csv, CorpusFormat::UciBagOfWords,
+          CorpusFormat::Reuters, CorpusFormat::TextFolder}) {
+        EXPECT_EQ(parseCorpusFormat(toString(format)), format);
+    }
+    EXPECT_EQ(parseCorpusFormat(" UCI "), CorpusFormat::UciBagOfWords);
+    expectInputError([] { parseCorpusFormat("xml"); }, {"'xml'", "tsv"});
+}
+
+TEST(CorpusLoader, ForcedFormatOverridesFileName) {
+    ScratchFolder scratch;
+    const std::string path = scratch.write("data.txt", "text,label\ncocoa beans,a\ncocoa,b\n");
+    CorpusLoadOptions options = loose();
+    options.format = CorpusFormat::Csv;
+    const Corpus corpus = loadCorpus(path, options);
+    EXPECT_EQ(corpus.vocabulary, (Strings{"beans", "cocoa"}));
+    EXPECT_EQ(field(corpus, "label").values, (Strings{"a", "b"}));
+}
+
+TEST(CorpusLoader, ReportsProgressAndHonoursCancel) {
+    std::vector<double> fractions;
+    const ProgressFn progress = [&](double fraction, const char*) { fractions.push_back(fraction); };
+    loadCorpus(corpusFixture("reuters"), loose(), {}, progress);
+    ASSERT_FALSE(fractions.empty());
+    EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+    EXPECT_GE(fractions.front(), 0.0);
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+
+    const CancelToken cancel = CancelToken::create();
+    cancel.cancel();
+    EXPECT_THROW(loadCorpus(corpusFixture("labelled.tsv"), {}, cancel), Cancelled);
+}
+
+// ---- UCI bag-of-words -----------------------------------------------------------------------
+
+// uci/: D = 4, W = 6 (cherry apple the banana date elder), NNZ = 11, labels.tiny.tsv.
+void expectTinyUci(const Corpus& corpus) {
+    expectWellFormed(corpus);
+    // "the" is a stop word; date and elder occur in one document only.
+    EXPECT_EQ(corpus.vocabulary, (Strings{"apple", "banana", "cherry"}));
+    EXPECT_EQ(corpus.report.documentsRead, 4);
+    EXPECT_EQ(corpus.report.documentsKept, 3);
+    EXPECT_EQ(corpus.report.documentsSkippedShort, 1); // doc 4: apple x1
+    EXPECT_EQ(corpus.report.tokensKept, 10);
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"apple", 1}, {"cherry", 2}}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"apple", 2}, {"banana", 1}}));
+    EXPECT_EQ(row(corpus, 2), (WordCounts{{"banana", 3}, {"cherry", 1}}));
+    EXPECT_EQ(corpus.documentIds, (Strings{"1", "2", "3"}));
+    ASSERT_EQ(corpus.labels.size(), 2u);
+    EXPECT_EQ(labelsOf(corpus, "class", 1), (Strings{"fruit", "red"}));
+    EXPECT_EQ(valueCounts(corpus, "class"),
+              (std::map<std::string, std::int64_t>{{"berry", 1}, {"fruit", 2}, {"red", 1}}));
+    EXPECT_EQ(valueCounts(corpus, "source"),
+              (std::map<std::string, std::int64_t>{{"news", 1}, {"web", 1}}));
+}
+
+TEST(CorpusLoader, ReadsUciWithLabels) {
+    const Corpus corpus = loadCorpus(corpusFixture("uci/docword.tiny.txt"));
+    expectTinyUci(corpus);
+    EXPECT_EQ(corpus.report.files.size(), 3u);
+}
+
+TEST(CorpusLoader, UciGzipMatchesPlainAndAcceptsPathPairs) {
+    ScratchFolder scratch;
+    scratch.writeGzip("docword.tiny.txt.gz", readBytes(corpusFixture("uci/docword.tiny.txt")));
+    scratch.write("vocab.tiny.txt", readBytes(corpusFixture("uci/vocab.tiny.txt")));
+    scratch.writeGzip("labels.tiny.tsv.gz", readBytes(corpusFixture("uci/labels.tiny.tsv")));
+    const Corpus zipped = loadCorpus(scratch.path("docword.tiny.txt.gz"));
+    expectTinyUci(zipped);
+    expectSameCorpus(loadCorpus(corpusFixture("uci/docword.tiny.txt")), zipped);
+
+    // "DOCWORD,VOCAB" with any names; no labels then.
+    const std::string docword = scratch.write("counts.dat", readBytes(corpusFixture("uci/docword.tiny.txt")));
+    const std::string vocab = scratch.write("words.dat", readBytes(corpusFixture("uci/vocab.tiny.txt")));
+    CorpusLoadOptions options;
+    options.format = CorpusFormat::UciBagOfWords;
+    const Corpus pair = loadCorpus(docword + " , " + vocab, options);
+    EXPECT_EQ(pair.vocabulary, zipped.vocabulary);
+    EXPECT_EQ(pair.counts.colIdx, zipped.counts.colIdx);
+    EXPECT_TRUE(pair.labels.empty());
+    // "DOCWORD,VOCAB,LABELS".
+    const Corpus triple = loadCorpus(docword + "," + vocab + "," + corpusFixture("uci/labels.tiny.tsv"), options);
+    expectTinyUci(triple);
+}
+
+TEST(CorpusLoader, UciHandlesUnsortedDocumentsAndWords) {
+    ScratchFolder scratch;
+    // The entries of uci/docword.tiny.txt shuffled: documents interleaved, words unsorted.
+    scratch.write("docword.tiny.txt", "4\n6\n11\n3 5 1\n1 3 5\n2 4 1\n4 6 1\n1 1 2\n3 1 1\n"
+                                      "2 2 2\n3 4 3\n1 2 1\n4 2 1\n2 3 1\n");
+    scratch.write("vocab.tiny.txt", readBytes(corpusFixture("uci/vocab.tiny.txt")));
+    scratch.write("labels.tiny.tsv", readBytes(corpusFixture("uci/labels.tiny.tsv")));
+    const Corpus corpus = loadCorpus(scratch.path("docword.tiny.txt"));
+    expectTinyUci(corpus);
+    expectSameCorpus(loadCorpus(corpusFixture("uci/docword.tiny.txt")), corpus);
+}
+
+TEST(CorpusLoader, UciMergesRepeatedEntriesAndWords) {
+    ScratchFolder scratch;
+    // (1, apple) listed twice; vocabulary line 5 repeats "apple".
+    scratch.write("docword.rep.txt", "2\n5\n6\n1 1 2\n1 1 3\n1 2 1\n2 5 4\n2 1 1\n2 3 1\n");
+    scratch.write("vocab.rep.txt", "apple\ncocoa\nprices\nrose\napple\n");
+    CorpusLoadOptions options = loose();
+    const Corpus corpus = loadCorpus(scratch.path("docword.rep.txt"), options);
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.vocabulary, (Strings{"apple", "cocoa", "prices"}));
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"apple", 5}, {"cocoa", 1}}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"apple", 5}, {"prices", 1}}));
+    ASSERT_FALSE(corpus.report.warnings.empty());
+    EXPECT_NE(corpus.report.warnings[0].find("vocab.rep.txt:5:"), std::string::npos);
+}
+
+TEST(CorpusLoader, UciRejectsBadHeaders) {
+    ScratchFolder scratch;
+    scratch.write("vocab.h.txt", "a\nb\n");
+    const auto load = [&](const std::string& docword) {
+        scratch.write("docword.h.txt", docword);
+        loadCorpus(scratch.path("docword.h.txt"));
+    };
+    expectInputError([&] { load(""); }, {"docword.h.txt:1:", "empty file"});
+    expectInputError([&] { load("2\ntwo\n1\n1 1 1\n"); }, {"docword.h.txt:2:", "W", "'two'"});
+    expectInputError([&] { load("2\n2\n"); }, {"docword.h.txt:3:", "NNZ"});
+    expectInputError([&] { load("0\n2\n0\n"); }, {"docword.h.txt:1:", "D = 0"});
+    expectInputError([&] { load("1\n3\n1\n1 1 1\n"); },
+                     {"vocab.h.txt:2:", "has 2 words but W = 3"});
+    expectInputError([&] { load("1\n1\n1\n1 1 1\n"); }, {"vocab.h.txt:2:", "more words than W = 1"});
+}
+
+TEST(CorpusLoader, UciRejectsBadEntries) {
+    ScratchFolder scratch;
+    scratch.write("vocab.e.txt", "alpha\nbeta\ngamma\n");
+    const auto load = [&](const std::string& entries) {
+        scratch.write("docword.e.txt", "2\n3\n2\n1 1 1\n" + entries);
+        loadCorpus(scratch.path("docword.e.txt"));
+    };
+    expectInputError([&] { load("3 1 1\n"); }, {"docword.e.txt:5:", "docID 3 is out of range 1..2"});
+    expectInputError([&] { load("1 0 1\n"); }, {"docword.e.txt:5:", "wordID 0 is out of range 1..3"});
+    expectInputError([&] { load("1 4 1\n"); }, {"docword.e.txt:5:", "wordID 4"});
+    expectInputError([&] { load("1 2 0\n"); }, {"docword.e.txt:5:", "count 0"});
+    expectInputError([&] { load("1 2 1.5\n"); }, {"docword.e.txt:5:", "count '1.5'"});
+    expectInputError([&] { load("1 2 -1\n"); }, {"docword.e.txt:5:", "count '-1'"});
+    expectInputError([&] { load("1 2\n"); }, {"docword.e.txt:5:", "expected 3 numbers", "found 2"});
+    expectInputError([&] { load("1 2 1 7\n"); }, {"docword.e.txt:5:", "found 4"});
+    expectInputError([&] { load("1 2 1\n2 2 1\n"); },
+                     {"docword.e.txt:6:", "more entries than NNZ = 2"});
+    expectInputError([] { loadCorpus(corpusFixture("bad/docword.truncated.txt")); },
+                     {"docword.truncated.txt:6:", "NNZ = 4", "has 3 entries"});
+}
+
+TEST(CorpusLoader, UciAcceptsBlankLinesAndTabs) {
+    ScratchFolder scratch;
+    scratch.write("vocab.b.txt", "alpha\r\nbeta\r\n\r\n");
+    scratch.write("docword.b.txt", "2\r\n2\r\n3\r\n1\t1\t2\r\n\r\n 2 1 1 \r\n2 2 3");
+    const Corpus corpus = loadCorpus(scratch.path("docword.b.txt"), loose());
+    EXPECT_EQ(corpus.vocabulary, (Strings{"alpha", "beta"}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"alpha", 1}, {"beta", 3}}));
+}
+
+TEST(CorpusLoader, UciRejectsBadLabelsAndMissingVocabulary) {
+    ScratchFolder scratch;
+    scratch.write("docword.l.txt", readBytes(corpusFixture("uci/docword.tiny.txt")));
+    expectInputError([&] { loadCorpus(scratch.path("docword.l.txt")); },
+                     {"docword.l.txt", "vocab.l.txt"});
+    scratch.write("vocab.l.txt", readBytes(corpusFixture("uci/vocab.tiny.txt")));
+    scratch.write("labels.l.tsv", "class\tsource\nfruit\tweb\nberry\tweb\n");
+    expectInputError([&] { loadCorpus(scratch.path("docword.l.txt")); },
+                     {"labels.l.tsv:3:", "has 2 label rows but D = 4"});
+    scratch.write("labels.l.tsv", "class\tsource\nfruit\tweb\nberry\n");
+    expectInputError([&] { loadCorpus(scratch.path("docword.l.txt")); },
+                     {"labels.l.tsv:3:", "expected 2 fields", "found 1"});
+    scratch.write("labels.l.tsv", "class\na\nb\nc\nd\ne\n");
+    expectInputError([&] { loadCorpus(scratch.path("docword.l.txt")); },
+                     {"labels.l.tsv:6:", "more label rows than D = 4"});
+}
+
+// ---- Reuters-21578 SGML ---------------------------------------------------------------------
+
+// reuters/reut2-000.sgm: NEWID 1 (normal), 2 (BRIEF: title only), 3 (UNPROC: raw text);
+// reut2-001.sgm: NEWID 4 (normal, one 0xFC byte), 5 (BRIEF, two tokens). other.sgm is ignored.
+void expectReutersFixture(const Corpus& corpus) {
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.report.documentsRead, 5);
+    EXPECT_EQ(corpus.report.documentsKept, 4);
+    EXPECT_EQ(corpus.report.documentsSkippedShort, 1); // NEWID 5: "bank", "japan"
+    EXPECT_EQ(corpus.report.invalidBytes, 1);
+    EXPECT_EQ(corpus.report.tokensKept, 12 + 4 + 11 + 12);
+    EXPECT_EQ(corpus.report.vocabularySize, 28);
+    EXPECT_EQ(corpus.documentIds, (Strings{"1", "2", "3", "4"}));
+    // TITLE + BODY; DATELINE, UNKNOWN and &#N; references are not text; &lt;BAHIA> is.
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"arrivals", 1}, {"bahia", 3}, {"cocoa", 2},
+                                          {"continued", 1}, {"reuter", 1}, {"review", 1},
+                                          {"rose", 1}, {"showers", 1}, {"zone", 1}}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"cocoa", 1}, {"prices", 1}, {"rose", 1}, {"volcker", 1}}));
+    EXPECT_EQ(row(corpus, 2),
+              (WordCounts{{"26", 1}, {"425", 1}, {"680", 1}, {"bank", 1}, {"borrowings", 1},
+                          {"feb", 1}, {"federal", 1}, {"report", 1}, {"reserve", 1},
+                          {"reuter", 1}, {"weekly", 1}}));
+    EXPECT_EQ(row(corpus, 3), (WordCounts{{"accord", 2}, {"cocoa", 1}, {"growth", 1},
+                                          {"lawson", 2}, {"louvre", 2}, {"nchen", 1},
+                                          {"reuter", 1}, {"worked", 2}}));
+    ASSERT_EQ(corpus.labels.size(), 6u);
+    const Strings names = {"topics", "places", "people", "orgs", "exchanges", "lewissplit"};
+    for (size_t i = 0; i < names.size(); ++i) {
+        EXPECT_EQ(corpus.labels[i].name, names[i]);
+    }
+    EXPECT_EQ(labelsOf(corpus, "places", 0), (Strings{"el-salvador", "usa"}));
+    EXPECT_EQ(labelsOf(corpus, "topics", 1), Strings{});
+    EXPECT_EQ(labelsOf(corpus, "topics", 3), (Strings{"interest", "money-fx"}));
+    EXPECT_EQ(valueCounts(corpus, "places"),
+              (std::map<std::string, std::int64_t>{
+                  {"el-salvador", 1}, {"uk", 1}, {"usa", 3}, {"west-germany", 1}}));
+    EXPECT_EQ(valueCounts(corpus, "people"),
+              (std::map<std::string, std::int64_t>{{"lawson", 1}, {"volcker", 1}}));
+    EXPECT_EQ(valueCounts(corpus, "orgs"), (std::map<std::string, std::int64_t>{{"fed", 1}}));
+    EXPECT_EQ(valueCounts(corpus, "exchanges"), (std::map<std::string, std::int64_t>{{"lse", 1}}));
+    EXPECT_EQ(valueCounts(corpus, "lewissplit"),
+              (std::map<std::string, std::int64_t>{{"not-used", 1}, {"test", 1}, {"train", 2}}));
+}
+
+TEST(CorpusLoader, ReadsReutersFixtureFolder) {
+    CorpusLoadOptions options;
+    options.minDocumentFrequency = 1;
+    const Corpus corpus = loadCorpus(corpusFixture("reuters"), options);
+    expectReutersFixture(corpus);
+    EXPECT_EQ(corpus.report.files,
+              (Strings{corpusFixture("reuters/reut2-000.sgm"), corpusFixture("reuters/reut2-001.sgm")}));
+
+    const Corpus defaults = loadCorpus(corpusFixture("reuters"));
+    expectWellFormed(defaults);
+    EXPECT_EQ(defaults.vocabulary, (Strings{"bank", "cocoa", "reuter", "rose"}));
+    EXPECT_EQ(defaults.documentIds, Strings{"1"});
+}
+
+TEST(CorpusLoader, ReutersFileListsAndGzipMatchTheFolder) {
+    ScratchFolder scratch;
+    const std::string first = corpusFixture("reuters/reut2-000.sgm");
+    const std::string second =
+        scratch.writeGzip("reut2-001.sgm.gz", readBytes(corpusFixture("reuters/reut2-001.sgm")));
+    CorpusLoadOptions options;
+    options.minDocumentFrequency = 1;
+    const Corpus listed = loadCorpus(first + "," + second, options);
+    expectReutersFixture(listed);
+    expectSameCorpus(loadCorpus(corpusFixture("reuters"), options), listed);
+    // A single file is read on its own.
+    const Corpus single = loadCorpus(second, loose());
+    EXPECT_EQ(single.report.documentsRead, 2);
+}
+
+TEST(CorpusLoader, ReutersRejectsUnterminatedBlock) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/reut2-900.sgm")); },
+                     {"reut2-900.sgm:5:", "not closed"});
+    ScratchFolder scratch;
+    const std::string path = scratch.write(
+        "reut2-902.sgm", "<REUTERS NEWID=\"1\">\n<TEXT><BODY>one</BODY></TEXT>\n"
+                         "<REUTERS NEWID=\"2\">\n<TEXT><BODY>two</BODY></TEXT>\n</REUTERS>\n");
+    expectInputError([&] { loadCorpus(path); },
+                     {"reut2-902.sgm:1:", "not closed", "line 3"});
+}
+
+TEST(CorpusLoader, ReutersRejectsFileWithoutBlocks) {
+    expectInputError([] { loadCorpus(corpusFixture("bad/reut2-901.sgm")); },
+                     {"reut2-901.sgm", "no <REUTERS> block"});
+    ScratchFolder scratch;
+    const std::string empty = scratch.write("reut2-903.sgm", "");
+    expectInputError([&] { loadCorpus(empty); }, {"reut2-903.sgm", "empty file"});
+    const std::string folder = scratch.path("nothing");
+    scratch.write("nothing/reut2-000.txt", "not sgml\n");
+    CorpusLoadOptions options;
+    options.format = CorpusFormat::Reuters;
+    expectInputError([&] { loadCorpus(folder, options); }, {"nothing", "no reut2-*.sgm"});
+}
+
+TEST(CorpusLoader, ReutersBlocksMayShareLines) {
+    ScratchFolder scratch;
+    const std::string path = scratch.write(
+        "reut2-904.sgm",
+        "<REUTERS NEWID=\"7\" LEWISSPLIT=\"TRAIN\"><TOPICS><D>Grain</D></TOPICS><TEXT><BODY>wheat "
+        "corn wheat</BODY></TEXT></REUTERS><REUTERS NEWID=\"8\"><TEXT>corn &amp; wheat "
+        "harvest</TEXT></REUTERS>");
+    const Corpus corpus = loadCorpus(path, loose());
+    EXPECT_EQ(corpus.documentIds, (Strings{"7", "8"}));
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"corn", 1}, {"wheat", 2}}));
+    EXPECT_EQ(row(corpus, 1), (WordCounts{{"corn", 1}, {"harvest", 1}, {"wheat", 1}}));
+    EXPECT_EQ(labelsOf(corpus, "topics", 0), Strings{"grain"});
+    EXPECT_EQ(labelsOf(corpus, "lewissplit", 1), Strings{});
+}
+
+// The real collection (shared/data/reuters21578); counts from its README.
+TEST(CorpusLoader, ReadsReutersFolder) {
+    const std::string folder = test::sharedReutersFolder();
+    if (folder.empty()) {
+        GTEST_SKIP() << "shared Reuters-21578 data not found under " << CX_SHARED_DATA_DIR;
+    }
+    const Corpus corpus = loadCorpus(folder);
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.report.files.size(), 22u);
+    EXPECT_EQ(corpus.report.documentsRead, 21578);
+    EXPECT_EQ(corpus.report.invalidBytes, 1); // the 0xFC in reut2-017
+    EXPECT_GT(corpus.report.documentsKept, 20000);
+    EXPECT_GT(corpus.report.vocabularySize, 10000);
+    EXPECT_LT(corpus.report.vocabularySize, 40000);
+    // Document ids are NEWIDs in file order.
+    EXPECT_TRUE(std::is_sorted(corpus.documentIds.begin(), corpus.documentIds.end(),
+                               [](const std::string& a, const std::string& b) {
+                                   return std::stoll(a) < std::stoll(b);
+                               }));
+    EXPECT_EQ(corpus.documentIds.front(), "1");
+    EXPECT_FALSE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "the"));
+    // "reute" only occurs in <UNKNOWN> ("&#31;reute"), which is not document text.
+    EXPECT_FALSE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "reute"));
+    EXPECT_TRUE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "reuter"));
+    EXPECT_TRUE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "cocoa"));
+}
+
+TEST(CorpusLoader, ReutersLabelDistributionsMatchReadme) {
+    const std::string folder = test::sharedReutersFolder();
+    if (folder.empty()) {
+        GTEST_SKIP() << "shared Reuters-21578 data not found under " << CX_SHARED_DATA_DIR;
+    }
+    CorpusLoadOptions options;
+    options.minTokens = 0; // keep every document read, so label counts are over all 21,578
+    const Corpus corpus = loadCorpus(folder, options);
+    ASSERT_EQ(corpus.numDocuments(), 21578);
+    EXPECT_EQ(corpus.documentIds.back(), "21578");
+
+    const auto perDocument = [&](const std::string& name) {
+        std::map<std::int64_t, std::int64_t> histogram; // 5 stands for ">= 5"
+        const LabelField& f = field(corpus, name);
+        for (std::int64_t d = 0; d < corpus.numDocuments(); ++d) {
+            ++histogram[std::min<std::int64_t>(5, f.offsets[d + 1] - f.offsets[d])];
+        }
+        return histogram;
+    };
+    // The README counts <D> elements; a LabelField holds each value once per document. The two
+    // differ where a story repeats a value: NEWID 19918 lists topic "trade" twice (so one story
+    // moves from 2 topics to 1), NEWID 5467 lists "corn" twice; 14 stories repeat a place, e.g.
+    // NEWID 9323 "usa, usa" and NEWID 6404 "iraq, iraq" (2 stories move from 2 places to 1).
+    EXPECT_EQ(perDocument("topics"), (std::map<std::int64_t, std::int64_t>{
+                                         {0, 10211}, {1, 9494 + 1}, {2, 1334 - 1}, {3, 310},
+                                         {4, 104}, {5, 125}}));
+    EXPECT_EQ(perDocument("places"), (std::map<std::int64_t, std::int64_t>{
+                                         {0, 2780}, {1, 16143 + 2}, {2, 2098 - 2}, {3, 300},
+                                         {4, 85}, {5, 172}}));
+    EXPECT_EQ(field(corpus, "topics").values.size(), 120u);
+    EXPECT_EQ(field(corpus, "places").values.size(), 147u);
+    const auto topics = valueCounts(corpus, "topics");
+    EXPECT_EQ(topics.at("earn"), 3987);
+    EXPECT_EQ(topics.at("acq"), 2448);
+    EXPECT_EQ(topics.at("money-fx"), 801);
+    EXPECT_EQ(topics.at("crude"), 634);
+    EXPECT_EQ(topics.at("grain"), 628);
+    // README occurrences minus the repeats within one story (usa: NEWID 9323; uk: 759, 9216,
+    // 13657, 13963; japan: 8588, 14882).
+    const auto places = valueCounts(corpus, "places");
+    EXPECT_EQ(places.at("usa"), 12542 - 1);
+    EXPECT_EQ(places.at("uk"), 1489 - 4);
+    EXPECT_EQ(places.at("japan"), 1138 - 2);
+    EXPECT_EQ(places.at("canada"), 1104);
+    EXPECT_EQ(places.at("west-germany"), 567);
+    EXPECT_EQ(valueCounts(corpus, "lewissplit"),
+              (std::map<std::string, std::int64_t>{
+                  {"not-used", 722}, {"test", 6188}, {"train", 14668}}));
+
+    // Selections agree with the same numbers.
+    EXPECT_EQ(selectDocuments(corpus, "places=usa").documents.size(), 12541u);
+    EXPECT_EQ(selectDocuments(corpus, "!places=usa").documents.size(), 21578u - 12541u);
+    std::int64_t topicAndPlace = 0;
+    const LabelField& t = field(corpus, "topics");
+    const LabelField& p = field(corpus, "places");
+    for (std::int64_t d = 0; d < corpus.numDocuments(); ++d) {
+        topicAndPlace += (t.offsets[d + 1] > t.offsets[d] && p.offsets[d + 1] > p.offsets[d]);
+    }
+    EXPECT_EQ(topicAndPlace, 10596);
+    const auto top = topValues(t, 5);
+    ASSERT_EQ(top.size(), 5u);
+    EXPECT_EQ(top[0], (std::pair<std::string, std::int64_t>{"earn", 3987}));
+    EXPECT_EQ(top[4], (std::pair<std::string, std::int64_t>{"grain", 628}));
+}
+
+// ---- Text folder ----------------------------------------------------------------------------
+
+TEST(CorpusLoader, ReadsTextFolderWithFolderLabels) {
+    const Corpus corpus = loadCorpus(corpusFixture("textfolder"));
+    expectWellFormed(corpus);
+    EXPECT_EQ(corpus.documentIds, (Strings{"comp.graphics/1.txt", "comp.graphics/2.txt",
+                                           "rec.autos/3.txt", "rec.autos/sub/4.txt", "top.txt"}));
+    EXPECT_EQ(corpus.vocabulary, (Strings{"car", "engine", "oil", "polygons", "rendering", "shaders"}));
+    EXPECT_EQ(corpus.report.documentsRead, 5);
+    EXPECT_EQ(corpus.report.documentsKept, 5);
+    EXPECT_EQ(corpus.report.tokensKept, 19);
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"polygons", 2}, {"rendering", 1}, {"shaders", 1}}));
+    EXPECT_EQ(row(corpus, 2), (WordCounts{{"car", 1}, {"engine", 2}, {"oil", 2}}));
+    EXPECT_EQ(valueCounts(corpus, "folder"),
+              (std::map<std::string, std::int64_t>{
+                  {"comp.graphics", 2}, {"rec.autos", 1}, {"rec.autos/sub", 1}}));
+    EXPECT_EQ(labelsOf(corpus, "folder", 4), Strings{}); // top.txt sits in the root
+    EXPECT_EQ(corpus.report.files.size(), 5u);
+}
+
+TEST(CorpusLoader, TextFolderRejectsEmptyFolderAndBinaryFiles) {
+    ScratchFolder scratch;
+    scratch.write("empty/notes.md", "no text files here\n");
+    expectInputError([&] { loadCorpus(scratch.path("empty")); }, {"empty", "no .txt files"});
+    scratch.write("mixed/a.txt", "fine text here\n");
+    scratch.write("mixed/b.txt", std::string("\x7f" "ELF\0\0\0\0", 8));
+    expectInputError([&] { loadCorpus(scratch.path("mixed")); }, {"b.txt:1:", "looks binary"});
+    CorpusLoadOptions options;
+    options.format = CorpusFormat::TextFolder;
+    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
+                     {"labelled.tsv", "not a folder"});
+}
+
+} // namespace
+} // namespace cx
