@@ -54,21 +54,33 @@ Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelT
     forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
         RowMatrix& acc = partial[static_cast<size_t>(slot)];
         acc = RowMatrix::Zero(x.rows(), m);
-        Eigen::RowVectorXd projection(m);
+        std::vector<double> projection(static_cast<size_t>(m));
+        double* y = projection.data();
+        const double* xData = xr.data();
+        double* accData = acc.data();
         for (std::int64_t n = begin; n < end; ++n) {
             if (((n - begin) & 1023) == 0) {
                 throwIfCancelled(cancel);
             }
             const std::int64_t row = m_documents[static_cast<size_t>(n)];
             const double w = m_w2[static_cast<size_t>(n)];
-            projection.setZero();
+            std::fill(y, y + m, 0.0);
             for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                projection.noalias() += static_cast<double>(c.counts[p]) * xr.row(c.colIdx[p]);
+                const double ci = c.counts[p];
+                const double* xi = xData + static_cast<std::int64_t>(c.colIdx[p]) * m;
+                for (Eigen::Index a = 0; a < m; ++a) {
+                    y[a] += ci * xi[a];
+                }
             }
             // Row i of (c cᵀ − diag c) X is c_i (cᵀX) − c_i X_i.
             for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                const double ci = c.counts[p];
-                acc.row(c.colIdx[p]).noalias() += (w * ci) * (projection - xr.row(c.colIdx[p]));
+                const double f = w * c.counts[p];
+                const std::int64_t offset = static_cast<std::int64_t>(c.colIdx[p]) * m;
+                const double* xi = xData + offset;
+                double* out = accData + offset;
+                for (Eigen::Index a = 0; a < m; ++a) {
+                    out[a] += f * (y[a] - xi[a]);
+                }
             }
         }
     });
@@ -200,10 +212,12 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         s.g = RowMatrix::Zero(d, r);
         s.s2 = Eigen::VectorXd::Zero(d);
         s.s3 = Eigen::VectorXd::Zero(d);
-        Eigen::MatrixXd y(kBlockDocuments, r);
-        Eigen::MatrixXd yw3(kBlockDocuments, r);
-        Eigen::MatrixXd yw2(kBlockDocuments, r);
-        Eigen::MatrixXd z(kBlockDocuments, pairs);
+        // Row-major blocks: one document's projection is a contiguous row.
+        RowMatrix y(kBlockDocuments, r);
+        RowMatrix yw3(kBlockDocuments, r);
+        RowMatrix yw2(kBlockDocuments, r);
+        RowMatrix z(kBlockDocuments, pairs);
+        const double* basisData = basisRows.data();
         for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
             throwIfCancelled(cancel);
             const std::int64_t blockEnd = std::min(end, blockStart + kBlockDocuments);
@@ -211,21 +225,40 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
             for (Eigen::Index local = 0; local < rows; ++local) {
                 const size_t n = static_cast<size_t>(blockStart + local);
                 const std::int64_t row = m_documents[n];
-                Eigen::RowVectorXd yn = Eigen::RowVectorXd::Zero(r);
-                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                    yn.noalias() += static_cast<double>(c.counts[p]) * basisRows.row(c.colIdx[p]);
-                }
-                y.row(local) = yn;
-                yw3.row(local) = m_w3[n] * yn;
-                yw2.row(local) = m_w2[n] * yn;
+                double* yn = y.data() + local * r;
+                std::fill(yn, yn + r, 0.0);
                 for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
                     const double ci = c.counts[p];
-                    s.g.row(c.colIdx[p]).noalias() += (m_w3[n] * ci) * yn;
-                    s.s2[c.colIdx[p]] += m_w2[n] * ci;
-                    s.s3[c.colIdx[p]] += m_w3[n] * ci;
+                    const double* ui = basisData + static_cast<std::int64_t>(c.colIdx[p]) * r;
+                    for (Eigen::Index a = 0; a < r; ++a) {
+                        yn[a] += ci * ui[a];
+                    }
                 }
-                for (Eigen::Index p = 0; p < pairs; ++p) {
-                    z(local, p) = yn[pairB[static_cast<size_t>(p)]] * yn[pairC[static_cast<size_t>(p)]];
+                const double w2 = m_w2[n];
+                const double w3 = m_w3[n];
+                double* y3 = yw3.data() + local * r;
+                double* y2 = yw2.data() + local * r;
+                for (Eigen::Index a = 0; a < r; ++a) {
+                    y3[a] = w3 * yn[a];
+                    y2[a] = w2 * yn[a];
+                }
+                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                    const double ci = c.counts[p];
+                    const std::int32_t word = c.colIdx[p];
+                    double* gi = s.g.data() + static_cast<std::int64_t>(word) * r;
+                    for (Eigen::Index a = 0; a < r; ++a) {
+                        gi[a] += ci * y3[a];
+                    }
+                    s.s2[word] += w2 * ci;
+                    s.s3[word] += w3 * ci;
+                }
+                double* zn = z.data() + local * pairs;
+                Eigen::Index p = 0;
+                for (Eigen::Index cc = 0; cc < r; ++cc) {
+                    const double ycc = yn[cc];
+                    for (Eigen::Index b = 0; b <= cc; ++b) {
+                        zn[p++] = yn[b] * ycc;
+                    }
                 }
             }
             s.cubic.noalias() += yw3.topRows(rows).transpose() * z.topRows(rows);
