@@ -16,6 +16,14 @@ void setThreadCount(int threads);
 /// number of threads (the reduction order never depends on scheduling).
 constexpr int kReductionSlots = 8;
 
+/// Slot count for a reduction over n items: kReductionSlots, or fewer for small inputs (so small
+/// passes don't pay for zeroing and summing eight large accumulators). Depends only on n, never
+/// on the thread count, so it keeps results thread-count independent.
+inline int reductionSlots(std::int64_t n) {
+    const std::int64_t bySize = n / 2048;
+    return static_cast<int>(bySize < 1 ? 1 : (bySize > kReductionSlots ? kReductionSlots : bySize));
+}
+
 /// Half-open item range [begin, end) of slot `slot` when n items are cut into `slots` parts.
 inline void slotRange(std::int64_t n, int slots, int slot, std::int64_t& begin, std::int64_t& end) {
     begin = n * slot / slots;

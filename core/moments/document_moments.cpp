@@ -50,8 +50,8 @@ Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelT
     const Eigen::Index m = x.cols();
     const CountMatrix& c = *m_counts;
     const RowMatrix xr = x;
-    std::vector<RowMatrix> partial(kReductionSlots);
-    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+    std::vector<RowMatrix> partial(static_cast<size_t>(reductionSlots(numDocuments())));
+    forEachSlot(numDocuments(), static_cast<int>(partial.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
         RowMatrix& acc = partial[static_cast<size_t>(slot)];
         acc = RowMatrix::Zero(x.rows(), m);
         std::vector<double> projection(static_cast<size_t>(m));
@@ -97,8 +97,8 @@ Eigen::VectorXd DocumentMoments::m3Contract(const Eigen::VectorXd& v, const Canc
                                     " entries, vocabulary has " + std::to_string(dimension()));
     }
     const CountMatrix& c = *m_counts;
-    std::vector<Eigen::VectorXd> partial(kReductionSlots);
-    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+    std::vector<Eigen::VectorXd> partial(static_cast<size_t>(reductionSlots(numDocuments())));
+    forEachSlot(numDocuments(), static_cast<int>(partial.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
         Eigen::VectorXd& acc = partial[static_cast<size_t>(slot)];
         acc = Eigen::VectorXd::Zero(v.size());
         for (std::int64_t n = begin; n < end; ++n) {
@@ -204,8 +204,8 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         Eigen::VectorXd s2;     // Σ w2 c_i            : D
         Eigen::VectorXd s3;     // Σ w3 c_i            : D
     };
-    std::vector<SlotSums> slots(kReductionSlots);
-    forEachSlot(numDocuments(), kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+    std::vector<SlotSums> slots(static_cast<size_t>(reductionSlots(numDocuments())));
+    forEachSlot(numDocuments(), static_cast<int>(slots.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
         SlotSums& s = slots[static_cast<size_t>(slot)];
         s.cubic = Eigen::MatrixXd::Zero(r, pairs);
         s.square = Eigen::MatrixXd::Zero(r, r);

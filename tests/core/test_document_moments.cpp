@@ -141,8 +141,9 @@ TEST(DocumentMoments, RejectsShortDocumentsAndBadIndices) {
 TEST(DocumentMoments, IdenticalResultsForAnyThreadCount) {
     Rng rng(11);
     std::vector<std::vector<int>> documents;
-    for (int n = 0; n < 3000; ++n) {
-        std::vector<int> tokens(5 + rng.below(20));
+    // Enough documents for the full number of reduction slots (reductionSlots()).
+    for (int n = 0; n < 20000; ++n) {
+        std::vector<int> tokens(3 + rng.below(8));
         for (int& w : tokens) {
             w = static_cast<int>(rng.below(40));
         }
