@@ -1,0 +1,191 @@
+#include "core/hmm/contrastive_hmm.h"
+
+#include "core/common/timer.h"
+#include "core/tensor/asymmetric_power_method.h"
+#include "core/tensor/linalg.h"
+
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace cx {
+
+namespace {
+
+/// Per-mark presence probabilities of a distribution over the moment categories.
+Eigen::VectorXd categoryMarkProbabilities(const SequenceMoments& moments,
+                                          const Eigen::VectorXd& categoryDistribution,
+                                          const std::vector<std::uint8_t>& categoryMarks) {
+    const int m = moments.numMarks();
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(m);
+    for (Eigen::Index c = 0; c < categoryDistribution.size(); ++c) {
+        for (int j = 0; j < m; ++j) {
+            if (categoryMarks[static_cast<size_t>(c) * static_cast<size_t>(m) +
+                              static_cast<size_t>(j)] != 0) {
+                out[j] += categoryDistribution[c];
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
+                                         const ContrastiveHmmOptions& options,
+                                         const CancelToken& cancel) {
+    Stopwatch watch;
+    const int r = moments.rank();
+    const int k = options.numComponents;
+    if (k < 1 || k > r) {
+        throw std::invalid_argument("solveContrastiveHmm: need 1 <= K <= " + std::to_string(r) +
+                                    " (the moment rank) but K = " + std::to_string(k));
+    }
+    if (!std::isfinite(gamma) || gamma < 0) {
+        throw std::invalid_argument("solveContrastiveHmm: gamma must be finite and >= 0 (gamma = " +
+                                    std::to_string(gamma) + ")");
+    }
+    if (moments.foreground.numTriples == 0) {
+        throw std::invalid_argument("solveContrastiveHmm: the foreground has no bin triples");
+    }
+    const ClassMoments& fg = moments.foreground;
+    const ClassMoments& bg = moments.background;
+    const Eigen::MatrixXd m12 = fg.m12 - gamma * bg.m12;
+    const Eigen::MatrixXd m13 = fg.m13 - gamma * bg.m13;
+    const Eigen::MatrixXd m23 = fg.m23 - gamma * bg.m23;
+    // Modes (x_t, x_{t−1}, x_{t+1}): the first (recovered) view is the emission column.
+    const DenseTensor3 tensor = fg.m123.combined(gamma, bg.m123).permuted({1, 0, 2});
+
+    AsymmetricPowerOptions powerOptions;
+    powerOptions.rank = k;
+    powerOptions.iterations = options.iterations;
+    powerOptions.trials = options.trials;
+    powerOptions.tolerance = options.tolerance;
+    powerOptions.seed = options.seed;
+    const AsymmetricDecomposition dec =
+        asymmetricTensorPowerMethod(m12.transpose(), m23, m13, tensor, powerOptions, cancel);
+
+    // Scale each first view by the exact constraint s̃ᵀo = 1.
+    Eigen::MatrixXd columns(r, k);
+    Eigen::VectorXd weights(k);
+    for (int t = 0; t < k; ++t) {
+        const Eigen::VectorXd a = dec.a.col(t);
+        const double s = moments.scale.dot(a);
+        if (std::abs(s) > 1e-12 * std::max(a.norm(), 1e-300)) {
+            columns.col(t) = a / s;
+        } else {
+            columns.col(t) = dec.lambdas[t] * a;
+        }
+        const double l = dec.lambdas[t];
+        weights[t] = l == 0 ? 0.0 : (l > 0 ? 1.0 : -1.0) / (l * l);
+    }
+    std::vector<int> order(static_cast<size_t>(k));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return weights[x] > weights[y]; });
+
+    ContrastiveHmmResult out;
+    out.gamma = gamma;
+    out.status = dec.status;
+    out.residual = dec.residual;
+    out.iterations = dec.iterations;
+    out.weights.resize(k);
+    out.lambdas.resize(k);
+    Eigen::MatrixXd sorted(r, k);
+    for (int t = 0; t < k; ++t) {
+        const int src = order[static_cast<size_t>(t)];
+        out.weights[t] = weights[src];
+        out.lambdas[t] = dec.lambdas[src];
+        sorted.col(t) = columns.col(src);
+    }
+    out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
+
+    // Emissions of every component.
+    const int m = moments.numMarks();
+    out.markProbabilities.resize(k, m);
+    Eigen::MatrixXd patternEmissions; // combinations: K × numPatterns
+    if (moments.encoding == ObservationEncoding::MarkVector) {
+        out.markProbabilities =
+            sorted.topRows(m).transpose().array().max(0.0).min(1.0).matrix();
+    } else {
+        patternEmissions = Eigen::MatrixXd::Zero(k, moments.numPatterns);
+        const Eigen::MatrixXd full = moments.basis * sorted; // C × K
+        for (int t = 0; t < k; ++t) {
+            const Eigen::VectorXd dist = projectToSimplex(full.col(t));
+            for (Eigen::Index c = 0; c < dist.size(); ++c) {
+                patternEmissions(t, moments.categoryPattern[static_cast<size_t>(c)]) = dist[c];
+            }
+            out.markProbabilities.row(t) =
+                categoryMarkProbabilities(moments, dist, moments.categoryMarks).transpose();
+        }
+    }
+
+    // Transitions from the pair moment with all K components.
+    const int specific = out.numSpecific;
+    out.hmm.encoding = moments.encoding;
+    if (specific == 0) {
+        out.hmm.start.resize(0);
+        out.hmm.transitions.resize(0, 0);
+        out.hmm.emissions.resize(0, moments.encoding == ObservationEncoding::MarkVector
+                                        ? m
+                                        : moments.numPatterns);
+        if (out.status == Status::Successful) {
+            out.status = Status::NumericalIssue;
+        }
+        out.elapsedMs = watch.elapsedMs();
+        return out;
+    }
+    const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // K × r
+    const Eigen::MatrixXd joint = pinv * m23 * pinv.transpose();
+    out.hmm.transitions.resize(specific, specific);
+    for (int i = 0; i < specific; ++i) {
+        Eigen::VectorXd row = joint.block(i, 0, 1, specific).transpose();
+        const double sum = row.sum();
+        if (sum > 0 && std::isfinite(sum)) {
+            row /= sum;
+        } else {
+            row = Eigen::VectorXd::Unit(specific, i);
+        }
+        out.hmm.transitions.row(i) = projectToSimplex(row).transpose();
+    }
+    out.hmm.start = projectToSimplex(out.weights.head(specific) / out.weights.head(specific).sum());
+    if (moments.encoding == ObservationEncoding::MarkVector) {
+        out.hmm.emissions = out.markProbabilities.topRows(specific);
+    } else {
+        out.hmm.emissions = patternEmissions.topRows(specific);
+    }
+    out.elapsedMs = watch.elapsedMs();
+    return out;
+}
+
+std::vector<int> matchStates(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& estimate) {
+    if (reference.rows() > estimate.rows() || reference.cols() != estimate.cols()) {
+        throw std::invalid_argument("matchStates: need reference rows (" +
+                                    std::to_string(reference.rows()) + ") <= estimate rows (" +
+                                    std::to_string(estimate.rows()) +
+                                    ") and equal column counts");
+    }
+    Eigen::MatrixXd cost(reference.rows(), estimate.rows());
+    for (Eigen::Index i = 0; i < reference.rows(); ++i) {
+        for (Eigen::Index j = 0; j < estimate.rows(); ++j) {
+            cost(i, j) = (reference.row(i) - estimate.row(j)).cwiseAbs().sum();
+        }
+    }
+    return hungarianAssignment(cost);
+}
+
+double matchedMeanAbsoluteDifference(const Eigen::MatrixXd& reference,
+                                     const Eigen::MatrixXd& estimate) {
+    const auto match = matchStates(reference, estimate);
+    double total = 0;
+    for (Eigen::Index i = 0; i < reference.rows(); ++i) {
+        total += (reference.row(i) - estimate.row(match[static_cast<size_t>(i)])).cwiseAbs().sum();
+    }
+    return total / static_cast<double>(reference.size());
+}
+
+} // namespace cx

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "core/common/cancel.h"
+#include "core/common/status.h"
+#include "core/hmm/hmm_model.h"
+#include "core/hmm/sequence_moments.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <vector>
+
+namespace cx {
+
+/// Options of one contrastive spectral HMM solve.
+struct ContrastiveHmmOptions {
+    int numComponents = 7;     ///< K: rank of the decomposition (all components, any sign)
+    int iterations = 100;      ///< power iterations per trial (stops early on convergence)
+    int trials = 10;           ///< random starts per component (median-|λ| trial kept)
+    double tolerance = 1e-12;  ///< power-iteration convergence
+    std::uint64_t seed = 1;    ///< every random draw derives from it
+};
+
+/// Result of a solve at one γ. Components are sorted by decreasing weight, so the
+/// foreground-specific states (weight > 0) come first: rows 0 … numSpecific−1.
+struct ContrastiveHmmResult {
+    double gamma = 0;
+    Status status = Status::NotComputed;
+    Eigen::VectorXd weights;  ///< K signed weights ω_t (average state occupancy in Mf − γ·Mb)
+    Eigen::VectorXd lambdas;  ///< K power-method eigenvalues λ_t = sign(ω_t)/√|ω_t|
+    /// K × M per-mark presence probability of every component (clipped to [0, 1]): the
+    /// emission heatmap, including the shared/background components (negative weight).
+    Eigen::MatrixXd markProbabilities;
+    int numSpecific = 0;      ///< components with ω > 0
+    /// The foreground-specific HMM (numSpecific states, same order as the first rows above).
+    /// Empty (0 states) when no component has positive weight.
+    HmmParameters hmm;
+    double residual = 0;      ///< relative Frobenius norm of the deflated tensor
+    int iterations = 0;
+    double elapsedMs = 0;
+};
+
+/// Contrastive spectral HMM at contrast γ (paper 001, Sec. 4 and Alg. 3).
+///
+/// Model: foreground triples come from (1 − ρ)·HMM_A + ρ·HMM_B (segments), background from
+/// HMM_B. For triples (x_{t−1}, x_t, x_{t+1}) the three views are independent given h_t, with
+/// E[φ(x_t)|h] = o_h (the emission column), E[φ(x_{t+1})|h] = Σ_j A(h, j) o_j and
+/// E[φ(x_{t−1})|h] = Σ_j P(h_{t−1} = j | h_t = h) o_j; hence, per class,
+/// M123 = Σ_h w_h a_h ⊗ o_h ⊗ c_h with w_h the average occupancy, and pairs alike. The
+/// contrastive moments M = Mf − γ·Mb have A's states with weight (1 − ρ)·π_A > 0 and B's with
+/// weight ρπ_B − γπ_B ≤ 0 once γ ≥ ρ (Prop. 1).
+///
+/// Steps: (1) combine the cached moments; (2) run asymmetricTensorPowerMethod on the tensor
+/// with modes ordered (x_t, x_{t−1}, x_{t+1}) and pairs (M21, M23, M13), so its FIRST view is
+/// the emission column (up to the ±1 scale of App. D); (3) scale every column by the exact
+/// constraint s̃ᵀo = 1 (constant coordinate / pattern sum, see SequenceMoments), giving o_t;
+/// ω_t = sign(λ_t)/λ_t²; (4) emissions: MarkVector, the first M coordinates of o_t clipped to
+/// [0, 1]; MarkCombination, U·o_t projected onto the simplex over patterns; (5) transitions
+/// from the pair moment: with Õ = [o_1 … o_K] (all K components, r × K),
+/// P = Õ⁺ M23 Õ⁺ᵀ estimates P(h_t = i, h_{t+1} = j) (times the class weights); the block of
+/// the foreground-specific states, rows normalised by their sums, each rounded onto the
+/// simplex (projectToSimplex); (6) start distribution = the specific states' weights
+/// normalised (moments average over positions, so the stationary occupancy is what is
+/// identified; a sequence start is one bin in a million).
+///
+/// \pre 1 ≤ K ≤ moments.rank(); γ finite and ≥ 0; the foreground has triples
+///      (std::invalid_argument otherwise). Cost: independent of the number of bins —
+///      O(K·trials·iterations·r³), about a millisecond for r = 11, K = 7.
+/// Deterministic given options.seed.
+ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
+                                         const ContrastiveHmmOptions& options,
+                                         const CancelToken& cancel = {});
+
+/// Matches rows of `estimate` to rows of `reference` (both states × features) by minimum total
+/// L1 distance (Hungarian): result[i] = row of `estimate` matched to reference row i.
+/// \pre reference.rows() ≤ estimate.rows(), equal column counts.
+std::vector<int> matchStates(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& estimate);
+
+/// Mean absolute entry-wise difference between `reference` and the rows of `estimate` matched
+/// to it by matchStates.
+double matchedMeanAbsoluteDifference(const Eigen::MatrixXd& reference,
+                                     const Eigen::MatrixXd& estimate);
+
+} // namespace cx

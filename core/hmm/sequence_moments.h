@@ -1,0 +1,94 @@
+#pragma once
+
+#include "core/common/cancel.h"
+#include "core/hmm/bed.h"
+#include "core/hmm/chromhmm_reader.h"
+#include "core/hmm/hmm_model.h"
+#include "core/tensor/asymmetric_power_method.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// Cross moments of consecutive observation triples of one class of bins (foreground or
+/// background), in the r-dimensional coordinates y = Uᵀφ(x) of SequenceMoments (U = basis):
+///   m12 = avg y_{t−1} y_tᵀ,  m13 = avg y_{t−1} y_{t+1}ᵀ,  m23 = avg y_t y_{t+1}ᵀ,
+///   m123 = avg y_{t−1} ⊗ y_t ⊗ y_{t+1},
+/// averaged over every position t whose triple (t−1, t, t+1) lies inside one run of
+/// consecutive bins of the class (never across a region, chromosome or file boundary, never
+/// through a bin with a missing mark).
+struct ClassMoments {
+    std::int64_t numTriples = 0;
+    std::int64_t numBins = 0; ///< bins of the class without a missing mark
+    std::int64_t numRuns = 0; ///< maximal runs of such bins (any length)
+    Eigen::MatrixXd m12;
+    Eigen::MatrixXd m13;
+    Eigen::MatrixXd m23;
+    DenseTensor3 m123;
+};
+
+/// Options of the moment pass.
+struct SequenceMomentOptions {
+    ObservationEncoding encoding = ObservationEncoding::MarkVector;
+    /// MarkCombination only: rank r of the projection basis (≥ the largest K you will ask
+    /// for). 0 = min(number of patterns, 20).
+    int projectionRank = 0;
+    std::uint64_t seed = 12345; ///< randomized range finder of the projection (combinations)
+};
+
+/// Cached foreground and background moments: computed once per (data, fg/bg choice, encoding);
+/// every γ then only combines the two and decomposes r-dimensional objects.
+///
+/// Feature map φ and the scale functional s (sᵀφ(x) = 1 for every observation, so every
+/// view's conditional mean v satisfies sᵀv = 1, which fixes the scale and sign of recovered
+/// emission columns exactly):
+///  * MarkVector: φ(x) = (x_1, …, x_M, 1) ∈ R^{M+1} — the constant coordinate; U = I_{M+1},
+///    s = e_{M+1}. The constant coordinate also makes an all-zero ("quiescent") emission
+///    vector a non-zero view (0, …, 0, 1), so it is recoverable; hence K ≤ M + 1.
+///  * MarkCombination: φ(x) = e_{c(x)} ∈ R^C over the C patterns without missing marks; the
+///    D³ tensor is never formed: U (C × r) is an orthonormal basis of the dominant joint range
+///    of all foreground and background pair moments (randomized range finder on their sparse
+///    counts), and m123 = M123(U, U, U) is accumulated from sparse pattern-triple counts.
+///    s = 1_C, s̃ = Uᵀ1. Exact for exact moments when r ≥ the number of distinct emission
+///    columns (the pair moments' range is the span of the emission columns).
+struct SequenceMoments {
+    ObservationEncoding encoding = ObservationEncoding::MarkVector;
+    std::vector<std::string> markNames;
+    int featureDim = 0;       ///< D: M + 1 (MarkVector) or C (MarkCombination)
+    Eigen::MatrixXd basis;    ///< U, D × r with orthonormal columns
+    Eigen::VectorXd scale;    ///< s̃ = Uᵀs (length r)
+    /// MarkCombination: category c ↦ pattern id of the ChromatinData. Empty for MarkVector.
+    std::vector<int> categoryPattern;
+    /// MarkCombination: C × M presence flags (0/1) of each category's marks, row-major.
+    std::vector<std::uint8_t> categoryMarks;
+    int numPatterns = 0; ///< patterns of the ChromatinData the moments came from
+    ClassMoments foreground;
+    ClassMoments background;
+    double elapsedMs = 0;
+
+    int rank() const { return static_cast<int>(basis.cols()); }
+    int numMarks() const { return static_cast<int>(markNames.size()); }
+};
+
+/// Computes foreground and background triple moments (fast path). MarkVector: exact integer
+/// counts per feature triple (each bin contributes only its present marks and the constant),
+/// accumulated in kReductionSlots fixed slots, so the result is identical for any thread
+/// count. MarkCombination: sparse pattern-triple counts, projected as described above.
+/// Cost O(triples · nnz³) + O(P·r³); memory O(D³) (marks) or O(distinct triples) (combinations).
+/// \throws std::invalid_argument if classes do not match data. Polls `cancel`.
+SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClasses& classes,
+                                       const SequenceMomentOptions& options = {},
+                                       const CancelToken& cancel = {},
+                                       const ProgressFn& progress = {});
+
+/// Reference implementation: loops over every triple and adds φ(x_{t−1})⊗φ(x_t)⊗φ(x_{t+1})
+/// densely in the full feature space (U = I_D, no projection). O(triples · D³): for tests on
+/// small data only.
+SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
+                                             ObservationEncoding encoding);
+
+} // namespace cx

@@ -1,0 +1,266 @@
+#include "core/hmm/synthetic_hmm.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace cx {
+
+namespace {
+
+double uniform01(std::mt19937_64& engine) {
+    return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double uniformIn(std::mt19937_64& engine, double low, double high) {
+    return low + (high - low) * uniform01(engine);
+}
+
+int drawCategorical(const double* probabilities, int n, std::ptrdiff_t stride,
+                    std::mt19937_64& engine) {
+    const double u = uniform01(engine);
+    double cumulative = 0;
+    for (int i = 0; i < n; ++i) {
+        cumulative += probabilities[i * stride];
+        if (u < cumulative) {
+            return i;
+        }
+    }
+    return n - 1;
+}
+
+} // namespace
+
+HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed,
+                                 double stickiness) {
+    if (numStates < 1 || numMarks < 1 || !(stickiness >= 0 && stickiness < 1)) {
+        throw std::invalid_argument("randomSyntheticHmm: need K >= 1, M >= 1, 0 <= stickiness < 1 "
+                                    "(K = " + std::to_string(numStates) + ", M = " +
+                                    std::to_string(numMarks) + ")");
+    }
+    std::mt19937_64 engine(seed);
+    HmmParameters hmm;
+    hmm.encoding = ObservationEncoding::MarkVector;
+    hmm.emissions.resize(numStates, numMarks);
+    for (int k = 0; k < numStates; ++k) {
+        bool any = false;
+        for (int j = 0; j < numMarks; ++j) {
+            const bool on = k > 0 && uniform01(engine) < 0.35;
+            any = any || on;
+            hmm.emissions(k, j) = k == 0 ? uniformIn(engine, 0.005, 0.05)
+                                         : (on ? uniformIn(engine, 0.5, 0.95)
+                                               : uniformIn(engine, 0.01, 0.08));
+        }
+        if (k > 0 && !any) {
+            const int j = static_cast<int>(engine() % static_cast<std::uint64_t>(numMarks));
+            hmm.emissions(k, j) = uniformIn(engine, 0.5, 0.95);
+        }
+    }
+    hmm.transitions.resize(numStates, numStates);
+    for (int i = 0; i < numStates; ++i) {
+        if (numStates == 1) {
+            hmm.transitions(0, 0) = 1.0;
+            break;
+        }
+        double other = 0;
+        for (int j = 0; j < numStates; ++j) {
+            hmm.transitions(i, j) = j == i ? 0.0 : uniformIn(engine, 0.2, 1.0);
+            other += hmm.transitions(i, j);
+        }
+        for (int j = 0; j < numStates; ++j) {
+            hmm.transitions(i, j) = j == i ? stickiness : (1 - stickiness) * hmm.transitions(i, j) / other;
+        }
+    }
+    hmm.start = stationaryDistribution(hmm.transitions);
+    return hmm;
+}
+
+Eigen::VectorXd stationaryDistribution(const Eigen::MatrixXd& transitions) {
+    const auto k = transitions.rows();
+    if (k < 1 || transitions.cols() != k) {
+        throw std::invalid_argument("stationaryDistribution: need a square non-empty matrix");
+    }
+    // Solve πᵀ(A − I) = 0 with Σπ = 1: replace one equation by the normalisation.
+    Eigen::MatrixXd system = (transitions - Eigen::MatrixXd::Identity(k, k)).transpose();
+    system.row(k - 1).setOnes();
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(k);
+    rhs[k - 1] = 1.0;
+    Eigen::VectorXd pi = system.fullPivLu().solve(rhs);
+    pi = pi.cwiseMax(0.0);
+    return pi / pi.sum();
+}
+
+HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_64& engine) {
+    hmm.validate("sampleHmm");
+    if (hmm.encoding != ObservationEncoding::MarkVector) {
+        throw std::invalid_argument("sampleHmm: only the MarkVector encoding is supported");
+    }
+    const int k = hmm.numStates();
+    const int m = static_cast<int>(hmm.emissions.cols());
+    HmmSample sample;
+    sample.states.resize(static_cast<size_t>(length));
+    sample.values.resize(static_cast<size_t>(length) * static_cast<size_t>(m));
+    // Row-major copy of transitions for contiguous rows.
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows =
+        hmm.transitions;
+    int state = drawCategorical(hmm.start.data(), k, 1, engine);
+    for (std::int64_t t = 0; t < length; ++t) {
+        if (t > 0) {
+            state = drawCategorical(rows.data() + static_cast<std::ptrdiff_t>(state) * k, k, 1,
+                                    engine);
+        }
+        sample.states[static_cast<size_t>(t)] = static_cast<std::uint16_t>(state);
+        for (int j = 0; j < m; ++j) {
+            sample.values[static_cast<size_t>(t) * static_cast<size_t>(m) +
+                          static_cast<size_t>(j)] =
+                uniform01(engine) < hmm.emissions(state, j) ? 1 : 0;
+        }
+    }
+    return sample;
+}
+
+void appendTrackFromValues(ChromatinData& data, const std::string& cell, const std::string& chrom,
+                           const std::vector<std::uint8_t>& values) {
+    if (data.markNames.empty()) {
+        throw std::invalid_argument("appendTrackFromValues: set data.markNames first");
+    }
+    const size_t m = data.markNames.size();
+    if (values.size() % m != 0) {
+        throw std::invalid_argument("appendTrackFromValues: value count is not a multiple of M");
+    }
+    std::unordered_map<std::string, std::uint32_t> index;
+    for (size_t p = 0; p < data.patternCounts.size(); ++p) {
+        index.emplace(std::string(reinterpret_cast<const char*>(&data.patternValues[p * m]), m),
+                      static_cast<std::uint32_t>(p));
+    }
+    ChromatinTrack track;
+    track.path = "<synthetic>";
+    track.cell = cell;
+    track.chrom = chrom;
+    const size_t length = values.size() / m;
+    track.bins.resize(length);
+    std::string key(m, '\0');
+    for (size_t t = 0; t < length; ++t) {
+        for (size_t j = 0; j < m; ++j) {
+            key[j] = static_cast<char>(values[t * m + j]);
+        }
+        auto [it, inserted] = index.emplace(key, static_cast<std::uint32_t>(data.patternCounts.size()));
+        if (inserted) {
+            data.patternCounts.push_back(0);
+            data.patternValues.insert(data.patternValues.end(), key.begin(), key.end());
+        }
+        ++data.patternCounts[it->second];
+        track.bins[t] = it->second;
+    }
+    data.tracks.push_back(std::move(track));
+}
+
+ClassMoments populationMoments(const HmmParameters& hmm) {
+    hmm.validate("populationMoments");
+    const int k = hmm.numStates();
+    const int m = static_cast<int>(hmm.emissions.cols());
+    const int d = m + 1;
+    const Eigen::VectorXd pi = stationaryDistribution(hmm.transitions);
+    Eigen::MatrixXd o(d, k);
+    o.topRows(m) = hmm.emissions.transpose();
+    o.row(m).setOnes();
+    // Reverse transitions R(j, h) = P(h_{t−1} = j | h_t = h) = π_j A(j, h) / π_h.
+    Eigen::MatrixXd reverse(k, k);
+    for (int j = 0; j < k; ++j) {
+        for (int h = 0; h < k; ++h) {
+            reverse(j, h) = pi[h] > 0 ? pi[j] * hmm.transitions(j, h) / pi[h] : 0.0;
+        }
+    }
+    const Eigen::MatrixXd a = o * reverse;                   // columns a_h
+    const Eigen::MatrixXd c = o * hmm.transitions.transpose(); // columns c_h
+    ClassMoments out;
+    out.numTriples = 1;
+    out.m12 = a * pi.asDiagonal() * o.transpose();
+    out.m13 = a * pi.asDiagonal() * c.transpose();
+    out.m23 = o * pi.asDiagonal() * c.transpose();
+    out.m123 = DenseTensor3(d, d, d);
+    for (int h = 0; h < k; ++h) {
+        out.m123.addRankOne(pi[h], a.col(h), o.col(h), c.col(h));
+    }
+    return out;
+}
+
+SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmParameters& b,
+                                             double rho) {
+    if (a.emissions.cols() != b.emissions.cols()) {
+        throw std::invalid_argument("populationContrastiveMoments: HMMs have different marks");
+    }
+    const int m = static_cast<int>(a.emissions.cols());
+    SequenceMoments out;
+    out.encoding = ObservationEncoding::MarkVector;
+    for (int j = 0; j < m; ++j) {
+        out.markNames.push_back("M" + std::to_string(j + 1));
+    }
+    out.featureDim = m + 1;
+    out.basis = Eigen::MatrixXd::Identity(m + 1, m + 1);
+    out.scale = Eigen::VectorXd::Unit(m + 1, m);
+    const ClassMoments ma = populationMoments(a);
+    const ClassMoments mb = populationMoments(b);
+    out.foreground.numTriples = 1;
+    out.foreground.m12 = (1 - rho) * ma.m12 + rho * mb.m12;
+    out.foreground.m13 = (1 - rho) * ma.m13 + rho * mb.m13;
+    out.foreground.m23 = (1 - rho) * ma.m23 + rho * mb.m23;
+    out.foreground.m123 = DenseTensor3(m + 1, m + 1, m + 1);
+    out.foreground.m123.matrix() = (1 - rho) * ma.m123.matrix() + rho * mb.m123.matrix();
+    out.background = mb;
+    return out;
+}
+
+SyntheticContrast syntheticContrastiveData(const HmmParameters& a, const HmmParameters& b,
+                                           int numBlocks, int blockLength, double rho,
+                                           std::uint64_t seed) {
+    if (numBlocks < 1 || blockLength < 3 || !(rho >= 0 && rho <= 1) ||
+        a.emissions.cols() != b.emissions.cols()) {
+        throw std::invalid_argument("syntheticContrastiveData: need numBlocks >= 1, blockLength "
+                                    ">= 3, 0 <= rho <= 1 and HMMs over the same marks");
+    }
+    std::mt19937_64 engine(seed);
+    const int m = static_cast<int>(a.emissions.cols());
+    const int ka = a.numStates();
+    SyntheticContrast out;
+    out.data.binSize = 200;
+    for (int j = 0; j < m; ++j) {
+        out.data.markNames.push_back("M" + std::to_string(j + 1));
+    }
+    std::vector<std::uint8_t> values;
+    std::int64_t position = 0;
+    std::int64_t fgFromB = 0;
+    std::int64_t fgBins = 0;
+    auto& fg = out.foreground.byChrom["chrS"];
+    auto& bg = out.background.byChrom["chrS"];
+    for (int block = 0; block < numBlocks; ++block) {
+        for (int part = 0; part < 2; ++part) {
+            const bool foreground = part == 0;
+            const bool fromB = !foreground || uniform01(engine) < rho;
+            const HmmSample sample = sampleHmm(fromB ? b : a, blockLength, engine);
+            values.insert(values.end(), sample.values.begin(), sample.values.end());
+            for (auto s : sample.states) {
+                out.states.push_back(static_cast<std::uint16_t>(fromB ? s + ka : s));
+            }
+            const BedInterval interval{position * out.data.binSize,
+                                       (position + blockLength) * out.data.binSize};
+            (foreground ? fg : bg).push_back(interval);
+            if (foreground) {
+                fgBins += blockLength;
+                fgFromB += fromB ? blockLength : 0;
+            }
+            position += blockLength;
+        }
+    }
+    out.foreground.numIntervals = static_cast<std::int64_t>(fg.size());
+    out.background.numIntervals = static_cast<std::int64_t>(bg.size());
+    out.foreground.sources.push_back("<synthetic foreground>");
+    out.background.sources.push_back("<synthetic background>");
+    out.rho = fgBins > 0 ? static_cast<double>(fgFromB) / static_cast<double>(fgBins) : 0.0;
+    appendTrackFromValues(out.data, "SYN", "chrS", values);
+    return out;
+}
+
+} // namespace cx

@@ -1,0 +1,259 @@
+// Contrastive spectral HMM: recovery against exact population moments and sampled data.
+#include "core/common/parallel.h"
+#include "core/hmm/bed.h"
+#include "core/hmm/contrastive_hmm.h"
+#include "core/hmm/sequence_moments.h"
+#include "core/hmm/synthetic_hmm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace cx {
+namespace {
+
+/// Max absolute transition error after matching states by emissions.
+double matchedTransitionError(const HmmParameters& truth, const HmmParameters& estimate) {
+    const auto match = matchStates(truth.emissions, estimate.emissions);
+    double worst = 0;
+    for (int i = 0; i < truth.numStates(); ++i) {
+        for (int j = 0; j < truth.numStates(); ++j) {
+            worst = std::max(worst, std::abs(truth.transitions(i, j) -
+                                             estimate.transitions(match[static_cast<size_t>(i)],
+                                                                  match[static_cast<size_t>(j)])));
+        }
+    }
+    return worst;
+}
+
+double maxMatchedEmissionError(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& estimate) {
+    const auto match = matchStates(truth, estimate);
+    double worst = 0;
+    for (Eigen::Index i = 0; i < truth.rows(); ++i) {
+        worst = std::max(worst, (truth.row(i) - estimate.row(match[static_cast<size_t>(i)]))
+                                    .cwiseAbs()
+                                    .maxCoeff());
+    }
+    return worst;
+}
+
+TEST(HmmSpectral, PopulationMomentsRecoverPlainHmmExactly) {
+    const HmmParameters truth = randomSyntheticHmm(5, 8, 42);
+    const SequenceMoments moments = populationContrastiveMoments(truth, truth, 0.0);
+    ContrastiveHmmOptions options;
+    options.numComponents = 5;
+    options.seed = 3;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    ASSERT_EQ(result.status, Status::Successful);
+    ASSERT_EQ(result.numSpecific, 5);
+    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.hmm.emissions), 1e-8);
+    EXPECT_LT(matchedTransitionError(truth, result.hmm), 1e-8);
+    // Weights are the stationary occupancies.
+    const auto match = matchStates(truth.emissions, result.hmm.emissions);
+    for (int k = 0; k < 5; ++k) {
+        EXPECT_NEAR(result.weights[match[static_cast<size_t>(k)]], truth.start[k], 1e-8);
+        EXPECT_NEAR(result.hmm.start[match[static_cast<size_t>(k)]], truth.start[k], 1e-8);
+    }
+}
+
+TEST(HmmSpectral, QuiescentStateIsRecoveredThanksToTheConstantCoordinate) {
+    // Emission vector exactly zero: without the appended constant it would be invisible.
+    HmmParameters truth = randomSyntheticHmm(4, 6, 7);
+    truth.emissions.row(0).setZero();
+    const SequenceMoments moments = populationContrastiveMoments(truth, truth, 0.0);
+    ContrastiveHmmOptions options;
+    options.numComponents = 4;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.hmm.emissions), 1e-8);
+}
+
+TEST(HmmSpectral, ContrastRecoversForegroundSpecificHmmFromPopulationMoments) {
+    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
+    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
+    const double rho = 0.4;
+    const SequenceMoments moments = populationContrastiveMoments(a, b, rho);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    options.seed = 5;
+    // γ > ρ: B's states get negative weight −(γ − ρ)π_B; A's keep (1 − ρ)π_A.
+    const double gamma = 1.0;
+    const auto result = solveContrastiveHmm(moments, gamma, options);
+    ASSERT_EQ(result.numSpecific, 3);
+    EXPECT_LT(maxMatchedEmissionError(a.emissions, result.hmm.emissions), 1e-7);
+    EXPECT_LT(matchedTransitionError(a, result.hmm), 1e-7);
+    const auto match = matchStates(a.emissions, result.hmm.emissions);
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(result.weights[match[static_cast<size_t>(k)]], (1 - rho) * a.start[k], 1e-8);
+    }
+    // The negative components are B's states with weight (ρ − γ)π_B.
+    const Eigen::MatrixXd negatives = result.markProbabilities.bottomRows(3);
+    EXPECT_LT(maxMatchedEmissionError(b.emissions, negatives), 1e-7);
+    const double negativeMass = result.weights.tail(3).sum();
+    EXPECT_NEAR(negativeMass, rho - gamma, 1e-8);
+}
+
+TEST(HmmSpectral, WithoutContrastTheForegroundMixesBothHmms) {
+    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
+    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
+    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    EXPECT_EQ(result.numSpecific, 6); // γ = 0: every state of the mixture is positive
+    // At γ = ρ exactly the B states cancel: K = 3 suffices and recovers A.
+    options.numComponents = 3;
+    const auto cancelled = solveContrastiveHmm(moments, 0.4, options);
+    ASSERT_EQ(cancelled.numSpecific, 3);
+    EXPECT_LT(maxMatchedEmissionError(a.emissions, cancelled.hmm.emissions), 1e-7);
+}
+
+TEST(HmmSpectral, SampledDataRecoversEmissionsAndTransitions) {
+    const HmmParameters truth = randomSyntheticHmm(4, 8, 9, 0.85);
+    std::mt19937_64 engine(17);
+    const HmmSample sample = sampleHmm(truth, 300000, engine);
+    ChromatinData data;
+    for (int j = 0; j < 8; ++j) {
+        data.markNames.push_back("M" + std::to_string(j + 1));
+    }
+    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const BinClasses classes = classifyBins(data, nullptr, nullptr);
+    const SequenceMoments moments = computeSequenceMoments(data, classes);
+    ContrastiveHmmOptions options;
+    options.numComponents = 4;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    ASSERT_EQ(result.numSpecific, 4);
+    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.hmm.emissions), 0.05);
+    EXPECT_LT(matchedTransitionError(truth, result.hmm), 0.05);
+}
+
+TEST(HmmSpectral, SampledContrastiveMixtureRecoversForegroundHmm) {
+    const HmmParameters a = randomSyntheticHmm(3, 10, 31, 0.9);
+    HmmParameters b = randomSyntheticHmm(3, 10, 32, 0.85);
+    // Both generated HMMs have a quiescent state 0; two (near-)identical emission columns make
+    // the 6-component problem ill-posed, so give B a distinct state 0 instead.
+    b.emissions.row(0) << 0.7, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.8, 0.75, 0.05;
+    const SyntheticContrast synth = syntheticContrastiveData(a, b, 300, 1000, 0.4, 5);
+    const BinClasses classes = classifyBins(synth.data, &synth.foreground, &synth.background);
+    EXPECT_EQ(classes.foregroundBins, 300000);
+    EXPECT_EQ(classes.backgroundBins, 300000);
+    const SequenceMoments moments = computeSequenceMoments(synth.data, classes);
+    EXPECT_EQ(moments.foreground.numTriples, 300 * 998);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    const auto result = solveContrastiveHmm(moments, 2 * synth.rho, options);
+    ASSERT_EQ(result.numSpecific, 3);
+    EXPECT_LT(maxMatchedEmissionError(a.emissions, result.hmm.emissions), 0.06);
+    EXPECT_LT(matchedTransitionError(a, result.hmm), 0.06);
+    // Without the contrast the positive states are a mixture of A and B (K = 6): the
+    // foreground-only model does not single out A.
+    const auto plain = solveContrastiveHmm(moments, 0.0, options);
+    EXPECT_EQ(plain.numSpecific, 6);
+}
+
+TEST(HmmSpectral, CombinationEncodingRecoversMarkProbabilities) {
+    const HmmParameters truth = randomSyntheticHmm(3, 5, 13, 0.85);
+    std::mt19937_64 engine(23);
+    const HmmSample sample = sampleHmm(truth, 300000, engine);
+    ChromatinData data;
+    for (int j = 0; j < 5; ++j) {
+        data.markNames.push_back("M" + std::to_string(j + 1));
+    }
+    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const BinClasses classes = classifyBins(data, nullptr, nullptr);
+    SequenceMomentOptions momentOptions;
+    momentOptions.encoding = ObservationEncoding::MarkCombination;
+    momentOptions.projectionRank = 8;
+    const SequenceMoments moments = computeSequenceMoments(data, classes, momentOptions);
+    EXPECT_EQ(moments.rank(), 8);
+    EXPECT_EQ(moments.featureDim, 32);
+    ContrastiveHmmOptions options;
+    options.numComponents = 3;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    ASSERT_EQ(result.numSpecific, 3);
+    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.markProbabilities), 0.05);
+    EXPECT_EQ(result.hmm.emissions.cols(), data.numPatterns());
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(result.hmm.emissions.row(k).sum(), 1.0, 1e-9);
+    }
+    EXPECT_LT(matchedTransitionError(truth, [&] {
+                  HmmParameters asMarks = result.hmm;
+                  asMarks.emissions = result.markProbabilities.topRows(3);
+                  return asMarks;
+              }()),
+              0.06);
+}
+
+TEST(HmmSpectral, FastMomentsMatchDirectReference) {
+    const HmmParameters a = randomSyntheticHmm(3, 6, 1);
+    const HmmParameters b = randomSyntheticHmm(2, 6, 2);
+    const SyntheticContrast synth = syntheticContrastiveData(a, b, 20, 50, 0.5, 3);
+    const BinClasses classes = classifyBins(synth.data, &synth.foreground, nullptr);
+    for (auto encoding : {ObservationEncoding::MarkVector, ObservationEncoding::MarkCombination}) {
+        SequenceMomentOptions options;
+        options.encoding = encoding;
+        options.projectionRank = 10;
+        const SequenceMoments fast = computeSequenceMoments(synth.data, classes, options);
+        const SequenceMoments direct = computeSequenceMomentsDirect(synth.data, classes, encoding);
+        const Eigen::MatrixXd& u = fast.basis;
+        for (const auto& [f, d] : {std::pair{&fast.foreground, &direct.foreground},
+                                   std::pair{&fast.background, &direct.background}}) {
+            EXPECT_EQ(f->numTriples, d->numTriples);
+            EXPECT_EQ(f->numBins, d->numBins);
+            EXPECT_LT((f->m12 - u.transpose() * d->m12 * u).norm(), 1e-12);
+            EXPECT_LT((f->m13 - u.transpose() * d->m13 * u).norm(), 1e-12);
+            EXPECT_LT((f->m23 - u.transpose() * d->m23 * u).norm(), 1e-12);
+            EXPECT_LT((f->m123.matrix() - d->m123.transformed(u, u, u).matrix()).norm(), 1e-12);
+        }
+        EXPECT_LT((fast.scale - u.transpose() * direct.scale).norm(), 1e-12);
+    }
+}
+
+TEST(HmmSpectral, MomentsAreIdenticalForAnyThreadCount) {
+    const HmmParameters a = randomSyntheticHmm(3, 6, 1);
+    const HmmParameters b = randomSyntheticHmm(2, 6, 2);
+    const SyntheticContrast synth = syntheticContrastiveData(a, b, 50, 400, 0.5, 3);
+    const BinClasses classes = classifyBins(synth.data, &synth.foreground, nullptr);
+    SequenceMomentOptions options;
+    options.encoding = ObservationEncoding::MarkCombination;
+    setThreadCount(1);
+    const SequenceMoments one = computeSequenceMoments(synth.data, classes, options);
+    setThreadCount(3);
+    const SequenceMoments three = computeSequenceMoments(synth.data, classes, options);
+    setThreadCount(0);
+    EXPECT_EQ(one.foreground.m123.matrix(), three.foreground.m123.matrix());
+    EXPECT_EQ(one.basis, three.basis);
+}
+
+TEST(HmmSpectral, SolveIsDeterministicAndRejectsBadArguments) {
+    const HmmParameters truth = randomSyntheticHmm(3, 6, 4);
+    const SequenceMoments moments = populationContrastiveMoments(truth, truth, 0.0);
+    ContrastiveHmmOptions options;
+    options.numComponents = 3;
+    const auto first = solveContrastiveHmm(moments, 0.0, options);
+    const auto second = solveContrastiveHmm(moments, 0.0, options);
+    EXPECT_EQ(first.weights, second.weights);
+    EXPECT_EQ(first.hmm.emissions, second.hmm.emissions);
+    options.numComponents = 8; // > M + 1 = 7
+    EXPECT_THROW(solveContrastiveHmm(moments, 0.0, options), std::invalid_argument);
+    options.numComponents = 3;
+    EXPECT_THROW(solveContrastiveHmm(moments, std::nan(""), options), std::invalid_argument);
+    EXPECT_THROW(solveContrastiveHmm(moments, -1.0, options), std::invalid_argument);
+    SequenceMoments empty = moments;
+    empty.foreground.numTriples = 0;
+    EXPECT_THROW(solveContrastiveHmm(empty, 0.0, options), std::invalid_argument);
+}
+
+TEST(HmmSpectral, NoPositiveComponentGivesAnEmptyModel) {
+    const HmmParameters truth = randomSyntheticHmm(3, 6, 4);
+    const SequenceMoments moments = populationContrastiveMoments(truth, truth, 0.0);
+    ContrastiveHmmOptions options;
+    options.numComponents = 3;
+    // Foreground = background: at γ = 2 every weight is −π.
+    const auto result = solveContrastiveHmm(moments, 2.0, options);
+    EXPECT_EQ(result.numSpecific, 0);
+    EXPECT_EQ(result.hmm.numStates(), 0);
+    EXPECT_EQ(result.status, Status::NumericalIssue);
+}
+
+} // namespace
+} // namespace cx
