@@ -280,32 +280,46 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     out.m2 = 0.5 * (out.m2 + out.m2.transpose());
 
     // Per-word correction terms. With g̃_i = g_i − (2/3) s3_i u_i and
-    // B(a, b, c) = Σ_i u_ia u_ib g̃_ic, the correction equals −(B(a,b,c) + B(a,c,b) + B(b,c,a)).
-    const Eigen::MatrixXd gTilde = total.g - (2.0 / 3.0) * (total.s3.asDiagonal() * basis);
+    // B(a, b, c) = Σ_i u_ia u_ib g̃_ic (symmetric in a, b), the correction equals
+    // −(B(a,b,c) + B(a,c,b) + B(b,c,a)). B is formed on packed pairs (a ≤ b) as one GEMM per
+    // block of words: cost D·r³/2.
+    const RowMatrix gTilde = total.g - (2.0 / 3.0) * (total.s3.asDiagonal() * basis);
     const Eigen::Index wordBlocks = (d + kBlockWords - 1) / kBlockWords;
-    std::vector<Eigen::MatrixXd> bParts(kReductionSlots);
-    forEachSlot(wordBlocks, kReductionSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+    std::vector<Eigen::MatrixXd> bParts(static_cast<size_t>(reductionSlots(wordBlocks * 2048)));
+    forEachSlot(wordBlocks, static_cast<int>(bParts.size()),
+                [&](int slot, std::int64_t begin, std::int64_t end) {
         Eigen::MatrixXd& acc = bParts[static_cast<size_t>(slot)];
-        acc = Eigen::MatrixXd::Zero(r, r * r);
-        Eigen::MatrixXd w;
+        acc = Eigen::MatrixXd::Zero(pairs, r);
+        RowMatrix w;
         for (std::int64_t block = begin; block < end; ++block) {
             throwIfCancelled(cancel);
             const Eigen::Index first = static_cast<Eigen::Index>(block) * kBlockWords;
             const Eigen::Index rows = std::min(kBlockWords, d - first);
-            w.resize(rows, r * r);
-            // W(i, b + r·c) = u_ib g̃_ic.
-            for (Eigen::Index cc = 0; cc < r; ++cc) {
-                w.middleCols(cc * r, r) =
-                    basis.middleRows(first, rows).array().colwise() *
-                    gTilde.middleRows(first, rows).col(cc).array();
+            w.resize(rows, pairs);
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                const double* ui = basisRows.data() + (first + i) * r;
+                double* wi = w.data() + i * pairs;
+                Eigen::Index p = 0;
+                for (Eigen::Index cc = 0; cc < r; ++cc) {
+                    const double ucc = ui[cc];
+                    for (Eigen::Index b = 0; b <= cc; ++b) {
+                        wi[p++] = ui[b] * ucc;
+                    }
+                }
             }
-            acc.noalias() += basis.middleRows(first, rows).transpose() * w;
+            acc.noalias() += w.transpose() * gTilde.middleRows(first, rows);
         }
     });
-    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(r, r * r);
+    Eigen::MatrixXd bPacked = Eigen::MatrixXd::Zero(pairs, r);
     for (const auto& part : bParts) {
-        b += part;
+        bPacked += part;
     }
+    // Packed index of the pair (min(a,b), max(a,b)).
+    auto pairIndex = [](Eigen::Index a, Eigen::Index b) {
+        const Eigen::Index lo = std::min(a, b);
+        const Eigen::Index hi = std::max(a, b);
+        return hi * (hi + 1) / 2 + lo;
+    };
 
     out.m3 = SymmetricTensor3(r);
     Eigen::MatrixXd& t = out.m3.unfolded();
@@ -318,7 +332,8 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     for (Eigen::Index a = 0; a < r; ++a) {
         for (Eigen::Index cc = 0; cc < r; ++cc) {
             for (Eigen::Index bb = 0; bb < r; ++bb) {
-                t(a, bb + r * cc) -= b(a, bb + r * cc) + b(a, cc + r * bb) + b(bb, cc + r * a);
+                t(a, bb + r * cc) -= bPacked(pairIndex(a, bb), cc) + bPacked(pairIndex(a, cc), bb) +
+                                     bPacked(pairIndex(bb, cc), a);
             }
         }
     }
