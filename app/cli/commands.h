@@ -25,5 +25,6 @@ int runTopics(const std::vector<std::string>& args);
 int runSweep(const std::vector<std::string>& args);
 int runHmm(const std::vector<std::string>& args);
 int runGenerate(const std::vector<std::string>& args);
+int runConvert(const std::vector<std::string>& args);
 
 } // namespace cx::cli

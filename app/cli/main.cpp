@@ -34,6 +34,10 @@ const std::vector<Command>& commands() {
          "       [--a NA] [--b NB] [--c NC] [--length L] [--spread S] [--concentration BETA]\n"
          "       [--seed S] [--json]",
          runGenerate},
+        {"convert", "load a corpus and write it as UCI bag-of-words (+ labels sidecar)",
+         "contrast-cli convert --corpus PATH --out DIR [--name NAME] [--format F] [--min-df N]\n"
+         "       [--max-vocab N] [--keep-stopwords] [--min-tokens N]",
+         runConvert},
     };
     return all;
 }
