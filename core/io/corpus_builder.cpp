@@ -35,17 +35,18 @@ void LabelTable::addValue(size_t field, std::string_view value) {
         return;
     }
     Field& target = m_fields.at(field);
-    const std::string key = toLowerAscii(toValidUtf8(trimmed));
-    auto found = target.ids.find(key);
-    std::int32_t id = 0;
+    // Fast path without allocation: a value already seen in its final form.
+    auto found = target.ids.find(trimmed);
     if (found == target.ids.end()) {
-        id = static_cast<std::int32_t>(target.values.size());
-        target.values.push_back(key);
-        target.ids.emplace(key, id);
-    } else {
-        id = found->second;
+        const std::string key = toLowerAscii(toValidUtf8(trimmed));
+        found = target.ids.find(key);
+        if (found == target.ids.end()) {
+            const auto id = static_cast<std::int32_t>(target.values.size());
+            target.values.push_back(key);
+            found = target.ids.emplace(key, id).first;
+        }
     }
-    target.valueIds.push_back(id);
+    target.valueIds.push_back(found->second);
 }
 
 void LabelTable::endRow() {

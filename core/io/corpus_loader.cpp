@@ -141,10 +141,13 @@ CorpusFormat detectFormat(const std::vector<std::string>& parts) {
     if (isReutersName(first)) {
         return CorpusFormat::Reuters;
     }
-    if (!docwordStem(first).empty()) {
+    const std::string name = plainName(first);
+    const bool delimitedName = endsWith(name, ".csv") || endsWith(name, ".tsv");
+    if (!docwordStem(first).empty() || (parts.size() > 1 && !delimitedName)) {
+        // A list that is not Reuters files can only be "DOCWORD,VOCAB[,LABELS]".
         return CorpusFormat::UciBagOfWords;
     }
-    return endsWith(plainName(first), ".csv") ? CorpusFormat::Csv : CorpusFormat::Tsv;
+    return endsWith(name, ".csv") ? CorpusFormat::Csv : CorpusFormat::Tsv;
 }
 
 void validate(const CorpusLoadOptions& options) {

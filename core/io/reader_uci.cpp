@@ -324,6 +324,14 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
                          "D = " + std::to_string(numDocs) + " documents is out of range 1.." +
                              std::to_string(kMaxIndex));
     }
+    if (numDocs > numEntries + 10'000'000) {
+        // Documents may be empty, but not tens of millions of them: guards against a corrupt
+        // header making us allocate per-document arrays for nothing.
+        throw InputError(docwordPath, 1,
+                         "D = " + std::to_string(numDocs) + " documents is implausible for NNZ = " +
+                             std::to_string(numEntries) +
+                             " entries (over 10 million documents would be empty)");
+    }
     if (numWords < 1 || numWords > kMaxIndex) {
         throw InputError(docwordPath, 2,
                          "W = " + std::to_string(numWords) + " words is out of range 1.." +

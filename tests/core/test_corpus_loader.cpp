@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -447,8 +448,7 @@ TEST(CorpusLoader, UciGzipMatchesPlainAndAcceptsPathPairs) {
     const std::string docword = scratch.write("counts.dat", readBytes(corpusFixture("uci/docword.tiny.txt")));
     const std::string vocab = scratch.write("words.dat", readBytes(corpusFixture("uci/vocab.tiny.txt")));
     CorpusLoadOptions options;
-    options.format = CorpusFormat::UciBagOfWords;
-    const Corpus pair = loadCorpus(docword + " , " + vocab, options);
+    const Corpus pair = loadCorpus(docword + " , " + vocab, options); // a list: UCI
     EXPECT_EQ(pair.vocabulary, zipped.vocabulary);
     EXPECT_EQ(pair.counts.colIdx, zipped.counts.colIdx);
     EXPECT_TRUE(pair.labels.empty());
@@ -749,6 +749,97 @@ TEST(CorpusLoader, ReutersLabelDistributionsMatchReadme) {
     ASSERT_EQ(top.size(), 5u);
     EXPECT_EQ(top[0], (std::pair<std::string, std::int64_t>{"earn", 3987}));
     EXPECT_EQ(top[4], (std::pair<std::string, std::int64_t>{"grain", 628}));
+}
+
+// ---- Robustness -----------------------------------------------------------------------------
+
+/// A random edit of `text`: flip, insert or delete bytes (favouring bytes that matter to the
+/// parsers), cut the end off, or repeat a slice.
+std::string mutate(std::string text, std::mt19937& rng) {
+    static const std::string special = std::string("\t\n\r\",;<>&#/=0123456789 \xFC\0", 26);
+    const auto pick = [&](size_t n) { return n == 0 ? 0 : static_cast<size_t>(rng() % n); };
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+        const size_t at = pick(text.size() + 1);
+        switch (rng() % 5) {
+        case 0:
+            if (at < text.size()) {
+                text[at] = special[pick(special.size())];
+            }
+            break;
+        case 1:
+            text.insert(at, 1, rng() % 2 ? special[pick(special.size())] : static_cast<char>(rng()));
+            break;
+        case 2:
+            text.erase(at, 1 + pick(8));
+            break;
+        case 3:
+            text.resize(at);
+            break;
+        default:
+            text.insert(at, text.substr(pick(text.size()), 1 + pick(40)));
+            break;
+        }
+    }
+    return text;
+}
+
+TEST(CorpusLoader, SurvivesMutatedInputs) {
+    // Every outcome must be a corpus or an InputError: no crash, no other exception.
+    ScratchFolder scratch;
+    std::mt19937 rng(20240611);
+    const std::string uciLabels = readBytes(corpusFixture("uci/labels.tiny.tsv"));
+    const std::string uciVocab = readBytes(corpusFixture("uci/vocab.tiny.txt"));
+    const std::string uciDocword = readBytes(corpusFixture("uci/docword.tiny.txt"));
+    struct Case {
+        std::string name;
+        std::string content;
+    };
+    const std::vector<Case> cases = {
+        {"m.tsv", readBytes(corpusFixture("labelled.tsv"))},
+        {"m.csv", readBytes(corpusFixture("labelled.csv"))},
+        {"reut2-000.sgm", readBytes(corpusFixture("reuters/reut2-000.sgm"))},
+        {"reut2-001.sgm", readBytes(corpusFixture("reuters/reut2-001.sgm"))},
+        {"docword.m.txt", uciDocword},
+        {"vocab.m.txt", uciVocab},
+        {"labels.m.tsv", uciLabels},
+    };
+    int loaded = 0;
+    int rejected = 0;
+    for (int round = 0; round < 80; ++round) {
+        for (const Case& c : cases) {
+            const std::string folder = "r" + std::to_string(round) + "_" + c.name;
+            const std::string path = scratch.write(folder + "/" + c.name, mutate(c.content, rng));
+            if (c.name == "docword.m.txt" || c.name == "vocab.m.txt" || c.name == "labels.m.tsv") {
+                // Complete the UCI triple with the unmutated other two files.
+                for (const auto& [name, content] :
+                     {std::pair<std::string, std::string>{"docword.m.txt", uciDocword},
+                      {"vocab.m.txt", uciVocab},
+                      {"labels.m.tsv", uciLabels}}) {
+                    if (name != c.name) {
+                        scratch.write(folder + "/" + name, content);
+                    }
+                }
+            }
+            const std::string target =
+                c.name == "vocab.m.txt" || c.name == "labels.m.tsv"
+                    ? scratch.path(folder + "/docword.m.txt")
+                    : path;
+            for (const CorpusLoadOptions& options : {CorpusLoadOptions{}, loose()}) {
+                try {
+                    const Corpus corpus = loadCorpus(target, options);
+                    expectWellFormed(corpus);
+                    ++loaded;
+                } catch (const InputError&) {
+                    ++rejected;
+                } catch (const std::exception& error) {
+                    ADD_FAILURE() << c.name << " round " << round << ": " << error.what();
+                }
+            }
+        }
+    }
+    EXPECT_GT(loaded, 0);
+    EXPECT_GT(rejected, 0);
 }
 
 // ---- Text folder ----------------------------------------------------------------------------
