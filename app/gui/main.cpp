@@ -1,0 +1,188 @@
+// contrast-explorer: the desktop application. Thin: options, application identity, style, and
+// the main window; everything else lives in cx_ui.
+#include "ui/common/app_style.h"
+#include "ui/common/error_reporter.h"
+#include "ui/shell/main_window.h"
+#include "ui/topics/topics_workspace.h"
+#include "ui/workers/analysis_controller.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+/// Reports the first paint of the main window (launch-time measurement with --timing).
+class FirstPaintProbe : public QObject {
+public:
+    FirstPaintProbe(QWidget* window, const QElapsedTimer& clock)
+        : QObject(window), m_window(window), m_clock(clock) {}
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (!m_reported && event->type() == QEvent::Paint && watched->isWidgetType() &&
+            static_cast<QWidget*>(watched)->window() == m_window) {
+            m_reported = true;
+            std::fprintf(stderr, "timing: first paint %lld ms after start\n",
+                         static_cast<long long>(m_clock.elapsed()));
+            qApp->removeEventFilter(this);
+        }
+        return false;
+    }
+
+private:
+    QWidget* m_window;
+    const QElapsedTimer& m_clock;
+    bool m_reported = false;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QElapsedTimer clock;
+    clock.start();
+    QApplication application(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("ContrastExplorer"));
+    QCoreApplication::setApplicationName(QStringLiteral("Contrast Explorer"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("contrast-explorer"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Contrast Explorer: what makes a foreground data set different from its "
+                       "background."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demoOption(QStringLiteral("demo"),
+                                        QStringLiteral("Open the bundled demo session."));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the main window to FILE (PNG) once the first result and the AUC "
+                       "chart are shown, print the path and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QStringLiteral("Window size for --screenshot (default "
+                                                       "1440x900)."),
+                                        QStringLiteral("WxH"), QStringLiteral("1440x900"));
+    const QCommandLineOption timeoutOption(
+        QStringLiteral("screenshot-timeout"),
+        QStringLiteral("Seconds to wait for results before rendering anyway (default 120)."),
+        QStringLiteral("SECONDS"), QStringLiteral("120"));
+    const QCommandLineOption timingOption(
+        QStringLiteral("timing"), QStringLiteral("Print launch and first-result times to stderr."));
+    parser.addOption(demoOption);
+    parser.addOption(screenshotOption);
+    parser.addOption(sizeOption);
+    parser.addOption(timeoutOption);
+    parser.addOption(timingOption);
+    parser.addPositionalArgument(QStringLiteral("corpus"),
+                                 QStringLiteral("A corpus file or folder to open."),
+                                 QStringLiteral("[corpus]"));
+    parser.process(application);
+
+    const QString screenshotPath = parser.value(screenshotOption);
+    const bool screenshot = parser.isSet(screenshotOption);
+    const bool timing = parser.isSet(timingOption) || screenshot;
+    if (screenshot && screenshotPath.isEmpty()) {
+        std::fprintf(stderr, "contrast-explorer: --screenshot needs a file name\n");
+        return 2;
+    }
+
+    cx::ui::applyApplicationStyle(application);
+    cx::ui::MainWindow window;
+    if (screenshot) {
+        // Headless: no dialog can be answered, so problems go to stderr and end the run.
+        cx::ui::ErrorReporter::setHandler([](const QString& title, const QString& message) {
+            std::fprintf(stderr, "contrast-explorer: %s: %s\n", qPrintable(title),
+                         qPrintable(message));
+            QTimer::singleShot(0, qApp, [] { QCoreApplication::exit(1); });
+        });
+        window.setSettingsPersistent(false);
+        const QRegularExpressionMatch size =
+            QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(sizeOption));
+        if (!size.hasMatch()) {
+            std::fprintf(stderr, "contrast-explorer: --size: expected WxH, e.g. 1440x900\n");
+            return 2;
+        }
+        window.resize(std::clamp(size.captured(1).toInt(), 480, 8000),
+                      std::clamp(size.captured(2).toInt(), 360, 8000));
+    } else {
+        window.restoreSettings();
+    }
+    if (timing) {
+        application.installEventFilter(new FirstPaintProbe(&window, clock));
+    }
+    window.show();
+
+    const QStringList positional = parser.positionalArguments();
+    if (parser.isSet(demoOption)) {
+        if (!window.openDemo() && screenshot) {
+            return 1;
+        }
+    } else if (!positional.isEmpty()) {
+        window.openPath(positional.front());
+    }
+
+    cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();
+    if (timing) {
+        QObject::connect(topics, &cx::ui::Workspace::settledChanged, &window, [&clock, topics] {
+            static bool reported = false;
+            if (!reported && topics->isSettled() &&
+                topics->controller()->solution().isValid()) {
+                reported = true;
+                std::fprintf(stderr, "timing: first result and AUC chart %lld ms after start\n",
+                             static_cast<long long>(clock.elapsed()));
+            }
+        });
+    }
+    if (screenshot) {
+        bool taken = false;
+        const auto capture = [&window, &taken, screenshotPath](bool timedOut) {
+            if (taken) {
+                return;
+            }
+            taken = true;
+            if (timedOut) {
+                std::fprintf(stderr, "contrast-explorer: results not ready before the timeout; "
+                                     "rendering the window as it is\n");
+            }
+            const QPixmap image = window.grab();
+            if (image.isNull() || !image.save(screenshotPath, "PNG")) {
+                std::fprintf(stderr, "contrast-explorer: %s: could not write the screenshot\n",
+                             qPrintable(screenshotPath));
+                QCoreApplication::exit(1);
+                return;
+            }
+            std::printf("%s\n", qPrintable(QFileInfo(screenshotPath).absoluteFilePath()));
+            std::fflush(stdout);
+            QCoreApplication::exit(0);
+        };
+        // Settled = first result shown and the AUC sweep done. Checked one event-loop turn
+        // later so that a chain of synchronous state changes (load done → build started) has
+        // completed, then once more after the views had a chance to lay out and paint.
+        const auto check = [topics, capture] {
+            QTimer::singleShot(0, topics, [topics, capture] {
+                if (topics->isSettled()) {
+                    QTimer::singleShot(150, topics, [topics, capture] {
+                        if (topics->isSettled()) {
+                            capture(false);
+                        }
+                    });
+                }
+            });
+        };
+        QObject::connect(topics, &cx::ui::Workspace::settledChanged, &window, check);
+        check();
+        bool okTimeout = false;
+        const int timeoutSeconds = parser.value(timeoutOption).toInt(&okTimeout);
+        QTimer::singleShot((okTimeout ? std::max(1, timeoutSeconds) : 120) * 1000, &window,
+                           [capture] { capture(true); });
+    }
+    return application.exec();
+}

@@ -1,0 +1,314 @@
+#include "ui/charts/auc_chart_view.h"
+
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cx::ui {
+
+namespace {
+
+const QColor kCurveColor(0x1f, 0x5f, 0xa8);
+const QColor kMarkerColor(0xd9, 0x48, 0x1c);
+const QColor kReferenceColor(0x9a, 0xa0, 0xa6);
+const QColor kGridColor(0xe3, 0xe6, 0xea);
+const QColor kAxisTextColor(0x44, 0x4b, 0x53);
+
+double niceStep(double range) {
+    if (!(range > 0)) {
+        return 1;
+    }
+    const double raw = range / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (factor * magnitude >= raw) {
+            return factor * magnitude;
+        }
+    }
+    return 10 * magnitude;
+}
+
+} // namespace
+
+AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
+    Parts parts;
+    parts.chart = chart;
+    chart->setBackgroundRoundness(0);
+    chart->setBackgroundBrush(Qt::white);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->legend()->hide();
+    chart->setMargins(QMargins(4, 4, 8, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setAnimationOptions(QChart::NoAnimation);
+
+    QFont labelFont = chart->font();
+    labelFont.setPointSizeF(8.5 * fontScale);
+    QFont titleFont = labelFont;
+    titleFont.setPointSizeF(9 * fontScale);
+
+    parts.reference = new QLineSeries(chart);
+    QPen referencePen(kReferenceColor, 1.2 * fontScale, Qt::DashLine);
+    parts.reference->setPen(referencePen);
+    parts.curve = new QLineSeries(chart);
+    parts.curve->setPen(QPen(kCurveColor, 2.2 * fontScale));
+    parts.dots = new QScatterSeries(chart);
+    parts.dots->setMarkerSize(7 * fontScale);
+    parts.dots->setColor(Qt::white);
+    parts.dots->setBorderColor(kCurveColor);
+    parts.dots->setPen(QPen(kCurveColor, 1.6 * fontScale));
+    parts.marker = new QLineSeries(chart);
+    parts.marker->setPen(QPen(kMarkerColor, 1.5 * fontScale, Qt::DashLine));
+    parts.markerDot = new QScatterSeries(chart);
+    parts.markerDot->setMarkerSize(11 * fontScale);
+    parts.markerDot->setColor(kMarkerColor);
+    parts.markerDot->setBorderColor(Qt::white);
+    parts.markerDot->setPen(QPen(Qt::white, 1.5 * fontScale));
+    for (QAbstractSeries* series :
+         {static_cast<QAbstractSeries*>(parts.reference), static_cast<QAbstractSeries*>(parts.curve),
+          static_cast<QAbstractSeries*>(parts.dots), static_cast<QAbstractSeries*>(parts.marker),
+          static_cast<QAbstractSeries*>(parts.markerDot)}) {
+        chart->addSeries(series);
+    }
+
+    parts.x = new QValueAxis(chart);
+    parts.y = new QValueAxis(chart);
+    parts.x->setTitleText(QStringLiteral("contrast weight γ"));
+    parts.y->setTitleText(QStringLiteral("AUC relative to γ = 0"));
+    for (QValueAxis* axis : {parts.x, parts.y}) {
+        axis->setLabelsFont(labelFont);
+        axis->setTitleFont(titleFont);
+        axis->setLabelsColor(kAxisTextColor);
+        axis->setTitleBrush(kAxisTextColor);
+        axis->setGridLineColor(kGridColor);
+        axis->setLinePenColor(QColor(0xb8, 0xbe, 0xc5));
+        axis->setMinorGridLineVisible(false);
+        axis->setTickType(QValueAxis::TicksDynamic);
+    }
+    parts.x->setLabelFormat(QStringLiteral("%g"));
+    parts.y->setLabelFormat(QStringLiteral("%.2f"));
+    chart->addAxis(parts.x, Qt::AlignBottom);
+    chart->addAxis(parts.y, Qt::AlignLeft);
+    for (QAbstractSeries* series : chart->series()) {
+        series->attachAxis(parts.x);
+        series->attachAxis(parts.y);
+    }
+    return parts;
+}
+
+AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(180);
+    setRubberBand(QChartView::NoRubberBand);
+    setCursor(Qt::CrossCursor);
+    m_parts = createParts(new QChart, 1.0);
+    setChart(m_parts.chart);
+    m_message = new QGraphicsSimpleTextItem(m_parts.chart);
+    m_message->setBrush(QColor(0x6b, 0x72, 0x7a));
+    m_message->setZValue(10);
+    connect(m_parts.dots, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
+    connect(m_parts.curve, &QLineSeries::hovered, this, &AucChartView::showPointToolTip);
+    connect(m_parts.chart, &QChart::plotAreaChanged, this, [this] { updateMessage(); });
+    m_idleMessage = tr("Choose a specificity rule to compute the AUC over a γ grid");
+    refresh();
+}
+
+void AucChartView::startSweep(const QVector<double>& gammas) {
+    m_gammas = gammas;
+    m_points.clear();
+    m_complete = false;
+    m_error.clear();
+    refresh();
+}
+
+void AucChartView::addPoint(const SweepPoint& point) {
+    const auto at = std::lower_bound(
+        m_points.begin(), m_points.end(), point.gamma,
+        [](const SweepPoint& p, double gamma) { return p.gamma < gamma; });
+    m_points.insert(at, point);
+    refresh();
+}
+
+void AucChartView::finishSweep() {
+    m_complete = true;
+    refresh();
+}
+
+void AucChartView::failSweep(const QString& message) {
+    m_error = message;
+    m_complete = false;
+    refresh();
+}
+
+void AucChartView::setIdleMessage(const QString& message) {
+    m_idleMessage = message;
+    updateMessage();
+}
+
+void AucChartView::setCurrentGamma(double gamma) {
+    if (gamma == m_gamma) {
+        return;
+    }
+    m_gamma = gamma;
+    refresh();
+}
+
+double AucChartView::interpolatedRelativeAuc(double gamma) const {
+    if (m_points.isEmpty() || gamma < m_points.front().gamma || gamma > m_points.back().gamma) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    for (int i = 0; i + 1 < m_points.size(); ++i) {
+        const SweepPoint& a = m_points[i];
+        const SweepPoint& b = m_points[i + 1];
+        if (gamma >= a.gamma && gamma <= b.gamma) {
+            const double t = b.gamma > a.gamma ? (gamma - a.gamma) / (b.gamma - a.gamma) : 0;
+            return a.relativeAuc + t * (b.relativeAuc - a.relativeAuc);
+        }
+    }
+    return m_points.back().relativeAuc;
+}
+
+void AucChartView::fillParts(const Parts& parts) const {
+    QList<QPointF> curve;
+    curve.reserve(m_points.size());
+    double low = 1.0;
+    double high = 1.0;
+    for (const SweepPoint& point : m_points) {
+        if (std::isfinite(point.relativeAuc)) {
+            curve.append(QPointF(point.gamma, point.relativeAuc));
+            low = std::min(low, point.relativeAuc);
+            high = std::max(high, point.relativeAuc);
+        }
+    }
+    double xMin = 0;
+    double xMax = 10;
+    if (!m_gammas.isEmpty()) {
+        xMin = *std::min_element(m_gammas.begin(), m_gammas.end());
+        xMax = *std::max_element(m_gammas.begin(), m_gammas.end());
+    } else if (!m_points.isEmpty()) {
+        xMin = m_points.front().gamma;
+        xMax = m_points.back().gamma;
+    }
+    if (xMax <= xMin) {
+        xMax = xMin + 1;
+    }
+    const double pad = std::max(0.02, (high - low) * 0.12);
+    const double yMin = std::floor((low - pad) * 50) / 50;
+    const double yMax = std::ceil((high + pad) * 50) / 50;
+
+    // Each series gets its whole point list at once (one replace, one repaint).
+    parts.curve->replace(curve);
+    parts.dots->replace(curve);
+    parts.reference->replace(QList<QPointF>{{xMin, 1.0}, {xMax, 1.0}});
+    const bool markerVisible = m_gamma >= xMin && m_gamma <= xMax;
+    if (markerVisible) {
+        parts.marker->replace(QList<QPointF>{{m_gamma, yMin}, {m_gamma, yMax}});
+        const double value = interpolatedRelativeAuc(m_gamma);
+        parts.markerDot->replace(std::isfinite(value) ? QList<QPointF>{{m_gamma, value}}
+                                                      : QList<QPointF>{});
+    } else {
+        parts.marker->clear();
+        parts.markerDot->clear();
+    }
+    parts.x->setRange(xMin, xMax);
+    parts.x->setTickAnchor(0);
+    parts.x->setTickInterval(niceStep(xMax - xMin));
+    parts.y->setRange(yMin, yMax);
+    parts.y->setTickAnchor(1.0);
+    parts.y->setTickInterval(niceStep(yMax - yMin));
+}
+
+void AucChartView::refresh() {
+    fillParts(m_parts);
+    updateMessage();
+}
+
+void AucChartView::updateMessage() {
+    QString text;
+    if (!m_error.isEmpty()) {
+        text = m_error;
+    } else if (m_gammas.isEmpty() && m_points.isEmpty()) {
+        text = m_idleMessage;
+    } else if (m_points.isEmpty()) {
+        text = tr("Computing the specificity sweep…");
+    }
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+    const QRectF area = m_parts.chart->plotArea();
+    const QRectF box = m_message->boundingRect();
+    m_message->setPos(area.center().x() - box.width() / 2, area.center().y() - box.height() / 2);
+}
+
+void AucChartView::showPointToolTip(const QPointF& point, bool state) {
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    const SweepPoint* nearest = nullptr;
+    for (const SweepPoint& p : m_points) {
+        if (!nearest || std::abs(p.gamma - point.x()) < std::abs(nearest->gamma - point.x())) {
+            nearest = &p;
+        }
+    }
+    if (!nearest) {
+        return;
+    }
+    QToolTip::showText(QCursor::pos(),
+                       tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%n foreground-specific "
+                          "topic(s)",
+                          "", nearest->numForegroundSpecific)
+                           .arg(nearest->gamma, 0, 'g', 4)
+                           .arg(nearest->auc, 0, 'f', 3)
+                           .arg(nearest->relativeAuc, 0, 'f', 3),
+                       this);
+}
+
+void AucChartView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        const QPointF scene = mapToScene(event->position().toPoint());
+        const QPointF inChart = m_parts.chart->mapFromScene(scene);
+        if (m_parts.chart->plotArea().contains(inChart)) {
+            const QPointF value = m_parts.chart->mapToValue(inChart, m_parts.curve);
+            emit gammaClicked(std::max(0.0, value.x()));
+            event->accept();
+            return;
+        }
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void AucChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    updateMessage();
+}
+
+void AucChartView::paintFigure(QPainter& painter, const QRectF& target) const {
+    // A separate chart in its own scene: the on-screen chart keeps its size and state, and
+    // the figure is laid out for the export size (fonts then scale with the DPI).
+    QGraphicsScene scene;
+    auto* chart = new QChart;
+    scene.addItem(chart);
+    const Parts parts = createParts(chart, 1.0);
+    chart->setTitle(tr("Specificity AUC relative to γ = 0"));
+    QFont titleFont = chart->font();
+    titleFont.setPointSizeF(10);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->setTitleBrush(QColor(0x22, 0x27, 0x2e));
+    fillParts(parts);
+    chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+    chart->layout()->activate();
+    scene.setSceneRect(QRectF(QPointF(0, 0), target.size()));
+    scene.render(&painter, target, scene.sceneRect());
+}
+
+} // namespace cx::ui

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ui/workers/topic_types.h"
+
+#include <QChartView>
+
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QChart;
+
+namespace cx::ui {
+
+/// AUC-vs-γ chart of the specificity sweep: relative AUC (AUC / AUC at γ = 0) per grid point,
+/// a dashed reference at 1, and a vertical marker with a dot at the current γ. Points stream in
+/// while the sweep runs; each update rebuilds the point list and calls replace() once.
+/// Clicking the plot asks for that γ (gammaClicked).
+class AucChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit AucChartView(QWidget* parent = nullptr);
+
+    /// A new sweep over `gammas` started (empty: no sweep; shows `idleMessage`).
+    void startSweep(const QVector<double>& gammas);
+    void addPoint(const SweepPoint& point);
+    void finishSweep();
+    void failSweep(const QString& message);
+    void setIdleMessage(const QString& message);
+    void setCurrentGamma(double gamma);
+
+    const QVector<SweepPoint>& points() const { return m_points; }
+    bool isComplete() const { return m_complete; }
+    /// Relative AUC at γ by linear interpolation between grid points (NaN outside the grid).
+    double interpolatedRelativeAuc(double gamma) const;
+
+    /// Draws the chart as a stand-alone figure (title and axes) into `target`, for export.
+    void paintFigure(QPainter& painter, const QRectF& target) const;
+
+signals:
+    void gammaClicked(double gamma);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Parts {
+        QChart* chart = nullptr;
+        QLineSeries* curve = nullptr;
+        QScatterSeries* dots = nullptr;
+        QLineSeries* reference = nullptr;
+        QLineSeries* marker = nullptr;
+        QScatterSeries* markerDot = nullptr;
+        QValueAxis* x = nullptr;
+        QValueAxis* y = nullptr;
+    };
+    static Parts createParts(QChart* chart, double fontScale);
+    void fillParts(const Parts& parts) const;
+    void refresh();
+    void updateMessage();
+    void showPointToolTip(const QPointF& point, bool state);
+
+    Parts m_parts;
+    QGraphicsSimpleTextItem* m_message = nullptr;
+    QVector<SweepPoint> m_points;  ///< sorted by γ
+    QVector<double> m_gammas;      ///< the grid of the running sweep
+    double m_gamma = 0;
+    bool m_complete = false;
+    QString m_idleMessage;
+    QString m_error;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QChar>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+class QAbstractItemModel;
+class QItemSelectionModel;
+class QPainter;
+
+namespace cx::ui {
+
+/// Figure export: PNG (raster with DPI metadata), SVG (QSvgGenerator) or PDF (QPdfWriter).
+struct ImageExportSettings {
+    enum class Format { Png, Svg, Pdf };
+    Format format = Format::Png;
+    QSize pixels{1800, 1200}; ///< output size in device pixels
+    int dpi = 300;
+
+    /// Size in logical (96-DPI) units the painter function draws into; fonts scale with DPI,
+    /// so a 300-DPI figure looks like the screen at print size.
+    QSizeF logicalSize() const;
+    static QString suffix(Format format);
+    static Format formatFromPath(const QString& path, Format fallback);
+};
+
+/// Draws a figure into `target` (logical units, white background already painted).
+using FigurePainter = std::function<void(QPainter& painter, const QRectF& target)>;
+
+/// Renders `paint` to `path` in the chosen format. Writes atomically (temporary + rename), so
+/// an existing file is never left half-written. Returns false and sets `error` on failure.
+bool exportFigure(const QString& path, const ImageExportSettings& settings,
+                  const FigurePainter& paint, QString* error);
+
+/// The model's rows as delimited text. Comma-separated output quotes fields per RFC 4180;
+/// tab-separated output replaces tabs/newlines inside fields with spaces.
+/// `role` is the data role exported (Qt::DisplayRole by default); the header uses
+/// Qt::DisplayRole of the horizontal header with newlines turned into spaces.
+QString delimitedText(const QAbstractItemModel& model, QChar separator, bool header = true,
+                      int role = Qt::DisplayRole);
+
+/// The selected cells as TSV (rectangular bounding box of the selection), for the clipboard.
+QString selectionAsTsv(const QItemSelectionModel& selection);
+
+/// Writes text as UTF-8, atomically. Returns false and sets `error` ("PATH: problem").
+bool writeTextFileAtomically(const QString& path, const QString& text, QString* error);
+
+} // namespace cx::ui

@@ -1,0 +1,194 @@
+#include "ui/dialogs/image_export_dialog.h"
+
+#include "ui/common/error_reporter.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <iterator>
+
+namespace cx::ui {
+
+namespace {
+
+const QString kFormatKey = QStringLiteral("export.image.format");
+const QString kWidthKey = QStringLiteral("export.image.width");
+const QString kHeightKey = QStringLiteral("export.image.height");
+const QString kDpiKey = QStringLiteral("export.image.dpi");
+const QString kDirectoryKey = QStringLiteral("export.directory");
+
+struct Preset {
+    const char* name;
+    int width;
+    int height;
+    int dpi;
+};
+
+// Sizes at print resolution: a journal single column is ~3.5 in, a double column ~7 in.
+constexpr Preset kPresets[] = {
+    {"Custom", 0, 0, 0},
+    {"Journal, single column (3.5 × 2.6 in, 300 DPI)", 1050, 780, 300},
+    {"Journal, double column (7 × 4 in, 300 DPI)", 2100, 1200, 300},
+    {"Slide (1920 × 1080, 144 DPI)", 1920, 1080, 144},
+    {"Screen (1200 × 800, 96 DPI)", 1200, 800, 96},
+};
+
+} // namespace
+
+ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Export Figure"));
+    auto* form = new QFormLayout;
+    m_format = new QComboBox(this);
+    m_format->addItem(tr("PNG image"), static_cast<int>(ImageExportSettings::Format::Png));
+    m_format->addItem(tr("SVG vector graphics"), static_cast<int>(ImageExportSettings::Format::Svg));
+    m_format->addItem(tr("PDF document"), static_cast<int>(ImageExportSettings::Format::Pdf));
+    form->addRow(tr("Format:"), m_format);
+    m_preset = new QComboBox(this);
+    for (const Preset& preset : kPresets) {
+        m_preset->addItem(tr(preset.name));
+    }
+    form->addRow(tr("Preset:"), m_preset);
+    auto* sizeRow = new QHBoxLayout;
+    m_width = new QSpinBox(this);
+    m_height = new QSpinBox(this);
+    for (QSpinBox* spin : {m_width, m_height}) {
+        spin->setRange(16, 20000);
+        spin->setSuffix(tr(" px"));
+        spin->setAccelerated(true);
+    }
+    sizeRow->addWidget(m_width);
+    sizeRow->addWidget(new QLabel(QStringLiteral("×"), this));
+    sizeRow->addWidget(m_height);
+    form->addRow(tr("Size:"), sizeRow);
+    m_dpi = new QSpinBox(this);
+    m_dpi->setRange(36, 2400);
+    m_dpi->setSuffix(tr(" DPI"));
+    form->addRow(tr("Resolution:"), m_dpi);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("hint"));
+    form->addRow(QString(), m_summary);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+
+    QSettings settings;
+    ImageExportSettings initial;
+    initial.format = static_cast<ImageExportSettings::Format>(
+        settings.value(kFormatKey, static_cast<int>(initial.format)).toInt());
+    initial.pixels = QSize(settings.value(kWidthKey, initial.pixels.width()).toInt(),
+                           settings.value(kHeightKey, initial.pixels.height()).toInt());
+    initial.dpi = settings.value(kDpiKey, initial.dpi).toInt();
+    setSettings(initial);
+
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &ImageExportDialog::applyPreset);
+    for (QSpinBox* spin : {m_width, m_height, m_dpi}) {
+        connect(spin, &QSpinBox::valueChanged, this, [this] {
+            m_preset->setCurrentIndex(0);
+            updateSummary();
+        });
+    }
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ImageExportDialog::updateSummary);
+    updateSummary();
+}
+
+ImageExportSettings ImageExportDialog::settings() const {
+    ImageExportSettings out;
+    out.format = static_cast<ImageExportSettings::Format>(m_format->currentData().toInt());
+    out.pixels = QSize(m_width->value(), m_height->value());
+    out.dpi = m_dpi->value();
+    return out;
+}
+
+void ImageExportDialog::setSettings(const ImageExportSettings& settings) {
+    const QSignalBlocker blockWidth(m_width);
+    const QSignalBlocker blockHeight(m_height);
+    const QSignalBlocker blockDpi(m_dpi);
+    m_format->setCurrentIndex(std::max(0, m_format->findData(static_cast<int>(settings.format))));
+    m_width->setValue(settings.pixels.width());
+    m_height->setValue(settings.pixels.height());
+    m_dpi->setValue(settings.dpi);
+    updateSummary();
+}
+
+void ImageExportDialog::applyPreset(int index) {
+    if (index <= 0 || index >= static_cast<int>(std::size(kPresets))) {
+        return;
+    }
+    const Preset& preset = kPresets[index];
+    const QSignalBlocker blockWidth(m_width);
+    const QSignalBlocker blockHeight(m_height);
+    const QSignalBlocker blockDpi(m_dpi);
+    m_width->setValue(preset.width);
+    m_height->setValue(preset.height);
+    m_dpi->setValue(preset.dpi);
+    updateSummary();
+}
+
+void ImageExportDialog::updateSummary() {
+    const ImageExportSettings s = settings();
+    m_summary->setText(tr("%1 × %2 in at print size")
+                           .arg(s.pixels.width() / double(s.dpi), 0, 'f', 2)
+                           .arg(s.pixels.height() / double(s.dpi), 0, 'f', 2));
+}
+
+QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& what,
+                                               const QString& baseName,
+                                               const FigurePainter& paint) {
+    ImageExportDialog dialog(parent);
+    dialog.setWindowTitle(tr("Export %1").arg(what));
+    if (dialog.exec() != QDialog::Accepted) {
+        return {};
+    }
+    ImageExportSettings settings = dialog.settings();
+    QSettings store;
+    const QString directory = store.value(
+        kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                  .toString();
+    const QString suffix = ImageExportSettings::suffix(settings.format);
+    const QString filter = tr("PNG image (*.png);;SVG vector graphics (*.svg);;PDF document (*.pdf)");
+    QString selectedFilter = settings.format == ImageExportSettings::Format::Png
+                                 ? tr("PNG image (*.png)")
+                             : settings.format == ImageExportSettings::Format::Svg
+                                 ? tr("SVG vector graphics (*.svg)")
+                                 : tr("PDF document (*.pdf)");
+    QString path = QFileDialog::getSaveFileName(
+        parent, tr("Export %1").arg(what),
+        QDir(directory).absoluteFilePath(baseName + QLatin1Char('.') + suffix), filter,
+        &selectedFilter);
+    if (path.isEmpty()) {
+        return {};
+    }
+    settings.format = ImageExportSettings::formatFromPath(path, settings.format);
+    if (QFileInfo(path).suffix().isEmpty()) {
+        path += QLatin1Char('.') + ImageExportSettings::suffix(settings.format);
+    }
+    store.setValue(kFormatKey, static_cast<int>(settings.format));
+    store.setValue(kWidthKey, settings.pixels.width());
+    store.setValue(kHeightKey, settings.pixels.height());
+    store.setValue(kDpiKey, settings.dpi);
+    store.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+    QString error;
+    if (!exportFigure(path, settings, paint, &error)) {
+        ErrorReporter::report(parent, tr("Could not export the %1").arg(what.toLower()), error);
+        return {};
+    }
+    return path;
+}
+
+} // namespace cx::ui

@@ -1,0 +1,177 @@
+#include "ui/dialogs/open_corpus_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace cx::ui {
+
+namespace {
+
+const QString kFormatKey = QStringLiteral("topics.load.format");
+const QString kStopWordsKey = QStringLiteral("topics.load.removeStopWords");
+const QString kMinDfKey = QStringLiteral("topics.load.minDocumentFrequency");
+const QString kMaxVocabularyKey = QStringLiteral("topics.load.maxVocabulary");
+const QString kMinTokensKey = QStringLiteral("topics.load.minTokens");
+const QString kDirectoryKey = QStringLiteral("topics.load.directory");
+
+} // namespace
+
+OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Open Corpus"));
+    setMinimumWidth(560);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+
+    auto* pathRow = new QHBoxLayout;
+    m_path = new QLineEdit(this);
+    m_path->setPlaceholderText(tr("A file or folder (Reuters SGML, TSV/CSV, UCI docword, .txt folder)"));
+    auto* fileButton = new QPushButton(tr("File…"), this);
+    auto* folderButton = new QPushButton(tr("Folder…"), this);
+    pathRow->addWidget(m_path, 1);
+    pathRow->addWidget(fileButton);
+    pathRow->addWidget(folderButton);
+    form->addRow(tr("&Location:"), pathRow);
+
+    m_format = new QComboBox(this);
+    m_format->addItem(tr("Detect from the name"), static_cast<int>(cx::CorpusFormat::Auto));
+    m_format->addItem(tr("Reuters-21578 SGML"), static_cast<int>(cx::CorpusFormat::Reuters));
+    m_format->addItem(tr("TSV with a text column and label columns"),
+                      static_cast<int>(cx::CorpusFormat::Tsv));
+    m_format->addItem(tr("CSV with a text column and label columns"),
+                      static_cast<int>(cx::CorpusFormat::Csv));
+    m_format->addItem(tr("UCI bag-of-words (docword + vocab)"),
+                      static_cast<int>(cx::CorpusFormat::UciBagOfWords));
+    m_format->addItem(tr("Folder of .txt files"), static_cast<int>(cx::CorpusFormat::TextFolder));
+    form->addRow(tr("&Format:"), m_format);
+
+    m_stopWords = new QCheckBox(tr("Remove English stop words"), this);
+    form->addRow(tr("Tokens:"), m_stopWords);
+    m_minDocumentFrequency = new QSpinBox(this);
+    m_minDocumentFrequency->setRange(1, 1000000);
+    m_minDocumentFrequency->setSuffix(tr(" documents"));
+    m_minDocumentFrequency->setToolTip(tr("Words in fewer documents are dropped"));
+    form->addRow(tr("Min. document &frequency:"), m_minDocumentFrequency);
+    m_maxVocabulary = new QSpinBox(this);
+    m_maxVocabulary->setRange(0, 10000000);
+    m_maxVocabulary->setSpecialValueText(tr("no limit"));
+    m_maxVocabulary->setSingleStep(1000);
+    m_maxVocabulary->setToolTip(tr("Keep the most frequent words (by document frequency)"));
+    form->addRow(tr("Max. &vocabulary:"), m_maxVocabulary);
+    m_minTokens = new QSpinBox(this);
+    m_minTokens->setRange(3, 1000000);
+    m_minTokens->setSuffix(tr(" tokens"));
+    m_minTokens->setToolTip(tr("Shorter documents are skipped and counted in the load report "
+                               "(the moment estimators need at least 3)"));
+    form->addRow(tr("Min. document &length:"), m_minTokens);
+
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(QStringLiteral("inlineError"));
+    m_problem->setWordWrap(true);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Open);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(fileButton, &QPushButton::clicked, this, &OpenCorpusDialog::browseFile);
+    connect(folderButton, &QPushButton::clicked, this, &OpenCorpusDialog::browseFolder);
+    connect(m_path, &QLineEdit::textChanged, this, &OpenCorpusDialog::validate);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_problem);
+    layout->addWidget(buttons);
+    setOptions(savedOptions(true));
+    validate();
+}
+
+QString OpenCorpusDialog::path() const { return m_path->text().trimmed(); }
+
+void OpenCorpusDialog::setPath(const QString& path) { m_path->setText(path); }
+
+cx::CorpusLoadOptions OpenCorpusDialog::options() const {
+    cx::CorpusLoadOptions options;
+    options.format = static_cast<cx::CorpusFormat>(m_format->currentData().toInt());
+    options.removeStopWords = m_stopWords->isChecked();
+    options.minDocumentFrequency = m_minDocumentFrequency->value();
+    options.maxVocabulary = m_maxVocabulary->value();
+    options.minTokens = m_minTokens->value();
+    return options;
+}
+
+void OpenCorpusDialog::setOptions(const cx::CorpusLoadOptions& options) {
+    m_format->setCurrentIndex(std::max(0, m_format->findData(static_cast<int>(options.format))));
+    m_stopWords->setChecked(options.removeStopWords);
+    m_minDocumentFrequency->setValue(static_cast<int>(options.minDocumentFrequency));
+    m_maxVocabulary->setValue(static_cast<int>(options.maxVocabulary));
+    m_minTokens->setValue(static_cast<int>(std::max<std::int64_t>(3, options.minTokens)));
+}
+
+cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
+    QSettings settings;
+    cx::CorpusLoadOptions options;
+    if (keepFormat) {
+        options.format = static_cast<cx::CorpusFormat>(
+            settings.value(kFormatKey, static_cast<int>(options.format)).toInt());
+    }
+    options.removeStopWords = settings.value(kStopWordsKey, options.removeStopWords).toBool();
+    options.minDocumentFrequency =
+        settings.value(kMinDfKey, qint64(options.minDocumentFrequency)).toLongLong();
+    options.maxVocabulary =
+        settings.value(kMaxVocabularyKey, qint64(options.maxVocabulary)).toLongLong();
+    options.minTokens = std::max<qint64>(3, settings.value(kMinTokensKey, qint64(options.minTokens))
+                                                .toLongLong());
+    return options;
+}
+
+void OpenCorpusDialog::saveOptions(const cx::CorpusLoadOptions& options) {
+    QSettings settings;
+    settings.setValue(kFormatKey, static_cast<int>(options.format));
+    settings.setValue(kStopWordsKey, options.removeStopWords);
+    settings.setValue(kMinDfKey, qint64(options.minDocumentFrequency));
+    settings.setValue(kMaxVocabularyKey, qint64(options.maxVocabulary));
+    settings.setValue(kMinTokensKey, qint64(options.minTokens));
+}
+
+void OpenCorpusDialog::browseFile() {
+    const QString start = path().isEmpty() ? QSettings().value(kDirectoryKey).toString() : path();
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Corpus File"), start,
+        tr("Corpora (*.sgm *.sgm.gz *.tsv *.tsv.gz *.csv *.csv.gz *.txt *.txt.gz);;All files (*)"));
+    if (!file.isEmpty()) {
+        m_path->setText(file);
+        QSettings().setValue(kDirectoryKey, QFileInfo(file).absolutePath());
+    }
+}
+
+void OpenCorpusDialog::browseFolder() {
+    const QString start = path().isEmpty() ? QSettings().value(kDirectoryKey).toString() : path();
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Corpus Folder"), start);
+    if (!folder.isEmpty()) {
+        m_path->setText(folder);
+        QSettings().setValue(kDirectoryKey, folder);
+    }
+}
+
+void OpenCorpusDialog::validate() {
+    const QString text = path();
+    QString problem;
+    if (!text.isEmpty() && !QFileInfo::exists(text) && !text.contains(QLatin1Char(','))) {
+        problem = tr("%1: no such file or folder").arg(text);
+    }
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_ok->setEnabled(!text.isEmpty() && problem.isEmpty());
+}
+
+} // namespace cx::ui

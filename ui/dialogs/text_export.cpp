@@ -1,0 +1,56 @@
+#include "ui/dialogs/text_export.h"
+
+#include "ui/common/error_reporter.h"
+#include "ui/common/export_helpers.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace cx::ui {
+
+namespace {
+const QString kDirectoryKey = QStringLiteral("export.directory");
+
+QString suffixOfFilter(const QString& filter) {
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.([A-Za-z0-9]+)"));
+    const QRegularExpressionMatch match = pattern.match(filter);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+} // namespace
+
+QString exportTextInteractively(QWidget* parent, const QString& what, const QString& baseName,
+                                const QStringList& filters,
+                                const std::function<QString(const QString& suffix)>& content) {
+    QSettings store;
+    const QString directory = store.value(
+        kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                  .toString();
+    QString selectedFilter = filters.value(0);
+    const QString firstSuffix = suffixOfFilter(selectedFilter);
+    QString path = QFileDialog::getSaveFileName(
+        parent, QObject::tr("Export %1").arg(what),
+        QDir(directory).absoluteFilePath(baseName + QLatin1Char('.') + firstSuffix),
+        filters.join(QStringLiteral(";;")), &selectedFilter);
+    if (path.isEmpty()) {
+        return {};
+    }
+    QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix.isEmpty()) {
+        suffix = suffixOfFilter(selectedFilter);
+        path += QLatin1Char('.') + suffix;
+    }
+    store.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+    QString error;
+    if (!writeTextFileAtomically(path, content(suffix), &error)) {
+        ErrorReporter::report(parent, QObject::tr("Could not export the %1").arg(what.toLower()),
+                              error);
+        return {};
+    }
+    return path;
+}
+
+} // namespace cx::ui

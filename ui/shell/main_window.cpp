@@ -1,0 +1,304 @@
+#include "ui/shell/main_window.h"
+
+#include "ui/common/demo_session.h"
+#include "ui/common/error_reporter.h"
+#include "ui/common/recent_files.h"
+#include "ui/common/resource_locator.h"
+#include "ui/common/task_progress_widget.h"
+#include "ui/common/workspace.h"
+#include "ui/topics/topics_workspace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScreen>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUrl>
+
+namespace cx::ui {
+
+namespace {
+const QString kGeometryKey = QStringLiteral("mainWindow.geometry");
+const QString kStateKey = QStringLiteral("mainWindow.state");
+const QString kWorkspaceKey = QStringLiteral("mainWindow.workspace");
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setWindowIcon(QIcon(QStringLiteral(":/icons/contrast-explorer.svg")));
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setObjectName(QStringLiteral("workspaceTabs"));
+    setCentralWidget(m_tabs);
+
+    m_progress = new TaskProgressWidget(this);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->setSizeGripEnabled(false);
+    connect(m_progress, &TaskProgressWidget::cancelRequested, this, [this] {
+        if (m_taskOwner) {
+            m_taskOwner->cancelTask();
+        }
+    });
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(escape, &QShortcut::activated, this, [this] {
+        if (m_progress->isRunning() && m_taskOwner) {
+            m_taskOwner->cancelTask();
+        }
+    });
+
+    createMenus();
+    m_topics = new TopicsWorkspace(this);
+    addWorkspace(m_topics);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        rebuildWorkspaceMenus();
+        updateTitle();
+    });
+    rebuildWorkspaceMenus();
+    resize(1440, 900);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addWorkspace(Workspace* workspace) {
+    m_workspaces << workspace;
+    m_tabs->addTab(workspace, workspace->icon(), workspace->title());
+    connectWorkspace(workspace);
+}
+
+Workspace* MainWindow::currentWorkspace() const {
+    return qobject_cast<Workspace*>(m_tabs->currentWidget());
+}
+
+void MainWindow::connectWorkspace(Workspace* workspace) {
+    connect(workspace, &Workspace::taskStarted, this,
+            [this, workspace](const QString& description, bool cancellable) {
+                m_taskOwner = workspace;
+                m_progress->start(description, cancellable);
+            });
+    connect(workspace, &Workspace::taskProgress, this,
+            [this, workspace](double fraction, const QString& phase) {
+                if (m_taskOwner == workspace) {
+                    m_progress->setProgress(fraction, phase);
+                }
+            });
+    connect(workspace, &Workspace::taskFinished, this, [this, workspace](const QString&) {
+        if (m_taskOwner == workspace) {
+            m_progress->finish();
+            m_taskOwner = nullptr;
+        }
+    });
+    connect(workspace, &Workspace::statusMessage, this,
+            [this](const QString& message, int timeoutMs) {
+                statusBar()->showMessage(message, timeoutMs);
+            });
+    connect(workspace, &Workspace::pathOpened, this, [this](const QString& path) {
+        RecentFiles::add(path);
+        rebuildRecentMenu();
+    });
+    connect(workspace, &Workspace::documentTitleChanged, this, [this](const QString& title) {
+        m_documentTitle = title;
+        updateTitle();
+    });
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, [this] {
+        if (Workspace* workspace = currentWorkspace()) {
+            workspace->openInteractive();
+        }
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Demo"), this, [this] { openDemo(); });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    m_exportMenu = file->addMenu(tr("&Export"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Contrast Explorer"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList paths = RecentFiles::list();
+    for (const QString& path : paths) {
+        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                                  [this, path] { openPath(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (!paths.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear the List"), this, [this] {
+            RecentFiles::clear();
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!paths.isEmpty());
+}
+
+void MainWindow::rebuildWorkspaceMenus() {
+    // Workspace actions live in the workspace; the menus only reference them, so their
+    // shortcuts work exactly while the workspace is the current one.
+    for (Workspace* workspace : m_workspaces) {
+        for (QAction* action : workspace->exportActions() + workspace->viewActions()) {
+            removeAction(action);
+        }
+    }
+    m_exportMenu->clear();
+    m_viewMenu->clear();
+    Workspace* workspace = currentWorkspace();
+    if (!workspace) {
+        return;
+    }
+    for (QAction* action : workspace->exportActions()) {
+        m_exportMenu->addAction(action);
+        addAction(action);
+    }
+    for (QAction* action : workspace->viewActions()) {
+        m_viewMenu->addAction(action);
+        addAction(action);
+    }
+    m_exportMenu->setEnabled(!workspace->exportActions().isEmpty());
+    m_viewMenu->setEnabled(!workspace->viewActions().isEmpty());
+}
+
+void MainWindow::updateTitle() {
+    QString title = QStringLiteral("Contrast Explorer");
+    if (!m_documentTitle.isEmpty()) {
+        title = m_documentTitle + QStringLiteral(" — ") + title;
+    }
+    setWindowTitle(title);
+}
+
+bool MainWindow::openDemo() {
+    const QString path = demoSessionPath();
+    if (path.isEmpty()) {
+        ErrorReporter::report(this, tr("Could not open the demo"),
+                              tr("resources/demo/demo.json: not found (set CX_RESOURCE_DIR to "
+                                 "the folder that holds demo/)"));
+        return false;
+    }
+    QString error;
+    const std::optional<DemoSession> session = DemoSession::load(path, &error);
+    if (!session) {
+        ErrorReporter::report(this, tr("Could not open the demo"), error);
+        return false;
+    }
+    m_tabs->setCurrentWidget(m_topics);
+    m_topics->openSession(*session);
+    return true;
+}
+
+void MainWindow::openPath(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        ErrorReporter::report(this, tr("Could not open"), tr("%1: no such file or folder").arg(path));
+        return;
+    }
+    Workspace* target = currentWorkspace();
+    if (!target || !target->canOpen(path)) {
+        for (Workspace* workspace : m_workspaces) {
+            if (workspace->canOpen(path)) {
+                target = workspace;
+                break;
+            }
+        }
+    }
+    if (!target) {
+        target = m_topics; // let the reader explain what is wrong with the file
+    }
+    m_tabs->setCurrentWidget(target);
+    target->openPath(path);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
+    if (!geometry.isEmpty()) {
+        restoreGeometry(geometry);
+    }
+    restoreState(settings.value(kStateKey).toByteArray());
+    const int index = settings.value(kWorkspaceKey, 0).toInt();
+    if (index >= 0 && index < m_tabs->count()) {
+        m_tabs->setCurrentIndex(index);
+    }
+    for (Workspace* workspace : m_workspaces) {
+        workspace->restoreSettings();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_persistSettings) {
+        QSettings settings;
+        settings.setValue(kGeometryKey, saveGeometry());
+        settings.setValue(kStateKey, saveState());
+        settings.setValue(kWorkspaceKey, m_tabs->currentIndex());
+        for (Workspace* workspace : m_workspaces) {
+            workspace->saveSettings();
+        }
+    }
+    // Stop background work promptly; controllers wait for their threads in their destructors.
+    for (Workspace* workspace : m_workspaces) {
+        workspace->cancelTask();
+    }
+    event->accept();
+}
+
+QStringList MainWindow::droppedPaths(const QMimeData* mime) const {
+    QStringList paths;
+    if (!mime || !mime->hasUrls()) {
+        return paths;
+    }
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile()) {
+            paths << url.toLocalFile();
+        }
+    }
+    return paths;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QStringList paths = droppedPaths(event->mimeData());
+    if (paths.size() == 1) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList paths = droppedPaths(event->mimeData());
+    if (paths.size() == 1) {
+        event->acceptProposedAction();
+        openPath(paths.front());
+    }
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About Contrast Explorer"),
+        tr("<h3>Contrast Explorer %1</h3><p>What makes one data set different from another: "
+           "contrastive spectral method-of-moments models of the structure specific to a "
+           "foreground relative to a background.</p><p>Qt %2</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+} // namespace cx::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "ui/workers/topic_types.h"
+
+#include <QWidget>
+
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace cx::ui {
+
+/// Model controls above the results: the contrast weight γ (slider 0–10 in 0.01 steps plus an
+/// exact spin box that accepts up to 1000; the slider clamps), K, seed, restarts, iterations.
+/// Every change is emitted at once: the controller coalesces requests, so dragging updates
+/// the results live without a debounce.
+class AnalysisPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AnalysisPanel(QWidget* parent = nullptr);
+
+    double gamma() const;
+    void setGamma(double gamma);
+    ModelParameters parameters() const;
+    void setParameters(const ModelParameters& parameters);
+    /// Shown beside K: e.g. "basis r = 40" (empty hides it).
+    void setEngineInfo(const QString& text, const QString& toolTip = {});
+
+    QSlider* gammaSlider() const { return m_slider; }
+    QDoubleSpinBox* gammaSpin() const { return m_spin; }
+    QSpinBox* componentsSpin() const { return m_components; }
+
+    static constexpr int kSliderSteps = 1000; ///< 0.01 per step over [0, 10]
+    static constexpr double kSliderMaximum = 10.0;
+
+signals:
+    void gammaChanged(double gamma);
+    void parametersChanged(const cx::ui::ModelParameters& parameters);
+
+private:
+    void onSliderMoved(int value);
+    void onSpinChanged(double value);
+
+    QSlider* m_slider = nullptr;
+    QDoubleSpinBox* m_spin = nullptr;
+    QSpinBox* m_components = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QSpinBox* m_restarts = nullptr;
+    QSpinBox* m_iterations = nullptr;
+    QLabel* m_engineInfo = nullptr;
+    bool m_syncing = false;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,278 @@
+#include "ui/topics/topic_table_panel.h"
+
+#include "ui/common/export_helpers.h"
+#include "ui/dialogs/text_export.h"
+#include "ui/models/topic_words_model.h"
+#include "ui/topics/topic_word_delegate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace cx::ui {
+
+namespace {
+
+constexpr int kMinimumColumnWidth = 118;
+
+/// Keeps the column sizing right when the table is resized.
+class ResizeWatcher : public QObject {
+public:
+    ResizeWatcher(QObject* parent, std::function<void()> onResize)
+        : QObject(parent), m_onResize(std::move(onResize)) {}
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            m_onResize();
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_onResize;
+};
+
+} // namespace
+
+TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(14, 8, 14, 6);
+    layout->setSpacing(6);
+
+    auto* header = new QHBoxLayout;
+    header->setSpacing(8);
+    m_title = new QLabel(tr("Foreground-specific topics"), this);
+    m_title->setObjectName(QStringLiteral("panelTitle"));
+    header->addWidget(m_title);
+    header->addStretch(1);
+    auto* topLabel = new QLabel(tr("Top words"), this);
+    topLabel->setObjectName(QStringLiteral("fieldLabel"));
+    m_topWords = new QSpinBox(this);
+    m_topWords->setRange(3, 50);
+    m_topWords->setValue(15);
+    m_topWords->setToolTip(tr("Words shown per topic"));
+    topLabel->setBuddy(m_topWords);
+    header->addWidget(topLabel);
+    header->addWidget(m_topWords);
+    header->addSpacing(6);
+    m_showAll = new QCheckBox(tr("All components (signed)"), this);
+    m_showAll->setToolTip(tr("Also show components with λ̂ < 0 (shared with or specific to the "
+                             "background), with their negative weights (Ctrl+Shift+A)"));
+    header->addWidget(m_showAll);
+    header->addSpacing(6);
+
+    m_showAllAction = new QAction(tr("Show &All Components"), this);
+    m_showAllAction->setCheckable(true);
+    m_showAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    m_copyAction = new QAction(tr("&Copy Topics"), this);
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_exportTableAction = new QAction(tr("Export Top-Words &Table (TSV/CSV)…"), this);
+    m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportKeysAction = new QAction(tr("Export Topic &Keys (MALLET)…"), this);
+    addAction(m_copyAction);
+
+    auto* copyButton = new QToolButton(this);
+    copyButton->setText(tr("Copy"));
+    copyButton->setToolTip(tr("Copy the selected cells, or the whole table, as TSV (Ctrl+C)"));
+    copyButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(copyButton, &QToolButton::clicked, this, &TopicTablePanel::copyToClipboard);
+    header->addWidget(copyButton);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(exportButton);
+    exportMenu->addAction(m_exportTableAction);
+    exportMenu->addAction(m_exportKeysAction);
+    exportButton->setMenu(exportMenu);
+    header->addWidget(exportButton);
+    layout->addLayout(header);
+
+    m_model = new TopicWordsModel(this);
+    m_view = new QTableView(this);
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(new TopicWordDelegate(m_view));
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setShowGrid(false);
+    m_view->setWordWrap(false);
+    m_view->setCornerButtonEnabled(false);
+    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
+    m_view->verticalHeader()->setMinimumWidth(28);
+    m_view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_view->horizontalHeader()->setMinimumSectionSize(kMinimumColumnWidth);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->setObjectName(QStringLiteral("topicTable"));
+    m_view->installEventFilter(new ResizeWatcher(this, [this] { updateColumnSizing(); }));
+
+    m_placeholder = new QLabel(this);
+    m_placeholder->setObjectName(QStringLiteral("placeholder"));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_placeholder);
+    layout->addWidget(m_stack, 1);
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("statusLine"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    connect(m_showAll, &QCheckBox::toggled, this, &TopicTablePanel::setShowAll);
+    connect(m_showAllAction, &QAction::toggled, this, &TopicTablePanel::setShowAll);
+    connect(m_topWords, &QSpinBox::valueChanged, this, &TopicTablePanel::setTopWordCount);
+    connect(m_copyAction, &QAction::triggered, this, &TopicTablePanel::copyToClipboard);
+    connect(m_exportTableAction, &QAction::triggered, this, &TopicTablePanel::exportTable);
+    connect(m_exportKeysAction, &QAction::triggered, this, &TopicTablePanel::exportTopicKeys);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        updateColumnSizing();
+        updatePlaceholder();
+    });
+    m_placeholderText = tr("Open a corpus, choose a foreground and a background, then compute.");
+    updatePlaceholder();
+    updateSummary();
+}
+
+void TopicTablePanel::setSolution(const TopicSolution& solution) {
+    m_model->setSolution(solution);
+    m_exportTableAction->setEnabled(solution.isValid());
+    m_exportKeysAction->setEnabled(solution.isValid());
+    updateSummary();
+}
+
+void TopicTablePanel::setUpdateLatency(double milliseconds) {
+    m_latencyMs = milliseconds;
+    updateSummary();
+}
+
+void TopicTablePanel::setPlaceholder(const QString& text) {
+    m_placeholderText = text;
+    updatePlaceholder();
+}
+
+void TopicTablePanel::setShowAll(bool showAll) {
+    {
+        const QSignalBlocker blockBox(m_showAll);
+        const QSignalBlocker blockAction(m_showAllAction);
+        m_showAll->setChecked(showAll);
+        m_showAllAction->setChecked(showAll);
+    }
+    m_model->setShowAll(showAll);
+    m_title->setText(showAll ? tr("All components") : tr("Foreground-specific topics"));
+    updateSummary();
+}
+
+void TopicTablePanel::setTopWordCount(int count) {
+    {
+        const QSignalBlocker block(m_topWords);
+        m_topWords->setValue(count);
+    }
+    m_model->setTopWordCount(count);
+}
+
+void TopicTablePanel::updateColumnSizing() {
+    QHeaderView* header = m_view->horizontalHeader();
+    const int columns = m_model->columnCount();
+    if (columns == 0) {
+        return;
+    }
+    const int available = m_view->viewport()->width();
+    // Fill the width when the topics fit; otherwise keep readable columns and scroll.
+    if (columns * kMinimumColumnWidth <= available) {
+        header->setSectionResizeMode(QHeaderView::Stretch);
+    } else {
+        header->setSectionResizeMode(QHeaderView::Interactive);
+        header->setDefaultSectionSize(kMinimumColumnWidth + 12);
+        for (int c = 0; c < columns; ++c) {
+            header->resizeSection(c, kMinimumColumnWidth + 12);
+        }
+    }
+}
+
+void TopicTablePanel::updatePlaceholder() {
+    const TopicSolution& solution = m_model->solution();
+    QString text;
+    if (!solution.isValid()) {
+        text = m_placeholderText;
+    } else if (m_model->columnCount() == 0) {
+        text = tr("No foreground-specific topic at γ = %1.\nLower γ, raise K, or show all "
+                  "components to see the shared and background ones.")
+                   .arg(solution.gamma, 0, 'f', 2);
+    }
+    m_placeholder->setText(text);
+    m_stack->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(m_view) : m_placeholder);
+}
+
+void TopicTablePanel::updateSummary() {
+    const TopicSolution& solution = m_model->solution();
+    if (!solution.isValid()) {
+        m_summary->setText(QString());
+        return;
+    }
+    const cx::TopicModelResult& result = *solution.result;
+    QStringList parts;
+    parts << tr("γ = %1").arg(solution.gamma, 0, 'f', 2);
+    parts << tr("%1 of %2 components foreground-specific")
+                 .arg(result.numForegroundSpecific())
+                 .arg(result.numComponents());
+    parts << tr("solved in %1 ms").arg(solution.solveMs, 0, 'f', 1);
+    if (m_latencyMs >= 0) {
+        parts << tr("table updated %1 ms after the change").arg(m_latencyMs, 0, 'f', 0);
+    }
+    if (result.status != cx::Status::Successful) {
+        parts << QStringLiteral("<span style='color:#b35c00'>%1</span>")
+                     .arg(QString::fromUtf8(cx::toString(result.status)));
+    }
+    m_summary->setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+void TopicTablePanel::copyToClipboard() {
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    QString text;
+    if (selection && selection->selectedIndexes().size() > 1) {
+        text = selectionAsTsv(*selection);
+    } else {
+        text = delimitedText(*m_model, QLatin1Char('\t'));
+    }
+    QApplication::clipboard()->setText(text);
+}
+
+void TopicTablePanel::exportTable() {
+    if (!m_model->solution().isValid()) {
+        return;
+    }
+    exportTextInteractively(
+        this, tr("Top-Words Table"), QStringLiteral("top_words"),
+        {tr("Tab-separated values (*.tsv)"), tr("Comma-separated values (*.csv)")},
+        [this](const QString& suffix) {
+            return m_model->longTable(suffix == QLatin1String("csv") ? QLatin1Char(',')
+                                                                     : QLatin1Char('\t'));
+        });
+}
+
+void TopicTablePanel::exportTopicKeys() {
+    if (!m_model->solution().isValid()) {
+        return;
+    }
+    exportTextInteractively(this, tr("Topic Keys"), QStringLiteral("topic_keys"),
+                            {tr("Topic keys (*.txt)")},
+                            [this](const QString&) { return m_model->topicKeysText(); });
+}
+
+} // namespace cx::ui

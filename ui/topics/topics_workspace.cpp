@@ -1,0 +1,400 @@
+#include "ui/topics/topics_workspace.h"
+
+#include "ui/charts/auc_chart_view.h"
+#include "ui/common/error_reporter.h"
+#include "ui/dialogs/image_export_dialog.h"
+#include "ui/dialogs/open_corpus_dialog.h"
+#include "ui/models/topic_words_model.h"
+#include "ui/topics/analysis_panel.h"
+#include "ui/topics/data_panel.h"
+#include "ui/topics/specificity_panel.h"
+#include "ui/topics/topic_table_panel.h"
+#include "ui/workers/analysis_controller.h"
+
+#include "core/io/corpus_loader.h"
+#include "core/io/selection.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QFrame>
+#include <QLocale>
+#include <QSettings>
+#include <QSplitter>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace cx::ui {
+
+namespace {
+
+const QString kMainSplitterKey = QStringLiteral("topics.splitter.main");
+const QString kResultSplitterKey = QStringLiteral("topics.splitter.results");
+const QString kShowAllKey = QStringLiteral("topics.table.showAll");
+const QString kTopWordsKey = QStringLiteral("topics.table.topWords");
+const QString kComponentsKey = QStringLiteral("topics.model.k");
+const QString kSeedKey = QStringLiteral("topics.model.seed");
+const QString kRestartsKey = QStringLiteral("topics.model.restarts");
+const QString kIterationsKey = QStringLiteral("topics.model.iterations");
+const QString kGridKey = QStringLiteral("topics.sweep.grid");
+
+QFrame* horizontalRule(QWidget* parent) {
+    auto* line = new QFrame(parent);
+    line->setObjectName(QStringLiteral("divider"));
+    line->setFrameShape(QFrame::HLine);
+    line->setFixedHeight(1);
+    return line;
+}
+
+bool fieldsExist(const cx::Corpus& corpus, const QString& rule) {
+    try {
+        for (const cx::RuleClause& clause : cx::SelectionRule::parse(rule.toStdString()).clauses) {
+            if (corpus.labelFieldIndex(clause.field) < 0) {
+                return false;
+            }
+        }
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+} // namespace
+
+TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
+    setObjectName(QStringLiteral("topicsWorkspace"));
+    m_controller = new AnalysisController(this);
+    m_dataPanel = new DataPanel(this);
+    m_dataPanel->setObjectName(QStringLiteral("dataPanel"));
+    m_analysisPanel = new AnalysisPanel(this);
+    m_tablePanel = new TopicTablePanel(this);
+    m_specificityPanel = new SpecificityPanel(this);
+
+    auto* centre = new QWidget(this);
+    centre->setObjectName(QStringLiteral("resultsArea"));
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_analysisPanel);
+    centreLayout->addWidget(horizontalRule(centre));
+    m_resultSplitter = new QSplitter(Qt::Vertical, centre);
+    m_resultSplitter->addWidget(m_tablePanel);
+    m_resultSplitter->addWidget(m_specificityPanel);
+    m_resultSplitter->setStretchFactor(0, 3);
+    m_resultSplitter->setStretchFactor(1, 2);
+    m_resultSplitter->setChildrenCollapsible(false);
+    centreLayout->addWidget(m_resultSplitter, 1);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->addWidget(m_dataPanel);
+    m_mainSplitter->addWidget(centre);
+    m_mainSplitter->setStretchFactor(0, 0);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setChildrenCollapsible(false);
+    m_dataPanel->setMinimumWidth(290);
+    m_mainSplitter->setSizes({350, 1100});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mainSplitter);
+
+    m_exportChartAction = new QAction(tr("Export AUC &Chart (PNG/SVG/PDF)…"), this);
+    m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(m_exportChartAction, &QAction::triggered, this, &TopicsWorkspace::exportChart);
+
+    // Controller → views.
+    connect(m_controller, &AnalysisController::taskStarted, this,
+            [this](TaskKind, const QString& description) {
+                m_dataPanel->setBusy(true);
+                emit taskStarted(description, true);
+            });
+    connect(m_controller, &AnalysisController::taskProgress, this, &Workspace::taskProgress);
+    connect(m_controller, &AnalysisController::taskFinished, this,
+            [this](TaskKind kind, const QString& outcome) {
+                m_dataPanel->setBusy(false);
+                emit taskFinished(outcome);
+                if (outcome == QLatin1String("cancelled")) {
+                    m_pendingSession.reset();
+                    emit statusMessage(kind == TaskKind::Load
+                                           ? tr("Loading cancelled; the previous corpus is kept")
+                                           : tr("Cancelled; the previous results are kept"));
+                } else if (outcome == QLatin1String("failed")) {
+                    m_pendingSession.reset();
+                }
+            });
+    connect(m_controller, &AnalysisController::corpusChanged, this,
+            &TopicsWorkspace::onCorpusChanged);
+    connect(m_controller, &AnalysisController::engineChanged, this,
+            [this](const EngineState& engine) {
+                m_dataPanel->setAppliedSelection(engine.selection, true);
+                m_lastApplied = engine.selection;
+                m_analysisPanel->setEngineInfo(
+                    tr("basis r = %1 · moments %2 s")
+                        .arg(engine.engine->rank())
+                        .arg((engine.selectMs + engine.buildMs) / 1000.0, 0, 'f', 1),
+                    tr("Moments of %1 foreground and %2 background documents, projected on a "
+                       "joint basis of rank %3 (built for K ≤ %4) in %5 s. γ and K changes "
+                       "reuse it.")
+                        .arg(QLocale().toString(static_cast<qint64>(engine.foreground.size())),
+                             QLocale().toString(static_cast<qint64>(engine.background.size())))
+                        .arg(engine.engine->rank())
+                        .arg(engine.engine->maxComponents())
+                        .arg((engine.selectMs + engine.buildMs) / 1000.0, 0, 'f', 2));
+                for (const QString& warning : engine.warnings) {
+                    emit statusMessage(warning, 8000);
+                }
+            });
+    connect(m_controller, &AnalysisController::stateReverted, this, [this] {
+        m_dataPanel->setAppliedSelection(m_controller->selection(), m_controller->hasSelection());
+        m_analysisPanel->setParameters(m_controller->parameters());
+    });
+    connect(m_controller, &AnalysisController::solutionChanged, this,
+            &TopicsWorkspace::onSolutionChanged);
+    connect(m_controller, &AnalysisController::selectionPreviewReady, m_dataPanel,
+            &DataPanel::setPreview);
+    connect(m_controller, &AnalysisController::sweepStarted, m_specificityPanel,
+            &SpecificityPanel::onSweepStarted);
+    connect(m_controller, &AnalysisController::sweepPointReady, m_specificityPanel,
+            &SpecificityPanel::onSweepPoint);
+    connect(m_controller, &AnalysisController::sweepFinished, m_specificityPanel,
+            &SpecificityPanel::onSweepFinished);
+    connect(m_controller, &AnalysisController::sweepFailed, m_specificityPanel,
+            &SpecificityPanel::onSweepFailed);
+    connect(m_controller, &AnalysisController::errorOccurred, this,
+            [this](const QString& title, const QString& message) {
+                ErrorReporter::report(this, title, message);
+            });
+    connect(m_controller, &AnalysisController::activityChanged, this, &Workspace::settledChanged);
+
+    // Views → controller.
+    connect(m_dataPanel, &DataPanel::openRequested, this, &TopicsWorkspace::openInteractive);
+    connect(m_dataPanel, &DataPanel::selectionEdited, this, [this] {
+        if (m_dataPanel->isPendingValid()) {
+            m_controller->previewSelection(m_dataPanel->pendingSelection());
+        }
+    });
+    connect(m_dataPanel, &DataPanel::applyRequested, this, &TopicsWorkspace::applyPendingSelection);
+    connect(m_analysisPanel, &AnalysisPanel::gammaChanged, this, [this](double gamma) {
+        m_specificityPanel->chart()->setCurrentGamma(gamma);
+        m_controller->setGamma(gamma);
+    });
+    connect(m_analysisPanel, &AnalysisPanel::parametersChanged, m_controller,
+            &AnalysisController::setParameters);
+    connect(m_specificityPanel, &SpecificityPanel::sweepChanged, this,
+            [this] { m_controller->setSweep(m_specificityPanel->sweep()); });
+    connect(m_specificityPanel->chart(), &AucChartView::gammaClicked, this,
+            &TopicsWorkspace::setGammaEverywhere);
+    connect(m_specificityPanel, &SpecificityPanel::exportRequested, this,
+            &TopicsWorkspace::exportChart);
+
+    m_controller->setParameters(m_analysisPanel->parameters());
+    m_controller->setGamma(m_analysisPanel->gamma());
+    m_controller->setSweep(m_specificityPanel->sweep());
+}
+
+TopicsWorkspace::~TopicsWorkspace() = default;
+
+QIcon TopicsWorkspace::icon() const { return style()->standardIcon(QStyle::SP_FileDialogDetailedView); }
+
+bool TopicsWorkspace::canOpen(const QString& path) const {
+    const QFileInfo info(path);
+    if (info.isDir()) {
+        return true;
+    }
+    const QString name = info.fileName().toLower();
+    for (const char* suffix : {".sgm", ".sgm.gz", ".tsv", ".tsv.gz", ".csv", ".csv.gz", ".txt",
+                               ".txt.gz"}) {
+        if (name.endsWith(QLatin1String(suffix))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void TopicsWorkspace::openPath(const QString& path) {
+    m_pendingSession.reset();
+    m_loadingPath = path;
+    m_controller->loadCorpus(path, OpenCorpusDialog::savedOptions(false));
+}
+
+void TopicsWorkspace::openInteractive() {
+    OpenCorpusDialog dialog(this);
+    if (m_controller->corpus().corpus) {
+        dialog.setPath(m_controller->corpus().source);
+    }
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    OpenCorpusDialog::saveOptions(dialog.options());
+    m_pendingSession.reset();
+    m_loadingPath = dialog.path();
+    m_controller->loadCorpus(dialog.path(), dialog.options());
+}
+
+void TopicsWorkspace::openSession(const DemoSession& session) {
+    cx::CorpusLoadOptions options = OpenCorpusDialog::savedOptions(false);
+    try {
+        options.format = cx::parseCorpusFormat(session.format.toStdString());
+    } catch (const std::exception& error) {
+        ErrorReporter::report(this, tr("Could not open the session"),
+                              QString::fromStdString(error.what()));
+        return;
+    }
+    // The session describes the data; reader options other than the format stay the
+    // library defaults so the demo gives the same numbers everywhere.
+    const cx::CorpusLoadOptions defaults;
+    options.removeStopWords = defaults.removeStopWords;
+    options.minDocumentFrequency = defaults.minDocumentFrequency;
+    options.maxVocabulary = defaults.maxVocabulary;
+    options.minTokens = defaults.minTokens;
+    m_loadingPath.clear(); // the bundled demo does not go into the recent files
+    m_controller->loadCorpus(session.corpusPath, options);
+    m_pendingSession = session;
+    emit settledChanged();
+}
+
+void TopicsWorkspace::openCorpus(const CorpusHandle& corpus) {
+    m_pendingSession.reset();
+    m_loadingPath.clear();
+    m_controller->setCorpus(corpus);
+}
+
+void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
+    m_dataPanel->setCorpus(corpus);
+    m_specificityPanel->setCorpus(corpus.corpus);
+    m_tablePanel->setPlaceholder(
+        corpus.corpus ? tr("Choose the foreground and the background on the left, then press "
+                           "Compute moments.")
+                      : tr("Open a corpus, choose a foreground and a background, then compute."));
+    if (corpus.corpus) {
+        const QFileInfo info(corpus.source);
+        emit documentTitleChanged(info.fileName().isEmpty() ? corpus.source : info.fileName());
+        if (!m_loadingPath.isEmpty() && corpus.source == m_loadingPath) {
+            emit pathOpened(m_loadingPath);
+        }
+        emit statusMessage(tr("Loaded %1 documents").arg(QLocale().toString(
+                               static_cast<qint64>(corpus.corpus->numDocuments()))));
+    }
+    if (m_pendingSession) {
+        const DemoSession session = *m_pendingSession;
+        m_pendingSession.reset();
+        applySession(session);
+        return;
+    }
+    // Reloading (e.g. with other tokenizer options): keep the previous choice when it fits.
+    if (corpus.corpus && m_lastApplied && fieldsExist(*corpus.corpus, m_lastApplied->foregroundRule) &&
+        (m_lastApplied->backgroundMode != BackgroundMode::Rule ||
+         fieldsExist(*corpus.corpus, m_lastApplied->backgroundRule))) {
+        m_dataPanel->setSelection(*m_lastApplied);
+        applyPendingSelection();
+    } else {
+        m_lastApplied.reset();
+        if (corpus.corpus) {
+            SelectionSpec defaults;
+            defaults.backgroundMode = BackgroundMode::NotForeground;
+            m_dataPanel->setSelection(defaults);
+        }
+    }
+    emit settledChanged();
+}
+
+void TopicsWorkspace::applySession(const DemoSession& session) {
+    ModelParameters parameters = m_analysisPanel->parameters();
+    parameters.numComponents = session.numComponents;
+    parameters.seed = session.seed;
+    m_analysisPanel->setParameters(parameters);
+    m_controller->setParameters(parameters);
+    setGammaEverywhere(session.gamma);
+    m_specificityPanel->setPositiveRule(session.positive);
+    SelectionSpec selection;
+    selection.foregroundRule = session.foreground;
+    if (session.background.trimmed().isEmpty()) {
+        selection.backgroundMode = BackgroundMode::NotForeground;
+    } else {
+        selection.backgroundRule = session.background;
+    }
+    m_dataPanel->setSelection(selection);
+    applyPendingSelection();
+}
+
+void TopicsWorkspace::applyPendingSelection() {
+    if (!m_dataPanel->isPendingValid()) {
+        return;
+    }
+    const SelectionSpec selection = m_dataPanel->pendingSelection();
+    m_controller->previewSelection(selection);
+    m_controller->applySelection(selection);
+    m_dataPanel->setAppliedSelection(selection, true);
+    emit settledChanged();
+}
+
+void TopicsWorkspace::setGammaEverywhere(double gamma) {
+    m_analysisPanel->setGamma(gamma);
+    m_specificityPanel->chart()->setCurrentGamma(gamma);
+    m_controller->setGamma(gamma);
+}
+
+void TopicsWorkspace::onSolutionChanged(const TopicSolution& solution) {
+    m_tablePanel->setSolution(solution);
+    if (solution.isValid()) {
+        // Request → table model reset done; painting follows in this event-loop turn.
+        m_tablePanel->setUpdateLatency(
+            static_cast<double>(m_controller->clockMs() - solution.requestedAtMs));
+    }
+    emit settledChanged();
+}
+
+QList<QAction*> TopicsWorkspace::exportActions() const {
+    return {m_exportChartAction, m_tablePanel->exportTableAction(),
+            m_tablePanel->exportKeysAction()};
+}
+
+QList<QAction*> TopicsWorkspace::viewActions() const {
+    return {m_tablePanel->showAllAction()};
+}
+
+void TopicsWorkspace::cancelTask() { m_controller->cancelTask(); }
+
+bool TopicsWorkspace::isSettled() const {
+    if (m_pendingSession || !m_controller->isIdle()) {
+        return false;
+    }
+    return m_controller->solution().isValid() || !m_controller->hasSelection();
+}
+
+void TopicsWorkspace::exportChart() {
+    AucChartView* chart = m_specificityPanel->chart();
+    ImageExportDialog::exportInteractively(
+        this, tr("AUC Chart"), QStringLiteral("specificity_auc"),
+        [chart](QPainter& painter, const QRectF& target) { chart->paintFigure(painter, target); });
+}
+
+void TopicsWorkspace::saveSettings() const {
+    QSettings settings;
+    settings.setValue(kMainSplitterKey, m_mainSplitter->saveState());
+    settings.setValue(kResultSplitterKey, m_resultSplitter->saveState());
+    settings.setValue(kShowAllKey, m_tablePanel->showAllAction()->isChecked());
+    settings.setValue(kTopWordsKey, m_tablePanel->model()->topWordCount());
+    const ModelParameters p = m_analysisPanel->parameters();
+    settings.setValue(kComponentsKey, p.numComponents);
+    settings.setValue(kSeedKey, static_cast<qulonglong>(p.seed));
+    settings.setValue(kRestartsKey, p.restarts);
+    settings.setValue(kIterationsKey, p.iterations);
+    settings.setValue(kGridKey, m_specificityPanel->gammaGridText());
+}
+
+void TopicsWorkspace::restoreSettings() {
+    QSettings settings;
+    m_mainSplitter->restoreState(settings.value(kMainSplitterKey).toByteArray());
+    m_resultSplitter->restoreState(settings.value(kResultSplitterKey).toByteArray());
+    m_tablePanel->setShowAll(settings.value(kShowAllKey, false).toBool());
+    m_tablePanel->setTopWordCount(settings.value(kTopWordsKey, 15).toInt());
+    ModelParameters p = m_analysisPanel->parameters();
+    p.numComponents = std::clamp(settings.value(kComponentsKey, p.numComponents).toInt(), 1, 200);
+    p.seed = settings.value(kSeedKey, static_cast<qulonglong>(p.seed)).toULongLong();
+    p.restarts = std::clamp(settings.value(kRestartsKey, p.restarts).toInt(), 1, 100);
+    p.iterations = std::clamp(settings.value(kIterationsKey, p.iterations).toInt(), 1, 10000);
+    m_analysisPanel->setParameters(p);
+    m_controller->setParameters(p);
+    m_specificityPanel->setGammaGrid(settings.value(kGridKey, QStringLiteral("0:10:0.25")).toString());
+}
+
+} // namespace cx::ui

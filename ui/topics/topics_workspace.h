@@ -1,0 +1,76 @@
+#pragma once
+
+#include "ui/common/demo_session.h"
+#include "ui/common/workspace.h"
+#include "ui/workers/topic_types.h"
+
+#include <optional>
+
+class QAction;
+class QSplitter;
+
+namespace cx::ui {
+
+class AnalysisController;
+class AnalysisPanel;
+class DataPanel;
+class SpecificityPanel;
+class TopicTablePanel;
+
+/// The Topics workspace: contrastive topic models of a text corpus. Data panel on the left;
+/// model controls, the top-words table and the AUC-vs-γ chart on the right. All computation
+/// runs in its AnalysisController.
+class TopicsWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    explicit TopicsWorkspace(QWidget* parent = nullptr);
+    ~TopicsWorkspace() override;
+
+    QString title() const override { return tr("Topics"); }
+    QIcon icon() const override;
+    bool canOpen(const QString& path) const override;
+    void openPath(const QString& path) override;
+    void openInteractive() override;
+    QList<QAction*> exportActions() const override;
+    QList<QAction*> viewActions() const override;
+    void cancelTask() override;
+    bool isSettled() const override;
+    void saveSettings() const override;
+    void restoreSettings() override;
+
+    /// Opens a described session (the bundled demo): loads its corpus, then applies its rules,
+    /// K, γ, seed and specificity rule.
+    void openSession(const DemoSession& session);
+    /// Uses an in-memory corpus (tests, synthetic data) as if it had been loaded.
+    void openCorpus(const CorpusHandle& corpus);
+
+    AnalysisController* controller() const { return m_controller; }
+    DataPanel* dataPanel() const { return m_dataPanel; }
+    AnalysisPanel* analysisPanel() const { return m_analysisPanel; }
+    TopicTablePanel* tablePanel() const { return m_tablePanel; }
+    SpecificityPanel* specificityPanel() const { return m_specificityPanel; }
+
+    void exportChart();
+
+private:
+    void onCorpusChanged(const CorpusHandle& corpus);
+    void onSolutionChanged(const TopicSolution& solution);
+    void applySession(const DemoSession& session);
+    void applyPendingSelection();
+    void setGammaEverywhere(double gamma);
+
+    AnalysisController* m_controller = nullptr;
+    DataPanel* m_dataPanel = nullptr;
+    AnalysisPanel* m_analysisPanel = nullptr;
+    TopicTablePanel* m_tablePanel = nullptr;
+    SpecificityPanel* m_specificityPanel = nullptr;
+    QSplitter* m_mainSplitter = nullptr;
+    QSplitter* m_resultSplitter = nullptr;
+    QAction* m_exportChartAction = nullptr;
+    std::optional<DemoSession> m_pendingSession;
+    /// The last applied choice, re-applied when a corpus with the same fields is reloaded.
+    std::optional<SelectionSpec> m_lastApplied;
+    QString m_loadingPath;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,581 @@
+#include "ui/workers/analysis_controller.h"
+
+#include "ui/workers/selection_resolver.h"
+
+#include "core/common/error.h"
+#include "core/io/selection.h"
+#include "core/models/topic_evaluation.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <iterator>
+
+namespace cx::ui {
+
+namespace {
+
+constexpr size_t kEngineCacheSize = 3;
+
+QString taskTitle(TaskKind kind) {
+    return kind == TaskKind::Load ? QStringLiteral("Could not open the corpus")
+                                  : QStringLiteral("Could not compute the moments");
+}
+
+} // namespace
+
+int AnalysisController::engineCapacityFor(int numComponents) {
+    const int k = std::max(1, numComponents);
+    return std::max(5, (k + 4) / 5 * 5);
+}
+
+int AnalysisController::requiredCapacity() const {
+    int capacity = engineCapacityFor(m_parameters.numComponents);
+    if (m_corpus.corpus) {
+        const auto vocabulary = static_cast<int>(
+            std::min<std::int64_t>(m_corpus.corpus->counts.numCols, 1 << 30));
+        capacity = std::min(capacity, std::max(m_parameters.numComponents, vocabulary));
+    }
+    return capacity;
+}
+
+AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<cx::ui::CorpusHandle>();
+    qRegisterMetaType<cx::ui::EngineState>();
+    qRegisterMetaType<cx::ui::SelectionPreview>();
+    qRegisterMetaType<cx::ui::TopicSolution>();
+    qRegisterMetaType<cx::ui::SweepPoint>();
+    qRegisterMetaType<cx::ui::TaskKind>();
+    m_clock.start();
+
+    // One sweep at a time: a superseded sweep notices its token within one γ point, and
+    // serialising keeps the 2-core budget for the GUI thread and the solve worker.
+    m_sweepPool.setMaxThreadCount(1);
+    m_previewPool.setMaxThreadCount(1);
+
+    m_worker = new TopicWorker;
+    m_worker->moveToThread(&m_thread);
+    m_thread.setObjectName(QStringLiteral("cx-topic-worker"));
+    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
+    // thread, where all controller state lives (no locks needed).
+    connect(m_worker, &TopicWorker::progress, this, &AnalysisController::onProgress);
+    connect(m_worker, &TopicWorker::loaded, this, &AnalysisController::onLoaded);
+    connect(m_worker, &TopicWorker::built, this, &AnalysisController::onBuilt);
+    connect(m_worker, &TopicWorker::taskCancelled, this, &AnalysisController::onTaskCancelled);
+    connect(m_worker, &TopicWorker::taskFailed, this, &AnalysisController::onTaskFailed);
+    connect(m_worker, &TopicWorker::solved, this, &AnalysisController::onSolved);
+    connect(m_worker, &TopicWorker::solveFailed, this, &AnalysisController::onSolveFailed);
+    connect(m_worker, &TopicWorker::solveCancelled, this, &AnalysisController::onSolveCancelled);
+    m_thread.start();
+}
+
+AnalysisController::~AnalysisController() {
+    // Order matters: cancel first so that core returns at its next check, then stop the event
+    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
+    // controller. The pools are drained the same way before members go away, because their
+    // tasks post results to `this`.
+    m_taskCancel.cancel();
+    m_solveCancel.cancel();
+    if (m_pendingSolve) {
+        m_pendingSolve->cancel.cancel();
+    }
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    ++m_previewGeneration;
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;
+    m_worker = nullptr;
+    m_sweepPool.waitForDone();
+    m_previewPool.waitForDone();
+}
+
+void AnalysisController::releaseOnWorker(std::shared_ptr<const void> object) {
+    // Freeing a large corpus or engine (millions of small allocations) can take tens of
+    // milliseconds; do it on the worker thread rather than stalling the GUI.
+    if (!object || !m_worker) {
+        return;
+    }
+    QMetaObject::invokeMethod(
+        m_worker, [keep = std::move(object)]() mutable { keep.reset(); }, Qt::QueuedConnection);
+}
+
+void AnalysisController::startTask(TaskKind kind, const QString& description) {
+    if (m_taskGeneration != 0) {
+        // The running task's late signals carry its old generation and are ignored.
+        m_taskCancel.cancel();
+    }
+    m_taskGeneration = ++m_nextGeneration;
+    m_taskKind = kind;
+    m_taskCancel = cx::CancelToken::create();
+    emit taskStarted(kind, description);
+    emit activityChanged();
+}
+
+void AnalysisController::finishTask(const QString& outcome) {
+    const TaskKind kind = m_taskKind;
+    m_taskGeneration = 0;
+    emit taskFinished(kind, outcome);
+    emit activityChanged();
+}
+
+void AnalysisController::cancelTask() {
+    if (m_taskGeneration != 0) {
+        m_taskCancel.cancel();
+    }
+}
+
+void AnalysisController::loadCorpus(const QString& path, const cx::CorpusLoadOptions& options) {
+    startTask(TaskKind::Load, tr("Loading %1").arg(QFileInfo(path).fileName()));
+    LoadRequest request;
+    request.generation = m_taskGeneration;
+    request.path = path;
+    request.options = options;
+    request.cancel = m_taskCancel;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request] { worker->load(request); }, Qt::QueuedConnection);
+}
+
+void AnalysisController::setCorpus(const CorpusHandle& corpus) {
+    releaseOnWorker(m_corpus.corpus);
+    releaseOnWorker(m_engine);
+    m_corpus = corpus;
+    m_engine.reset();
+    m_engineCache.clear();
+    m_hasSelection = false;
+    m_selection = {};
+    ++m_epoch;
+    m_solveCancel.cancel();
+    if (m_pendingSolve) {
+        ++m_stats.solvesCoalesced;
+        m_pendingSolve.reset();
+    }
+    m_shown = {};
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    m_sweepRunning = false;
+    m_sweepPoints.clear();
+    emit corpusChanged(m_corpus);
+    emit solutionChanged(m_shown);
+    emit sweepStarted({});
+    emit activityChanged();
+}
+
+void AnalysisController::applySelection(const SelectionSpec& selection) {
+    if (!m_corpus.corpus) {
+        return;
+    }
+    m_selection = selection;
+    m_hasSelection = true;
+    ensureEngine();
+}
+
+bool AnalysisController::engineFits() const {
+    return m_engine && m_hasSelection && m_engine->selection == m_selection &&
+           m_engine->corpus == m_corpus.corpus &&
+           m_engine->engine->maxComponents() == requiredCapacity();
+}
+
+void AnalysisController::ensureEngine() {
+    if (!m_corpus.corpus || !m_hasSelection) {
+        return;
+    }
+    if (engineFits()) {
+        if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build) {
+            // A build for another choice is running, but the user came back to the current
+            // engine's choice: the build is now pointless.
+            m_taskCancel.cancel();
+        }
+        return;
+    }
+    const int capacity = requiredCapacity();
+    for (auto it = m_engineCache.begin(); it != m_engineCache.end(); ++it) {
+        const auto& cached = *it;
+        if (cached->corpus == m_corpus.corpus && cached->selection == m_selection &&
+            cached->engine->maxComponents() == capacity) {
+            ++m_stats.engineCacheHits;
+            auto hit = cached;
+            m_engineCache.erase(it);
+            if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build) {
+                m_taskCancel.cancel();
+            }
+            setEngine(std::move(hit));
+            return;
+        }
+    }
+    startBuild();
+}
+
+void AnalysisController::startBuild() {
+    startTask(TaskKind::Build, tr("Computing moments"));
+    BuildRequest request;
+    request.generation = m_taskGeneration;
+    request.corpus = m_corpus.corpus;
+    request.selection = m_selection;
+    request.maxComponents = requiredCapacity();
+    request.cancel = m_taskCancel;
+    // The basis is seeded independently of the decomposition seed: changing the seed re-runs
+    // the (cheap) decomposition only, never the passes over the data.
+    request.projection.seed = 1;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request] { worker->build(request); }, Qt::QueuedConnection);
+}
+
+void AnalysisController::setEngine(std::shared_ptr<const EngineState> engine) {
+    if (m_engine) {
+        m_engineCache.push_front(m_engine);
+        while (m_engineCache.size() > kEngineCacheSize) {
+            releaseOnWorker(m_engineCache.back());
+            m_engineCache.pop_back();
+        }
+    }
+    m_engine = std::move(engine);
+    ++m_epoch;
+    // The in-flight solve belongs to the previous epoch: its result would be dropped anyway.
+    m_solveCancel.cancel();
+    emit engineChanged(*m_engine);
+    requestSolve();
+    restartSweep();
+}
+
+void AnalysisController::setParameters(const ModelParameters& parameters) {
+    if (parameters == m_parameters) {
+        return;
+    }
+    m_parameters = parameters;
+    ++m_epoch;
+    m_solveCancel.cancel();
+    if (m_engine && !engineFits()) {
+        ensureEngine(); // K needs another basis size: build (or reuse a cached engine)
+        return;
+    }
+    requestSolve();
+    restartSweep();
+}
+
+void AnalysisController::setGamma(double gamma) {
+    m_gamma = gamma;
+    requestSolve();
+}
+
+void AnalysisController::requestSolve() {
+    if (!engineFits()) {
+        return; // the build in progress will request the solve when it lands
+    }
+    SolveRequest request;
+    request.generation = ++m_nextGeneration;
+    request.epoch = m_epoch;
+    request.engine = m_engine;
+    request.gamma = m_gamma;
+    request.parameters = m_parameters;
+    request.topWords = m_topWords;
+    request.cancel = cx::CancelToken::create();
+    request.requestedAtMs = m_clock.elapsed();
+    ++m_stats.solveRequests;
+    if (m_solveInFlight != 0) {
+        // Coalesce: only the newest pending request matters.
+        if (m_pendingSolve) {
+            ++m_stats.solvesCoalesced;
+        }
+        m_pendingSolve = std::move(request);
+        emit activityChanged();
+        return;
+    }
+    dispatchSolve(std::move(request));
+}
+
+void AnalysisController::dispatchSolve(SolveRequest request) {
+    m_solveInFlight = request.generation;
+    m_solveCancel = request.cancel;
+    ++m_stats.solvesDispatched;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
+        Qt::QueuedConnection);
+    emit activityChanged();
+}
+
+void AnalysisController::dispatchPending() {
+    m_solveInFlight = 0;
+    if (m_pendingSolve) {
+        SolveRequest next = std::move(*m_pendingSolve);
+        m_pendingSolve.reset();
+        if (next.epoch != m_epoch) {
+            // Parameters changed since it was queued; requestSolve() queued a fresher one
+            // already or will when the engine lands.
+            ++m_stats.solvesCoalesced;
+        } else {
+            dispatchSolve(std::move(next));
+            return;
+        }
+    }
+    emit activityChanged();
+}
+
+void AnalysisController::onSolved(const TopicSolution& solution) {
+    const bool superseded = m_pendingSolve.has_value();
+    const bool currentEpoch = solution.epoch == m_epoch && solution.corpus == m_corpus.corpus;
+    const bool newer = solution.generation > m_shown.generation || !m_shown.isValid();
+    const qint64 now = m_clock.elapsed();
+    const bool preview = superseded && now - m_lastShownAtMs >= m_livePreviewIntervalMs;
+    if (currentEpoch && newer && (!superseded || preview)) {
+        m_shown = solution;
+        m_lastShownAtMs = now;
+        ++m_stats.resultsShown;
+        emit solutionChanged(m_shown);
+    } else {
+        ++m_stats.staleDropped;
+    }
+    dispatchPending();
+}
+
+void AnalysisController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
+                                       const QString& message) {
+    ++m_stats.solvesFailed;
+    const bool relevant = epoch == m_epoch && !m_pendingSolve.has_value();
+    dispatchPending();
+    if (relevant) {
+        emit errorOccurred(tr("Could not decompose"), message);
+    }
+}
+
+void AnalysisController::onSolveCancelled(quint64 /*generation*/) {
+    ++m_stats.solvesCancelled;
+    dispatchPending();
+}
+
+void AnalysisController::onProgress(quint64 generation, double fraction, const QString& phase) {
+    if (generation == m_taskGeneration) {
+        emit taskProgress(fraction, phase);
+    }
+}
+
+void AnalysisController::onLoaded(quint64 generation, const CorpusHandle& corpus) {
+    if (generation != m_taskGeneration) {
+        releaseOnWorker(corpus.corpus);
+        return;
+    }
+    finishTask(QStringLiteral("finished"));
+    setCorpus(corpus);
+}
+
+void AnalysisController::onBuilt(quint64 generation, const EngineState& engine) {
+    auto state = std::make_shared<const EngineState>(engine);
+    if (generation != m_taskGeneration) {
+        // A newer task superseded this build, but the engine is valid: keep it for reuse.
+        if (state->corpus == m_corpus.corpus) {
+            m_engineCache.push_back(std::move(state));
+            while (m_engineCache.size() > kEngineCacheSize) {
+                releaseOnWorker(m_engineCache.back());
+                m_engineCache.pop_back();
+            }
+        }
+        return;
+    }
+    ++m_stats.enginesBuilt;
+    finishTask(QStringLiteral("finished"));
+    setEngine(std::move(state));
+}
+
+void AnalysisController::revertToEngine() {
+    // Keep what is shown consistent with what the panels say: go back to the engine's choice.
+    if (m_engine) {
+        m_selection = m_engine->selection;
+        m_hasSelection = true;
+        if (!engineFits()) {
+            const int shownK = m_shown.isValid() ? m_shown.parameters.numComponents
+                                                 : m_engine->engine->maxComponents();
+            m_parameters.numComponents = shownK;
+            if (!engineFits()) {
+                m_parameters.numComponents = m_engine->engine->maxComponents();
+            }
+            ++m_epoch;
+            requestSolve();
+            restartSweep();
+        }
+    } else {
+        m_hasSelection = false;
+    }
+    emit stateReverted();
+}
+
+void AnalysisController::onTaskCancelled(quint64 generation) {
+    if (generation != m_taskGeneration) {
+        return;
+    }
+    const TaskKind kind = m_taskKind;
+    finishTask(QStringLiteral("cancelled"));
+    if (kind == TaskKind::Build) {
+        revertToEngine();
+    }
+}
+
+void AnalysisController::onTaskFailed(quint64 generation, const QString& message) {
+    if (generation != m_taskGeneration) {
+        return;
+    }
+    const TaskKind kind = m_taskKind;
+    finishTask(QStringLiteral("failed"));
+    if (kind == TaskKind::Build) {
+        revertToEngine();
+    }
+    emit errorOccurred(taskTitle(kind), message);
+}
+
+void AnalysisController::setSweep(const SweepSpec& sweep) {
+    if (sweep == m_sweep) {
+        return;
+    }
+    m_sweep = sweep;
+    restartSweep();
+}
+
+void AnalysisController::restartSweep() {
+    m_sweepCancel.cancel();
+    const quint64 generation = ++m_sweepGeneration;
+    m_sweepPoints.clear();
+    if (!engineFits() || m_sweep.positiveRule.trimmed().isEmpty() || m_sweep.gammas.isEmpty()) {
+        m_sweepRunning = false;
+        emit sweepStarted({});
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.sweepsStarted;
+    m_sweepRunning = true;
+    m_sweepCancel = cx::CancelToken::create();
+    emit sweepStarted(m_sweep.gammas);
+    emit activityChanged();
+
+    auto engine = m_engine;
+    const SweepSpec spec = m_sweep;
+    const cx::TopicModelOptions options = m_parameters.toOptions();
+    const cx::CancelToken cancel = m_sweepCancel;
+    m_sweepPool.start([this, generation, engine, spec, options, cancel] {
+        // Runs on the sweep pool. Touches only its captured copies; results go back to the GUI
+        // thread as queued calls tagged with the sweep generation.
+        if (cancel.isCancelled()) {
+            return; // superseded while queued behind another sweep
+        }
+        QString error;
+        try {
+            const std::vector<bool> positive =
+                matchForeground(*engine->corpus, engine->foreground, spec.positiveRule);
+            const auto positives = std::count(positive.begin(), positive.end(), true);
+            if (positives == 0 || positives == static_cast<long>(positive.size())) {
+                throw cx::InputError(
+                    "specificity rule '" + spec.positiveRule.toStdString() + "' matches " +
+                    std::to_string(positives) + " of " + std::to_string(positive.size()) +
+                    " foreground documents; the AUC needs both classes");
+            }
+            const std::vector<double> gammas(spec.gammas.begin(), spec.gammas.end());
+            cx::specificitySweep(*engine->engine, gammas, positive, options, spec.smoothing,
+                                 cancel, [this, generation](const cx::SpecificityPoint& p) {
+                                     const SweepPoint point{p.gamma, p.auc, p.relativeAuc,
+                                                            p.numForegroundSpecific};
+                                     QMetaObject::invokeMethod(
+                                         this, [this, generation, point] {
+                                             onSweepPoint(generation, point);
+                                         },
+                                         Qt::QueuedConnection);
+                                 });
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, error] { onSweepDone(generation, error); },
+            Qt::QueuedConnection);
+    });
+}
+
+void AnalysisController::onSweepPoint(quint64 generation, const SweepPoint& point) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    m_sweepPoints.push_back(point);
+    emit sweepPointReady(point);
+}
+
+void AnalysisController::onSweepDone(quint64 generation, const QString& error) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    m_sweepRunning = false;
+    if (error.isEmpty()) {
+        emit sweepFinished();
+    } else {
+        emit sweepFailed(error);
+    }
+    emit activityChanged();
+}
+
+void AnalysisController::previewSelection(const SelectionSpec& selection) {
+    const quint64 generation = ++m_previewGeneration;
+    if (!m_corpus.corpus) {
+        return;
+    }
+    auto corpus = m_corpus.corpus;
+    m_previewPool.start([this, generation, corpus, selection] {
+        if (generation != m_previewGeneration.load()) {
+            return; // a newer preview is queued behind this one
+        }
+        SelectionPreview preview;
+        preview.generation = generation;
+        std::vector<std::int64_t> fg;
+        std::vector<std::int64_t> bg;
+        bool fgOk = false;
+        bool bgOk = false;
+        try {
+            const cx::Selection s =
+                cx::selectDocuments(*corpus, selection.foregroundRule.toStdString());
+            fg = s.documents;
+            fgOk = true;
+            for (const auto& w : s.warnings) {
+                preview.warnings << QString::fromStdString(w);
+            }
+        } catch (const std::exception& e) {
+            preview.foregroundError = QString::fromStdString(e.what());
+        }
+        try {
+            if (selection.backgroundMode == BackgroundMode::Rule) {
+                const cx::Selection s =
+                    cx::selectDocuments(*corpus, selection.backgroundRule.toStdString());
+                bg = s.documents;
+                bgOk = true;
+                for (const auto& w : s.warnings) {
+                    preview.warnings << QString::fromStdString(w);
+                }
+            } else if (selection.backgroundMode == BackgroundMode::All || fgOk) {
+                const ResolvedSelection r = resolveSelection(
+                    *corpus, SelectionSpec{fgOk ? selection.foregroundRule : QStringLiteral("*"),
+                                           selection.backgroundMode, {}});
+                bg = r.background;
+                bgOk = true;
+            }
+        } catch (const std::exception& e) {
+            preview.backgroundError = QString::fromStdString(e.what());
+        }
+        if (fgOk) {
+            preview.foreground = static_cast<std::int64_t>(fg.size());
+        }
+        if (bgOk) {
+            preview.background = static_cast<std::int64_t>(bg.size());
+        }
+        if (fgOk && bgOk) {
+            std::vector<std::int64_t> common;
+            std::set_intersection(fg.begin(), fg.end(), bg.begin(), bg.end(),
+                                  std::back_inserter(common));
+            preview.overlap = static_cast<std::int64_t>(common.size());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, preview] {
+                if (preview.generation == m_previewGeneration.load()) {
+                    emit selectionPreviewReady(preview);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace cx::ui

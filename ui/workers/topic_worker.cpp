@@ -1,0 +1,160 @@
+#include "ui/workers/topic_worker.h"
+
+#include "ui/workers/selection_resolver.h"
+
+#include "core/common/error.h"
+#include "core/common/timer.h"
+#include "core/models/topic_evaluation.h"
+
+#include <QElapsedTimer>
+
+#include <exception>
+#include <mutex>
+#include <new>
+
+namespace cx::ui {
+
+namespace {
+
+QString messageOf(const std::exception& error) { return QString::fromStdString(error.what()); }
+
+/// Limits progress signals to ~25 per second. Core may report progress for every slot of a
+/// pass; flooding the GUI thread's event queue with thousands of queued signals would itself
+/// make the UI stall. A mutex because core may call back from its pass threads.
+struct ProgressThrottle {
+    std::mutex mutex;
+    QElapsedTimer clock;
+    qint64 lastMs = -1000;
+    QString lastPhase;
+};
+
+} // namespace
+
+cx::ProgressFn TopicWorker::progressReporter(quint64 generation) {
+    auto throttle = std::make_shared<ProgressThrottle>();
+    throttle->clock.start();
+    return [this, generation, throttle](double fraction, const char* phase) {
+        const QString phaseText = QString::fromUtf8(phase ? phase : "");
+        {
+            std::lock_guard<std::mutex> lock(throttle->mutex);
+            const qint64 now = throttle->clock.elapsed();
+            if (phaseText == throttle->lastPhase && now - throttle->lastMs < 40 && fraction < 1.0) {
+                return;
+            }
+            throttle->lastMs = now;
+            throttle->lastPhase = phaseText;
+        }
+        emit progress(generation, fraction, phaseText);
+    };
+}
+
+void TopicWorker::load(const LoadRequest& request) {
+    try {
+        cx::Stopwatch watch;
+        auto corpus = std::make_shared<cx::Corpus>(cx::loadCorpus(
+            request.path.toStdString(), request.options, request.cancel,
+            progressReporter(request.generation)));
+        CorpusHandle handle;
+        handle.corpus = std::move(corpus);
+        handle.source = request.path;
+        handle.options = request.options;
+        handle.loadMs = watch.elapsedMs();
+        emit loaded(request.generation, handle);
+    } catch (const cx::Cancelled&) {
+        emit taskCancelled(request.generation);
+    } catch (const std::bad_alloc&) {
+        emit taskFailed(request.generation,
+                        request.path + QStringLiteral(": not enough memory to load this corpus"));
+    } catch (const std::exception& error) {
+        emit taskFailed(request.generation, messageOf(error));
+    }
+}
+
+void TopicWorker::build(const BuildRequest& request) {
+    try {
+        const cx::ProgressFn report = progressReporter(request.generation);
+        if (report) {
+            report(0.0, "selecting documents");
+        }
+        cx::Stopwatch watch;
+        ResolvedSelection selection = resolveSelection(*request.corpus, request.selection);
+        const double selectMs = watch.elapsedMs();
+        if (selection.foreground.empty()) {
+            throw cx::InputError("foreground rule '" + request.selection.foregroundRule.toStdString() +
+                                 "' selects no document");
+        }
+        if (selection.background.empty()) {
+            throw cx::InputError("background '" +
+                                 request.selection.backgroundDescription().toStdString() +
+                                 "' selects no document");
+        }
+        if (selection.background.size() < 10) {
+            selection.warnings << QStringLiteral(
+                                      "background has only %1 documents: its moments are very noisy")
+                                      .arg(selection.background.size());
+        }
+        cx::throwIfCancelled(request.cancel);
+        watch.restart();
+        // The engine refers into the corpus' counts: the aliasing shared_ptr keeps the corpus
+        // alive for as long as any engine (or in-flight solve) uses it.
+        std::shared_ptr<const cx::CountMatrix> counts(request.corpus, &request.corpus->counts);
+        auto engine = std::make_shared<const cx::ContrastiveTopicEngine>(
+            counts, selection.foreground, selection.background, request.maxComponents,
+            request.projection, request.cancel, report);
+        EngineState state;
+        state.engine = std::move(engine);
+        state.corpus = request.corpus;
+        state.selection = request.selection;
+        state.foreground = std::move(selection.foreground);
+        state.background = std::move(selection.background);
+        state.overlap = selection.overlap;
+        state.warnings = selection.warnings;
+        state.selectMs = selectMs;
+        state.buildMs = watch.elapsedMs();
+        emit built(request.generation, state);
+    } catch (const cx::Cancelled&) {
+        emit taskCancelled(request.generation);
+    } catch (const std::bad_alloc&) {
+        emit taskFailed(request.generation,
+                        QStringLiteral("not enough memory to compute the moments of this selection"));
+    } catch (const std::exception& error) {
+        emit taskFailed(request.generation, messageOf(error));
+    }
+}
+
+std::vector<std::vector<std::int32_t>> TopicWorker::topWords(const cx::TopicModelResult& result,
+                                                             int count) {
+    std::vector<std::vector<std::int32_t>> out;
+    out.reserve(static_cast<size_t>(result.numComponents()));
+    for (int t = 0; t < result.numComponents(); ++t) {
+        const auto top = cx::topEntries(result.topics.col(t), count);
+        out.emplace_back(top.begin(), top.end());
+    }
+    return out;
+}
+
+void TopicWorker::solve(const SolveRequest& request) {
+    try {
+        cx::Stopwatch watch;
+        auto result = std::make_shared<cx::TopicModelResult>(request.engine->engine->solve(
+            request.gamma, request.parameters.toOptions(), request.cancel));
+        TopicSolution solution;
+        solution.generation = request.generation;
+        solution.epoch = request.epoch;
+        solution.gamma = request.gamma;
+        solution.parameters = request.parameters;
+        solution.topWords = topWords(*result, request.topWords);
+        solution.solveMs = result->solveMs;
+        solution.result = std::move(result);
+        solution.corpus = request.engine->corpus;
+        solution.requestedAtMs = request.requestedAtMs;
+        solution.workerMs = watch.elapsedMs();
+        emit solved(solution);
+    } catch (const cx::Cancelled&) {
+        emit solveCancelled(request.generation);
+    } catch (const std::exception& error) {
+        emit solveFailed(request.generation, request.epoch, messageOf(error));
+    }
+}
+
+} // namespace cx::ui
