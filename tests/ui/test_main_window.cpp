@@ -81,9 +81,18 @@ TEST(MainWindow, DemoSessionEndToEnd) {
     EXPECT_EQ(chart->points().size(), controller->sweep().gammas.size());
     EXPECT_GT(chart->points().size(), 2);
 
+    // Optional visual check: CX_UI_SCREENSHOT_DIR=/tmp/shots saves the window at each stage.
+    const QString shots = qEnvironmentVariable("CX_UI_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        window.grab().save(shots + QStringLiteral("/demo-default.png"));
+    }
     // All components: every component becomes a column.
     topics->tablePanel()->setShowAll(true);
     EXPECT_EQ(model->columnCount(), controller->solution().result->numComponents());
+    if (!shots.isEmpty()) {
+        QCoreApplication::processEvents();
+        window.grab().save(shots + QStringLiteral("/demo-all-components.png"));
+    }
     topics->tablePanel()->setShowAll(false);
 
     // Drag the slider: the shown result ends at the slider's γ, computed off the GUI thread.

@@ -117,7 +117,17 @@ AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
     m_message->setZValue(10);
     connect(m_parts.dots, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     connect(m_parts.curve, &QLineSeries::hovered, this, &AucChartView::showPointToolTip);
-    connect(m_parts.chart, &QChart::plotAreaChanged, this, [this] { updateMessage(); });
+    m_markerLabel = new QGraphicsSimpleTextItem(m_parts.chart);
+    m_markerLabel->setBrush(kMarkerColor);
+    QFont markerFont = font();
+    markerFont.setPointSizeF(8.5);
+    markerFont.setBold(true);
+    m_markerLabel->setFont(markerFont);
+    m_markerLabel->setZValue(11);
+    connect(m_parts.chart, &QChart::plotAreaChanged, this, [this] {
+        updateMessage();
+        updateMarkerLabel();
+    });
     m_idleMessage = tr("Choose a specificity rule to compute the AUC over a γ grid");
     refresh();
 }
@@ -230,6 +240,25 @@ void AucChartView::fillParts(const Parts& parts) const {
 void AucChartView::refresh() {
     fillParts(m_parts);
     updateMessage();
+    updateMarkerLabel();
+}
+
+void AucChartView::updateMarkerLabel() {
+    const QRectF area = m_parts.chart->plotArea();
+    const bool visible = m_parts.marker->count() == 2 && area.isValid();
+    m_markerLabel->setVisible(visible);
+    if (!visible) {
+        return;
+    }
+    const double value = interpolatedRelativeAuc(m_gamma);
+    m_markerLabel->setText(std::isfinite(value)
+                               ? tr("γ = %1 · %2").arg(m_gamma, 0, 'f', 2).arg(value, 0, 'f', 3)
+                               : tr("γ = %1").arg(m_gamma, 0, 'f', 2));
+    const double x = m_parts.chart->mapToPosition(QPointF(m_gamma, 0), m_parts.marker).x();
+    const QRectF box = m_markerLabel->boundingRect();
+    // Right of the line, or left of it near the right edge.
+    const double left = x + 6 + box.width() <= area.right() ? x + 6 : x - 6 - box.width();
+    m_markerLabel->setPos(left, area.top() + 4);
 }
 
 void AucChartView::updateMessage() {

@@ -59,10 +59,12 @@ private:
     void fillParts(const Parts& parts) const;
     void refresh();
     void updateMessage();
+    void updateMarkerLabel();
     void showPointToolTip(const QPointF& point, bool state);
 
     Parts m_parts;
     QGraphicsSimpleTextItem* m_message = nullptr;
+    QGraphicsSimpleTextItem* m_markerLabel = nullptr;
     QVector<SweepPoint> m_points;  ///< sorted by γ
     QVector<double> m_gammas;      ///< the grid of the running sweep
     double m_gamma = 0;

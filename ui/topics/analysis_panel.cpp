@@ -4,6 +4,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSlider>
 #include <QSpinBox>
 
@@ -75,7 +76,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     row->setSpacing(8);
     m_components = spin(1, 200, 10, 64, this);
     m_components->setToolTip(tr("K: number of components of the contrastive decomposition"));
-    m_seed = spin(0, 2147483647, 1, 90, this);
+    m_seed = spin(0, 2147483647, 1, 72, this);
     m_seed->setToolTip(tr("Seed of the random starts of the power method"));
     m_restarts = spin(1, 100, 5, 56, this);
     m_restarts->setToolTip(tr("Trials per component (the median-|λ| trial is kept)"));
@@ -95,7 +96,6 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     row->addSpacing(10);
     m_engineInfo = new QLabel(this);
     m_engineInfo->setObjectName(QStringLiteral("hint"));
-    m_engineInfo->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     // Informational only: never let it widen the window (it is clipped instead).
     m_engineInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_engineInfo, 1);
@@ -162,8 +162,20 @@ void AnalysisPanel::setParameters(const ModelParameters& parameters) {
 }
 
 void AnalysisPanel::setEngineInfo(const QString& text, const QString& toolTip) {
-    m_engineInfo->setText(text);
+    m_engineInfoText = text;
     m_engineInfo->setToolTip(toolTip);
+    updateEngineInfoText();
+}
+
+void AnalysisPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateEngineInfoText();
+}
+
+void AnalysisPanel::updateEngineInfoText() {
+    // Elide rather than clip when the window is narrow (the tooltip has the full text).
+    m_engineInfo->setText(m_engineInfo->fontMetrics().elidedText(
+        m_engineInfoText, Qt::ElideRight, std::max(0, m_engineInfo->width() - 2)));
 }
 
 } // namespace cx::ui

@@ -38,8 +38,12 @@ signals:
     void gammaChanged(double gamma);
     void parametersChanged(const cx::ui::ModelParameters& parameters);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void onSliderMoved(int value);
+    void updateEngineInfoText();
     void onSpinChanged(double value);
 
     QSlider* m_slider = nullptr;
@@ -49,6 +53,7 @@ private:
     QSpinBox* m_restarts = nullptr;
     QSpinBox* m_iterations = nullptr;
     QLabel* m_engineInfo = nullptr;
+    QString m_engineInfoText;
     bool m_syncing = false;
 };
 

@@ -229,12 +229,6 @@ void DataPanel::setPreview(const SelectionPreview& preview) {
                                  ? tr("%1 documents").arg(count(preview.background))
                                  : QString(),
                              warning && preview.background >= 0 && preview.background < 10);
-    m_tabs->setTabText(0, preview.foreground >= 0
-                              ? tr("Foreground · %1").arg(count(preview.foreground))
-                              : tr("Foreground"));
-    m_tabs->setTabText(1, preview.background >= 0
-                              ? tr("Background · %1").arg(count(preview.background))
-                              : tr("Background"));
 }
 
 void DataPanel::setBusy(bool busy) {

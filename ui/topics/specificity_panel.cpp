@@ -34,8 +34,7 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     header->addWidget(title);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("hint"));
-    header->addWidget(m_status);
-    header->addStretch(1);
+    header->addWidget(m_status, 1);
     auto* positiveLabel = new QLabel(tr("Positive"), this);
     positiveLabel->setObjectName(QStringLiteral("fieldLabel"));
     m_positive = new QLineEdit(this);
@@ -43,7 +42,7 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_positive->setPlaceholderText(tr("rule, e.g. !topics=earn"));
     m_positive->setToolTip(tr("Foreground documents matching this rule are the positives "
                               "(the foreground-only group) of the specificity test"));
-    m_positive->setMinimumWidth(160);
+    m_positive->setMinimumWidth(140);
     m_positive->setClearButtonEnabled(true);
     positiveLabel->setBuddy(m_positive);
     m_pick = new QPushButton(tr("Pick…"), this);
@@ -53,19 +52,24 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_grid = new QLineEdit(QStringLiteral("0:10:0.25"), this);
     m_grid->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_grid->setToolTip(tr("start:stop:step, or a list such as 0,0.5,1,2,4"));
-    m_grid->setMaximumWidth(110);
+    m_grid->setMinimumWidth(110);
+    m_grid->setMaximumWidth(150);
     gridLabel->setBuddy(m_grid);
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Export the chart as PNG, SVG or PDF (Ctrl+E)"));
-    header->addWidget(positiveLabel);
-    header->addWidget(m_positive, 2);
-    header->addWidget(m_pick);
-    header->addSpacing(6);
-    header->addWidget(gridLabel);
-    header->addWidget(m_grid, 1);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     header->addWidget(exportButton);
     layout->addLayout(header);
+    auto* inputs = new QHBoxLayout;
+    inputs->setSpacing(8);
+    inputs->addWidget(positiveLabel);
+    inputs->addWidget(m_positive, 1);
+    inputs->addWidget(m_pick);
+    inputs->addSpacing(10);
+    inputs->addWidget(gridLabel);
+    inputs->addWidget(m_grid);
+    layout->addLayout(inputs);
 
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("inlineError"));
@@ -98,7 +102,10 @@ SweepSpec SpecificityPanel::sweep() const {
     return spec;
 }
 
-void SpecificityPanel::setPositiveRule(const QString& rule) { m_positive->setText(rule); }
+void SpecificityPanel::setPositiveRule(const QString& rule) {
+    m_positive->setText(rule);
+    m_positive->setCursorPosition(0); // show the start of a long rule
+}
 
 void SpecificityPanel::setGammaGrid(const QString& text) { m_grid->setText(text); }
 

@@ -82,6 +82,7 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     m_resultSplitter->setStretchFactor(0, 3);
     m_resultSplitter->setStretchFactor(1, 2);
     m_resultSplitter->setChildrenCollapsible(false);
+    m_resultSplitter->setSizes({560, 400});
     centreLayout->addWidget(m_resultSplitter, 1);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, this);
