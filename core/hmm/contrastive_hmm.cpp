@@ -66,22 +66,59 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     powerOptions.trials = options.trials;
     powerOptions.tolerance = options.tolerance;
     powerOptions.seed = options.seed;
-    const AsymmetricDecomposition dec =
-        asymmetricTensorPowerMethod(m12.transpose(), m23, m13, tensor, powerOptions, cancel);
-
-    // Scale each first view by the exact constraint s̃ᵀo = 1.
-    Eigen::MatrixXd columns(r, k);
-    Eigen::VectorXd weights(k);
-    for (int t = 0; t < k; ++t) {
-        const Eigen::VectorXd a = dec.a.col(t);
-        const double s = moments.scale.dot(a);
-        if (std::abs(s) > 1e-12 * std::max(a.norm(), 1e-300)) {
-            columns.col(t) = a / s;
-        } else {
-            columns.col(t) = dec.lambdas[t] * a;
+    powerOptions.refinementRounds = options.refinementRounds;
+    // Optional diagonal feature scaling D (decompose D-transformed moments, map back with
+    // D⁻¹): exact moments give the same components, but rare marks stop being drowned by the
+    // dominant constant/quiescent direction in the rank-K truncations and deflations.
+    Eigen::VectorXd d = Eigen::VectorXd::Ones(r);
+    if (options.featureScaling == FeatureScaling::InverseSqrtMean &&
+        moments.encoding == ObservationEncoding::MarkVector) {
+        const Eigen::VectorXd mean = fg.m23 * moments.scale; // E_f[φ(x)], constant entry = 1
+        for (int i = 0; i < r; ++i) {
+            d[i] = 1.0 / std::sqrt(std::max(mean[i], 1e-6));
         }
-        const double l = dec.lambdas[t];
-        weights[t] = l == 0 ? 0.0 : (l > 0 ? 1.0 : -1.0) / (l * l);
+    }
+    AsymmetricDecomposition dec;
+    if ((d.array() == 1.0).all()) {
+        dec = asymmetricTensorPowerMethod(m12.transpose(), m23, m13, tensor, powerOptions, cancel);
+    } else {
+        DenseTensor3 scaled = tensor;
+        for (int c = 0; c < r; ++c) {
+            for (int b = 0; b < r; ++b) {
+                for (int a = 0; a < r; ++a) {
+                    scaled(a, b, c) *= d[a] * d[b] * d[c];
+                }
+            }
+        }
+        const auto dm = d.asDiagonal();
+        dec = asymmetricTensorPowerMethod(dm * m12.transpose() * dm, dm * m23 * dm,
+                                          dm * m13 * dm, scaled, powerOptions, cancel);
+        const Eigen::VectorXd inv = d.cwiseInverse();
+        dec.a = inv.asDiagonal() * dec.a;
+        dec.b = inv.asDiagonal() * dec.b;
+        dec.c = inv.asDiagonal() * dec.c;
+    }
+
+    // Natural-scale views normalised by the exact constraint s̃ᵀv = 1: emission columns o_t
+    // (middle view), previous-bin views p_t and next-bin views n_t.
+    const Eigen::VectorXd& s = moments.scale;
+    auto normalised = [&](const Eigen::MatrixXd& hat) {
+        Eigen::MatrixXd outColumns(hat.rows(), k);
+        for (int t = 0; t < k; ++t) {
+            const double sum = s.dot(hat.col(t));
+            outColumns.col(t) = std::abs(sum) > 1e-12 * std::max(hat.col(t).norm(), 1e-300)
+                                    ? Eigen::VectorXd(hat.col(t) / sum)
+                                    : Eigen::VectorXd(dec.lambdas[t] * hat.col(t));
+        }
+        return outColumns;
+    };
+    Eigen::MatrixXd columns = normalised(dec.a);
+    Eigen::MatrixXd next = normalised(dec.c);
+    Eigen::VectorXd weights = dec.weights();
+    if (options.weightEstimator == HmmWeightEstimator::FirstMoment) {
+        // E[y_t] = m23·s̃ for every observation has s̃ᵀy = 1 (exact for MarkVector).
+        const Eigen::VectorXd mean = m23 * s;
+        weights = columns.completeOrthogonalDecomposition().solve(mean);
     }
     std::vector<int> order(static_cast<size_t>(k));
     std::iota(order.begin(), order.end(), 0);
@@ -96,11 +133,13 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     out.weights.resize(k);
     out.lambdas.resize(k);
     Eigen::MatrixXd sorted(r, k);
+    Eigen::MatrixXd sortedNext(r, k);
     for (int t = 0; t < k; ++t) {
         const int src = order[static_cast<size_t>(t)];
         out.weights[t] = weights[src];
         out.lambdas[t] = dec.lambdas[src];
         sorted.col(t) = columns.col(src);
+        sortedNext.col(t) = next.col(src);
     }
     out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
 
@@ -140,7 +179,10 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         return out;
     }
     const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // K × r
-    const Eigen::MatrixXd joint = pinv * m23 * pinv.transpose();
+    // Joint (pair moment) or conditional (next-bin view, rows n_h = Σ_j A(h, j) o_j) estimate.
+    const Eigen::MatrixXd joint = options.transitionEstimator == TransitionEstimator::PairMoment
+                                      ? Eigen::MatrixXd(pinv * m23 * pinv.transpose())
+                                      : Eigen::MatrixXd((pinv * sortedNext).transpose());
     out.hmm.transitions.resize(specific, specific);
     for (int i = 0; i < specific; ++i) {
         Eigen::VectorXd row = joint.block(i, 0, 1, specific).transpose();

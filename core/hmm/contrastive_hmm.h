@@ -12,6 +12,26 @@
 
 namespace cx {
 
+/// How component weights ω_t are estimated after the decomposition.
+enum class HmmWeightEstimator {
+    Eigenvalue,  ///< ω_t = sign(λ_t)/λ_t² from the power method (Alg. 1/2 convention)
+    FirstMoment, ///< least squares Σ_t ω_t o_t = E_f[φ(x)] − γ·E_b[φ(x)] (uses all K columns)
+};
+
+/// How the foreground-specific transition matrix is estimated.
+enum class TransitionEstimator {
+    PairMoment, ///< Õ⁺ M23 Õ⁺ᵀ (joint of consecutive states), rows normalised
+    NextView,   ///< Õ⁺ n_h, n_h = E[φ(x_{t+1}) | h_t = h] the decomposition's third view
+};
+
+/// Diagonal rescaling of the features before the decomposition (undone afterwards).
+enum class FeatureScaling {
+    None,
+    /// MarkVector only: coordinate i scaled by 1/√E_f[φ_i] (the constant stays 1), which
+    /// balances rare and frequent marks; ignored for MarkCombination.
+    InverseSqrtMean,
+};
+
 /// Options of one contrastive spectral HMM solve.
 struct ContrastiveHmmOptions {
     int numComponents = 7;     ///< K: rank of the decomposition (all components, any sign)
@@ -19,6 +39,11 @@ struct ContrastiveHmmOptions {
     int trials = 10;           ///< random starts per component (median-|λ| trial kept)
     double tolerance = 1e-12;  ///< power-iteration convergence
     std::uint64_t seed = 1;    ///< every random draw derives from it
+    /// Refinement rounds of the power method (asymmetricTensorPowerMethod).
+    int refinementRounds = 0;
+    HmmWeightEstimator weightEstimator = HmmWeightEstimator::Eigenvalue;
+    TransitionEstimator transitionEstimator = TransitionEstimator::NextView;
+    FeatureScaling featureScaling = FeatureScaling::InverseSqrtMean;
 };
 
 /// Result of a solve at one γ. Components are sorted by decreasing weight, so the

@@ -190,8 +190,43 @@ AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
     out.c = Eigen::MatrixXd::Zero(d3, k);
     out.status = Status::Successful;
 
+    // One power-iteration run from u on `target`; false if the normalisation degenerates.
+    auto runTrial = [&](const DenseTensor3& target, Eigen::VectorXd u, Trial& trial) {
+        u.normalize();
+        trial.iterations = 0;
+        for (int i = 0; i < options.iterations; ++i) {
+            Eigen::VectorXd next = target.contract23(pab * u, pac * u);
+            const double norm = next.norm();
+            ++trial.iterations;
+            if (!(norm > 0) || !std::isfinite(norm)) {
+                return false;
+            }
+            next /= norm;
+            const double change = 1.0 - std::abs(next.dot(u));
+            u = next;
+            if (change < options.tolerance) {
+                break;
+            }
+        }
+        const double n = u.dot(maaPinv * u);
+        if (!std::isfinite(n) || std::abs(n) <= 1e-14 * normScale) {
+            return false;
+        }
+        trial.a = u / std::sqrt(std::abs(n));
+        trial.lambda = target.contract(maaPinv * trial.a, pab * trial.a, pac * trial.a);
+        return std::isfinite(trial.lambda);
+    };
+    auto keep = [&](int t, const Trial& kept) {
+        out.lambdas[t] = kept.lambda;
+        out.a.col(t) = kept.a;
+        out.b.col(t) = bMap * kept.a;
+        out.c.col(t) = cMap * kept.a;
+        out.iterations += kept.iterations;
+    };
+
     DenseTensor3 tensor = mabc;
     std::vector<Trial> trials;
+    std::vector<char> found(static_cast<size_t>(k), 0);
     for (int t = 0; t < k; ++t) {
         trials.clear();
         for (int r = 0; r < options.trials; ++r) {
@@ -204,38 +239,10 @@ AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
             for (int i = 0; i < k; ++i) {
                 g[i] = standardNormal(engine);
             }
-            Eigen::VectorXd u = range * g;
-            u.normalize();
             Trial trial;
-            bool valid = true;
-            for (int i = 0; i < options.iterations; ++i) {
-                Eigen::VectorXd next = tensor.contract23(pab * u, pac * u);
-                const double norm = next.norm();
-                ++trial.iterations;
-                if (!(norm > 0) || !std::isfinite(norm)) {
-                    valid = false;
-                    break;
-                }
-                next /= norm;
-                const double change = 1.0 - std::abs(next.dot(u));
-                u = next;
-                if (change < options.tolerance) {
-                    break;
-                }
+            if (runTrial(tensor, range * g, trial)) {
+                trials.push_back(std::move(trial));
             }
-            if (!valid) {
-                continue;
-            }
-            const double n = u.dot(maaPinv * u);
-            if (!std::isfinite(n) || std::abs(n) <= 1e-14 * normScale) {
-                continue;
-            }
-            trial.a = u / std::sqrt(std::abs(n));
-            trial.lambda = tensor.contract(maaPinv * trial.a, pab * trial.a, pac * trial.a);
-            if (!std::isfinite(trial.lambda)) {
-                continue;
-            }
-            trials.push_back(std::move(trial));
         }
         if (trials.empty()) {
             out.status = Status::NumericalIssue;
@@ -245,13 +252,36 @@ AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
         std::stable_sort(trials.begin(), trials.end(), [](const Trial& x, const Trial& y) {
             return std::abs(x.lambda) < std::abs(y.lambda);
         });
-        const Trial& kept = trials[(trials.size() - 1) / 2];
-        out.lambdas[t] = kept.lambda;
-        out.a.col(t) = kept.a;
-        out.b.col(t) = bMap * kept.a;
-        out.c.col(t) = cMap * kept.a;
-        out.iterations += kept.iterations;
-        tensor.addRankOne(-std::abs(kept.lambda), out.a.col(t), out.b.col(t), out.c.col(t));
+        keep(t, trials[(trials.size() - 1) / 2]);
+        found[static_cast<size_t>(t)] = 1;
+        tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t), out.c.col(t));
+    }
+    // Refinement: re-extract each component from M_abc minus all the others, warm-started at
+    // its current estimate (removes the error that early deflations pass on to later ones).
+    for (int round = 0; round < options.refinementRounds; ++round) {
+        for (int t = 0; t < k; ++t) {
+            if (!found[static_cast<size_t>(t)]) {
+                continue;
+            }
+            throwIfCancelled(cancel);
+            DenseTensor3 others = mabc;
+            for (int u = 0; u < k; ++u) {
+                if (u != t && found[static_cast<size_t>(u)]) {
+                    others.addRankOne(-std::abs(out.lambdas[u]), out.a.col(u), out.b.col(u),
+                                      out.c.col(u));
+                }
+            }
+            Trial trial;
+            if (runTrial(others, out.a.col(t), trial)) {
+                keep(t, trial);
+            }
+        }
+    }
+    if (options.refinementRounds > 0) {
+        tensor = mabc;
+        for (int t = 0; t < k; ++t) {
+            tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t), out.c.col(t));
+        }
     }
     const double total = mabc.norm();
     out.residual = total > 0 ? tensor.norm() / total : 0.0;

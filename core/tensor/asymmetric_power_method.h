@@ -62,6 +62,9 @@ struct AsymmetricPowerOptions {
     int trials = 10;            ///< random starts per component; the median-|λ| trial is kept
     double tolerance = 1e-12;   ///< stop a trial when 1 − |⟨u_new, u_old⟩| (unit vectors) < tol
     std::uint64_t seed = 0;     ///< every random start derives from it
+    /// Refinement rounds after the K deflation steps: each component is re-extracted by power
+    /// iterations on M_abc minus all the other components, warm-started at its estimate.
+    int refinementRounds = 0;
 };
 
 /// Components of M_abc ≈ Σ_t λ_t â_t ⊗ b̂_t ⊗ ĉ_t in the ±1-normalised form of App. D.
@@ -111,6 +114,7 @@ struct AsymmetricDecomposition {
 ///      std::invalid_argument). Cost: three SVDs of the pair moments plus
 ///      O(K · trials · iterations · d1·d2·d3). Status::NumericalIssue when a normalisation
 ///      ⟨u, M_aa⁺ u⟩ vanishes for every trial of some component (its columns are then zero).
+///      Each refinement round costs O(K²·d1·d2·d3 + K·iterations·d1·d2·d3).
 ///      Polls `cancel` between trials (throws Cancelled).
 AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
                                                     const Eigen::MatrixXd& mac,
