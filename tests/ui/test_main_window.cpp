@@ -5,6 +5,7 @@
 #include "ui/charts/auc_chart_view.h"
 #include "ui/common/error_reporter.h"
 #include "ui/common/resource_locator.h"
+#include "ui/common/task_progress_widget.h"
 #include "ui/models/topic_words_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/analysis_panel.h"
@@ -17,7 +18,20 @@
 
 #include <gtest/gtest.h>
 
+#include "ui/common/export_helpers.h"
+
+#include "ui/common/recent_files.h"
+
 #include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QUrl>
+#include <QImage>
+#include <QPainter>
+#include <QSet>
+#include <QTemporaryDir>
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QTableView>
@@ -94,6 +108,30 @@ TEST(MainWindow, DemoSessionEndToEnd) {
         window.grab().save(shots + QStringLiteral("/demo-all-components.png"));
     }
     topics->tablePanel()->setShowAll(false);
+
+    // Figure export of the chart: a stand-alone rendering at print resolution.
+    QTemporaryDir exportDir;
+    ASSERT_TRUE(exportDir.isValid());
+    cx::ui::ImageExportSettings figure;
+    figure.pixels = QSize(1050, 780);
+    figure.dpi = 300;
+    const QString figurePath = shots.isEmpty() ? exportDir.filePath(QStringLiteral("auc.png"))
+                                               : shots + QStringLiteral("/auc-figure.png");
+    QString exportError;
+    ASSERT_TRUE(cx::ui::exportFigure(
+        figurePath, figure,
+        [chart](QPainter& painter, const QRectF& target) { chart->paintFigure(painter, target); },
+        &exportError))
+        << exportError.toStdString();
+    QImage exported(figurePath);
+    ASSERT_EQ(exported.size(), figure.pixels);
+    QSet<QRgb> colours;
+    for (int y = 0; y < exported.height(); y += 3) {
+        for (int x = 0; x < exported.width(); x += 3) {
+            colours.insert(exported.pixel(x, y));
+        }
+    }
+    EXPECT_GT(colours.size(), 50);
 
     // Drag the slider: the shown result ends at the slider's γ, computed off the GUI thread.
     QSlider* slider = topics->analysisPanel()->gammaSlider();
@@ -212,4 +250,64 @@ TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     EXPECT_DOUBLE_EQ(topics->controller()->solution().gamma, slider->maximum() / 100.0);
     EXPECT_GT(stats.resultsShown, 3) << "dragging must update the results live";
     EXPECT_LT(longestGap, 1000);
+}
+
+TEST(MainWindow, ProgressShowsAndCancelKeepsTheResults) {
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.resize(1280, 800);
+    window.show();
+    TopicsWorkspace* topics = window.topicsWorkspace();
+    topics->openCorpus(cx::ui::test::syntheticCorpus(20000, 3000));
+    cx::ui::DataPanel* data = topics->dataPanel();
+    data->foregroundPicker()->setRule(QStringLiteral("group=foreground"));
+    data->backgroundPicker()->setBackgroundMode(cx::ui::BackgroundMode::NotForeground);
+    QMetaObject::invokeMethod(data, "applyRequested");
+    ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }, 60000));
+    const auto engine = topics->controller()->engine();
+    const quint64 shown = topics->controller()->solution().generation;
+
+    // A different choice starts a build; the shell shows progress with Cancel.
+    data->backgroundPicker()->setBackgroundMode(cx::ui::BackgroundMode::All);
+    QMetaObject::invokeMethod(data, "applyRequested");
+    ASSERT_TRUE(window.progressWidget()->isRunning());
+    ASSERT_TRUE(waitUntil([&] { return window.progressWidget()->isVisible(); }, 10000))
+        << "the build finished before the progress bar appeared";
+    const QString shots = qEnvironmentVariable("CX_UI_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        window.grab().save(shots + QStringLiteral("/progress.png"));
+    }
+    emit window.progressWidget()->cancelRequested();
+    ASSERT_TRUE(waitUntil([&] { return !topics->controller()->isTaskRunning(); }, 10000));
+    EXPECT_FALSE(window.progressWidget()->isRunning());
+    EXPECT_EQ(topics->controller()->engine(), engine);
+    EXPECT_EQ(topics->controller()->solution().generation, shown);
+    // The panel keeps the user's (uncomputed) choice and offers to compute it again.
+    EXPECT_EQ(data->backgroundPicker()->backgroundMode(), cx::ui::BackgroundMode::All);
+    EXPECT_TRUE(data->isPendingValid());
+}
+
+TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
+    ErrorRecorder errors;
+    cx::ui::RecentFiles::clear();
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.show();
+    const QString folder = QStringLiteral(CX_SOURCE_DIR "/resources/demo/reuters");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(folder)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    TopicsWorkspace* topics = window.topicsWorkspace();
+    ASSERT_TRUE(waitUntil([&] { return topics->controller()->corpus().corpus != nullptr; }, 30000))
+        << errors.messages.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(errors.messages.isEmpty());
+    EXPECT_GT(topics->controller()->corpus().corpus->numDocuments(), 1000);
+    ASSERT_FALSE(cx::ui::RecentFiles::list().isEmpty());
+    EXPECT_EQ(cx::ui::RecentFiles::list().front(), QFileInfo(folder).absoluteFilePath());
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("reuters")));
+    cx::ui::RecentFiles::clear();
 }

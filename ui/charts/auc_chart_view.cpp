@@ -47,7 +47,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     chart->setBackgroundBrush(Qt::white);
     chart->setPlotAreaBackgroundVisible(false);
     chart->legend()->hide();
-    chart->setMargins(QMargins(4, 4, 8, 4));
+    chart->setMargins(QMargins(4, 4, 14, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setAnimationOptions(QChart::NoAnimation);
 
@@ -218,8 +218,10 @@ void AucChartView::fillParts(const Parts& parts) const {
     // Each series gets its whole point list at once (one replace, one repaint).
     parts.curve->replace(curve);
     parts.dots->replace(curve);
-    parts.reference->replace(QList<QPointF>{{xMin, 1.0}, {xMax, 1.0}});
-    const bool markerVisible = m_gamma >= xMin && m_gamma <= xMax;
+    // Without data the plot stays empty behind the message (no reference, no marker).
+    parts.reference->replace(curve.isEmpty() ? QList<QPointF>{}
+                                             : QList<QPointF>{{xMin, 1.0}, {xMax, 1.0}});
+    const bool markerVisible = !curve.isEmpty() && m_gamma >= xMin && m_gamma <= xMax;
     if (markerVisible) {
         parts.marker->replace(QList<QPointF>{{m_gamma, yMin}, {m_gamma, yMax}});
         const double value = interpolatedRelativeAuc(m_gamma);

@@ -74,8 +74,13 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
 
     auto* row = new QHBoxLayout;
     row->setSpacing(8);
-    m_components = spin(1, 200, 10, 64, this);
-    m_components->setToolTip(tr("K: number of components of the contrastive decomposition"));
+    // K above ~50 makes the projected third moments (r³/6 entries, r ≈ 4K) and their pass over
+    // the data too large for interactive use.
+    m_components = spin(1, kMaxComponents, 10, 64, this);
+    m_components->setToolTip(tr("K: number of components of the contrastive decomposition "
+                                "(1–%1). Raising K past a multiple of 5 recomputes the moment "
+                                "projection.")
+                                 .arg(kMaxComponents));
     m_seed = spin(0, 2147483647, 1, 72, this);
     m_seed->setToolTip(tr("Seed of the random starts of the power method"));
     m_restarts = spin(1, 100, 5, 56, this);

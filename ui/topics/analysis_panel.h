@@ -33,6 +33,7 @@ public:
 
     static constexpr int kSliderSteps = 1000; ///< 0.01 per step over [0, 10]
     static constexpr double kSliderMaximum = 10.0;
+    static constexpr int kMaxComponents = 50;
 
 signals:
     void gammaChanged(double gamma);

@@ -107,8 +107,9 @@ void DataPanel::setCorpus(const CorpusHandle& corpus) {
         return;
     }
     const cx::LoadReport& report = corpus.corpus->report;
-    QFileInfo info(corpus.source);
-    m_corpusName->setText(info.fileName().isEmpty() ? corpus.source : info.fileName());
+    const QFileInfo info(corpus.source);
+    m_corpusName->setText(info.exists() && !info.fileName().isEmpty() ? info.fileName()
+                                                                       : corpus.source);
     m_corpusName->setToolTip(corpus.source);
     QStringList details;
     details << tr("%1 documents · %2 words in the vocabulary")

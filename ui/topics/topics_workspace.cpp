@@ -267,7 +267,8 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
                       : tr("Open a corpus, choose a foreground and a background, then compute."));
     if (corpus.corpus) {
         const QFileInfo info(corpus.source);
-        emit documentTitleChanged(info.fileName().isEmpty() ? corpus.source : info.fileName());
+        emit documentTitleChanged(info.exists() && !info.fileName().isEmpty() ? info.fileName()
+                                                                              : corpus.source);
         if (!m_loadingPath.isEmpty() && corpus.source == m_loadingPath) {
             emit pathOpened(m_loadingPath);
         }
@@ -299,7 +300,7 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
 
 void TopicsWorkspace::applySession(const DemoSession& session) {
     ModelParameters parameters = m_analysisPanel->parameters();
-    parameters.numComponents = session.numComponents;
+    parameters.numComponents = std::min(session.numComponents, AnalysisPanel::kMaxComponents);
     parameters.seed = session.seed;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
@@ -389,7 +390,8 @@ void TopicsWorkspace::restoreSettings() {
     m_tablePanel->setShowAll(settings.value(kShowAllKey, false).toBool());
     m_tablePanel->setTopWordCount(settings.value(kTopWordsKey, 15).toInt());
     ModelParameters p = m_analysisPanel->parameters();
-    p.numComponents = std::clamp(settings.value(kComponentsKey, p.numComponents).toInt(), 1, 200);
+    p.numComponents = std::clamp(settings.value(kComponentsKey, p.numComponents).toInt(), 1,
+                                 AnalysisPanel::kMaxComponents);
     p.seed = settings.value(kSeedKey, static_cast<qulonglong>(p.seed)).toULongLong();
     p.restarts = std::clamp(settings.value(kRestartsKey, p.restarts).toInt(), 1, 100);
     p.iterations = std::clamp(settings.value(kIterationsKey, p.iterations).toInt(), 1, 10000);
