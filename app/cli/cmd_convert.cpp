@@ -15,14 +15,9 @@
 namespace cx::cli {
 
 int runConvert(const std::vector<std::string>& argv) {
-    const Args args(argv, {"keep-stopwords"});
+    const Args args(argv, corpusFlags());
     const std::string path = args.string("corpus");
-    CorpusLoadOptions options;
-    options.format = parseCorpusFormat(args.string("format", "auto"));
-    options.minDocumentFrequency = args.integer("min-df", 2, 1, 1000000000);
-    options.maxVocabulary = args.integer("max-vocab", 0, 0, 100000000);
-    options.removeStopWords = !args.flag("keep-stopwords");
-    options.minTokens = args.integer("min-tokens", 3, 1, 1000000);
+    const CorpusLoadOptions options = readLoadOptions(args);
     const std::string outDir = args.string("out");
     const std::string name = args.string("name", "corpus");
     args.rejectUnused();

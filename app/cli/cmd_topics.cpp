@@ -17,7 +17,6 @@ namespace cx::cli {
 
 namespace {
 
-const std::set<std::string> kFlags = {"json", "keep-stopwords"};
 
 std::string number(double value) {
     if (!std::isfinite(value)) {
@@ -94,7 +93,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
 } // namespace
 
 int runTopics(const std::vector<std::string>& argv) {
-    const Args args(argv, kFlags);
+    const Args args(argv, corpusFlags());
     TopicSession session;
     session.readOptions(args);
     const double gamma = args.real("gamma", 0.0, 1e12);
@@ -178,7 +177,7 @@ int runTopics(const std::vector<std::string>& argv) {
 }
 
 int runSweep(const std::vector<std::string>& argv) {
-    const Args args(argv, kFlags);
+    const Args args(argv, corpusFlags());
     TopicSession session;
     session.readOptions(args);
     const std::string positiveRule = args.string("positive");

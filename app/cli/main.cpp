@@ -16,7 +16,8 @@ const std::vector<Command>& commands() {
         {"topics", "contrastive topic model at one γ",
          "contrast-cli topics --corpus PATH --fg RULE --bg RULE --k K --gamma G\n"
          "       [--seed S] [--iterations N] [--restarts R] [--format auto|tsv|csv|uci|reuters|txt]\n"
-         "       [--min-df N] [--max-vocab N] [--keep-stopwords] [--min-tokens N]\n"
+         "       [--min-df N] [--max-df FRACTION] [--max-vocab N] [--keep-stopwords]\n"
+         "       [--drop-numbers] [--min-tokens N]\n"
          "       [--method projected|direct] [--rank-per-side R] [--smoothing A]\n"
          "       [--positive RULE] [--top N] [--threads T] [--out DIR] [--json]",
          runTopics},
@@ -36,7 +37,8 @@ const std::vector<Command>& commands() {
          runGenerate},
         {"convert", "load a corpus and write it as UCI bag-of-words (+ labels sidecar)",
          "contrast-cli convert --corpus PATH --out DIR [--name NAME] [--format F] [--min-df N]\n"
-         "       [--max-vocab N] [--keep-stopwords] [--min-tokens N]",
+         "       [--max-df FRACTION] [--max-vocab N] [--keep-stopwords] [--drop-numbers]\n"
+         "       [--min-tokens N]",
          runConvert},
     };
     return all;

@@ -17,13 +17,22 @@
 
 namespace cx::cli {
 
+CorpusLoadOptions readLoadOptions(const Args& args) {
+    CorpusLoadOptions options;
+    options.format = parseCorpusFormat(args.string("format", "auto"));
+    options.minDocumentFrequency = args.integer("min-df", 2, 1, 1000000000);
+    options.maxVocabulary = args.integer("max-vocab", 0, 0, 100000000);
+    options.maxDocumentFraction = args.real("max-df", 1.0, 1e-9, 1.0);
+    options.removeStopWords = !args.flag("keep-stopwords");
+    options.removeNumbers = args.flag("drop-numbers");
+    // The moment estimators need documents of at least 3 tokens (Prop. 4).
+    options.minTokens = args.integer("min-tokens", 3, 3, 1000000);
+    return options;
+}
+
 void TopicSession::readOptions(const Args& args) {
     corpusPath = args.string("corpus");
-    loadOptions.format = parseCorpusFormat(args.string("format", "auto"));
-    loadOptions.minDocumentFrequency = args.integer("min-df", 2, 1, 1000000000);
-    loadOptions.maxVocabulary = args.integer("max-vocab", 0, 0, 100000000);
-    loadOptions.removeStopWords = !args.flag("keep-stopwords");
-    loadOptions.minTokens = args.integer("min-tokens", 3, 3, 1000000);
+    loadOptions = readLoadOptions(args);
     foregroundRule = args.string("fg");
     backgroundRule = args.string("bg");
     modelOptions.numComponents = static_cast<int>(args.integer("k", 1, 1000));
@@ -124,6 +133,8 @@ void TopicSession::writeJsonPreamble(JsonWriter& json, const char* command) cons
     json.field("min_df", loadOptions.minDocumentFrequency);
     json.field("max_vocab", loadOptions.maxVocabulary);
     json.field("stopwords_removed", loadOptions.removeStopWords);
+    json.field("numbers_removed", loadOptions.removeNumbers);
+    json.field("max_df", loadOptions.maxDocumentFraction);
     json.field("smoothing", smoothing);
     json.field("threads", threadCount());
     json.endObject();

@@ -8,6 +8,7 @@
 #include "core/models/contrastive_topic_model.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,16 @@ struct TopicSession {
     /// Writes the shared JSON members: parameters, load report, selection, engine timings.
     void writeJsonPreamble(JsonWriter& json, const char* command) const;
 };
+
+/// Switches (options without a value) understood by every command that loads a corpus.
+inline const std::set<std::string>& corpusFlags() {
+    static const std::set<std::string> flags = {"json", "keep-stopwords", "drop-numbers"};
+    return flags;
+}
+
+/// Reads --format, --min-df, --max-vocab, --max-df, --keep-stopwords, --drop-numbers and
+/// --min-tokens.
+CorpusLoadOptions readLoadOptions(const Args& args);
 
 /// Writes `content` to DIR/name atomically (temporary file + rename). Throws InputError.
 void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content);

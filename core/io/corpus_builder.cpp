@@ -175,6 +175,16 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
         ++documentFrequency[static_cast<size_t>(column)];
     }
     const std::int64_t minDf = std::max<std::int64_t>(1, options.minDocumentFrequency);
+    // Largest document frequency allowed by maxDocumentFraction (never below 1 document).
+    const std::int64_t maxDf =
+        options.maxDocumentFraction >= 1.0
+            ? numRead
+            : std::max<std::int64_t>(
+                  1, static_cast<std::int64_t>(options.maxDocumentFraction * static_cast<double>(numRead)));
+    auto isNumber = [](const std::string& word) {
+        return std::all_of(word.begin(), word.end(),
+                           [](unsigned char c) { return c >= '0' && c <= '9'; });
+    };
     std::vector<std::int32_t> candidates;
     bool anyWord = false;
     for (size_t w = 0; w < numWords; ++w) {
@@ -186,8 +196,11 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
         if (options.removeStopWords && isStopWord(toLowerAscii(word))) {
             continue;
         }
+        if (options.removeNumbers && isNumber(word)) {
+            continue;
+        }
         anyWord = true;
-        if (documentFrequency[w] >= minDf) {
+        if (documentFrequency[w] >= minDf && documentFrequency[w] <= maxDf) {
             candidates.push_back(static_cast<std::int32_t>(w));
         }
     }

@@ -163,6 +163,10 @@ void validate(const CorpusLoadOptions& options) {
         throw InputError("parameter min-tokens: must be >= 0, got " +
                          std::to_string(options.minTokens));
     }
+    if (!(options.maxDocumentFraction > 0.0) || !(options.maxDocumentFraction <= 1.0)) {
+        throw InputError("parameter max-df: must lie in (0, 1], got " +
+                         std::to_string(options.maxDocumentFraction));
+    }
 }
 
 RawCorpus readUciParts(const std::vector<std::string>& parts, const CorpusLoadOptions& options,

@@ -24,6 +24,12 @@ struct CorpusLoadOptions {
     std::int64_t minDocumentFrequency = 2; ///< words in fewer documents are dropped
     std::int64_t maxVocabulary = 0;        ///< keep the most frequent (by document frequency); 0 = all
     std::int64_t minTokens = 3;            ///< shorter documents (after the vocabulary cut) are skipped
+    /// Drop tokens made only of digits ("1987", "000"), which can dominate news topics' top
+    /// words without naming a theme. Tokens mixing letters and digits ("g7") are always kept.
+    bool removeNumbers = false;
+    /// Drop words that occur in more than this fraction of the documents read (corpus
+    /// boilerplate such as Reuters' "reuter" sign-off); 1 keeps every word.
+    double maxDocumentFraction = 1.0;
 };
 
 /// Loads a corpus from a file or folder. Auto picks Reuters for reut2-*.sgm[.gz] files or a
