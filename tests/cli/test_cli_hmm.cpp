@@ -1,0 +1,201 @@
+// contrast-cli hmm end to end on the real chr11 slices in tests/data/hmm.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+namespace cx {
+namespace {
+
+using test::parseTsv;
+using test::readText;
+using test::runCli;
+using test::TempDir;
+
+const std::string kData = std::string(CX_TEST_DATA_DIR) + "/hmm/";
+const std::string kTracks =
+    kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz";
+const std::string kForeground =
+    kData + "RefSeqGene.chr11_slice.bed," + kData + "RefSeqTSS2kb.chr11_slice.bed";
+
+const std::vector<std::string> kMarks = {"CTCF",    "H3K27ac", "H3K27me3", "H3K36me3", "H3K4me1",
+                                         "H3K4me2", "H3K4me3", "H3K9ac",   "H4K20me1", "WCE"};
+
+TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
+    TempDir dir;
+    const std::string out = dir / "out";
+    const auto result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k",
+                                "6", "--gamma", "0.5", "--seed", "3", "--out", out},
+                               dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    // Unknown contigs in the BED files: one warning each, not an error.
+    EXPECT_NE(result.err.find("contig 'chr1' is not in the tracks"), std::string::npos);
+    EXPECT_NE(result.err.find("contig 'chr2_random' is not in the tracks"), std::string::npos);
+
+    const auto states = parseTsv(readText(out + "/states.tsv"));
+    ASSERT_EQ(states.size(), 7u);
+    EXPECT_EQ(states[0], (std::vector<std::string>{"state", "weight", "lambda",
+                                                   "foreground_specific"}));
+    size_t specific = 0;
+    double previous = 1e300;
+    for (size_t row = 1; row < states.size(); ++row) {
+        ASSERT_EQ(states[row].size(), 4u);
+        EXPECT_EQ(states[row][0], "E" + std::to_string(row));
+        const double weight = std::stod(states[row][1]);
+        EXPECT_LE(weight, previous); // sorted by weight
+        previous = weight;
+        EXPECT_EQ(states[row][3], weight > 0 ? "1" : "0");
+        specific += weight > 0 ? 1 : 0;
+    }
+    ASSERT_GT(specific, 0u);
+
+    const auto emissions = parseTsv(readText(out + "/emissions.tsv"));
+    ASSERT_EQ(emissions.size(), specific + 1);
+    ASSERT_EQ(emissions[0].size(), 11u);
+    EXPECT_EQ(emissions[0][0], "state");
+    for (size_t j = 0; j < kMarks.size(); ++j) {
+        EXPECT_EQ(emissions[0][j + 1], kMarks[j]);
+    }
+    for (size_t row = 1; row < emissions.size(); ++row) {
+        for (size_t j = 1; j < 11; ++j) {
+            const double p = std::stod(emissions[row][j]);
+            EXPECT_GE(p, 0.0);
+            EXPECT_LE(p, 1.0);
+        }
+    }
+    const auto transitions = parseTsv(readText(out + "/transitions.tsv"));
+    ASSERT_EQ(transitions.size(), specific + 1);
+    for (size_t row = 1; row < transitions.size(); ++row) {
+        double total = 0;
+        for (size_t j = 1; j < transitions[row].size(); ++j) {
+            total += std::stod(transitions[row][j]);
+        }
+        EXPECT_NEAR(total, 1.0, 1e-5);
+    }
+
+    // BED9 with one track line per cell, every bin covered exactly once per cell.
+    const auto bed = parseTsv(readText(out + "/segments.bed"));
+    std::set<std::string> tracks;
+    std::int64_t covered = 0;
+    for (const auto& row : bed) {
+        if (row.size() == 1 && row[0].rfind("track ", 0) == 0) {
+            tracks.insert(row[0]);
+            continue;
+        }
+        ASSERT_EQ(row.size(), 9u);
+        EXPECT_EQ(row[0], "chr11");
+        const auto start = std::stoll(row[1]);
+        const auto end = std::stoll(row[2]);
+        EXPECT_LT(start, end);
+        EXPECT_EQ(row[1], row[6]);
+        EXPECT_EQ(row[2], row[7]);
+        EXPECT_EQ(row[4], "0");
+        EXPECT_EQ(row[5], ".");
+        EXPECT_EQ(std::count(row[8].begin(), row[8].end(), ','), 2);
+        covered += end - start;
+    }
+    EXPECT_EQ(tracks.size(), 2u);
+    EXPECT_EQ(covered, 2 * 20000 * 200);
+    const auto gm = parseTsv(readText(out + "/segments.GM12878.bed"));
+    ASSERT_FALSE(gm.empty());
+    EXPECT_EQ(gm[0].size(), 9u); // per-cell files have no track line
+    EXPECT_EQ(readText(out + "/segments.K562.bed").empty(), false);
+}
+
+TEST(CliHmm, JsonSummaryWithRefinementAndDeterminism) {
+    TempDir dir;
+    const std::vector<std::string> args = {"hmm", "--tracks", kTracks, "--k", "5", "--gamma",
+                                           "0", "--refine-em", "3", "--seed", "9", "--json",
+                                           "--no-segments"};
+    auto withOut = [&](const std::string& out) {
+        auto a = args;
+        a.push_back("--out");
+        a.push_back(out);
+        return a;
+    };
+    const auto first = runCli(withOut(dir / "a"), dir);
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    for (const char* key : {"\"command\":\"hmm\"", "\"timings_ms\":", "\"load\":", "\"moments\":",
+                            "\"solve\":", "\"em\":", "\"log_likelihood\":", "\"spectral\":",
+                            "\"em_iterations\":3", "\"final\":", "\"foreground_triples\":39996",
+                            "\"weights\":", "\"emissions\":", "\"transitions\":"}) {
+        EXPECT_NE(first.out.find(key), std::string::npos) << key << "\n" << first.out;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "a/segments.bed"));
+    const auto second = runCli(withOut(dir / "b"), dir);
+    ASSERT_EQ(second.exitCode, 0) << second.err;
+    EXPECT_EQ(readText(dir / "a/emissions.tsv"), readText(dir / "b/emissions.tsv"));
+    EXPECT_EQ(readText(dir / "a/transitions.tsv"), readText(dir / "b/transitions.tsv"));
+}
+
+TEST(CliHmm, EmBaselineCombinationsAndViterbi) {
+    TempDir dir;
+    auto result = runCli({"hmm", "--tracks", kTracks, "--k", "4", "--gamma", "0", "--method",
+                          "em", "--em-max-iter", "4", "--decode", "viterbi", "--out",
+                          dir / "em", "--json"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("\"em_iterations\":4"), std::string::npos) << result.out;
+    EXPECT_EQ(parseTsv(readText(dir / "em/emissions.tsv")).size(), 5u);
+    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "4",
+                     "--gamma", "0.3", "--encoding", "combinations", "--out", dir / "comb"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto patterns = parseTsv(readText(dir / "comb/pattern_emissions.tsv"));
+    ASSERT_GT(patterns.size(), 1u);
+    EXPECT_GT(patterns[0].size(), 100u); // one column per distinct mark pattern
+    EXPECT_EQ(parseTsv(readText(dir / "comb/emissions.tsv"))[0].size(), 11u);
+}
+
+TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
+    TempDir dir;
+    const std::string out = dir / "out";
+    struct Case {
+        std::vector<std::string> args;
+        std::string expected;
+    };
+    {
+        std::ofstream(dir / "ragged.txt") << "C\tchr1\nA\tB\n0\t1\n1\n";
+        std::ofstream(dir / "bad.bed") << "chr11\t100\tten\n";
+        std::ofstream(dir / "other.bed") << "chrX\t100\t200\n";
+    }
+    const std::vector<Case> cases = {
+        {{"hmm", "--k", "3", "--gamma", "0", "--out", out}, "parameter --tracks: required"},
+        {{"hmm", "--tracks", kTracks, "--k", "12", "--gamma", "0", "--out", out},
+         "parameter --k: 12 exceeds the moment rank 11"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "-1", "--out", out},
+         "parameter --gamma"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "nan", "--out", out},
+         "parameter --gamma"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "1", "--out", out},
+         "the background is empty"},
+        {{"hmm", "--tracks", dir / "ragged.txt", "--k", "1", "--gamma", "0", "--out", out},
+         "ragged.txt:4: row has 1 values, expected 2"},
+        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "bad.bed", "--k", "3", "--gamma",
+          "0", "--out", out},
+         "bad.bed:1: column 3 (end): 'ten'"},
+        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "other.bed", "--k", "3", "--gamma",
+          "0", "--out", out},
+         "empty foreground"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0.5", "--method", "em", "--out",
+          out},
+         "--method em fits the foreground alone"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--encoding", "bits", "--out",
+          out},
+         "parameter --encoding"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--out", out, "--bogus", "1"},
+         "unknown option --bogus"},
+        {{"hmm", "--tracks", "/nonexistent.txt", "--k", "3", "--gamma", "0", "--out", out},
+         "/nonexistent.txt: cannot open"},
+    };
+    for (const auto& c : cases) {
+        const auto result = runCli(c.args, dir);
+        EXPECT_EQ(result.exitCode, 2) << c.expected << "\n" << result.err;
+        EXPECT_NE(result.err.find(c.expected), std::string::npos) << result.err;
+    }
+}
+
+} // namespace
+} // namespace cx
