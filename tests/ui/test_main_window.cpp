@@ -199,19 +199,23 @@ TEST(MainWindow, FailedLoadShowsFileAndKeepsTheCorpus) {
 }
 
 TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
-    // Measures the longest gap between event-loop turns while the slider is dragged across
-    // the whole range at ~60 Hz. Printed for the report; the assertion is only a loose guard
-    // (timing limits belong in benchmarks, SPEC §6).
+    // Measures, on the demo session, the longest gap between event-loop turns while the slider
+    // is dragged across its whole range at ~60 Hz, and the latency from each γ change to the
+    // table showing it. Printed for the report; the assertions are only loose guards (timing
+    // limits belong in benchmarks, SPEC §6).
     MainWindow window;
     window.setSettingsPersistent(false);
     window.resize(1280, 800);
     window.show();
     TopicsWorkspace* topics = window.topicsWorkspace();
-    topics->openCorpus(cx::ui::test::syntheticCorpus(3000, 2000));
-    topics->dataPanel()->foregroundPicker()->setRule(QStringLiteral("group=foreground"));
-    topics->dataPanel()->backgroundPicker()->setRule(QStringLiteral("group=background"));
-    topics->controller()->applySelection(topics->dataPanel()->pendingSelection());
-    ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }, 30000));
+    ASSERT_TRUE(window.openDemo());
+    ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }, 60000));
+    std::vector<qint64> latencies;
+    QObject::connect(topics->controller(), &cx::ui::AnalysisController::solutionChanged,
+                     [&](const cx::ui::TopicSolution& s) {
+                         // Connected after the workspace: the table is already updated.
+                         latencies.push_back(topics->controller()->clockMs() - s.requestedAtMs);
+                     });
 
     QSlider* slider = topics->analysisPanel()->gammaSlider();
     QElapsedTimer clock;
@@ -241,12 +245,15 @@ TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     ASSERT_TRUE(waitUntil([&] { return !topics->controller()->isSolving(); }));
     heartbeat.stop();
     const auto& stats = topics->controller()->statistics();
-    std::printf("[ measure  ] slider drag: longest event-loop gap %lld ms; %d requests, %d shown, "
-                "%d coalesced, %d stale dropped; last latency %s\n",
-                static_cast<long long>(longestGap), stats.solveRequests, stats.resultsShown,
-                stats.solvesCoalesced, stats.staleDropped,
-                qPrintable(QString::number(topics->controller()->clockMs() -
-                                           topics->controller()->solution().requestedAtMs)));
+    std::sort(latencies.begin(), latencies.end());
+    const qint64 median = latencies.empty() ? -1 : latencies[latencies.size() / 2];
+    const qint64 worst = latencies.empty() ? -1 : latencies.back();
+    std::printf("[ measure  ] demo slider drag: longest event-loop gap %lld ms; γ change → table "
+                "updated: median %lld ms, max %lld ms over %zu updates; %d requests, %d "
+                "coalesced, %d stale dropped\n",
+                static_cast<long long>(longestGap), static_cast<long long>(median),
+                static_cast<long long>(worst), latencies.size(), stats.solveRequests,
+                stats.solvesCoalesced, stats.staleDropped);
     EXPECT_DOUBLE_EQ(topics->controller()->solution().gamma, slider->maximum() / 100.0);
     EXPECT_GT(stats.resultsShown, 3) << "dragging must update the results live";
     EXPECT_LT(longestGap, 1000);

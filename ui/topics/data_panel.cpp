@@ -232,16 +232,19 @@ void DataPanel::setPreview(const SelectionPreview& preview) {
                              warning && preview.background >= 0 && preview.background < 10);
 }
 
-void DataPanel::setBusy(bool busy) {
+void DataPanel::setBusy(bool busy, bool loading) {
     m_busy = busy;
+    m_loading = loading;
     updateApplyState();
 }
 
 void DataPanel::updateApplyState() {
     const bool valid = isPendingValid();
     const bool changed = !m_hasApplied || !(pendingSelection() == m_applied);
-    m_apply->setEnabled(valid && changed);
-    if (!m_hasCorpus) {
+    m_apply->setEnabled(valid && changed && !m_loading);
+    if (m_loading) {
+        m_applyState->setText(tr("Loading a corpus…"));
+    } else if (!m_hasCorpus) {
         m_applyState->setText(tr("Open a corpus first"));
     } else if (!valid) {
         m_applyState->setText(tr("Fix the rule to continue"));

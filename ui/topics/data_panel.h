@@ -29,7 +29,8 @@ public:
     /// The choice the shown results were computed for (enables/disables Compute).
     void setAppliedSelection(const SelectionSpec& selection, bool applied);
     void setPreview(const SelectionPreview& preview);
-    void setBusy(bool busy);
+    /// While a corpus loads, Compute is disabled (it would apply to the corpus being replaced).
+    void setBusy(bool busy, bool loading);
 
     SelectionPicker* foregroundPicker() const { return m_foreground; }
     SelectionPicker* backgroundPicker() const { return m_background; }
@@ -55,6 +56,7 @@ private:
     SelectionSpec m_applied;
     bool m_hasApplied = false;
     bool m_busy = false;
+    bool m_loading = false;
     bool m_hasCorpus = false;
 };
 

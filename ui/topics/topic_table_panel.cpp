@@ -149,7 +149,13 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
     updateSummary();
 }
 
+void TopicTablePanel::setProblem(const QString& message) {
+    m_problem = message;
+    updateSummary();
+}
+
 void TopicTablePanel::setSolution(const TopicSolution& solution) {
+    m_problem.clear();
     m_model->setSolution(solution);
     m_exportTableAction->setEnabled(solution.isValid());
     m_exportKeysAction->setEnabled(solution.isValid());
@@ -221,8 +227,12 @@ void TopicTablePanel::updatePlaceholder() {
 
 void TopicTablePanel::updateSummary() {
     const TopicSolution& solution = m_model->solution();
+    const QString problem =
+        m_problem.isEmpty()
+            ? QString()
+            : QStringLiteral("<span style='color:#b3261e'>%1</span>").arg(m_problem.toHtmlEscaped());
     if (!solution.isValid()) {
-        m_summary->setText(QString());
+        m_summary->setText(problem);
         return;
     }
     const cx::TopicModelResult& result = *solution.result;
@@ -238,6 +248,9 @@ void TopicTablePanel::updateSummary() {
     if (result.status != cx::Status::Successful) {
         parts << QStringLiteral("<span style='color:#b35c00'>%1</span>")
                      .arg(QString::fromUtf8(cx::toString(result.status)));
+    }
+    if (!problem.isEmpty()) {
+        parts << problem;
     }
     m_summary->setText(parts.join(QStringLiteral("  ·  ")));
 }

@@ -27,6 +27,8 @@ public:
     /// Latency from the γ/K change to this table update (ms), shown in the summary.
     void setUpdateLatency(double milliseconds);
     void setPlaceholder(const QString& text);
+    /// Shows a solve problem in the summary line until the next solution arrives.
+    void setProblem(const QString& message);
 
     TopicWordsModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
@@ -61,6 +63,7 @@ private:
     QAction* m_exportKeysAction = nullptr;
     QString m_placeholderText;
     double m_latencyMs = -1;
+    QString m_problem;
 };
 
 } // namespace cx::ui

@@ -103,14 +103,14 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
 
     // Controller → views.
     connect(m_controller, &AnalysisController::taskStarted, this,
-            [this](TaskKind, const QString& description) {
-                m_dataPanel->setBusy(true);
+            [this](TaskKind kind, const QString& description) {
+                m_dataPanel->setBusy(true, kind == TaskKind::Load);
                 emit taskStarted(description, true);
             });
     connect(m_controller, &AnalysisController::taskProgress, this, &Workspace::taskProgress);
     connect(m_controller, &AnalysisController::taskFinished, this,
             [this](TaskKind kind, const QString& outcome) {
-                m_dataPanel->setBusy(false);
+                m_dataPanel->setBusy(false, false);
                 emit taskFinished(outcome);
                 if (outcome == QLatin1String("cancelled")) {
                     m_pendingSession.reset();
@@ -149,6 +149,8 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     });
     connect(m_controller, &AnalysisController::solutionChanged, this,
             &TopicsWorkspace::onSolutionChanged);
+    connect(m_controller, &AnalysisController::solveFailed, m_tablePanel,
+            &TopicTablePanel::setProblem);
     connect(m_controller, &AnalysisController::selectionPreviewReady, m_dataPanel,
             &DataPanel::setPreview);
     connect(m_controller, &AnalysisController::sweepStarted, m_specificityPanel,

@@ -334,7 +334,13 @@ void AnalysisController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
     const bool relevant = epoch == m_epoch && !m_pendingSolve.has_value();
     dispatchPending();
     if (relevant) {
-        emit errorOccurred(tr("Could not decompose"), message);
+        emit solveFailed(message);
+        // One dialog per epoch: while the user drags γ with an impossible K, every solve
+        // fails with a slightly different message; the views show the latest one inline.
+        if (m_solveErrorEpoch != m_epoch) {
+            m_solveErrorEpoch = m_epoch;
+            emit errorOccurred(tr("Could not decompose"), message);
+        }
     }
 }
 
@@ -402,9 +408,10 @@ void AnalysisController::onTaskCancelled(quint64 generation) {
     if (generation != m_taskGeneration) {
         return;
     }
-    const TaskKind kind = m_taskKind;
     finishTask(QStringLiteral("cancelled"));
-    if (kind == TaskKind::Build) {
+    // A load can have superseded a build too: whatever was cancelled, make the requested
+    // state match the engine again so γ/K changes keep working on what is shown.
+    if (!engineFits()) {
         revertToEngine();
     }
 }
@@ -415,7 +422,7 @@ void AnalysisController::onTaskFailed(quint64 generation, const QString& message
     }
     const TaskKind kind = m_taskKind;
     finishTask(QStringLiteral("failed"));
-    if (kind == TaskKind::Build) {
+    if (!engineFits()) {
         revertToEngine();
     }
     emit errorOccurred(taskTitle(kind), message);

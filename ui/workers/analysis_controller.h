@@ -114,6 +114,8 @@ signals:
     /// build; panels should re-read selection() and parameters().
     void stateReverted();
     void solutionChanged(const cx::ui::TopicSolution& solution);
+    /// The newest solve failed (the previous solution stays shown).
+    void solveFailed(const QString& message);
     void selectionPreviewReady(const cx::ui::SelectionPreview& preview);
     /// A new sweep started over `gammas` (empty: no sweep, e.g. no positive rule).
     void sweepStarted(const QVector<double>& gammas);
@@ -180,6 +182,7 @@ private:
     TopicSolution m_shown;
     qint64 m_lastShownAtMs = -1000000;
     int m_livePreviewIntervalMs = 50;
+    quint64 m_solveErrorEpoch = 0;
 
     // Sweep.
     SweepSpec m_sweep;
