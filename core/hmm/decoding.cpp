@@ -53,12 +53,15 @@ void HmmSufficientStats::add(const HmmSufficientStats& other) {
     patternPosteriors += other.patternPosteriors;
 }
 
-double forwardBackward(const Eigen::VectorXd& start, const Eigen::MatrixXd& transitions,
-                       const Eigen::MatrixXd& table, std::span<const std::uint32_t> symbols,
-                       std::vector<double>& workspace, HmmSufficientStats* stats,
-                       std::uint16_t* argmax, Eigen::MatrixXd* posteriors) {
-    checkModel(start, transitions, table, symbols, "forwardBackward");
-    const auto k = static_cast<size_t>(start.size());
+namespace {
+
+/// The forward–backward kernel; KC > 0 fixes K at compile time so the K×K loops unroll.
+template <int KC>
+double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd& transitions,
+                             const Eigen::MatrixXd& table, std::span<const std::uint32_t> symbols,
+                             std::vector<double>& workspace, HmmSufficientStats* stats,
+                             std::uint16_t* argmax, Eigen::MatrixXd* posteriors) {
+    const size_t k = KC > 0 ? static_cast<size_t>(KC) : static_cast<size_t>(start.size());
     const size_t length = symbols.size();
     workspace.resize(length * k + length + 3 * k);
     double* alpha = workspace.data();       // L × K, row t contiguous
@@ -199,6 +202,36 @@ double forwardBackward(const Eigen::VectorXd& start, const Eigen::MatrixXd& tran
         ++stats->numSequences;
     }
     return logLikelihood;
+}
+
+} // namespace
+
+double forwardBackward(const Eigen::VectorXd& start, const Eigen::MatrixXd& transitions,
+                       const Eigen::MatrixXd& table, std::span<const std::uint32_t> symbols,
+                       std::vector<double>& workspace, HmmSufficientStats* stats,
+                       std::uint16_t* argmax, Eigen::MatrixXd* posteriors) {
+    checkModel(start, transitions, table, symbols, "forwardBackward");
+    switch (start.size()) {
+#define CX_FB_CASE(n)                                                                              \
+    case n:                                                                                        \
+        return forwardBackwardKernel<n>(start, transitions, table, symbols, workspace, stats,      \
+                                        argmax, posteriors);
+        CX_FB_CASE(2)
+        CX_FB_CASE(3)
+        CX_FB_CASE(4)
+        CX_FB_CASE(5)
+        CX_FB_CASE(6)
+        CX_FB_CASE(7)
+        CX_FB_CASE(8)
+        CX_FB_CASE(9)
+        CX_FB_CASE(10)
+        CX_FB_CASE(11)
+        CX_FB_CASE(12)
+#undef CX_FB_CASE
+    default:
+        return forwardBackwardKernel<0>(start, transitions, table, symbols, workspace, stats,
+                                        argmax, posteriors);
+    }
 }
 
 double forwardLogLikelihood(const Eigen::VectorXd& start, const Eigen::MatrixXd& transitions,
