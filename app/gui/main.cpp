@@ -133,8 +133,7 @@ int main(int argc, char** argv) {
     if (timing) {
         QObject::connect(topics, &cx::ui::Workspace::settledChanged, &window, [&clock, topics] {
             static bool reported = false;
-            if (!reported && topics->isSettled() &&
-                topics->controller()->solution().isValid()) {
+            if (!reported && topics->isSettled() && topics->controller()->solution().isValid()) {
                 reported = true;
                 std::fprintf(stderr, "timing: first result and AUC chart %lld ms after start\n",
                              static_cast<long long>(clock.elapsed()));

@@ -110,7 +110,8 @@ TEST(AnalysisController, CancelDuringBuildKeepsPreviousEngineAndCanRestart) {
 
     // The worker is not stuck: the same request now completes.
     controller.applySelection(other);
-    ASSERT_TRUE(waitUntil([&] { return controller.isIdle() && controller.engine() != engineBefore; }));
+    ASSERT_TRUE(
+        waitUntil([&] { return controller.isIdle() && controller.engine() != engineBefore; }));
     EXPECT_EQ(controller.engine()->selection, other);
     EXPECT_EQ(controller.engine()->background.size(), 3000u);
     EXPECT_EQ(controller.engine()->overlap, 1500);
@@ -194,7 +195,7 @@ TEST(AnalysisController, ResultsOfSupersededParametersAreDropped) {
     AnalysisController controller;
     prepare(controller);
     const auto before = controller.statistics();
-    controller.setGamma(1.5);         // in flight with K = 6
+    controller.setGamma(1.5);                // in flight with K = 6
     controller.setParameters(smallModel(8)); // new epoch: the K = 6 result is stale
     ASSERT_TRUE(waitUntil([&] { return !controller.isSolving() && controller.isIdle(); }));
     EXPECT_EQ(controller.solution().result->numComponents(), 8);
@@ -218,9 +219,8 @@ TEST(AnalysisController, RaisingKBeyondTheBasisRebuildsAndComingBackReusesTheEng
     EXPECT_EQ(controller.statistics().enginesBuilt, 2);
 
     controller.setParameters(smallModel(7));
-    ASSERT_TRUE(waitUntil([&] {
-        return controller.isIdle() && controller.solution().result->numComponents() == 7;
-    }));
+    ASSERT_TRUE(waitUntil(
+        [&] { return controller.isIdle() && controller.solution().result->numComponents() == 7; }));
     EXPECT_EQ(controller.statistics().enginesBuilt, 2);
     EXPECT_EQ(controller.statistics().engineCacheHits, 1);
 }
@@ -344,8 +344,7 @@ TEST(AnalysisController, GammaGridParsing) {
     QString error;
     EXPECT_EQ(cx::ui::parseGammaGrid(QStringLiteral("0:10:0.25"), &error).size(), 41);
     EXPECT_TRUE(error.isEmpty());
-    EXPECT_EQ(cx::ui::parseGammaGrid(QStringLiteral("2, 0,1"), &error),
-              (QVector<double>{0, 1, 2}));
+    EXPECT_EQ(cx::ui::parseGammaGrid(QStringLiteral("2, 0,1"), &error), (QVector<double>{0, 1, 2}));
     EXPECT_TRUE(cx::ui::parseGammaGrid(QStringLiteral("0:10:0"), &error).isEmpty());
     EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(cx::ui::parseGammaGrid(QStringLiteral("-1,2"), &error).isEmpty());

@@ -25,17 +25,17 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileInfo>
-#include <QMimeData>
-#include <QUrl>
 #include <QImage>
+#include <QMimeData>
 #include <QPainter>
 #include <QSet>
-#include <QTemporaryDir>
-#include <QElapsedTimer>
 #include <QSlider>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTimer>
+#include <QUrl>
 
 #include <algorithm>
 
@@ -84,7 +84,8 @@ TEST(MainWindow, DemoSessionEndToEnd) {
               controller->solution().result->numComponents());
     EXPECT_DOUBLE_EQ(topics->analysisPanel()->gamma(), controller->solution().gamma);
     EXPECT_FALSE(controller->selection().foregroundRule.isEmpty());
-    EXPECT_EQ(topics->dataPanel()->foregroundPicker()->rule(), controller->selection().foregroundRule);
+    EXPECT_EQ(topics->dataPanel()->foregroundPicker()->rule(),
+              controller->selection().foregroundRule);
 
     // Table: one column per foreground-specific topic (or the placeholder when there are none).
     cx::ui::TopicWordsModel* model = topics->tablePanel()->model();

@@ -102,8 +102,7 @@ TEST(LabelValuesModel, ChecksAndCounts) {
     LabelValuesModel model;
     model.setValues({{"usa", 300}, {"uk", 20}, {"japan", 12}});
     ASSERT_EQ(model.rowCount(), 3);
-    EXPECT_EQ(model.data(model.index(0, LabelValuesModel::CountColumn),
-                         LabelValuesModel::CountRole)
+    EXPECT_EQ(model.data(model.index(0, LabelValuesModel::CountColumn), LabelValuesModel::CountRole)
                   .toLongLong(),
               300);
     QSignalSpy changed(&model, &LabelValuesModel::checkedChanged);
@@ -142,9 +141,9 @@ TEST(ExportHelpers, FiguresInEveryFormat) {
     settings.dpi = 192;
     EXPECT_DOUBLE_EQ(settings.logicalSize().width(), 300);
     QString error;
-    for (auto format : {cx::ui::ImageExportSettings::Format::Png,
-                        cx::ui::ImageExportSettings::Format::Svg,
-                        cx::ui::ImageExportSettings::Format::Pdf}) {
+    for (auto format :
+         {cx::ui::ImageExportSettings::Format::Png, cx::ui::ImageExportSettings::Format::Svg,
+          cx::ui::ImageExportSettings::Format::Pdf}) {
         settings.format = format;
         const QString path = directory.filePath(QStringLiteral("figure.") +
                                                 cx::ui::ImageExportSettings::suffix(format));
@@ -163,7 +162,7 @@ TEST(ExportHelpers, FiguresInEveryFormat) {
     EXPECT_NEAR(image.dotsPerMeterX() * 0.0254, 192, 1);
 
     settings.format = cx::ui::ImageExportSettings::Format::Png;
-    EXPECT_FALSE(cx::ui::exportFigure(QStringLiteral("/nonexistent/dir/f.png"), settings, paint,
-                                      &error));
+    EXPECT_FALSE(
+        cx::ui::exportFigure(QStringLiteral("/nonexistent/dir/f.png"), settings, paint, &error));
     EXPECT_TRUE(error.startsWith(QStringLiteral("/nonexistent/dir/f.png")));
 }

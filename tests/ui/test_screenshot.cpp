@@ -15,7 +15,8 @@ TEST(Screenshot, DemoRendersANonBlankWindow) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     // A private settings location: the screenshot must not depend on the user's settings.
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), directory.filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                       directory.filePath(QStringLiteral("config")));
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(CX_GUI_PATH),
                   {QStringLiteral("--demo"), QStringLiteral("--screenshot"), path,

@@ -74,8 +74,9 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     parts.markerDot->setBorderColor(Qt::white);
     parts.markerDot->setPen(QPen(Qt::white, 1.5 * fontScale));
     for (QAbstractSeries* series :
-         {static_cast<QAbstractSeries*>(parts.reference), static_cast<QAbstractSeries*>(parts.curve),
-          static_cast<QAbstractSeries*>(parts.dots), static_cast<QAbstractSeries*>(parts.marker),
+         {static_cast<QAbstractSeries*>(parts.reference),
+          static_cast<QAbstractSeries*>(parts.curve), static_cast<QAbstractSeries*>(parts.dots),
+          static_cast<QAbstractSeries*>(parts.marker),
           static_cast<QAbstractSeries*>(parts.markerDot)}) {
         chart->addSeries(series);
     }
@@ -141,9 +142,9 @@ void AucChartView::startSweep(const QVector<double>& gammas) {
 }
 
 void AucChartView::addPoint(const SweepPoint& point) {
-    const auto at = std::lower_bound(
-        m_points.begin(), m_points.end(), point.gamma,
-        [](const SweepPoint& p, double gamma) { return p.gamma < gamma; });
+    const auto at =
+        std::lower_bound(m_points.begin(), m_points.end(), point.gamma,
+                         [](const SweepPoint& p, double gamma) { return p.gamma < gamma; });
     m_points.insert(at, point);
     refresh();
 }

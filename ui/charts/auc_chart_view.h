@@ -65,8 +65,8 @@ private:
     Parts m_parts;
     QGraphicsSimpleTextItem* m_message = nullptr;
     QGraphicsSimpleTextItem* m_markerLabel = nullptr;
-    QVector<SweepPoint> m_points;  ///< sorted by γ
-    QVector<double> m_gammas;      ///< the grid of the running sweep
+    QVector<SweepPoint> m_points; ///< sorted by γ
+    QVector<double> m_gammas;     ///< the grid of the running sweep
     double m_gamma = 0;
     bool m_complete = false;
     QString m_idleMessage;

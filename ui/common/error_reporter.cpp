@@ -16,7 +16,9 @@ ErrorReporter::Handler& handlerSlot() {
 
 } // namespace
 
-void ErrorReporter::setHandler(Handler handler) { handlerSlot() = std::move(handler); }
+void ErrorReporter::setHandler(Handler handler) {
+    handlerSlot() = std::move(handler);
+}
 
 void ErrorReporter::report(QWidget* parent, const QString& title, const QString& message) {
     if (handlerSlot()) {
@@ -25,8 +27,8 @@ void ErrorReporter::report(QWidget* parent, const QString& title, const QString&
     }
     QWidget* owner = parent ? parent->window() : QApplication::activeWindow();
     if (owner) {
-        for (QMessageBox* open : owner->findChildren<QMessageBox*>(QString(),
-                                                                   Qt::FindDirectChildrenOnly)) {
+        for (QMessageBox* open :
+             owner->findChildren<QMessageBox*>(QString(), Qt::FindDirectChildrenOnly)) {
             if (open->isVisible() && open->informativeText() == message) {
                 open->raise();
                 return;

@@ -24,6 +24,8 @@ void RecentFiles::add(const QString& path) {
     QSettings().setValue(kRecentFilesKey, paths);
 }
 
-void RecentFiles::clear() { QSettings().remove(kRecentFilesKey); }
+void RecentFiles::clear() {
+    QSettings().remove(kRecentFilesKey);
+}
 
 } // namespace cx::ui

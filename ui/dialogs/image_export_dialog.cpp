@@ -10,10 +10,10 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
-#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <iterator>
@@ -51,7 +51,8 @@ ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
     auto* form = new QFormLayout;
     m_format = new QComboBox(this);
     m_format->addItem(tr("PNG image"), static_cast<int>(ImageExportSettings::Format::Png));
-    m_format->addItem(tr("SVG vector graphics"), static_cast<int>(ImageExportSettings::Format::Svg));
+    m_format->addItem(tr("SVG vector graphics"),
+                      static_cast<int>(ImageExportSettings::Format::Svg));
     m_format->addItem(tr("PDF document"), static_cast<int>(ImageExportSettings::Format::Pdf));
     form->addRow(tr("Format:"), m_format);
     m_preset = new QComboBox(this);
@@ -157,16 +158,18 @@ QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& w
     }
     ImageExportSettings settings = dialog.settings();
     QSettings store;
-    const QString directory = store.value(
-        kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                                  .toString();
+    const QString directory =
+        store
+            .value(kDirectoryKey,
+                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .toString();
     const QString suffix = ImageExportSettings::suffix(settings.format);
-    const QString filter = tr("PNG image (*.png);;SVG vector graphics (*.svg);;PDF document (*.pdf)");
-    QString selectedFilter = settings.format == ImageExportSettings::Format::Png
-                                 ? tr("PNG image (*.png)")
-                             : settings.format == ImageExportSettings::Format::Svg
-                                 ? tr("SVG vector graphics (*.svg)")
-                                 : tr("PDF document (*.pdf)");
+    const QString filter =
+        tr("PNG image (*.png);;SVG vector graphics (*.svg);;PDF document (*.pdf)");
+    QString selectedFilter =
+        settings.format == ImageExportSettings::Format::Png   ? tr("PNG image (*.png)")
+        : settings.format == ImageExportSettings::Format::Svg ? tr("SVG vector graphics (*.svg)")
+                                                              : tr("PDF document (*.pdf)");
     QString path = QFileDialog::getSaveFileName(
         parent, tr("Export %1").arg(what),
         QDir(directory).absoluteFilePath(baseName + QLatin1Char('.') + suffix), filter,

@@ -35,7 +35,8 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
 
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
-    m_path->setPlaceholderText(tr("A file or folder (Reuters SGML, TSV/CSV, UCI docword, .txt folder)"));
+    m_path->setPlaceholderText(
+        tr("A file or folder (Reuters SGML, TSV/CSV, UCI docword, .txt folder)"));
     auto* fileButton = new QPushButton(tr("File…"), this);
     auto* folderButton = new QPushButton(tr("Folder…"), this);
     pathRow->addWidget(m_path, 1);
@@ -95,9 +96,13 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
     validate();
 }
 
-QString OpenCorpusDialog::path() const { return m_path->text().trimmed(); }
+QString OpenCorpusDialog::path() const {
+    return m_path->text().trimmed();
+}
 
-void OpenCorpusDialog::setPath(const QString& path) { m_path->setText(path); }
+void OpenCorpusDialog::setPath(const QString& path) {
+    m_path->setText(path);
+}
 
 cx::CorpusLoadOptions OpenCorpusDialog::options() const {
     cx::CorpusLoadOptions options;
@@ -129,8 +134,8 @@ cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
         settings.value(kMinDfKey, qint64(options.minDocumentFrequency)).toLongLong();
     options.maxVocabulary =
         settings.value(kMaxVocabularyKey, qint64(options.maxVocabulary)).toLongLong();
-    options.minTokens = std::max<qint64>(3, settings.value(kMinTokensKey, qint64(options.minTokens))
-                                                .toLongLong());
+    options.minTokens =
+        std::max<qint64>(3, settings.value(kMinTokensKey, qint64(options.minTokens)).toLongLong());
     return options;
 }
 

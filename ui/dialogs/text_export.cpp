@@ -26,9 +26,11 @@ QString exportTextInteractively(QWidget* parent, const QString& what, const QStr
                                 const QStringList& filters,
                                 const std::function<QString(const QString& suffix)>& content) {
     QSettings store;
-    const QString directory = store.value(
-        kDirectoryKey, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                                  .toString();
+    const QString directory =
+        store
+            .value(kDirectoryKey,
+                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .toString();
     QString selectedFilter = filters.value(0);
     const QString firstSuffix = suffixOfFilter(selectedFilter);
     QString path = QFileDialog::getSaveFileName(

@@ -176,8 +176,9 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
     case Qt::ToolTipRole:
         return tr("<b>%1</b> — %2<br>weight ω = %3<br>λ̂ = %4<br>clipped mass %5 %<br>%6")
             .arg(componentName(section))
-            .arg(specific ? tr("foreground-specific") : tr("shared with or specific to the "
-                                                           "background (λ̂ < 0)"))
+            .arg(specific ? tr("foreground-specific")
+                          : tr("shared with or specific to the "
+                               "background (λ̂ < 0)"))
             .arg(formatWeight(weight))
             .arg(result.lambdas[component], 0, 'g', 4)
             .arg(result.clippedMass[component] * 100, 0, 'f', 1)
@@ -215,8 +216,8 @@ QString TopicWordsModel::topicKeysText() const {
 QString TopicWordsModel::longTable(QChar separator) const {
     const QString sep(separator);
     QString out = QStringList{QStringLiteral("component"), QStringLiteral("foreground_specific"),
-                              QStringLiteral("weight"), QStringLiteral("rank"),
-                              QStringLiteral("word"), QStringLiteral("probability")}
+                              QStringLiteral("weight"),    QStringLiteral("rank"),
+                              QStringLiteral("word"),      QStringLiteral("probability")}
                       .join(sep) +
                   QLatin1Char('\n');
     for (int column = 0; column < columnCount(); ++column) {
@@ -227,18 +228,20 @@ QString TopicWordsModel::longTable(QChar separator) const {
             if (w.isEmpty()) {
                 continue;
             }
-            if (separator == QLatin1Char(',') && (w.contains(QLatin1Char(',')) ||
-                                                   w.contains(QLatin1Char('"')))) {
+            if (separator == QLatin1Char(',') &&
+                (w.contains(QLatin1Char(',')) || w.contains(QLatin1Char('"')))) {
                 w = QLatin1Char('"') + w.replace(QLatin1String("\""), QLatin1String("\"\"")) +
                     QLatin1Char('"');
             }
-            out += QStringList{QStringLiteral("c%1").arg(component + 1),
-                               specific ? QStringLiteral("1") : QStringLiteral("0"),
-                               QString::number(m_solution.result->signedWeights[component], 'g', 10),
-                               QString::number(rank + 1), w,
-                               QString::number(probability(component, rank), 'g', 10)}
-                       .join(sep) +
-                   QLatin1Char('\n');
+            out +=
+                QStringList{QStringLiteral("c%1").arg(component + 1),
+                            specific ? QStringLiteral("1") : QStringLiteral("0"),
+                            QString::number(m_solution.result->signedWeights[component], 'g', 10),
+                            QString::number(rank + 1),
+                            w,
+                            QString::number(probability(component, rank), 'g', 10)}
+                    .join(sep) +
+                QLatin1Char('\n');
         }
     }
     return out;

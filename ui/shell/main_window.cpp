@@ -212,7 +212,8 @@ bool MainWindow::openDemo() {
 
 void MainWindow::openPath(const QString& path) {
     if (!QFileInfo::exists(path)) {
-        ErrorReporter::report(this, tr("Could not open"), tr("%1: no such file or folder").arg(path));
+        ErrorReporter::report(this, tr("Could not open"),
+                              tr("%1: no such file or folder").arg(path));
         return;
     }
     Workspace* target = currentWorkspace();

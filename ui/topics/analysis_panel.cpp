@@ -118,7 +118,9 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     }
 }
 
-double AnalysisPanel::gamma() const { return m_spin->value(); }
+double AnalysisPanel::gamma() const {
+    return m_spin->value();
+}
 
 void AnalysisPanel::setGamma(double gamma) {
     m_syncing = true;

@@ -14,7 +14,9 @@ namespace cx::ui {
 
 namespace {
 
-QString count(std::int64_t n) { return QLocale().toString(static_cast<qint64>(n)); }
+QString count(std::int64_t n) {
+    return QLocale().toString(static_cast<qint64>(n));
+}
 
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
@@ -109,7 +111,7 @@ void DataPanel::setCorpus(const CorpusHandle& corpus) {
     const cx::LoadReport& report = corpus.corpus->report;
     const QFileInfo info(corpus.source);
     m_corpusName->setText(info.exists() && !info.fileName().isEmpty() ? info.fileName()
-                                                                       : corpus.source);
+                                                                      : corpus.source);
     m_corpusName->setToolTip(corpus.source);
     QStringList details;
     details << tr("%1 documents · %2 words in the vocabulary")
@@ -139,8 +141,8 @@ void DataPanel::setCorpus(const CorpusHandle& corpus) {
         tooltip += QStringLiteral("<br><br>");
         const size_t shown = std::min<size_t>(report.warnings.size(), 20);
         for (size_t i = 0; i < shown; ++i) {
-            tooltip += QString::fromStdString(report.warnings[i]).toHtmlEscaped() +
-                       QStringLiteral("<br>");
+            tooltip +=
+                QString::fromStdString(report.warnings[i]).toHtmlEscaped() + QStringLiteral("<br>");
         }
         if (shown < report.warnings.size()) {
             tooltip += tr("… and %1 more").arg(report.warnings.size() - shown);
@@ -223,13 +225,11 @@ void DataPanel::setPreview(const SelectionPreview& preview) {
                 problems.join(QStringLiteral("<br>")) + QStringLiteral("</span>");
     }
     m_counts->setText(text);
-    m_foreground->setSummary(preview.foreground >= 0
-                                 ? tr("%1 documents").arg(count(preview.foreground))
-                                 : QString());
-    m_background->setSummary(preview.background >= 0
-                                 ? tr("%1 documents").arg(count(preview.background))
-                                 : QString(),
-                             warning && preview.background >= 0 && preview.background < 10);
+    m_foreground->setSummary(
+        preview.foreground >= 0 ? tr("%1 documents").arg(count(preview.foreground)) : QString());
+    m_background->setSummary(
+        preview.background >= 0 ? tr("%1 documents").arg(count(preview.background)) : QString(),
+        warning && preview.background >= 0 && preview.background < 10);
 }
 
 void DataPanel::setBusy(bool busy, bool loading) {

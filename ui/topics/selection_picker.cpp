@@ -39,6 +39,13 @@ protected:
 
 } // namespace
 
+namespace {
+/// Values listed per field (most frequent first). An identifier-like column can have a value
+/// per document; listing a million rows would only slow the GUI down. Rarer values can still be
+/// typed in the rule.
+constexpr size_t kMaxListedValues = 5000;
+} // namespace
+
 QString ruleFromPicks(const QString& field, const QStringList& values, bool exclude) {
     if (field.isEmpty() || values.isEmpty()) {
         return {};
@@ -159,15 +166,25 @@ void SelectionPicker::setCorpus(std::shared_ptr<const cx::Corpus> corpus) {
     m_field->clear();
     if (m_corpus) {
         for (const cx::LabelField& field : m_corpus->labels) {
-            const qsizetype used = std::count_if(field.valueDocumentCounts.begin(),
-                                                 field.valueDocumentCounts.end(),
-                                                 [](std::int64_t n) { return n > 0; });
+            const qsizetype used =
+                std::count_if(field.valueDocumentCounts.begin(), field.valueDocumentCounts.end(),
+                              [](std::int64_t n) { return n > 0; });
             m_field->addItem(tr("%1 (%2 values)")
                                  .arg(QString::fromStdString(field.name))
                                  .arg(field.valueDocumentCounts.empty()
                                           ? static_cast<qsizetype>(field.values.size())
                                           : used),
                              QString::fromStdString(field.name));
+        }
+    }
+    // Start on the first field that is useful for picking (2 to a few thousand values).
+    if (m_corpus) {
+        for (size_t i = 0; i < m_corpus->labels.size(); ++i) {
+            const size_t values = m_corpus->labels[i].values.size();
+            if (values >= 2 && values <= kMaxListedValues) {
+                m_field->setCurrentIndex(static_cast<int>(i));
+                break;
+            }
         }
     }
     m_syncing = false;
@@ -179,7 +196,9 @@ void SelectionPicker::setCorpus(std::shared_ptr<const cx::Corpus> corpus) {
     updateEnabled();
 }
 
-QString SelectionPicker::currentField() const { return m_field->currentData().toString(); }
+QString SelectionPicker::currentField() const {
+    return m_field->currentData().toString();
+}
 
 void SelectionPicker::onFieldChanged() {
     if (m_syncing) {
@@ -191,7 +210,7 @@ void SelectionPicker::onFieldChanged() {
         const int index = m_corpus->labelFieldIndex(field.toStdString());
         if (index >= 0) {
             // O(values · log values) on the label's value table, not a pass over documents.
-            values = cx::topValues(m_corpus->labels[static_cast<size_t>(index)], 0);
+            values = cx::topValues(m_corpus->labels[static_cast<size_t>(index)], kMaxListedValues);
         }
     }
     m_syncing = true;
@@ -206,8 +225,8 @@ void SelectionPicker::onPickerChanged() {
     if (m_syncing) {
         return;
     }
-    const QString text = ruleFromPicks(currentField(), m_model->checkedValues(),
-                                       m_exclude->isChecked());
+    const QString text =
+        ruleFromPicks(currentField(), m_model->checkedValues(), m_exclude->isChecked());
     m_rule->setText(text);
     showProblem({});
     m_valid = true;
@@ -225,11 +244,10 @@ void SelectionPicker::onRuleEdited(const QString& text) {
                     for (const cx::LabelField& f : m_corpus->labels) {
                         fields << QString::fromStdString(f.name);
                     }
-                    problem = fields.isEmpty()
-                                  ? tr("this corpus has no label fields")
-                                  : tr("no field '%1' (fields: %2)")
-                                        .arg(QString::fromStdString(clause.field),
-                                             fields.join(QStringLiteral(", ")));
+                    problem = fields.isEmpty() ? tr("this corpus has no label fields")
+                                               : tr("no field '%1' (fields: %2)")
+                                                     .arg(QString::fromStdString(clause.field),
+                                                          fields.join(QStringLiteral(", ")));
                     break;
                 }
             }
@@ -260,7 +278,8 @@ void SelectionPicker::syncPickerFromRule() {
                 std::vector<std::pair<std::string, std::int64_t>> fieldValues;
                 const int index = m_corpus ? m_corpus->labelFieldIndex(clause.field) : -1;
                 if (index >= 0) {
-                    fieldValues = cx::topValues(m_corpus->labels[static_cast<size_t>(index)], 0);
+                    fieldValues = cx::topValues(m_corpus->labels[static_cast<size_t>(index)],
+                                                kMaxListedValues);
                 }
                 m_model->setValues(std::move(fieldValues));
             }
@@ -279,7 +298,9 @@ void SelectionPicker::syncPickerFromRule() {
     m_syncing = false;
 }
 
-QString SelectionPicker::rule() const { return m_rule->text().trimmed(); }
+QString SelectionPicker::rule() const {
+    return m_rule->text().trimmed();
+}
 
 void SelectionPicker::setRule(const QString& rule) {
     m_rule->setText(rule);

@@ -107,9 +107,13 @@ void SpecificityPanel::setPositiveRule(const QString& rule) {
     m_positive->setCursorPosition(0); // show the start of a long rule
 }
 
-void SpecificityPanel::setGammaGrid(const QString& text) { m_grid->setText(text); }
+void SpecificityPanel::setGammaGrid(const QString& text) {
+    m_grid->setText(text);
+}
 
-QString SpecificityPanel::gammaGridText() const { return m_grid->text(); }
+QString SpecificityPanel::gammaGridText() const {
+    return m_grid->text();
+}
 
 void SpecificityPanel::validate() {
     QStringList problems;

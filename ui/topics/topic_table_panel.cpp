@@ -227,10 +227,10 @@ void TopicTablePanel::updatePlaceholder() {
 
 void TopicTablePanel::updateSummary() {
     const TopicSolution& solution = m_model->solution();
-    const QString problem =
-        m_problem.isEmpty()
-            ? QString()
-            : QStringLiteral("<span style='color:#b3261e'>%1</span>").arg(m_problem.toHtmlEscaped());
+    const QString problem = m_problem.isEmpty()
+                                ? QString()
+                                : QStringLiteral("<span style='color:#b3261e'>%1</span>")
+                                      .arg(m_problem.toHtmlEscaped());
     if (!solution.isValid()) {
         m_summary->setText(problem);
         return;

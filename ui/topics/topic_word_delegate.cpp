@@ -26,7 +26,8 @@ void TopicWordDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
 
     const QRect cell = option.rect.adjusted(3, 3, -3, -3);
     if (!selected) {
-        const QColor barColor = specific ? QColor(0x1f, 0x5f, 0xa8, 38) : QColor(0xc2, 0x41, 0x2d, 34);
+        const QColor barColor =
+            specific ? QColor(0x1f, 0x5f, 0xa8, 38) : QColor(0xc2, 0x41, 0x2d, 34);
         QRect bar = cell;
         bar.setWidth(std::max(2, static_cast<int>(cell.width() * relative)));
         painter->setRenderHint(QPainter::Antialiasing);
@@ -37,9 +38,9 @@ void TopicWordDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
 
     const QRect textRect = cell.adjusted(6, 0, -6, 0);
     const QString word = index.data(Qt::DisplayRole).toString();
-    QColor textColor = selected ? opt.palette.color(QPalette::HighlightedText)
-                                : (specific ? opt.palette.color(QPalette::Text)
-                                            : QColor(0x8a, 0x2c, 0x1e));
+    QColor textColor =
+        selected ? opt.palette.color(QPalette::HighlightedText)
+                 : (specific ? opt.palette.color(QPalette::Text) : QColor(0x8a, 0x2c, 0x1e));
     QFont font = option.font;
     painter->setFont(font);
     const QString value = QString::number(probability, 'f', 3);
@@ -47,7 +48,8 @@ void TopicWordDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     small.setPointSizeF(font.pointSizeF() * 0.85);
     const QFontMetrics smallMetrics(small);
     const int valueWidth = smallMetrics.horizontalAdvance(value);
-    const bool showValue = textRect.width() > valueWidth + option.fontMetrics.averageCharWidth() * 8;
+    const bool showValue =
+        textRect.width() > valueWidth + option.fontMetrics.averageCharWidth() * 8;
     const QRect wordRect = showValue ? textRect.adjusted(0, 0, -(valueWidth + 6), 0) : textRect;
     painter->setPen(textColor);
     painter->drawText(wordRect, Qt::AlignLeft | Qt::AlignVCenter,

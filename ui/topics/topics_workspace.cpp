@@ -195,7 +195,9 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
 
 TopicsWorkspace::~TopicsWorkspace() = default;
 
-QIcon TopicsWorkspace::icon() const { return style()->standardIcon(QStyle::SP_FileDialogDetailedView); }
+QIcon TopicsWorkspace::icon() const {
+    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+}
 
 bool TopicsWorkspace::canOpen(const QString& path) const {
     const QFileInfo info(path);
@@ -203,8 +205,8 @@ bool TopicsWorkspace::canOpen(const QString& path) const {
         return true;
     }
     const QString name = info.fileName().toLower();
-    for (const char* suffix : {".sgm", ".sgm.gz", ".tsv", ".tsv.gz", ".csv", ".csv.gz", ".txt",
-                               ".txt.gz"}) {
+    for (const char* suffix :
+         {".sgm", ".sgm.gz", ".tsv", ".tsv.gz", ".csv", ".csv.gz", ".txt", ".txt.gz"}) {
         if (name.endsWith(QLatin1String(suffix))) {
             return true;
         }
@@ -274,8 +276,9 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
         if (!m_loadingPath.isEmpty() && corpus.source == m_loadingPath) {
             emit pathOpened(m_loadingPath);
         }
-        emit statusMessage(tr("Loaded %1 documents").arg(QLocale().toString(
-                               static_cast<qint64>(corpus.corpus->numDocuments()))));
+        emit statusMessage(
+            tr("Loaded %1 documents")
+                .arg(QLocale().toString(static_cast<qint64>(corpus.corpus->numDocuments()))));
     }
     if (m_pendingSession) {
         const DemoSession session = *m_pendingSession;
@@ -284,7 +287,8 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
         return;
     }
     // Reloading (e.g. with other tokenizer options): keep the previous choice when it fits.
-    if (corpus.corpus && m_lastApplied && fieldsExist(*corpus.corpus, m_lastApplied->foregroundRule) &&
+    if (corpus.corpus && m_lastApplied &&
+        fieldsExist(*corpus.corpus, m_lastApplied->foregroundRule) &&
         (m_lastApplied->backgroundMode != BackgroundMode::Rule ||
          fieldsExist(*corpus.corpus, m_lastApplied->backgroundRule))) {
         m_dataPanel->setSelection(*m_lastApplied);
@@ -355,7 +359,9 @@ QList<QAction*> TopicsWorkspace::viewActions() const {
     return {m_tablePanel->showAllAction()};
 }
 
-void TopicsWorkspace::cancelTask() { m_controller->cancelTask(); }
+void TopicsWorkspace::cancelTask() {
+    m_controller->cancelTask();
+}
 
 bool TopicsWorkspace::isSettled() const {
     if (m_pendingSession || !m_controller->isIdle()) {
@@ -399,7 +405,8 @@ void TopicsWorkspace::restoreSettings() {
     p.iterations = std::clamp(settings.value(kIterationsKey, p.iterations).toInt(), 1, 10000);
     m_analysisPanel->setParameters(p);
     m_controller->setParameters(p);
-    m_specificityPanel->setGammaGrid(settings.value(kGridKey, QStringLiteral("0:10:0.25")).toString());
+    m_specificityPanel->setGammaGrid(
+        settings.value(kGridKey, QStringLiteral("0:10:0.25")).toString());
 }
 
 } // namespace cx::ui

@@ -32,8 +32,8 @@ int AnalysisController::engineCapacityFor(int numComponents) {
 int AnalysisController::requiredCapacity() const {
     int capacity = engineCapacityFor(m_parameters.numComponents);
     if (m_corpus.corpus) {
-        const auto vocabulary = static_cast<int>(
-            std::min<std::int64_t>(m_corpus.corpus->counts.numCols, 1 << 30));
+        const auto vocabulary =
+            static_cast<int>(std::min<std::int64_t>(m_corpus.corpus->counts.numCols, 1 << 30));
         capacity = std::min(capacity, std::max(m_parameters.numComponents, vocabulary));
     }
     return capacity;
@@ -468,22 +468,20 @@ void AnalysisController::restartSweep() {
                 matchForeground(*engine->corpus, engine->foreground, spec.positiveRule);
             const auto positives = std::count(positive.begin(), positive.end(), true);
             if (positives == 0 || positives == static_cast<long>(positive.size())) {
-                throw cx::InputError(
-                    "specificity rule '" + spec.positiveRule.toStdString() + "' matches " +
-                    std::to_string(positives) + " of " + std::to_string(positive.size()) +
-                    " foreground documents; the AUC needs both classes");
+                throw cx::InputError("specificity rule '" + spec.positiveRule.toStdString() +
+                                     "' matches " + std::to_string(positives) + " of " +
+                                     std::to_string(positive.size()) +
+                                     " foreground documents; the AUC needs both classes");
             }
             const std::vector<double> gammas(spec.gammas.begin(), spec.gammas.end());
-            cx::specificitySweep(*engine->engine, gammas, positive, options, spec.smoothing,
-                                 cancel, [this, generation](const cx::SpecificityPoint& p) {
-                                     const SweepPoint point{p.gamma, p.auc, p.relativeAuc,
-                                                            p.numForegroundSpecific};
-                                     QMetaObject::invokeMethod(
-                                         this, [this, generation, point] {
-                                             onSweepPoint(generation, point);
-                                         },
-                                         Qt::QueuedConnection);
-                                 });
+            cx::specificitySweep(
+                *engine->engine, gammas, positive, options, spec.smoothing, cancel,
+                [this, generation](const cx::SpecificityPoint& p) {
+                    const SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+                    QMetaObject::invokeMethod(
+                        this, [this, generation, point] { onSweepPoint(generation, point); },
+                        Qt::QueuedConnection);
+                });
         } catch (const cx::Cancelled&) {
             return;
         } catch (const std::exception& e) {
@@ -555,7 +553,8 @@ void AnalysisController::previewSelection(const SelectionSpec& selection) {
             } else if (selection.backgroundMode == BackgroundMode::All || fgOk) {
                 const ResolvedSelection r = resolveSelection(
                     *corpus, SelectionSpec{fgOk ? selection.foregroundRule : QStringLiteral("*"),
-                                           selection.backgroundMode, {}});
+                                           selection.backgroundMode,
+                                           {}});
                 bg = r.background;
                 bgOk = true;
             }

@@ -40,10 +40,10 @@ class AnalysisController : public QObject {
 public:
     /// Counters for tests and the status line.
     struct Statistics {
-        int solveRequests = 0;   ///< setGamma/parameter changes that asked for a solve
+        int solveRequests = 0;    ///< setGamma/parameter changes that asked for a solve
         int solvesDispatched = 0; ///< sent to the worker
-        int solvesCoalesced = 0; ///< replaced while pending, never computed
-        int staleDropped = 0;    ///< computed but dropped (older epoch or superseded)
+        int solvesCoalesced = 0;  ///< replaced while pending, never computed
+        int staleDropped = 0;     ///< computed but dropped (older epoch or superseded)
         int solvesFailed = 0;
         int solvesCancelled = 0;
         int resultsShown = 0;

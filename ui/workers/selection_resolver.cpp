@@ -60,8 +60,8 @@ std::vector<bool> matchForeground(const cx::Corpus& corpus,
     std::vector<bool> flags;
     flags.reserve(foreground.size());
     for (const std::int64_t document : foreground) {
-        flags.push_back(std::binary_search(positives.documents.begin(),
-                                           positives.documents.end(), document));
+        flags.push_back(
+            std::binary_search(positives.documents.begin(), positives.documents.end(), document));
     }
     return flags;
 }

@@ -52,7 +52,7 @@ struct ModelParameters {
 /// A corpus together with where it came from. Shared read-only between threads.
 struct CorpusHandle {
     std::shared_ptr<const cx::Corpus> corpus;
-    QString source;        ///< path (or a description for in-memory corpora)
+    QString source; ///< path (or a description for in-memory corpora)
     cx::CorpusLoadOptions options;
     double loadMs = 0;
 };
@@ -84,16 +84,16 @@ struct SelectionPreview {
 /// One decomposition shown in the views: the core result plus what the views need precomputed
 /// off the GUI thread (top words per component).
 struct TopicSolution {
-    quint64 generation = 0;   ///< request generation (monotonic per controller)
-    quint64 epoch = 0;        ///< engine + model-parameter epoch the request belonged to
+    quint64 generation = 0; ///< request generation (monotonic per controller)
+    quint64 epoch = 0;      ///< engine + model-parameter epoch the request belonged to
     double gamma = 0;
     ModelParameters parameters;
     std::shared_ptr<const cx::TopicModelResult> result;
     std::shared_ptr<const cx::Corpus> corpus; ///< vocabulary for the top words
     /// Top word ids per component (result column order), largest probability first.
     std::vector<std::vector<std::int32_t>> topWords;
-    double solveMs = 0;    ///< core decomposition time
-    double workerMs = 0;   ///< solve + top-word extraction on the worker
+    double solveMs = 0;       ///< core decomposition time
+    double workerMs = 0;      ///< solve + top-word extraction on the worker
     qint64 requestedAtMs = 0; ///< controller clock when the request was made (for latency)
 
     bool isValid() const { return result != nullptr; }
@@ -109,7 +109,7 @@ struct SweepPoint {
 
 /// Parameters of the specificity sweep behind the AUC chart.
 struct SweepSpec {
-    QString positiveRule;  ///< foreground documents matching it are the "positives"
+    QString positiveRule; ///< foreground documents matching it are the "positives"
     QVector<double> gammas;
     double smoothing = 0.01;
 

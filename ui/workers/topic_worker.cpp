@@ -16,7 +16,9 @@ namespace cx::ui {
 
 namespace {
 
-QString messageOf(const std::exception& error) { return QString::fromStdString(error.what()); }
+QString messageOf(const std::exception& error) {
+    return QString::fromStdString(error.what());
+}
 
 /// Limits progress signals to ~25 per second. Core may report progress for every slot of a
 /// pass; flooding the GUI thread's event queue with thousands of queued signals would itself
@@ -51,9 +53,9 @@ cx::ProgressFn TopicWorker::progressReporter(quint64 generation) {
 void TopicWorker::load(const LoadRequest& request) {
     try {
         cx::Stopwatch watch;
-        auto corpus = std::make_shared<cx::Corpus>(cx::loadCorpus(
-            request.path.toStdString(), request.options, request.cancel,
-            progressReporter(request.generation)));
+        auto corpus = std::make_shared<cx::Corpus>(
+            cx::loadCorpus(request.path.toStdString(), request.options, request.cancel,
+                           progressReporter(request.generation)));
         CorpusHandle handle;
         handle.corpus = std::move(corpus);
         handle.source = request.path;
@@ -80,7 +82,8 @@ void TopicWorker::build(const BuildRequest& request) {
         ResolvedSelection selection = resolveSelection(*request.corpus, request.selection);
         const double selectMs = watch.elapsedMs();
         if (selection.foreground.empty()) {
-            throw cx::InputError("foreground rule '" + request.selection.foregroundRule.toStdString() +
+            throw cx::InputError("foreground rule '" +
+                                 request.selection.foregroundRule.toStdString() +
                                  "' selects no document");
         }
         if (selection.background.empty()) {
@@ -89,9 +92,9 @@ void TopicWorker::build(const BuildRequest& request) {
                                  "' selects no document");
         }
         if (selection.background.size() < 10) {
-            selection.warnings << QStringLiteral(
-                                      "background has only %1 documents: its moments are very noisy")
-                                      .arg(selection.background.size());
+            selection.warnings
+                << QStringLiteral("background has only %1 documents: its moments are very noisy")
+                       .arg(selection.background.size());
         }
         cx::throwIfCancelled(request.cancel);
         watch.restart();
@@ -115,8 +118,9 @@ void TopicWorker::build(const BuildRequest& request) {
     } catch (const cx::Cancelled&) {
         emit taskCancelled(request.generation);
     } catch (const std::bad_alloc&) {
-        emit taskFailed(request.generation,
-                        QStringLiteral("not enough memory to compute the moments of this selection"));
+        emit taskFailed(
+            request.generation,
+            QStringLiteral("not enough memory to compute the moments of this selection"));
     } catch (const std::exception& error) {
         emit taskFailed(request.generation, messageOf(error));
     }
