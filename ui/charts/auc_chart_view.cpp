@@ -232,6 +232,10 @@ void AucChartView::fillParts(const Parts& parts) const {
         parts.marker->clear();
         parts.markerDot->clear();
     }
+    // An empty chart (no sweep configured) shows only its message, not empty axes.
+    const bool axesVisible = !curve.isEmpty() || !m_gammas.isEmpty();
+    parts.x->setVisible(axesVisible);
+    parts.y->setVisible(axesVisible);
     parts.x->setRange(xMin, xMax);
     parts.x->setTickAnchor(0);
     parts.x->setTickInterval(niceStep(xMax - xMin));

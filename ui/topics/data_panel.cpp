@@ -133,7 +133,8 @@ void DataPanel::setCorpus(const CorpusHandle& corpus) {
                           .arg(count(report.documentsRead), count(report.documentsKept),
                                count(report.tokensKept));
     if (report.invalidBytes > 0) {
-        details << tr("%1 invalid UTF-8 bytes read as Latin-1").arg(count(report.invalidBytes));
+        details << tr("%n invalid UTF-8 byte(s) read as Latin-1", "",
+                      static_cast<int>(std::min<std::int64_t>(report.invalidBytes, 1 << 30)));
     }
     if (!report.warnings.empty()) {
         details << tr("⚠ %n warning(s) — hover for details", "",
@@ -167,7 +168,9 @@ SelectionSpec DataPanel::pendingSelection() const {
 }
 
 bool DataPanel::isPendingValid() const {
-    return m_hasCorpus && m_foreground->isValid() &&
+    // An empty foreground rule would mean "every document"; require an explicit choice ("*"
+    // selects everything) so that a fresh corpus does not start in an error state.
+    return m_hasCorpus && !m_foreground->rule().isEmpty() && m_foreground->isValid() &&
            (m_background->backgroundMode() != BackgroundMode::Rule || m_background->isValid());
 }
 
@@ -247,7 +250,9 @@ void DataPanel::updateApplyState() {
     } else if (!m_hasCorpus) {
         m_applyState->setText(tr("Open a corpus first"));
     } else if (!valid) {
-        m_applyState->setText(tr("Fix the rule to continue"));
+        m_applyState->setText(m_foreground->rule().isEmpty()
+                                  ? tr("Pick the foreground documents (values or a rule)")
+                                  : tr("Fix the rule to continue"));
     } else if (!changed) {
         m_applyState->setText(m_busy ? tr("Computing…") : tr("✓ Results match this choice"));
     } else {

@@ -119,7 +119,7 @@ SelectionPicker::SelectionPicker(Role role, QWidget* parent) : QWidget(parent), 
     auto* ruleLabel = new QLabel(tr("Rule"), this);
     m_rule = new QLineEdit(this);
     m_rule->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_rule->setPlaceholderText(tr("* (all documents)"));
+    m_rule->setPlaceholderText(tr("e.g. places=usa;!topics=earn  (* = all)"));
     m_rule->setToolTip(tr("<p>FIELD=V1,V2 selects documents with any of the values; a leading ! "
                           "negates; ; joins clauses with AND; * is every document.</p>"
                           "<p>Example: <code>places=usa;!topics=earn</code></p>"));
@@ -177,11 +177,13 @@ void SelectionPicker::setCorpus(std::shared_ptr<const cx::Corpus> corpus) {
                              QString::fromStdString(field.name));
         }
     }
-    // Start on the first field that is useful for picking (2 to a few thousand values).
+    // Start on the first field that is useful for picking: at least two values, and not an
+    // identifier-like column (a value for nearly every document).
     if (m_corpus) {
+        const auto documents = static_cast<size_t>(m_corpus->numDocuments());
         for (size_t i = 0; i < m_corpus->labels.size(); ++i) {
             const size_t values = m_corpus->labels[i].values.size();
-            if (values >= 2 && values <= kMaxListedValues) {
+            if (values >= 2 && values <= kMaxListedValues && values * 5 <= documents) {
                 m_field->setCurrentIndex(static_cast<int>(i));
                 break;
             }

@@ -7,6 +7,7 @@
 #include "ui/models/topic_words_model.h"
 #include "ui/topics/analysis_panel.h"
 #include "ui/topics/data_panel.h"
+#include "ui/topics/selection_picker.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
 #include "ui/workers/analysis_controller.h"
@@ -296,9 +297,8 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
     } else {
         m_lastApplied.reset();
         if (corpus.corpus) {
-            SelectionSpec defaults;
-            defaults.backgroundMode = BackgroundMode::NotForeground;
-            m_dataPanel->setSelection(defaults);
+            // Nothing picked yet: the background defaults to the rest of the corpus.
+            m_dataPanel->backgroundPicker()->setBackgroundMode(BackgroundMode::NotForeground);
         }
     }
     emit settledChanged();
