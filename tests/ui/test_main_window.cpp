@@ -23,6 +23,8 @@
 #include "ui/common/recent_files.h"
 
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QTreeView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -318,4 +320,71 @@ TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
     EXPECT_EQ(cx::ui::RecentFiles::list().front(), QFileInfo(folder).absoluteFilePath());
     EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("reuters")));
     cx::ui::RecentFiles::clear();
+}
+
+TEST(MainWindow, PickingValuesInTheListComputesTopics) {
+    // A labelled TSV corpus: the foreground is chosen by checking a value in the picker list.
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("papers.tsv"));
+    {
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        QByteArray text = "id\ttext\tsource\n";
+        std::uint32_t state = 12345;
+        const auto next = [&state] {
+            state = state * 1664525u + 1013904223u;
+            return state >> 8;
+        };
+        for (int document = 0; document < 600; ++document) {
+            const bool journal = document % 2 == 0;
+            const int topic = static_cast<int>(next() % 3);
+            QByteArray line = "d" + QByteArray::number(document) + '\t';
+            for (int token = 0; token < 25; ++token) {
+                // Journal documents draw from topics 0-2, news from topics 1-3 (shared 1, 2).
+                const int t = journal ? topic : topic + 1;
+                line += "w" + QByteArray::number(t * 20 + static_cast<int>(next() % 20)) + ' ';
+            }
+            line += journal ? "\tjournal\n" : "\tnews\n";
+            text += line;
+        }
+        file.write(text);
+    }
+    ErrorRecorder errors;
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.show();
+    TopicsWorkspace* topics = window.topicsWorkspace();
+    cx::ui::ModelParameters parameters = topics->analysisPanel()->parameters();
+    parameters.numComponents = 4;
+    topics->analysisPanel()->setParameters(parameters);
+    topics->controller()->setParameters(parameters);
+    topics->openPath(path);
+    ASSERT_TRUE(waitUntil([&] { return topics->controller()->corpus().corpus != nullptr; }))
+        << errors.messages.join(QLatin1Char('\n')).toStdString();
+    EXPECT_FALSE(topics->dataPanel()->isPendingValid()); // nothing picked yet
+
+    cx::ui::SelectionPicker* picker = topics->dataPanel()->foregroundPicker();
+    auto* list = picker->findChild<QTreeView*>();
+    ASSERT_NE(list, nullptr);
+    QAbstractItemModel* values = list->model();
+    ASSERT_EQ(values->rowCount(), 2); // the "source" field, not the identifier column
+    QModelIndex journal;
+    for (int row = 0; row < values->rowCount(); ++row) {
+        if (values->index(row, 0).data().toString() == QLatin1String("journal")) {
+            journal = values->index(row, 0);
+        }
+    }
+    ASSERT_TRUE(journal.isValid());
+    EXPECT_EQ(values->index(journal.row(), 1).data().toString(), QStringLiteral("300"));
+    values->setData(journal, Qt::Checked, Qt::CheckStateRole);
+    EXPECT_EQ(picker->rule(), QStringLiteral("source=journal"));
+    ASSERT_TRUE(topics->dataPanel()->isPendingValid());
+    QMetaObject::invokeMethod(topics->dataPanel(), "applyRequested");
+    ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }))
+        << errors.messages.join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(topics->controller()->engine()->foreground.size(), 300u);
+    EXPECT_EQ(topics->controller()->engine()->background.size(), 300u);
+    EXPECT_EQ(topics->controller()->solution().result->numComponents(), 4);
+    EXPECT_TRUE(errors.messages.isEmpty());
 }
