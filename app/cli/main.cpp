@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <exception>
+#include <iomanip>
 #include <iostream>
 #include <new>
 
@@ -48,7 +49,7 @@ namespace {
 void printHelp(std::ostream& out) {
     out << "contrast-cli — Contrast Explorer batch tool\n\nCommands:\n";
     for (const auto& command : commands()) {
-        out << "  " << command.name << "  " << command.summary << "\n";
+        out << "  " << std::left << std::setw(10) << command.name << command.summary << "\n";
     }
     out << "\nUsage:\n";
     for (const auto& command : commands()) {
