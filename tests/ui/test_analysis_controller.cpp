@@ -359,3 +359,18 @@ TEST(AnalysisController, EngineCapacityIsAFunctionOfK) {
     EXPECT_EQ(AnalysisController::engineCapacityFor(10), 10);
     EXPECT_EQ(AnalysisController::engineCapacityFor(11), 15);
 }
+
+TEST(AnalysisController, SeedChangeDuringABuildDoesNotRestartIt) {
+    AnalysisController controller;
+    controller.setCorpus(syntheticCorpus());
+    controller.setParameters(smallModel());
+    QSignalSpy started(&controller, &AnalysisController::taskStarted);
+    controller.applySelection(syntheticSelection());
+    ModelParameters reseeded = smallModel();
+    reseeded.seed = 99;
+    controller.setParameters(reseeded);
+    ASSERT_TRUE(waitUntil([&] { return controller.isIdle() && controller.solution().isValid(); }));
+    EXPECT_EQ(started.count(), 1);
+    EXPECT_EQ(controller.statistics().enginesBuilt, 1);
+    EXPECT_EQ(controller.solution().parameters.seed, 99u);
+}

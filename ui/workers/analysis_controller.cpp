@@ -189,6 +189,10 @@ void AnalysisController::ensureEngine() {
         return;
     }
     const int capacity = requiredCapacity();
+    if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build &&
+        m_buildingSelection == m_selection && m_buildingCapacity == capacity) {
+        return; // exactly this engine is being built (e.g. only the seed changed meanwhile)
+    }
     for (auto it = m_engineCache.begin(); it != m_engineCache.end(); ++it) {
         const auto& cached = *it;
         if (cached->corpus == m_corpus.corpus && cached->selection == m_selection &&
@@ -213,6 +217,8 @@ void AnalysisController::startBuild() {
     request.corpus = m_corpus.corpus;
     request.selection = m_selection;
     request.maxComponents = requiredCapacity();
+    m_buildingSelection = m_selection;
+    m_buildingCapacity = request.maxComponents;
     request.cancel = m_taskCancel;
     // The basis is seeded independently of the decomposition seed: changing the seed re-runs
     // the (cheap) decomposition only, never the passes over the data.

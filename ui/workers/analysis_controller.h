@@ -165,6 +165,8 @@ private:
     quint64 m_taskGeneration = 0;
     TaskKind m_taskKind = TaskKind::Load;
     cx::CancelToken m_taskCancel;
+    SelectionSpec m_buildingSelection; ///< what the running build (if any) is for
+    int m_buildingCapacity = 0;
 
     CorpusHandle m_corpus;
     std::shared_ptr<const EngineState> m_engine;
