@@ -1,5 +1,11 @@
 // contrast-cli hmm: contrastive spectral HMM on ChromHMM binarized chromatin tracks
 // (paper 001, Sec. 4 and Alg. 3), Baum–Welch EM baseline/refinement, genome segmentation.
+//
+// Options beyond the usage line: --method spectral|em (em: Baum–Welch from a random start to
+// convergence, the baseline; needs --gamma 0), --em-max-iter N (1000), --em-tolerance T (1e-5,
+// relative log-likelihood gain), --decode posterior|viterbi, --bin-size BP (200), --lag D
+// (triples x_{t−D}, x_t, x_{t+D}; 1), --iterations N, --restarts R, --refine-rounds N (power
+// method), --projection-rank R (combinations), --threads T, --no-segments.
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -122,6 +128,8 @@ int runHmm(const std::vector<std::string>& argv) {
     solveOptions.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
     solveOptions.trials = static_cast<int>(args.integer("restarts", 10, 1, 10000));
     const int projectionRank = static_cast<int>(args.integer("projection-rank", 0, 0, 10000));
+    const int lag = static_cast<int>(args.integer("lag", 1, 1, 1000));
+    solveOptions.refinementRounds = static_cast<int>(args.integer("refine-rounds", 0, 0, 100));
     args.rejectUnused();
 
     if (trackPaths.empty()) {
@@ -186,6 +194,7 @@ int runHmm(const std::vector<std::string>& argv) {
     momentOptions.encoding = encoding;
     momentOptions.projectionRank = projectionRank;
     momentOptions.seed = seed;
+    momentOptions.lag = lag;
     SequenceMoments moments;
     if (method == "spectral") {
         moments = computeSequenceMoments(data, classes, momentOptions);
@@ -347,6 +356,7 @@ int runHmm(const std::vector<std::string>& argv) {
         out.field("refine_em", refineEm);
         out.field("seed", static_cast<std::int64_t>(seed));
         out.field("bin_size", binSize);
+        out.field("lag", lag);
         out.field("decode", toString(decoding));
         out.field("threads", threadCount());
         out.endObject();

@@ -5,6 +5,7 @@
 #include "core/tensor/linalg.h"
 
 #include <Eigen/QR>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +32,22 @@ Eigen::VectorXd categoryMarkProbabilities(const SequenceMoments& moments,
         }
     }
     return out;
+}
+
+/// With triples (x_{t−d}, x_t, x_{t+d}) the estimators above give the d-step matrix A^d: take
+/// its principal real d-th root (Schur–Padé, Eigen's MatrixPower) and round the rows onto the
+/// simplex. Falls back to the first-order root I + (B − I)/d if the principal root is not real.
+Eigen::MatrixXd transitionRoot(const Eigen::MatrixXd& stepMatrix, int lag) {
+    const auto k = stepMatrix.rows();
+    Eigen::MatrixXd root = stepMatrix.pow(1.0 / static_cast<double>(lag));
+    if (!root.allFinite()) {
+        root = Eigen::MatrixXd::Identity(k, k) +
+               (stepMatrix - Eigen::MatrixXd::Identity(k, k)) / static_cast<double>(lag);
+    }
+    for (Eigen::Index i = 0; i < k; ++i) {
+        root.row(i) = projectToSimplex(root.row(i).transpose()).transpose();
+    }
+    return root;
 }
 
 } // namespace
@@ -193,6 +210,9 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
             row = Eigen::VectorXd::Unit(specific, i);
         }
         out.hmm.transitions.row(i) = projectToSimplex(row).transpose();
+    }
+    if (moments.lag > 1) {
+        out.hmm.transitions = transitionRoot(out.hmm.transitions, moments.lag);
     }
     out.hmm.start = projectToSimplex(out.weights.head(specific) / out.weights.head(specific).sum());
     if (moments.encoding == ObservationEncoding::MarkVector) {

@@ -28,24 +28,27 @@ struct TripleChunk {
 constexpr std::int64_t kChunkTriples = 1 << 15;
 
 struct ClassRuns {
+    int lag = 1;
     std::vector<TripleChunk> chunks;
     std::int64_t numTriples = 0;
     std::int64_t numBins = 0;
     std::int64_t numRuns = 0;
 };
 
-ClassRuns collectTriples(const ChromatinData& data, const BinClasses& classes, std::uint8_t flag) {
+ClassRuns collectTriples(const ChromatinData& data, const BinClasses& classes, std::uint8_t flag,
+                         int lag) {
     ClassRuns out;
+    out.lag = lag;
     for (const auto& run : runsWithFlag(data, classes, flag, /*breakAtMissing=*/true)) {
         ++out.numRuns;
         out.numBins += run.length();
-        if (run.length() < 3) {
+        if (run.length() < 2 * lag + 1) {
             continue;
         }
-        for (std::int64_t t = run.begin + 1; t < run.end - 1; t += kChunkTriples) {
-            out.chunks.push_back({run.track, t, std::min(run.end - 1, t + kChunkTriples)});
+        for (std::int64_t t = run.begin + lag; t < run.end - lag; t += kChunkTriples) {
+            out.chunks.push_back({run.track, t, std::min(run.end - lag, t + kChunkTriples)});
         }
-        out.numTriples += run.length() - 2;
+        out.numTriples += run.length() - 2 * lag;
     }
     return out;
 }
@@ -87,6 +90,7 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
         }
         nz.push_back(m);
     }
+    const int lag = runs.lag;
     std::vector<std::vector<std::int64_t>> slotCounts(kReductionSlots);
     forEachSlot(static_cast<std::int64_t>(runs.chunks.size()), kReductionSlots,
                 [&](int slot, std::int64_t begin, std::int64_t end) {
@@ -97,9 +101,9 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
                         const auto& chunk = runs.chunks[static_cast<size_t>(c)];
                         const auto& bins = data.tracks[static_cast<size_t>(chunk.track)].bins;
                         for (std::int64_t t = chunk.first; t < chunk.last; ++t) {
-                            const auto& n0 = nonzeros[bins[static_cast<size_t>(t - 1)]];
+                            const auto& n0 = nonzeros[bins[static_cast<size_t>(t - lag)]];
                             const auto& n1 = nonzeros[bins[static_cast<size_t>(t)]];
-                            const auto& n2 = nonzeros[bins[static_cast<size_t>(t + 1)]];
+                            const auto& n2 = nonzeros[bins[static_cast<size_t>(t + lag)]];
                             for (int k : n2) {
                                 for (int j : n1) {
                                     std::int64_t* base =
@@ -154,6 +158,7 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
 std::vector<std::pair<std::uint64_t, std::int64_t>>
 categoryTripleCounts(const ChromatinData& data, const ClassRuns& runs,
                      const std::vector<int>& patternCategory, const CancelToken& cancel) {
+    const int lag = runs.lag;
     std::vector<std::unordered_map<std::uint64_t, std::int64_t>> slotMaps(kReductionSlots);
     forEachSlot(static_cast<std::int64_t>(runs.chunks.size()), kReductionSlots,
                 [&](int slot, std::int64_t begin, std::int64_t end) {
@@ -164,11 +169,11 @@ categoryTripleCounts(const ChromatinData& data, const ClassRuns& runs,
                         const auto& bins = data.tracks[static_cast<size_t>(chunk.track)].bins;
                         for (std::int64_t t = chunk.first; t < chunk.last; ++t) {
                             const auto c0 = static_cast<std::uint64_t>(
-                                patternCategory[bins[static_cast<size_t>(t - 1)]]);
+                                patternCategory[bins[static_cast<size_t>(t - lag)]]);
                             const auto c1 = static_cast<std::uint64_t>(
                                 patternCategory[bins[static_cast<size_t>(t)]]);
                             const auto c2 = static_cast<std::uint64_t>(
-                                patternCategory[bins[static_cast<size_t>(t + 1)]]);
+                                patternCategory[bins[static_cast<size_t>(t + lag)]]);
                             ++counts[(c0 << 42) | (c1 << 21) | c2];
                         }
                     }
@@ -347,8 +352,13 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
     if (progress) {
         progress(0.0, "collecting triples");
     }
-    const ClassRuns fgRuns = collectTriples(data, classes, kForegroundBin);
-    const ClassRuns bgRuns = collectTriples(data, classes, kBackgroundBin);
+    if (options.lag < 1) {
+        throw std::invalid_argument("computeSequenceMoments: lag must be >= 1 (lag = " +
+                                    std::to_string(options.lag) + ")");
+    }
+    out.lag = options.lag;
+    const ClassRuns fgRuns = collectTriples(data, classes, kForegroundBin, options.lag);
+    const ClassRuns bgRuns = collectTriples(data, classes, kBackgroundBin, options.lag);
 
     if (options.encoding == ObservationEncoding::MarkVector) {
         const int d = data.numMarks() + 1;
@@ -424,12 +434,13 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
 }
 
 SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
-                                             ObservationEncoding encoding) {
+                                             ObservationEncoding encoding, int lag) {
     checkClasses(data, classes, "computeSequenceMomentsDirect");
     SequenceMoments out;
     out.encoding = encoding;
     out.markNames = data.markNames;
     out.numPatterns = data.numPatterns();
+    out.lag = lag;
     const int m = data.numMarks();
     std::vector<Eigen::VectorXd> features(static_cast<size_t>(data.numPatterns()));
     if (encoding == ObservationEncoding::MarkVector) {
@@ -467,10 +478,10 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
             ++moments.numRuns;
             moments.numBins += run.length();
             const auto& bins = data.tracks[static_cast<size_t>(run.track)].bins;
-            for (std::int64_t t = run.begin + 1; t + 1 < run.end; ++t) {
-                const auto& x0 = features[bins[static_cast<size_t>(t - 1)]];
+            for (std::int64_t t = run.begin + lag; t + lag < run.end; ++t) {
+                const auto& x0 = features[bins[static_cast<size_t>(t - lag)]];
                 const auto& x1 = features[bins[static_cast<size_t>(t)]];
-                const auto& x2 = features[bins[static_cast<size_t>(t + 1)]];
+                const auto& x2 = features[bins[static_cast<size_t>(t + lag)]];
                 moments.m12 += x0 * x1.transpose();
                 moments.m13 += x0 * x2.transpose();
                 moments.m23 += x1 * x2.transpose();

@@ -5,6 +5,7 @@
 #include "core/hmm/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
 #include "core/tensor/asymmetric_power_method.h"
+#include "core/tensor/linalg.h"
 
 #include <Eigen/Dense>
 
@@ -20,7 +21,8 @@ namespace cx {
 ///   m123 = avg y_{t−1} ⊗ y_t ⊗ y_{t+1},
 /// averaged over every position t whose triple (t−1, t, t+1) lies inside one run of
 /// consecutive bins of the class (never across a region, chromosome or file boundary, never
-/// through a bin with a missing mark).
+/// through a bin with a missing mark). With a lag d > 1 (SequenceMomentOptions::lag) the
+/// outer bins are t − d and t + d instead.
 struct ClassMoments {
     std::int64_t numTriples = 0;
     std::int64_t numBins = 0; ///< bins of the class without a missing mark
@@ -38,6 +40,9 @@ struct SequenceMomentOptions {
     /// for). 0 = min(number of patterns, 20).
     int projectionRank = 0;
     std::uint64_t seed = 12345; ///< randomized range finder of the projection (combinations)
+    /// d: the outer views are x_{t−d} and x_{t+d} (still independent of x_t given h_t in an
+    /// HMM). d = 1 is the classic consecutive triple; see SequenceMoments::lag.
+    int lag = 1;
 };
 
 /// Cached foreground and background moments: computed once per (data, fg/bg choice, encoding);
@@ -66,6 +71,7 @@ struct SequenceMoments {
     /// MarkCombination: C × M presence flags (0/1) of each category's marks, row-major.
     std::vector<std::uint8_t> categoryMarks;
     int numPatterns = 0; ///< patterns of the ChromatinData the moments came from
+    int lag = 1;         ///< d of the triples (x_{t−d}, x_t, x_{t+d})
     ClassMoments foreground;
     ClassMoments background;
     double elapsedMs = 0;
@@ -89,6 +95,6 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
 /// densely in the full feature space (U = I_D, no projection). O(triples · D³): for tests on
 /// small data only.
 SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
-                                             ObservationEncoding encoding);
+                                             ObservationEncoding encoding, int lag = 1);
 
 } // namespace cx

@@ -188,12 +188,17 @@ TEST(HmmSpectral, FastMomentsMatchDirectReference) {
     const HmmParameters b = randomSyntheticHmm(2, 6, 2);
     const SyntheticContrast synth = syntheticContrastiveData(a, b, 20, 50, 0.5, 3);
     const BinClasses classes = classifyBins(synth.data, &synth.foreground, nullptr);
-    for (auto encoding : {ObservationEncoding::MarkVector, ObservationEncoding::MarkCombination}) {
+    for (auto [encoding, lag] : {std::pair{ObservationEncoding::MarkVector, 1},
+                                 std::pair{ObservationEncoding::MarkCombination, 1},
+                                 std::pair{ObservationEncoding::MarkVector, 3},
+                                 std::pair{ObservationEncoding::MarkCombination, 2}}) {
         SequenceMomentOptions options;
         options.encoding = encoding;
         options.projectionRank = 10;
+        options.lag = lag;
         const SequenceMoments fast = computeSequenceMoments(synth.data, classes, options);
-        const SequenceMoments direct = computeSequenceMomentsDirect(synth.data, classes, encoding);
+        const SequenceMoments direct =
+            computeSequenceMomentsDirect(synth.data, classes, encoding, lag);
         const Eigen::MatrixXd& u = fast.basis;
         for (const auto& [f, d] : {std::pair{&fast.foreground, &direct.foreground},
                                    std::pair{&fast.background, &direct.background}}) {
@@ -253,6 +258,62 @@ TEST(HmmSpectral, NoPositiveComponentGivesAnEmptyModel) {
     EXPECT_EQ(result.numSpecific, 0);
     EXPECT_EQ(result.hmm.numStates(), 0);
     EXPECT_EQ(result.status, Status::NumericalIssue);
+}
+
+} // namespace
+} // namespace cx
+
+namespace cx {
+namespace {
+
+TEST(HmmSpectral, EveryEstimatorOptionIsExactOnPopulationMoments) {
+    const HmmParameters a = randomSyntheticHmm(3, 8, 61, 0.85);
+    const HmmParameters b = randomSyntheticHmm(2, 8, 62, 0.8);
+    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.3);
+    for (auto scaling : {FeatureScaling::None, FeatureScaling::InverseSqrtMean}) {
+        for (auto transitions : {TransitionEstimator::PairMoment, TransitionEstimator::NextView}) {
+            for (int rounds : {0, 2}) {
+                ContrastiveHmmOptions options;
+                options.numComponents = 5;
+                options.featureScaling = scaling;
+                options.transitionEstimator = transitions;
+                options.refinementRounds = rounds;
+                const auto result = solveContrastiveHmm(moments, 0.9, options);
+                ASSERT_EQ(result.numSpecific, 3);
+                EXPECT_LT(maxMatchedEmissionError(a.emissions, result.hmm.emissions), 1e-7);
+                EXPECT_LT(matchedTransitionError(a, result.hmm), 1e-7);
+                EXPECT_LT(result.residual, 1e-6);
+            }
+        }
+    }
+}
+
+TEST(HmmSpectral, LaggedTriplesRecoverEmissionsAndTheOneStepTransitions) {
+    // Triples (x_{t−d}, x_t, x_{t+d}) are still conditionally independent given h_t; the
+    // decomposition then yields A^d, whose principal d-th root is A.
+    const HmmParameters truth = randomSyntheticHmm(4, 8, 9, 0.9);
+    std::mt19937_64 engine(3);
+    const HmmSample sample = sampleHmm(truth, 400000, engine);
+    ChromatinData data;
+    for (int j = 0; j < 8; ++j) {
+        data.markNames.push_back("M" + std::to_string(j + 1));
+    }
+    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const BinClasses classes = classifyBins(data, nullptr, nullptr);
+    SequenceMomentOptions momentOptions;
+    momentOptions.lag = 3;
+    const SequenceMoments moments = computeSequenceMoments(data, classes, momentOptions);
+    EXPECT_EQ(moments.lag, 3);
+    EXPECT_EQ(moments.foreground.numTriples, 400000 - 6);
+    ContrastiveHmmOptions options;
+    options.numComponents = 4;
+    const auto result = solveContrastiveHmm(moments, 0.0, options);
+    ASSERT_EQ(result.numSpecific, 4);
+    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.hmm.emissions), 0.05);
+    EXPECT_LT(matchedTransitionError(truth, result.hmm), 0.05);
+    SequenceMomentOptions bad;
+    bad.lag = 0;
+    EXPECT_THROW(computeSequenceMoments(data, classes, bad), std::invalid_argument);
 }
 
 } // namespace
