@@ -41,7 +41,7 @@ QTableView#topicTable {
     selection-background-color: #cfe0f5; selection-color: #10243d;
 }
 QTableView#topicTable QHeaderView::section {
-    background: #f6f7f9; color: #27303a; border: none; border-bottom: 1px solid #dde1e6;
+    background: #f6f7f9; border: none; border-bottom: 1px solid #dde1e6;
     border-right: 1px solid #eceef1; padding: 5px 8px; font-weight: 600;
 }
 QTableView#topicTable QHeaderView::section:vertical {

@@ -183,6 +183,10 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
             .arg(result.lambdas[component], 0, 'g', 4)
             .arg(result.clippedMass[component] * 100, 0, 'f', 1)
             .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents()));
+    case Qt::ForegroundRole:
+        // Components shared with or specific to the background read in the warm colour of
+        // their cells.
+        return specific ? QVariant() : QVariant(QBrush(QColor(0x8a, 0x2c, 0x1e)));
     case ForegroundSpecificRole:
         return specific;
     case SignedWeightRole:

@@ -25,7 +25,7 @@ namespace cx::ui {
 
 namespace {
 
-constexpr int kMinimumColumnWidth = 118;
+constexpr int kMinimumColumnWidth = 130;
 
 /// Keeps the column sizing right when the table is resized.
 class ResizeWatcher : public QObject {
@@ -204,9 +204,9 @@ void TopicTablePanel::updateColumnSizing() {
         header->setSectionResizeMode(QHeaderView::Stretch);
     } else {
         header->setSectionResizeMode(QHeaderView::Interactive);
-        header->setDefaultSectionSize(kMinimumColumnWidth + 12);
+        header->setDefaultSectionSize(kMinimumColumnWidth + 20);
         for (int c = 0; c < columns; ++c) {
-            header->resizeSection(c, kMinimumColumnWidth + 12);
+            header->resizeSection(c, kMinimumColumnWidth + 20);
         }
     }
 }
