@@ -22,7 +22,10 @@
 
 #include "ui/common/recent_files.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QDoubleSpinBox>
+#include <QTest>
 #include <QFile>
 #include <QTreeView>
 #include <QDragEnterEvent>
@@ -389,4 +392,28 @@ TEST(MainWindow, PickingValuesInTheListComputesTopics) {
     EXPECT_EQ(topics->controller()->engine()->background.size(), 300u);
     EXPECT_EQ(topics->controller()->solution().result->numComponents(), 4);
     EXPECT_TRUE(errors.messages.isEmpty());
+}
+
+TEST(MainWindow, CtrlCCopiesTheTopicTableAsTsv) {
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.show();
+    TopicsWorkspace* topics = window.topicsWorkspace();
+    topics->openCorpus(cx::ui::test::syntheticCorpus(600, 200));
+    topics->controller()->setParameters(topics->analysisPanel()->parameters());
+    topics->dataPanel()->foregroundPicker()->setRule(QStringLiteral("group=foreground"));
+    topics->dataPanel()->backgroundPicker()->setRule(QStringLiteral("group=background"));
+    QMetaObject::invokeMethod(topics->dataPanel(), "applyRequested");
+    ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }));
+    QTableView* table = topics->tablePanel()->view();
+    ASSERT_GT(table->model()->columnCount(), 0);
+    QApplication::clipboard()->clear();
+    table->setFocus();
+    table->clearSelection();
+    QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+    const QString copied = QApplication::clipboard()->text();
+    const QStringList lines = copied.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), table->model()->rowCount() + 1) << copied.toStdString();
+    EXPECT_TRUE(lines.front().startsWith(QStringLiteral("Topic 1")));
+    EXPECT_EQ(lines.front().count(QLatin1Char('\t')), table->model()->columnCount() - 1);
 }
