@@ -3,6 +3,8 @@
 #include "core/common/random.h"
 
 #include <algorithm>
+#include <functional>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -85,6 +87,76 @@ PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& 
     return result;
 }
 
+
+/// The operations that distinguish the implicit and the dense forms of Alg. 2. Both iterate on
+/// x = V_Kᵀu (normalised), since M2⁺u = V_K Λ⁻¹ x depends on u only through x.
+struct Algorithm2Steps {
+    /// y = Λ⁻¹x ↦ V_Kᵀ T(I, V_K y, V_K y) with the current deflations.
+    std::function<Eigen::VectorXd(const Eigen::VectorXd&)> step;
+    /// y ↦ u = T(I, V_K y, V_K y) in ℝⁿ with the current deflations.
+    std::function<Eigen::VectorXd(const Eigen::VectorXd&)> formU;
+    /// â ↦ λ̂ = T(M2⁺â, M2⁺â, M2⁺â) with the current deflations.
+    std::function<double(const Eigen::VectorXd&)> lambdaOf;
+    /// Records the kept (â, |λ̂|) so later steps deflate it.
+    std::function<void(const Eigen::VectorXd&, double)> deflate;
+};
+
+/// The loop of Alg. 2 shared by both forms: trials, power iterations with early stopping,
+/// normalisation â = u/|⟨u, M2⁺u⟩|^{1/2}, the median-|λ̂| trial, deflation.
+PowerMethodResult runAlgorithm2(const SymmetricLowRank& low, const PowerMethodOptions& options,
+                                const Algorithm2Steps& steps, const CancelToken& cancel) {
+    const Eigen::Index n = low.vectors.rows();
+    const int k = options.numComponents;
+    const Eigen::VectorXd inverse = low.values.cwiseInverse();
+    std::vector<Trial> kept;
+    for (int t = 0; t < k; ++t) {
+        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
+        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+            throwIfCancelled(cancel);
+            Trial& trial = trials[static_cast<size_t>(trialIndex)];
+            // u⁽⁰⁾ = V g, so x⁽⁰⁾ = Vᵀu⁽⁰⁾ = g.
+            Eigen::VectorXd x = randomStart(options.seed, t, trialIndex, options.restarts, k);
+            x.normalize();
+            Eigen::VectorXd yLast;
+            for (int it = 0; it < options.iterations; ++it) {
+                const Eigen::VectorXd y = inverse.asDiagonal() * x; // V_Kᵀ M2⁺ u
+                Eigen::VectorXd next = steps.step(y);
+                const double norm = next.norm();
+                trial.iterations = it + 1;
+                if (!(norm > 0) || !std::isfinite(norm)) {
+                    trial.degenerate = true;
+                    break;
+                }
+                yLast = y;
+                next /= norm;
+                const double change = directionChange(x, next);
+                x = next;
+                if (change < options.tolerance) {
+                    trial.converged = true;
+                    break;
+                }
+            }
+            trial.a = Eigen::VectorXd::Zero(n);
+            if (trial.degenerate) {
+                continue;
+            }
+            const Eigen::VectorXd u = steps.formU(yLast);
+            const Eigen::VectorXd coords = low.vectors.transpose() * u;
+            const double quadratic = coords.dot(inverse.asDiagonal() * coords); // ⟨u, M2⁺u⟩
+            if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
+                trial.degenerate = true;
+                continue;
+            }
+            trial.a = u / std::sqrt(std::abs(quadratic));
+            trial.lambda = steps.lambdaOf(trial.a);
+        }
+        const Trial& best = medianTrial(trials);
+        kept.push_back(best);
+        steps.deflate(best.a, std::abs(best.lambda));
+    }
+    return finish(kept, low.values, n);
+}
+
 } // namespace
 
 int numericalRank(const Eigen::VectorXd& eigenvalues, double relativeTolerance) {
@@ -116,62 +188,25 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const Tenso
                                     std::to_string(options.numComponents));
     }
     const Eigen::MatrixXd& v = m2.vectors;
-    const Eigen::VectorXd inverse = m2.values.cwiseInverse();
-
-    std::vector<Trial> kept;
+    std::vector<std::pair<Eigen::VectorXd, double>> deflations; // (â, |λ̂|)
     // Deflated contraction: T(I, w, w) = M3(I, w, w) − Σ_τ |λ̂_τ| â_τ ⟨â_τ, w⟩².
     auto deflated = [&](const Eigen::VectorXd& w) {
         Eigen::VectorXd out = m3(w);
-        for (const Trial& previous : kept) {
-            const double dot = previous.a.dot(w);
-            out -= std::abs(previous.lambda) * dot * dot * previous.a;
+        for (const auto& [a, absLambda] : deflations) {
+            const double dot = a.dot(w);
+            out -= absLambda * dot * dot * a;
         }
         return out;
     };
-    for (int t = 0; t < k; ++t) {
-        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
-        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
-            throwIfCancelled(cancel);
-            Trial& trial = trials[static_cast<size_t>(trialIndex)];
-            Eigen::VectorXd u = v * randomStart(options.seed, t, trialIndex, options.restarts, k);
-            Eigen::VectorXd x = v.transpose() * u;
-            x.normalize();
-            for (int it = 0; it < options.iterations; ++it) {
-                const Eigen::VectorXd w = v * (inverse.asDiagonal() * x); // M2⁺u (up to scale)
-                u = deflated(w);
-                Eigen::VectorXd next = v.transpose() * u;
-                const double norm = next.norm();
-                trial.iterations = it + 1;
-                if (!(norm > 0) || !std::isfinite(norm)) {
-                    trial.degenerate = true;
-                    break;
-                }
-                next /= norm;
-                const double change = directionChange(x, next);
-                x = next;
-                if (change < options.tolerance) {
-                    trial.converged = true;
-                    break;
-                }
-            }
-            if (trial.degenerate) {
-                trial.a = Eigen::VectorXd::Zero(n);
-                continue;
-            }
-            const Eigen::VectorXd coords = v.transpose() * u;
-            const double quadratic = coords.dot(inverse.asDiagonal() * coords); // ⟨u, M2⁺u⟩
-            if (!(std::abs(quadratic) > 0)) {
-                trial.degenerate = true;
-                trial.a = Eigen::VectorXd::Zero(n);
-                continue;
-            }
-            trial.a = u / std::sqrt(std::abs(quadratic));
-            const Eigen::VectorXd z = v * (inverse.asDiagonal() * (v.transpose() * trial.a));
-            trial.lambda = z.dot(deflated(z));
-        }
-        kept.push_back(medianTrial(trials));
-    }
-    return finish(kept, m2.values, n);
+    Algorithm2Steps steps;
+    steps.step = [&](const Eigen::VectorXd& y) { return Eigen::VectorXd(v.transpose() * deflated(v * y)); };
+    steps.formU = [&](const Eigen::VectorXd& y) { return deflated(v * y); };
+    steps.lambdaOf = [&](const Eigen::VectorXd& a) {
+        const Eigen::VectorXd z = v * (m2.values.cwiseInverse().asDiagonal() * (v.transpose() * a));
+        return z.dot(deflated(z));
+    };
+    steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) { deflations.emplace_back(a, absLambda); };
+    return runAlgorithm2(m2, options, steps, cancel);
 }
 
 PowerMethodResult generalizedPowerMethod(const Eigen::MatrixXd& m2, const SymmetricTensor3& m3,
@@ -204,7 +239,6 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const Symm
                                     std::to_string(k));
     }
     const Eigen::MatrixXd& v = low.vectors;
-    const Eigen::VectorXd inverse = low.values.cwiseInverse();
 
     // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
     const Eigen::MatrixXd partial = m3.contractModes23(v);
@@ -216,9 +250,7 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const Symm
         double absLambda;
     };
     std::vector<Deflation> deflations;
-    std::vector<Trial> kept;
-
-    // Contraction of the K-dimensional core with y⊗y: t(I, y, y).
+    // Contraction of the K-dimensional core with y⊗y: t(I, y, y) minus the deflated terms.
     auto coreContract = [&](const Eigen::VectorXd& y) {
         Eigen::VectorXd out = Eigen::VectorXd::Zero(k);
         for (int c = 0; c < k; ++c) {
@@ -230,63 +262,28 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const Symm
         }
         return out;
     };
-
-    for (int t = 0; t < k; ++t) {
-        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
-        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
-            throwIfCancelled(cancel);
-            Trial& trial = trials[static_cast<size_t>(trialIndex)];
-            // u⁽⁰⁾ = V g, so x⁽⁰⁾ = Vᵀu⁽⁰⁾ = g.
-            Eigen::VectorXd x = randomStart(options.seed, t, trialIndex, options.restarts, k);
-            x.normalize();
-            Eigen::VectorXd yLast;
-            for (int it = 0; it < options.iterations; ++it) {
-                const Eigen::VectorXd y = inverse.asDiagonal() * x; // V_Kᵀ M2⁺ u
-                Eigen::VectorXd next = coreContract(y);
-                const double norm = next.norm();
-                trial.iterations = it + 1;
-                if (!(norm > 0) || !std::isfinite(norm)) {
-                    trial.degenerate = true;
-                    break;
-                }
-                yLast = y;
-                next /= norm;
-                const double change = directionChange(x, next);
-                x = next;
-                if (change < options.tolerance) {
-                    trial.converged = true;
-                    break;
-                }
-            }
-            if (trial.degenerate) {
-                trial.a = Eigen::VectorXd::Zero(n);
-                continue;
-            }
-            // u⁽ᴺ⁾ = T(I, V y, V y) − deflation, formed once in ℝⁿ.
-            Eigen::VectorXd u = Eigen::VectorXd::Zero(n);
-            for (int c = 0; c < k; ++c) {
-                u.noalias() += yLast[c] * (partial.middleCols(c * k, k) * yLast);
-            }
-            for (const Deflation& d : deflations) {
-                const double dot = d.alpha.dot(yLast);
-                u -= d.absLambda * dot * dot * d.a;
-            }
-            const Eigen::VectorXd coords = v.transpose() * u;
-            const double quadratic = coords.dot(inverse.asDiagonal() * coords);
-            if (!(std::abs(quadratic) > 0)) {
-                trial.degenerate = true;
-                trial.a = Eigen::VectorXd::Zero(n);
-                continue;
-            }
-            trial.a = u / std::sqrt(std::abs(quadratic));
-            const Eigen::VectorXd z = inverse.asDiagonal() * (v.transpose() * trial.a);
-            trial.lambda = z.dot(coreContract(z));
+    Algorithm2Steps steps;
+    steps.step = coreContract;
+    // u⁽ᴺ⁾ = T(I, V y, V y) − deflation, formed once per trial in ℝⁿ.
+    steps.formU = [&](const Eigen::VectorXd& y) {
+        Eigen::VectorXd u = Eigen::VectorXd::Zero(n);
+        for (int c = 0; c < k; ++c) {
+            u.noalias() += y[c] * (partial.middleCols(c * k, k) * y);
         }
-        const Trial& best = medianTrial(trials);
-        kept.push_back(best);
-        deflations.push_back({best.a, v.transpose() * best.a, std::abs(best.lambda)});
-    }
-    return finish(kept, low.values, n);
+        for (const Deflation& d : deflations) {
+            const double dot = d.alpha.dot(y);
+            u -= d.absLambda * dot * dot * d.a;
+        }
+        return u;
+    };
+    steps.lambdaOf = [&](const Eigen::VectorXd& a) {
+        const Eigen::VectorXd z = low.values.cwiseInverse().asDiagonal() * (v.transpose() * a);
+        return z.dot(coreContract(z));
+    };
+    steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) {
+        deflations.push_back({a, v.transpose() * a, absLambda});
+    };
+    return runAlgorithm2(low, options, steps, cancel);
 }
 
 } // namespace cx
