@@ -149,15 +149,17 @@ int runHmm(const std::vector<std::string>& argv) {
     if (decodeName == "viterbi") {
         decoding = DecodingMethod::Viterbi;
     } else if (decodeName != "posterior") {
-        throw InputError("parameter --decode: '" + decodeName + "' is not 'posterior' or 'viterbi'");
+        throw InputError("parameter --decode: '" + decodeName +
+                         "' is not 'posterior' or 'viterbi'");
     }
     setThreadCount(threads);
     {
         std::error_code error;
         std::filesystem::create_directories(outDir, error);
         if (error || !std::filesystem::is_directory(outDir)) {
-            throw InputError(outDir, 0, "cannot create output folder" +
-                                            (error ? ": " + error.message() : std::string()));
+            throw InputError(outDir, 0,
+                             "cannot create output folder" +
+                                 (error ? ": " + error.message() : std::string()));
         }
     }
     Stopwatch total;
@@ -274,7 +276,8 @@ int runHmm(const std::vector<std::string>& argv) {
     const int states = model.numStates();
     const std::vector<std::string> labels = defaultStateLabels(std::max(states, k));
     const Eigen::MatrixXd markEmissions = markProbabilities(model, data);
-    writeFileAtomically(outDir, "emissions.tsv", emissionTable(data.markNames, markEmissions, labels));
+    writeFileAtomically(outDir, "emissions.tsv",
+                        emissionTable(data.markNames, markEmissions, labels));
     writeFileAtomically(outDir, "transitions.tsv", transitionTable(model.transitions, labels));
     {
         std::string table = "state\tweight\tlambda\tforeground_specific\n";
@@ -430,9 +433,9 @@ int runHmm(const std::vector<std::string>& argv) {
             out.field("em_status", toString(em.status));
         }
         out.field("final", finalLogLikelihood);
-        out.field("final_per_bin",
-                  sequenceBins > 0 ? finalLogLikelihood / static_cast<double>(sequenceBins)
-                                   : std::nan(""));
+        out.field("final_per_bin", sequenceBins > 0
+                                       ? finalLogLikelihood / static_cast<double>(sequenceBins)
+                                       : std::nan(""));
         out.field("segmentation", segmentation.logLikelihood);
         out.endObject();
         out.key("warnings").beginArray();

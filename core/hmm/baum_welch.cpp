@@ -15,11 +15,11 @@ namespace {
 
 void checkSequences(const ChromatinData& data, const std::vector<BinRun>& sequences) {
     for (const auto& run : sequences) {
-        if (run.track < 0 || run.track >= static_cast<int>(data.tracks.size()) ||
-            run.begin < 0 || run.end > data.tracks[static_cast<size_t>(run.track)].numBins() ||
+        if (run.track < 0 || run.track >= static_cast<int>(data.tracks.size()) || run.begin < 0 ||
+            run.end > data.tracks[static_cast<size_t>(run.track)].numBins() ||
             run.begin > run.end) {
-            throw std::invalid_argument("baumWelch: sequence [" + std::to_string(run.begin) +
-                                        ", " + std::to_string(run.end) + ") of track " +
+            throw std::invalid_argument("baumWelch: sequence [" + std::to_string(run.begin) + ", " +
+                                        std::to_string(run.end) + ") of track " +
                                         std::to_string(run.track) + " is outside the data");
         }
     }
@@ -43,11 +43,11 @@ HmmSufficientStats expectation(const ChromatinData& data, const std::vector<BinR
                             continue;
                         }
                         const auto& bins = data.tracks[static_cast<size_t>(run.track)].bins;
-                        forwardBackward(hmm.start, hmm.transitions, table,
-                                        std::span<const std::uint32_t>(
-                                            bins.data() + run.begin,
-                                            static_cast<size_t>(run.length())),
-                                        workspaces[static_cast<size_t>(slot)], &stats);
+                        forwardBackward(
+                            hmm.start, hmm.transitions, table,
+                            std::span<const std::uint32_t>(bins.data() + run.begin,
+                                                           static_cast<size_t>(run.length())),
+                            workspaces[static_cast<size_t>(slot)], &stats);
                     }
                 });
     HmmSufficientStats total;
@@ -211,8 +211,8 @@ HmmParameters randomHmm(int numStates, const ChromatinData& data, ObservationEnc
 HmmParameters smoothedForEm(const HmmParameters& hmm, const ChromatinData& data, double epsilon) {
     hmm.validate("smoothedForEm");
     if (!(epsilon > 0 && epsilon < 0.5)) {
-        throw std::invalid_argument("smoothedForEm: need 0 < epsilon < 0.5 (epsilon = " +
-                                    std::to_string(epsilon) + ")");
+        throw std::invalid_argument(
+            "smoothedForEm: need 0 < epsilon < 0.5 (epsilon = " + std::to_string(epsilon) + ")");
     }
     HmmParameters out = hmm;
     const int k = hmm.numStates();

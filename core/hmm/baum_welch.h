@@ -24,7 +24,7 @@ struct BaumWelchResult {
     /// logLikelihoods[i] = log P(data | θ_i) for θ_0 = initial, θ_1, … (non-decreasing up to
     /// rounding, by the EM inequality); the last entry is hmm's.
     std::vector<double> logLikelihoods;
-    int iterations = 0; ///< M-steps performed
+    int iterations = 0;                  ///< M-steps performed
     Status status = Status::NotComputed; ///< Successful = converged, NotConverged = hit max
     double elapsedMs = 0;
 

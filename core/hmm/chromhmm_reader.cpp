@@ -18,7 +18,9 @@ struct StringHash {
 };
 using PatternIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
 
-bool isSeparator(char c) { return c == '\t' || c == ' '; }
+bool isSeparator(char c) {
+    return c == '\t' || c == ' ';
+}
 
 /// Splits at tabs/spaces (runs count as one separator), dropping empty pieces.
 std::vector<std::string_view> fields(std::string_view line) {
@@ -170,9 +172,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
                 }
             }
         }
-        throw InputError(path, 2,
-                         "mark names differ from " + data.tracks.front().path + " (" + detail +
-                             ")");
+        throw InputError(
+            path, 2, "mark names differ from " + data.tracks.front().path + " (" + detail + ")");
     }
     const size_t numMarks = marks.size();
 
@@ -181,9 +182,9 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
     const size_t oldPatterns = data.markNames.empty() ? 0 : data.patternCounts.size();
     index.reserve(oldPatterns * 2 + 64);
     for (size_t p = 0; p < oldPatterns; ++p) {
-        index.emplace(std::string(reinterpret_cast<const char*>(&data.patternValues[p * numMarks]),
-                                  numMarks),
-                      static_cast<std::uint32_t>(p));
+        index.emplace(
+            std::string(reinterpret_cast<const char*>(&data.patternValues[p * numMarks]), numMarks),
+            static_cast<std::uint32_t>(p));
     }
     std::vector<std::uint8_t> newValues;
     std::vector<std::int64_t> counts(oldPatterns, 0);

@@ -108,8 +108,8 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
             }
         }
         const auto dm = d.asDiagonal();
-        dec = asymmetricTensorPowerMethod(dm * m12.transpose() * dm, dm * m23 * dm,
-                                          dm * m13 * dm, scaled, powerOptions, cancel);
+        dec = asymmetricTensorPowerMethod(dm * m12.transpose() * dm, dm * m23 * dm, dm * m13 * dm,
+                                          scaled, powerOptions, cancel);
         const Eigen::VectorXd inv = d.cwiseInverse();
         dec.a = inv.asDiagonal() * dec.a;
         dec.b = inv.asDiagonal() * dec.b;
@@ -165,8 +165,7 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     out.markProbabilities.resize(k, m);
     Eigen::MatrixXd patternEmissions; // combinations: K × numPatterns
     if (moments.encoding == ObservationEncoding::MarkVector) {
-        out.markProbabilities =
-            sorted.topRows(m).transpose().array().max(0.0).min(1.0).matrix();
+        out.markProbabilities = sorted.topRows(m).transpose().array().max(0.0).min(1.0).matrix();
     } else {
         patternEmissions = Eigen::MatrixXd::Zero(k, moments.numPatterns);
         const Eigen::MatrixXd full = moments.basis * sorted; // C × K
@@ -186,9 +185,8 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     if (specific == 0) {
         out.hmm.start.resize(0);
         out.hmm.transitions.resize(0, 0);
-        out.hmm.emissions.resize(0, moments.encoding == ObservationEncoding::MarkVector
-                                        ? m
-                                        : moments.numPatterns);
+        out.hmm.emissions.resize(
+            0, moments.encoding == ObservationEncoding::MarkVector ? m : moments.numPatterns);
         if (out.status == Status::Successful) {
             out.status = Status::NumericalIssue;
         }
@@ -228,8 +226,7 @@ std::vector<int> matchStates(const Eigen::MatrixXd& reference, const Eigen::Matr
     if (reference.rows() > estimate.rows() || reference.cols() != estimate.cols()) {
         throw std::invalid_argument("matchStates: need reference rows (" +
                                     std::to_string(reference.rows()) + ") <= estimate rows (" +
-                                    std::to_string(estimate.rows()) +
-                                    ") and equal column counts");
+                                    std::to_string(estimate.rows()) + ") and equal column counts");
     }
     Eigen::MatrixXd cost(reference.rows(), estimate.rows());
     for (Eigen::Index i = 0; i < reference.rows(); ++i) {

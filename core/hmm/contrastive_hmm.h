@@ -14,7 +14,7 @@ namespace cx {
 
 /// How component weights ω_t are estimated after the decomposition.
 enum class HmmWeightEstimator {
-    Eigenvalue,  ///< ω_t = sign(λ_t)/λ_t² from the power method (Alg. 1/2 convention)
+    Eigenvalue, ///< ω_t = sign(λ_t)/λ_t² from the power method (Alg. 1/2 convention)
     FirstMoment, ///< least squares Σ_t ω_t o_t = E_f[φ(x)] − γ·E_b[φ(x)] (uses all K columns)
 };
 
@@ -36,11 +36,11 @@ enum class FeatureScaling {
 
 /// Options of one contrastive spectral HMM solve.
 struct ContrastiveHmmOptions {
-    int numComponents = 7;     ///< K: rank of the decomposition (all components, any sign)
-    int iterations = 100;      ///< power iterations per trial (stops early on convergence)
-    int trials = 10;           ///< random starts per component (median-|λ| trial kept)
-    double tolerance = 1e-12;  ///< power-iteration convergence
-    std::uint64_t seed = 1;    ///< every random draw derives from it
+    int numComponents = 7;    ///< K: rank of the decomposition (all components, any sign)
+    int iterations = 100;     ///< power iterations per trial (stops early on convergence)
+    int trials = 10;          ///< random starts per component (median-|λ| trial kept)
+    double tolerance = 1e-12; ///< power-iteration convergence
+    std::uint64_t seed = 1;   ///< every random draw derives from it
     /// Refinement rounds of the power method (asymmetricTensorPowerMethod).
     int refinementRounds = 0;
     HmmWeightEstimator weightEstimator = HmmWeightEstimator::Eigenvalue;
@@ -53,16 +53,16 @@ struct ContrastiveHmmOptions {
 struct ContrastiveHmmResult {
     double gamma = 0;
     Status status = Status::NotComputed;
-    Eigen::VectorXd weights;  ///< K signed weights ω_t (average state occupancy in Mf − γ·Mb)
-    Eigen::VectorXd lambdas;  ///< K power-method eigenvalues λ_t = sign(ω_t)/√|ω_t|
+    Eigen::VectorXd weights; ///< K signed weights ω_t (average state occupancy in Mf − γ·Mb)
+    Eigen::VectorXd lambdas; ///< K power-method eigenvalues λ_t = sign(ω_t)/√|ω_t|
     /// K × M per-mark presence probability of every component (clipped to [0, 1]): the
     /// emission heatmap, including the shared/background components (negative weight).
     Eigen::MatrixXd markProbabilities;
-    int numSpecific = 0;      ///< components with ω > 0
+    int numSpecific = 0; ///< components with ω > 0
     /// The foreground-specific HMM (numSpecific states, same order as the first rows above).
     /// Empty (0 states) when no component has positive weight.
     HmmParameters hmm;
-    double residual = 0;      ///< relative Frobenius norm of the deflated tensor
+    double residual = 0; ///< relative Frobenius norm of the deflated tensor
     int iterations = 0;
     double elapsedMs = 0;
 };

@@ -64,13 +64,13 @@ double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd
     const size_t k = KC > 0 ? static_cast<size_t>(KC) : static_cast<size_t>(start.size());
     const size_t length = symbols.size();
     workspace.resize(length * k + length + 3 * k);
-    double* alpha = workspace.data();       // L × K, row t contiguous
-    double* scale = alpha + length * k;     // L
-    double* beta = scale + length;          // K
-    double* nextBeta = beta + k;            // K
-    double* tmp = nextBeta + k;             // K
-    const double* a = transitions.data();   // column-major: A(i, j) at i + K·j
-    const double* tab = table.data();       // column p contiguous
+    double* alpha = workspace.data();     // L × K, row t contiguous
+    double* scale = alpha + length * k;   // L
+    double* beta = scale + length;        // K
+    double* nextBeta = beta + k;          // K
+    double* tmp = nextBeta + k;           // K
+    const double* a = transitions.data(); // column-major: A(i, j) at i + K·j
+    const double* tab = table.data();     // column p contiguous
     // A transposed, so that a row of A (fixed i) is contiguous: at[j + K·i] = A(i, j).
     std::vector<double> at(k * k);
     for (size_t i = 0; i < k; ++i) {
@@ -335,10 +335,10 @@ double logLikelihood(const ChromatinData& data, const std::vector<BinRun>& runs,
         throwIfCancelled(cancel);
         const auto& run = runs[static_cast<size_t>(r)];
         const auto& bins = data.tracks[static_cast<size_t>(run.track)].bins;
-        perRun[static_cast<size_t>(r)] = forwardLogLikelihood(
-            hmm.start, hmm.transitions, table,
-            std::span<const std::uint32_t>(bins.data() + run.begin,
-                                           static_cast<size_t>(run.length())));
+        perRun[static_cast<size_t>(r)] =
+            forwardLogLikelihood(hmm.start, hmm.transitions, table,
+                                 std::span<const std::uint32_t>(bins.data() + run.begin,
+                                                                static_cast<size_t>(run.length())));
     });
     double total = 0;
     for (double v : perRun) {
@@ -389,11 +389,11 @@ Segmentation segmentTracks(const ChromatinData& data, const HmmParameters& hmm,
 }
 
 std::string stateColor(int state) {
-    static const char* palette[] = {
-        "31,119,180",  "255,127,14",  "44,160,44",   "214,39,40",   "148,103,189",
-        "140,86,75",   "227,119,194", "127,127,127", "188,189,34",  "23,190,207",
-        "174,199,232", "255,187,120", "152,223,138", "255,152,150", "197,176,213",
-        "196,156,148", "247,182,210", "199,199,199", "219,219,141", "158,218,229"};
+    static const char* palette[] = {"31,119,180",  "255,127,14",  "44,160,44",   "214,39,40",
+                                    "148,103,189", "140,86,75",   "227,119,194", "127,127,127",
+                                    "188,189,34",  "23,190,207",  "174,199,232", "255,187,120",
+                                    "152,223,138", "255,152,150", "197,176,213", "196,156,148",
+                                    "247,182,210", "199,199,199", "219,219,141", "158,218,229"};
     constexpr int n = static_cast<int>(sizeof(palette) / sizeof(palette[0]));
     return palette[((state % n) + n) % n];
 }
@@ -439,8 +439,8 @@ void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
             const std::int64_t startBp = begin * binSize;
             const std::int64_t endBp = i * binSize;
             out << track.chrom << '\t' << startBp << '\t' << endBp << '\t'
-                << stateLabels[static_cast<size_t>(state)] << "\t0\t.\t" << startBp << '\t'
-                << endBp << '\t' << stateColor(state) << '\n';
+                << stateLabels[static_cast<size_t>(state)] << "\t0\t.\t" << startBp << '\t' << endBp
+                << '\t' << stateColor(state) << '\n';
             begin = i;
         }
     }

@@ -61,10 +61,9 @@ Eigen::MatrixXd markProbabilities(const HmmParameters& hmm, const ChromatinData&
     const int k = hmm.numStates();
     const int m = data.numMarks();
     if (hmm.emissions.cols() != data.numPatterns()) {
-        throw std::invalid_argument("markProbabilities: emissions have " +
-                                    std::to_string(hmm.emissions.cols()) +
-                                    " pattern columns, data has " +
-                                    std::to_string(data.numPatterns()));
+        throw std::invalid_argument(
+            "markProbabilities: emissions have " + std::to_string(hmm.emissions.cols()) +
+            " pattern columns, data has " + std::to_string(data.numPatterns()));
     }
     Eigen::MatrixXd out = Eigen::MatrixXd::Zero(k, m);
     for (int p = 0; p < data.numPatterns(); ++p) {
@@ -107,11 +106,10 @@ Eigen::MatrixXd emissionLikelihoods(const HmmParameters& hmm, const ChromatinDat
         }
     } else {
         if (hmm.emissions.cols() != numPatterns || hmm.emissions.rows() != k) {
-            throw std::invalid_argument("emissionLikelihoods: emissions are " +
-                                        std::to_string(hmm.emissions.rows()) + " x " +
-                                        std::to_string(hmm.emissions.cols()) + ", expected " +
-                                        std::to_string(k) + " x " + std::to_string(numPatterns) +
-                                        " patterns");
+            throw std::invalid_argument(
+                "emissionLikelihoods: emissions are " + std::to_string(hmm.emissions.rows()) +
+                " x " + std::to_string(hmm.emissions.cols()) + ", expected " + std::to_string(k) +
+                " x " + std::to_string(numPatterns) + " patterns");
         }
         for (int p = 0; p < numPatterns; ++p) {
             if (data.patternHasMissing(p)) {

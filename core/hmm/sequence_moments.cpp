@@ -296,9 +296,10 @@ Eigen::MatrixXd jointRangeBasis(const std::vector<const SparseMatrix*>& blocks, 
     return basis;
 }
 
-ClassMoments projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>& triples,
-                                    const SparsePairs& pairs, const ClassRuns& runs,
-                                    const Eigen::MatrixXd& basis) {
+ClassMoments
+projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>& triples,
+                       const SparsePairs& pairs, const ClassRuns& runs,
+                       const Eigen::MatrixXd& basis) {
     const Eigen::Index r = basis.cols();
     ClassMoments out;
     out.numTriples = runs.numTriples;
@@ -353,8 +354,8 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
         progress(0.0, "collecting triples");
     }
     if (options.lag < 1) {
-        throw std::invalid_argument("computeSequenceMoments: lag must be >= 1 (lag = " +
-                                    std::to_string(options.lag) + ")");
+        throw std::invalid_argument(
+            "computeSequenceMoments: lag must be >= 1 (lag = " + std::to_string(options.lag) + ")");
     }
     out.lag = options.lag;
     const ClassRuns fgRuns = collectTriples(data, classes, kForegroundBin, options.lag);
@@ -386,7 +387,8 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
         const int categories = static_cast<int>(out.categoryPattern.size());
         if (categories >= (1 << 21)) {
             throw std::invalid_argument("computeSequenceMoments: too many distinct patterns (" +
-                                        std::to_string(categories) + ") for the combination "
+                                        std::to_string(categories) +
+                                        ") for the combination "
                                         "encoding");
         }
         out.featureDim = categories;
@@ -470,8 +472,8 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
     }
     const int d = out.featureDim;
     out.basis = Eigen::MatrixXd::Identity(d, d);
-    for (auto [flag, target] : {std::pair{kForegroundBin, &out.foreground},
-                                std::pair{kBackgroundBin, &out.background}}) {
+    for (auto [flag, target] :
+         {std::pair{kForegroundBin, &out.foreground}, std::pair{kBackgroundBin, &out.background}}) {
         ClassMoments& moments = *target;
         emptyMoments(moments, d);
         for (const auto& run : runsWithFlag(data, classes, flag, true)) {

@@ -63,9 +63,9 @@ struct SequenceMomentOptions {
 struct SequenceMoments {
     ObservationEncoding encoding = ObservationEncoding::MarkVector;
     std::vector<std::string> markNames;
-    int featureDim = 0;       ///< D: M + 1 (MarkVector) or C (MarkCombination)
-    Eigen::MatrixXd basis;    ///< U, D × r with orthonormal columns
-    Eigen::VectorXd scale;    ///< s̃ = Uᵀs (length r)
+    int featureDim = 0;    ///< D: M + 1 (MarkVector) or C (MarkCombination)
+    Eigen::MatrixXd basis; ///< U, D × r with orthonormal columns
+    Eigen::VectorXd scale; ///< s̃ = Uᵀs (length r)
     /// MarkCombination: category c ↦ pattern id of the ChromatinData. Empty for MarkVector.
     std::vector<int> categoryPattern;
     /// MarkCombination: C × M presence flags (0/1) of each category's marks, row-major.

@@ -37,8 +37,9 @@ HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed
                                  double stickiness) {
     if (numStates < 1 || numMarks < 1 || !(stickiness >= 0 && stickiness < 1)) {
         throw std::invalid_argument("randomSyntheticHmm: need K >= 1, M >= 1, 0 <= stickiness < 1 "
-                                    "(K = " + std::to_string(numStates) + ", M = " +
-                                    std::to_string(numMarks) + ")");
+                                    "(K = " +
+                                    std::to_string(numStates) +
+                                    ", M = " + std::to_string(numMarks) + ")");
     }
     std::mt19937_64 engine(seed);
     HmmParameters hmm;
@@ -49,9 +50,9 @@ HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed
         for (int j = 0; j < numMarks; ++j) {
             const bool on = k > 0 && uniform01(engine) < 0.35;
             any = any || on;
-            hmm.emissions(k, j) = k == 0 ? uniformIn(engine, 0.005, 0.05)
-                                         : (on ? uniformIn(engine, 0.5, 0.95)
-                                               : uniformIn(engine, 0.01, 0.08));
+            hmm.emissions(k, j) =
+                k == 0 ? uniformIn(engine, 0.005, 0.05)
+                       : (on ? uniformIn(engine, 0.5, 0.95) : uniformIn(engine, 0.01, 0.08));
         }
         if (k > 0 && !any) {
             const int j = static_cast<int>(engine() % static_cast<std::uint64_t>(numMarks));
@@ -70,7 +71,8 @@ HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed
             other += hmm.transitions(i, j);
         }
         for (int j = 0; j < numStates; ++j) {
-            hmm.transitions(i, j) = j == i ? stickiness : (1 - stickiness) * hmm.transitions(i, j) / other;
+            hmm.transitions(i, j) =
+                j == i ? stickiness : (1 - stickiness) * hmm.transitions(i, j) / other;
         }
     }
     hmm.start = stationaryDistribution(hmm.transitions);
@@ -108,13 +110,13 @@ HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_
     int state = drawCategorical(hmm.start.data(), k, 1, engine);
     for (std::int64_t t = 0; t < length; ++t) {
         if (t > 0) {
-            state = drawCategorical(rows.data() + static_cast<std::ptrdiff_t>(state) * k, k, 1,
-                                    engine);
+            state =
+                drawCategorical(rows.data() + static_cast<std::ptrdiff_t>(state) * k, k, 1, engine);
         }
         sample.states[static_cast<size_t>(t)] = static_cast<std::uint16_t>(state);
         for (int j = 0; j < m; ++j) {
-            sample.values[static_cast<size_t>(t) * static_cast<size_t>(m) +
-                          static_cast<size_t>(j)] =
+            sample
+                .values[static_cast<size_t>(t) * static_cast<size_t>(m) + static_cast<size_t>(j)] =
                 uniform01(engine) < hmm.emissions(state, j) ? 1 : 0;
         }
     }
@@ -146,7 +148,8 @@ void appendTrackFromValues(ChromatinData& data, const std::string& cell, const s
         for (size_t j = 0; j < m; ++j) {
             key[j] = static_cast<char>(values[t * m + j]);
         }
-        auto [it, inserted] = index.emplace(key, static_cast<std::uint32_t>(data.patternCounts.size()));
+        auto [it, inserted] =
+            index.emplace(key, static_cast<std::uint32_t>(data.patternCounts.size()));
         if (inserted) {
             data.patternCounts.push_back(0);
             data.patternValues.insert(data.patternValues.end(), key.begin(), key.end());
@@ -173,7 +176,7 @@ ClassMoments populationMoments(const HmmParameters& hmm) {
             reverse(j, h) = pi[h] > 0 ? pi[j] * hmm.transitions(j, h) / pi[h] : 0.0;
         }
     }
-    const Eigen::MatrixXd a = o * reverse;                   // columns a_h
+    const Eigen::MatrixXd a = o * reverse;                     // columns a_h
     const Eigen::MatrixXd c = o * hmm.transitions.transpose(); // columns c_h
     ClassMoments out;
     out.numTriples = 1;

@@ -56,8 +56,8 @@ Eigen::VectorXd DenseTensor3::contract23(const Eigen::VectorXd& v, const Eigen::
     if (v.size() != m_dims[1] || w.size() != m_dims[2]) {
         throw std::invalid_argument("DenseTensor3::contract23: vector sizes " +
                                     std::to_string(v.size()) + ", " + std::to_string(w.size()) +
-                                    " do not match dimensions " + std::to_string(m_dims[1]) +
-                                    ", " + std::to_string(m_dims[2]));
+                                    " do not match dimensions " + std::to_string(m_dims[1]) + ", " +
+                                    std::to_string(m_dims[2]));
     }
     return m_unfolded * kron(w, v);
 }
@@ -143,16 +143,20 @@ Eigen::VectorXd AsymmetricDecomposition::weights() const {
     return w;
 }
 
-Eigen::MatrixXd AsymmetricDecomposition::scaledA() const { return a * lambdas.asDiagonal(); }
-Eigen::MatrixXd AsymmetricDecomposition::scaledB() const { return b * lambdas.asDiagonal(); }
-Eigen::MatrixXd AsymmetricDecomposition::scaledC() const { return c * lambdas.asDiagonal(); }
+Eigen::MatrixXd AsymmetricDecomposition::scaledA() const {
+    return a * lambdas.asDiagonal();
+}
+Eigen::MatrixXd AsymmetricDecomposition::scaledB() const {
+    return b * lambdas.asDiagonal();
+}
+Eigen::MatrixXd AsymmetricDecomposition::scaledC() const {
+    return c * lambdas.asDiagonal();
+}
 
-AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
-                                                    const Eigen::MatrixXd& mac,
-                                                    const Eigen::MatrixXd& mbc,
-                                                    const DenseTensor3& mabc,
-                                                    const AsymmetricPowerOptions& options,
-                                                    const CancelToken& cancel) {
+AsymmetricDecomposition
+asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& mac,
+                            const Eigen::MatrixXd& mbc, const DenseTensor3& mabc,
+                            const AsymmetricPowerOptions& options, const CancelToken& cancel) {
     const Eigen::Index d1 = mabc.dim(0);
     const Eigen::Index d2 = mabc.dim(1);
     const Eigen::Index d3 = mabc.dim(2);
@@ -233,7 +237,7 @@ AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
             throwIfCancelled(cancel);
             std::mt19937_64 engine(
                 streamSeed(options.seed, static_cast<std::uint64_t>(t) *
-                                             static_cast<std::uint64_t>(options.trials) +
+                                                 static_cast<std::uint64_t>(options.trials) +
                                              static_cast<std::uint64_t>(r)));
             Eigen::VectorXd g(k);
             for (int i = 0; i < k; ++i) {

@@ -57,11 +57,11 @@ private:
 
 /// Options of the asymmetric generalized tensor power method.
 struct AsymmetricPowerOptions {
-    int rank = 0;               ///< K, number of components (1 ≤ K ≤ min of the dimensions)
-    int iterations = 50;        ///< N, maximum power iterations per trial
-    int trials = 10;            ///< random starts per component; the median-|λ| trial is kept
-    double tolerance = 1e-12;   ///< stop a trial when 1 − |⟨u_new, u_old⟩| (unit vectors) < tol
-    std::uint64_t seed = 0;     ///< every random start derives from it
+    int rank = 0;             ///< K, number of components (1 ≤ K ≤ min of the dimensions)
+    int iterations = 50;      ///< N, maximum power iterations per trial
+    int trials = 10;          ///< random starts per component; the median-|λ| trial is kept
+    double tolerance = 1e-12; ///< stop a trial when 1 − |⟨u_new, u_old⟩| (unit vectors) < tol
+    std::uint64_t seed = 0;   ///< every random start derives from it
     /// Refinement rounds after the K deflation steps: each component is re-extracted by power
     /// iterations on M_abc minus all the other components, warm-started at its estimate.
     int refinementRounds = 0;
@@ -80,8 +80,8 @@ struct AsymmetricDecomposition {
     Eigen::MatrixXd b;       ///< b̂_t (d2 × K)
     Eigen::MatrixXd c;       ///< ĉ_t (d3 × K)
     Status status = Status::NotComputed;
-    int iterations = 0;      ///< total power iterations over all kept trials
-    double residual = 0;     ///< ‖T_final‖_F / ‖M_abc‖_F after K deflations
+    int iterations = 0;  ///< total power iterations over all kept trials
+    double residual = 0; ///< ‖T_final‖_F / ‖M_abc‖_F after K deflations
 
     /// w_t = sign(λ_t)/λ_t² (0 where λ_t = 0).
     Eigen::VectorXd weights() const;
@@ -116,11 +116,9 @@ struct AsymmetricDecomposition {
 ///      ⟨u, M_aa⁺ u⟩ vanishes for every trial of some component (its columns are then zero).
 ///      Each refinement round costs O(K²·d1·d2·d3 + K·iterations·d1·d2·d3).
 ///      Polls `cancel` between trials (throws Cancelled).
-AsymmetricDecomposition asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab,
-                                                    const Eigen::MatrixXd& mac,
-                                                    const Eigen::MatrixXd& mbc,
-                                                    const DenseTensor3& mabc,
-                                                    const AsymmetricPowerOptions& options,
-                                                    const CancelToken& cancel = {});
+AsymmetricDecomposition
+asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& mac,
+                            const Eigen::MatrixXd& mbc, const DenseTensor3& mabc,
+                            const AsymmetricPowerOptions& options, const CancelToken& cancel = {});
 
 } // namespace cx

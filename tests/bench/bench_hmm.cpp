@@ -47,7 +47,8 @@ bool haveData(benchmark::State& state) {
 const ChromatinData& chr11() {
     static std::once_flag once;
     static std::unique_ptr<ChromatinData> data;
-    std::call_once(once, [] { data = std::make_unique<ChromatinData>(readChromHmmTracks(trackPaths())); });
+    std::call_once(
+        once, [] { data = std::make_unique<ChromatinData>(readChromHmmTracks(trackPaths())); });
     return *data;
 }
 
@@ -204,12 +205,12 @@ void BM_HmmChr11SpectralVsEm(benchmark::State& state) {
             emOptions.maxIterations = 2000;
             BaumWelchResult em = baumWelch(
                 data, runs, randomHmm(k, data, ObservationEncoding::MarkVector, seed), emOptions);
-            const double mad = matchedMeanAbsoluteDifference(em.hmm.emissions,
-                                                             spectral.markProbabilities);
+            const double mad =
+                matchedMeanAbsoluteDifference(em.hmm.emissions, spectral.markProbabilities);
             std::printf("EM seed %d: %.0f ms, %d iterations (%s), log-likelihood %.1f; "
                         "spectral vs EM emissions: mean |diff| %.4f after matching\n",
-                        static_cast<int>(seed), em.elapsedMs, em.iterations,
-                        toString(em.status), em.finalLogLikelihood(), mad);
+                        static_cast<int>(seed), em.elapsedMs, em.iterations, toString(em.status),
+                        em.finalLogLikelihood(), mad);
             emMsTotal += em.elapsedMs;
             bestEmLl = std::max(bestEmLl, em.finalLogLikelihood());
             state.counters["em" + std::to_string(seed) + "_ms"] = em.elapsedMs;
@@ -217,7 +218,8 @@ void BM_HmmChr11SpectralVsEm(benchmark::State& state) {
             state.counters["mad_em" + std::to_string(seed)] = mad;
             ems.push_back(std::move(em));
         }
-        printMatrix("EM seed 1 (converged)", data.markNames, Eigen::VectorXd(), ems[0].hmm.emissions);
+        printMatrix("EM seed 1 (converged)", data.markNames, Eigen::VectorXd(),
+                    ems[0].hmm.emissions);
         BaumWelchOptions refine;
         refine.maxIterations = 60;
         refine.tolerance = 0;
@@ -272,8 +274,9 @@ void BM_HmmChr11Contrast(benchmark::State& state) {
             options.numComponents = 7;
             const auto result = solveContrastiveHmm(moments, gamma, options);
             char title[96];
-            std::snprintf(title, sizeof title, "gamma = %.2f: %d of 7 foreground-specific (%.2f ms)",
-                          gamma, result.numSpecific, result.elapsedMs);
+            std::snprintf(title, sizeof title,
+                          "gamma = %.2f: %d of 7 foreground-specific (%.2f ms)", gamma,
+                          result.numSpecific, result.elapsedMs);
             printMatrix(title, moments.markNames, result.weights, result.markProbabilities);
         }
         std::fflush(stdout);

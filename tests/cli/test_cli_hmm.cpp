@@ -26,8 +26,8 @@ const std::vector<std::string> kMarks = {"CTCF",    "H3K27ac", "H3K27me3", "H3K3
 TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
     TempDir dir;
     const std::string out = dir / "out";
-    const auto result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k",
-                                "6", "--gamma", "0.5", "--seed", "3", "--out", out},
+    const auto result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "6",
+                                "--gamma", "0.5", "--seed", "3", "--out", out},
                                dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     // Unknown contigs in the BED files: one warning each, not an error.
@@ -36,8 +36,8 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
 
     const auto states = parseTsv(readText(out + "/states.tsv"));
     ASSERT_EQ(states.size(), 7u);
-    EXPECT_EQ(states[0], (std::vector<std::string>{"state", "weight", "lambda",
-                                                   "foreground_specific"}));
+    EXPECT_EQ(states[0],
+              (std::vector<std::string>{"state", "weight", "lambda", "foreground_specific"}));
     size_t specific = 0;
     double previous = 1e300;
     for (size_t row = 1; row < states.size(); ++row) {
@@ -106,9 +106,9 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
 
 TEST(CliHmm, JsonSummaryWithRefinementAndDeterminism) {
     TempDir dir;
-    const std::vector<std::string> args = {"hmm", "--tracks", kTracks, "--k", "5", "--gamma",
-                                           "0", "--refine-em", "3", "--seed", "9", "--json",
-                                           "--no-segments"};
+    const std::vector<std::string> args = {"hmm",     "--tracks", kTracks,        "--k", "5",
+                                           "--gamma", "0",        "--refine-em",  "3",   "--seed",
+                                           "9",       "--json",   "--no-segments"};
     auto withOut = [&](const std::string& out) {
         auto a = args;
         a.push_back("--out");
@@ -117,10 +117,10 @@ TEST(CliHmm, JsonSummaryWithRefinementAndDeterminism) {
     };
     const auto first = runCli(withOut(dir / "a"), dir);
     ASSERT_EQ(first.exitCode, 0) << first.err;
-    for (const char* key : {"\"command\":\"hmm\"", "\"timings_ms\":", "\"load\":", "\"moments\":",
-                            "\"solve\":", "\"em\":", "\"log_likelihood\":", "\"spectral\":",
-                            "\"em_iterations\":3", "\"final\":", "\"foreground_triples\":39996",
-                            "\"weights\":", "\"emissions\":", "\"transitions\":"}) {
+    for (const char* key :
+         {"\"command\":\"hmm\"", "\"timings_ms\":", "\"load\":", "\"moments\":", "\"solve\":",
+          "\"em\":", "\"log_likelihood\":", "\"spectral\":", "\"em_iterations\":3", "\"final\":",
+          "\"foreground_triples\":39996", "\"weights\":", "\"emissions\":", "\"transitions\":"}) {
         EXPECT_NE(first.out.find(key), std::string::npos) << key << "\n" << first.out;
     }
     EXPECT_FALSE(std::filesystem::exists(dir / "a/segments.bed"));
@@ -132,15 +132,15 @@ TEST(CliHmm, JsonSummaryWithRefinementAndDeterminism) {
 
 TEST(CliHmm, EmBaselineCombinationsAndViterbi) {
     TempDir dir;
-    auto result = runCli({"hmm", "--tracks", kTracks, "--k", "4", "--gamma", "0", "--method",
-                          "em", "--em-max-iter", "4", "--decode", "viterbi", "--out",
-                          dir / "em", "--json"},
-                         dir);
+    auto result =
+        runCli({"hmm", "--tracks", kTracks, "--k", "4", "--gamma", "0", "--method", "em",
+                "--em-max-iter", "4", "--decode", "viterbi", "--out", dir / "em", "--json"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("\"em_iterations\":4"), std::string::npos) << result.out;
     EXPECT_EQ(parseTsv(readText(dir / "em/emissions.tsv")).size(), 5u);
-    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "4",
-                     "--gamma", "0.3", "--encoding", "combinations", "--out", dir / "comb"},
+    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "4", "--gamma",
+                     "0.3", "--encoding", "combinations", "--out", dir / "comb"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto patterns = parseTsv(readText(dir / "comb/pattern_emissions.tsv"));
@@ -173,14 +173,13 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
          "the background is empty"},
         {{"hmm", "--tracks", dir / "ragged.txt", "--k", "1", "--gamma", "0", "--out", out},
          "ragged.txt:4: row has 1 values, expected 2"},
-        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "bad.bed", "--k", "3", "--gamma",
-          "0", "--out", out},
+        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "bad.bed", "--k", "3", "--gamma", "0",
+          "--out", out},
          "bad.bed:1: column 3 (end): 'ten'"},
-        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "other.bed", "--k", "3", "--gamma",
-          "0", "--out", out},
+        {{"hmm", "--tracks", kTracks, "--fg-regions", dir / "other.bed", "--k", "3", "--gamma", "0",
+          "--out", out},
          "empty foreground"},
-        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0.5", "--method", "em", "--out",
-          out},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0.5", "--method", "em", "--out", out},
          "--method em fits the foreground alone"},
         {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--encoding", "bits", "--out",
           out},

@@ -177,9 +177,9 @@ TEST(AsymmetricPowerMethod, RejectsBadArguments) {
     EXPECT_THROW(asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options),
                  std::invalid_argument);
     options.rank = 2;
-    EXPECT_THROW(asymmetricTensorPowerMethod(m.ab.transpose().eval().topRows(3), m.ac, m.bc,
-                                             m.abc, options),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        asymmetricTensorPowerMethod(m.ab.transpose().eval().topRows(3), m.ac, m.bc, m.abc, options),
+        std::invalid_argument);
     options.trials = 0;
     EXPECT_THROW(asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options),
                  std::invalid_argument);

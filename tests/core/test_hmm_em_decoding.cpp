@@ -168,9 +168,9 @@ TEST(HmmBaumWelch, LogLikelihoodNeverDecreases) {
     BaumWelchOptions options;
     options.maxIterations = 40;
     options.tolerance = 0;
-    const BaumWelchResult result = baumWelch(
-        data, wholeTrackRuns(data),
-        randomHmm(4, data, ObservationEncoding::MarkVector, 11), options);
+    const BaumWelchResult result =
+        baumWelch(data, wholeTrackRuns(data),
+                  randomHmm(4, data, ObservationEncoding::MarkVector, 11), options);
     ASSERT_EQ(result.logLikelihoods.size(), 41u);
     EXPECT_EQ(result.iterations, 40);
     for (size_t i = 1; i < result.logLikelihoods.size(); ++i) {
@@ -179,8 +179,8 @@ TEST(HmmBaumWelch, LogLikelihoodNeverDecreases) {
             << "iteration " << i;
     }
     // The reported log-likelihood is that of the returned model.
-    EXPECT_NEAR(logLikelihood(data, wholeTrackRuns(data), result.hmm),
-                result.finalLogLikelihood(), 1e-6 * std::abs(result.finalLogLikelihood()));
+    EXPECT_NEAR(logLikelihood(data, wholeTrackRuns(data), result.hmm), result.finalLogLikelihood(),
+                1e-6 * std::abs(result.finalLogLikelihood()));
 }
 
 TEST(HmmBaumWelch, CombinationEncodingAlsoIncreases) {
@@ -189,9 +189,9 @@ TEST(HmmBaumWelch, CombinationEncodingAlsoIncreases) {
     BaumWelchOptions options;
     options.maxIterations = 15;
     options.tolerance = 0;
-    const BaumWelchResult result = baumWelch(
-        data, wholeTrackRuns(data),
-        randomHmm(3, data, ObservationEncoding::MarkCombination, 2), options);
+    const BaumWelchResult result =
+        baumWelch(data, wholeTrackRuns(data),
+                  randomHmm(3, data, ObservationEncoding::MarkCombination, 2), options);
     for (size_t i = 1; i < result.logLikelihoods.size(); ++i) {
         EXPECT_GE(result.logLikelihoods[i],
                   result.logLikelihoods[i - 1] - 1e-9 * std::abs(result.logLikelihoods[i - 1]));
@@ -296,8 +296,7 @@ TEST(HmmDecoding, SegmentationAndBed9) {
     for (auto method : {DecodingMethod::Posterior, DecodingMethod::Viterbi}) {
         const Segmentation segmentation = segmentTracks(data, hmm, method);
         ASSERT_EQ(segmentation.states.size(), 2u);
-        EXPECT_EQ(segmentation.states[0],
-                  (std::vector<std::uint16_t>{0, 0, 1, 1, 1, 0}));
+        EXPECT_EQ(segmentation.states[0], (std::vector<std::uint16_t>{0, 0, 1, 1, 1, 0}));
         EXPECT_EQ(segmentation.states[1], (std::vector<std::uint16_t>{1, 1}));
         EXPECT_NEAR(segmentation.logLikelihood, logLikelihood(data, wholeTrackRuns(data), hmm),
                     1e-9);

@@ -145,9 +145,9 @@ TEST(ChromHmmReader, BadInputsNameFileLineAndProblem) {
     // Blank lines at the very end are fine.
     const auto trailing = files.write("trailing.txt", kHeader + "0\t1\t0\n\n\n");
     EXPECT_EQ(readChromHmmTracks({trailing}).totalBins(), 1);
-    EXPECT_NE(inputError([] { readChromHmmTracks({"/nonexistent/track.txt"}); })
-                  .find("cannot open"),
-              std::string::npos);
+    EXPECT_NE(
+        inputError([] { readChromHmmTracks({"/nonexistent/track.txt"}); }).find("cannot open"),
+        std::string::npos);
     EXPECT_NE(inputError([] { readChromHmmTracks({}); }), "");
 }
 

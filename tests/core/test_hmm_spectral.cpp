@@ -30,9 +30,9 @@ double maxMatchedEmissionError(const Eigen::MatrixXd& truth, const Eigen::Matrix
     const auto match = matchStates(truth, estimate);
     double worst = 0;
     for (Eigen::Index i = 0; i < truth.rows(); ++i) {
-        worst = std::max(worst, (truth.row(i) - estimate.row(match[static_cast<size_t>(i)]))
-                                    .cwiseAbs()
-                                    .maxCoeff());
+        worst = std::max(
+            worst,
+            (truth.row(i) - estimate.row(match[static_cast<size_t>(i)])).cwiseAbs().maxCoeff());
     }
     return worst;
 }
@@ -175,11 +175,12 @@ TEST(HmmSpectral, CombinationEncodingRecoversMarkProbabilities) {
     for (int k = 0; k < 3; ++k) {
         EXPECT_NEAR(result.hmm.emissions.row(k).sum(), 1.0, 1e-9);
     }
-    EXPECT_LT(matchedTransitionError(truth, [&] {
-                  HmmParameters asMarks = result.hmm;
-                  asMarks.emissions = result.markProbabilities.topRows(3);
-                  return asMarks;
-              }()),
+    EXPECT_LT(matchedTransitionError(truth,
+                                     [&] {
+                                         HmmParameters asMarks = result.hmm;
+                                         asMarks.emissions = result.markProbabilities.topRows(3);
+                                         return asMarks;
+                                     }()),
               0.06);
 }
 
