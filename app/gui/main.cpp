@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -141,12 +142,13 @@ int main(int argc, char** argv) {
         });
     }
     if (screenshot) {
-        bool taken = false;
-        const auto capture = [&window, &taken, screenshotPath](bool timedOut) {
-            if (taken) {
+        // Shared, not a local: the lambdas run from the event loop, after this block ends.
+        auto taken = std::make_shared<bool>(false);
+        const auto capture = [&window, taken, screenshotPath](bool timedOut) {
+            if (*taken) {
                 return;
             }
-            taken = true;
+            *taken = true;
             if (timedOut) {
                 std::fprintf(stderr, "contrast-explorer: results not ready before the timeout; "
                                      "rendering the window as it is\n");

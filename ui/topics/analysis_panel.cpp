@@ -60,8 +60,6 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     m_spin->setMinimumWidth(86);
     m_spin->setAlignment(Qt::AlignRight);
     m_spin->setToolTip(tr("Exact γ (0–1000; the slider covers 0–10)"));
-    auto* scale = new QHBoxLayout;
-    scale->setSpacing(0);
     auto* low = new QLabel(QStringLiteral("0"), this);
     auto* high = new QLabel(QStringLiteral("10"), this);
     low->setObjectName(QStringLiteral("hint"));
