@@ -183,7 +183,7 @@ private:
     std::optional<SolveRequest> m_pendingSolve;
     TopicSolution m_shown;
     qint64 m_lastShownAtMs = -1000000;
-    int m_livePreviewIntervalMs = 50;
+    int m_livePreviewIntervalMs = 33; // ~30 refreshes per second at most while superseded
     quint64 m_solveErrorEpoch = 0;
 
     // Sweep.
