@@ -21,6 +21,8 @@
 #include "ui/common/export_helpers.h"
 
 #include "ui/common/recent_files.h"
+#include "ui/dialogs/image_export_dialog.h"
+#include "ui/dialogs/open_corpus_dialog.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -416,4 +418,49 @@ TEST(MainWindow, CtrlCCopiesTheTopicTableAsTsv) {
     ASSERT_EQ(lines.size(), table->model()->rowCount() + 1) << copied.toStdString();
     EXPECT_TRUE(lines.front().startsWith(QStringLiteral("Topic 1")));
     EXPECT_EQ(lines.front().count(QLatin1Char('\t')), table->model()->columnCount() - 1);
+}
+
+TEST(Dialogs, OpenCorpusAndFigureExportDialogsKeepTheirSettings) {
+    const QString shots = qEnvironmentVariable("CX_UI_SCREENSHOT_DIR");
+    {
+        cx::ui::OpenCorpusDialog dialog;
+        dialog.setPath(QStringLiteral(CX_SOURCE_DIR "/resources/demo/reuters"));
+        cx::CorpusLoadOptions options;
+        options.format = cx::CorpusFormat::Reuters;
+        options.minDocumentFrequency = 5;
+        options.maxVocabulary = 20000;
+        options.removeStopWords = false;
+        dialog.setOptions(options);
+        const cx::CorpusLoadOptions read = dialog.options();
+        EXPECT_EQ(read.format, cx::CorpusFormat::Reuters);
+        EXPECT_EQ(read.minDocumentFrequency, 5);
+        EXPECT_EQ(read.maxVocabulary, 20000);
+        EXPECT_FALSE(read.removeStopWords);
+        EXPECT_GE(read.minTokens, 3);
+        cx::ui::OpenCorpusDialog::saveOptions(read);
+        EXPECT_EQ(cx::ui::OpenCorpusDialog::savedOptions(true).minDocumentFrequency, 5);
+        EXPECT_EQ(cx::ui::OpenCorpusDialog::savedOptions(false).format, cx::CorpusFormat::Auto);
+        if (!shots.isEmpty()) {
+            dialog.show();
+            QCoreApplication::processEvents();
+            dialog.grab().save(shots + QStringLiteral("/open-dialog.png"));
+        }
+        cx::ui::OpenCorpusDialog::saveOptions({});
+    }
+    {
+        cx::ui::ImageExportDialog dialog;
+        cx::ui::ImageExportSettings settings;
+        settings.format = cx::ui::ImageExportSettings::Format::Svg;
+        settings.pixels = QSize(2100, 1200);
+        settings.dpi = 300;
+        dialog.setSettings(settings);
+        EXPECT_EQ(dialog.settings().format, cx::ui::ImageExportSettings::Format::Svg);
+        EXPECT_EQ(dialog.settings().pixels, QSize(2100, 1200));
+        EXPECT_EQ(dialog.settings().dpi, 300);
+        if (!shots.isEmpty()) {
+            dialog.show();
+            QCoreApplication::processEvents();
+            dialog.grab().save(shots + QStringLiteral("/export-dialog.png"));
+        }
+    }
 }

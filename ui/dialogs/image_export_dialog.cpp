@@ -71,6 +71,7 @@ ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
     sizeRow->addWidget(m_width);
     sizeRow->addWidget(new QLabel(QStringLiteral("×"), this));
     sizeRow->addWidget(m_height);
+    sizeRow->addStretch(1);
     form->addRow(tr("Size:"), sizeRow);
     m_dpi = new QSpinBox(this);
     m_dpi->setRange(36, 2400);

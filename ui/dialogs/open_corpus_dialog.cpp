@@ -42,7 +42,9 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(fileButton);
     pathRow->addWidget(folderButton);
-    form->addRow(tr("&Location:"), pathRow);
+    auto* pathLabel = new QLabel(tr("&Location:"), this);
+    pathLabel->setBuddy(m_path);
+    form->addRow(pathLabel, pathRow);
 
     m_format = new QComboBox(this);
     m_format->addItem(tr("Detect from the name"), static_cast<int>(cx::CorpusFormat::Auto));
