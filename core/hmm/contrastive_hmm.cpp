@@ -168,7 +168,10 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         out.markProbabilities = sorted.topRows(m).transpose().array().max(0.0).min(1.0).matrix();
     } else {
         patternEmissions = Eigen::MatrixXd::Zero(k, moments.numPatterns);
-        const Eigen::MatrixXd full = moments.basis * sorted; // C × K
+        Eigen::MatrixXd full = moments.basis * sorted; // C × K, scaled coordinates
+        if (moments.categoryScale.size() == full.rows()) {
+            full = moments.categoryScale.cwiseInverse().asDiagonal() * full;
+        }
         for (int t = 0; t < k; ++t) {
             const Eigen::VectorXd dist = projectToSimplex(full.col(t));
             for (Eigen::Index c = 0; c < dist.size(); ++c) {

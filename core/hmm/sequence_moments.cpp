@@ -341,6 +341,13 @@ projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>
 
 } // namespace
 
+Eigen::MatrixXd SequenceMoments::projection() const {
+    if (categoryScale.size() == 0) {
+        return basis;
+    }
+    return categoryScale.asDiagonal() * basis;
+}
+
 SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClasses& classes,
                                        const SequenceMomentOptions& options,
                                        const CancelToken& cancel, const ProgressFn& progress) {
@@ -403,30 +410,56 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
         if (progress) {
             progress(0.5, "projection basis");
         }
+        // Category scaling d_c = 1/√(f_c + τ), f_c the frequency of pattern c over all bins:
+        // φ(x) = d_c·e_c.
+        Eigen::VectorXd d = Eigen::VectorXd::Ones(categories);
+        if (options.scaleCategories) {
+            if (!(options.categorySmoothing > 0)) {
+                throw std::invalid_argument(
+                    "computeSequenceMoments: categorySmoothing must be > 0");
+            }
+            double total = 0;
+            for (int p : out.categoryPattern) {
+                total += static_cast<double>(data.patternCounts[static_cast<size_t>(p)]);
+            }
+            for (int c = 0; c < categories; ++c) {
+                const double count = std::max<double>(
+                    1.0, static_cast<double>(
+                             data.patternCounts[static_cast<size_t>(out.categoryPattern[c])]));
+                d[c] = 1.0 / std::sqrt(count / total + options.categorySmoothing);
+            }
+        }
+        out.categoryScale = d;
         if (categories <= requested) {
             out.basis = Eigen::MatrixXd::Identity(categories, categories);
         } else {
-            std::vector<const SparseMatrix*> blocks;
+            std::vector<SparseMatrix> scaledBlocks;
             for (const SparsePairs* pairs : {&fgPairs, &bgPairs}) {
                 if (pairs->m12.nonZeros() > 0) {
-                    blocks.push_back(&pairs->m12);
-                    blocks.push_back(&pairs->m13);
-                    blocks.push_back(&pairs->m23);
+                    for (const SparseMatrix* m : {&pairs->m12, &pairs->m13, &pairs->m23}) {
+                        scaledBlocks.push_back(
+                            SparseMatrix(d.asDiagonal() * (*m) * d.asDiagonal()));
+                    }
                 }
             }
-            if (blocks.empty()) {
+            if (scaledBlocks.empty()) {
                 out.basis = Eigen::MatrixXd::Identity(categories, requested);
             } else {
+                std::vector<const SparseMatrix*> blocks;
+                for (const auto& block : scaledBlocks) {
+                    blocks.push_back(&block);
+                }
                 out.basis = jointRangeBasis(blocks, categories, requested, options.seed);
             }
         }
-        out.scale = out.basis.transpose() * Eigen::VectorXd::Ones(categories);
+        out.scale = out.basis.transpose() * d.cwiseInverse();
         throwIfCancelled(cancel);
         if (progress) {
             progress(0.6, "projecting moments");
         }
-        out.foreground = projectCategoryMoments(fgTriples, fgPairs, fgRuns, out.basis);
-        out.background = projectCategoryMoments(bgTriples, bgPairs, bgRuns, out.basis);
+        const Eigen::MatrixXd projection = out.projection();
+        out.foreground = projectCategoryMoments(fgTriples, fgPairs, fgRuns, projection);
+        out.background = projectCategoryMoments(bgTriples, bgPairs, bgRuns, projection);
     }
     if (progress) {
         progress(1.0, "moments");

@@ -43,6 +43,14 @@ struct SequenceMomentOptions {
     /// d: the outer views are x_{t−d} and x_{t+d} (still independent of x_t given h_t in an
     /// HMM). d = 1 is the classic consecutive triple; see SequenceMoments::lag.
     int lag = 1;
+    /// MarkCombination only: scale category c by d_c = 1/√(f_c + τ), f_c the frequency of its
+    /// pattern over all bins and τ = categorySmoothing, i.e. φ(x) = d_c·e_c (a smoothed
+    /// diagonal whitening, as in CCA/LSA weighting). Without it the quiescent all-zero pattern
+    /// (≈ 87 % of chr11 bins) dominates every moment and the rank-K decomposition loses the
+    /// quiescent state; with τ → 0 singleton patterns (weight up to √bins) dominate instead.
+    /// τ = 0.01 caps the boost of rare patterns at 10. Exact moments give the same model.
+    bool scaleCategories = true;
+    double categorySmoothing = 0.01;
 };
 
 /// Cached foreground and background moments: computed once per (data, fg/bg choice, encoding);
@@ -54,12 +62,13 @@ struct SequenceMomentOptions {
 ///  * MarkVector: φ(x) = (x_1, …, x_M, 1) ∈ R^{M+1} — the constant coordinate; U = I_{M+1},
 ///    s = e_{M+1}. The constant coordinate also makes an all-zero ("quiescent") emission
 ///    vector a non-zero view (0, …, 0, 1), so it is recoverable; hence K ≤ M + 1.
-///  * MarkCombination: φ(x) = e_{c(x)} ∈ R^C over the C patterns without missing marks; the
-///    D³ tensor is never formed: U (C × r) is an orthonormal basis of the dominant joint range
-///    of all foreground and background pair moments (randomized range finder on their sparse
-///    counts), and m123 = M123(U, U, U) is accumulated from sparse pattern-triple counts.
-///    s = 1_C, s̃ = Uᵀ1. Exact for exact moments when r ≥ the number of distinct emission
-///    columns (the pair moments' range is the span of the emission columns).
+///  * MarkCombination: φ(x) = d_{c(x)}·e_{c(x)} ∈ R^C over the C patterns without missing
+///    marks (d: SequenceMomentOptions::scaleCategories, categorySmoothing); the C³ tensor is never
+///    formed: U (C × r) is an orthonormal basis of the dominant joint range of all (scaled)
+///    foreground and background pair moments (randomized range finder on their sparse counts), and
+///    m123 = M123(W, W, W) with W = D·U is accumulated from sparse pattern-triple counts.
+///    s = D⁻¹1_C, s̃ = UᵀD⁻¹1. Exact for exact moments when r ≥ the number of distinct
+///    emission columns (the pair moments' range is the span of the emission columns).
 struct SequenceMoments {
     ObservationEncoding encoding = ObservationEncoding::MarkVector;
     std::vector<std::string> markNames;
@@ -70,6 +79,10 @@ struct SequenceMoments {
     std::vector<int> categoryPattern;
     /// MarkCombination: C × M presence flags (0/1) of each category's marks, row-major.
     std::vector<std::uint8_t> categoryMarks;
+    /// MarkCombination: category scaling d (φ(x) = d_c·e_c; all ones when off). Empty for
+    /// MarkVector. An emission column õ (r-vector) maps back to the pattern distribution
+    /// D⁻¹·U·õ.
+    Eigen::VectorXd categoryScale;
     int numPatterns = 0; ///< patterns of the ChromatinData the moments came from
     int lag = 1;         ///< d of the triples (x_{t−d}, x_t, x_{t+d})
     ClassMoments foreground;
@@ -77,6 +90,8 @@ struct SequenceMoments {
     double elapsedMs = 0;
 
     int rank() const { return static_cast<int>(basis.cols()); }
+    /// W = D·U (D×r): moments are in the coordinates y = Wᵀ·e_{c(x)} (MarkVector: W = U = I).
+    Eigen::MatrixXd projection() const;
     int numMarks() const { return static_cast<int>(markNames.size()); }
 };
 

@@ -160,28 +160,28 @@ TEST(HmmSpectral, CombinationEncodingRecoversMarkProbabilities) {
     }
     appendTrackFromValues(data, "SYN", "chrS", sample.values);
     const BinClasses classes = classifyBins(data, nullptr, nullptr);
-    SequenceMomentOptions momentOptions;
-    momentOptions.encoding = ObservationEncoding::MarkCombination;
-    momentOptions.projectionRank = 8;
-    const SequenceMoments moments = computeSequenceMoments(data, classes, momentOptions);
-    EXPECT_EQ(moments.rank(), 8);
-    EXPECT_EQ(moments.featureDim, 32);
-    ContrastiveHmmOptions options;
-    options.numComponents = 3;
-    const auto result = solveContrastiveHmm(moments, 0.0, options);
-    ASSERT_EQ(result.numSpecific, 3);
-    EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.markProbabilities), 0.05);
-    EXPECT_EQ(result.hmm.emissions.cols(), data.numPatterns());
-    for (int k = 0; k < 3; ++k) {
-        EXPECT_NEAR(result.hmm.emissions.row(k).sum(), 1.0, 1e-9);
+    for (bool scaled : {true, false}) {
+        SequenceMomentOptions momentOptions;
+        momentOptions.encoding = ObservationEncoding::MarkCombination;
+        momentOptions.projectionRank = 8;
+        momentOptions.scaleCategories = scaled;
+        const SequenceMoments moments = computeSequenceMoments(data, classes, momentOptions);
+        EXPECT_EQ(moments.rank(), 8);
+        EXPECT_EQ(moments.featureDim, 32);
+        ContrastiveHmmOptions options;
+        options.numComponents = 3;
+        const auto result = solveContrastiveHmm(moments, 0.0, options);
+        ASSERT_EQ(result.numSpecific, 3);
+        EXPECT_LT(maxMatchedEmissionError(truth.emissions, result.markProbabilities), 0.05)
+            << "scaled " << scaled;
+        EXPECT_EQ(result.hmm.emissions.cols(), data.numPatterns());
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_NEAR(result.hmm.emissions.row(k).sum(), 1.0, 1e-9);
+        }
+        HmmParameters asMarks = result.hmm;
+        asMarks.emissions = result.markProbabilities.topRows(3);
+        EXPECT_LT(matchedTransitionError(truth, asMarks), 0.06) << "scaled " << scaled;
     }
-    EXPECT_LT(matchedTransitionError(truth,
-                                     [&] {
-                                         HmmParameters asMarks = result.hmm;
-                                         asMarks.emissions = result.markProbabilities.topRows(3);
-                                         return asMarks;
-                                     }()),
-              0.06);
 }
 
 TEST(HmmSpectral, FastMomentsMatchDirectReference) {
@@ -200,7 +200,7 @@ TEST(HmmSpectral, FastMomentsMatchDirectReference) {
         const SequenceMoments fast = computeSequenceMoments(synth.data, classes, options);
         const SequenceMoments direct =
             computeSequenceMomentsDirect(synth.data, classes, encoding, lag);
-        const Eigen::MatrixXd& u = fast.basis;
+        const Eigen::MatrixXd u = fast.projection();
         for (const auto& [f, d] : {std::pair{&fast.foreground, &direct.foreground},
                                    std::pair{&fast.background, &direct.background}}) {
             EXPECT_EQ(f->numTriples, d->numTriples);
@@ -210,7 +210,13 @@ TEST(HmmSpectral, FastMomentsMatchDirectReference) {
             EXPECT_LT((f->m23 - u.transpose() * d->m23 * u).norm(), 1e-12);
             EXPECT_LT((f->m123.matrix() - d->m123.transformed(u, u, u).matrix()).norm(), 1e-12);
         }
-        EXPECT_LT((fast.scale - u.transpose() * direct.scale).norm(), 1e-12);
+        if (encoding == ObservationEncoding::MarkVector) {
+            EXPECT_LT((fast.scale - u.transpose() * direct.scale).norm(), 1e-12);
+        } else {
+            EXPECT_LT(
+                (fast.scale - fast.basis.transpose() * fast.categoryScale.cwiseInverse()).norm(),
+                1e-12);
+        }
     }
 }
 
