@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cx {
@@ -321,6 +322,83 @@ TEST(HmmSpectral, LaggedTriplesRecoverEmissionsAndTheOneStepTransitions) {
     SequenceMomentOptions bad;
     bad.lag = 0;
     EXPECT_THROW(computeSequenceMoments(data, classes, bad), std::invalid_argument);
+}
+
+} // namespace
+} // namespace cx
+
+namespace cx {
+namespace {
+
+/// Index of the first component whose marks satisfy `rule`, or −1.
+template <typename Rule>
+int findState(const ContrastiveHmmResult& result, const std::vector<std::string>& marks,
+              Rule rule) {
+    auto mark = [&](int k, const char* name) {
+        const auto it = std::find(marks.begin(), marks.end(), name);
+        return result.markProbabilities(k, static_cast<Eigen::Index>(it - marks.begin()));
+    };
+    for (int k = 0; k < static_cast<int>(result.weights.size()); ++k) {
+        if (rule([&](const char* name) { return mark(k, name); })) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+TEST(HmmRealSlice, SpectralStatesAreRecognisableAndContrastMovesThem) {
+    // 2 × 20,000 real bins of chr11 (GM12878, K562); see tests/data/hmm/README.md.
+    const std::string dir = std::string(CX_TEST_DATA_DIR) + "/hmm/";
+    const ChromatinData data =
+        readChromHmmTracks({dir + "GM12878_chr11_slice.txt.gz", dir + "K562_chr11_slice.txt.gz"});
+    const auto quiescent = [](auto m) {
+        for (const char* name : {"H3K27ac", "H3K27me3", "H3K36me3", "H3K4me1", "H3K4me3"}) {
+            if (m(name) > 0.1) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const auto promoter = [](auto m) { return m("H3K4me3") > 0.8 && m("H3K27ac") > 0.7; };
+    const auto enhancer = [](auto m) { return m("H3K4me1") > 0.7 && m("H3K4me3") < 0.5; };
+    const auto transcribed = [](auto m) { return m("H3K36me3") > 0.5 && m("H3K4me3") < 0.3; };
+    const auto repressed = [](auto m) { return m("H3K27me3") > 0.3 && m("H3K4me3") < 0.2; };
+    const auto insulator = [](auto m) { return m("CTCF") > 0.8; };
+
+    ContrastiveHmmOptions options;
+    options.numComponents = 7;
+    const SequenceMoments whole =
+        computeSequenceMoments(data, classifyBins(data, nullptr, nullptr));
+    const auto plain = solveContrastiveHmm(whole, 0.0, options);
+    ASSERT_EQ(plain.numSpecific, 7);
+    for (const auto& [name, found] :
+         {std::pair{"quiescent", findState(plain, data.markNames, quiescent)},
+          std::pair{"promoter", findState(plain, data.markNames, promoter)},
+          std::pair{"enhancer", findState(plain, data.markNames, enhancer)},
+          std::pair{"transcribed", findState(plain, data.markNames, transcribed)},
+          std::pair{"repressed", findState(plain, data.markNames, repressed)},
+          std::pair{"insulator", findState(plain, data.markNames, insulator)}}) {
+        EXPECT_GE(found, 0) << name << " state not found";
+    }
+    EXPECT_EQ(findState(plain, data.markNames, quiescent), 0); // the largest weight
+
+    // Foreground = genes ∪ TSS ± 2 kb: at γ = 1 quiescent and Polycomb-repressed chromatin
+    // are background-like (negative weight), transcription and promoters stay specific.
+    const BedRegions genes =
+        readBedFiles({dir + "RefSeqGene.chr11_slice.bed", dir + "RefSeqTSS2kb.chr11_slice.bed"});
+    const SequenceMoments contrast =
+        computeSequenceMoments(data, classifyBins(data, &genes, nullptr));
+    const auto specific = solveContrastiveHmm(contrast, 1.0, options);
+    const int tx = findState(specific, data.markNames, transcribed);
+    const int prom = findState(specific, data.markNames, promoter);
+    const int rep = findState(specific, data.markNames, repressed);
+    ASSERT_GE(tx, 0);
+    ASSERT_GE(prom, 0);
+    ASSERT_GE(rep, 0);
+    EXPECT_GT(specific.weights[tx], 0);
+    EXPECT_GT(specific.weights[prom], 0);
+    EXPECT_LT(specific.weights[rep], 0);
+    EXPECT_LT(specific.weights.minCoeff(), -0.1); // the quiescent state, now background
 }
 
 } // namespace
