@@ -36,7 +36,7 @@ void TopicSession::readOptions(const Args& args) {
     foregroundRule = args.string("fg");
     backgroundRule = args.string("bg");
     modelOptions.numComponents = static_cast<int>(args.integer("k", 1, 1000));
-    modelOptions.iterations = static_cast<int>(args.integer("iterations", 30, 1, 100000));
+    modelOptions.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
     modelOptions.restarts = static_cast<int>(args.integer("restarts", 5, 1, 1000));
     modelOptions.seed = args.seed("seed", 1);
     projectionOptions.seed = modelOptions.seed;

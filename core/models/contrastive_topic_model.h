@@ -18,7 +18,7 @@ namespace cx {
 /// Options of the Contrastive Topic Model estimator (paper 001, Alg. 1 + Alg. 2).
 struct TopicModelOptions {
     int numComponents = 10;   ///< K
-    int iterations = 30;      ///< N, maximum power iterations per trial
+    int iterations = 100;     ///< N, maximum power iterations per trial (stops early on convergence)
     int restarts = 5;         ///< trials per component (median-|λ̂| kept)
     std::uint64_t seed = 1;
     double tolerance = 1e-10;

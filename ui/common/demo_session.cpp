@@ -48,6 +48,15 @@ std::optional<DemoSession> DemoSession::load(const QString& path, QString* error
     session.numComponents = object.value(QStringLiteral("k")).toInt(10);
     session.gamma = object.value(QStringLiteral("gamma")).toDouble(0.0);
     session.seed = static_cast<std::uint64_t>(object.value(QStringLiteral("seed")).toInteger(1));
+    session.minDocumentFrequency = object.value(QStringLiteral("min_df")).toInteger(2);
+    session.maxDocumentFraction = object.value(QStringLiteral("max_df")).toDouble(1.0);
+    session.dropNumbers = object.value(QStringLiteral("drop_numbers")).toBool(false);
+    if (session.minDocumentFrequency < 1) {
+        return fail(QStringLiteral("\"min_df\" must be ≥ 1"));
+    }
+    if (!(session.maxDocumentFraction > 0) || session.maxDocumentFraction > 1) {
+        return fail(QStringLiteral("\"max_df\" must lie in (0, 1]"));
+    }
     if (session.foreground.isEmpty()) {
         return fail(QStringLiteral("missing \"foreground\""));
     }

@@ -14,6 +14,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cx::ui {
 
 namespace {
@@ -23,6 +26,8 @@ const QString kStopWordsKey = QStringLiteral("topics.load.removeStopWords");
 const QString kMinDfKey = QStringLiteral("topics.load.minDocumentFrequency");
 const QString kMaxVocabularyKey = QStringLiteral("topics.load.maxVocabulary");
 const QString kMinTokensKey = QStringLiteral("topics.load.minTokens");
+const QString kMaxDfKey = QStringLiteral("topics.load.maxDocumentFraction");
+const QString kNumbersKey = QStringLiteral("topics.load.removeNumbers");
 const QString kDirectoryKey = QStringLiteral("topics.load.directory");
 
 } // namespace
@@ -60,11 +65,21 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
 
     m_stopWords = new QCheckBox(tr("Remove English stop words"), this);
     form->addRow(tr("Tokens:"), m_stopWords);
+    m_numbers = new QCheckBox(tr("Remove pure numbers (\"1987\", \"000\")"), this);
+    m_numbers->setToolTip(tr("Tokens made only of digits; words mixing letters and digits stay"));
+    form->addRow(QString(), m_numbers);
     m_minDocumentFrequency = new QSpinBox(this);
     m_minDocumentFrequency->setRange(1, 1000000);
     m_minDocumentFrequency->setSuffix(tr(" documents"));
     m_minDocumentFrequency->setToolTip(tr("Words in fewer documents are dropped"));
     form->addRow(tr("Min. document &frequency:"), m_minDocumentFrequency);
+    m_maxDocumentPercent = new QSpinBox(this);
+    m_maxDocumentPercent->setRange(1, 100);
+    m_maxDocumentPercent->setSuffix(tr(" % of documents"));
+    m_maxDocumentPercent->setSpecialValueText(QString());
+    m_maxDocumentPercent->setToolTip(tr("Words in more documents than this are dropped as "
+                                        "boilerplate (100 % keeps every word)"));
+    form->addRow(tr("Max. document f&raction:"), m_maxDocumentPercent);
     m_maxVocabulary = new QSpinBox(this);
     m_maxVocabulary->setRange(0, 10000000);
     m_maxVocabulary->setSpecialValueText(tr("no limit"));
@@ -113,6 +128,8 @@ cx::CorpusLoadOptions OpenCorpusDialog::options() const {
     options.minDocumentFrequency = m_minDocumentFrequency->value();
     options.maxVocabulary = m_maxVocabulary->value();
     options.minTokens = m_minTokens->value();
+    options.removeNumbers = m_numbers->isChecked();
+    options.maxDocumentFraction = m_maxDocumentPercent->value() / 100.0;
     return options;
 }
 
@@ -122,6 +139,9 @@ void OpenCorpusDialog::setOptions(const cx::CorpusLoadOptions& options) {
     m_minDocumentFrequency->setValue(static_cast<int>(options.minDocumentFrequency));
     m_maxVocabulary->setValue(static_cast<int>(options.maxVocabulary));
     m_minTokens->setValue(static_cast<int>(std::max<std::int64_t>(3, options.minTokens)));
+    m_numbers->setChecked(options.removeNumbers);
+    m_maxDocumentPercent->setValue(
+        std::clamp(static_cast<int>(std::lround(options.maxDocumentFraction * 100.0)), 1, 100));
 }
 
 cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
@@ -138,6 +158,9 @@ cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
         settings.value(kMaxVocabularyKey, qint64(options.maxVocabulary)).toLongLong();
     options.minTokens =
         std::max<qint64>(3, settings.value(kMinTokensKey, qint64(options.minTokens)).toLongLong());
+    options.removeNumbers = settings.value(kNumbersKey, options.removeNumbers).toBool();
+    options.maxDocumentFraction =
+        std::clamp(settings.value(kMaxDfKey, options.maxDocumentFraction).toDouble(), 0.01, 1.0);
     return options;
 }
 
@@ -148,6 +171,8 @@ void OpenCorpusDialog::saveOptions(const cx::CorpusLoadOptions& options) {
     settings.setValue(kMinDfKey, qint64(options.minDocumentFrequency));
     settings.setValue(kMaxVocabularyKey, qint64(options.maxVocabulary));
     settings.setValue(kMinTokensKey, qint64(options.minTokens));
+    settings.setValue(kNumbersKey, options.removeNumbers);
+    settings.setValue(kMaxDfKey, options.maxDocumentFraction);
 }
 
 void OpenCorpusDialog::browseFile() {

@@ -39,6 +39,8 @@ private:
     QLineEdit* m_path = nullptr;
     QComboBox* m_format = nullptr;
     QCheckBox* m_stopWords = nullptr;
+    QCheckBox* m_numbers = nullptr;
+    QSpinBox* m_maxDocumentPercent = nullptr;
     QSpinBox* m_minDocumentFrequency = nullptr;
     QSpinBox* m_maxVocabulary = nullptr;
     QSpinBox* m_minTokens = nullptr;

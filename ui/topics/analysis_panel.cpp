@@ -1,5 +1,8 @@
 #include "ui/topics/analysis_panel.h"
 
+#include "ui/common/form_widgets.h"
+#include "ui/common/gamma_control.h"
+
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -13,28 +16,6 @@
 
 namespace cx::ui {
 
-namespace {
-
-QLabel* fieldLabel(const QString& text, QWidget* buddy, QWidget* parent) {
-    auto* label = new QLabel(text, parent);
-    label->setBuddy(buddy);
-    label->setObjectName(QStringLiteral("fieldLabel"));
-    return label;
-}
-
-QSpinBox* spin(int minimum, int maximum, int value, int width, QWidget* parent) {
-    auto* box = new QSpinBox(parent);
-    box->setRange(minimum, maximum);
-    box->setValue(value);
-    box->setKeyboardTracking(false);
-    box->setAccelerated(true);
-    box->setMinimumWidth(width);
-    box->setAlignment(Qt::AlignRight);
-    return box;
-}
-
-} // namespace
-
 AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("analysisPanel"));
     auto* grid = new QGridLayout(this);
@@ -42,48 +23,23 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     grid->setHorizontalSpacing(10);
     grid->setVerticalSpacing(8);
 
-    auto* gammaLabel = new QLabel(QStringLiteral("γ"), this);
-    gammaLabel->setObjectName(QStringLiteral("gammaLabel"));
-    gammaLabel->setToolTip(tr("Contrast weight: the model decomposes M_fg − γ·M_bg"));
-    m_slider = new QSlider(Qt::Horizontal, this);
-    m_slider->setRange(0, kSliderSteps);
-    m_slider->setSingleStep(1);
-    m_slider->setPageStep(50);
-    m_slider->setTracking(true);
-    m_slider->setToolTip(tr("Drag to change γ; results update live (←/→ ±0.01, PgUp/PgDn ±0.5)"));
-    m_spin = new QDoubleSpinBox(this);
-    m_spin->setRange(0.0, 1000.0);
-    m_spin->setDecimals(2);
-    m_spin->setSingleStep(0.05);
-    m_spin->setKeyboardTracking(false);
-    m_spin->setAccelerated(true);
-    m_spin->setMinimumWidth(86);
-    m_spin->setAlignment(Qt::AlignRight);
-    m_spin->setToolTip(tr("Exact γ (0–1000; the slider covers 0–10)"));
-    auto* low = new QLabel(QStringLiteral("0"), this);
-    auto* high = new QLabel(QStringLiteral("10"), this);
-    low->setObjectName(QStringLiteral("hint"));
-    high->setObjectName(QStringLiteral("hint"));
-    grid->addWidget(gammaLabel, 0, 0);
-    grid->addWidget(low, 0, 1);
-    grid->addWidget(m_slider, 0, 2);
-    grid->addWidget(high, 0, 3);
-    grid->addWidget(m_spin, 0, 4);
+    m_gamma = new GammaControl(kSliderMaximum, 1000.0, this);
+    grid->addWidget(m_gamma, 0, 0, 1, 5);
 
     auto* row = new QHBoxLayout;
     row->setSpacing(8);
     // K above ~50 makes the projected third moments (r³/6 entries, r ≈ 4K) and their pass over
     // the data too large for interactive use.
-    m_components = spin(1, kMaxComponents, 10, 64, this);
+    m_components = numberSpin(1, kMaxComponents, 10, 64, this);
     m_components->setToolTip(tr("K: number of components of the contrastive decomposition "
                                 "(1–%1). Raising K past a multiple of 5 recomputes the moment "
                                 "projection.")
                                  .arg(kMaxComponents));
-    m_seed = spin(0, 2147483647, 1, 72, this);
+    m_seed = numberSpin(0, 2147483647, 1, 72, this);
     m_seed->setToolTip(tr("Seed of the random starts of the power method"));
-    m_restarts = spin(1, 100, 5, 56, this);
+    m_restarts = numberSpin(1, 100, 5, 56, this);
     m_restarts->setToolTip(tr("Trials per component (the median-|λ| trial is kept)"));
-    m_iterations = spin(1, 10000, 30, 64, this);
+    m_iterations = numberSpin(1, 10000, 100, 64, this);
     m_iterations->setToolTip(tr("Power iterations per trial"));
     row->addWidget(fieldLabel(tr("Components &K"), m_components, this));
     row->addWidget(m_components);
@@ -103,10 +59,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     m_engineInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_engineInfo, 1);
     grid->addLayout(row, 1, 0, 1, 5);
-    grid->setColumnStretch(2, 1);
 
-    connect(m_slider, &QSlider::valueChanged, this, &AnalysisPanel::onSliderMoved);
-    connect(m_spin, &QDoubleSpinBox::valueChanged, this, &AnalysisPanel::onSpinChanged);
+    connect(m_gamma, &GammaControl::gammaChanged, this, &AnalysisPanel::gammaChanged);
     for (QSpinBox* box : {m_components, m_seed, m_restarts, m_iterations}) {
         connect(box, &QSpinBox::valueChanged, this, [this] {
             if (!m_syncing) {
@@ -117,35 +71,19 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
 }
 
 double AnalysisPanel::gamma() const {
-    return m_spin->value();
+    return m_gamma->gamma();
 }
 
 void AnalysisPanel::setGamma(double gamma) {
-    m_syncing = true;
-    m_spin->setValue(gamma);
-    m_slider->setValue(static_cast<int>(std::lround(std::min(gamma, kSliderMaximum) * 100)));
-    m_syncing = false;
+    m_gamma->setGamma(gamma);
 }
 
-void AnalysisPanel::onSliderMoved(int value) {
-    if (m_syncing) {
-        return;
-    }
-    const double gamma = value / 100.0;
-    m_syncing = true;
-    m_spin->setValue(gamma);
-    m_syncing = false;
-    emit gammaChanged(gamma);
+QSlider* AnalysisPanel::gammaSlider() const {
+    return m_gamma->slider();
 }
 
-void AnalysisPanel::onSpinChanged(double value) {
-    if (m_syncing) {
-        return;
-    }
-    m_syncing = true;
-    m_slider->setValue(static_cast<int>(std::lround(std::min(value, kSliderMaximum) * 100)));
-    m_syncing = false;
-    emit gammaChanged(value);
+QDoubleSpinBox* AnalysisPanel::gammaSpin() const {
+    return m_gamma->spin();
 }
 
 ModelParameters AnalysisPanel::parameters() const {

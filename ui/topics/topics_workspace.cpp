@@ -244,13 +244,15 @@ void TopicsWorkspace::openSession(const DemoSession& session) {
                               QString::fromStdString(error.what()));
         return;
     }
-    // The session describes the data; reader options other than the format stay the
-    // library defaults so the demo gives the same numbers everywhere.
+    // The session describes the data and the reader options its numbers depend on; the rest
+    // stay the library defaults so the demo gives the same numbers everywhere.
     const cx::CorpusLoadOptions defaults;
     options.removeStopWords = defaults.removeStopWords;
-    options.minDocumentFrequency = defaults.minDocumentFrequency;
+    options.minDocumentFrequency = session.minDocumentFrequency;
     options.maxVocabulary = defaults.maxVocabulary;
     options.minTokens = defaults.minTokens;
+    options.maxDocumentFraction = session.maxDocumentFraction;
+    options.removeNumbers = session.dropNumbers;
     m_loadingPath.clear(); // the bundled demo does not go into the recent files
     m_controller->loadCorpus(session.corpusPath, options);
     m_pendingSession = session;

@@ -41,7 +41,7 @@ struct SelectionSpec {
 /// Decomposition parameters (everything but γ) that a solve depends on.
 struct ModelParameters {
     int numComponents = 10;
-    int iterations = 30;
+    int iterations = 100;
     int restarts = 5;
     std::uint64_t seed = 1;
 
