@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot-timeout"),
         QStringLiteral("Seconds to wait for results before rendering anyway (default 120)."),
         QStringLiteral("SECONDS"), QStringLiteral("120"));
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QStringLiteral("Show this workspace first: topics or chromatin (with --screenshot, the "
+                       "image waits for its results)."),
+        QStringLiteral("NAME"));
     const QCommandLineOption timingOption(
         QStringLiteral("timing"), QStringLiteral("Print launch and first-result times to stderr."));
     parser.addOption(demoOption);
@@ -82,9 +87,12 @@ int main(int argc, char** argv) {
     parser.addOption(sizeOption);
     parser.addOption(timeoutOption);
     parser.addOption(timingOption);
-    parser.addPositionalArgument(QStringLiteral("corpus"),
-                                 QStringLiteral("A corpus file or folder to open."),
-                                 QStringLiteral("[corpus]"));
+    parser.addOption(tabOption);
+    parser.addPositionalArgument(
+        QStringLiteral("files"),
+        QStringLiteral("A corpus file or folder, or chromatin tracks (ChromHMM binarized files, "
+                       "BED annotations, or an analysis .json) to open."),
+        QStringLiteral("[files...]"));
     parser.process(application);
 
     const QString screenshotPath = parser.value(screenshotOption);
@@ -119,6 +127,11 @@ int main(int argc, char** argv) {
     if (timing) {
         application.installEventFilter(new FirstPaintProbe(&window, clock));
     }
+    if (parser.isSet(tabOption) && !window.setCurrentWorkspace(parser.value(tabOption))) {
+        std::fprintf(stderr, "contrast-explorer: --tab: no workspace '%s' (topics, chromatin)\n",
+                     qPrintable(parser.value(tabOption)));
+        return 2;
+    }
     window.show();
 
     const QStringList positional = parser.positionalArguments();
@@ -127,7 +140,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     } else if (!positional.isEmpty()) {
-        window.openPath(positional.front());
+        window.openPaths(positional);
     }
 
     cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();
@@ -164,21 +177,24 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             QCoreApplication::exit(0);
         };
-        // Settled = first result shown and the AUC sweep done. Checked one event-loop turn
-        // later so that a chain of synchronous state changes (load done → build started) has
-        // completed, then once more after the views had a chance to lay out and paint.
-        const auto check = [topics, capture] {
-            QTimer::singleShot(0, topics, [topics, capture] {
-                if (topics->isSettled()) {
-                    QTimer::singleShot(150, topics, [topics, capture] {
-                        if (topics->isSettled()) {
+        // Settled = the shown workspace's results are all there (Topics: first result and the
+        // AUC sweep; Chromatin: model, segmentation, enrichment and weight sweep). Checked one
+        // event-loop turn later so that a chain of synchronous state changes (load done →
+        // build started) has completed, then once more after the views had a chance to lay out
+        // and paint.
+        cx::ui::Workspace* shown = window.currentWorkspace();
+        const auto check = [shown, capture] {
+            QTimer::singleShot(0, shown, [shown, capture] {
+                if (shown->isSettled()) {
+                    QTimer::singleShot(150, shown, [shown, capture] {
+                        if (shown->isSettled()) {
                             capture(false);
                         }
                     });
                 }
             });
         };
-        QObject::connect(topics, &cx::ui::Workspace::settledChanged, &window, check);
+        QObject::connect(shown, &cx::ui::Workspace::settledChanged, &window, check);
         check();
         bool okTimeout = false;
         const int timeoutSeconds = parser.value(timeoutOption).toInt(&okTimeout);

@@ -155,6 +155,10 @@ QString field(QString text, QChar separator) {
 
 } // namespace
 
+QString delimitedField(const QString& text, QChar separator) {
+    return field(text, separator);
+}
+
 QString delimitedText(const QAbstractItemModel& model, QChar separator, bool header, int role) {
     QString out;
     const int rows = model.rowCount();

@@ -42,6 +42,9 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
 QString delimitedText(const QAbstractItemModel& model, QChar separator, bool header = true,
                       int role = Qt::DisplayRole);
 
+/// One field of delimited text: quoted per RFC 4180 for CSV; tabs/newlines flattened for TSV.
+QString delimitedField(const QString& text, QChar separator);
+
 /// The selected cells as TSV (rectangular bounding box of the selection), for the clipboard.
 QString selectionAsTsv(const QItemSelectionModel& selection);
 

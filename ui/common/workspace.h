@@ -10,7 +10,7 @@ class QMenu;
 
 namespace cx::ui {
 
-/// One analysis mode hosted by the main window shell (Topics now; Chromatin/HMM later). The
+/// One analysis mode hosted by the main window shell (Topics, Chromatin). The
 /// shell owns the menus, status bar, progress/cancel UI, recent files, drag-and-drop and window
 /// settings; a workspace owns its panels, views and background controller and tells the shell
 /// about its work through the signals below.
@@ -24,10 +24,17 @@ public:
     virtual QIcon icon() const { return {}; }
     /// Whether a dropped or recent path is data this workspace reads (used to route drops).
     virtual bool canOpen(const QString& path) const = 0;
+    /// How strongly this workspace wants `path` when several can open it: 0 = cannot, 1 = a
+    /// generic reader (e.g. any .txt), 2 = the file's own format (e.g. a ChromHMM binarized
+    /// track). The shell routes drops and recent files to the highest (ties: the current tab).
+    virtual int openPreference(const QString& path) const { return canOpen(path) ? 1 : 0; }
     /// Opens a data file or folder (asynchronously; errors go through ErrorReporter).
     virtual void openPath(const QString& path) = 0;
     /// File ▸ Open… for this workspace (its own dialog with format options).
     virtual void openInteractive() = 0;
+    /// Opens this workspace's part of the bundled demo. Returns false (after reporting why)
+    /// when it cannot; workspaces without a demo return false silently.
+    virtual bool openDemo() { return false; }
     /// Actions for File ▸ Export (the first is the default, bound to Ctrl+E).
     virtual QList<QAction*> exportActions() const { return {}; }
     /// Actions for the View menu.

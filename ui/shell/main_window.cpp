@@ -1,5 +1,6 @@
 #include "ui/shell/main_window.h"
 
+#include "ui/chromatin/chromatin_workspace.h"
 #include "ui/common/demo_session.h"
 #include "ui/common/error_reporter.h"
 #include "ui/common/recent_files.h"
@@ -25,6 +26,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -61,6 +64,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createMenus();
     m_topics = new TopicsWorkspace(this);
     addWorkspace(m_topics);
+    m_chromatin = new ChromatinWorkspace(this);
+    addWorkspace(m_chromatin);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         rebuildWorkspaceMenus();
         updateTitle();
@@ -205,9 +210,58 @@ bool MainWindow::openDemo() {
         ErrorReporter::report(this, tr("Could not open the demo"), error);
         return false;
     }
-    m_tabs->setCurrentWidget(m_topics);
     m_topics->openSession(*session);
+    // The chromatin demo is small (two 30 Mb track slices): it loads alongside, and reports
+    // its own problems.
+    m_chromatin->openDemo();
     return true;
+}
+
+bool MainWindow::setCurrentWorkspace(const QString& title) {
+    for (Workspace* workspace : m_workspaces) {
+        if (workspace->title().compare(title, Qt::CaseInsensitive) == 0) {
+            m_tabs->setCurrentWidget(workspace);
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::openPaths(const QStringList& paths) {
+    if (paths.size() == 1) {
+        openPath(paths.front());
+        return;
+    }
+    if (paths.isEmpty()) {
+        return;
+    }
+    for (const QString& path : paths) {
+        if (!QFileInfo::exists(path)) {
+            ErrorReporter::report(this, tr("Could not open"),
+                                  tr("%1: no such file or folder").arg(path));
+            return;
+        }
+    }
+    const bool allChromatin = std::all_of(paths.begin(), paths.end(), [this](const QString& p) {
+        return m_chromatin->openPreference(p) > 0;
+    });
+    if (!allChromatin) {
+        openPath(paths.front());
+        return;
+    }
+    m_tabs->setCurrentWidget(m_chromatin);
+    QStringList tracks;
+    for (const QString& path : paths) {
+        if (m_chromatin->openPreference(path) == 2 &&
+            (path.endsWith(QLatin1String(".bed"), Qt::CaseInsensitive) ||
+             path.endsWith(QLatin1String(".bed.gz"), Qt::CaseInsensitive) ||
+             path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))) {
+            m_chromatin->openPath(path);
+        } else {
+            tracks << path;
+        }
+    }
+    m_chromatin->openTracks(tracks);
 }
 
 void MainWindow::openPath(const QString& path) {
@@ -217,13 +271,16 @@ void MainWindow::openPath(const QString& path) {
         return;
     }
     Workspace* target = currentWorkspace();
-    if (!target || !target->canOpen(path)) {
-        for (Workspace* workspace : m_workspaces) {
-            if (workspace->canOpen(path)) {
-                target = workspace;
-                break;
-            }
+    int best = target ? target->openPreference(path) : 0;
+    for (Workspace* workspace : m_workspaces) {
+        const int preference = workspace->openPreference(path);
+        if (preference > best) {
+            target = workspace;
+            best = preference;
         }
+    }
+    if (best == 0) {
+        target = nullptr;
     }
     if (!target) {
         target = m_topics; // let the reader explain what is wrong with the file
@@ -280,16 +337,16 @@ QStringList MainWindow::droppedPaths(const QMimeData* mime) const {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     const QStringList paths = droppedPaths(event->mimeData());
-    if (paths.size() == 1) {
+    if (!paths.isEmpty()) {
         event->acceptProposedAction();
     }
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const QStringList paths = droppedPaths(event->mimeData());
-    if (paths.size() == 1) {
+    if (!paths.isEmpty()) {
         event->acceptProposedAction();
-        openPath(paths.front());
+        openPaths(paths);
     }
 }
 

@@ -11,11 +11,12 @@ class QTabWidget;
 
 namespace cx::ui {
 
+class ChromatinWorkspace;
 class TaskProgressWidget;
 class TopicsWorkspace;
 class Workspace;
 
-/// The application shell: hosts workspaces (one tab each: "Topics" now, "Chromatin" later) and
+/// The application shell: hosts workspaces (one tab each: "Topics", "Chromatin") and
 /// provides what they share: menus (File/View/Help with standard shortcuts), recent files,
 /// drag-and-drop, the status bar with one progress/Cancel widget, error dialogs (through
 /// ErrorReporter), and window settings.
@@ -29,13 +30,22 @@ public:
     void addWorkspace(Workspace* workspace);
     Workspace* currentWorkspace() const;
     TopicsWorkspace* topicsWorkspace() const { return m_topics; }
+    ChromatinWorkspace* chromatinWorkspace() const { return m_chromatin; }
+    /// Makes the workspace titled `title` (case-insensitive, e.g. "chromatin") the current tab.
+    /// Returns false when there is none.
+    bool setCurrentWorkspace(const QString& title);
     TaskProgressWidget* progressWidget() const { return m_progress; }
 
-    /// Opens the bundled demo session (resources/demo/demo.json). Returns false (after
-    /// reporting why) when it cannot be found or read.
+    /// Opens the bundled demo in every workspace that has one (Topics: resources/demo/demo.json,
+    /// Chromatin: resources/demo/chromatin/demo.json); the current tab stays. Returns false
+    /// (after reporting why) when the Topics demo cannot be found or read.
     bool openDemo();
-    /// Opens a data path in the workspace that reads it.
+    /// Opens a data path in the workspace that reads it best (Workspace::openPreference; the
+    /// current tab wins ties).
     void openPath(const QString& path);
+    /// Several paths at once (e.g. two chromatin tracks dropped together): opened together by
+    /// the Chromatin workspace when they are all its files, else the first one alone.
+    void openPaths(const QStringList& paths);
 
     /// Restores geometry, splitters and last options from QSettings (skipped in screenshot
     /// mode so the image does not depend on the user's settings).
@@ -60,6 +70,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     QList<Workspace*> m_workspaces;
     TopicsWorkspace* m_topics = nullptr;
+    ChromatinWorkspace* m_chromatin = nullptr;
     TaskProgressWidget* m_progress = nullptr;
     Workspace* m_taskOwner = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -11,8 +11,10 @@ class QSpinBox;
 
 namespace cx::ui {
 
-/// Model controls above the results: the contrast weight γ (slider 0–10 in 0.01 steps plus an
-/// exact spin box that accepts up to 1000; the slider clamps), K, seed, restarts, iterations.
+class GammaControl;
+
+/// Model controls above the results: the contrast weight γ (a GammaControl: slider 0–10 in 0.01
+/// steps plus an exact spin box that accepts up to 1000), K, seed, restarts, iterations.
 /// Every change is emitted at once: the controller coalesces requests, so dragging updates
 /// the results live without a debounce.
 class AnalysisPanel : public QWidget {
@@ -27,8 +29,8 @@ public:
     /// Shown beside K: e.g. "basis r = 40" (empty hides it).
     void setEngineInfo(const QString& text, const QString& toolTip = {});
 
-    QSlider* gammaSlider() const { return m_slider; }
-    QDoubleSpinBox* gammaSpin() const { return m_spin; }
+    QSlider* gammaSlider() const;
+    QDoubleSpinBox* gammaSpin() const;
     QSpinBox* componentsSpin() const { return m_components; }
 
     static constexpr int kSliderSteps = 1000; ///< 0.01 per step over [0, 10]
@@ -43,12 +45,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void onSliderMoved(int value);
     void updateEngineInfoText();
-    void onSpinChanged(double value);
 
-    QSlider* m_slider = nullptr;
-    QDoubleSpinBox* m_spin = nullptr;
+    GammaControl* m_gamma = nullptr;
     QSpinBox* m_components = nullptr;
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_restarts = nullptr;

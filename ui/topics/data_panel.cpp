@@ -1,5 +1,6 @@
 #include "ui/topics/data_panel.h"
 
+#include "ui/common/form_widgets.h"
 #include "ui/topics/selection_picker.h"
 
 #include <QFileInfo>
@@ -16,12 +17,6 @@ namespace {
 
 QString count(std::int64_t n) {
     return QLocale().toString(static_cast<qint64>(n));
-}
-
-QLabel* sectionTitle(const QString& text, QWidget* parent) {
-    auto* label = new QLabel(text, parent);
-    label->setObjectName(QStringLiteral("sectionTitle"));
-    return label;
 }
 
 } // namespace

@@ -1,15 +1,13 @@
 #include "ui/workers/topic_worker.h"
 
+#include "ui/common/progress_throttle.h"
 #include "ui/workers/selection_resolver.h"
 
 #include "core/common/error.h"
 #include "core/common/timer.h"
 #include "core/models/topic_evaluation.h"
 
-#include <QElapsedTimer>
-
 #include <exception>
-#include <mutex>
 #include <new>
 
 namespace cx::ui {
@@ -20,34 +18,12 @@ QString messageOf(const std::exception& error) {
     return QString::fromStdString(error.what());
 }
 
-/// Limits progress signals to ~25 per second. Core may report progress for every slot of a
-/// pass; flooding the GUI thread's event queue with thousands of queued signals would itself
-/// make the UI stall. A mutex because core may call back from its pass threads.
-struct ProgressThrottle {
-    std::mutex mutex;
-    QElapsedTimer clock;
-    qint64 lastMs = -1000;
-    QString lastPhase;
-};
-
 } // namespace
 
 cx::ProgressFn TopicWorker::progressReporter(quint64 generation) {
-    auto throttle = std::make_shared<ProgressThrottle>();
-    throttle->clock.start();
-    return [this, generation, throttle](double fraction, const char* phase) {
-        const QString phaseText = QString::fromUtf8(phase ? phase : "");
-        {
-            std::lock_guard<std::mutex> lock(throttle->mutex);
-            const qint64 now = throttle->clock.elapsed();
-            if (phaseText == throttle->lastPhase && now - throttle->lastMs < 40 && fraction < 1.0) {
-                return;
-            }
-            throttle->lastMs = now;
-            throttle->lastPhase = phaseText;
-        }
-        emit progress(generation, fraction, phaseText);
-    };
+    return throttledProgress([this, generation](double fraction, const QString& phase) {
+        emit progress(generation, fraction, phase);
+    });
 }
 
 void TopicWorker::load(const LoadRequest& request) {

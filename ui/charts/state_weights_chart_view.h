@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QChartView>
+#include <QColor>
+#include <QList>
+#include <QPointF>
+
+class QChart;
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QValueAxis;
+
+namespace cx::ui {
+
+/// State weights ω against the contrast weight γ: one line per state (in the state's colour,
+/// tracked across γ), a dashed zero line (states below it are background-like) and a vertical
+/// marker at the current γ. Each update rebuilds the point lists and calls replace() once per
+/// series. Clicking the plot asks for that γ (gammaClicked).
+class StateWeightsChartView : public QChartView {
+    Q_OBJECT
+public:
+    struct Line {
+        QString name;
+        QColor colour;
+        QList<QPointF> points; ///< (γ, ω)
+    };
+
+    explicit StateWeightsChartView(QWidget* parent = nullptr);
+
+    void setLines(const QList<Line>& lines, double gammaMinimum, double gammaMaximum);
+    const QList<Line>& lines() const { return m_lines; }
+    void setCurrentGamma(double gamma);
+    /// Shown over an empty chart (e.g. "No background: γ has no effect").
+    void setMessage(const QString& message);
+
+    /// Draws the chart as a stand-alone figure (title, axes, legend) into `target`.
+    void paintFigure(QPainter& painter, const QRectF& target) const;
+
+signals:
+    void gammaClicked(double gamma);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Parts {
+        QChart* chart = nullptr;
+        QList<QLineSeries*> lines;
+        QLineSeries* zero = nullptr;
+        QLineSeries* marker = nullptr;
+        QValueAxis* x = nullptr;
+        QValueAxis* y = nullptr;
+    };
+    Parts build(QChart* chart, bool figure) const;
+    void rebuild();
+    void updateMessage();
+
+    Parts m_parts;
+    QGraphicsSimpleTextItem* m_message = nullptr;
+    QList<Line> m_lines;
+    double m_gammaMinimum = 0;
+    double m_gammaMaximum = 3;
+    double m_gamma = 0;
+    QString m_messageText;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "ui/workers/chromatin_types.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace cx::ui {
+
+class GammaControl;
+
+/// Model controls of the Chromatin workspace: γ (slider 0–3 where the contrast acts on chromatin
+/// data, exact spin box up to 100), number of states K (2 … rank of the moments: marks + 1, or
+/// the projection rank for combinations), seed, observation encoding (marks / combinations) and
+/// decoding (posterior / Viterbi). Every change is emitted at once; the controller coalesces.
+class ChromatinAnalysisPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChromatinAnalysisPanel(QWidget* parent = nullptr);
+
+    static constexpr double kSliderMaximum = 3.0;
+    static constexpr double kSpinMaximum = 100.0;
+
+    double gamma() const;
+    void setGamma(double gamma);
+    ChromatinModelParameters parameters() const;
+    void setParameters(const ChromatinModelParameters& parameters);
+    cx::DecodingMethod decodingMethod() const;
+    void setDecodingMethod(cx::DecodingMethod method);
+    /// Largest K the moments support (their rank).
+    void setMaximumComponents(int maximum);
+    /// Beside the controls: e.g. "moments 0.07 s · 5 of 7 states specific".
+    void setInfo(const QString& text, const QString& toolTip = {});
+
+    GammaControl* gammaControl() const { return m_gamma; }
+    QSpinBox* componentsSpin() const { return m_components; }
+    QComboBox* encodingCombo() const { return m_encoding; }
+    QComboBox* decodingCombo() const { return m_decoding; }
+
+signals:
+    void gammaChanged(double gamma);
+    void parametersChanged(const cx::ui::ChromatinModelParameters& parameters);
+    void decodingChanged(cx::DecodingMethod method);
+
+private:
+    GammaControl* m_gamma = nullptr;
+    QSpinBox* m_components = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QComboBox* m_encoding = nullptr;
+    QComboBox* m_decoding = nullptr;
+    QLabel* m_info = nullptr;
+    bool m_syncing = false;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,163 @@
+#pragma once
+
+#include "ui/chromatin/chromatin_session.h"
+#include "ui/chromatin/state_catalog.h"
+#include "ui/common/workspace.h"
+#include "ui/workers/chromatin_types.h"
+
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QScrollBar;
+class QSplitter;
+class QTimer;
+
+namespace cx::ui {
+
+class AnnotationListModel;
+class ChromatinAnalysisPanel;
+class ChromatinController;
+class ChromatinDataPanel;
+class HeatmapView;
+class SegmentationTrackView;
+class StateMatrixModel;
+class StateWeightsChartView;
+
+/// The Chromatin workspace: contrastive spectral HMMs of ChromHMM binarized tracks (paper 001,
+/// Sec. 4, Fig. 2b). Tracks and the annotation list on the left; γ/K controls on top; the
+/// emission heatmaps of the foreground-only model (γ = 0) and of the contrastive model (current
+/// γ) side by side; state weights vs γ, overlap enrichment and transitions below; the
+/// segmentation over a chromosome with annotation lanes at the bottom. States keep their row,
+/// colour and name across γ (StateCatalog). All computation runs in its ChromatinController.
+class ChromatinWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    explicit ChromatinWorkspace(QWidget* parent = nullptr);
+    ~ChromatinWorkspace() override;
+
+    QString title() const override { return tr("Chromatin"); }
+    QIcon icon() const override;
+    bool canOpen(const QString& path) const override;
+    int openPreference(const QString& path) const override;
+    void openPath(const QString& path) override;
+    void openInteractive() override;
+    bool openDemo() override;
+    QList<QAction*> exportActions() const override;
+    QList<QAction*> viewActions() const override;
+    void cancelTask() override;
+    bool isSettled() const override;
+    void saveSettings() const override;
+    void restoreSettings() override;
+
+    /// Reads binarized tracks (several cells/chromosomes); annotation files found in a ChromHMM
+    /// COORDS/<assembly>/ folder next to them are offered in the annotation list.
+    void openTracks(const QStringList& paths);
+    /// Adds annotation BED files to the list (read in the background).
+    void addAnnotations(const QStringList& paths);
+    /// Opens a described analysis (the demo): tracks, annotations with roles, K, γ, …
+    void openSession(const ChromatinSession& session);
+    /// Sets γ in the panel, the chart marker and the controller.
+    void setGamma(double gamma);
+
+    ChromatinController* controller() const { return m_controller; }
+    ChromatinDataPanel* dataPanel() const { return m_dataPanel; }
+    ChromatinAnalysisPanel* analysisPanel() const { return m_analysisPanel; }
+    AnnotationListModel* annotationModel() const { return m_annotationModel; }
+    StateMatrixModel* emissionModel() const { return m_emissionModel; }
+    StateMatrixModel* referenceModel() const { return m_referenceModel; }
+    StateMatrixModel* transitionModel() const { return m_transitionModel; }
+    StateMatrixModel* enrichmentModel() const { return m_enrichmentModel; }
+    HeatmapView* emissionView() const { return m_emissionView; }
+    HeatmapView* referenceView() const { return m_referenceView; }
+    HeatmapView* transitionView() const { return m_transitionView; }
+    HeatmapView* enrichmentView() const { return m_enrichmentView; }
+    SegmentationTrackView* trackView() const { return m_trackView; }
+    StateWeightsChartView* weightsChart() const { return m_weightsChart; }
+    const StateCatalog& catalog() const { return m_catalog; }
+    /// Milliseconds from the last γ/K request to its heatmaps being updated.
+    double lastUpdateLatencyMs() const { return m_lastLatencyMs; }
+
+    /// The shown segmentation as BED9 text (state names and colours as displayed).
+    QString segmentationBed() const;
+    void exportEmissionPair();
+    void exportSegmentationBed();
+
+private:
+    void buildActions();
+    void onDataChanged(const ChromatinDataHandle& data);
+    void onMomentsChanged(const MomentsState& moments);
+    void onSolutionChanged(const HmmSolution& solution);
+    void onSegmentationChanged(const SegmentationHandle& segmentation);
+    void onEnrichmentChanged(const EnrichmentTable& table);
+    void onSweepChanged(const WeightSweep& sweep);
+    void onStateRenamed(int slot, const QString& name);
+    void applyRegionChoice();
+    void refreshStateViews();
+    void refreshEmissionModels();
+    void refreshTransitionModel();
+    void refreshEnrichmentModel();
+    void refreshSegmentationAppearance();
+    void refreshWeightsChart(bool force);
+    void refreshLanes();
+    void updateRangeControls();
+    void syncAnnotationChecks();
+    QStringList discoverAnnotations(const QStringList& trackPaths) const;
+    void exportHeatmap(HeatmapView* view, const QString& what, const QString& baseName);
+    void exportTable(StateMatrixModel* model, const QString& what, const QString& baseName);
+
+    ChromatinController* m_controller = nullptr;
+    ChromatinDataPanel* m_dataPanel = nullptr;
+    ChromatinAnalysisPanel* m_analysisPanel = nullptr;
+    AnnotationListModel* m_annotationModel = nullptr;
+    StateMatrixModel* m_emissionModel = nullptr;
+    StateMatrixModel* m_referenceModel = nullptr;
+    StateMatrixModel* m_transitionModel = nullptr;
+    StateMatrixModel* m_enrichmentModel = nullptr;
+    HeatmapView* m_emissionView = nullptr;
+    HeatmapView* m_referenceView = nullptr;
+    HeatmapView* m_transitionView = nullptr;
+    HeatmapView* m_enrichmentView = nullptr;
+    StateWeightsChartView* m_weightsChart = nullptr;
+    SegmentationTrackView* m_trackView = nullptr;
+    QComboBox* m_chromosome = nullptr;
+    QLabel* m_rangeLabel = nullptr;
+    QScrollBar* m_scroll = nullptr;
+    QLabel* m_weightsTitle = nullptr;
+    QSplitter* m_mainSplitter = nullptr;
+    QSplitter* m_resultSplitter = nullptr;
+    QSplitter* m_middleSplitter = nullptr;
+    QTimer* m_regionTimer = nullptr;
+
+    QAction* m_exportPairAction = nullptr;
+    QAction* m_exportEmissionAction = nullptr;
+    QAction* m_exportTransitionAction = nullptr;
+    QAction* m_exportEnrichmentAction = nullptr;
+    QAction* m_exportWeightsAction = nullptr;
+    QAction* m_exportTrackAction = nullptr;
+    QAction* m_exportSeparator = nullptr;
+    QAction* m_exportBedAction = nullptr;
+    QAction* m_exportEmissionTableAction = nullptr;
+    QAction* m_exportTransitionTableAction = nullptr;
+    QAction* m_exportEnrichmentTableAction = nullptr;
+    QAction* m_sortStatesAction = nullptr;
+    QAction* m_showValuesAction = nullptr;
+    QAction* m_fitTrackAction = nullptr;
+    QAction* m_labelBackgroundAction = nullptr;
+
+    StateCatalog m_catalog;
+    std::vector<std::string> m_marks;
+    /// Display slot of each state of the shown segmentation (mapped when it arrived).
+    std::vector<int> m_segmentationSlots;
+    /// Sweep track → display slot, as last drawn (the chart is rebuilt when it changes).
+    std::vector<int> m_chartSlots;
+    QStringList m_chartNames;
+    std::optional<ChromatinSession> m_pendingSession;
+    QString m_pendingRegion;
+    QStringList m_loadingTracks;
+    bool m_interactiveOpen = false;
+    double m_lastLatencyMs = -1;
+};
+
+} // namespace cx::ui

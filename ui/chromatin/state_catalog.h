@@ -1,0 +1,102 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+namespace cx::ui {
+
+/// A chromatin state recognised from its marks: a name in the nomenclature of Ernst et al.,
+/// Nature 473:43 (2011) and a colour in the ChromHMM/Roadmap convention (promoters red,
+/// enhancers orange/yellow, transcription green, Polycomb grey, insulator blue, quiescent
+/// near-white).
+struct StateClass {
+    QString name; ///< empty when no rule applies
+    QColor colour;
+};
+
+/// Guesses a state's name from its per-mark presence probabilities p(mark). Marks are found by
+/// name (case-insensitive); a rule whose marks the data lacks does not apply. With
+/// ac = max(p(H3K27ac), p(H3K9ac)), control = max(p(WCE), p(Input), p(Control)) and "other
+/// active" = the largest p among the non-control marks other than CTCF, the first rule that
+/// holds wins:
+///   control ≥ 0.4                                   → Repetitive/CNV (signal even in the input)
+///   CTCF ≥ 0.5 and CTCF ≥ other active + 0.3       → Insulator
+///   H3K4me3 ≥ 0.5: H3K27me3 ≥ 0.4 and ac < 0.3     → Poised promoter
+///                  ac ≥ 0.4                        → Active promoter
+///                  otherwise                       → Weak promoter
+///   H3K4me3 ≥ 0.25, H3K4me3 > H3K4me1 and (H3K4me2 ≥ 0.5 or ac ≥ 0.4) → Weak promoter
+///   H3K4me1 ≥ 0.4: H3K36me3 ≥ 0.35 or H4K20me1 ≥ 0.5 → Txn transition
+///                  ac ≥ 0.3                        → Strong enhancer
+///                  otherwise                       → Weak enhancer
+///   H3K36me3 ≥ 0.4 (or H3K79me2 ≥ 0.4)             → Txn elongation
+///   H3K27me3 ≥ 0.3                                  → Polycomb repressed
+///   H3K9me3 ≥ 0.3                                   → Heterochromatin
+///   H3K36me3 ≥ 0.15 or H4K20me1 ≥ 0.3              → Weak txn
+///   every non-control mark < 0.1                    → Quiescent
+///   every non-control mark < 0.25                   → Low signal
+/// otherwise no name (the caller shows "State k"). Thresholds are on probabilities, so they do
+/// not depend on the data set's size; they are a reading aid, not a classifier.
+StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& profile,
+                                  const std::vector<std::string>& marks);
+
+/// Display slots of the states of successive contrastive HMM results: keeps the row order
+/// stable across γ (and K) by matching every new result's emission profiles to the previous
+/// one's (cx::matchStates, minimum total L1 distance), and keeps names, including names the
+/// user typed, attached to the slot. A user name is dropped when its state's profile drifts
+/// too far from the profile it had when it was named (mean |Δp| > kRenameDriftLimit).
+class StateCatalog {
+public:
+    static constexpr double kRenameDriftLimit = 0.25;
+
+    /// Maps the components (rows of `profiles`, K × M; `weights` K) of a new result to slots.
+    void update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
+                const std::vector<std::string>& marks);
+    /// Forgets the slots (new data or marks); the next update starts in weight order.
+    void reset();
+    /// Re-sorts the slots by the current weights (largest first), keeping the names.
+    void sortByWeight();
+
+    int numSlots() const { return static_cast<int>(m_slots.size()); }
+    int componentOfSlot(int slot) const;
+    int slotOfComponent(int component) const;
+    /// The user's name if any, else the automatic one (classifyChromatinState, or "State k";
+    /// repeated names get " 2", " 3" …).
+    QString name(int slot) const;
+    QString autoName(int slot) const;
+    bool isRenamed(int slot) const;
+    QColor colour(int slot) const;
+    double weight(int slot) const;
+    /// Slot-order profiles of the last update (slots × marks).
+    const Eigen::MatrixXd& profiles() const { return m_profiles; }
+    QStringList names() const;
+
+    /// Sets the user's name of a slot; an empty name restores the automatic one.
+    void rename(int slot, const QString& name);
+    /// Names the last update dropped because their states changed (for a status message).
+    QStringList takeDroppedNames();
+
+private:
+    struct Slot {
+        int component = 0;
+        QString autoName;
+        QColor colour;
+        QString userName;
+        Eigen::RowVectorXd namedProfile; ///< profile when the user named it
+    };
+    void relabel(const std::vector<std::string>& marks);
+
+    std::vector<Slot> m_slots;
+    Eigen::MatrixXd m_profiles;
+    Eigen::VectorXd m_weights; ///< slot order
+    std::vector<int> m_slotOfComponent;
+    QStringList m_dropped;
+    bool m_resort = false;
+};
+
+} // namespace cx::ui

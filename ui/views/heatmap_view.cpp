@@ -1,0 +1,557 @@
+#include "ui/views/heatmap_view.h"
+
+#include "ui/models/state_matrix_model.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cx::ui {
+
+namespace {
+
+constexpr double kMargin = 8;
+constexpr double kSwatch = 9;
+constexpr double kLabelAngle = 50; // degrees: column labels rise to the right
+const QColor kTextColour(0x22, 0x27, 0x2e);
+const QColor kMutedColour(0x7a, 0x83, 0x8c);
+const QColor kPositiveColour(0x1f, 0x5f, 0xa8);
+const QColor kNegativeColour(0xd9, 0x6a, 0x1c);
+
+QFont scaledFont(const QFont& base, double points, bool bold = false) {
+    QFont font = base;
+    font.setPointSizeF(points);
+    font.setBold(bold);
+    return font;
+}
+
+QColor faded(const QColor& colour, double keep) {
+    return QColor::fromRgbF(static_cast<float>(1 - keep + keep * colour.redF()),
+                            static_cast<float>(1 - keep + keep * colour.greenF()),
+                            static_cast<float>(1 - keep + keep * colour.blueF()));
+}
+
+QString weightText(double weight) {
+    if (!std::isfinite(weight)) {
+        return QString();
+    }
+    QString text = std::abs(weight) >= 0.095   ? QString::number(weight, 'f', 2)
+                   : std::abs(weight) >= 0.001 ? QString::number(weight, 'f', 3)
+                                               : QString::number(weight, 'g', 1);
+    text.replace(QLatin1Char('-'), QChar(0x2212));
+    return text;
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent, false);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    m_scale = ColourScale::probability(tr("probability"));
+}
+
+void HeatmapView::setModel(StateMatrixModel* model) {
+    if (m_model) {
+        disconnect(m_model, nullptr, this, nullptr);
+    }
+    m_model = model;
+    if (m_model) {
+        connect(m_model, &QAbstractItemModel::modelReset, this, &HeatmapView::onModelChanged);
+        connect(m_model, &QAbstractItemModel::dataChanged, this, &HeatmapView::onModelChanged);
+        connect(m_model, &QAbstractItemModel::headerDataChanged, this,
+                &HeatmapView::onModelChanged);
+    }
+    onModelChanged();
+}
+
+void HeatmapView::onModelChanged() {
+    if (m_editor && m_model && m_editingRow >= m_model->rowCount()) {
+        m_editor->hide();
+        m_editingRow = -1;
+    }
+    m_hover = {-1, -1};
+    updateGeometry();
+    update();
+}
+
+void HeatmapView::setScale(const ColourScale& scale) {
+    m_scale = scale;
+    update();
+}
+
+void HeatmapView::setTitle(const QString& title, const QString& subtitle) {
+    m_title = title;
+    m_subtitle = subtitle;
+    update();
+}
+
+void HeatmapView::setPlaceholder(const QString& text) {
+    m_placeholder = text;
+    update();
+}
+
+void HeatmapView::setShowValues(bool show) {
+    m_showValues = show;
+    update();
+}
+
+void HeatmapView::setMaximumCellSize(const QSizeF& size) {
+    m_maxCell = size;
+    updateGeometry();
+    update();
+}
+
+HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) const {
+    Layout layout;
+    const int rows = m_model ? m_model->rowCount() : 0;
+    const int columns = m_model ? m_model->columnCount() : 0;
+    const QFont labelFont = scaledFont(font(), 8.5);
+    const QFont titleFont = scaledFont(font(), 9.5, true);
+    const QFontMetricsF labels(labelFont);
+    const QFontMetricsF titles(titleFont);
+    double top = area.top() + (figure ? kMargin : 4);
+    if (!m_title.isEmpty()) {
+        layout.title =
+            QRectF(area.left() + kMargin, top, area.width() - 2 * kMargin, titles.height() + 2);
+        top += titles.height() + 6;
+    }
+    if (rows == 0 || columns == 0) {
+        return layout;
+    }
+    double labelWidth = 0;
+    double columnLabelWidth = 0;
+    for (int r = 0; r < rows; ++r) {
+        labelWidth = std::max(
+            labelWidth, labels.horizontalAdvance(m_model->headerData(r, Qt::Vertical).toString()));
+    }
+    for (int c = 0; c < columns; ++c) {
+        columnLabelWidth =
+            std::max(columnLabelWidth,
+                     labels.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()));
+    }
+    labelWidth = std::min(labelWidth + kSwatch + 12, std::max(90.0, area.width() * 0.34));
+    const double angle = qDegreesToRadians(kLabelAngle);
+    const double columnLabelHeight =
+        columnLabelWidth * std::sin(angle) + labels.height() * std::cos(angle) + 6;
+    const bool weights = m_model->hasWeights();
+    const double weightWidth = weights ? 92 : 0;
+    const double legendHeight = labels.height() * 2 + 16;
+    // The last column label leans right, past the matrix: keep room for it.
+    const double overhang =
+        std::max(0.0, columnLabelWidth * std::cos(angle) - weightWidth - 6) + kMargin;
+
+    const double availableWidth = area.width() - kMargin - labelWidth - weightWidth - overhang;
+    const double availableHeight = area.bottom() - top - columnLabelHeight - legendHeight - 6;
+    layout.cellWidth = std::clamp(availableWidth / columns, 12.0, m_maxCell.width());
+    layout.cellHeight = std::clamp(availableHeight / rows, 11.0, m_maxCell.height());
+    const double left = area.left() + kMargin;
+    const double matrixTop = top + columnLabelHeight;
+    layout.labels = QRectF(left, matrixTop, labelWidth, layout.cellHeight * rows);
+    layout.matrix =
+        QRectF(left + labelWidth, matrixTop, layout.cellWidth * columns, layout.cellHeight * rows);
+    if (weights) {
+        layout.weights =
+            QRectF(layout.matrix.right() + 10, matrixTop, weightWidth - 10, layout.matrix.height());
+    }
+    layout.legend = QRectF(left, layout.matrix.bottom() + 10,
+                           std::max(layout.matrix.right() - left, 260.0), labels.height() * 2 + 6);
+    layout.valid = true;
+    return layout;
+}
+
+QSize HeatmapView::sizeHint() const {
+    const int rows = m_model ? std::max(1, m_model->rowCount()) : 7;
+    const int columns = m_model ? std::max(1, m_model->columnCount()) : 10;
+    return QSize(static_cast<int>(170 + columns * 40 + (m_model && m_model->hasWeights() ? 92 : 0)),
+                 static_cast<int>(150 + rows * 26));
+}
+
+QSize HeatmapView::minimumSizeHint() const {
+    return QSize(260, 180);
+}
+
+QRectF HeatmapView::cellRect(int row, int column) const {
+    const Layout layout = computeLayout(rect(), false);
+    if (!layout.valid) {
+        return {};
+    }
+    return QRectF(layout.matrix.left() + column * layout.cellWidth,
+                  layout.matrix.top() + row * layout.cellHeight, layout.cellWidth,
+                  layout.cellHeight);
+}
+
+QRectF HeatmapView::rowLabelRect(int row) const {
+    const Layout layout = computeLayout(rect(), false);
+    if (!layout.valid) {
+        return {};
+    }
+    return QRectF(layout.labels.left(), layout.labels.top() + row * layout.cellHeight,
+                  layout.labels.width(), layout.cellHeight);
+}
+
+QPoint HeatmapView::cellAt(const QPointF& position) const {
+    const Layout layout = computeLayout(rect(), false);
+    if (!layout.valid) {
+        return {-1, -1};
+    }
+    const int row =
+        static_cast<int>(std::floor((position.y() - layout.matrix.top()) / layout.cellHeight));
+    if (row < 0 || row >= m_model->rowCount() || position.y() < layout.matrix.top()) {
+        return {-1, -1};
+    }
+    if (layout.labels.contains(position)) {
+        return {-1, row}; // QPoint(x = column, y = row)
+    }
+    if (layout.matrix.contains(position)) {
+        const int column =
+            static_cast<int>(std::floor((position.x() - layout.matrix.left()) / layout.cellWidth));
+        return {std::clamp(column, 0, m_model->columnCount() - 1), row};
+    }
+    if (layout.weights.contains(position)) {
+        return {m_model->columnCount(), row}; // the weight column
+    }
+    return {-1, -1};
+}
+
+void HeatmapView::paintEvent(QPaintEvent* /*event*/) {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(rect(), palette().base());
+    paintInto(painter, rect(), false);
+}
+
+void HeatmapView::paintFigure(QPainter& painter, const QRectF& target) const {
+    painter.save();
+    painter.fillRect(target, Qt::white);
+    paintInto(painter, target, true);
+    painter.restore();
+}
+
+void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) const {
+    const Layout layout = computeLayout(area, figure);
+    const QFont labelFont = scaledFont(font(), 8.5);
+    const QFont valueFont = scaledFont(font(), 7.5);
+    const QFont titleFont = scaledFont(font(), 9.5, true);
+    const QFontMetricsF labels(labelFont);
+    if (!m_title.isEmpty()) {
+        painter.setFont(titleFont);
+        painter.setPen(kTextColour);
+        const QFontMetricsF titles(titleFont);
+        painter.drawText(layout.title, Qt::AlignLeft | Qt::AlignVCenter, m_title);
+        if (!m_subtitle.isEmpty()) {
+            painter.setFont(labelFont);
+            painter.setPen(kMutedColour);
+            const double x = layout.title.left() + titles.horizontalAdvance(m_title) + 10;
+            painter.drawText(
+                QRectF(x, layout.title.top(), layout.title.right() - x, layout.title.height()),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                labels.elidedText(m_subtitle, Qt::ElideRight,
+                                  std::max(0.0, layout.title.right() - x)));
+        }
+    }
+    if (!layout.valid) {
+        painter.setFont(scaledFont(font(), 9.5));
+        painter.setPen(kMutedColour);
+        QRectF box =
+            area.adjusted(16, layout.title.isValid() ? layout.title.bottom() : 16, -16, -16);
+        painter.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
+        return;
+    }
+    const int rows = m_model->rowCount();
+    const int columns = m_model->columnCount();
+
+    // Column labels, rising to the right from each column's centre.
+    painter.setFont(labelFont);
+    painter.setPen(kTextColour);
+    for (int c = 0; c < columns; ++c) {
+        const double x = layout.matrix.left() + (c + 0.5) * layout.cellWidth;
+        painter.save();
+        painter.translate(x, layout.matrix.top() - 5);
+        painter.rotate(-kLabelAngle);
+        painter.drawText(QPointF(0, labels.ascent() * 0.35),
+                         m_model->headerData(c, Qt::Horizontal).toString());
+        painter.restore();
+    }
+
+    // Cells.
+    for (int r = 0; r < rows; ++r) {
+        const bool dimmed =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::DimmedRole).toBool();
+        for (int c = 0; c < columns; ++c) {
+            const QRectF cell(layout.matrix.left() + c * layout.cellWidth,
+                              layout.matrix.top() + r * layout.cellHeight, layout.cellWidth,
+                              layout.cellHeight);
+            const double v = m_model->value(r, c);
+            QColor colour = m_scale.colourAt(v);
+            if (dimmed) {
+                colour = faded(colour, 0.45);
+            }
+            painter.fillRect(cell, colour);
+            if (m_showValues && std::isfinite(v)) {
+                painter.setFont(valueFont);
+                const QString text = m_model->data(m_model->index(r, c)).toString();
+                if (QFontMetricsF(valueFont).horizontalAdvance(text) + 4 <= layout.cellWidth &&
+                    QFontMetricsF(valueFont).height() <= layout.cellHeight) {
+                    painter.setPen(ColourScale::needsLightText(colour)
+                                       ? QColor(Qt::white)
+                                       : (dimmed ? kMutedColour : kTextColour));
+                    painter.drawText(cell, Qt::AlignCenter, text);
+                }
+            }
+        }
+    }
+    // White grid lines between cells (ChromHMM style), then a frame.
+    painter.setPen(QPen(Qt::white, 1));
+    for (int c = 1; c < columns; ++c) {
+        const double x = layout.matrix.left() + c * layout.cellWidth;
+        painter.drawLine(QPointF(x, layout.matrix.top()), QPointF(x, layout.matrix.bottom()));
+    }
+    for (int r = 1; r < rows; ++r) {
+        const double y = layout.matrix.top() + r * layout.cellHeight;
+        painter.drawLine(QPointF(layout.matrix.left(), y), QPointF(layout.matrix.right(), y));
+    }
+    painter.setPen(QPen(QColor(0xc9, 0xcf, 0xd6), 1));
+    painter.drawRect(layout.matrix);
+    if (!figure && m_hover.y() >= 0 && m_hover.x() >= 0 && m_hover.x() < columns) {
+        painter.setPen(QPen(QColor(0x10, 0x24, 0x3d), 2));
+        painter.drawRect(QRectF(layout.matrix.left() + m_hover.x() * layout.cellWidth,
+                                layout.matrix.top() + m_hover.y() * layout.cellHeight,
+                                layout.cellWidth, layout.cellHeight)
+                             .adjusted(1, 1, -1, -1));
+    }
+
+    // Row labels: colour swatch and name.
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (int r = 0; r < rows; ++r) {
+        const QRectF row(layout.labels.left(), layout.labels.top() + r * layout.cellHeight,
+                         layout.labels.width(), layout.cellHeight);
+        const bool dimmed =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::DimmedRole).toBool();
+        const QColor swatch =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::ColourRole).value<QColor>();
+        if (swatch.isValid()) {
+            const double h = std::min(layout.cellHeight - 6, 14.0);
+            const QRectF box(row.left(), row.center().y() - h / 2, kSwatch, h);
+            painter.setPen(QPen(swatch.darker(130), 0.8));
+            painter.setBrush(dimmed ? faded(swatch, 0.5) : swatch);
+            painter.drawRoundedRect(box, 2, 2);
+        }
+        QFont nameFont = labelFont;
+        nameFont.setItalic(dimmed);
+        painter.setFont(nameFont);
+        painter.setPen(dimmed ? kMutedColour : kTextColour);
+        const QRectF text = row.adjusted(kSwatch + 6, 0, -6, 0);
+        if (r != m_editingRow || figure) {
+            painter.drawText(
+                text, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetricsF(nameFont).elidedText(m_model->headerData(r, Qt::Vertical).toString(),
+                                                   Qt::ElideRight, text.width()));
+        }
+    }
+
+    // Weights: signed bars from a zero line, value beside.
+    if (layout.weights.isValid()) {
+        double maxPositive = 0;
+        double maxNegative = 0;
+        for (int r = 0; r < rows; ++r) {
+            const double w =
+                m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
+            if (std::isfinite(w)) {
+                maxPositive = std::max(maxPositive, w);
+                maxNegative = std::max(maxNegative, -w);
+            }
+        }
+        const double textWidth = labels.horizontalAdvance(QStringLiteral("−0.000")) + 4;
+        const double barArea = std::max(10.0, layout.weights.width() - textWidth);
+        const double total = std::max(1e-12, maxPositive + maxNegative);
+        const double zero = layout.weights.left() + barArea * (maxNegative / total);
+        painter.setFont(labelFont);
+        painter.setPen(kMutedColour);
+        painter.drawText(QRectF(layout.weights.left(), layout.weights.top() - labels.height() - 4,
+                                layout.weights.width() + 20, labels.height()),
+                         Qt::AlignLeft | Qt::AlignBottom, m_weightTitle);
+        for (int r = 0; r < rows; ++r) {
+            const double w =
+                m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
+            if (!std::isfinite(w)) {
+                continue;
+            }
+            const double y = layout.weights.top() + r * layout.cellHeight;
+            const double length = barArea * std::abs(w) / total;
+            const double h = std::min(layout.cellHeight * 0.56, 12.0);
+            const QRectF bar(w >= 0 ? zero : zero - length, y + (layout.cellHeight - h) / 2, length,
+                             h);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(w >= 0 ? kPositiveColour : kNegativeColour);
+            painter.drawRect(bar);
+            painter.setPen(w >= 0 ? kTextColour : kNegativeColour.darker(120));
+            const double textLeft = std::max(bar.right(), zero) + 4;
+            painter.drawText(QRectF(textLeft, y, textWidth + 20, layout.cellHeight),
+                             Qt::AlignLeft | Qt::AlignVCenter, weightText(w));
+        }
+        painter.setPen(QPen(QColor(0x8a, 0x92, 0x9a), 1));
+        painter.drawLine(QPointF(zero, layout.weights.top() - 2),
+                         QPointF(zero, layout.weights.bottom() + 2));
+    }
+    paintLegend(painter, layout.legend, labelFont);
+}
+
+void HeatmapView::paintLegend(QPainter& painter, const QRectF& rect, const QFont& font) const {
+    const QFontMetricsF metrics(font);
+    painter.setFont(font);
+    painter.setPen(kMutedColour);
+    const double titleWidth =
+        std::min(metrics.horizontalAdvance(m_scale.title) + 10, rect.width() * 0.45);
+    painter.drawText(QRectF(rect.left(), rect.top(), titleWidth, 12),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(m_scale.title, Qt::ElideRight, titleWidth - 6));
+    const double barLeft = rect.left() + titleWidth;
+    const double barWidth = std::min(220.0, rect.right() - barLeft - 12);
+    if (barWidth < 40) {
+        return;
+    }
+    const QRectF bar(barLeft, rect.top() + 1, barWidth, 10);
+    const int segments = 64;
+    painter.setPen(Qt::NoPen);
+    for (int i = 0; i < segments; ++i) {
+        const double t = (i + 0.5) / segments;
+        double value = 0;
+        if (m_scale.kind == ColourScale::Kind::Sequential) {
+            value = m_scale.minimum + t * (m_scale.maximum - m_scale.minimum);
+        } else {
+            value = std::pow(2.0, (t * 2 - 1) * m_scale.log2Limit);
+        }
+        painter.setBrush(m_scale.colourAt(value));
+        painter.drawRect(QRectF(bar.left() + bar.width() * i / segments, bar.top(),
+                                bar.width() / segments + 0.6, bar.height()));
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(0xb8, 0xbe, 0xc5), 0.8));
+    painter.drawRect(bar);
+    painter.setPen(kMutedColour);
+    for (double tick : m_scale.ticks()) {
+        const double x = bar.left() + bar.width() * m_scale.position(tick);
+        painter.drawLine(QPointF(x, bar.bottom()), QPointF(x, bar.bottom() + 3));
+        const QString label = m_scale.tickLabel(tick);
+        const double w = metrics.horizontalAdvance(label);
+        painter.drawText(QRectF(x - w / 2 - 2, bar.bottom() + 3, w + 4, metrics.height()),
+                         Qt::AlignCenter, label);
+    }
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint hover = cellAt(event->position());
+    const QPoint cell =
+        hover.x() >= 0 && m_model && hover.x() < m_model->columnCount() ? hover : QPoint(-1, -1);
+    if (cell != m_hover) {
+        m_hover = cell;
+        update();
+    }
+    if (m_editable && hover.x() == -1 && hover.y() >= 0) {
+        setCursor(Qt::IBeamCursor);
+    } else {
+        unsetCursor();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void HeatmapView::leaveEvent(QEvent* event) {
+    if (m_hover != QPoint(-1, -1)) {
+        m_hover = {-1, -1};
+        update();
+    }
+    QWidget::leaveEvent(event);
+}
+
+bool HeatmapView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && m_model) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QPoint at = cellAt(help->pos());
+        QString text;
+        if (at.y() >= 0 && at.x() >= 0 && at.x() < m_model->columnCount()) {
+            text = m_model->data(m_model->index(at.y(), at.x()), Qt::ToolTipRole).toString();
+        } else if (at.y() >= 0 && at.x() == m_model->columnCount()) {
+            const double w =
+                m_model->headerData(at.y(), Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
+            text = tr("<b>%1</b><br>weight ω = %2 (%3)")
+                       .arg(m_model->headerData(at.y(), Qt::Vertical).toString().toHtmlEscaped(),
+                            weightText(w),
+                            w > 0 ? tr("foreground-specific")
+                                  : tr("background-like: ω ≤ 0 at this γ"));
+        } else if (at.y() >= 0) {
+            text = QStringLiteral("<b>%1</b>")
+                       .arg(m_model->headerData(at.y(), Qt::Vertical).toString().toHtmlEscaped());
+            const QString note =
+                m_model->headerData(at.y(), Qt::Vertical, Qt::ToolTipRole).toString();
+            if (!note.isEmpty()) {
+                text += QStringLiteral("<br>") + note.toHtmlEscaped();
+            }
+            if (m_editable) {
+                text += tr("<br><i>Double-click to rename</i>");
+            }
+        }
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const QPoint at = cellAt(event->position());
+    if (m_editable && at.y() >= 0 && at.x() == -1) {
+        editRowLabel(at.y());
+        event->accept();
+        return;
+    }
+    QWidget::mouseDoubleClickEvent(event);
+}
+
+void HeatmapView::editRowLabel(int row) {
+    if (!m_model || row < 0 || row >= m_model->rowCount()) {
+        return;
+    }
+    if (!m_editor) {
+        m_editor = new QLineEdit(this);
+        m_editor->setObjectName(QStringLiteral("stateNameEditor"));
+        m_editor->setFrame(true);
+        connect(m_editor, &QLineEdit::editingFinished, this, &HeatmapView::commitEdit);
+    }
+    m_editingRow = row;
+    const QRectF label = rowLabelRect(row).adjusted(kSwatch + 3, 0, 0, 0);
+    m_editor->setFont(scaledFont(font(), 8.5));
+    m_editor->setGeometry(label.toRect().adjusted(0, 1, 40, -1));
+    m_editor->setText(m_model->headerData(row, Qt::Vertical).toString());
+    m_editor->selectAll();
+    m_editor->show();
+    m_editor->setFocus();
+    update();
+}
+
+void HeatmapView::commitEdit() {
+    if (!m_editor || m_editingRow < 0) {
+        return;
+    }
+    const int row = m_editingRow;
+    m_editingRow = -1;
+    m_editor->hide();
+    if (m_model) {
+        m_model->setHeaderData(row, Qt::Vertical, m_editor->text(), Qt::EditRole);
+    }
+    update();
+}
+
+} // namespace cx::ui

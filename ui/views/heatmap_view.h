@@ -1,0 +1,93 @@
+#pragma once
+
+#include "ui/views/colour_scale.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QLineEdit;
+
+namespace cx::ui {
+
+class StateMatrixModel;
+
+/// A states × columns heatmap in the ChromHMM convention: states as rows (colour swatch and
+/// name on the left), columns (marks, states or annotations) labelled on top, one colour scale
+/// for every cell with a legend underneath, values written in the cells when they fit and on
+/// hover (tooltip with the model's text). An optional weight column on the right draws each
+/// state's signed weight as a bar (blue > 0, orange < 0); "dimmed" rows (background-like
+/// states) are drawn faded. Row names can be edited in place (double-click) when enabled;
+/// the edit goes to the model's setHeaderData. Paints the model; owns no data.
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setModel(StateMatrixModel* model);
+    StateMatrixModel* model() const { return m_model; }
+    void setScale(const ColourScale& scale);
+    const ColourScale& scale() const { return m_scale; }
+    void setTitle(const QString& title, const QString& subtitle = {});
+    QString title() const { return m_title; }
+    /// Shown instead of the matrix when the model is empty.
+    void setPlaceholder(const QString& text);
+    void setRowLabelsEditable(bool editable) { m_editable = editable; }
+    void setShowValues(bool show);
+    void setWeightTitle(const QString& title) { m_weightTitle = title; }
+    /// Largest cell (the view does not stretch cells beyond it).
+    void setMaximumCellSize(const QSizeF& size);
+
+    /// Draws the heatmap (title, labels, legend) as a stand-alone figure into `target`.
+    void paintFigure(QPainter& painter, const QRectF& target) const;
+
+    /// Geometry in widget coordinates (tests, editing).
+    QRectF cellRect(int row, int column) const;
+    QRectF rowLabelRect(int row) const;
+    /// (row, column) under `position`; column −1 on a row label; (−1, −1) elsewhere.
+    QPoint cellAt(const QPointF& position) const;
+    /// Opens the inline name editor on `row` (what a double-click on the label does).
+    void editRowLabel(int row);
+    QLineEdit* rowEditor() const { return m_editor; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Layout {
+        QRectF title;
+        QRectF matrix;
+        QRectF labels;  ///< row labels (swatch + name)
+        QRectF weights; ///< weight bars (empty when none)
+        double cellWidth = 0;
+        double cellHeight = 0;
+        QRectF legend;
+        bool valid = false;
+    };
+    Layout computeLayout(const QRectF& area, bool figure) const;
+    void paintInto(QPainter& painter, const QRectF& area, bool figure) const;
+    void paintLegend(QPainter& painter, const QRectF& rect, const QFont& font) const;
+    void commitEdit();
+    void onModelChanged();
+
+    QPointer<StateMatrixModel> m_model;
+    ColourScale m_scale;
+    QString m_title;
+    QString m_subtitle;
+    QString m_placeholder;
+    QString m_weightTitle = QStringLiteral("weight ω");
+    QSizeF m_maxCell{48, 30};
+    bool m_editable = false;
+    bool m_showValues = true;
+    QPoint m_hover{-1, -1};
+    QLineEdit* m_editor = nullptr;
+    int m_editingRow = -1;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,781 @@
+#include "ui/workers/chromatin_controller.h"
+
+#include "ui/workers/chromatin_analysis.h"
+
+#include "core/common/error.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace cx::ui {
+
+namespace {
+
+constexpr size_t kMomentsCacheSize = 3;
+constexpr int kDefaultDecodeDelayMs = 150;
+
+QString taskTitle(ChromatinTaskKind kind) {
+    return kind == ChromatinTaskKind::LoadTracks ? QStringLiteral("Could not open the tracks")
+                                                 : QStringLiteral("Could not compute the moments");
+}
+
+} // namespace
+
+ChromatinController::ChromatinController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<cx::ui::ChromatinDataHandle>();
+    qRegisterMetaType<cx::ui::AnnotationSource>();
+    qRegisterMetaType<cx::ui::MomentsState>();
+    qRegisterMetaType<cx::ui::HmmSolution>();
+    qRegisterMetaType<cx::ui::SegmentationHandle>();
+    qRegisterMetaType<cx::ui::EnrichmentTable>();
+    qRegisterMetaType<cx::ui::WeightSweep>();
+    qRegisterMetaType<cx::ui::ChromatinTaskKind>();
+    m_clock.start();
+    m_annotationCancel = cx::CancelToken::create();
+
+    // One task per pool at a time: a superseded decode or sweep notices its token soon, and
+    // serialising keeps the 2-core budget for the GUI thread and the slider-driven solves.
+    m_decodePool.setMaxThreadCount(1);
+    m_sweepPool.setMaxThreadCount(1);
+    m_annotationPool.setMaxThreadCount(1);
+
+    m_decodeTimer.setSingleShot(true);
+    m_decodeTimer.setInterval(kDefaultDecodeDelayMs);
+    connect(&m_decodeTimer, &QTimer::timeout, this, &ChromatinController::startDecode);
+
+    m_worker = new ChromatinWorker;
+    m_worker->moveToThread(&m_thread);
+    m_thread.setObjectName(QStringLiteral("cx-chromatin-worker"));
+    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
+    // thread, where all controller state lives (no locks needed).
+    connect(m_worker, &ChromatinWorker::progress, this, &ChromatinController::onProgress);
+    connect(m_worker, &ChromatinWorker::loaded, this, &ChromatinController::onLoaded);
+    connect(m_worker, &ChromatinWorker::momentsReady, this, &ChromatinController::onMomentsReady);
+    connect(m_worker, &ChromatinWorker::taskCancelled, this, &ChromatinController::onTaskCancelled);
+    connect(m_worker, &ChromatinWorker::taskFailed, this, &ChromatinController::onTaskFailed);
+    connect(m_worker, &ChromatinWorker::solved, this, &ChromatinController::onSolved);
+    connect(m_worker, &ChromatinWorker::solveFailed, this, &ChromatinController::onSolveFailed);
+    connect(m_worker, &ChromatinWorker::solveCancelled, this,
+            &ChromatinController::onSolveCancelled);
+    m_thread.start();
+}
+
+ChromatinController::~ChromatinController() {
+    // Order matters: cancel first so that core returns at its next check, then stop the event
+    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
+    // controller. The pools are drained the same way before members go away, because their
+    // tasks post results to `this`.
+    m_taskCancel.cancel();
+    m_solveCancel.cancel();
+    if (m_pendingSolve) {
+        m_pendingSolve->cancel.cancel();
+    }
+    m_decodeTimer.stop();
+    m_decodeCancel.cancel();
+    m_enrichmentCancel.cancel();
+    m_sweepCancel.cancel();
+    m_annotationCancel.cancel();
+    ++m_decodeGeneration;
+    ++m_enrichmentGeneration;
+    ++m_sweepGeneration;
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;
+    m_worker = nullptr;
+    m_decodePool.waitForDone();
+    m_sweepPool.waitForDone();
+    m_annotationPool.waitForDone();
+}
+
+void ChromatinController::releaseOnWorker(std::shared_ptr<const void> object) {
+    // Freeing tracks or moments can take a while; do it on the worker thread rather than
+    // stalling the GUI.
+    if (!object || !m_worker) {
+        return;
+    }
+    QMetaObject::invokeMethod(
+        m_worker, [keep = std::move(object)]() mutable { keep.reset(); }, Qt::QueuedConnection);
+}
+
+const AnnotationSource* ChromatinController::annotation(const QString& path) const {
+    for (const AnnotationSource& source : m_annotations) {
+        if (source.path == path) {
+            return &source;
+        }
+    }
+    return nullptr;
+}
+
+void ChromatinController::startTask(ChromatinTaskKind kind, const QString& description) {
+    if (m_taskGeneration != 0) {
+        // The running task's late signals carry its old generation and are ignored.
+        m_taskCancel.cancel();
+    }
+    m_taskGeneration = ++m_nextGeneration;
+    m_taskKind = kind;
+    m_taskCancel = cx::CancelToken::create();
+    emit taskStarted(kind, description);
+    emit activityChanged();
+}
+
+void ChromatinController::finishTask(const QString& outcome) {
+    const ChromatinTaskKind kind = m_taskKind;
+    m_taskGeneration = 0;
+    emit taskFinished(kind, outcome);
+    emit activityChanged();
+}
+
+void ChromatinController::cancelTask() {
+    if (m_taskGeneration != 0) {
+        m_taskCancel.cancel();
+    }
+}
+
+void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
+    if (paths.isEmpty()) {
+        return;
+    }
+    startTask(ChromatinTaskKind::LoadTracks,
+              paths.size() == 1 ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
+                                : tr("Loading %1 tracks").arg(paths.size()));
+    LoadTracksRequest request;
+    request.generation = m_taskGeneration;
+    request.paths = paths;
+    request.binSize = binSize;
+    request.cancel = m_taskCancel;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request] { worker->load(request); }, Qt::QueuedConnection);
+}
+
+void ChromatinController::setData(const ChromatinDataHandle& data) {
+    releaseOnWorker(m_data.data);
+    releaseOnWorker(m_moments);
+    m_data = data;
+    m_moments.reset();
+    for (auto& cached : m_momentsCache) {
+        releaseOnWorker(cached);
+    }
+    m_momentsCache.clear();
+    m_hasRegions = false;
+    m_momentsWaiting = false;
+    newEpoch();
+    m_shown = {};
+    m_reference.reset();
+    cancelDecode();
+    m_segmentation.reset();
+    m_enrichment.reset();
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    m_sweepRunning = false;
+    m_sweep = {};
+    emit dataChanged(m_data);
+    emit solutionChanged(m_shown);
+    emit segmentationChanged(m_segmentation);
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::addAnnotations(const QStringList& paths) {
+    for (const QString& path : paths) {
+        if (annotation(path) || m_loadingAnnotations.contains(path)) {
+            continue;
+        }
+        m_loadingAnnotations.insert(path);
+        const cx::CancelToken cancel = m_annotationCancel;
+        m_annotationPool.start([this, path, cancel] {
+            // Runs on the annotation pool; posts the result back to the GUI thread.
+            AnnotationSource source;
+            QString error;
+            try {
+                source = loadAnnotation(path, cancel);
+            } catch (const cx::Cancelled&) {
+                return; // only on destruction
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                this, [this, path, source, error] { onAnnotationLoaded(path, source, error); },
+                Qt::QueuedConnection);
+        });
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::onAnnotationLoaded(const QString& path, const AnnotationSource& source,
+                                             const QString& error) {
+    if (!m_loadingAnnotations.remove(path)) {
+        return; // removed while it was being read
+    }
+    if (!error.isEmpty()) {
+        emit annotationFailed(path, error);
+        emit errorOccurred(tr("Could not read the annotation"), error);
+    } else {
+        m_annotations.push_back(source);
+        emit annotationAdded(source);
+    }
+    if (m_momentsWaiting) {
+        bool stillLoading = false;
+        for (const QString& p : m_regions.foreground + m_regions.background) {
+            stillLoading = stillLoading || m_loadingAnnotations.contains(p);
+        }
+        if (!stillLoading) {
+            m_momentsWaiting = false;
+            ensureMoments();
+        }
+    }
+    if (m_enrichmentPaths.contains(path) && m_segmentation) {
+        startEnrichment();
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::removeAnnotation(const QString& path) {
+    m_loadingAnnotations.remove(path);
+    for (int i = 0; i < m_annotations.size(); ++i) {
+        if (m_annotations[i].path == path) {
+            releaseOnWorker(m_annotations[i].regions);
+            m_annotations.removeAt(i);
+            emit annotationRemoved(path);
+            break;
+        }
+    }
+    if (m_enrichmentPaths.removeAll(path) > 0 && m_segmentation) {
+        startEnrichment();
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::applyRegions(const RegionChoice& choice) {
+    m_regions = choice;
+    m_hasRegions = true;
+    ensureMoments();
+}
+
+bool ChromatinController::momentsFit() const {
+    return m_moments && m_hasRegions && m_data.data && m_moments->data == m_data.data &&
+           m_moments->choice == m_regions && m_moments->encoding == m_parameters.encoding;
+}
+
+void ChromatinController::ensureMoments() {
+    if (!m_data.data || !m_hasRegions) {
+        return;
+    }
+    if (momentsFit()) {
+        if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments) {
+            // A pass for another choice is running, but the user came back to the current
+            // moments' choice: the pass is now pointless.
+            m_taskCancel.cancel();
+        }
+        return;
+    }
+    if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments &&
+        m_buildingChoice == m_regions && m_buildingEncoding == m_parameters.encoding) {
+        return; // exactly these moments are being computed
+    }
+    for (auto it = m_momentsCache.begin(); it != m_momentsCache.end(); ++it) {
+        const auto& cached = *it;
+        if (cached->data == m_data.data && cached->choice == m_regions &&
+            cached->encoding == m_parameters.encoding) {
+            ++m_stats.momentsCacheHits;
+            auto hit = cached;
+            m_momentsCache.erase(it);
+            if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments) {
+                m_taskCancel.cancel();
+            }
+            setMoments(std::move(hit));
+            return;
+        }
+    }
+    // Annotations of the choice that are still being read: wait for them (onAnnotationLoaded
+    // comes back here); ones that are not there at all are a caller error, reported clearly.
+    QStringList missing;
+    for (const QString& path : m_regions.foreground + m_regions.background) {
+        if (m_loadingAnnotations.contains(path)) {
+            m_momentsWaiting = true;
+            emit activityChanged();
+            return;
+        }
+        if (!annotation(path)) {
+            missing << path;
+        }
+    }
+    if (!missing.isEmpty()) {
+        emit errorOccurred(taskTitle(ChromatinTaskKind::Moments),
+                           tr("%1: this annotation is not loaded").arg(missing.front()));
+        revertToMoments();
+        return;
+    }
+    startMoments();
+}
+
+void ChromatinController::startMoments() {
+    startTask(ChromatinTaskKind::Moments, tr("Computing moments"));
+    MomentsRequest request;
+    request.generation = m_taskGeneration;
+    request.data = m_data.data;
+    request.choice = m_regions;
+    request.encoding = m_parameters.encoding;
+    for (const QString& path : m_regions.foreground) {
+        request.foreground.push_back(*annotation(path));
+    }
+    for (const QString& path : m_regions.background) {
+        request.background.push_back(*annotation(path));
+    }
+    request.cancel = m_taskCancel;
+    m_buildingChoice = m_regions;
+    m_buildingEncoding = m_parameters.encoding;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request] { worker->computeMoments(request); },
+        Qt::QueuedConnection);
+}
+
+void ChromatinController::newEpoch() {
+    ++m_epoch;
+    // The in-flight solve belongs to the previous epoch: its result would be dropped anyway.
+    m_solveCancel.cancel();
+}
+
+void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments) {
+    if (m_moments) {
+        m_momentsCache.push_front(m_moments);
+        while (m_momentsCache.size() > kMomentsCacheSize) {
+            releaseOnWorker(m_momentsCache.back());
+            m_momentsCache.pop_back();
+        }
+    }
+    m_moments = std::move(moments);
+    newEpoch();
+    emit momentsChanged(*m_moments);
+    requestSolve();
+    restartSweep();
+}
+
+void ChromatinController::revertToMoments() {
+    // Keep what is shown consistent with what the panels say: go back to the moments' choice.
+    if (m_moments && m_moments->data == m_data.data) {
+        m_regions = m_moments->choice;
+        m_hasRegions = true;
+        m_parameters.encoding = m_moments->encoding;
+    } else {
+        m_hasRegions = false;
+    }
+    emit stateReverted();
+}
+
+void ChromatinController::setParameters(const ChromatinModelParameters& parameters) {
+    if (parameters == m_parameters) {
+        return;
+    }
+    const bool encodingChanged = parameters.encoding != m_parameters.encoding;
+    m_parameters = parameters;
+    newEpoch();
+    if (encodingChanged) {
+        ensureMoments();
+        return;
+    }
+    requestSolve();
+    restartSweep();
+}
+
+void ChromatinController::setGamma(double gamma) {
+    m_gamma = gamma;
+    requestSolve();
+}
+
+void ChromatinController::setDecodingMethod(cx::DecodingMethod method) {
+    if (method == m_decoding) {
+        return;
+    }
+    m_decoding = method;
+    scheduleDecode();
+}
+
+void ChromatinController::setLabelBackgroundRuns(bool label) {
+    if (label == m_labelBackground) {
+        return;
+    }
+    m_labelBackground = label;
+    scheduleDecode();
+}
+
+void ChromatinController::setEnrichmentAnnotations(const QStringList& paths) {
+    if (paths == m_enrichmentPaths) {
+        return;
+    }
+    m_enrichmentPaths = paths;
+    if (m_segmentation) {
+        startEnrichment();
+    }
+}
+
+void ChromatinController::setSweepGammas(const QVector<double>& gammas) {
+    if (gammas == m_sweepGammas) {
+        return;
+    }
+    m_sweepGammas = gammas;
+    restartSweep();
+}
+
+void ChromatinController::requestSolve() {
+    if (!momentsFit()) {
+        return; // the pass in progress will request the solve when it lands
+    }
+    HmmSolveRequest request;
+    request.generation = ++m_nextGeneration;
+    request.epoch = m_epoch;
+    request.moments = m_moments;
+    request.gamma = m_gamma;
+    request.parameters = m_parameters;
+    request.withReference = m_referenceEpoch != m_epoch;
+    request.cancel = cx::CancelToken::create();
+    request.requestedAtMs = m_clock.elapsed();
+    ++m_stats.solveRequests;
+    // A decode scheduled for the shown model would decode a model that is about to change.
+    m_decodeTimer.stop();
+    if (m_solveInFlight != 0) {
+        // Coalesce: only the newest pending request matters.
+        if (m_pendingSolve) {
+            ++m_stats.solvesCoalesced;
+        }
+        m_pendingSolve = std::move(request);
+        emit activityChanged();
+        return;
+    }
+    dispatchSolve(std::move(request));
+}
+
+void ChromatinController::dispatchSolve(HmmSolveRequest request) {
+    m_solveInFlight = request.generation;
+    m_solveCancel = request.cancel;
+    ++m_stats.solvesDispatched;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
+        Qt::QueuedConnection);
+    emit activityChanged();
+}
+
+void ChromatinController::dispatchPending() {
+    m_solveInFlight = 0;
+    if (m_pendingSolve) {
+        HmmSolveRequest next = std::move(*m_pendingSolve);
+        m_pendingSolve.reset();
+        if (next.epoch != m_epoch) {
+            // Parameters changed since it was queued; requestSolve() queued a fresher one
+            // already or will when the moments land.
+            ++m_stats.solvesCoalesced;
+        } else {
+            next.withReference = m_referenceEpoch != m_epoch;
+            dispatchSolve(std::move(next));
+            return;
+        }
+    }
+    // The solves are quiet: decode the shown model (after a short delay, so that a slider
+    // paused for a moment does not start a pass that the next move cancels).
+    scheduleDecode();
+    emit activityChanged();
+}
+
+void ChromatinController::onSolved(HmmSolution solution) {
+    if (solution.epoch == m_epoch && solution.reference) {
+        m_reference = solution.reference;
+        m_referenceEpoch = m_epoch;
+    }
+    if (!solution.reference && m_referenceEpoch == solution.epoch) {
+        solution.reference = m_reference;
+    }
+    const bool superseded = m_pendingSolve.has_value();
+    const bool currentEpoch = solution.epoch == m_epoch && solution.moments == m_moments;
+    const bool newer = solution.generation > m_shown.generation || !m_shown.isValid();
+    const qint64 now = m_clock.elapsed();
+    const bool preview = superseded && now - m_lastShownAtMs >= m_livePreviewIntervalMs;
+    if (currentEpoch && newer && (!superseded || preview)) {
+        m_shown = solution;
+        m_lastShownAtMs = now;
+        ++m_stats.resultsShown;
+        // The running decode (if any) is for an older model.
+        cancelDecode();
+        emit solutionChanged(m_shown);
+    } else {
+        ++m_stats.staleDropped;
+    }
+    dispatchPending();
+}
+
+void ChromatinController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
+                                        const QString& message) {
+    ++m_stats.solvesFailed;
+    const bool relevant = epoch == m_epoch && !m_pendingSolve.has_value();
+    dispatchPending();
+    if (relevant) {
+        emit solveFailed(message);
+        // One dialog per epoch: while the user drags γ with an impossible K, every solve fails
+        // with a slightly different message; the views show the latest one inline.
+        if (m_solveErrorEpoch != m_epoch) {
+            m_solveErrorEpoch = m_epoch;
+            emit errorOccurred(tr("Could not fit the contrastive HMM"), message);
+        }
+    }
+}
+
+void ChromatinController::onSolveCancelled(quint64 /*generation*/) {
+    ++m_stats.solvesCancelled;
+    dispatchPending();
+}
+
+void ChromatinController::scheduleDecode() {
+    if (!m_shown.isValid() || isSolving()) {
+        return;
+    }
+    if (m_segmentation && m_segmentation->generation == m_shown.generation &&
+        m_segmentation->method == m_decoding &&
+        m_segmentation->backgroundLabelled == m_labelBackground && !m_decodeRunning) {
+        return; // the shown model is decoded already
+    }
+    m_decodeTimer.start();
+    emit activityChanged();
+}
+
+void ChromatinController::cancelDecode() {
+    m_decodeTimer.stop();
+    m_decodeCancel.cancel();
+    m_enrichmentCancel.cancel();
+    ++m_decodeGeneration;
+    ++m_enrichmentGeneration;
+    m_decodeRunning = false;
+    m_enrichmentRunning = false;
+}
+
+void ChromatinController::startDecode() {
+    if (!m_shown.isValid() || isSolving()) {
+        emit activityChanged();
+        return;
+    }
+    cancelDecode();
+    const quint64 generation = ++m_decodeGeneration;
+    if (m_shown.result->numSpecific == 0) {
+        // Nothing to decode with: every component is background-like at this γ.
+        m_segmentation.reset();
+        m_enrichment.reset();
+        emit segmentationChanged(m_segmentation);
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.decodesStarted;
+    m_decodeRunning = true;
+    m_decodeCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_decodeCancel;
+    const auto data = m_shown.moments->data;
+    const auto result = m_shown.result;
+    const quint64 solutionGeneration = m_shown.generation;
+    const cx::DecodingMethod method = m_decoding;
+    const bool label = m_labelBackground;
+    m_decodePool.start([this, generation, cancel, data, result, solutionGeneration, method, label] {
+        // Runs on the decode pool: a pass over every bin of every track (hundreds of ms on a
+        // whole chromosome), never on the GUI thread.
+        if (cancel.isCancelled()) {
+            return; // superseded while queued
+        }
+        SegmentationHandle handle;
+        QString error;
+        try {
+            auto state = std::make_shared<SegmentationState>(
+                decodeSegmentation(*data, *result, method, label, cancel));
+            state->generation = solutionGeneration;
+            state->data = data;
+            handle = std::move(state);
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, handle, error] { onDecoded(generation, handle, error); },
+            Qt::QueuedConnection);
+    });
+    emit activityChanged();
+}
+
+void ChromatinController::onDecoded(quint64 generation, SegmentationHandle segmentation,
+                                    const QString& error) {
+    if (generation != m_decodeGeneration) {
+        return;
+    }
+    m_decodeRunning = false;
+    if (!error.isEmpty()) {
+        emit errorOccurred(tr("Could not decode the segmentation"), error);
+        emit activityChanged();
+        return;
+    }
+    m_segmentation = std::move(segmentation);
+    ++m_stats.decodesShown;
+    emit segmentationChanged(m_segmentation);
+    startEnrichment();
+    emit activityChanged();
+}
+
+void ChromatinController::startEnrichment() {
+    m_enrichmentCancel.cancel();
+    const quint64 generation = ++m_enrichmentGeneration;
+    if (!m_segmentation) {
+        m_enrichmentRunning = false;
+        return;
+    }
+    std::vector<AnnotationSource> sources;
+    for (const QString& path : m_enrichmentPaths) {
+        if (const AnnotationSource* source = annotation(path)) {
+            sources.push_back(*source);
+        }
+    }
+    m_enrichmentRunning = true;
+    m_enrichmentCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_enrichmentCancel;
+    const SegmentationHandle segmentation = m_segmentation;
+    m_decodePool.start([this, generation, cancel, segmentation, sources] {
+        // Runs on the decode pool (after any decode queued before it): one pass over the bins
+        // per annotation.
+        if (cancel.isCancelled()) {
+            return;
+        }
+        EnrichmentTable table;
+        QString error;
+        try {
+            table = computeEnrichment(*segmentation->data, *segmentation, sources, cancel);
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, table, error] { onEnriched(generation, table, error); },
+            Qt::QueuedConnection);
+    });
+    emit activityChanged();
+}
+
+void ChromatinController::onEnriched(quint64 generation, const EnrichmentTable& table,
+                                     const QString& error) {
+    if (generation != m_enrichmentGeneration) {
+        return;
+    }
+    m_enrichmentRunning = false;
+    if (!error.isEmpty()) {
+        emit errorOccurred(tr("Could not compute the enrichment"), error);
+    } else {
+        m_enrichment = table;
+        ++m_stats.enrichmentsShown;
+        emit enrichmentChanged(table);
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::restartSweep() {
+    m_sweepCancel.cancel();
+    const quint64 generation = ++m_sweepGeneration;
+    m_sweep = {};
+    if (!momentsFit() || m_sweepGammas.isEmpty() || !m_moments->hasBackground()) {
+        // Without a background every γ gives the same model: nothing to sweep.
+        m_sweepRunning = false;
+        emit sweepChanged(m_sweep);
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.sweepsStarted;
+    m_sweepRunning = true;
+    m_sweepCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_sweepCancel;
+    const auto moments = m_moments;
+    const QVector<double> gammas = m_sweepGammas;
+    const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const quint64 epoch = m_epoch;
+    m_sweepPool.start([this, generation, cancel, moments, gammas, options, epoch] {
+        if (cancel.isCancelled()) {
+            return;
+        }
+        WeightSweep sweep;
+        QString error;
+        try {
+            sweep = sweepStateWeights(*moments->moments, gammas, options, cancel);
+            sweep.epoch = epoch;
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, sweep, error] { onSweepDone(generation, sweep, error); },
+            Qt::QueuedConnection);
+    });
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::onSweepDone(quint64 generation, const WeightSweep& sweep,
+                                      const QString& /*error*/) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    // A failing sweep (e.g. an impossible K) is reported by the γ solve itself; the chart just
+    // stays empty.
+    m_sweepRunning = false;
+    m_sweep = sweep;
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::onProgress(quint64 generation, double fraction, const QString& phase) {
+    if (generation == m_taskGeneration) {
+        emit taskProgress(fraction, phase);
+    }
+}
+
+void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle& data) {
+    if (generation != m_taskGeneration) {
+        releaseOnWorker(data.data);
+        return;
+    }
+    finishTask(QStringLiteral("finished"));
+    setData(data);
+}
+
+void ChromatinController::onMomentsReady(quint64 generation, const MomentsState& moments) {
+    auto state = std::make_shared<const MomentsState>(moments);
+    if (generation != m_taskGeneration) {
+        // A newer task superseded this pass, but the moments are valid: keep them for reuse.
+        if (state->data == m_data.data) {
+            m_momentsCache.push_back(std::move(state));
+            while (m_momentsCache.size() > kMomentsCacheSize) {
+                releaseOnWorker(m_momentsCache.back());
+                m_momentsCache.pop_back();
+            }
+        }
+        return;
+    }
+    ++m_stats.momentsBuilt;
+    finishTask(QStringLiteral("finished"));
+    setMoments(std::move(state));
+}
+
+void ChromatinController::onTaskCancelled(quint64 generation) {
+    if (generation != m_taskGeneration) {
+        return;
+    }
+    finishTask(QStringLiteral("cancelled"));
+    if (!momentsFit()) {
+        revertToMoments();
+    }
+}
+
+void ChromatinController::onTaskFailed(quint64 generation, const QString& message) {
+    if (generation != m_taskGeneration) {
+        return;
+    }
+    const ChromatinTaskKind kind = m_taskKind;
+    finishTask(QStringLiteral("failed"));
+    if (!momentsFit()) {
+        revertToMoments();
+    }
+    emit errorOccurred(taskTitle(kind), message);
+}
+
+} // namespace cx::ui
