@@ -77,7 +77,20 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
               << "\nforeground: " << session.foreground.size()
               << " documents, background: " << session.background.size() << " documents\n"
               << "gamma = " << model.gamma << ": " << model.numForegroundSpecific() << " of "
-              << model.numComponents() << " components are foreground-specific (lambda > 0)\n\n";
+              << model.numComponents() << " components are foreground-specific (lambda > 0)\n";
+    if (model.numRejected > 0) {
+        std::cout << "note: " << model.numRejected << " of the " << session.modelOptions.numComponents
+                  << " requested components had no admissible trial (weight beyond the model's "
+                     "bound): K is larger than the data support at this gamma\n";
+    }
+    if (session.method != "direct" && model.effectiveRank < model.numComponents()) {
+        std::cout << "note: only " << model.effectiveRank << " of the " << model.numComponents()
+                  << " eigenvalues of M2f - gamma*M2b exceed its split-half noise level ("
+                  << number(model.noiseLevel)
+                  << "): the remaining components fit sampling noise; consider K = "
+                  << model.effectiveRank << "\n";
+    }
+    std::cout << "\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
         std::cout << "c" << (t + 1) << (specific ? "  weight " : "  signed weight ")
@@ -142,6 +155,11 @@ int runTopics(const std::vector<std::string>& argv) {
         json.key("result").beginObject();
         json.field("status", toString(model.status));
         json.field("foreground_specific", model.numForegroundSpecific());
+        json.field("rejected_components", model.numRejected);
+        if (session.method != "direct") {
+            json.field("m2_noise_level", model.noiseLevel);
+            json.field("effective_rank", model.effectiveRank);
+        }
         std::vector<double> lambdas(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());
         std::vector<double> weights(model.weights.data(), model.weights.data() + model.weights.size());
         json.field("lambdas", lambdas);

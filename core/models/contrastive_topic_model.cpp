@@ -5,7 +5,10 @@
 #include "core/moments/randomized_eigen.h"
 #include "core/tensor/linalg.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -23,8 +26,13 @@ std::string formatNumber(double value) {
     return out.str();
 }
 
-PowerMethodOptions powerOptions(const TopicModelOptions& options) {
+/// Alg. 2's options for Alg. 1 at contrast γ. The contrastive weights satisfy
+/// ω_t = w_t^f − γ·w_t^b ∈ [−γ, 1], so |λ| = |ω|^{-1/2} ≥ 1/√max(1, γ); trials more than a
+/// factor kWeightSlack beyond that bound are no topic (they fit noise or model misfit).
+PowerMethodOptions powerOptions(const TopicModelOptions& options, double gamma) {
+    constexpr double kWeightSlack = 2.0;
     PowerMethodOptions out;
+    out.minAbsLambda = 1.0 / std::sqrt(kWeightSlack * std::max(1.0, gamma));
     out.numComponents = options.numComponents;
     out.iterations = options.iterations;
     out.restarts = options.restarts;
@@ -77,15 +85,20 @@ void validateGamma(double gamma) {
 
 TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
                                       const Eigen::MatrixXd& wordSpaceComponents) {
-    const Eigen::Index k = decomposition.lambdas.size();
+    const Eigen::Index all = decomposition.lambdas.size();
     const Eigen::Index d = wordSpaceComponents.rows();
-    Eigen::VectorXd signedWeights(k);
-    for (Eigen::Index t = 0; t < k; ++t) {
+    Eigen::VectorXd signedWeights(all);
+    std::vector<Eigen::Index> order; // the non-degenerate components
+    for (Eigen::Index t = 0; t < all; ++t) {
         const double lambda = decomposition.lambdas[t];
         signedWeights[t] = lambda == 0 ? 0.0 : (lambda > 0 ? 1.0 : -1.0) / (lambda * lambda);
+        const bool degenerate = static_cast<size_t>(t) < decomposition.degenerate.size() &&
+                                decomposition.degenerate[static_cast<size_t>(t)];
+        if (!degenerate) {
+            order.push_back(t);
+        }
     }
-    std::vector<Eigen::Index> order(static_cast<size_t>(k));
-    std::iota(order.begin(), order.end(), 0);
+    const auto k = static_cast<Eigen::Index>(order.size());
     std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
         return signedWeights[a] > signedWeights[b];
     });
@@ -100,6 +113,7 @@ TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& dec
     result.foregroundSpecific.resize(static_cast<size_t>(k));
     result.m2Eigenvalues = decomposition.m2Eigenvalues;
     result.status = decomposition.status;
+    result.numRejected = static_cast<int>(all - k);
     for (Eigen::Index slot = 0; slot < k; ++slot) {
         const Eigen::Index t = order[static_cast<size_t>(slot)];
         const double lambda = decomposition.lambdas[t];
@@ -185,6 +199,9 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     m_m3f = std::move(f.m3);
     m_m2b = std::move(b.m2);
     m_m3b = std::move(b.m3);
+    m_noiseF = std::move(f.m2Noise);
+    m_noiseB = std::move(b.m2Noise);
+    m_noiseAvailable = f.noiseAvailable && b.noiseAvailable;
     m_timings.projectionMs = watch.elapsedMs();
     report(1.0, "moments ready");
 }
@@ -204,9 +221,22 @@ TopicModelResult ContrastiveTopicEngine::solve(double gamma, const TopicModelOpt
     const SymmetricLowRank low = truncatedSymmetricEigen(m2, options.numComponents);
     checkRank(low.values, options.numComponents, gamma);
     const PowerMethodResult decomposition =
-        generalizedPowerMethod(low, m3, powerOptions(options), cancel);
+        generalizedPowerMethod(low, m3, powerOptions(options, gamma), cancel);
     TopicModelResult result =
         makeTopicModelResult(gamma, decomposition, m_basis * decomposition.components);
+    if (m_noiseAvailable) {
+        // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
+        const Eigen::MatrixXd noise = m_noiseF - gamma * m_noiseB;
+        result.noiseLevel = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
+                                .eigenvalues()
+                                .cwiseAbs()
+                                .maxCoeff();
+        result.effectiveRank =
+            static_cast<int>((low.values.array().abs() > result.noiseLevel).count());
+    } else {
+        result.noiseLevel = std::numeric_limits<double>::quiet_NaN();
+        result.effectiveRank = options.numComponents;
+    }
     result.solveMs = watch.elapsedMs();
     return result;
 }
@@ -248,7 +278,7 @@ TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
         return out;
     };
     const PowerMethodResult decomposition =
-        generalizedPowerMethod(low, m3, powerOptions(options), cancel);
+        generalizedPowerMethod(low, m3, powerOptions(options, gamma), cancel);
     TopicModelResult result = makeTopicModelResult(gamma, decomposition, decomposition.components);
     result.solveMs = watch.elapsedMs();
     return result;

@@ -41,6 +41,17 @@ struct TopicModelResult {
     std::vector<bool> foregroundSpecific; ///< λ̂ > 0
     std::vector<int> iterations;     ///< power iterations used, per component
     Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
+    /// Sampling-noise level of M2f − γ·M2b: the spectral norm of its split-half error estimate
+    /// (NaN when a side has fewer than 2 documents). Eigenvalues below it are indistinguishable
+    /// from zero.
+    double noiseLevel = 0;
+    /// How many of the K kept eigenvalues exceed noiseLevel. Below K, the trailing components
+    /// fit noise: a smaller K (or more data) gives steadier topics.
+    int effectiveRank = 0;
+    /// Components of the K requested that had no acceptable trial (a weight beyond the model's
+    /// bound |ω| ≤ max(1, γ), by more than a factor 2): left out of the result, status
+    /// NumericalIssue. Typically K exceeds what the data support at this γ.
+    int numRejected = 0;
     Status status = Status::NotComputed;
     double solveMs = 0;              ///< decomposition + mapping back
 
@@ -108,6 +119,8 @@ private:
     int m_rankPerSide = 0;
     Eigen::MatrixXd m_basis;
     Eigen::MatrixXd m_m2f, m_m2b;
+    Eigen::MatrixXd m_noiseF, m_noiseB; ///< split-half error estimates of m2f, m2b
+    bool m_noiseAvailable = false;
     SymmetricTensor3 m_m3f, m_m3b;
     EngineTimings m_timings;
 };

@@ -203,6 +203,8 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         RowMatrix g;            // g_i = Σ w3 c_i y    : D × r
         Eigen::VectorXd s2;     // Σ w2 c_i            : D
         Eigen::VectorXd s3;     // Σ w3 c_i            : D
+        Eigen::MatrixXd squareOdd; // the M2 sums over odd-numbered documents only (split-half
+        Eigen::VectorXd s2Odd;     // noise estimate)
     };
     std::vector<SlotSums> slots(static_cast<size_t>(reductionSlots(numDocuments())));
     forEachSlot(numDocuments(), static_cast<int>(slots.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
@@ -212,10 +214,13 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         s.g = RowMatrix::Zero(d, r);
         s.s2 = Eigen::VectorXd::Zero(d);
         s.s3 = Eigen::VectorXd::Zero(d);
+        s.squareOdd = Eigen::MatrixXd::Zero(r, r);
+        s.s2Odd = Eigen::VectorXd::Zero(d);
         // Row-major blocks: one document's projection is a contiguous row.
         RowMatrix y(kBlockDocuments, r);
         RowMatrix yw3(kBlockDocuments, r);
         RowMatrix yw2(kBlockDocuments, r);
+        RowMatrix yw2Odd(kBlockDocuments, r); // rows of even-numbered documents are zero
         RowMatrix z(kBlockDocuments, pairs);
         const double* basisData = basisRows.data();
         for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
@@ -238,9 +243,12 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
                 const double w3 = m_w3[n];
                 double* y3 = yw3.data() + local * r;
                 double* y2 = yw2.data() + local * r;
+                const bool odd = (n & 1) != 0;
+                double* y2Odd = yw2Odd.data() + local * r;
                 for (Eigen::Index a = 0; a < r; ++a) {
                     y3[a] = w3 * yn[a];
                     y2[a] = w2 * yn[a];
+                    y2Odd[a] = odd ? y2[a] : 0.0;
                 }
                 for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
                     const double ci = c.counts[p];
@@ -251,6 +259,9 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
                     }
                     s.s2[word] += w2 * ci;
                     s.s3[word] += w3 * ci;
+                    if (odd) {
+                        s.s2Odd[word] += w2 * ci;
+                    }
                 }
                 double* zn = z.data() + local * pairs;
                 Eigen::Index p = 0;
@@ -263,6 +274,7 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
             }
             s.cubic.noalias() += yw3.topRows(rows).transpose() * z.topRows(rows);
             s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
+            s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);
         }
     });
     SlotSums total = std::move(slots[0]);
@@ -272,12 +284,29 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         total.g += slots[slot].g;
         total.s2 += slots[slot].s2;
         total.s3 += slots[slot].s3;
+        total.squareOdd += slots[slot].squareOdd;
+        total.s2Odd += slots[slot].s2Odd;
     }
     const double scale = 1.0 / static_cast<double>(numDocuments());
 
     Projected out;
     out.m2 = scale * (total.square - basis.transpose() * total.s2.asDiagonal() * basis);
     out.m2 = 0.5 * (out.m2 + out.m2.transpose());
+    // Split-half noise: the even- and odd-numbered documents give two independent estimates of
+    // the same M2; half their difference has the covariance of the full estimate's error.
+    const std::int64_t numOdd = numDocuments() / 2;
+    const std::int64_t numEven = numDocuments() - numOdd;
+    out.m2Noise = Eigen::MatrixXd::Zero(r, r);
+    out.noiseAvailable = numOdd >= 1;
+    if (out.noiseAvailable) {
+        const Eigen::MatrixXd odd =
+            (total.squareOdd - basis.transpose() * total.s2Odd.asDiagonal() * basis) /
+            static_cast<double>(numOdd);
+        const Eigen::MatrixXd even = (total.square - total.squareOdd -
+                                      basis.transpose() * (total.s2 - total.s2Odd).asDiagonal() * basis) /
+                                     static_cast<double>(numEven);
+        out.m2Noise = 0.25 * ((even - odd) + (even - odd).transpose());
+    }
 
     // Per-word correction terms. With g̃_i = g_i − (2/3) s3_i u_i and
     // B(a, b, c) = Σ_i u_ia u_ib g̃_ic (symmetric in a, b), the correction equals

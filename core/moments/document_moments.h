@@ -52,6 +52,12 @@ public:
     struct Projected {
         Eigen::MatrixXd m2;
         SymmetricTensor3 m3;
+        /// Split-half estimate of m2's sampling error: half the difference of the estimates
+        /// from the even- and the odd-numbered documents (same covariance as the error of m2
+        /// itself). Its spectral norm bounds, by Weyl's inequality, how far noise alone moves
+        /// m2's eigenvalues. Zero when there are fewer than 2 documents (noiseAvailable false).
+        Eigen::MatrixXd m2Noise;
+        bool noiseAvailable = false;
     };
     Projected project(const Eigen::MatrixXd& basis, const CancelToken& cancel = {}) const;
 

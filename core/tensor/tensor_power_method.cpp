@@ -81,6 +81,9 @@ PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& 
         allConverged = allConverged && kept[static_cast<size_t>(t)].converged;
         anyDegenerate = anyDegenerate || kept[static_cast<size_t>(t)].degenerate;
     }
+    for (const Trial& trial : kept) {
+        result.degenerate.push_back(trial.degenerate);
+    }
     result.status = anyDegenerate   ? Status::NumericalIssue
                     : allConverged ? Status::Successful
                                    : Status::NotConverged;
@@ -149,10 +152,17 @@ PowerMethodResult runAlgorithm2(const SymmetricLowRank& low, const PowerMethodOp
             }
             trial.a = u / std::sqrt(std::abs(quadratic));
             trial.lambda = steps.lambdaOf(trial.a);
+            if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
+                // Outside what the model allows: not a component (see minAbsLambda).
+                trial.degenerate = true;
+                trial.a.setZero();
+            }
         }
         const Trial& best = medianTrial(trials);
         kept.push_back(best);
-        steps.deflate(best.a, std::abs(best.lambda));
+        if (!best.degenerate) {
+            steps.deflate(best.a, std::abs(best.lambda));
+        }
     }
     return finish(kept, low.values, n);
 }

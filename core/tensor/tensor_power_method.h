@@ -20,6 +20,11 @@ struct PowerMethodOptions {
     int restarts = 5;         ///< trials per component; the median-|λ̂| trial is kept
     std::uint64_t seed = 1;   ///< every random start derives from this
     double tolerance = 1e-10; ///< stop a trial when the iterate's direction moves less than this
+    /// Trials whose |λ̂| falls below this are rejected as degenerate (0 = keep all, the literal
+    /// Alg. 2). A model with bounded weights implies a bound: for the topic model
+    /// |ω| = 1/λ² ≤ max(1, γ), so a far smaller |λ̂| cannot be a component — on misspecified data
+    /// such trials are noise directions, and without the bound the median rule can keep one.
+    double minAbsLambda = 0;
 };
 
 /// Output of Alg. 2: K pairs (â_t, λ̂_t) in deflation order.
@@ -33,6 +38,9 @@ struct PowerMethodResult {
     Eigen::VectorXd lambdas;         ///< λ̂_t
     std::vector<int> iterations;     ///< power iterations used by the kept trial of each t
     Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2 kept for its pseudo-inverse
+    /// degenerate[t]: component t had no acceptable trial (â_t = 0, not deflated); the status is
+    /// then NumericalIssue.
+    std::vector<bool> degenerate;
     Status status = Status::NotComputed;
 };
 

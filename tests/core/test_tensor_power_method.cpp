@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cx {
@@ -127,6 +128,41 @@ TEST(TensorPowerMethod, RecoversPsdCaseAndReportsResidual) {
     EXPECT_LT((rebuilt.unfolded() - p.m3.unfolded()).norm(), 1e-10 * p.m3.unfolded().norm() + 1e-14);
     EXPECT_LT((m2 - p.m2).norm(), 1e-10 * p.m2.norm());
     EXPECT_EQ(result.status, Status::Successful);
+}
+
+TEST(TensorPowerMethod, TrialsBelowTheLambdaBoundAreRejectedNotDeflated) {
+    Eigen::VectorXd omega(4);
+    omega << 0.3, 0.2, 0.1, -0.15; // λ = 1.83, 2.24, 3.16, −2.58
+    const ExactProblem p = makeProblem(15, omega, 21);
+    PowerMethodOptions options;
+    options.numComponents = 4;
+    options.iterations = 200;
+    options.restarts = 9;
+    options.minAbsLambda = 2.0; // excludes the ω = 0.3 component only
+    const PowerMethodResult result = generalizedPowerMethod(p.m2, p.m3, options);
+    ASSERT_EQ(result.degenerate.size(), 4u);
+    EXPECT_EQ(result.status, Status::NumericalIssue);
+    int accepted = 0;
+    for (int t = 0; t < 4; ++t) {
+        if (result.degenerate[static_cast<size_t>(t)]) {
+            EXPECT_EQ(result.components.col(t).norm(), 0.0);
+            continue;
+        }
+        ++accepted;
+        EXPECT_GE(std::abs(result.lambdas[t]), 2.0);
+    }
+    EXPECT_GE(accepted, 3); // the three admissible components are all found
+    std::vector<double> found;
+    for (int t = 0; t < 4; ++t) {
+        if (!result.degenerate[static_cast<size_t>(t)]) {
+            found.push_back(result.lambdas[t]);
+        }
+    }
+    std::sort(found.begin(), found.end());
+    ASSERT_EQ(found.size(), 3u);
+    EXPECT_NEAR(found[0], -1.0 / std::sqrt(0.15), 1e-6);
+    EXPECT_NEAR(found[1], 1.0 / std::sqrt(0.2), 1e-6);
+    EXPECT_NEAR(found[2], 1.0 / std::sqrt(0.1), 1e-6);
 }
 
 TEST(TensorPowerMethod, RejectsBadArguments) {
