@@ -122,6 +122,25 @@ TEST(ContrastiveTopicModel, ProjectedEngineMatchesDirectMethod) {
     }
 }
 
+TEST(ContrastiveTopicModel, EffectiveRankCountsEigenvaluesAboveSplitHalfNoise) {
+    // γ = 0: the foreground has |A| + |B| = 5 topics, so M2f has 5 eigenvalues well above the
+    // sampling noise and the rest at the noise floor.
+    const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(20000, 41));
+    auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 9);
+    TopicModelOptions options;
+    options.numComponents = 9;
+    const TopicModelResult over = engine.solve(0.0, options);
+    EXPECT_TRUE(std::isfinite(over.noiseLevel));
+    EXPECT_GT(over.noiseLevel, 0.0);
+    EXPECT_EQ(over.effectiveRank, 5);
+    options.numComponents = 5;
+    EXPECT_EQ(engine.solve(0.0, options).effectiveRank, 5);
+    // Above Prop. 1's bound all |A| + |B| + |C| = 7 components carry signal.
+    options.numComponents = 7;
+    EXPECT_EQ(engine.solve(3.0, options).effectiveRank, 7);
+}
+
 TEST(ContrastiveTopicModel, RejectsImpossibleParameters) {
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(500, 1));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
