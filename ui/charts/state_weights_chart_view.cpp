@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace cx::ui {
 
@@ -68,19 +69,33 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     QFont titleFont = labelFont;
     titleFont.setPointSizeF(8.5);
 
-    double low = 0;
-    double high = 0;
+    std::vector<double> values;
     for (const Line& line : m_lines) {
         auto* series = new QLineSeries(chart);
         series->setName(line.name);
         series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
         series->replace(line.points);
         for (const QPointF& p : line.points) {
-            low = std::min(low, p.y());
-            high = std::max(high, p.y());
+            if (std::isfinite(p.y())) {
+                values.push_back(p.y());
+            }
         }
         chart->addSeries(series);
         parts.lines << series;
+    }
+    // The axis covers the bulk of the weights (2nd–98th percentile, and 0). Near a γ where a
+    // component's weight changes sign its |λ| → ∞ and the estimate can jump; such excursions
+    // leave the plot instead of flattening every other line. Weights are occupancies, so the
+    // axis never goes beyond [−1, 1] either.
+    double low = 0;
+    double high = 0;
+    if (!values.empty()) {
+        std::sort(values.begin(), values.end());
+        const auto at = [&](double q) {
+            return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+        };
+        low = std::min(0.0, std::max(at(0.02), -1.0));
+        high = std::max(0.0, std::min(at(0.98), 1.0));
     }
     parts.zero = new QLineSeries(chart);
     parts.zero->setPen(QPen(kZeroColour, 1.0, Qt::DashLine));
@@ -89,11 +104,6 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     chart->addSeries(parts.zero);
     chart->addSeries(parts.marker);
 
-    // Weights are state occupancies: ≤ 1, and ≥ −γ for background states. Near the top of
-    // the γ range the decomposition can become unstable (|λ| → 0 gives huge |ω|); keep the
-    // axis on the meaningful range and let such excursions leave the plot.
-    low = std::max(low, -1.0);
-    high = std::min(high, 1.0);
     const double pad = std::max(0.01, (high - low) * 0.08);
     const double yMin = low - pad;
     const double yMax = high + pad;

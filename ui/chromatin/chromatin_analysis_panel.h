@@ -12,7 +12,7 @@ namespace cx::ui {
 
 class GammaControl;
 
-/// Model controls of the Chromatin workspace: γ (slider 0–3 where the contrast acts on chromatin
+/// Model controls of the Chromatin workspace: γ (slider 0–2, where the contrast acts on chromatin
 /// data, exact spin box up to 100), number of states K (2 … rank of the moments: marks + 1, or
 /// the projection rank for combinations), seed, observation encoding (marks / combinations) and
 /// decoding (posterior / Viterbi). Every change is emitted at once; the controller coalesces.
@@ -21,7 +21,7 @@ class ChromatinAnalysisPanel : public QWidget {
 public:
     explicit ChromatinAnalysisPanel(QWidget* parent = nullptr);
 
-    static constexpr double kSliderMaximum = 3.0;
+    static constexpr double kSliderMaximum = 2.0;
     static constexpr double kSpinMaximum = 100.0;
 
     double gamma() const;

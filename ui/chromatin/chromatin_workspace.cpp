@@ -615,49 +615,66 @@ void ChromatinWorkspace::addAnnotations(const QStringList& paths) {
 }
 
 void ChromatinWorkspace::openSession(const ChromatinSession& session) {
+    // Nothing changes until the tracks are read: a session whose tracks fail to load leaves
+    // the current analysis as it was. The annotations are read meanwhile (prefetched), but
+    // listed with their roles only once the tracks are there (applySession).
     m_pendingSession = session;
     m_interactiveOpen = false;
     m_loadingTracks = session.trackPaths;
-    ChromatinModelParameters parameters = session.parameters;
-    m_catalog.reset();
-    m_analysisPanel->setParameters(parameters);
-    m_controller->setParameters(parameters);
-    m_analysisPanel->setDecodingMethod(session.decoding);
-    m_controller->setDecodingMethod(session.decoding);
-    setGamma(session.gamma);
-    for (const ChromatinSession::Annotation& annotation : session.annotations) {
-        AnnotationListModel::Entry entry;
-        entry.path = annotation.path;
-        entry.name = annotationDisplayName(annotation.path);
-        entry.foreground = annotation.foreground;
-        entry.background = annotation.background;
-        entry.lane = annotation.lane;
-        entry.enrichment = annotation.enrichment;
-        const int row = m_annotationModel->rowOf(annotation.path);
-        if (row >= 0) {
-            // Already listed: take the session's roles.
-            using Column = AnnotationListModel::Column;
-            const QSignalBlocker block(m_annotationModel);
-            m_annotationModel->setChecked(annotation.path, Column::ForegroundColumn,
-                                          annotation.foreground);
-            m_annotationModel->setChecked(annotation.path, Column::BackgroundColumn,
-                                          annotation.background);
-            m_annotationModel->setChecked(annotation.path, Column::LaneColumn, annotation.lane);
-            m_annotationModel->setChecked(annotation.path, Column::EnrichmentColumn,
-                                          annotation.enrichment);
-        } else {
-            m_annotationModel->addEntry(entry);
-        }
-    }
     QStringList paths;
     for (const ChromatinSession::Annotation& annotation : session.annotations) {
         paths << annotation.path;
     }
     m_controller->addAnnotations(paths);
-    m_controller->setEnrichmentAnnotations(m_annotationModel->enrichmentPaths());
-    m_pendingRegion = session.region;
     m_controller->loadTracks(session.trackPaths);
     emit settledChanged();
+}
+
+void ChromatinWorkspace::applySession(const ChromatinSession& session) {
+    m_analysisPanel->setParameters(session.parameters);
+    m_controller->setParameters(session.parameters);
+    m_analysisPanel->setDecodingMethod(session.decoding);
+    m_controller->setDecodingMethod(session.decoding);
+    setGamma(session.gamma);
+    using Column = AnnotationListModel::Column;
+    for (const ChromatinSession::Annotation& annotation : session.annotations) {
+        const AnnotationSource* loaded = m_controller->annotation(annotation.path);
+        if (!loaded && !m_controller->isAnnotationLoading(annotation.path)) {
+            continue; // reading it failed (reported)
+        }
+        if (m_annotationModel->rowOf(annotation.path) < 0) {
+            AnnotationListModel::Entry entry;
+            entry.path = annotation.path;
+            entry.name = annotationDisplayName(annotation.path);
+            m_annotationModel->addEntry(entry);
+        }
+        // The check boxes' signals would re-apply the regions once per box; applied below.
+        const QSignalBlocker block(m_annotationModel);
+        m_annotationModel->setChecked(annotation.path, Column::ForegroundColumn,
+                                      annotation.foreground);
+        m_annotationModel->setChecked(annotation.path, Column::BackgroundColumn,
+                                      annotation.background);
+        m_annotationModel->setChecked(annotation.path, Column::LaneColumn, annotation.lane);
+        m_annotationModel->setChecked(annotation.path, Column::EnrichmentColumn,
+                                      annotation.enrichment);
+        if (loaded) {
+            m_annotationModel->setLoaded(*loaded);
+        }
+    }
+    m_dataPanel->annotationView()->viewport()->update();
+    m_controller->setEnrichmentAnnotations(m_annotationModel->enrichmentPaths());
+    refreshLanes();
+    QString chrom;
+    qint64 start = 0;
+    qint64 end = 0;
+    if (parseGenomicRegion(session.region, &chrom, &start, &end)) {
+        const int index = m_chromosome->findText(chrom);
+        if (index >= 0) {
+            m_chromosome->setCurrentIndex(index);
+            m_trackView->setChromosome(chrom);
+        }
+        m_trackView->setRange(start, end);
+    }
 }
 
 void ChromatinWorkspace::setGamma(double gamma) {
@@ -767,19 +784,9 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
     m_interactiveOpen = false;
     m_loadingTracks.clear();
     if (m_pendingSession) {
+        const ChromatinSession session = *m_pendingSession;
         m_pendingSession.reset();
-        QString chrom;
-        qint64 start = 0;
-        qint64 end = 0;
-        if (parseGenomicRegion(m_pendingRegion, &chrom, &start, &end)) {
-            const int index = m_chromosome->findText(chrom);
-            if (index >= 0) {
-                m_chromosome->setCurrentIndex(index);
-                m_trackView->setChromosome(chrom);
-            }
-            m_trackView->setRange(start, end);
-        }
-        m_pendingRegion.clear();
+        applySession(session);
     }
     applyRegionChoice();
     emit settledChanged();
@@ -818,10 +825,20 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
                            8000);
     }
     refreshStateViews();
-    m_emissionView->setTitle(tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
-                             tr("%1 of %2 states foreground-specific")
-                                 .arg(result.numSpecific)
-                                 .arg(result.weights.size()));
+    // Weights are occupancies: the specific ones cannot add up to more than the foreground,
+    // and a background state cannot fall below −γ. Outside that, the decomposition is
+    // unstable at this γ (typically where a large component's weight changes sign).
+    const double positive = (result.weights.array() > 0).select(result.weights.array(), 0.0).sum();
+    const bool implausible =
+        positive > 1.05 ||
+        (result.weights.size() > 0 && result.weights.minCoeff() < -solution.gamma - 0.05);
+    m_emissionView->setTitle(
+        tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
+        implausible
+            ? tr("⚠ weights out of range (Σω⁺ = %1): unstable at this γ").arg(positive, 0, 'f', 2)
+            : tr("%1 of %2 states foreground-specific")
+                  .arg(result.numSpecific)
+                  .arg(result.weights.size()));
     m_lastLatencyMs = static_cast<double>(m_controller->clockMs() - solution.requestedAtMs);
     const MomentsState& moments = *solution.moments;
     m_analysisPanel->setInfo(

@@ -86,6 +86,7 @@ public:
 
 private:
     void buildActions();
+    void applySession(const ChromatinSession& session);
     void onDataChanged(const ChromatinDataHandle& data);
     void onMomentsChanged(const MomentsState& moments);
     void onSolutionChanged(const HmmSolution& solution);
@@ -154,7 +155,6 @@ private:
     std::vector<int> m_chartSlots;
     QStringList m_chartNames;
     std::optional<ChromatinSession> m_pendingSession;
-    QString m_pendingRegion;
     QStringList m_loadingTracks;
     bool m_interactiveOpen = false;
     double m_lastLatencyMs = -1;

@@ -93,6 +93,9 @@ public:
     const ChromatinDataHandle& data() const { return m_data; }
     const QVector<AnnotationSource>& annotations() const { return m_annotations; }
     const AnnotationSource* annotation(const QString& path) const;
+    bool isAnnotationLoading(const QString& path) const {
+        return m_loadingAnnotations.contains(path);
+    }
     std::shared_ptr<const MomentsState> moments() const { return m_moments; }
     const RegionChoice& regions() const { return m_regions; }
     bool hasRegions() const { return m_hasRegions; }
