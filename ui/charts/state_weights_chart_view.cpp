@@ -97,6 +97,19 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         low = std::min(0.0, std::max(at(0.02), -1.0));
         high = std::max(0.0, std::min(at(0.98), 1.0));
     }
+    // … and always the weights at the current γ, the ones the heatmaps show.
+    for (const Line& line : m_lines) {
+        const QPointF* nearest = nullptr;
+        for (const QPointF& p : line.points) {
+            if (!nearest || std::abs(p.x() - m_gamma) < std::abs(nearest->x() - m_gamma)) {
+                nearest = &p;
+            }
+        }
+        if (nearest && std::isfinite(nearest->y())) {
+            low = std::min(low, std::max(nearest->y(), -1.0));
+            high = std::max(high, std::min(nearest->y(), 1.0));
+        }
+    }
     parts.zero = new QLineSeries(chart);
     parts.zero->setPen(QPen(kZeroColour, 1.0, Qt::DashLine));
     parts.marker = new QLineSeries(chart);
@@ -186,13 +199,28 @@ void StateWeightsChartView::setCurrentGamma(double gamma) {
         return;
     }
     m_gamma = gamma;
-    if (m_parts.marker && !m_lines.isEmpty() && m_parts.y) {
-        if (gamma >= m_gammaMinimum && gamma <= m_gammaMaximum) {
-            m_parts.marker->replace(
-                QList<QPointF>{{gamma, m_parts.y->min()}, {gamma, m_parts.y->max()}});
-        } else {
-            m_parts.marker->clear();
+    if (!m_parts.marker || m_lines.isEmpty() || !m_parts.y) {
+        return;
+    }
+    // The axis always shows the weights at the current γ: rebuild when one falls outside.
+    for (const Line& line : m_lines) {
+        const QPointF* nearest = nullptr;
+        for (const QPointF& p : line.points) {
+            if (!nearest || std::abs(p.x() - gamma) < std::abs(nearest->x() - gamma)) {
+                nearest = &p;
+            }
         }
+        if (nearest && std::isfinite(nearest->y()) && std::abs(nearest->y()) <= 1.0 &&
+            (nearest->y() < m_parts.y->min() || nearest->y() > m_parts.y->max())) {
+            rebuild();
+            return;
+        }
+    }
+    if (gamma >= m_gammaMinimum && gamma <= m_gammaMaximum) {
+        m_parts.marker->replace(
+            QList<QPointF>{{gamma, m_parts.y->min()}, {gamma, m_parts.y->max()}});
+    } else {
+        m_parts.marker->clear();
     }
 }
 

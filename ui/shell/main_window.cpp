@@ -106,8 +106,12 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
         }
     });
     connect(workspace, &Workspace::statusMessage, this,
-            [this](const QString& message, int timeoutMs) {
-                statusBar()->showMessage(message, timeoutMs);
+            [this, workspace](const QString& message, int timeoutMs) {
+                // A workspace working in the background (e.g. the other demo loading) does not
+                // talk over the one the user looks at.
+                if (workspace == currentWorkspace()) {
+                    statusBar()->showMessage(message, timeoutMs);
+                }
             });
     connect(workspace, &Workspace::pathOpened, this, [this](const QString& path) {
         RecentFiles::add(path);

@@ -197,15 +197,23 @@ SegmentationTrackView::Geometry SegmentationTrackView::geometry(const QRectF& ar
     const double left = area.left() + kMargin + g.labelWidth;
     const double right = area.right() - kMargin;
     g.ruler = QRectF(left, area.top() + 4, right - left, kRulerHeight);
+    // Rows and lanes shrink together when the view is shorter than they need (every lane stays
+    // visible), down to a legible minimum.
+    const double rows = static_cast<double>(m_rowTracks.size());
+    const double lanes = static_cast<double>(m_lanes.size());
+    const double needed =
+        rows * (kRowHeight + kRowGap) + lanes * (kLaneHeight + kLaneGap) + (lanes > 0 ? 4 : 0);
+    const double available = area.bottom() - (g.ruler.bottom() + 6) - 2;
+    const double scale = needed > 0 ? std::clamp(available / needed, 0.5, 1.0) : 1.0;
     double y = g.ruler.bottom() + 6;
     for (size_t i = 0; i < m_rowTracks.size(); ++i) {
-        g.rows.emplace_back(left, y, right - left, kRowHeight);
-        y += kRowHeight + kRowGap;
+        g.rows.emplace_back(left, y, right - left, kRowHeight * scale);
+        y += (kRowHeight + kRowGap) * scale;
     }
-    y += m_lanes.isEmpty() ? 0 : 4;
+    y += m_lanes.isEmpty() ? 0 : 4 * scale;
     for (int i = 0; i < m_lanes.size(); ++i) {
-        g.lanes.emplace_back(left, y, right - left, kLaneHeight);
-        y += kLaneHeight + kLaneGap;
+        g.lanes.emplace_back(left, y, right - left, kLaneHeight * scale);
+        y += (kLaneHeight + kLaneGap) * scale;
     }
     g.plot = QRectF(left, g.ruler.top(), right - left, y - g.ruler.top());
     return g;
