@@ -391,3 +391,24 @@ TEST(ChromatinController, DestroyingWithWorkInFlightIsClean) {
     controller.reset(); // cancels, stops the thread, drains the pools
     SUCCEED();
 }
+
+TEST(ChromatinController, CombinationEncodingRebuildsTheMomentsAndFits) {
+    ChromatinController controller;
+    ASSERT_TRUE(prepareSlice(controller, 0.5));
+    const auto markMoments = controller.moments();
+    auto parameters = controller.parameters();
+    parameters.encoding = cx::ObservationEncoding::MarkCombination;
+    controller.setParameters(parameters);
+    ASSERT_TRUE(controller.isTaskRunning()) << "a new encoding needs new moments";
+    ASSERT_TRUE(waitUntil([&] {
+        return controller.isIdle() && controller.moments() != markMoments &&
+               controller.solution().isValid() && controller.segmentation() &&
+               controller.segmentation()->generation == controller.solution().generation;
+    }));
+    EXPECT_EQ(controller.moments()->encoding, cx::ObservationEncoding::MarkCombination);
+    EXPECT_GE(controller.moments()->moments->rank(), 7);
+    const auto& result = *controller.solution().result;
+    EXPECT_EQ(result.markProbabilities.rows(), 7);
+    EXPECT_EQ(result.markProbabilities.cols(), 10); // per-mark view of pattern emissions
+    EXPECT_EQ(result.hmm.encoding, cx::ObservationEncoding::MarkCombination);
+}

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
@@ -30,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -496,4 +499,86 @@ TEST(Screenshot, ChromatinTabRendersANonBlankWindow) {
     EXPECT_GT(dark, samples / 500);
     EXPECT_LT(dark, samples / 4);
     EXPECT_GT(blue, samples / 400) << "no heatmap cells";
+}
+
+TEST(ChromatinWorkspace, TrackViewZoomsScrollsAndReadsStatesFromTheRuns) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    cx::ui::SegmentationTrackView* view = chromatin->trackView();
+    ASSERT_EQ(view->chromosomes(), QStringList{QStringLiteral("chr11")});
+    EXPECT_EQ(view->chromosomeLength(), 20000 * 200);
+    EXPECT_EQ(view->rangeStart(), 0);
+    EXPECT_EQ(view->rangeEnd(), 4000000);
+    ASSERT_EQ(view->rowTracks().size(), 2u);
+    // Zoom in around the centre, scroll, clamp at the ends, never below 20 bins.
+    view->zoomBy(0.25);
+    EXPECT_EQ(view->rangeEnd() - view->rangeStart(), 1000000);
+    EXPECT_EQ(view->rangeStart(), 1500000);
+    view->scrollByFraction(-10);
+    EXPECT_EQ(view->rangeStart(), 0);
+    view->setRange(3999000, 3999100);
+    EXPECT_EQ(view->rangeEnd(), 4000000);
+    EXPECT_EQ(view->rangeEnd() - view->rangeStart(), 4000);
+    // The wheel zooms and a drag scrolls.
+    view->setRange(1000000, 2000000);
+    view->resize(1000, 200);
+    const QPointF centre(view->width() / 2.0, 60);
+    QWheelEvent wheel(centre, view->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+    EXPECT_LT(view->rangeEnd() - view->rangeStart(), 1000000);
+    const qint64 before = view->rangeStart();
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, QPoint(600, 60));
+    QTest::mouseMove(view, QPoint(400, 60));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, QPoint(400, 60));
+    EXPECT_GT(view->rangeStart(), before) << "dragging left moves the view right";
+    // stateAt agrees with the runs.
+    const auto segmentation = chromatin->controller()->segmentation();
+    ASSERT_TRUE(segmentation);
+    for (const auto& run : segmentation->runs[1]) {
+        EXPECT_EQ(view->stateAt(1, run.begin * 200), run.state);
+        EXPECT_EQ(view->stateAt(1, run.end * 200 - 1), run.state);
+    }
+    // It paints at chromosome scale (shares per pixel) and zoomed in (runs).
+    for (const auto& range : {std::pair<qint64, qint64>{0, 4000000}, {2000000, 2010000}}) {
+        view->setRange(range.first, range.second);
+        QImage image(view->size(), QImage::Format_RGB32);
+        view->render(&image);
+        QSet<QRgb> colours;
+        for (int x = 0; x < image.width(); x += 3) {
+            colours.insert(image.pixel(x, 45));
+            colours.insert(image.pixel(x, 60));
+        }
+        EXPECT_GT(colours.size(), 3);
+    }
+}
+
+TEST(ChromatinWorkspace, OpeningTracksOffersTheChromHmmCoordsFilesNextToThem) {
+    ChromatinErrorRecorder errors;
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    QDir root(directory.path());
+    ASSERT_TRUE(root.mkpath(QStringLiteral("COORDS/hg18")));
+    const QString track = root.filePath(QStringLiteral("K562_chr11_binary.txt.gz"));
+    ASSERT_TRUE(QFile::copy(cx::ui::test::hmmData("K562_chr11_slice.txt.gz"), track));
+    ASSERT_TRUE(
+        QFile::copy(geneBed(), root.filePath(QStringLiteral("COORDS/hg18/RefSeqGene.hg18.bed"))));
+    ASSERT_TRUE(
+        QFile::copy(tssBed(), root.filePath(QStringLiteral("COORDS/hg18/RefSeqTSS2kb.hg18.bed"))));
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.show();
+    window.openPath(track); // routed to the Chromatin tab: a binarized track
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    EXPECT_EQ(window.currentWorkspace(), chromatin);
+    ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+    AnnotationListModel* model = chromatin->annotationModel();
+    ASSERT_EQ(model->rowCount(), 2);
+    EXPECT_EQ(model->entries()[0].name, QStringLiteral("RefSeqGene"));
+    EXPECT_TRUE(model->entries()[0].lane);
+    EXPECT_FALSE(model->entries()[1].lane); // TSS ± 2 kb: enrichment only
+    EXPECT_TRUE(model->regionChoice().isWholeGenome()) << "nothing ticked by default";
+    ASSERT_TRUE(waitUntil([&] { return chromatin->enrichmentModel()->columnCount() == 2; }));
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
