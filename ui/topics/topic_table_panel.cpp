@@ -245,9 +245,22 @@ void TopicTablePanel::updateSummary() {
     if (m_latencyMs >= 0) {
         parts << tr("table updated %1 ms after the change").arg(m_latencyMs, 0, 'f', 0);
     }
-    if (result.status != cx::Status::Successful) {
+    if (result.numRejected > 0) {
+        parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
+                     .arg(tr("%n component(s) rejected", "", result.numRejected),
+                          tr("No power-method trial gave an admissible weight (|ω| ≤ max(1, γ)): "
+                             "K is larger than the data support at this γ."));
+    } else if (result.status != cx::Status::Successful) {
         parts << QStringLiteral("<span style='color:#b35c00'>%1</span>")
                      .arg(QString::fromUtf8(cx::toString(result.status)));
+    }
+    if (result.effectiveRank < result.numComponents() + result.numRejected) {
+        parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
+                     .arg(tr("effective rank %1").arg(result.effectiveRank),
+                          tr("Only %1 eigenvalues of M2f − γ·M2b exceed its split-half noise "
+                             "level (%2): the other components fit sampling noise.")
+                              .arg(result.effectiveRank)
+                              .arg(result.noiseLevel, 0, 'g', 3));
     }
     if (!problem.isEmpty()) {
         parts << problem;
