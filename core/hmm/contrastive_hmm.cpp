@@ -4,7 +4,9 @@
 #include "core/tensor/asymmetric_power_method.h"
 #include "core/tensor/linalg.h"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include <algorithm>
@@ -50,78 +52,206 @@ Eigen::MatrixXd transitionRoot(const Eigen::MatrixXd& stepMatrix, int lag) {
     return root;
 }
 
+/// Σ^{-1/2} of a symmetric positive semi-definite matrix (eigenvalues floored at 1e-12·max).
+Eigen::MatrixXd inverseSqrt(const Eigen::MatrixXd& sigma) {
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(0.5 * (sigma + sigma.transpose()));
+    const double floor = 1e-12 * std::max(eigen.eigenvalues().cwiseAbs().maxCoeff(), 1e-300);
+    const Eigen::VectorXd inv = eigen.eigenvalues().cwiseMax(floor).cwiseSqrt().cwiseInverse();
+    return eigen.eigenvectors() * inv.asDiagonal() * eigen.eigenvectors().transpose();
+}
+
 } // namespace
 
-ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
-                                         const ContrastiveHmmOptions& options,
-                                         const CancelToken& cancel) {
-    Stopwatch watch;
+namespace {
+
+/// The combined (contrastive) moments at one γ in the coordinates of the decomposition: modes
+/// (x_t, ψ_−, ψ_+) of sizes r × S × S, each mode transformed by y ↦ Wᵀy (FeatureScaling), and
+/// the maps back to natural coordinates (a = W⁻ᵀa').
+struct PreparedMoments {
+    Eigen::MatrixXd mab, mac, mbc; ///< M(x_t, ψ_−), M(x_t, ψ_+), M(ψ_−, ψ_+) transformed
+    DenseTensor3 tensor;
+    Eigen::MatrixXd backA, backB, backC; ///< W⁻ᵀ per mode (empty = identity)
+    Eigen::VectorXd diagA, diagB, diagC; ///< diagonal W⁻ᵀ (empty = not diagonal)
+};
+
+PreparedMoments prepareMoments(const SequenceMoments& moments, double gamma,
+                               const ContrastiveHmmOptions& options) {
     const int r = moments.rank();
-    const int k = options.numComponents;
-    if (k < 1 || k > r) {
-        throw std::invalid_argument("solveContrastiveHmm: need 1 <= K <= " + std::to_string(r) +
-                                    " (the moment rank) but K = " + std::to_string(k));
-    }
-    if (!std::isfinite(gamma) || gamma < 0) {
-        throw std::invalid_argument("solveContrastiveHmm: gamma must be finite and >= 0 (gamma = " +
-                                    std::to_string(gamma) + ")");
-    }
-    if (moments.foreground.numTriples == 0) {
-        throw std::invalid_argument("solveContrastiveHmm: the foreground has no bin triples");
-    }
+    const int side = moments.sideDim();
     const ClassMoments& fg = moments.foreground;
     const ClassMoments& bg = moments.background;
+    const Eigen::VectorXd& sideScale =
+        moments.sideScale.size() == side ? moments.sideScale : moments.scale;
     const Eigen::MatrixXd m12 = fg.m12 - gamma * bg.m12;
     const Eigen::MatrixXd m13 = fg.m13 - gamma * bg.m13;
     const Eigen::MatrixXd m23 = fg.m23 - gamma * bg.m23;
-    // Modes (x_t, x_{t−1}, x_{t+1}): the first (recovered) view is the emission column.
-    const DenseTensor3 tensor = fg.m123.combined(gamma, bg.m123).permuted({1, 0, 2});
+    // Modes (x_t, ψ_−, ψ_+): the first (recovered) view is the emission column.
+    DenseTensor3 tensor = fg.m123.combined(gamma, bg.m123).permuted({1, 0, 2});
+    PreparedMoments out;
+    const bool whiten = options.featureScaling == FeatureScaling::Whitening && fg.m22.rows() == r &&
+                        fg.m11.rows() == side && fg.m33.rows() == side;
+    if (whiten) {
+        // y' = Wᵀy with W = Σ^{-1/2} (Σ the view's foreground second moment): the pair moments
+        // become canonical-correlation matrices; factors map back with a = Σ^{1/2} a'.
+        const Eigen::MatrixXd wa = inverseSqrt(fg.m22);
+        const Eigen::MatrixXd wb = inverseSqrt(fg.m11);
+        const Eigen::MatrixXd wc = inverseSqrt(fg.m33);
+        out.mab = wa.transpose() * m12.transpose() * wb;
+        out.mac = wa.transpose() * m23 * wc;
+        out.mbc = wb.transpose() * m13 * wc;
+        out.tensor = tensor.transformed(wa, wb, wc);
+        out.backA = wa.transpose().completeOrthogonalDecomposition().pseudoInverse();
+        out.backB = wb.transpose().completeOrthogonalDecomposition().pseudoInverse();
+        out.backC = wc.transpose().completeOrthogonalDecomposition().pseudoInverse();
+        return out;
+    }
+    // Diagonal feature scaling D (decompose D-transformed moments, map back with D⁻¹): exact
+    // moments give the same components, but rare marks stop being drowned by the dominant
+    // constant/quiescent direction in the rank-K truncations and deflations.
+    Eigen::VectorXd d = Eigen::VectorXd::Ones(r);
+    Eigen::VectorXd dSide = Eigen::VectorXd::Ones(side);
+    if (options.featureScaling == FeatureScaling::InverseSqrtMean &&
+        moments.encoding == ObservationEncoding::MarkVector) {
+        const Eigen::VectorXd mean = fg.m23 * sideScale; // E_f[φ(x_t)], constant entry = 1
+        for (int i = 0; i < r; ++i) {
+            d[i] = 1.0 / std::sqrt(std::max(mean[i], 1e-6));
+        }
+        // Every bin of a window has the same marginal (stationarity): block l gets the same
+        // scaling as the middle view, E_lᵀ d.
+        for (int l = 0; l < moments.window; ++l) {
+            const Eigen::MatrixXd block = moments.sideBlock(l);
+            for (int i = 0; i < side; ++i) {
+                for (int j = 0; j < r; ++j) {
+                    if (block(j, i) != 0) {
+                        dSide[i] = d[j];
+                    }
+                }
+            }
+        }
+    }
+    if ((d.array() == 1.0).all() && (dSide.array() == 1.0).all()) {
+        out.mab = m12.transpose();
+        out.mac = m23;
+        out.mbc = m13;
+        out.tensor = std::move(tensor);
+        return out;
+    }
+    for (int c = 0; c < side; ++c) {
+        for (int b = 0; b < side; ++b) {
+            for (int a = 0; a < r; ++a) {
+                tensor(a, b, c) *= d[a] * dSide[b] * dSide[c];
+            }
+        }
+    }
+    const auto dm = d.asDiagonal();
+    const auto ds = dSide.asDiagonal();
+    out.mab = dm * m12.transpose() * ds;
+    out.mac = dm * m23 * ds;
+    out.mbc = ds * m13 * ds;
+    out.tensor = std::move(tensor);
+    out.diagA = d.cwiseInverse();
+    out.diagB = dSide.cwiseInverse();
+    out.diagC = dSide.cwiseInverse();
+    return out;
+}
 
+/// Windows (S > r): restricts each side mode to the row space of its pair moment with x_t
+/// (ψ_− ↦ P_bᵀψ_−, P_b the r right singular vectors of M_ab; P_c likewise of M_ac). The power
+/// method only ever contracts the side modes with P_ab·u and P_ac·u, which lie in these row
+/// spaces (and rank-R truncations of M_ab are truncations inside them), so the extracted
+/// emission columns are unchanged; the returned side views become their projections (exact
+/// for exact moments, where b_h, c_h lie in the row spaces). Each contraction then costs
+/// O(r³) instead of O(r·S²).
+void compressSides(PreparedMoments& prepared) {
+    const Eigen::Index r = prepared.mab.rows();
+    const Eigen::Index side = prepared.mab.cols();
+    if (side <= r) {
+        return;
+    }
+    const Eigen::MatrixXd pb =
+        Eigen::JacobiSVD<Eigen::MatrixXd>(prepared.mab, Eigen::ComputeFullV).matrixV().leftCols(r);
+    const Eigen::MatrixXd pc =
+        Eigen::JacobiSVD<Eigen::MatrixXd>(prepared.mac, Eigen::ComputeFullV).matrixV().leftCols(r);
+    prepared.mab = prepared.mab * pb;
+    prepared.mac = prepared.mac * pc;
+    prepared.mbc = pb.transpose() * prepared.mbc * pc;
+    prepared.tensor = prepared.tensor.transformed(Eigen::MatrixXd::Identity(r, r), pb, pc);
+    // Back map: natural side factor = W⁻ᵀ·P·b'.
+    auto compose = [&](Eigen::MatrixXd& full, Eigen::VectorXd& diagonal, const Eigen::MatrixXd& p) {
+        if (diagonal.size() > 0) {
+            full = diagonal.asDiagonal() * p;
+            diagonal.resize(0);
+        } else if (full.size() > 0) {
+            full = full * p;
+        } else {
+            full = p;
+        }
+    };
+    compose(prepared.backB, prepared.diagB, pb);
+    compose(prepared.backC, prepared.diagC, pc);
+}
+
+Eigen::MatrixXd mapBack(const Eigen::MatrixXd& factor, const Eigen::MatrixXd& full,
+                        const Eigen::VectorXd& diagonal) {
+    if (diagonal.size() > 0) {
+        return diagonal.asDiagonal() * factor;
+    }
+    if (full.size() > 0) {
+        return full * factor;
+    }
+    return factor;
+}
+
+/// Decomposes the prepared moments at rank R and maps the factors back to natural coordinates.
+AsymmetricDecomposition decomposeAtRank(const PreparedMoments& prepared, int rank,
+                                        const ContrastiveHmmOptions& options,
+                                        const CancelToken& cancel) {
     AsymmetricPowerOptions powerOptions;
-    powerOptions.rank = k;
+    powerOptions.rank = rank;
     powerOptions.iterations = options.iterations;
     powerOptions.trials = options.trials;
     powerOptions.tolerance = options.tolerance;
     powerOptions.seed = options.seed;
     powerOptions.refinementRounds = options.refinementRounds;
-    // Optional diagonal feature scaling D (decompose D-transformed moments, map back with
-    // D⁻¹): exact moments give the same components, but rare marks stop being drowned by the
-    // dominant constant/quiescent direction in the rank-K truncations and deflations.
-    Eigen::VectorXd d = Eigen::VectorXd::Ones(r);
-    if (options.featureScaling == FeatureScaling::InverseSqrtMean &&
-        moments.encoding == ObservationEncoding::MarkVector) {
-        const Eigen::VectorXd mean = fg.m23 * moments.scale; // E_f[φ(x)], constant entry = 1
-        for (int i = 0; i < r; ++i) {
-            d[i] = 1.0 / std::sqrt(std::max(mean[i], 1e-6));
-        }
+    powerOptions.initialization = options.initialization;
+    powerOptions.alsSweeps = options.alsSweeps;
+    AsymmetricDecomposition dec = asymmetricTensorPowerMethod(
+        prepared.mab, prepared.mac, prepared.mbc, prepared.tensor, powerOptions, cancel);
+    dec.a = mapBack(dec.a, prepared.backA, prepared.diagA);
+    dec.b = mapBack(dec.b, prepared.backB, prepared.diagB);
+    dec.c = mapBack(dec.c, prepared.backC, prepared.diagC);
+    return dec;
+}
+
+/// Number of singular values of `m` above 1e-9·σ_max (the numerical rank; exact moments of a
+/// K-state model have rank K, so a larger decomposition rank would invert rounding noise).
+int numericalRank(const Eigen::MatrixXd& m) {
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m);
+    const Eigen::VectorXd& values = svd.singularValues();
+    if (values.size() == 0 || !(values[0] > 0)) {
+        return 0;
     }
-    AsymmetricDecomposition dec;
-    if ((d.array() == 1.0).all()) {
-        dec = asymmetricTensorPowerMethod(m12.transpose(), m23, m13, tensor, powerOptions, cancel);
-    } else {
-        DenseTensor3 scaled = tensor;
-        for (int c = 0; c < r; ++c) {
-            for (int b = 0; b < r; ++b) {
-                for (int a = 0; a < r; ++a) {
-                    scaled(a, b, c) *= d[a] * d[b] * d[c];
-                }
-            }
-        }
-        const auto dm = d.asDiagonal();
-        dec = asymmetricTensorPowerMethod(dm * m12.transpose() * dm, dm * m23 * dm, dm * m13 * dm,
-                                          scaled, powerOptions, cancel);
-        const Eigen::VectorXd inv = d.cwiseInverse();
-        dec.a = inv.asDiagonal() * dec.a;
-        dec.b = inv.asDiagonal() * dec.b;
-        dec.c = inv.asDiagonal() * dec.c;
-    }
+    return static_cast<int>((values.array() > 1e-9 * values[0]).count());
+}
+
+/// Builds the result from a rank-R decomposition: keeps the K components of largest |ω|.
+ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma,
+                                    const ContrastiveHmmOptions& options,
+                                    const AsymmetricDecomposition& dec, int rank) {
+    const int r = moments.rank();
+    const int k = options.numComponents;
+    const int side = moments.sideDim();
+    const ClassMoments& fg = moments.foreground;
+    const ClassMoments& bg = moments.background;
+    const Eigen::VectorXd& sideScale =
+        moments.sideScale.size() == side ? moments.sideScale : moments.scale;
+    const Eigen::MatrixXd m23 = fg.m23 - gamma * bg.m23;
 
     // Natural-scale views normalised by the exact constraint s̃ᵀv = 1: emission columns o_t
-    // (middle view), previous-bin views p_t and next-bin views n_t.
-    const Eigen::VectorXd& s = moments.scale;
-    auto normalised = [&](const Eigen::MatrixXd& hat) {
-        Eigen::MatrixXd outColumns(hat.rows(), k);
-        for (int t = 0; t < k; ++t) {
+    // (middle view) and next-bin views n_t.
+    auto normalised = [&](const Eigen::MatrixXd& hat, const Eigen::VectorXd& s) {
+        Eigen::MatrixXd outColumns(hat.rows(), rank);
+        for (int t = 0; t < rank; ++t) {
             const double sum = s.dot(hat.col(t));
             outColumns.col(t) = std::abs(sum) > 1e-12 * std::max(hat.col(t).norm(), 1e-300)
                                     ? Eigen::VectorXd(hat.col(t) / sum)
@@ -129,17 +259,25 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         }
         return outColumns;
     };
-    Eigen::MatrixXd columns = normalised(dec.a);
-    Eigen::MatrixXd next = normalised(dec.c);
+    const Eigen::VectorXd& s = moments.scale;
+    const Eigen::MatrixXd columns = normalised(dec.a, s);
+    // Next-bin view n_t (first block of the future window, in middle coordinates).
+    const Eigen::MatrixXd next = moments.sideBlock(0) * normalised(dec.c, sideScale);
     Eigen::VectorXd weights = dec.weights();
     if (options.weightEstimator == HmmWeightEstimator::FirstMoment) {
-        // E[y_t] = m23·s̃ for every observation has s̃ᵀy = 1 (exact for MarkVector).
-        const Eigen::VectorXd mean = m23 * s;
+        // E[y_t] = m23·s̃_ψ for every observation (s̃_ψᵀψ = 1; exact for MarkVector).
+        const Eigen::VectorXd mean = m23 * sideScale;
         weights = columns.completeOrthogonalDecomposition().solve(mean);
     }
-    std::vector<int> order(static_cast<size_t>(k));
+    // Keep the K components of largest |ω| (ties: extraction order), each group sorted by
+    // decreasing ω: order = [kept…, dropped…].
+    std::vector<int> order(static_cast<size_t>(rank));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return std::abs(weights[x]) > std::abs(weights[y]); });
+    std::stable_sort(order.begin(), order.begin() + k,
+                     [&](int x, int y) { return weights[x] > weights[y]; });
+    std::stable_sort(order.begin() + k, order.end(),
                      [&](int x, int y) { return weights[x] > weights[y]; });
 
     ContrastiveHmmResult out;
@@ -147,42 +285,72 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     out.status = dec.status;
     out.residual = dec.residual;
     out.iterations = dec.iterations;
+    out.decompositionRank = rank;
     out.weights.resize(k);
     out.lambdas.resize(k);
-    Eigen::MatrixXd sorted(r, k);
-    Eigen::MatrixXd sortedNext(r, k);
-    for (int t = 0; t < k; ++t) {
+    Eigen::MatrixXd sorted(r, rank); // kept components first
+    Eigen::MatrixXd sortedNext(r, rank);
+    for (int t = 0; t < rank; ++t) {
         const int src = order[static_cast<size_t>(t)];
-        out.weights[t] = weights[src];
-        out.lambdas[t] = dec.lambdas[src];
+        if (t < k) {
+            out.weights[t] = weights[src];
+            out.lambdas[t] = dec.lambdas[src];
+        }
         sorted.col(t) = columns.col(src);
         sortedNext.col(t) = next.col(src);
     }
+    out.droppedWeights.resize(rank - k);
+    for (int t = k; t < rank; ++t) {
+        out.droppedWeights[t - k] = weights[order[static_cast<size_t>(t)]];
+    }
     out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
 
-    // Emissions of every component.
+    // Emissions of every component, and how far each raw estimate lies outside the valid set.
     const int m = moments.numMarks();
-    out.markProbabilities.resize(k, m);
-    Eigen::MatrixXd patternEmissions; // combinations: K × numPatterns
+    Eigen::MatrixXd allMarks(rank, m);
+    Eigen::MatrixXd patternEmissions; // combinations: R × numPatterns
+    Eigen::VectorXd clipping = Eigen::VectorXd::Zero(rank);
     if (moments.encoding == ObservationEncoding::MarkVector) {
-        out.markProbabilities = sorted.topRows(m).transpose().array().max(0.0).min(1.0).matrix();
+        const Eigen::MatrixXd raw = sorted.topRows(m).transpose();
+        allMarks = raw.array().max(0.0).min(1.0).matrix();
+        clipping = (raw - allMarks).cwiseAbs().rowwise().maxCoeff();
     } else {
-        patternEmissions = Eigen::MatrixXd::Zero(k, moments.numPatterns);
-        Eigen::MatrixXd full = moments.basis * sorted; // C × K, scaled coordinates
+        patternEmissions = Eigen::MatrixXd::Zero(rank, moments.numPatterns);
+        Eigen::MatrixXd full = moments.basis * sorted; // C × R, scaled coordinates
         if (moments.categoryScale.size() == full.rows()) {
             full = moments.categoryScale.cwiseInverse().asDiagonal() * full;
         }
-        for (int t = 0; t < k; ++t) {
+        for (int t = 0; t < rank; ++t) {
             const Eigen::VectorXd dist = projectToSimplex(full.col(t));
+            clipping[t] = (full.col(t) - dist).cwiseAbs().sum();
             for (Eigen::Index c = 0; c < dist.size(); ++c) {
                 patternEmissions(t, moments.categoryPattern[static_cast<size_t>(c)]) = dist[c];
             }
-            out.markProbabilities.row(t) =
+            allMarks.row(t) =
                 categoryMarkProbabilities(moments, dist, moments.categoryMarks).transpose();
         }
     }
+    out.markProbabilities = allMarks.topRows(k);
+    out.droppedMarkProbabilities = allMarks.bottomRows(rank - k);
+    out.emissionClipping = clipping.head(k);
+    out.droppedEmissionClipping = clipping.tail(rank - k);
+    // Sampling scale of a proportion estimated from the N_eff·|ω_t| bins of a component:
+    // 1/(2√(N_eff|ω_t|)) bounds its standard error, N_eff = (1/N_f + γ²/N_b)⁻¹.
+    const double nf = static_cast<double>(fg.numTriples);
+    const double nb = static_cast<double>(std::max<std::int64_t>(bg.numTriples, 1));
+    const double effective = 1.0 / (1.0 / nf + gamma * gamma / nb);
+    out.emissionTolerance.resize(k);
+    out.invalidMass = 0;
+    for (int t = 0; t < k; ++t) {
+        const double tolerance = options.validityZ * 0.5 /
+                                 std::sqrt(effective * std::max(std::abs(out.weights[t]), 1e-300));
+        out.emissionTolerance[t] = tolerance;
+        out.invalidMass +=
+            std::abs(out.weights[t]) * std::max(0.0, out.emissionClipping[t] - tolerance);
+    }
 
-    // Transitions from the pair moment with all K components.
+    // Transitions from all R components (a dropped state's share of a row is removed by the
+    // restriction to the specific states and the row normalisation below).
     const int specific = out.numSpecific;
     out.hmm.encoding = moments.encoding;
     if (specific == 0) {
@@ -193,14 +361,14 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         if (out.status == Status::Successful) {
             out.status = Status::NumericalIssue;
         }
-        out.elapsedMs = watch.elapsedMs();
         return out;
     }
-    const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // K × r
+    const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // R × r
     // Joint (pair moment) or conditional (next-bin view, rows n_h = Σ_j A(h, j) o_j) estimate.
-    const Eigen::MatrixXd joint = options.transitionEstimator == TransitionEstimator::PairMoment
-                                      ? Eigen::MatrixXd(pinv * m23 * pinv.transpose())
-                                      : Eigen::MatrixXd((pinv * sortedNext).transpose());
+    const Eigen::MatrixXd joint =
+        options.transitionEstimator == TransitionEstimator::PairMoment
+            ? Eigen::MatrixXd(pinv * m23 * moments.sideBlock(0).transpose() * pinv.transpose())
+            : Eigen::MatrixXd((pinv * sortedNext).transpose());
     out.hmm.transitions.resize(specific, specific);
     for (int i = 0; i < specific; ++i) {
         Eigen::VectorXd row = joint.block(i, 0, 1, specific).transpose();
@@ -221,8 +389,55 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     } else {
         out.hmm.emissions = patternEmissions.topRows(specific);
     }
-    out.elapsedMs = watch.elapsedMs();
     return out;
+}
+
+} // namespace
+
+ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
+                                         const ContrastiveHmmOptions& options,
+                                         const CancelToken& cancel) {
+    Stopwatch watch;
+    const int r = moments.rank();
+    const int k = options.numComponents;
+    if (k < 1 || k > r) {
+        throw std::invalid_argument("solveContrastiveHmm: need 1 <= K <= " + std::to_string(r) +
+                                    " (the moment rank) but K = " + std::to_string(k));
+    }
+    if (!std::isfinite(gamma) || gamma < 0) {
+        throw std::invalid_argument("solveContrastiveHmm: gamma must be finite and >= 0 (gamma = " +
+                                    std::to_string(gamma) + ")");
+    }
+    if (moments.foreground.numTriples == 0) {
+        throw std::invalid_argument("solveContrastiveHmm: the foreground has no bin triples");
+    }
+    if (options.extraComponents < 0 || !(options.validityZ >= 0)) {
+        throw std::invalid_argument("solveContrastiveHmm: need extraComponents >= 0 and "
+                                    "validityZ >= 0");
+    }
+    PreparedMoments prepared = prepareMoments(moments, gamma, options);
+    compressSides(prepared);
+    // Candidate ranks R = K … K + E, capped by the numerical rank of the pair moments.
+    const int maxRank =
+        std::max(k, std::min({k + options.extraComponents, r, moments.sideDim(),
+                              std::min(numericalRank(prepared.mab), numericalRank(prepared.mac))}));
+    // Rank K first (Alg. 3 as printed). Only if one of its components is not a valid state
+    // (invalidMass > 0) are ranks R = K + 1, …, K + E tried; the first whose K heaviest
+    // components are all valid replaces it.
+    ContrastiveHmmResult best =
+        assembleResult(moments, gamma, options, decomposeAtRank(prepared, k, options, cancel), k);
+    int candidates = 1;
+    for (int rank = k + 1; rank <= maxRank && best.invalidMass > 0; ++rank) {
+        ++candidates;
+        ContrastiveHmmResult result = assembleResult(
+            moments, gamma, options, decomposeAtRank(prepared, rank, options, cancel), rank);
+        if (result.invalidMass == 0) {
+            best = std::move(result);
+        }
+    }
+    best.candidateRanks = candidates;
+    best.elapsedMs = watch.elapsedMs();
+    return best;
 }
 
 std::vector<int> matchStates(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& estimate) {

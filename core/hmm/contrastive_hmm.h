@@ -32,6 +32,11 @@ enum class FeatureScaling {
     /// MarkVector only: coordinate i scaled by 1/√E_f[φ_i] (the constant stays 1), which
     /// balances rare and frequent marks; ignored for MarkCombination.
     InverseSqrtMean,
+    /// Each view y is mapped to Σ^{-1/2} y, Σ = E_f[y yᵀ] its foreground second moment
+    /// (ClassMoments::m11/m22/m33): the pair moments become canonical-correlation matrices
+    /// (CCA), of which InverseSqrtMean is the diagonal approximation (E[x_i²] = E[x_i] for
+    /// binary marks).
+    Whitening,
 };
 
 /// Options of one contrastive spectral HMM solve.
@@ -46,6 +51,22 @@ struct ContrastiveHmmOptions {
     HmmWeightEstimator weightEstimator = HmmWeightEstimator::Eigenvalue;
     TransitionEstimator transitionEstimator = TransitionEstimator::NextView;
     FeatureScaling featureScaling = FeatureScaling::InverseSqrtMean;
+    /// E, reserve components: when the rank-K decomposition contains an invalid state (see
+    /// solveContrastiveHmm), ranks R = K + 1 … K + E are tried and the K components of largest
+    /// |ω_t| of the first valid one are kept. 0 = always rank K (Alg. 3 as printed).
+    int extraComponents = 1;
+    /// z of the validity test: a component's raw emission estimate may leave the valid set by
+    /// at most z·s_t, s_t = 1/(2√(N_eff·|ω_t|)) the largest standard error of a proportion
+    /// estimated from its N_eff·|ω_t| bins (z = 3: the usual three-sigma rule).
+    double validityZ = 3.0;
+    /// CP-ALS sweeps after the extraction (AsymmetricPowerOptions::alsSweeps). Evaluated, not
+    /// the default: on chr11 it keeps the dominant quiescent state at every rank but sharpens
+    /// the other states and lowers their weights (MAD to EM 0.18 at K = 7), and costs ~4 ms.
+    int alsSweeps = 0;
+    /// First extraction of the components (AsymmetricPowerOptions::initialization).
+    /// SimultaneousDiagonalization is exact on exact moments but, from one random slice, far
+    /// less stable than deflation on real (misspecified) moments; a cross-check.
+    AsymmetricInit initialization = AsymmetricInit::Deflation;
 };
 
 /// Result of a solve at one γ. Components are sorted by decreasing weight, so the
@@ -63,6 +84,23 @@ struct ContrastiveHmmResult {
     /// Empty (0 states) when no component has positive weight.
     HmmParameters hmm;
     double residual = 0; ///< relative Frobenius norm of the deflated tensor
+    /// The R − K extracted components that were not kept (ContrastiveHmmOptions::
+    /// extraComponents), sorted by decreasing weight: weights and per-mark probabilities.
+    Eigen::VectorXd droppedWeights;
+    Eigen::MatrixXd droppedMarkProbabilities;
+    /// Per component: how far the raw emission estimate lies outside the valid set before
+    /// rounding (MarkVector: max_m distance of õ_m from [0, 1]; combinations: L1 distance to the
+    /// simplex). Exact moments give 0.
+    Eigen::VectorXd emissionClipping;
+    Eigen::VectorXd droppedEmissionClipping;
+    /// Per kept component: the sampling tolerance validityZ/(2√(N_eff·|ω_t|)) of the validity
+    /// test, N_eff = (1/N_f + γ²/N_b)⁻¹ from the triple counts.
+    Eigen::VectorXd emissionTolerance;
+    /// Σ_t |ω_t|·max(0, clipping_t − tolerance_t) over the kept components: 0 when every
+    /// reported component is a valid emission up to sampling error.
+    double invalidMass = 0;
+    int decompositionRank = 0; ///< R of the decomposition the result comes from
+    int candidateRanks = 0;    ///< decompositions tried (R = K, K + 1, …)
     int iterations = 0;
     double elapsedMs = 0;
 };
@@ -80,8 +118,9 @@ struct ContrastiveHmmResult {
 /// Steps: (1) combine the cached moments (O(r³)); (2) optionally rescale the features by a
 /// diagonal D (FeatureScaling, default 1/√E_f[φ_i]; exact moments give the same components,
 /// but on real data rare marks are no longer drowned by the dominant quiescent/constant
-/// direction: on chr11 the deflation residual drops from 0.77 to 0.14); (3) run
-/// asymmetricTensorPowerMethod on the tensor with modes ordered (x_t, x_{t−1}, x_{t+1}) and
+/// direction: on chr11 the deflation residual drops from 0.77 to 0.14); with windows the side
+/// modes are restricted to the row spaces of M(x_t, ψ_∓), which changes no emission column;
+/// (3) run asymmetricTensorPowerMethod on the tensor with modes ordered (x_t, ψ_−, ψ_+) and
 /// pairs (M21, M23, M13), so its FIRST view is the emission column (up to the ±1 scale of
 /// App. D), then undo D; (4) scale every view by the exact constraint s̃ᵀv = 1 (constant
 /// coordinate / pattern sum, see SequenceMoments), giving emission columns o_t and next-bin
@@ -97,6 +136,22 @@ struct ContrastiveHmmResult {
 /// is its principal real d-th root (rows re-rounded); (7) start distribution = the specific
 /// states' weights normalised (moments average over positions, so the stationary occupancy is
 /// what is identified; a sequence start is one bin in a million).
+///
+/// Validity and reserve components. An emission column is a probability vector (MarkVector:
+/// entries in [0, 1]; combinations: on the simplex), so a raw estimate õ_t outside that set by
+/// more than sampling error (emissionClipping_t > validityZ/(2√(N_eff|ω_t|)), N_eff =
+/// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM. On misspecified data (real chromatin has more
+/// than K states) the rank-K truncation of the pair moments can force such a component: on
+/// chr11, K = 7, the top-7 subspace merges quiescent and Polycomb-repressed chromatin into one
+/// column with a negative mark (−0.046, 45 standard errors) while keeping a 0.16 %-occupancy
+/// all-marks component whose 1/√mean-scaled signal is large. Then (extraComponents = E ≥ 1)
+/// the decomposition is repeated at ranks R = K + 1 … K + E (capped by the moment rank and the
+/// numerical rank of the pair moments) and the first R whose K components of largest |ω_t|
+/// (occupancy at γ = 0; foreground − γ·background occupancy otherwise) are all valid is used:
+/// the least occupied components are returned as droppedWeights/droppedMarkProbabilities.
+/// If no rank is valid, the rank-K result is returned with invalidMass > 0 (diagnostic: some
+/// reported component is not an identifiable state at this K and γ). Exact moments of a K-state
+/// model are valid at rank K, so this never changes the exact recovery.
 ///
 /// \pre 1 ≤ K ≤ moments.rank(); γ finite and ≥ 0; the foreground has triples
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —

@@ -29,26 +29,31 @@ constexpr std::int64_t kChunkTriples = 1 << 15;
 
 struct ClassRuns {
     int lag = 1;
+    int window = 1;
     std::vector<TripleChunk> chunks;
     std::int64_t numTriples = 0;
     std::int64_t numBins = 0;
     std::int64_t numRuns = 0;
 };
 
+/// Centres t whose whole windows x_{t−reach..t−lag} and x_{t+lag..t+reach} (reach = lag +
+/// window − 1) lie in one run.
 ClassRuns collectTriples(const ChromatinData& data, const BinClasses& classes, std::uint8_t flag,
-                         int lag) {
+                         int lag, int window) {
     ClassRuns out;
     out.lag = lag;
+    out.window = window;
+    const std::int64_t reach = lag + window - 1;
     for (const auto& run : runsWithFlag(data, classes, flag, /*breakAtMissing=*/true)) {
         ++out.numRuns;
         out.numBins += run.length();
-        if (run.length() < 2 * lag + 1) {
+        if (run.length() < 2 * reach + 1) {
             continue;
         }
-        for (std::int64_t t = run.begin + lag; t < run.end - lag; t += kChunkTriples) {
-            out.chunks.push_back({run.track, t, std::min(run.end - lag, t + kChunkTriples)});
+        for (std::int64_t t = run.begin + reach; t < run.end - reach; t += kChunkTriples) {
+            out.chunks.push_back({run.track, t, std::min(run.end - reach, t + kChunkTriples)});
         }
-        out.numTriples += run.length() - 2 * lag;
+        out.numTriples += run.length() - 2 * reach;
     }
     return out;
 }
@@ -67,49 +72,96 @@ void checkClasses(const ChromatinData& data, const BinClasses& classes, const ch
     }
 }
 
-void emptyMoments(ClassMoments& m, Eigen::Index r) {
-    m.m12 = Eigen::MatrixXd::Zero(r, r);
-    m.m13 = Eigen::MatrixXd::Zero(r, r);
-    m.m23 = Eigen::MatrixXd::Zero(r, r);
-    m.m123 = DenseTensor3(r, r, r);
+/// r: middle-view dimension, s: side-view dimension (= r without windows).
+void emptyMoments(ClassMoments& m, Eigen::Index r, Eigen::Index s) {
+    m.m12 = Eigen::MatrixXd::Zero(s, r);
+    m.m13 = Eigen::MatrixXd::Zero(s, s);
+    m.m23 = Eigen::MatrixXd::Zero(r, s);
+    m.m123 = DenseTensor3(s, r, s);
+    m.m11 = Eigen::MatrixXd::Zero(s, s);
+    m.m22 = Eigen::MatrixXd::Zero(r, r);
+    m.m33 = Eigen::MatrixXd::Zero(s, s);
 }
 
+void emptyMoments(ClassMoments& m, Eigen::Index r) {
+    emptyMoments(m, r, r);
+}
+
+/// MarkVector moments with window L: middle φ(x_t) = (x_t, 1) ∈ R^{M+1}, side views
+/// ψ = (x_{t∓lag}, x_{t∓(lag+1)}, …, x_{t∓(lag+L−1)}, 1) ∈ R^{LM+1} (nearest bin first, one
+/// constant). Exact integer counts of every (past, middle, future) feature triple.
 ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
                                const CancelToken& cancel) {
     const int m = data.numMarks();
     const int d = m + 1;
-    const size_t cube = static_cast<size_t>(d) * static_cast<size_t>(d) * static_cast<size_t>(d);
-    // Feature indices with value 1 of every pattern (present marks, then the constant).
-    std::vector<std::vector<int>> nonzeros(static_cast<size_t>(data.numPatterns()));
+    const int window = runs.window;
+    const int side = window * m + 1;
+    const size_t cube =
+        static_cast<size_t>(side) * static_cast<size_t>(d) * static_cast<size_t>(side);
+    // Present marks of every pattern (the constant is added per view below).
+    std::vector<std::vector<int>> present(static_cast<size_t>(data.numPatterns()));
     for (int p = 0; p < data.numPatterns(); ++p) {
-        auto& nz = nonzeros[static_cast<size_t>(p)];
+        auto& nz = present[static_cast<size_t>(p)];
         for (int j = 0; j < m; ++j) {
             if (data.value(p, j) == static_cast<std::uint8_t>(MarkValue::Present)) {
                 nz.push_back(j);
             }
         }
-        nz.push_back(m);
     }
     const int lag = runs.lag;
+    const size_t square = static_cast<size_t>(side) * static_cast<size_t>(side);
     std::vector<std::vector<std::int64_t>> slotCounts(kReductionSlots);
+    // Per slot: past and future window second moments (S × S each), middle pattern histogram.
+    std::vector<std::vector<std::int64_t>> slotSecond(kReductionSlots);
+    std::vector<std::vector<std::int64_t>> slotPatterns(kReductionSlots);
     forEachSlot(static_cast<std::int64_t>(runs.chunks.size()), kReductionSlots,
                 [&](int slot, std::int64_t begin, std::int64_t end) {
                     auto& counts = slotCounts[static_cast<size_t>(slot)];
                     counts.assign(cube, 0);
+                    auto& second = slotSecond[static_cast<size_t>(slot)];
+                    second.assign(2 * square, 0);
+                    auto& patterns = slotPatterns[static_cast<size_t>(slot)];
+                    patterns.assign(static_cast<size_t>(data.numPatterns()), 0);
+                    std::vector<int> past, middle, future;
                     for (std::int64_t c = begin; c < end; ++c) {
                         throwIfCancelled(cancel);
                         const auto& chunk = runs.chunks[static_cast<size_t>(c)];
                         const auto& bins = data.tracks[static_cast<size_t>(chunk.track)].bins;
                         for (std::int64_t t = chunk.first; t < chunk.last; ++t) {
-                            const auto& n0 = nonzeros[bins[static_cast<size_t>(t - lag)]];
-                            const auto& n1 = nonzeros[bins[static_cast<size_t>(t)]];
-                            const auto& n2 = nonzeros[bins[static_cast<size_t>(t + lag)]];
-                            for (int k : n2) {
-                                for (int j : n1) {
+                            past.clear();
+                            future.clear();
+                            for (int l = 0; l < window; ++l) {
+                                for (int j : present[bins[static_cast<size_t>(t - lag - l)]]) {
+                                    past.push_back(l * m + j);
+                                }
+                                for (int j : present[bins[static_cast<size_t>(t + lag + l)]]) {
+                                    future.push_back(l * m + j);
+                                }
+                            }
+                            past.push_back(side - 1);
+                            future.push_back(side - 1);
+                            middle = present[bins[static_cast<size_t>(t)]];
+                            middle.push_back(m);
+                            ++patterns[bins[static_cast<size_t>(t)]];
+                            for (int i : past) {
+                                std::int64_t* row = second.data() + static_cast<size_t>(side) * i;
+                                for (int i2 : past) {
+                                    ++row[i2];
+                                }
+                            }
+                            for (int k : future) {
+                                std::int64_t* row =
+                                    second.data() + square + static_cast<size_t>(side) * k;
+                                for (int k2 : future) {
+                                    ++row[k2];
+                                }
+                            }
+                            for (int k : future) {
+                                for (int j : middle) {
                                     std::int64_t* base =
                                         counts.data() +
-                                        static_cast<size_t>(d) * static_cast<size_t>(j + d * k);
-                                    for (int i : n0) {
+                                        static_cast<size_t>(side) * static_cast<size_t>(j + d * k);
+                                    for (int i : past) {
                                         ++base[i];
                                     }
                                 }
@@ -118,37 +170,65 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
                     }
                 });
     std::vector<std::int64_t> total(cube, 0);
-    for (const auto& counts : slotCounts) {
+    std::vector<std::int64_t> secondTotal(2 * square, 0);
+    std::vector<std::int64_t> patternTotal(static_cast<size_t>(data.numPatterns()), 0);
+    for (int slot = 0; slot < kReductionSlots; ++slot) {
+        const auto& counts = slotCounts[static_cast<size_t>(slot)];
         if (counts.empty()) {
             continue;
         }
         for (size_t i = 0; i < cube; ++i) {
             total[i] += counts[i];
         }
+        for (size_t i = 0; i < 2 * square; ++i) {
+            secondTotal[i] += slotSecond[static_cast<size_t>(slot)][i];
+        }
+        for (size_t p = 0; p < patternTotal.size(); ++p) {
+            patternTotal[p] += slotPatterns[static_cast<size_t>(slot)][p];
+        }
     }
     ClassMoments out;
     out.numTriples = runs.numTriples;
     out.numBins = runs.numBins;
     out.numRuns = runs.numRuns;
-    emptyMoments(out, d);
+    emptyMoments(out, d, side);
     if (runs.numTriples == 0) {
         return out;
     }
     const double inv = 1.0 / static_cast<double>(runs.numTriples);
-    for (int k = 0; k < d; ++k) {
+    for (int k = 0; k < side; ++k) {
         for (int j = 0; j < d; ++j) {
-            for (int i = 0; i < d; ++i) {
+            for (int i = 0; i < side; ++i) {
                 out.m123(i, j, k) =
-                    static_cast<double>(total[static_cast<size_t>(i + d * (j + d * k))]) * inv;
+                    static_cast<double>(total[static_cast<size_t>(i + side * (j + d * k))]) * inv;
             }
         }
     }
-    const int c = m; // constant coordinate
-    for (int i = 0; i < d; ++i) {
+    // Pairs: contract the other view with its constant coordinate.
+    for (int i = 0; i < side; ++i) {
         for (int j = 0; j < d; ++j) {
-            out.m12(i, j) = out.m123(i, j, c);
-            out.m13(i, j) = out.m123(i, c, j);
-            out.m23(i, j) = out.m123(c, i, j);
+            out.m12(i, j) = out.m123(i, j, side - 1);
+            out.m23(j, i) = out.m123(side - 1, j, i);
+        }
+        for (int k = 0; k < side; ++k) {
+            out.m13(i, k) = out.m123(i, m, k);
+            out.m11(i, k) =
+                static_cast<double>(secondTotal[static_cast<size_t>(side * i + k)]) * inv;
+            out.m33(i, k) =
+                static_cast<double>(secondTotal[square + static_cast<size_t>(side * i + k)]) * inv;
+        }
+    }
+    for (int p = 0; p < data.numPatterns(); ++p) {
+        const double weight = static_cast<double>(patternTotal[static_cast<size_t>(p)]) * inv;
+        if (weight == 0) {
+            continue;
+        }
+        std::vector<int> nz = present[static_cast<size_t>(p)];
+        nz.push_back(m);
+        for (int i : nz) {
+            for (int j : nz) {
+                out.m22(i, j) += weight;
+            }
         }
     }
     return out;
@@ -312,6 +392,17 @@ projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>
     out.m12 = basis.transpose() * (pairs.m12 * basis);
     out.m13 = basis.transpose() * (pairs.m13 * basis);
     out.m23 = basis.transpose() * (pairs.m23 * basis);
+    // View second moments: one-hot φ gives E[y yᵀ] = Wᵀ diag(f) W, f the view's category
+    // frequencies (marginals of the pair moments).
+    {
+        const Eigen::VectorXd ones = Eigen::VectorXd::Ones(pairs.m12.cols());
+        const Eigen::VectorXd f1 = pairs.m12 * ones;
+        const Eigen::VectorXd f2 = pairs.m12.transpose() * ones;
+        const Eigen::VectorXd f3 = pairs.m13.transpose() * ones;
+        out.m11 = basis.transpose() * f1.asDiagonal() * basis;
+        out.m22 = basis.transpose() * f2.asDiagonal() * basis;
+        out.m33 = basis.transpose() * f3.asDiagonal() * basis;
+    }
     // m123 = Σ n·U[c0] ⊗ U[c1] ⊗ U[c2] / N, grouped by c0 then c1 (keys are sorted).
     const double inv = 1.0 / static_cast<double>(runs.numTriples);
     const std::uint64_t mask = (std::uint64_t{1} << 21) - 1;
@@ -341,6 +432,30 @@ projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>
 
 } // namespace
 
+int SequenceMoments::sideDim() const {
+    return sideScale.size() > 0 ? static_cast<int>(sideScale.size()) : rank();
+}
+
+Eigen::MatrixXd SequenceMoments::sideBlock(int offset) const {
+    const int r = rank();
+    const int side = sideDim();
+    if (offset < 0 || offset >= window) {
+        throw std::invalid_argument("SequenceMoments::sideBlock: offset " + std::to_string(offset) +
+                                    " outside the window of " + std::to_string(window));
+    }
+    if (window == 1) {
+        return Eigen::MatrixXd::Identity(r, side);
+    }
+    // MarkVector: marks of block `offset`, then the shared constant.
+    const int m = numMarks();
+    Eigen::MatrixXd out = Eigen::MatrixXd::Zero(r, side);
+    for (int j = 0; j < m; ++j) {
+        out(j, offset * m + j) = 1;
+    }
+    out(m, side - 1) = 1;
+    return out;
+}
+
 Eigen::MatrixXd SequenceMoments::projection() const {
     if (categoryScale.size() == 0) {
         return basis;
@@ -364,15 +479,23 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
         throw std::invalid_argument(
             "computeSequenceMoments: lag must be >= 1 (lag = " + std::to_string(options.lag) + ")");
     }
+    if (options.window < 1) {
+        throw std::invalid_argument("computeSequenceMoments: window must be >= 1 (window = " +
+                                    std::to_string(options.window) + ")");
+    }
     out.lag = options.lag;
-    const ClassRuns fgRuns = collectTriples(data, classes, kForegroundBin, options.lag);
-    const ClassRuns bgRuns = collectTriples(data, classes, kBackgroundBin, options.lag);
+    // Windows are a MarkVector feature (see SequenceMomentOptions::window).
+    out.window = options.encoding == ObservationEncoding::MarkVector ? options.window : 1;
+    const ClassRuns fgRuns = collectTriples(data, classes, kForegroundBin, options.lag, out.window);
+    const ClassRuns bgRuns = collectTriples(data, classes, kBackgroundBin, options.lag, out.window);
 
     if (options.encoding == ObservationEncoding::MarkVector) {
         const int d = data.numMarks() + 1;
         out.featureDim = d;
         out.basis = Eigen::MatrixXd::Identity(d, d);
         out.scale = Eigen::VectorXd::Unit(d, d - 1);
+        const int side = out.window * data.numMarks() + 1;
+        out.sideScale = Eigen::VectorXd::Unit(side, side - 1);
         if (progress) {
             progress(0.1, "foreground moments");
         }
@@ -453,6 +576,7 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
             }
         }
         out.scale = out.basis.transpose() * d.cwiseInverse();
+        out.sideScale = out.scale;
         throwIfCancelled(cancel);
         if (progress) {
             progress(0.6, "projecting moments");
@@ -469,13 +593,18 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
 }
 
 SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
-                                             ObservationEncoding encoding, int lag) {
+                                             ObservationEncoding encoding, int lag, int window) {
     checkClasses(data, classes, "computeSequenceMomentsDirect");
     SequenceMoments out;
     out.encoding = encoding;
     out.markNames = data.markNames;
     out.numPatterns = data.numPatterns();
     out.lag = lag;
+    if (lag < 1 || window < 1 || (window > 1 && encoding != ObservationEncoding::MarkVector)) {
+        throw std::invalid_argument("computeSequenceMomentsDirect: need lag >= 1 and window >= 1 "
+                                    "(window > 1 for MarkVector only)");
+    }
+    out.window = window;
     const int m = data.numMarks();
     std::vector<Eigen::VectorXd> features(static_cast<size_t>(data.numPatterns()));
     if (encoding == ObservationEncoding::MarkVector) {
@@ -505,21 +634,41 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
     }
     const int d = out.featureDim;
     out.basis = Eigen::MatrixXd::Identity(d, d);
+    // Side view of a window: (φ_1[0..M), …, φ_L[0..M), 1) for MarkVector, φ itself for L = 1.
+    const int side = window == 1 ? d : window * m + 1;
+    out.sideScale = window == 1 ? out.scale : Eigen::VectorXd::Unit(side, side - 1);
+    const int reach = lag + window - 1;
     for (auto [flag, target] :
          {std::pair{kForegroundBin, &out.foreground}, std::pair{kBackgroundBin, &out.background}}) {
         ClassMoments& moments = *target;
-        emptyMoments(moments, d);
+        emptyMoments(moments, d, side);
         for (const auto& run : runsWithFlag(data, classes, flag, true)) {
             ++moments.numRuns;
             moments.numBins += run.length();
             const auto& bins = data.tracks[static_cast<size_t>(run.track)].bins;
-            for (std::int64_t t = run.begin + lag; t + lag < run.end; ++t) {
-                const auto& x0 = features[bins[static_cast<size_t>(t - lag)]];
+            auto sideView = [&](std::int64_t t, int direction) {
+                if (window == 1) {
+                    return Eigen::VectorXd(
+                        features[bins[static_cast<size_t>(t + direction * lag)]]);
+                }
+                Eigen::VectorXd v = Eigen::VectorXd::Zero(side);
+                for (int l = 0; l < window; ++l) {
+                    const auto& x = features[bins[static_cast<size_t>(t + direction * (lag + l))]];
+                    v.segment(l * m, m) = x.head(m);
+                }
+                v[side - 1] = 1;
+                return v;
+            };
+            for (std::int64_t t = run.begin + reach; t + reach < run.end; ++t) {
+                const Eigen::VectorXd x0 = sideView(t, -1);
                 const auto& x1 = features[bins[static_cast<size_t>(t)]];
-                const auto& x2 = features[bins[static_cast<size_t>(t + lag)]];
+                const Eigen::VectorXd x2 = sideView(t, +1);
                 moments.m12 += x0 * x1.transpose();
                 moments.m13 += x0 * x2.transpose();
                 moments.m23 += x1 * x2.transpose();
+                moments.m11 += x0 * x0.transpose();
+                moments.m22 += x1 * x1.transpose();
+                moments.m33 += x2 * x2.transpose();
                 moments.m123.addRankOne(1.0, x0, x1, x2);
                 ++moments.numTriples;
             }
@@ -529,6 +678,9 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
             moments.m12 *= inv;
             moments.m13 *= inv;
             moments.m23 *= inv;
+            moments.m11 *= inv;
+            moments.m22 *= inv;
+            moments.m33 *= inv;
             moments.m123.matrix() *= inv;
         }
     }

@@ -23,6 +23,12 @@ namespace cx {
 /// consecutive bins of the class (never across a region, chromosome or file boundary, never
 /// through a bin with a missing mark). With a lag d > 1 (SequenceMomentOptions::lag) the
 /// outer bins are t − d and t + d instead.
+///
+/// Windows (SequenceMomentOptions::window = L > 1, MarkVector): the outer views are the
+/// windows ψ_− = (x_{t−d}, …, x_{t−d−L+1}, 1) and ψ_+ = (x_{t+d}, …, x_{t+d+L−1}, 1) (marks of
+/// the nearest bin first, one shared constant; dimension S = L·M + 1, SequenceMoments::sideDim),
+/// so m12 is S × r (ψ_− y_tᵀ), m13 is S × S, m23 is r × S and m123 is S × r × S; only centres
+/// whose two whole windows lie in the run count. Without windows S = r.
 struct ClassMoments {
     std::int64_t numTriples = 0;
     std::int64_t numBins = 0; ///< bins of the class without a missing mark
@@ -31,6 +37,11 @@ struct ClassMoments {
     Eigen::MatrixXd m13;
     Eigen::MatrixXd m23;
     DenseTensor3 m123;
+    /// Second moments of each view over the same centres: m11 = avg ψ_−ψ_−ᵀ (S × S),
+    /// m22 = avg y_t y_tᵀ (r × r), m33 = avg ψ_+ψ_+ᵀ (S × S) (FeatureScaling::Whitening).
+    Eigen::MatrixXd m11;
+    Eigen::MatrixXd m22;
+    Eigen::MatrixXd m33;
 };
 
 /// Options of the moment pass.
@@ -51,6 +62,15 @@ struct SequenceMomentOptions {
     /// τ = 0.01 caps the boost of rare patterns at 10. Exact moments give the same model.
     bool scaleCategories = true;
     double categorySmoothing = 0.01;
+    /// L: MarkVector only (ignored, i.e. 1, for MarkCombination). The outer views become
+    /// windows of L bins, ψ_− = (x_{t−d}, …, x_{t−d−L+1}, 1) and ψ_+ = (x_{t+d}, …,
+    /// x_{t+d+L−1}, 1). By the Markov property the whole past and the whole future are
+    /// independent of each other and of x_t given h_t, so the three views still satisfy
+    /// M_{ψ_−, x_t, ψ_+} = Σ_h w_h b_h ⊗ o_h ⊗ c_h with the same emission columns o_h; the side
+    /// factors b_h = (p_h^{(1)}, …, p_h^{(L)}, 1), p_h^{(l)} = E[x_{t−d−l+1} | h_t = h], stack
+    /// L one-bin views, so their K-th singular value can only grow with L (states whose
+    /// one-bin neighbourhoods nearly coincide but differ in persistence are separated).
+    int window = 1;
 };
 
 /// Cached foreground and background moments: computed once per (data, fg/bg choice, encoding);
@@ -85,18 +105,27 @@ struct SequenceMoments {
     Eigen::VectorXd categoryScale;
     int numPatterns = 0; ///< patterns of the ChromatinData the moments came from
     int lag = 1;         ///< d of the triples (x_{t−d}, x_t, x_{t+d})
+    int window = 1;      ///< L of the side windows (SequenceMomentOptions::window)
+    /// s_ψ with s_ψᵀψ = 1 for every side view (length sideDim()); equals `scale` when L = 1.
+    Eigen::VectorXd sideScale;
     ClassMoments foreground;
     ClassMoments background;
     double elapsedMs = 0;
 
     int rank() const { return static_cast<int>(basis.cols()); }
+    /// S, dimension of the outer views (L·M + 1 with windows, else rank()).
+    int sideDim() const;
+    /// E_l (r × S): the middle-view coordinates of bin t ± (d + l) inside a side view,
+    /// φ(x_{t±(d+l)}) = E_l ψ_±, l = 0 … L − 1 (identity without windows).
+    Eigen::MatrixXd sideBlock(int offset) const;
     /// W = D·U (D×r): moments are in the coordinates y = Wᵀ·e_{c(x)} (MarkVector: W = U = I).
     Eigen::MatrixXd projection() const;
     int numMarks() const { return static_cast<int>(markNames.size()); }
 };
 
 /// Computes foreground and background triple moments (fast path). MarkVector: exact integer
-/// counts per feature triple (each bin contributes only its present marks and the constant),
+/// counts per feature triple (each bin contributes only its present marks and the constant;
+/// with windows, O(nnz(ψ_−)·nnz(x_t)·nnz(ψ_+)) per centre),
 /// accumulated in kReductionSlots fixed slots, so the result is identical for any thread
 /// count. MarkCombination: sparse pattern-triple counts, projected as described above.
 /// Cost O(triples · nnz³) + O(P·r³); memory O(D³) (marks) or O(distinct triples) (combinations).
@@ -110,6 +139,7 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
 /// densely in the full feature space (U = I_D, no projection). O(triples · D³): for tests on
 /// small data only.
 SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
-                                             ObservationEncoding encoding, int lag = 1);
+                                             ObservationEncoding encoding, int lag = 1,
+                                             int window = 1);
 
 } // namespace cx

@@ -160,8 +160,11 @@ void appendTrackFromValues(ChromatinData& data, const std::string& cell, const s
     data.tracks.push_back(std::move(track));
 }
 
-ClassMoments populationMoments(const HmmParameters& hmm) {
+ClassMoments populationMoments(const HmmParameters& hmm, int lag, int window) {
     hmm.validate("populationMoments");
+    if (lag < 1 || window < 1) {
+        throw std::invalid_argument("populationMoments: need lag >= 1 and window >= 1");
+    }
     const int k = hmm.numStates();
     const int m = static_cast<int>(hmm.emissions.cols());
     const int d = m + 1;
@@ -176,14 +179,81 @@ ClassMoments populationMoments(const HmmParameters& hmm) {
             reverse(j, h) = pi[h] > 0 ? pi[j] * hmm.transitions(j, h) / pi[h] : 0.0;
         }
     }
-    const Eigen::MatrixXd a = o * reverse;                     // columns a_h
-    const Eigen::MatrixXd c = o * hmm.transitions.transpose(); // columns c_h
+    // Side views: block l holds E[x_{t∓(lag+l)} | h_t] = O·R^{lag+l} (past) or O·(A^{lag+l})ᵀ.
+    const int side = window == 1 ? d : window * m + 1;
+    Eigen::MatrixXd a(side, k);
+    Eigen::MatrixXd c(side, k);
+    Eigen::MatrixXd backward = Eigen::MatrixXd::Identity(k, k);
+    Eigen::MatrixXd forward = Eigen::MatrixXd::Identity(k, k);
+    for (int step = 0; step < lag - 1; ++step) {
+        backward = backward * reverse;
+        forward = forward * hmm.transitions.transpose();
+    }
+    for (int l = 0; l < window; ++l) {
+        backward = backward * reverse;
+        forward = forward * hmm.transitions.transpose();
+        const Eigen::MatrixXd pastBlock = o * backward;
+        const Eigen::MatrixXd futureBlock = o * forward;
+        if (window == 1) {
+            a = pastBlock;
+            c = futureBlock;
+        } else {
+            a.middleRows(l * m, m) = pastBlock.topRows(m);
+            c.middleRows(l * m, m) = futureBlock.topRows(m);
+        }
+    }
+    if (window > 1) {
+        a.row(side - 1).setOnes();
+        c.row(side - 1).setOnes();
+    }
+    // View second moments. Same bin: E[φφᵀ | h] = o oᵀ with the mark diagonal o_i (x_i² = x_i).
+    // Bins Δ apart (stationary chain): E[x_s x_{s+Δ}ᵀ] = Σ_{j,i} π_j (A^Δ)_{ji} e_j e_iᵀ.
+    const Eigen::MatrixXd e = hmm.emissions.transpose(); // M × K
+    Eigen::MatrixXd same = Eigen::MatrixXd::Zero(d, d);
+    for (int h = 0; h < k; ++h) {
+        Eigen::MatrixXd block = o.col(h) * o.col(h).transpose();
+        for (int i = 0; i < m; ++i) {
+            block(i, i) = o(i, h);
+        }
+        same += pi[h] * block;
+    }
+    auto apart = [&](int delta) { // E[x_s x_{s+Δ}ᵀ], M × M
+        Eigen::MatrixXd power = Eigen::MatrixXd::Identity(k, k);
+        for (int step = 0; step < delta; ++step) {
+            power = power * hmm.transitions;
+        }
+        return Eigen::MatrixXd(e * pi.asDiagonal() * power * e.transpose());
+    };
+    auto windowSecond = [&](bool pastWindow) {
+        if (window == 1) {
+            return same;
+        }
+        Eigen::MatrixXd out = Eigen::MatrixXd::Zero(side, side);
+        const Eigen::VectorXd mean = e * pi;
+        for (int l = 0; l < window; ++l) {
+            out.block(l * m, l * m, m, m) = same.topLeftCorner(m, m);
+            out.block(l * m, side - 1, m, 1) = mean;
+            out.block(side - 1, l * m, 1, m) = mean.transpose();
+            for (int l2 = l + 1; l2 < window; ++l2) {
+                // Future window: bin l is the earlier one; past window: bin l is the later one.
+                const Eigen::MatrixXd block =
+                    pastWindow ? Eigen::MatrixXd(apart(l2 - l).transpose()) : apart(l2 - l);
+                out.block(l * m, l2 * m, m, m) = block;
+                out.block(l2 * m, l * m, m, m) = block.transpose();
+            }
+        }
+        out(side - 1, side - 1) = 1;
+        return out;
+    };
     ClassMoments out;
     out.numTriples = 1;
+    out.m11 = windowSecond(true);
+    out.m22 = same;
+    out.m33 = windowSecond(false);
     out.m12 = a * pi.asDiagonal() * o.transpose();
     out.m13 = a * pi.asDiagonal() * c.transpose();
     out.m23 = o * pi.asDiagonal() * c.transpose();
-    out.m123 = DenseTensor3(d, d, d);
+    out.m123 = DenseTensor3(side, d, side);
     for (int h = 0; h < k; ++h) {
         out.m123.addRankOne(pi[h], a.col(h), o.col(h), c.col(h));
     }
@@ -191,7 +261,7 @@ ClassMoments populationMoments(const HmmParameters& hmm) {
 }
 
 SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmParameters& b,
-                                             double rho) {
+                                             double rho, int lag, int window) {
     if (a.emissions.cols() != b.emissions.cols()) {
         throw std::invalid_argument("populationContrastiveMoments: HMMs have different marks");
     }
@@ -204,13 +274,20 @@ SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmPa
     out.featureDim = m + 1;
     out.basis = Eigen::MatrixXd::Identity(m + 1, m + 1);
     out.scale = Eigen::VectorXd::Unit(m + 1, m);
-    const ClassMoments ma = populationMoments(a);
-    const ClassMoments mb = populationMoments(b);
+    out.lag = lag;
+    out.window = window;
+    const int side = window == 1 ? m + 1 : window * m + 1;
+    out.sideScale = Eigen::VectorXd::Unit(side, side - 1);
+    const ClassMoments ma = populationMoments(a, lag, window);
+    const ClassMoments mb = populationMoments(b, lag, window);
     out.foreground.numTriples = 1;
     out.foreground.m12 = (1 - rho) * ma.m12 + rho * mb.m12;
     out.foreground.m13 = (1 - rho) * ma.m13 + rho * mb.m13;
     out.foreground.m23 = (1 - rho) * ma.m23 + rho * mb.m23;
-    out.foreground.m123 = DenseTensor3(m + 1, m + 1, m + 1);
+    out.foreground.m11 = (1 - rho) * ma.m11 + rho * mb.m11;
+    out.foreground.m22 = (1 - rho) * ma.m22 + rho * mb.m22;
+    out.foreground.m33 = (1 - rho) * ma.m33 + rho * mb.m33;
+    out.foreground.m123 = ma.m123;
     out.foreground.m123.matrix() = (1 - rho) * ma.m123.matrix() + rho * mb.m123.matrix();
     out.background = mb;
     return out;

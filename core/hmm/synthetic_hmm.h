@@ -46,12 +46,15 @@ void appendTrackFromValues(ChromatinData& data, const std::string& cell, const s
 /// a_h = Σ_j π_j A(j, h) o_j / π_h, c_h = Σ_j A(h, j) o_j,
 /// m123 = Σ_h π_h a_h ⊗ o_h ⊗ c_h, m12 = Σ π_h a_h o_hᵀ, m13 = Σ π_h a_h c_hᵀ,
 /// m23 = Σ π_h o_h c_hᵀ. numTriples is set to 1 (a marker, not a count).
-ClassMoments populationMoments(const HmmParameters& hmm);
+/// With lag d and window L (SequenceMomentOptions) the outer views are the windows: block l of
+/// the past factor is O·R^{d+l} (R(j, h) = π_j A(j, h)/π_h), of the future factor O·(A^{d+l})ᵀ,
+/// marks only, then one constant 1 (L = 1: the plain (M + 1)-vectors above).
+ClassMoments populationMoments(const HmmParameters& hmm, int lag = 1, int window = 1);
 
 /// Exact moments of a contrastive mixture: foreground (1 − ρ)·HMM_A + ρ·HMM_B, background
 /// HMM_B, as SequenceMoments (MarkVector encoding, U = I).
 SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmParameters& b,
-                                             double rho);
+                                             double rho, int lag = 1, int window = 1);
 
 /// A synthetic chromosome for the contrastive model: `numBlocks` pairs of blocks of
 /// `blockLength` bins; the first block of each pair is foreground and sampled from HMM_A with

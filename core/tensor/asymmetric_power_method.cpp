@@ -2,10 +2,12 @@
 
 #include "core/tensor/linalg.h"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -50,7 +52,124 @@ struct Trial {
     int iterations = 0;
 };
 
+/// Mode-n unfoldings of a DenseTensor3: mode 2 is d2 × (d1·d3) with column i + d1·k, mode 3 is
+/// d3 × (d1·d2) with column i + d1·j.
+Eigen::MatrixXd unfoldMode2(const DenseTensor3& t) {
+    const Eigen::Index d1 = t.dim(0), d2 = t.dim(1), d3 = t.dim(2);
+    Eigen::MatrixXd out(d2, d1 * d3);
+    for (Eigen::Index k = 0; k < d3; ++k) {
+        for (Eigen::Index j = 0; j < d2; ++j) {
+            for (Eigen::Index i = 0; i < d1; ++i) {
+                out(j, i + d1 * k) = t(i, j, k);
+            }
+        }
+    }
+    return out;
+}
+
+Eigen::MatrixXd unfoldMode3(const DenseTensor3& t) {
+    const Eigen::Index d1 = t.dim(0), d2 = t.dim(1), d3 = t.dim(2);
+    Eigen::MatrixXd out(d3, d1 * d2);
+    for (Eigen::Index k = 0; k < d3; ++k) {
+        for (Eigen::Index j = 0; j < d2; ++j) {
+            for (Eigen::Index i = 0; i < d1; ++i) {
+                out(k, i + d1 * j) = t(i, j, k);
+            }
+        }
+    }
+    return out;
+}
+
+/// Khatri–Rao product: row i + rows(x)·k of the result is x(i, :) ∘ y(k, :).
+Eigen::MatrixXd khatriRao(const Eigen::MatrixXd& y, const Eigen::MatrixXd& x) {
+    Eigen::MatrixXd out(x.rows() * y.rows(), x.cols());
+    for (Eigen::Index k = 0; k < y.rows(); ++k) {
+        out.middleRows(k * x.rows(), x.rows()) = x * y.row(k).asDiagonal();
+    }
+    return out;
+}
+
+/// One least-squares factor update of CP-ALS: argmin_F ‖T_(n) − F·KRᵀ‖ = T_(n)·KR·G⁺ with
+/// G = KRᵀKR formed as the Hadamard product of the other factors' Gram matrices.
+Eigen::MatrixXd alsUpdate(const Eigen::MatrixXd& unfolded, const Eigen::MatrixXd& kr,
+                          const Eigen::MatrixXd& gram) {
+    const Eigen::MatrixXd rhs = unfolded * kr;
+    return gram.completeOrthogonalDecomposition().solve(rhs.transpose()).transpose();
+}
+
 } // namespace
+
+void alsRefine(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& mac, const Eigen::MatrixXd& mbc,
+               const DenseTensor3& mabc, const std::vector<char>& found,
+               const AsymmetricPowerOptions& options, AsymmetricDecomposition& dec,
+               const CancelToken& cancel) {
+    std::vector<int> active;
+    for (int t = 0; t < static_cast<int>(found.size()); ++t) {
+        if (found[static_cast<size_t>(t)]) {
+            active.push_back(t);
+        }
+    }
+    const auto n = static_cast<Eigen::Index>(active.size());
+    if (n == 0) {
+        return;
+    }
+    // CP factors with the weight in the first mode: T ≈ Σ_t A_t ⊗ B_t ⊗ C_t, A_t = w_t a_t.
+    const Eigen::VectorXd w = dec.weights();
+    Eigen::MatrixXd a(mabc.dim(0), n), b(mabc.dim(1), n), c(mabc.dim(2), n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int t = active[static_cast<size_t>(i)];
+        a.col(i) = w[t] * dec.lambdas[t] * dec.a.col(t);
+        b.col(i) = dec.lambdas[t] * dec.b.col(t);
+        c.col(i) = dec.lambdas[t] * dec.c.col(t);
+    }
+    const Eigen::MatrixXd& t1 = mabc.matrix();
+    const Eigen::MatrixXd t2 = unfoldMode2(mabc);
+    const Eigen::MatrixXd t3 = unfoldMode3(mabc);
+    const double norm = std::max(mabc.norm(), 1e-300);
+    double previous = std::numeric_limits<double>::infinity();
+    for (int sweep = 0; sweep < options.alsSweeps; ++sweep) {
+        throwIfCancelled(cancel);
+        a = alsUpdate(t1, khatriRao(c, b), (c.transpose() * c).cwiseProduct(b.transpose() * b));
+        b = alsUpdate(t2, khatriRao(c, a), (c.transpose() * c).cwiseProduct(a.transpose() * a));
+        c = alsUpdate(t3, khatriRao(b, a), (b.transpose() * b).cwiseProduct(a.transpose() * a));
+        const double fit = (t3 - c * khatriRao(b, a).transpose()).norm() / norm;
+        if (previous - fit < options.tolerance * std::max(fit, 1e-300)) {
+            break;
+        }
+        previous = fit;
+    }
+    // Scales from the pair moments: with A_t = α_t a_t, B_t = β_t b_t, C_t = γ_t c_t and
+    // w_t = α_t β_t γ_t, M_ab = Σ γ_t A_t B_tᵀ, M_ac = Σ β_t A_t C_tᵀ, M_bc = Σ α_t B_t C_tᵀ.
+    auto pairScales = [&](const Eigen::MatrixXd& pair, const Eigen::MatrixXd& x,
+                          const Eigen::MatrixXd& y) {
+        Eigen::MatrixXd design(pair.size(), n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const Eigen::MatrixXd outer = x.col(i) * y.col(i).transpose();
+            design.col(i) = Eigen::Map<const Eigen::VectorXd>(outer.data(), outer.size());
+        }
+        return Eigen::VectorXd(design.completeOrthogonalDecomposition().solve(
+            Eigen::Map<const Eigen::VectorXd>(pair.data(), pair.size())));
+    };
+    const Eigen::VectorXd gammas = pairScales(mab, a, b);
+    const Eigen::VectorXd betas = pairScales(mac, a, c);
+    const Eigen::VectorXd alphas = pairScales(mbc, b, c);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int t = active[static_cast<size_t>(i)];
+        const double weight = alphas[i] * betas[i] * gammas[i];
+        if (!(std::abs(weight) > 0) || !std::isfinite(weight)) {
+            dec.status = Status::NumericalIssue;
+            continue;
+        }
+        // Natural scale a = A/α, …; ±1 form â = a/λ with λ = sign(w)/√|w|.
+        const double lambda = (weight > 0 ? 1.0 : -1.0) / std::sqrt(std::abs(weight));
+        dec.lambdas[t] = lambda;
+        dec.a.col(t) = a.col(i) / (alphas[i] * lambda);
+        dec.b.col(t) = b.col(i) / (betas[i] * lambda);
+        dec.c.col(t) = c.col(i) / (gammas[i] * lambda);
+    }
+}
+
+namespace {} // namespace
 
 Eigen::VectorXd DenseTensor3::contract23(const Eigen::VectorXd& v, const Eigen::VectorXd& w) const {
     if (v.size() != m_dims[1] || w.size() != m_dims[2]) {
@@ -231,7 +350,88 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
     DenseTensor3 tensor = mabc;
     std::vector<Trial> trials;
     std::vector<char> found(static_cast<size_t>(k), 0);
-    for (int t = 0; t < k; ++t) {
+    if (options.initialization == AsymmetricInit::SimultaneousDiagonalization) {
+        // Project every mode on its top-K singular subspace: T' = T(U_a, V_b, V_c) (K×K×K),
+        // M'_ab = U_aᵀ M_ab V_b = A' diag(w) B'ᵀ. Then T'(I, I, v)·M'_ab⁻¹ = A' diag(C'ᵀv) A'⁻¹:
+        // its eigenvectors are the projected first-view factors for any v with distinct
+        // ⟨c'_t, v⟩. Of `trials` random v the one with the best-separated real spectrum is kept.
+        Eigen::MatrixXd joint(d1, d2 + d3);
+        joint << mab, mac;
+        Eigen::JacobiSVD<Eigen::MatrixXd> svdA(joint, Eigen::ComputeThinU);
+        Eigen::JacobiSVD<Eigen::MatrixXd> svdB(mab, Eigen::ComputeThinV);
+        Eigen::JacobiSVD<Eigen::MatrixXd> svdC(mac, Eigen::ComputeThinV);
+        const Eigen::MatrixXd ua = svdA.matrixU().leftCols(k);
+        const Eigen::MatrixXd vb = svdB.matrixV().leftCols(k);
+        const Eigen::MatrixXd vc = svdC.matrixV().leftCols(k);
+        const DenseTensor3 projected = mabc.transformed(ua, vb, vc);
+        const Eigen::MatrixXd pairInverse =
+            (ua.transpose() * mab * vb).completeOrthogonalDecomposition().pseudoInverse();
+        double bestSeparation = -1;
+        Eigen::MatrixXd bestVectors;
+        for (int r = 0; r < options.trials; ++r) {
+            throwIfCancelled(cancel);
+            std::mt19937_64 engine(streamSeed(options.seed, static_cast<std::uint64_t>(r)));
+            Eigen::VectorXd v(k);
+            for (int i = 0; i < k; ++i) {
+                v[i] = standardNormal(engine);
+            }
+            Eigen::MatrixXd slice = Eigen::MatrixXd::Zero(k, k);
+            for (int c = 0; c < k; ++c) {
+                slice += v[c] * projected.matrix().middleCols(c * k, k);
+            }
+            Eigen::EigenSolver<Eigen::MatrixXd> eigen(slice * pairInverse);
+            if (eigen.info() != Eigen::Success) {
+                continue;
+            }
+            const Eigen::VectorXcd values = eigen.eigenvalues();
+            const double scale = std::max(values.cwiseAbs().maxCoeff(), 1e-300);
+            // Smallest eigenvalue gap minus the largest imaginary part (relative): exact
+            // moments give a real spectrum, and well separated eigenvalues give well
+            // conditioned eigenvectors.
+            double gap = std::numeric_limits<double>::infinity();
+            double imaginary = 0;
+            for (int i = 0; i < k; ++i) {
+                imaginary = std::max(imaginary, std::abs(values[i].imag()) / scale);
+                for (int j = i + 1; j < k; ++j) {
+                    gap = std::min(gap, std::abs(values[i] - values[j]) / scale);
+                }
+            }
+            const double separation = (k == 1 ? 1.0 : gap) - imaginary;
+            if (separation > bestSeparation || bestVectors.size() == 0) {
+                bestSeparation = separation;
+                bestVectors = eigen.eigenvectors().real();
+            }
+        }
+        for (int t = 0; t < k && bestVectors.size() > 0; ++t) {
+            Trial trial;
+            Eigen::VectorXd u = ua * bestVectors.col(t);
+            const double n = u.dot(maaPinv * u);
+            if (!(u.norm() > 0) || !std::isfinite(n) ||
+                std::abs(n) <= 1e-14 * normScale * u.squaredNorm()) {
+                out.status = Status::NumericalIssue;
+                continue;
+            }
+            trial.a = u / std::sqrt(std::abs(n));
+            trial.lambda = mabc.contract(maaPinv * trial.a, pab * trial.a, pac * trial.a);
+            if (!std::isfinite(trial.lambda)) {
+                out.status = Status::NumericalIssue;
+                continue;
+            }
+            // An eigenvector has an arbitrary sign s: for â = s·a'_t, n = σ_t but λ̂ = s/√|w_t|.
+            // The convention â = σ_t a'_t (λ̂ = σ_t/√|w_t|) needs s = σ_t, i.e. equal signs.
+            if ((trial.lambda < 0) != (n < 0)) {
+                trial.a = -trial.a;
+                trial.lambda = -trial.lambda;
+            }
+            keep(t, trial);
+            found[static_cast<size_t>(t)] = 1;
+            tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t), out.c.col(t));
+        }
+        if (bestVectors.size() == 0) {
+            out.status = Status::NumericalIssue;
+        }
+    }
+    for (int t = 0; t < k && options.initialization == AsymmetricInit::Deflation; ++t) {
         trials.clear();
         for (int r = 0; r < options.trials; ++r) {
             throwIfCancelled(cancel);
@@ -281,9 +481,15 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             }
         }
     }
-    if (options.refinementRounds > 0) {
+    if (options.alsSweeps > 0) {
+        alsRefine(mab, mac, mbc, mabc, found, options, out, cancel);
+    }
+    if (options.refinementRounds > 0 || options.alsSweeps > 0) {
         tensor = mabc;
         for (int t = 0; t < k; ++t) {
+            if (!found[static_cast<size_t>(t)]) {
+                continue;
+            }
             tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t), out.c.col(t));
         }
     }

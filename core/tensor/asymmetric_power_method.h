@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace cx {
 
@@ -55,6 +56,17 @@ private:
     Eigen::MatrixXd m_unfolded;
 };
 
+/// How the K components are first extracted.
+enum class AsymmetricInit {
+    /// Alg. 3: K rounds of power iterations from random starts (median-|λ̂| trial), each
+    /// followed by deflation.
+    Deflation,
+    /// Simultaneous diagonalisation (Jennrich; paper 003): all K components at once from one
+    /// eigendecomposition, no deflation, no preference for large |λ| (see
+    /// asymmetricTensorPowerMethod).
+    SimultaneousDiagonalization,
+};
+
 /// Options of the asymmetric generalized tensor power method.
 struct AsymmetricPowerOptions {
     int rank = 0;             ///< K, number of components (1 ≤ K ≤ min of the dimensions)
@@ -65,6 +77,10 @@ struct AsymmetricPowerOptions {
     /// Refinement rounds after the K deflation steps: each component is re-extracted by power
     /// iterations on M_abc minus all the other components, warm-started at its estimate.
     int refinementRounds = 0;
+    AsymmetricInit initialization = AsymmetricInit::Deflation;
+    /// Joint refinement after extraction (and refinementRounds): up to this many CP-ALS sweeps
+    /// on M_abc (see alsRefine); 0 = none.
+    int alsSweeps = 0;
 };
 
 /// Components of M_abc ≈ Σ_t λ_t â_t ⊗ b̂_t ⊗ ĉ_t in the ±1-normalised form of App. D.
@@ -105,6 +121,13 @@ struct AsymmetricDecomposition {
 ///    â = u/|⟨u, M_aa⁺ u⟩|^½ = σ_t a'_t (sign of s is σ_t after the iterations).
 ///  * b̂ = M_bc P_ac â = B'A'⁺â = σ_t b'_t and ĉ = M_bcᵀ P_ab â = σ_t c'_t.
 ///  * λ̂ = T(M_aa⁺â, P_ab â, P_ac â) = λ_t; deflation T −= |λ̂| â⊗b̂⊗ĉ removes λ_t a'⊗b'⊗c'.
+/// SimultaneousDiagonalization (AsymmetricInit) instead projects every mode on the top-K
+/// singular subspace of its pair moments (U_a of [M_ab M_ac], V_b of M_ab, V_c of M_ac), so
+/// T' = T(U_a, V_b, V_c) = Σ w_t a'_t⊗b'_t⊗c'_t and M'_ab = A' diag(w) B'ᵀ are K-dimensional;
+/// T'(I, I, v)·M'_ab⁻¹ = A' diag(⟨c'_t, v⟩) A'⁻¹ has the projected a_t as eigenvectors (of `trials`
+/// random v the best separated real spectrum is used). Each eigenvector u = U_a e is
+/// normalised like a converged power iterate; as its sign s is arbitrary (n = ⟨â, M_aa⁺â⟩ = σ_t
+/// but λ̂ = s/√|w_t|), â and λ̂ are negated when their signs differ, giving â = σ_t a'_t.
 /// Random starts u⁽⁰⁾ = U_K g, g ~ N(0, I), U_K the top-K left singular vectors of M_ab (full
 /// support in range(M_ab)); each of `trials` starts per component runs up to `iterations`
 /// updates (unit-normalised each step), and the trial with the median |λ̂| is kept (Sec. 5).
@@ -120,5 +143,17 @@ AsymmetricDecomposition
 asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& mac,
                             const Eigen::MatrixXd& mbc, const DenseTensor3& mabc,
                             const AsymmetricPowerOptions& options, const CancelToken& cancel = {});
+
+/// Joint least-squares refinement of the `found` components of `dec` (CP-ALS): starting at
+/// dec's natural-scale factors, alternately solves min ‖M_abc − Σ_t A_t ⊗ B_t ⊗ C_t‖_F for A,
+/// B and C (each a linear least-squares problem), up to options.alsSweeps sweeps or until the
+/// relative fit improves by less than options.tolerance; then fixes every component's three
+/// scales from the pair moments (M_ab = Σ γ_t A_t B_tᵀ, M_ac = Σ β_t A_t C_tᵀ,
+/// M_bc = Σ α_t B_t C_tᵀ, w_t = α_t β_t γ_t) and writes the ±1 form back into `dec`. Exact
+/// moments are a fixed point. Cost per sweep O(R·d1·d2·d3 + R²·(d1 + d2 + d3)).
+void alsRefine(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& mac, const Eigen::MatrixXd& mbc,
+               const DenseTensor3& mabc, const std::vector<char>& found,
+               const AsymmetricPowerOptions& options, AsymmetricDecomposition& dec,
+               const CancelToken& cancel = {});
 
 } // namespace cx
