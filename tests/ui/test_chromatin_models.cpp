@@ -198,7 +198,9 @@ TEST(StateCatalog, RowsAreStableAcrossGammaOnTheRealSlice) {
         }
     }
     ASSERT_GE(promoterSlot, 0) << "no active promoter state at γ = 0";
-    EXPECT_EQ(catalog.name(promoterSlot), promoterAtZero) << "the promoter row moved";
+    // Still a promoter (possibly numbered, "Active promoter 2", if another row became one too).
+    EXPECT_TRUE(catalog.name(promoterSlot).startsWith(promoterAtZero))
+        << "the promoter row moved: " << catalog.name(promoterSlot).toStdString();
 }
 
 TEST(ChromatinEnrichment, MatchesABruteForceCount) {

@@ -219,6 +219,7 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     m_chromosome = new QComboBox(segmentation);
     m_chromosome->setToolTip(tr("Chromosome"));
     m_chromosome->setMinimumContentsLength(6);
+    m_chromosome->hide(); // shown when the tracks cover several chromosomes
     toolbar->addWidget(m_chromosome);
     m_rangeLabel = new QLabel(segmentation);
     m_rangeLabel->setObjectName(QStringLiteral("hint"));
