@@ -285,10 +285,12 @@ namespace {
 /// benchmarks, SPEC §6).
 void measureGammaDrag(ChromatinWorkspace* chromatin, const char* what) {
     std::vector<double> latencies;
+    std::vector<double> solves;
     QObject::connect(chromatin->controller(), &cx::ui::ChromatinController::solutionChanged,
-                     [&](const cx::ui::HmmSolution&) {
+                     [&](const cx::ui::HmmSolution& solution) {
                          // Connected after the workspace: the heatmaps are already updated.
                          latencies.push_back(chromatin->lastUpdateLatencyMs());
+                         solves.push_back(solution.workerMs);
                      });
     QSlider* slider = chromatin->analysisPanel()->gammaControl()->slider();
     QElapsedTimer clock;
@@ -323,16 +325,18 @@ void measureGammaDrag(ChromatinWorkspace* chromatin, const char* what) {
     const auto& stats = chromatin->controller()->statistics();
     std::sort(latencies.begin(), latencies.end());
     const double median = latencies.empty() ? -1 : latencies[latencies.size() / 2];
+    std::sort(solves.begin(), solves.end());
+    const double medianSolve = solves.empty() ? -1 : solves[solves.size() / 2];
     const double worst = latencies.empty() ? -1 : latencies.back();
     const auto segmentation = chromatin->controller()->segmentation();
-    std::printf("[ measure  ] %s γ drag: longest event-loop gap %lld ms; γ change → heatmaps "
-                "updated: median %.0f ms, max %.0f ms over %zu updates; %d requests, %d "
-                "coalesced, %d stale dropped; drag end → segmentation + enrichment settled %lld "
-                "ms (decode %.0f ms)\n",
-                what, static_cast<long long>(longestGap), median, worst, latencies.size(),
-                stats.solveRequests, stats.solvesCoalesced, stats.staleDropped,
-                static_cast<long long>(settled - dragEnded),
-                segmentation ? segmentation->decodeMs : -1.0);
+    std::printf(
+        "[ measure  ] %s γ drag: longest event-loop gap %lld ms; γ change → heatmaps "
+        "updated: median %.0f ms (worker %.1f ms), max %.0f ms over %zu updates; %d requests, %d "
+        "coalesced, %d stale dropped; drag end → segmentation + enrichment settled %lld "
+        "ms (decode %.0f ms)\n",
+        what, static_cast<long long>(longestGap), median, medianSolve, worst, latencies.size(),
+        stats.solveRequests, stats.solvesCoalesced, stats.staleDropped,
+        static_cast<long long>(settled - dragEnded), segmentation ? segmentation->decodeMs : -1.0);
     EXPECT_DOUBLE_EQ(chromatin->controller()->solution().gamma, slider->maximum() / 100.0);
     EXPECT_GT(stats.resultsShown, 3) << "dragging must update the heatmaps live";
     EXPECT_LT(longestGap, 1000);
