@@ -322,7 +322,7 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
         }
         for (int t = 0; t < rank; ++t) {
             const Eigen::VectorXd dist = projectToSimplex(full.col(t));
-            clipping[t] = (full.col(t) - dist).cwiseAbs().sum();
+            clipping[t] = (full.col(t) - dist).cwiseAbs().maxCoeff();
             for (Eigen::Index c = 0; c < dist.size(); ++c) {
                 patternEmissions(t, moments.categoryPattern[static_cast<size_t>(c)]) = dist[c];
             }
@@ -349,6 +349,14 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
             std::abs(out.weights[t]) * std::max(0.0, out.emissionClipping[t] - tolerance);
     }
 
+    // Next-view rows over all R components: n_h = Σ_j A(h, j) o_j, so Õ⁺n_h is a probability
+    // vector for a valid state; its negative mass is the transition part of the validity test.
+    const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // R × r
+    const Eigen::MatrixXd nextRows = (pinv * sortedNext).transpose(); // R × R, row h = Õ⁺n_h
+    out.transitionClipping.resize(k);
+    for (int t = 0; t < k; ++t) {
+        out.transitionClipping[t] = std::max(0.0, -nextRows.row(t).minCoeff());
+    }
     // Transitions from all R components (a dropped state's share of a row is removed by the
     // restriction to the specific states and the row normalisation below).
     const int specific = out.numSpecific;
@@ -363,12 +371,11 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
         }
         return out;
     }
-    const Eigen::MatrixXd pinv = sorted.completeOrthogonalDecomposition().pseudoInverse(); // R × r
     // Joint (pair moment) or conditional (next-bin view, rows n_h = Σ_j A(h, j) o_j) estimate.
     const Eigen::MatrixXd joint =
         options.transitionEstimator == TransitionEstimator::PairMoment
             ? Eigen::MatrixXd(pinv * m23 * moments.sideBlock(0).transpose() * pinv.transpose())
-            : Eigen::MatrixXd((pinv * sortedNext).transpose());
+            : nextRows;
     out.hmm.transitions.resize(specific, specific);
     for (int i = 0; i < specific; ++i) {
         Eigen::VectorXd row = joint.block(i, 0, 1, specific).transpose();
@@ -421,19 +428,24 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     const int maxRank =
         std::max(k, std::min({k + options.extraComponents, r, moments.sideDim(),
                               std::min(numericalRank(prepared.mab), numericalRank(prepared.mac))}));
-    // Rank K first (Alg. 3 as printed). Only if one of its components is not a valid state
-    // (invalidMass > 0) are ranks R = K + 1, …, K + E tried; the first whose K heaviest
-    // components are all valid replaces it.
-    ContrastiveHmmResult best =
-        assembleResult(moments, gamma, options, decomposeAtRank(prepared, k, options, cancel), k);
-    int candidates = 1;
-    for (int rank = k + 1; rank <= maxRank && best.invalidMass > 0; ++rank) {
+    // Reserve components: ranks R = K + E, …, K + 1 first; the first whose K heaviest
+    // components are all valid states is used, else the plain rank-K decomposition.
+    ContrastiveHmmResult best;
+    int candidates = 0;
+    bool found = false;
+    for (int rank = maxRank; rank > k && !found; --rank) {
         ++candidates;
         ContrastiveHmmResult result = assembleResult(
             moments, gamma, options, decomposeAtRank(prepared, rank, options, cancel), rank);
         if (result.invalidMass == 0) {
             best = std::move(result);
+            found = true;
         }
+    }
+    if (!found) {
+        ++candidates;
+        best = assembleResult(moments, gamma, options,
+                              decomposeAtRank(prepared, k, options, cancel), k);
     }
     best.candidateRanks = candidates;
     best.elapsedMs = watch.elapsedMs();

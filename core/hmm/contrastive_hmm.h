@@ -51,9 +51,10 @@ struct ContrastiveHmmOptions {
     HmmWeightEstimator weightEstimator = HmmWeightEstimator::Eigenvalue;
     TransitionEstimator transitionEstimator = TransitionEstimator::NextView;
     FeatureScaling featureScaling = FeatureScaling::InverseSqrtMean;
-    /// E, reserve components: when the rank-K decomposition contains an invalid state (see
-    /// solveContrastiveHmm), ranks R = K + 1 … K + E are tried and the K components of largest
-    /// |ω_t| of the first valid one are kept. 0 = always rank K (Alg. 3 as printed).
+    /// E, reserve components: the decomposition is done at rank R = K + E, …, K + 1 and the K
+    /// components of largest |ω_t| of the first rank whose kept components are all valid states
+    /// are reported, else rank K (see solveContrastiveHmm). 0 = always rank K (Alg. 3 as
+    /// printed).
     int extraComponents = 1;
     /// z of the validity test: a component's raw emission estimate may leave the valid set by
     /// at most z·s_t, s_t = 1/(2√(N_eff·|ω_t|)) the largest standard error of a proportion
@@ -89,10 +90,13 @@ struct ContrastiveHmmResult {
     Eigen::VectorXd droppedWeights;
     Eigen::MatrixXd droppedMarkProbabilities;
     /// Per component: how far the raw emission estimate lies outside the valid set before
-    /// rounding (MarkVector: max_m distance of õ_m from [0, 1]; combinations: L1 distance to the
-    /// simplex). Exact moments give 0.
+    /// rounding (MarkVector: max_m distance of õ_m from [0, 1]; combinations: largest change of
+    /// a pattern probability by the projection onto the simplex). Exact moments give 0.
     Eigen::VectorXd emissionClipping;
     Eigen::VectorXd droppedEmissionClipping;
+    /// Per kept component h: the largest negative entry of its raw next-view transition row
+    /// Õ⁺n_h (over all R components), 0 for a valid state (n_h = Σ_j A(h, j) o_j).
+    Eigen::VectorXd transitionClipping;
     /// Per kept component: the sampling tolerance validityZ/(2√(N_eff·|ω_t|)) of the validity
     /// test, N_eff = (1/N_f + γ²/N_b)⁻¹ from the triple counts.
     Eigen::VectorXd emissionTolerance;
@@ -140,18 +144,20 @@ struct ContrastiveHmmResult {
 /// Validity and reserve components. An emission column is a probability vector (MarkVector:
 /// entries in [0, 1]; combinations: on the simplex), so a raw estimate õ_t outside that set by
 /// more than sampling error (emissionClipping_t > validityZ/(2√(N_eff|ω_t|)), N_eff =
-/// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM. On misspecified data (real chromatin has more
-/// than K states) the rank-K truncation of the pair moments can force such a component: on
-/// chr11, K = 7, the top-7 subspace merges quiescent and Polycomb-repressed chromatin into one
-/// column with a negative mark (−0.046, 45 standard errors) while keeping a 0.16 %-occupancy
-/// all-marks component whose 1/√mean-scaled signal is large. Then (extraComponents = E ≥ 1)
-/// the decomposition is repeated at ranks R = K + 1 … K + E (capped by the moment rank and the
-/// numerical rank of the pair moments) and the first R whose K components of largest |ω_t|
-/// (occupancy at γ = 0; foreground − γ·background occupancy otherwise) are all valid is used:
-/// the least occupied components are returned as droppedWeights/droppedMarkProbabilities.
-/// If no rank is valid, the rank-K result is returned with invalidMass > 0 (diagnostic: some
-/// reported component is not an identifiable state at this K and γ). Exact moments of a K-state
-/// model are valid at rank K, so this never changes the exact recovery.
+/// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM. Real chromatin has more than K states, and the
+/// rank-K truncation of the pair moments keeps the K directions of largest (1/√mean-scaled)
+/// signal, not the K most occupied states: a rare state with many marks (on chr11 an all-marks
+/// component covering 0.16 % of the bins) outranks the split between two frequent, similar
+/// states (quiescent vs Polycomb), which the rank-K decomposition then merges — on chr11 into a
+/// column with a negative mark (−0.046, 45 standard errors); in the exact-moment test
+/// ReserveComponent… into a valid but wrong column. Hence (extraComponents = E ≥ 1) the
+/// decomposition is first done at rank R = K + E (then K + E − 1, …, capped by the moment rank
+/// and by the numerical rank of the pair moments, so exact moments of a K-state model stay at
+/// rank K), and the first R whose K components of largest |ω_t| (occupancy at γ = 0; foreground
+/// minus γ·background occupancy otherwise) are all valid is used; the others are returned as
+/// droppedWeights/droppedMarkProbabilities. If none is valid, the rank-K decomposition is
+/// returned; invalidMass > 0 then says that some reported component is not an identifiable
+/// state at this K and γ (emissionClipping names it). Cost: one decomposition per rank tried.
 ///
 /// \pre 1 ≤ K ≤ moments.rank(); γ finite and ≥ 0; the foreground has triples
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —

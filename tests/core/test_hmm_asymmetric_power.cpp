@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 namespace cx {
 namespace {
@@ -183,6 +185,66 @@ TEST(AsymmetricPowerMethod, RejectsBadArguments) {
     options.trials = 0;
     EXPECT_THROW(asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options),
                  std::invalid_argument);
+}
+
+TEST(AsymmetricPowerMethod, SimultaneousDiagonalizationIsExactWithSignedWeights) {
+    // Jennrich: all components from one eigendecomposition; different view dimensions and an
+    // indefinite (contrastive) weight vector.
+    Eigen::VectorXd w(5);
+    w << 0.35, 0.25, -0.2, -0.4, 0.1;
+    const Factors f = randomFactors(6, 9, 8, w, 5);
+    const Moments m = exactMoments(f);
+    AsymmetricPowerOptions options;
+    options.rank = 5;
+    options.seed = 4;
+    options.initialization = AsymmetricInit::SimultaneousDiagonalization;
+    const auto dec = asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options);
+    ASSERT_EQ(dec.status, Status::Successful);
+    EXPECT_LT(recoveryError(f.a, dec.scaledA()), 1e-8);
+    EXPECT_LT(recoveryError(f.b, dec.scaledB()), 1e-8);
+    EXPECT_LT(recoveryError(f.c, dec.scaledC()), 1e-8);
+    Eigen::VectorXd found = dec.weights();
+    Eigen::VectorXd expected = w;
+    std::sort(found.data(), found.data() + 5);
+    std::sort(expected.data(), expected.data() + 5);
+    EXPECT_LT((found - expected).norm(), 1e-8); // signs included: â = σ_t a'_t
+    EXPECT_LT(dec.residual, 1e-8);
+}
+
+TEST(AsymmetricPowerMethod, AlsRefinementKeepsExactMomentsAndRepairsAPerturbedStart) {
+    Eigen::VectorXd w(4);
+    w << 0.4, -0.3, 0.2, 0.1;
+    const Factors f = randomFactors(7, 8, 9, w, 12);
+    const Moments m = exactMoments(f);
+    AsymmetricPowerOptions options;
+    options.rank = 4;
+    options.seed = 3;
+    options.alsSweeps = 50;
+    // Exact moments: the power-method solution is a fixed point of the sweeps.
+    const auto dec = asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options);
+    EXPECT_LT(recoveryError(f.a, dec.scaledA()), 1e-8);
+    EXPECT_LT(dec.residual, 1e-8);
+    // A perturbed decomposition (5 % noise on every factor) is pulled back to the truth.
+    options.alsSweeps = 0;
+    AsymmetricDecomposition start = asymmetricTensorPowerMethod(m.ab, m.ac, m.bc, m.abc, options);
+    std::mt19937_64 engine(8);
+    std::normal_distribution<double> noise(0.0, 0.05);
+    for (auto* factor : {&start.a, &start.b, &start.c}) {
+        for (Eigen::Index i = 0; i < factor->size(); ++i) {
+            factor->data()[i] *= 1 + noise(engine);
+        }
+    }
+    EXPECT_GT(recoveryError(f.a, start.scaledA()), 1e-3);
+    options.alsSweeps = 500;
+    options.tolerance = 1e-14;
+    alsRefine(m.ab, m.ac, m.bc, m.abc, std::vector<char>(4, 1), options, start);
+    EXPECT_LT(recoveryError(f.a, start.scaledA()), 1e-6);
+    EXPECT_LT(recoveryError(f.c, start.scaledC()), 1e-6);
+    Eigen::VectorXd found = start.weights();
+    Eigen::VectorXd expected = w;
+    std::sort(found.data(), found.data() + 4);
+    std::sort(expected.data(), expected.data() + 4);
+    EXPECT_LT((found - expected).norm(), 1e-6);
 }
 
 TEST(AsymmetricPowerMethod, CancelStops) {
