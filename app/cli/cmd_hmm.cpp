@@ -4,8 +4,11 @@
 // Options beyond the usage line: --method spectral|em (em: Baum–Welch from a random start to
 // convergence, the baseline; needs --gamma 0), --em-max-iter N (1000), --em-tolerance T (1e-5,
 // relative log-likelihood gain), --decode posterior|viterbi, --bin-size BP (200), --lag D
-// (triples x_{t−D}, x_t, x_{t+D}; 1), --iterations N, --restarts R, --refine-rounds N (power
-// method), --projection-rank R (combinations), --threads T, --no-segments.
+// (triples x_{t−D}, x_t, x_{t+D}; 1), --window L (side views = windows of L bins; 1),
+// --extra-components E (reserve components of the decomposition; 1), --validity-z Z (3),
+// --decomposition deflation|jennrich, --als-sweeps N (0), --scaling mean|none|whiten,
+// --iterations N, --restarts R, --refine-rounds N (power method), --projection-rank R
+// (combinations), --threads T, --no-segments.
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -130,7 +133,27 @@ int runHmm(const std::vector<std::string>& argv) {
     const int projectionRank = static_cast<int>(args.integer("projection-rank", 0, 0, 10000));
     const int lag = static_cast<int>(args.integer("lag", 1, 1, 1000));
     solveOptions.refinementRounds = static_cast<int>(args.integer("refine-rounds", 0, 0, 100));
+    const int window = static_cast<int>(args.integer("window", 1, 1, 1000));
+    solveOptions.extraComponents = static_cast<int>(args.integer("extra-components", 1, 0, 1000));
+    solveOptions.validityZ = args.real("validity-z", 3.0, 0.0, 1e6);
+    solveOptions.alsSweeps = static_cast<int>(args.integer("als-sweeps", 0, 0, 100000));
+    const std::string decompositionName = args.string("decomposition", "deflation");
+    const std::string scalingName = args.string("scaling", "mean");
     args.rejectUnused();
+    if (decompositionName == "jennrich") {
+        solveOptions.initialization = AsymmetricInit::SimultaneousDiagonalization;
+    } else if (decompositionName != "deflation") {
+        throw InputError("parameter --decomposition: '" + decompositionName +
+                         "' is not 'deflation' or 'jennrich'");
+    }
+    if (scalingName == "none") {
+        solveOptions.featureScaling = FeatureScaling::None;
+    } else if (scalingName == "whiten") {
+        solveOptions.featureScaling = FeatureScaling::Whitening;
+    } else if (scalingName != "mean") {
+        throw InputError("parameter --scaling: '" + scalingName +
+                         "' is not 'mean', 'none' or 'whiten'");
+    }
 
     if (trackPaths.empty()) {
         throw InputError("parameter --tracks: no file given");
@@ -197,16 +220,19 @@ int runHmm(const std::vector<std::string>& argv) {
     momentOptions.projectionRank = projectionRank;
     momentOptions.seed = seed;
     momentOptions.lag = lag;
+    momentOptions.window = window;
     SequenceMoments moments;
     if (method == "spectral") {
         moments = computeSequenceMoments(data, classes, momentOptions);
         if (moments.foreground.numTriples == 0) {
-            throw InputError("empty foreground: no run of 3 consecutive foreground bins "
-                             "without missing marks");
+            throw InputError("empty foreground: no run of " +
+                             std::to_string(2 * (moments.lag + moments.window - 1) + 1) +
+                             " consecutive foreground bins without missing marks");
         }
         if (gamma > 0 && moments.background.numTriples == 0) {
-            throw InputError("parameter --gamma: the background is empty (no run of 3 "
-                             "consecutive background bins), so gamma > 0 has nothing to "
+            throw InputError("parameter --gamma: the background is empty (no run of " +
+                             std::to_string(2 * (moments.lag + moments.window - 1) + 1) +
+                             " consecutive background bins), so gamma > 0 has nothing to "
                              "subtract; give --fg-regions and/or --bg-regions");
         }
         if (k > moments.rank()) {
@@ -360,6 +386,12 @@ int runHmm(const std::vector<std::string>& argv) {
         out.field("seed", static_cast<std::int64_t>(seed));
         out.field("bin_size", binSize);
         out.field("lag", lag);
+        out.field("window", window);
+        out.field("extra_components", solveOptions.extraComponents);
+        out.field("validity_z", solveOptions.validityZ);
+        out.field("decomposition", decompositionName);
+        out.field("als_sweeps", solveOptions.alsSweeps);
+        out.field("scaling", scalingName);
         out.field("decode", toString(decoding));
         out.field("threads", threadCount());
         out.endObject();
@@ -409,6 +441,12 @@ int runHmm(const std::vector<std::string>& argv) {
             out.field("weights", toVector(spectral.weights));
             out.field("lambdas", toVector(spectral.lambdas));
             out.field("residual", spectral.residual);
+            out.field("decomposition_rank", spectral.decompositionRank);
+            out.field("candidate_ranks", spectral.candidateRanks);
+            out.field("invalid_mass", spectral.invalidMass);
+            out.field("emission_clipping", toVector(spectral.emissionClipping));
+            out.field("emission_tolerance", toVector(spectral.emissionTolerance));
+            out.field("dropped_weights", toVector(spectral.droppedWeights));
         }
         auto matrix = [&](const char* name, const Eigen::MatrixXd& m) {
             out.key(name).beginArray();
@@ -422,6 +460,10 @@ int runHmm(const std::vector<std::string>& argv) {
             out.endArray();
         };
         matrix("emissions", markEmissions);
+        if (method == "spectral") {
+            matrix("components", spectral.markProbabilities);
+            matrix("dropped_components", spectral.droppedMarkProbabilities);
+        }
         matrix("transitions", model.transitions);
         out.field("start", toVector(model.start));
         out.endObject();
@@ -452,7 +494,23 @@ int runHmm(const std::vector<std::string>& argv) {
                   << " bins, background " << classes.backgroundBins << " bins\n";
         if (method == "spectral") {
             std::cout << "gamma = " << number(gamma) << ": " << spectral.numSpecific << " of " << k
-                      << " components are foreground-specific (weight > 0)\n";
+                      << " components are foreground-specific (weight > 0); decomposition rank "
+                      << spectral.decompositionRank;
+            if (spectral.droppedWeights.size() > 0) {
+                std::cout << " (dropped " << spectral.droppedWeights.size()
+                          << " least-occupied component(s), weights";
+                for (Eigen::Index t = 0; t < spectral.droppedWeights.size(); ++t) {
+                    std::cout << ' ' << number(spectral.droppedWeights[t]);
+                }
+                std::cout << ')';
+            }
+            std::cout << '\n';
+            if (spectral.invalidMass > 0) {
+                std::cout << "note: some components lie outside the valid emission range beyond "
+                             "sampling error (invalid mass "
+                          << number(spectral.invalidMass)
+                          << "): they are not identifiable states at this K and gamma\n";
+            }
         }
         for (int s = 0; s < states; ++s) {
             std::cout << labels[static_cast<size_t>(s)];
