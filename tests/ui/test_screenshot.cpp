@@ -51,3 +51,31 @@ TEST(Screenshot, DemoRendersANonBlankWindow) {
     EXPECT_GT(darkPixels, samples / 500);
     EXPECT_LT(darkPixels, samples / 4);
 }
+
+TEST(Screenshot, WithoutADisplayTheDemoRendersToAPngAndSaysWhere) {
+    // README's first set-up command ends in `contrast-explorer --demo`; on a machine without a
+    // display it must render the demo window to a PNG in the working folder and print its path.
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                       directory.filePath(QStringLiteral("config")));
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(directory.path());
+    process.start(QStringLiteral(CX_GUI_PATH), {QStringLiteral("--demo")});
+    ASSERT_TRUE(process.waitForStarted(10000));
+    ASSERT_TRUE(process.waitForFinished(90000)) << "contrast-explorer did not exit";
+    const QString errors = QString::fromLocal8Bit(process.readAllStandardError());
+    ASSERT_EQ(process.exitStatus(), QProcess::NormalExit) << errors.toStdString();
+    ASSERT_EQ(process.exitCode(), 0) << errors.toStdString();
+    const QString expected = directory.filePath(QStringLiteral("contrast-explorer-demo.png"));
+    EXPECT_TRUE(errors.contains(QStringLiteral("no display found"))) << errors.toStdString();
+    EXPECT_EQ(QString::fromLocal8Bit(process.readAllStandardOutput()).trimmed(), expected);
+    const QImage image(expected);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_GT(image.width(), 400);
+}
