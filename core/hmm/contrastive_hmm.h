@@ -104,7 +104,7 @@ struct ContrastiveHmmResult {
     /// reported component is a valid emission up to sampling error.
     double invalidMass = 0;
     int decompositionRank = 0; ///< R of the decomposition the result comes from
-    int candidateRanks = 0;    ///< decompositions tried (R = K, K + 1, …)
+    int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
     int iterations = 0;
     double elapsedMs = 0;
 };
@@ -131,7 +131,7 @@ struct ContrastiveHmmResult {
 /// views n_t; ω_t = sign(λ_t)/λ_t² (or FirstMoment least squares); (5) emissions:
 /// MarkVector, the first M coordinates of o_t clipped to [0, 1]; MarkCombination, U·o_t
 /// projected onto the simplex over patterns; (6) transitions of the foreground-specific states
-/// S, with Õ = [o_1 … o_K] (all K components, r × K) and its pseudo-inverse Õ⁺:
+/// S, with Õ = [o_1 … o_R] (all R extracted components, r × R) and its pseudo-inverse Õ⁺:
 ///   NextView (default): n_h = Σ_j A(h, j) o_j, so row h of A is Õ⁺ n_h (n_h = M_cb M_ab⁺ â_h
 ///     in Alg. 3's notation: pseudo-inverses of pair moments only);
 ///   PairMoment: P = Õ⁺ M23 Õ⁺ᵀ estimates P(h_t = i, h_{t+1} = j)·(class weights);
@@ -158,6 +158,9 @@ struct ContrastiveHmmResult {
 /// droppedWeights/droppedMarkProbabilities. If none is valid, the rank-K decomposition is
 /// returned; invalidMass > 0 then says that some reported component is not an identifiable
 /// state at this K and γ (emissionClipping names it). Cost: one decomposition per rank tried.
+/// On chr11 (both cell types, K = 7, γ = 0) this moves the emission MAD to the best of 12 EM
+/// runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below to within 0.002 %
+/// of that run's log-likelihood (tests/bench/bench_hmm.cpp, HmmChr11SpectralVsEm).
 ///
 /// \pre 1 ≤ K ≤ moments.rank(); γ finite and ≥ 0; the foreground has triples
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —
