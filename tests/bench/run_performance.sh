@@ -62,4 +62,4 @@ else
 fi
 
 echo "== Google Benchmark suite"
-"$bench" --benchmark_counters_tabular=true --benchmark_filter="${CX_BENCH_FILTER:-BM_}"
+"$bench" --benchmark_counters_tabular=true --benchmark_filter="${CX_BENCH_FILTER:-BM_(M2|M3|Projection|Engine|Solve|Reuters|Memory)}"
