@@ -208,8 +208,8 @@ TEST(MainWindow, FailedLoadShowsFileAndKeepsTheCorpus) {
 
 TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     // Measures, on the demo session, the longest gap between event-loop turns while the slider
-    // is dragged across its whole range at ~60 Hz, and the latency from each γ change to the
-    // table showing it. Printed for the report; the assertions are only loose guards (timing
+    // is driven through 200 values in 2 s (every 10 ms, across its whole 0–10 range), and the
+    // latency from each γ change to the table showing it. Printed for the report; the assertions are only loose guards (timing
     // limits belong in benchmarks, SPEC §6).
     MainWindow window;
     window.setSettingsPersistent(false);
@@ -239,10 +239,11 @@ TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     });
     heartbeat.start();
     QTimer drag;
-    drag.setInterval(16);
+    drag.setInterval(10);
     int value = 0;
+    const int step = slider->maximum() / 200; // 200 values
     QObject::connect(&drag, &QTimer::timeout, [&] {
-        value += 8;
+        value += step;
         slider->setValue(std::min(value, slider->maximum()));
         if (value >= slider->maximum()) {
             drag.stop();
