@@ -13,6 +13,7 @@
 #include "topic_session.h" // writeFileAtomically
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/common/json_writer.h"
 #include "core/common/parallel.h"
 #include "core/common/timer.h"
@@ -34,14 +35,8 @@ namespace cx::cli {
 
 namespace {
 
-std::string number(double value) {
-    if (!std::isfinite(value)) {
-        return "nan";
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
-}
+/// Six significant digits for the HMM tables (probabilities, weights).
+std::string number(double value) { return formatNumber(value, 6); }
 
 std::vector<double> toVector(const Eigen::VectorXd& v) {
     return std::vector<double>(v.data(), v.data() + v.size());

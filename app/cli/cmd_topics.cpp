@@ -3,6 +3,7 @@
 #include "topic_session.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/common/json_writer.h"
 #include "core/common/timer.h"
 #include "core/models/topic_evaluation.h"
@@ -18,14 +19,6 @@ namespace cx::cli {
 namespace {
 
 
-std::string number(double value) {
-    if (!std::isfinite(value)) {
-        return "nan";
-    }
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.10g", value);
-    return buffer;
-}
 
 std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) {
     std::string out = "word";
@@ -37,7 +30,7 @@ std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) 
         out += corpus.vocabulary[i];
         for (int t = 0; t < model.numComponents(); ++t) {
             out += '\t';
-            out += number(model.topics(static_cast<Eigen::Index>(i), t));
+            out += formatNumber(model.topics(static_cast<Eigen::Index>(i), t));
         }
         out += '\n';
     }
@@ -47,8 +40,8 @@ std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) 
 std::string componentTable(const TopicModelResult& model) {
     std::string out = "component\tlambda\tweight\tforeground_specific\n";
     for (int t = 0; t < model.numComponents(); ++t) {
-        out += "c" + std::to_string(t + 1) + '\t' + number(model.lambdas[t]) + '\t' +
-               number(model.weights[t]) + '\t' +
+        out += "c" + std::to_string(t + 1) + '\t' + formatNumber(model.lambdas[t]) + '\t' +
+               formatNumber(model.weights[t]) + '\t' +
                (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\n';
     }
     return out;
@@ -61,9 +54,9 @@ std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, in
         for (size_t rank = 0; rank < top.size(); ++rank) {
             out += "c" + std::to_string(t + 1) + '\t' +
                    (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
-                   number(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
+                   formatNumber(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
                    corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
-                   number(model.topics(top[rank], t)) + '\n';
+                   formatNumber(model.topics(top[rank], t)) + '\n';
         }
     }
     return out;
@@ -86,7 +79,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     if (session.method != "direct" && model.effectiveRank < model.numComponents()) {
         std::cout << "note: only " << model.effectiveRank << " of the " << model.numComponents()
                   << " eigenvalues of M2f - gamma*M2b exceed its split-half noise level ("
-                  << number(model.noiseLevel)
+                  << formatNumber(model.noiseLevel)
                   << "): the remaining components fit sampling noise; consider K = "
                   << model.effectiveRank << "\n";
     }
@@ -94,7 +87,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
         std::cout << "c" << (t + 1) << (specific ? "  weight " : "  signed weight ")
-                  << number(model.signedWeights[t]) << (specific ? "" : " (background/shared)")
+                  << formatNumber(model.signedWeights[t]) << (specific ? "" : " (background/shared)")
                   << ":";
         for (auto i : topEntries(model.topics.col(t), std::min(session.topWords, 12))) {
             std::cout << ' ' << session.corpus->vocabulary[static_cast<size_t>(i)];
@@ -184,8 +177,8 @@ int runTopics(const std::vector<std::string>& argv) {
     } else {
         printHumanSummary(session, model);
         if (!positiveRule.empty()) {
-            std::cout << "\nspecificity AUC " << number(auc) << " (relative to gamma = 0: "
-                      << number(auc / baselineAuc) << ")\n";
+            std::cout << "\nspecificity AUC " << formatNumber(auc) << " (relative to gamma = 0: "
+                      << formatNumber(auc / baselineAuc) << ")\n";
         }
         if (!session.outDir.empty()) {
             std::cout << "\nwrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
@@ -220,7 +213,7 @@ int runSweep(const std::vector<std::string>& argv) {
 
     std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific\n";
     for (const auto& p : sweep.points) {
-        table += number(p.gamma) + '\t' + number(p.auc) + '\t' + number(p.relativeAuc) + '\t' +
+        table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' + formatNumber(p.relativeAuc) + '\t' +
                  std::to_string(p.numForegroundSpecific) + '\n';
     }
     if (!session.outDir.empty()) {

@@ -1,6 +1,7 @@
 #include "core/hmm/bed.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/io/text_input.h"
 
 #include <algorithm>
@@ -40,17 +41,6 @@ std::vector<std::string_view> splitBedLine(std::string_view line) {
     return out;
 }
 
-std::string quoted(std::string_view token) {
-    std::string out = "'";
-    for (size_t i = 0; i < token.size() && i < 24; ++i) {
-        const char c = token[i];
-        out += (c >= 32 && c < 127) ? c : '?';
-    }
-    if (token.size() > 24) {
-        out += "...";
-    }
-    return out + "'";
-}
 
 bool parseCoordinate(std::string_view token, std::int64_t& value) {
     while (!token.empty() && (token.back() == ' ' || token.back() == '\r')) {
@@ -156,12 +146,12 @@ void appendBedFile(BedRegions& regions, const std::string& path, const CancelTok
         BedInterval interval;
         if (!parseCoordinate(parts[1], interval.start)) {
             throw InputError(path, lineNumber,
-                             "column 2 (start): " + quoted(parts[1]) +
+                             "column 2 (start): " + quoteForMessage(parts[1]) +
                                  " is not a non-negative integer");
         }
         if (!parseCoordinate(parts[2], interval.end)) {
             throw InputError(path, lineNumber,
-                             "column 3 (end): " + quoted(parts[2]) +
+                             "column 3 (end): " + quoteForMessage(parts[2]) +
                                  " is not a non-negative integer");
         }
         if (interval.start > interval.end) {

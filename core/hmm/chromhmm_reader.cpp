@@ -1,6 +1,7 @@
 #include "core/hmm/chromhmm_reader.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/io/text_input.h"
 
 #include <functional>
@@ -41,18 +42,6 @@ std::vector<std::string_view> fields(std::string_view line) {
     return out;
 }
 
-/// A token quoted for an error message: printable ASCII only, at most 24 characters.
-std::string quoted(std::string_view token) {
-    std::string out = "'";
-    for (size_t i = 0; i < token.size() && i < 24; ++i) {
-        const char c = token[i];
-        out += (c >= 32 && c < 127) ? c : '?';
-    }
-    if (token.size() > 24) {
-        out += "...";
-    }
-    return out + "'";
-}
 
 bool isMarkValue(std::string_view token) {
     return token.size() == 1 && token[0] >= '0' && token[0] <= '2';
@@ -154,7 +143,7 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
     for (auto part : markParts) {
         std::string name(part);
         if (!seen.insert(name).second) {
-            throw InputError(path, 2, "mark name " + quoted(part) + " appears twice");
+            throw InputError(path, 2, "mark name " + quoteForMessage(part) + " appears twice");
         }
         marks.push_back(std::move(name));
     }
@@ -166,8 +155,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
         } else {
             for (size_t j = 0; j < marks.size(); ++j) {
                 if (marks[j] != data.markNames[j]) {
-                    detail = "column " + std::to_string(j + 1) + " is " + quoted(marks[j]) +
-                             ", expected " + quoted(data.markNames[j]);
+                    detail = "column " + std::to_string(j + 1) + " is " + quoteForMessage(marks[j]) +
+                             ", expected " + quoteForMessage(data.markNames[j]);
                     break;
                 }
             }
@@ -229,7 +218,7 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
             if (!isMarkValue(token)) {
                 throw InputError(path, lineNumber,
                                  "column " + std::to_string(column + 1) + " (" + marks[column] +
-                                     "): " + quoted(token) + " is not 0, 1 or 2");
+                                     "): " + quoteForMessage(token) + " is not 0, 1 or 2");
             }
             key[column] = static_cast<char>(token[0] - '0');
             ++column;

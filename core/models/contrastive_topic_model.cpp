@@ -1,6 +1,7 @@
 #include "core/models/contrastive_topic_model.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/common/timer.h"
 #include "core/moments/randomized_eigen.h"
 #include "core/tensor/linalg.h"
@@ -20,11 +21,6 @@ namespace {
 
 constexpr double kRankTolerance = 1e-10;
 
-std::string formatNumber(double value) {
-    std::ostringstream out;
-    out << value;
-    return out.str();
-}
 
 /// Alg. 2's options for Alg. 1 at contrast γ. The contrastive weights satisfy
 /// ω_t = w_t^f − γ·w_t^b ∈ [−γ, 1], so |λ| = |ω|^{-1/2} ≥ 1/√max(1, γ); trials more than a

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace cx {
+
+/// A number for messages and TSV output: %g with `significantDigits` digits; "nan", "inf" and
+/// "-inf" for non-finite values.
+inline std::string formatNumber(double value, int significantDigits = 10) {
+    if (std::isnan(value)) {
+        return "nan";
+    }
+    if (std::isinf(value)) {
+        return value > 0 ? "inf" : "-inf";
+    }
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.*g", significantDigits, value);
+    return buffer;
+}
+
+/// A token quoted for an error message: printable ASCII only (others become '?'), at most
+/// `maxLength` characters followed by "..." when longer.
+inline std::string quoteForMessage(std::string_view token, size_t maxLength = 24) {
+    std::string out = "'";
+    for (size_t i = 0; i < token.size() && i < maxLength; ++i) {
+        const char c = token[i];
+        out += (c >= 32 && c < 127) ? c : '?';
+    }
+    if (token.size() > maxLength) {
+        out += "...";
+    }
+    return out + "'";
+}
+
+} // namespace cx
