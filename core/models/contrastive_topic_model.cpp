@@ -12,7 +12,6 @@
 #include <limits>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 namespace cx {
