@@ -29,7 +29,10 @@ const std::vector<Command>& commands() {
         {"hmm", "contrastive HMM on ChromHMM binarized chromatin tracks",
          "contrast-cli hmm --tracks F1[,F2...] [--fg-regions BED[,BED...]]\n"
          "       [--bg-regions BED[,BED...]] --k K --gamma G [--encoding marks|combinations]\n"
-         "       [--refine-em N] [--seed S] --out DIR [--json]",
+         "       [--refine-em N] [--seed S] --out DIR [--json]\n"
+         "       [--method spectral|em] [--decode posterior|viterbi] [--bin-size BP] [--lag D]\n"
+         "       [--window L] [--extra-components N] [--threads T] [--no-segments]\n"
+         "       (all options are described at the top of app/cli/cmd_hmm.cpp)",
          runHmm},
         {"generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)",
          "contrast-cli generate --out DIR [--name NAME] [--fg-docs N] [--bg-docs N] [--vocab D]\n"
