@@ -32,7 +32,7 @@ const std::vector<Command>& commands() {
          "       [--refine-em N] [--seed S] --out DIR [--json]\n"
          "       [--method spectral|em] [--decode posterior|viterbi] [--bin-size BP] [--lag D]\n"
          "       [--window L] [--extra-components N] [--threads T] [--no-segments]\n"
-         "       (all options are described at the top of app/cli/cmd_hmm.cpp)",
+         "       (README, section \"Chromatin tracks\", describes every option)",
          runHmm},
         {"generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)",
          "contrast-cli generate --out DIR [--name NAME] [--fg-docs N] [--bg-docs N] [--vocab D]\n"
