@@ -83,6 +83,16 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
                   << "): the remaining components fit sampling noise; consider K = "
                   << model.effectiveRank << "\n";
     }
+    if (model.status == Status::NotConverged) {
+        std::string unsettled;
+        for (int t = 0; t < model.numComponents(); ++t) {
+            if (model.iterations[static_cast<size_t>(t)] >= session.modelOptions.iterations) {
+                unsettled += (unsettled.empty() ? "c" : ", c") + std::to_string(t + 1);
+            }
+        }
+        std::cout << "note: " << unsettled << " still moving after " << session.modelOptions.iterations
+                  << " power iterations (--iterations); shown is the last iterate\n";
+    }
     std::cout << "\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
@@ -157,6 +167,7 @@ int runTopics(const std::vector<std::string>& argv) {
         std::vector<double> weights(model.weights.data(), model.weights.data() + model.weights.size());
         json.field("lambdas", lambdas);
         json.field("weights", weights);
+        json.field("iterations", model.iterations);
         if (!positiveRule.empty()) {
             json.field("positive", positiveRule);
             json.field("auc", auc);

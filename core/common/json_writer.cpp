@@ -96,6 +96,15 @@ JsonWriter& JsonWriter::field(const std::string& name, const std::vector<double>
     return endArray();
 }
 
+JsonWriter& JsonWriter::field(const std::string& name, const std::vector<int>& values) {
+    key(name);
+    beginArray();
+    for (int v : values) {
+        value(v);
+    }
+    return endArray();
+}
+
 std::string JsonWriter::escape(const std::string& text) {
     std::string out;
     out.reserve(text.size() + 2);

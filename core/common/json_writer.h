@@ -34,6 +34,7 @@ public:
         return value(v);
     }
     JsonWriter& field(const std::string& name, const std::vector<double>& values);
+    JsonWriter& field(const std::string& name, const std::vector<int>& values);
 
     static std::string escape(const std::string& text);
 

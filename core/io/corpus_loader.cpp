@@ -121,6 +121,20 @@ std::vector<std::string> reutersFilesIn(const std::string& folder) {
     return paths;
 }
 
+/// The UCI docword.NAME.txt[.gz] files of a folder, sorted by name.
+std::vector<std::string> docwordFilesIn(const std::string& folder) {
+    std::vector<std::string> found;
+    std::error_code error;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end;
+         it.increment(error)) {
+        if (!docwordStem(it->path().string()).empty()) {
+            found.push_back(it->path().string());
+        }
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
 /// A sibling of `path` named `name` (or `name`.gz), or "" if neither exists.
 std::string sibling(const std::string& path, const std::string& name) {
     const fs::path folder = fs::path(path).parent_path();
@@ -136,7 +150,10 @@ std::string sibling(const std::string& path, const std::string& name) {
 CorpusFormat detectFormat(const std::vector<std::string>& parts) {
     const std::string& first = parts.front();
     if (parts.size() == 1 && isFolder(first)) {
-        return reutersFilesIn(first).empty() ? CorpusFormat::TextFolder : CorpusFormat::Reuters;
+        if (!reutersFilesIn(first).empty()) {
+            return CorpusFormat::Reuters;
+        }
+        return !docwordFilesIn(first).empty() ? CorpusFormat::UciBagOfWords : CorpusFormat::TextFolder;
     }
     if (isReutersName(first)) {
         return CorpusFormat::Reuters;
@@ -177,15 +194,7 @@ RawCorpus readUciParts(const std::vector<std::string>& parts, const CorpusLoadOp
     }
     std::string docword = parts[0];
     if (isFolder(docword)) {
-        std::vector<std::string> found;
-        std::error_code error;
-        for (fs::directory_iterator it(docword, error), end; !error && it != end;
-             it.increment(error)) {
-            if (!docwordStem(it->path().string()).empty()) {
-                found.push_back(it->path().string());
-            }
-        }
-        std::sort(found.begin(), found.end());
+        const std::vector<std::string> found = docwordFilesIn(docword);
         if (found.size() != 1) {
             throw InputError(docword, 0,
                              found.empty() ? "no docword.NAME.txt file in the folder"

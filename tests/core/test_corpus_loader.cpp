@@ -435,6 +435,18 @@ TEST(CorpusLoader, ReadsUciWithLabels) {
     EXPECT_EQ(corpus.report.files.size(), 3u);
 }
 
+TEST(CorpusLoader, FolderWithOneDocwordFileIsReadAsUci) {
+    // As `contrast-cli generate --out DIR` writes it: the folder alone names the corpus.
+    ScratchFolder scratch;
+    for (const char* name : {"docword.tiny.txt", "vocab.tiny.txt", "labels.tiny.tsv"}) {
+        scratch.write(name, readBytes(corpusFixture(std::string("uci/") + name)));
+    }
+    expectTinyUci(loadCorpus(scratch.root()));
+
+    scratch.write("docword.other.txt", readBytes(corpusFixture("uci/docword.tiny.txt")));
+    expectInputError([&] { loadCorpus(scratch.root()); }, {"several docword", "name the one"});
+}
+
 TEST(CorpusLoader, UciGzipMatchesPlainAndAcceptsPathPairs) {
     ScratchFolder scratch;
     scratch.writeGzip("docword.tiny.txt.gz", readBytes(corpusFixture("uci/docword.tiny.txt")));

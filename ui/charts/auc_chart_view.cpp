@@ -1,5 +1,7 @@
 #include "ui/charts/auc_chart_view.h"
 
+#include "ui/common/plural.h"
+
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -299,12 +301,13 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
         return;
     }
     QToolTip::showText(QCursor::pos(),
-                       tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%n foreground-specific "
-                          "topic(s)",
-                          "", nearest->numForegroundSpecific)
+                       tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4")
                            .arg(nearest->gamma, 0, 'g', 4)
                            .arg(nearest->auc, 0, 'f', 3)
-                           .arg(nearest->relativeAuc, 0, 'f', 3),
+                           .arg(nearest->relativeAuc, 0, 'f', 3)
+                           .arg(countOf(nearest->numForegroundSpecific,
+                                        tr("foreground-specific topic"),
+                                        tr("foreground-specific topics"))),
                        this);
 }
 

@@ -1,5 +1,6 @@
 #include "ui/chromatin/chromatin_data_panel.h"
 
+#include "ui/common/plural.h"
 #include "ui/common/form_widgets.h"
 #include "ui/models/annotation_list_model.h"
 
@@ -155,8 +156,8 @@ void ChromatinDataPanel::setData(const ChromatinDataHandle& handle) {
     }
     m_trackName->setToolTip(handle.paths.join(QLatin1Char('\n')));
     m_trackDetails->setText(
-        tr("%1 track(s) · %2 bins of %3 bp · %4 marks · %5 distinct patterns · read in %6 s")
-            .arg(data.tracks.size())
+        tr("%1 · %2 bins of %3 bp · %4 marks · %5 distinct patterns · read in %6 s")
+            .arg(countOf(static_cast<qint64>(data.tracks.size()), tr("track"), tr("tracks")))
             .arg(count(data.totalBins()), QString::number(data.binSize))
             .arg(data.numMarks())
             .arg(data.numPatterns())

@@ -1,5 +1,6 @@
 #include "ui/chromatin/chromatin_workspace.h"
 
+#include "ui/common/plural.h"
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_data_panel.h"
@@ -766,8 +767,9 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
                                   : info.fileName());
     }
     emit statusMessage(
-        tr("Loaded %n track(s): %1 bins", "", static_cast<int>(data.data->tracks.size()))
-            .arg(QLocale().toString(static_cast<qint64>(data.data->totalBins()))));
+        tr("Loaded %1: %2 bins")
+            .arg(countOf(static_cast<qint64>(data.data->tracks.size()), tr("track"), tr("tracks")),
+                 QLocale().toString(static_cast<qint64>(data.data->totalBins()))));
     if (m_interactiveOpen && data.paths == m_loadingTracks) {
         emit pathOpened(data.paths.front());
         if (m_annotationModel->rowCount() == 0) {
@@ -775,9 +777,10 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
             if (!found.isEmpty()) {
                 addAnnotations(found);
                 emit statusMessage(
-                    tr("Found %n ChromHMM annotation file(s) next to the tracks; tick Fg on the "
-                       "regions to contrast",
-                       "", static_cast<int>(found.size())),
+                    tr("Found %1 next to the tracks; tick Fg on the regions to contrast")
+                        .arg(countOf(static_cast<qint64>(found.size()),
+                                     tr("ChromHMM annotation file"),
+                                     tr("ChromHMM annotation files"))),
                     8000);
             }
         }

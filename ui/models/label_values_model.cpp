@@ -1,5 +1,7 @@
 #include "ui/models/label_values_model.h"
 
+#include "ui/common/plural.h"
+
 #include <QLocale>
 
 namespace cx::ui {
@@ -88,7 +90,7 @@ QVariant LabelValuesModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::ToolTipRole:
-        return tr("%1: %n document(s)", "", static_cast<int>(count)).arg(value);
+        return tr("%1: %2").arg(value, countOf(qint64(count), tr("document"), tr("documents")));
     case CountRole:
         return qint64(count);
     case ValueRole:

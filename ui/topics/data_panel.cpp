@@ -1,5 +1,6 @@
 #include "ui/topics/data_panel.h"
 
+#include "ui/common/plural.h"
 #include "ui/common/form_widgets.h"
 #include "ui/topics/selection_picker.h"
 
@@ -128,12 +129,14 @@ void DataPanel::setCorpus(const CorpusHandle& corpus) {
                           .arg(count(report.documentsRead), count(report.documentsKept),
                                count(report.tokensKept));
     if (report.invalidBytes > 0) {
-        details << tr("%n invalid UTF-8 byte(s) read as Latin-1", "",
-                      static_cast<int>(std::min<std::int64_t>(report.invalidBytes, 1 << 30)));
+        details << tr("%1 read as Latin-1")
+                       .arg(countOf(report.invalidBytes, tr("invalid UTF-8 byte"),
+                                    tr("invalid UTF-8 bytes")));
     }
     if (!report.warnings.empty()) {
-        details << tr("⚠ %n warning(s) — hover for details", "",
-                      static_cast<int>(report.warnings.size()));
+        details << tr("⚠ %1 — hover for details")
+                       .arg(countOf(static_cast<qint64>(report.warnings.size()), tr("warning"),
+                                    tr("warnings")));
         tooltip += QStringLiteral("<br><br>");
         const size_t shown = std::min<size_t>(report.warnings.size(), 20);
         for (size_t i = 0; i < shown; ++i) {

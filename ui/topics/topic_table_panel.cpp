@@ -1,5 +1,6 @@
 #include "ui/topics/topic_table_panel.h"
 
+#include "ui/common/plural.h"
 #include "ui/common/export_helpers.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/models/topic_words_model.h"
@@ -20,6 +21,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -132,6 +135,7 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("statusLine"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true); // a long status never widens the window
     layout->addWidget(m_summary);
 
     connect(m_showAll, &QCheckBox::toggled, this, &TopicTablePanel::setShowAll);
@@ -247,9 +251,23 @@ void TopicTablePanel::updateSummary() {
     }
     if (result.numRejected > 0) {
         parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
-                     .arg(tr("%n component(s) rejected", "", result.numRejected),
+                     .arg(tr("%1 rejected").arg(countOf(result.numRejected, tr("component"),
+                                                          tr("components"))),
                           tr("No power-method trial gave an admissible weight (|ω| ≤ max(1, γ)): "
                              "K is larger than the data support at this γ."));
+    } else if (result.status == cx::Status::NotConverged) {
+        const int limit = solution.parameters.iterations;
+        const auto unsettled = std::count_if(result.iterations.begin(), result.iterations.end(),
+                                             [limit](int used) { return used >= limit; });
+        parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
+                     .arg(tr("%1 unsettled after %2 iterations")
+                              .arg(countOf(unsettled, tr("component"), tr("components")))
+                              .arg(limit),
+                          tr("The power iteration of these components had not reached its "
+                             "tolerance when the iteration limit was hit. On real data the "
+                             "third moment is not exactly low rank and an iterate can cycle "
+                             "between nearby directions; the component shown is the last "
+                             "iterate, chosen by the median-|λ| rule like any other."));
     } else if (result.status != cx::Status::Successful) {
         parts << QStringLiteral("<span style='color:#b35c00'>%1</span>")
                      .arg(QString::fromUtf8(cx::toString(result.status)));
