@@ -439,6 +439,7 @@ int runHmm(const std::vector<std::string>& argv) {
             out.field("decomposition_rank", spectral.decompositionRank);
             out.field("candidate_ranks", spectral.candidateRanks);
             out.field("invalid_mass", spectral.invalidMass);
+            out.field("component_invalid_mass", toVector(spectral.componentInvalidMass));
             out.field("emission_clipping", toVector(spectral.emissionClipping));
             out.field("emission_tolerance", toVector(spectral.emissionTolerance));
             out.field("dropped_weights", toVector(spectral.droppedWeights));
@@ -501,10 +502,16 @@ int runHmm(const std::vector<std::string>& argv) {
             }
             std::cout << '\n';
             if (spectral.invalidMass > 0) {
-                std::cout << "note: some components lie outside the valid emission range beyond "
-                             "sampling error (invalid mass "
-                          << number(spectral.invalidMass)
-                          << "): they are not identifiable states at this K and gamma\n";
+                std::cout << "note: not a valid " << k << "-state model at this gamma (invalid mass "
+                          << number(spectral.invalidMass) << "):";
+                for (Eigen::Index t = 0; t < spectral.componentInvalidMass.size(); ++t) {
+                    if (spectral.componentInvalidMass[t] > 0) {
+                        std::cout << " component " << (t + 1) << " (weight "
+                                  << number(spectral.weights[t]) << ")";
+                    }
+                }
+                std::cout << " has an emission outside [0, 1] or a weight outside [-gamma, 1] "
+                             "beyond sampling error; try another gamma or K\n";
             }
         }
         for (int s = 0; s < states; ++s) {

@@ -340,14 +340,16 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
     const double nb = static_cast<double>(std::max<std::int64_t>(bg.numTriples, 1));
     const double effective = 1.0 / (1.0 / nf + gamma * gamma / nb);
     out.emissionTolerance.resize(k);
-    out.invalidMass = 0;
+    out.componentInvalidMass.resize(k);
+    const double weightTolerance = options.validityZ * 0.5 / std::sqrt(effective);
     for (int t = 0; t < k; ++t) {
         const double tolerance = options.validityZ * 0.5 /
                                  std::sqrt(effective * std::max(std::abs(out.weights[t]), 1e-300));
         out.emissionTolerance[t] = tolerance;
-        out.invalidMass +=
-            std::abs(out.weights[t]) * std::max(0.0, out.emissionClipping[t] - tolerance);
+        out.componentInvalidMass[t] = invalidStateMass(out.weights[t], out.emissionClipping[t],
+                                                       tolerance, gamma, weightTolerance);
     }
+    out.invalidMass = out.componentInvalidMass.sum();
 
     // Next-view rows over all R components: n_h = Σ_j A(h, j) o_j, so Õ⁺n_h is a probability
     // vector for a valid state; its negative mass is the transition part of the validity test.
@@ -400,6 +402,16 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
 }
 
 } // namespace
+
+double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
+                        double weightTolerance) {
+    // The emission part: the weight of a state times how far its raw emission estimate lies
+    // outside the valid set beyond sampling error.
+    const double emission = std::abs(weight) * std::max(0.0, clipping - clippingTolerance);
+    // The weight part: ω = π_f − γ·π_b with occupancies π ∈ [0, 1], so ω ∈ [−γ, 1].
+    const double excess = std::max(weight - 1.0, -gamma - weight);
+    return emission + std::max(0.0, excess - weightTolerance);
+}
 
 ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
                                          const ContrastiveHmmOptions& options,

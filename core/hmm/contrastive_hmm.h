@@ -100,8 +100,10 @@ struct ContrastiveHmmResult {
     /// Per kept component: the sampling tolerance validityZ/(2√(N_eff·|ω_t|)) of the validity
     /// test, N_eff = (1/N_f + γ²/N_b)⁻¹ from the triple counts.
     Eigen::VectorXd emissionTolerance;
-    /// Σ_t |ω_t|·max(0, clipping_t − tolerance_t) over the kept components: 0 when every
-    /// reported component is a valid emission up to sampling error.
+    /// Per kept component: invalidStateMass() of its weight and emission; 0 for a valid state.
+    Eigen::VectorXd componentInvalidMass;
+    /// Σ_t componentInvalidMass_t: 0 when every reported component is a valid state (emission
+    /// in the valid set, weight in [−γ, 1]) up to sampling error.
     double invalidMass = 0;
     int decompositionRank = 0; ///< R of the decomposition the result comes from
     int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
@@ -144,7 +146,8 @@ struct ContrastiveHmmResult {
 /// Validity and reserve components. An emission column is a probability vector (MarkVector:
 /// entries in [0, 1]; combinations: on the simplex), so a raw estimate õ_t outside that set by
 /// more than sampling error (emissionClipping_t > validityZ/(2√(N_eff|ω_t|)), N_eff =
-/// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM. Real chromatin has more than K states, and the
+/// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM; nor is a weight outside [−γ, 1] by more than
+/// validityZ/(2√N_eff) (ω = π_f − γ·π_b, occupancies in [0, 1]). Real chromatin has more than K states, and the
 /// rank-K truncation of the pair moments keeps the K directions of largest (1/√mean-scaled)
 /// signal, not the K most occupied states: a rare state with many marks (on chr11 an all-marks
 /// component covering 0.16 % of the bins) outranks the split between two frequent, similar
@@ -157,7 +160,7 @@ struct ContrastiveHmmResult {
 /// minus γ·background occupancy otherwise) are all valid is used; the others are returned as
 /// droppedWeights/droppedMarkProbabilities. If none is valid, the rank-K decomposition is
 /// returned; invalidMass > 0 then says that some reported component is not an identifiable
-/// state at this K and γ (emissionClipping names it). Cost: one decomposition per rank tried.
+/// state at this K and γ (componentInvalidMass names it). Cost: one decomposition per rank tried.
 /// On chr11 (both cell types, K = 7, γ = 0) this moves the emission MAD to the best of 12 EM
 /// runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below to within 0.002 %
 /// of that run's log-likelihood (tests/bench/bench_hmm.cpp, HmmChr11SpectralVsEm).
@@ -166,6 +169,13 @@ struct ContrastiveHmmResult {
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —
 ///      O(K·trials·iterations·r³), about a millisecond for r = 11, K = 7.
 /// Deterministic given options.seed.
+/// How far one component is from a valid state of a contrastive HMM:
+/// |ω|·max(0, clipping − clippingTolerance) (its raw emission outside the valid set beyond
+/// sampling error) + max(0, excess − weightTolerance), excess = how far ω lies outside
+/// [−γ, 1]. 0 for a valid state.
+double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
+                        double weightTolerance);
+
 ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
                                          const ContrastiveHmmOptions& options,
                                          const CancelToken& cancel = {});

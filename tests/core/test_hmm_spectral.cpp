@@ -319,6 +319,24 @@ TEST(HmmSpectral, NoPositiveComponentGivesAnEmptyModel) {
     EXPECT_EQ(result.numSpecific, 0);
     EXPECT_EQ(result.hmm.numStates(), 0);
     EXPECT_EQ(result.status, Status::NumericalIssue);
+    // −π ∈ [−γ, 1] and exact emissions: every component is a valid (background) state.
+    ASSERT_EQ(result.componentInvalidMass.size(), 3);
+    EXPECT_NEAR(result.invalidMass, 0.0, 1e-9);
+}
+
+TEST(HmmSpectral, InvalidStateMassCountsEmissionAndWeightViolations) {
+    // Valid: emission within tolerance, weight inside [−γ, 1].
+    EXPECT_EQ(invalidStateMass(0.4, 0.01, 0.02, 1.0, 0.01), 0.0);
+    EXPECT_EQ(invalidStateMass(-0.9, 0.0, 0.02, 1.0, 0.01), 0.0);
+    EXPECT_EQ(invalidStateMass(1.005, 0.0, 0.02, 0.0, 0.01), 0.0); // within the weight tolerance
+    // Emission part: |ω|·(clipping − tolerance).
+    EXPECT_NEAR(invalidStateMass(-0.5, 0.12, 0.02, 1.0, 0.01), 0.05, 1e-12);
+    // Weight part: an occupancy difference above 1 or below −γ is no state.
+    EXPECT_NEAR(invalidStateMass(2.0, 0.0, 0.02, 1.4, 0.01), 0.99, 1e-12);
+    EXPECT_NEAR(invalidStateMass(-1.5, 0.0, 0.02, 1.0, 0.01), 0.49, 1e-12);
+    EXPECT_NEAR(invalidStateMass(-1.5, 0.0, 0.02, 2.0, 0.01), 0.0, 1e-12);
+    // Both.
+    EXPECT_NEAR(invalidStateMass(1.5, 0.22, 0.02, 0.0, 0.01), 1.5 * 0.2 + 0.49, 1e-12);
 }
 
 } // namespace
