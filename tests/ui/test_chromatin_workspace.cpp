@@ -174,6 +174,10 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
             emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::DimmedRole).toBool(),
             result.weights[component] <= 0);
         EXPECT_EQ(emissions->headerData(row, Qt::Vertical).toString(), catalog.name(row));
+        EXPECT_EQ(
+            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole)
+                .toBool(),
+            result.componentInvalidMass[component] > 0);
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
     // Transitions: the specific HMM's, rows and columns in display order, rows on the simplex.
@@ -206,6 +210,53 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
         }
         EXPECT_TRUE(found) << "reference row " << row;
     }
+}
+
+TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeightsChart) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    ASSERT_TRUE(waitUntil([&] {
+        return !chromatin->controller()->sweep().isEmpty() &&
+               !chromatin->weightsChart()->lines().isEmpty();
+    }));
+    // The weights chart shades exactly the grid points without a valid model. On this slice
+    // junk components appear where quiescent chromatin changes sign (README, chromatin results).
+    const cx::ui::WeightSweep sweep = chromatin->controller()->sweep();
+    const auto ranges = chromatin->weightsChart()->unreliableRanges();
+    ASSERT_EQ(sweep.specificInvalidMass.size(), static_cast<size_t>(sweep.gammas.size()));
+    int shaded = 0;
+    double invalidGamma = -1;
+    for (int i = 0; i < sweep.gammas.size(); ++i) {
+        const double g = sweep.gammas[i];
+        const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const auto& range) {
+            return range.first <= g && g <= range.second;
+        });
+        const bool invalid = sweep.specificInvalidMass[static_cast<size_t>(i)] > 0;
+        EXPECT_EQ(inside, invalid) << "γ = " << g;
+        shaded += inside;
+        if (invalid && invalidGamma < 0) {
+            invalidGamma = g;
+        }
+    }
+    ASSERT_GT(shaded, 0);
+    EXPECT_LT(shaded, sweep.gammas.size());
+
+    // At such a γ the heatmap flags the foreground-specific state that is not a valid state.
+    chromatin->setGamma(invalidGamma);
+    ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+    const auto& result = *chromatin->controller()->solution().result;
+    const cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
+    int flagged = 0;
+    for (int row = 0; row < emissions->rowCount(); ++row) {
+        const int component = chromatin->catalog().componentOfSlot(row);
+        const bool flag =
+            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole)
+                .toBool();
+        EXPECT_EQ(flag, result.componentInvalidMass[component] > 0);
+        flagged += flag && result.weights[component] > 0;
+    }
+    EXPECT_GT(flagged, 0) << "γ = " << invalidGamma;
 }
 
 TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {

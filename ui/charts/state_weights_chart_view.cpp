@@ -1,5 +1,6 @@
 #include "ui/charts/state_weights_chart_view.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -22,6 +23,7 @@ const QColor kMarkerColour(0xd9, 0x48, 0x1c);
 const QColor kZeroColour(0x8a, 0x92, 0x9a);
 const QColor kGridColour(0xe3, 0xe6, 0xea);
 const QColor kAxisTextColour(0x44, 0x4b, 0x53);
+const QColor kUnreliableColour(0xf2, 0xa6, 0x5a, 70);
 
 /// Line colour for a state colour: very light state colours (quiescent) would vanish on white.
 QColor lineColour(const QColor& colour) {
@@ -71,17 +73,11 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
 
     std::vector<double> values;
     for (const Line& line : m_lines) {
-        auto* series = new QLineSeries(chart);
-        series->setName(line.name);
-        series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
-        series->replace(line.points);
         for (const QPointF& p : line.points) {
             if (std::isfinite(p.y())) {
                 values.push_back(p.y());
             }
         }
-        chart->addSeries(series);
-        parts.lines << series;
     }
     // The axis covers the bulk of the weights (2nd–98th percentile, and 0). Near a γ where a
     // component's weight changes sign its |λ| → ∞ and the estimate can jump; such excursions
@@ -110,6 +106,35 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             high = std::max(high, std::min(nearest->y(), 1.0));
         }
     }
+    const double pad = std::max(0.01, (high - low) * 0.08);
+    const double yMin = low - pad;
+    const double yMax = high + pad;
+    const bool empty = m_lines.isEmpty();
+
+    // Bands where no valid model exists, under the lines.
+    for (const auto& [from, to] : m_unreliable) {
+        if (empty) {
+            break;
+        }
+        auto* upper = new QLineSeries(chart);
+        auto* lower = new QLineSeries(chart);
+        upper->replace(QList<QPointF>{{from, yMax}, {to, yMax}});
+        lower->replace(QList<QPointF>{{from, yMin}, {to, yMin}});
+        auto* band = new QAreaSeries(upper, lower);
+        band->setName(parts.bands.isEmpty() ? tr("no valid model") : QString());
+        band->setPen(Qt::NoPen);
+        band->setBrush(kUnreliableColour);
+        chart->addSeries(band);
+        parts.bands << band;
+    }
+    for (const Line& line : m_lines) {
+        auto* series = new QLineSeries(chart);
+        series->setName(line.name);
+        series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
+        series->replace(line.points);
+        chart->addSeries(series);
+        parts.lines << series;
+    }
     parts.zero = new QLineSeries(chart);
     parts.zero->setPen(QPen(kZeroColour, 1.0, Qt::DashLine));
     parts.marker = new QLineSeries(chart);
@@ -117,10 +142,6 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     chart->addSeries(parts.zero);
     chart->addSeries(parts.marker);
 
-    const double pad = std::max(0.01, (high - low) * 0.08);
-    const double yMin = low - pad;
-    const double yMax = high + pad;
-    const bool empty = m_lines.isEmpty();
     if (!empty) {
         parts.zero->replace(QList<QPointF>{{m_gammaMinimum, 0.0}, {m_gammaMaximum, 0.0}});
         if (m_gamma >= m_gammaMinimum && m_gamma <= m_gammaMaximum) {
@@ -162,9 +183,12 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     legend->setAlignment(Qt::AlignRight);
     legend->setFont(labelFont);
     legend->setLabelColor(kAxisTextColour);
-    for (QAbstractSeries* hidden :
-         {static_cast<QAbstractSeries*>(parts.zero), static_cast<QAbstractSeries*>(parts.marker)}) {
-        for (QLegendMarker* marker : legend->markers(hidden)) {
+    QList<QAbstractSeries*> hidden{parts.zero, parts.marker};
+    for (int i = 1; i < parts.bands.size(); ++i) {
+        hidden << parts.bands[i]; // one legend entry for all bands
+    }
+    for (QAbstractSeries* series : hidden) {
+        for (QLegendMarker* marker : legend->markers(series)) {
             marker->setVisible(false);
         }
     }
@@ -187,8 +211,9 @@ void StateWeightsChartView::rebuild() {
 }
 
 void StateWeightsChartView::setLines(const QList<Line>& lines, double gammaMinimum,
-                                     double gammaMaximum) {
+                                     double gammaMaximum, const QList<GammaRange>& unreliable) {
     m_lines = lines;
+    m_unreliable = unreliable;
     m_gammaMinimum = gammaMinimum;
     m_gammaMaximum = gammaMaximum > gammaMinimum ? gammaMaximum : gammaMinimum + 1;
     rebuild();

@@ -5,6 +5,9 @@
 #include <QList>
 #include <QPointF>
 
+#include <utility>
+
+class QAreaSeries;
 class QChart;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
@@ -27,8 +30,15 @@ public:
 
     explicit StateWeightsChartView(QWidget* parent = nullptr);
 
-    void setLines(const QList<Line>& lines, double gammaMinimum, double gammaMaximum);
+    /// [from, to] of γ.
+    using GammaRange = std::pair<double, double>;
+
+    /// `unreliable`: γ ranges where the solver found no valid model (drawn as shaded bands
+    /// with one legend entry, "no valid model").
+    void setLines(const QList<Line>& lines, double gammaMinimum, double gammaMaximum,
+                  const QList<GammaRange>& unreliable = {});
     const QList<Line>& lines() const { return m_lines; }
+    const QList<GammaRange>& unreliableRanges() const { return m_unreliable; }
     void setCurrentGamma(double gamma);
     /// Shown over an empty chart (e.g. "No background: γ has no effect").
     void setMessage(const QString& message);
@@ -47,6 +57,7 @@ private:
     struct Parts {
         QChart* chart = nullptr;
         QList<QLineSeries*> lines;
+        QList<QAreaSeries*> bands;
         QLineSeries* zero = nullptr;
         QLineSeries* marker = nullptr;
         QValueAxis* x = nullptr;
@@ -59,6 +70,7 @@ private:
     Parts m_parts;
     QGraphicsSimpleTextItem* m_message = nullptr;
     QList<Line> m_lines;
+    QList<GammaRange> m_unreliable;
     double m_gammaMinimum = 0;
     double m_gammaMaximum = 3;
     double m_gamma = 0;

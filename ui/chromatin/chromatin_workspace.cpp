@@ -829,20 +829,24 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
                            8000);
     }
     refreshStateViews();
-    // Weights are occupancies: the specific ones cannot add up to much more than the
-    // foreground, and a background state cannot fall below −γ. Well outside that (the
-    // estimates are not exact: Σω is about 1.1 at γ = 0 on chr11), the decomposition is
-    // unstable at this γ, typically near a γ where a large component's weight changes sign.
-    const double positive = (result.weights.array() > 0).select(result.weights.array(), 0.0).sum();
-    const bool implausible = positive > 1.3 || (result.weights.size() > 0 &&
-                                                result.weights.minCoeff() < -solution.gamma - 0.3);
+    // A foreground-specific state whose emission leaves [0, 1] or whose weight leaves [−γ, 1]
+    // beyond sampling error (core's validity test) is no state of any HMM: typically near a γ
+    // where a large component's weight changes sign and shared states differ between the sides.
+    QStringList invalidStates;
+    for (int s = 0; s < m_catalog.numSlots(); ++s) {
+        const int component = m_catalog.componentOfSlot(s);
+        if (component < result.componentInvalidMass.size() &&
+            result.componentInvalidMass[component] > 0 && result.weights[component] > 0) {
+            invalidStates << m_catalog.name(s);
+        }
+    }
     m_emissionView->setTitle(
         tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
-        implausible
-            ? tr("⚠ weights out of range (Σω⁺ = %1): unstable at this γ").arg(positive, 0, 'f', 2)
-            : tr("%1 of %2 states foreground-specific")
+        invalidStates.isEmpty()
+            ? tr("%1 of %2 states foreground-specific")
                   .arg(result.numSpecific)
-                  .arg(result.weights.size()));
+                  .arg(result.weights.size())
+            : tr("⚠ not a valid state here: %1").arg(invalidStates.join(QStringLiteral(", "))));
     m_lastLatencyMs = static_cast<double>(m_controller->clockMs() - solution.requestedAtMs);
     const MomentsState& moments = *solution.moments;
     m_analysisPanel->setInfo(
@@ -897,6 +901,13 @@ void ChromatinWorkspace::refreshEmissionModels() {
                            : tr("background-like at this γ (ω = %1 ≤ 0)").arg(weight, 0, 'g', 3);
         if (m_catalog.isRenamed(s)) {
             note += tr(" · automatic name: %1").arg(m_catalog.autoName(s));
+        }
+        const bool invalid = component < result.componentInvalidMass.size() &&
+                             result.componentInvalidMass[component] > 0;
+        current.rowFlagged << invalid;
+        if (invalid) {
+            note += tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight "
+                       "leaves [−γ, 1] by more than sampling error");
         }
         current.rowNotes << note;
     }
@@ -1142,8 +1153,23 @@ void ChromatinWorkspace::refreshWeightsChart(bool force) {
         }
         lines << line;
     }
+    // Grid points without a valid model, as γ ranges reaching halfway to the neighbours.
+    QList<StateWeightsChartView::GammaRange> unreliable;
+    const int n = sweep.gammas.size();
+    for (int i = 0; i < n && static_cast<size_t>(i) < sweep.specificInvalidMass.size(); ++i) {
+        if (!(sweep.specificInvalidMass[static_cast<size_t>(i)] > 0)) {
+            continue;
+        }
+        const double from = i > 0 ? (sweep.gammas[i - 1] + sweep.gammas[i]) / 2 : sweep.gammas[i];
+        const double to = i + 1 < n ? (sweep.gammas[i] + sweep.gammas[i + 1]) / 2 : sweep.gammas[i];
+        if (!unreliable.isEmpty() && unreliable.back().second >= from) {
+            unreliable.back().second = to;
+        } else {
+            unreliable.append({from, to});
+        }
+    }
     m_weightsChart->setCurrentGamma(solution.gamma);
-    m_weightsChart->setLines(lines, sweep.gammas.front(), sweep.gammas.back());
+    m_weightsChart->setLines(lines, sweep.gammas.front(), sweep.gammas.back(), unreliable);
 }
 
 void ChromatinWorkspace::onStateRenamed(int slot, const QString& name) {

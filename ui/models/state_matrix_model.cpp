@@ -87,6 +87,8 @@ QVariant StateMatrixModel::headerData(int section, Qt::Orientation orientation, 
                                                      : std::numeric_limits<double>::quiet_NaN();
     case DimmedRole:
         return section < m_content.rowDimmed.size() && m_content.rowDimmed[section];
+    case FlaggedRole:
+        return section < m_content.rowFlagged.size() && m_content.rowFlagged[section];
     case SlotRole:
         return section < m_content.rowSlots.size() ? m_content.rowSlots[section] : section;
     default:

@@ -21,6 +21,7 @@ public:
         ColourRole,                   ///< vertical header: the state's colour
         WeightRole,                   ///< vertical header: signed weight (NaN: none)
         DimmedRole,                   ///< vertical header: a background-like state
+        FlaggedRole,                  ///< vertical header: not a valid state (bool)
         SlotRole,                     ///< vertical header: the state's display slot (int)
     };
 
@@ -31,6 +32,7 @@ public:
         QVector<QColor> rowColours;
         QVector<double> rowWeights; ///< empty: no weight column
         QVector<bool> rowDimmed;
+        QVector<bool> rowFlagged; ///< failed a validity test (warning mark on its weight)
         QVector<int> rowSlots; ///< display slot of each row (for renaming)
         QStringList rowNotes;  ///< tooltip line per row (may be empty)
         int decimals = 2;      ///< cell text

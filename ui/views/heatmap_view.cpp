@@ -24,6 +24,7 @@ const QColor kTextColour(0x22, 0x27, 0x2e);
 const QColor kMutedColour(0x7a, 0x83, 0x8c);
 const QColor kPositiveColour(0x1f, 0x5f, 0xa8);
 const QColor kNegativeColour(0xd9, 0x6a, 0x1c);
+const QColor kFlaggedColour(0xb3, 0x26, 0x1e);
 
 QFont scaledFont(const QFont& base, double points, bool bold = false) {
     QFont font = base;
@@ -370,7 +371,7 @@ void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) 
                 maxNegative = std::max(maxNegative, -w);
             }
         }
-        const double textWidth = labels.horizontalAdvance(QStringLiteral("−0.000")) + 4;
+        const double textWidth = labels.horizontalAdvance(QStringLiteral("⚠ −0.000")) + 4;
         const double barArea = std::max(10.0, layout.weights.width() - textWidth);
         const double total = std::max(1e-12, maxPositive + maxNegative);
         const double zero = layout.weights.left() + barArea * (maxNegative / total);
@@ -390,13 +391,21 @@ void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) 
             const double h = std::min(layout.cellHeight * 0.56, 12.0);
             const QRectF bar(w >= 0 ? zero : zero - length, y + (layout.cellHeight - h) / 2, length,
                              h);
+            const bool flagged =
+                m_model->headerData(r, Qt::Vertical, StateMatrixModel::FlaggedRole).toBool();
             painter.setPen(Qt::NoPen);
             painter.setBrush(w >= 0 ? kPositiveColour : kNegativeColour);
             painter.drawRect(bar);
-            painter.setPen(w >= 0 ? kTextColour : kNegativeColour.darker(120));
+            if (flagged) { // hatched: not a valid state
+                painter.setBrush(QBrush(kFlaggedColour, Qt::BDiagPattern));
+                painter.drawRect(bar);
+            }
+            painter.setPen(flagged ? kFlaggedColour
+                                   : (w >= 0 ? kTextColour : kNegativeColour.darker(120)));
             const double textLeft = std::max(bar.right(), zero) + 4;
             painter.drawText(QRectF(textLeft, y, textWidth + 20, layout.cellHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter, weightText(w));
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             flagged ? QStringLiteral("⚠ ") + weightText(w) : weightText(w));
         }
         painter.setPen(QPen(QColor(0x8a, 0x92, 0x9a), 1));
         painter.drawLine(QPointF(zero, layout.weights.top() - 2),

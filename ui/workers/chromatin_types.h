@@ -160,6 +160,8 @@ struct WeightSweep {
     QVector<double> gammas;
     std::vector<Eigen::VectorXd> weights;  ///< per γ: K weights in track order
     std::vector<Eigen::MatrixXd> profiles; ///< per γ: K × M mark probabilities in track order
+    /// per γ: invalid mass of the foreground-specific components (> 0: no valid model there)
+    std::vector<double> specificInvalidMass;
 
     bool isEmpty() const { return gammas.isEmpty(); }
     int numTracks() const { return weights.empty() ? 0 : static_cast<int>(weights.front().size()); }
