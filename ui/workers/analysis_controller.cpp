@@ -75,10 +75,7 @@ AnalysisController::~AnalysisController() {
     // controller. The pools are drained the same way before members go away, because their
     // tasks post results to `this`.
     m_taskCancel.cancel();
-    m_solveCancel.cancel();
-    if (m_pendingSolve) {
-        m_pendingSolve->cancel.cancel();
-    }
+    m_solves.cancelAll();
     m_sweepCancel.cancel();
     ++m_sweepGeneration;
     ++m_previewGeneration;
@@ -144,12 +141,8 @@ void AnalysisController::setCorpus(const CorpusHandle& corpus) {
     m_engineCache.clear();
     m_hasSelection = false;
     m_selection = {};
-    ++m_epoch;
-    m_solveCancel.cancel();
-    if (m_pendingSolve) {
-        ++m_stats.solvesCoalesced;
-        m_pendingSolve.reset();
-    }
+    m_solves.newEpoch();
+    m_solves.dropPending();
     m_shown = {};
     m_sweepCancel.cancel();
     ++m_sweepGeneration;
@@ -236,9 +229,7 @@ void AnalysisController::setEngine(std::shared_ptr<const EngineState> engine) {
         }
     }
     m_engine = std::move(engine);
-    ++m_epoch;
-    // The in-flight solve belongs to the previous epoch: its result would be dropped anyway.
-    m_solveCancel.cancel();
+    m_solves.newEpoch();
     emit engineChanged(*m_engine);
     requestSolve();
     restartSweep();
@@ -249,8 +240,7 @@ void AnalysisController::setParameters(const ModelParameters& parameters) {
         return;
     }
     m_parameters = parameters;
-    ++m_epoch;
-    m_solveCancel.cancel();
+    m_solves.newEpoch();
     if (m_engine && !engineFits()) {
         ensureEngine(); // K needs another basis size: build (or reuse a cached engine)
         return;
@@ -270,88 +260,51 @@ void AnalysisController::requestSolve() {
     }
     SolveRequest request;
     request.generation = ++m_nextGeneration;
-    request.epoch = m_epoch;
+    request.epoch = m_solves.epoch();
     request.engine = m_engine;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
     request.topWords = m_topWords;
     request.cancel = cx::CancelToken::create();
     request.requestedAtMs = m_clock.elapsed();
-    ++m_stats.solveRequests;
-    if (m_solveInFlight != 0) {
-        // Coalesce: only the newest pending request matters.
-        if (m_pendingSolve) {
-            ++m_stats.solvesCoalesced;
-        }
-        m_pendingSolve = std::move(request);
-        emit activityChanged();
-        return;
-    }
-    dispatchSolve(std::move(request));
-}
-
-void AnalysisController::dispatchSolve(SolveRequest request) {
-    m_solveInFlight = request.generation;
-    m_solveCancel = request.cancel;
-    ++m_stats.solvesDispatched;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
-        Qt::QueuedConnection);
+    m_solves.submit(std::move(request));
     emit activityChanged();
 }
 
+void AnalysisController::dispatchSolve(SolveRequest request) {
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
+        Qt::QueuedConnection);
+}
+
 void AnalysisController::dispatchPending() {
-    m_solveInFlight = 0;
-    if (m_pendingSolve) {
-        SolveRequest next = std::move(*m_pendingSolve);
-        m_pendingSolve.reset();
-        if (next.epoch != m_epoch) {
-            // Parameters changed since it was queued; requestSolve() queued a fresher one
-            // already or will when the engine lands.
-            ++m_stats.solvesCoalesced;
-        } else {
-            dispatchSolve(std::move(next));
-            return;
-        }
-    }
+    m_solves.finishInFlight();
     emit activityChanged();
 }
 
 void AnalysisController::onSolved(const TopicSolution& solution) {
-    const bool superseded = m_pendingSolve.has_value();
-    const bool currentEpoch = solution.epoch == m_epoch && solution.corpus == m_corpus.corpus;
-    const bool newer = solution.generation > m_shown.generation || !m_shown.isValid();
-    const qint64 now = m_clock.elapsed();
-    const bool preview = superseded && now - m_lastShownAtMs >= m_livePreviewIntervalMs;
-    if (currentEpoch && newer && (!superseded || preview)) {
+    const bool sameCorpus = solution.corpus == m_corpus.corpus;
+    if (m_solves.acceptResult(solution, m_shown, sameCorpus, m_clock.elapsed())) {
         m_shown = solution;
-        m_lastShownAtMs = now;
-        ++m_stats.resultsShown;
         emit solutionChanged(m_shown);
-    } else {
-        ++m_stats.staleDropped;
     }
     dispatchPending();
 }
 
 void AnalysisController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
                                        const QString& message) {
-    ++m_stats.solvesFailed;
-    const bool relevant = epoch == m_epoch && !m_pendingSolve.has_value();
+    const auto failure = m_solves.failed(epoch);
     dispatchPending();
-    if (relevant) {
+    if (failure.relevant) {
         emit solveFailed(message);
-        // One dialog per epoch: while the user drags γ with an impossible K, every solve
-        // fails with a slightly different message; the views show the latest one inline.
-        if (m_solveErrorEpoch != m_epoch) {
-            m_solveErrorEpoch = m_epoch;
+        if (failure.firstOfEpoch) {
             emit errorOccurred(tr("Could not decompose"), message);
         }
     }
 }
 
 void AnalysisController::onSolveCancelled(quint64 /*generation*/) {
-    ++m_stats.solvesCancelled;
+    m_solves.cancelled();
     dispatchPending();
 }
 
@@ -400,7 +353,7 @@ void AnalysisController::revertToEngine() {
             if (!engineFits()) {
                 m_parameters.numComponents = m_engine->engine->maxComponents();
             }
-            ++m_epoch;
+            m_solves.newEpoch();
             requestSolve();
             restartSweep();
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/workers/solve_scheduler.h"
 #include "ui/workers/topic_types.h"
 #include "ui/workers/topic_worker.h"
 
@@ -13,7 +14,6 @@
 #include <atomic>
 #include <deque>
 #include <memory>
-#include <optional>
 
 namespace cx::ui {
 
@@ -28,25 +28,15 @@ namespace cx::ui {
 /// Every request carries a generation number; results of superseded requests are dropped here,
 /// on the GUI thread, so the views only ever see the newest state.
 ///
-/// Solves: at most one in flight and one pending. A new γ/K replaces the pending request (the
-/// replaced one is counted as coalesced and never computed); when the in-flight solve returns,
-/// the pending one is dispatched at once. A result is shown when it belongs to the current
-/// epoch (same engine and model parameters) and is newer than what is shown. If a newer
-/// request is already pending, the result is shown only as a live preview when the view has
-/// not been refreshed for livePreviewIntervalMs (so a long drag keeps the table moving instead
-/// of freezing until the mouse stops); otherwise it is dropped as stale.
+/// Solves follow SolveScheduler ("latest request wins"): at most one in flight and one
+/// pending, a new γ/K replaces the pending request, results of another epoch (engine or model
+/// parameters changed) or superseded ones are dropped, except as a live preview every
+/// livePreviewIntervalMs while the slider is dragged.
 class AnalysisController : public QObject {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
-    struct Statistics {
-        int solveRequests = 0;    ///< setGamma/parameter changes that asked for a solve
-        int solvesDispatched = 0; ///< sent to the worker
-        int solvesCoalesced = 0;  ///< replaced while pending, never computed
-        int staleDropped = 0;     ///< computed but dropped (older epoch or superseded)
-        int solvesFailed = 0;
-        int solvesCancelled = 0;
-        int resultsShown = 0;
+    struct Statistics : SolveStatistics {
         int enginesBuilt = 0;
         int engineCacheHits = 0;
         int sweepsStarted = 0;
@@ -83,7 +73,7 @@ public:
     const QVector<SweepPoint>& sweepPoints() const { return m_sweepPoints; }
     bool isSweepRunning() const { return m_sweepRunning; }
     bool isTaskRunning() const { return m_taskGeneration != 0; }
-    bool isSolving() const { return m_solveInFlight != 0 || m_pendingSolve.has_value(); }
+    bool isSolving() const { return m_solves.isBusy(); }
     /// No load, build, solve or sweep in progress.
     bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepRunning; }
     const Statistics& statistics() const { return m_stats; }
@@ -94,7 +84,7 @@ public:
     qint64 clockMs() const { return m_clock.elapsed(); }
 
     /// See the class comment; 0 shows every in-order result, a huge value only the latest.
-    void setLivePreviewInterval(int milliseconds) { m_livePreviewIntervalMs = milliseconds; }
+    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
     /// Engine basis size used for K: the smallest multiple of 5 that is ≥ K (so that K's
     /// numbers never depend on the order in which K was changed, and small K changes reuse the
     /// engine). K = 10 gives 10, matching `contrast-cli --k 10`.
@@ -158,8 +148,8 @@ private:
     QThreadPool m_previewPool;
     QElapsedTimer m_clock;
 
-    quint64 m_nextGeneration = 0;
-    quint64 m_epoch = 0;
+    Statistics m_stats;
+    quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
     // Long task (load or build): one at a time; a new one cancels the old one.
     quint64 m_taskGeneration = 0;
@@ -178,13 +168,9 @@ private:
     int m_topWords = 50;
 
     // Solves.
-    quint64 m_solveInFlight = 0;
-    cx::CancelToken m_solveCancel;
-    std::optional<SolveRequest> m_pendingSolve;
+    SolveScheduler<SolveRequest> m_solves{m_stats,
+                                          [this](SolveRequest r) { dispatchSolve(std::move(r)); }};
     TopicSolution m_shown;
-    qint64 m_lastShownAtMs = -1000000;
-    int m_livePreviewIntervalMs = 33; // ~30 refreshes per second at most while superseded
-    quint64 m_solveErrorEpoch = 0;
 
     // Sweep.
     SweepSpec m_sweep;
@@ -194,8 +180,6 @@ private:
     QVector<SweepPoint> m_sweepPoints;
 
     std::atomic<quint64> m_previewGeneration{0};
-
-    Statistics m_stats;
 };
 
 } // namespace cx::ui

@@ -67,10 +67,7 @@ ChromatinController::~ChromatinController() {
     // controller. The pools are drained the same way before members go away, because their
     // tasks post results to `this`.
     m_taskCancel.cancel();
-    m_solveCancel.cancel();
-    if (m_pendingSolve) {
-        m_pendingSolve->cancel.cancel();
-    }
+    m_solves.cancelAll();
     m_decodeTimer.stop();
     m_decodeCancel.cancel();
     m_enrichmentCancel.cancel();
@@ -159,7 +156,7 @@ void ChromatinController::setData(const ChromatinDataHandle& data) {
     m_momentsCache.clear();
     m_hasRegions = false;
     m_momentsWaiting = false;
-    newEpoch();
+    m_solves.newEpoch();
     m_shown = {};
     m_reference.reset();
     cancelDecode();
@@ -330,12 +327,6 @@ void ChromatinController::startMoments() {
         Qt::QueuedConnection);
 }
 
-void ChromatinController::newEpoch() {
-    ++m_epoch;
-    // The in-flight solve belongs to the previous epoch: its result would be dropped anyway.
-    m_solveCancel.cancel();
-}
-
 void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments) {
     if (m_moments) {
         m_momentsCache.push_front(m_moments);
@@ -345,7 +336,7 @@ void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments
         }
     }
     m_moments = std::move(moments);
-    newEpoch();
+    m_solves.newEpoch();
     emit momentsChanged(*m_moments);
     requestSolve();
     restartSweep();
@@ -369,7 +360,7 @@ void ChromatinController::setParameters(const ChromatinModelParameters& paramete
     }
     const bool encodingChanged = parameters.encoding != m_parameters.encoding;
     m_parameters = parameters;
-    newEpoch();
+    m_solves.newEpoch();
     if (encodingChanged) {
         ensureMoments();
         return;
@@ -423,103 +414,68 @@ void ChromatinController::requestSolve() {
     }
     HmmSolveRequest request;
     request.generation = ++m_nextGeneration;
-    request.epoch = m_epoch;
+    request.epoch = m_solves.epoch();
     request.moments = m_moments;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
-    request.withReference = m_referenceEpoch != m_epoch;
     request.cancel = cx::CancelToken::create();
     request.requestedAtMs = m_clock.elapsed();
-    ++m_stats.solveRequests;
     // A decode scheduled for the shown model would decode a model that is about to change.
     m_decodeTimer.stop();
-    if (m_solveInFlight != 0) {
-        // Coalesce: only the newest pending request matters.
-        if (m_pendingSolve) {
-            ++m_stats.solvesCoalesced;
-        }
-        m_pendingSolve = std::move(request);
-        emit activityChanged();
-        return;
-    }
-    dispatchSolve(std::move(request));
-}
-
-void ChromatinController::dispatchSolve(HmmSolveRequest request) {
-    m_solveInFlight = request.generation;
-    m_solveCancel = request.cancel;
-    ++m_stats.solvesDispatched;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
-        Qt::QueuedConnection);
+    m_solves.submit(std::move(request));
     emit activityChanged();
 }
 
+void ChromatinController::dispatchSolve(HmmSolveRequest request) {
+    // Decided at dispatch: the γ = 0 reference may have arrived while the request was pending.
+    request.withReference = m_referenceEpoch != m_solves.epoch();
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
+        Qt::QueuedConnection);
+}
+
 void ChromatinController::dispatchPending() {
-    m_solveInFlight = 0;
-    if (m_pendingSolve) {
-        HmmSolveRequest next = std::move(*m_pendingSolve);
-        m_pendingSolve.reset();
-        if (next.epoch != m_epoch) {
-            // Parameters changed since it was queued; requestSolve() queued a fresher one
-            // already or will when the moments land.
-            ++m_stats.solvesCoalesced;
-        } else {
-            next.withReference = m_referenceEpoch != m_epoch;
-            dispatchSolve(std::move(next));
-            return;
-        }
+    if (!m_solves.finishInFlight()) {
+        // The solves are quiet: decode the shown model (after a short delay, so that a slider
+        // paused for a moment does not start a pass that the next move cancels).
+        scheduleDecode();
     }
-    // The solves are quiet: decode the shown model (after a short delay, so that a slider
-    // paused for a moment does not start a pass that the next move cancels).
-    scheduleDecode();
     emit activityChanged();
 }
 
 void ChromatinController::onSolved(HmmSolution solution) {
-    if (solution.epoch == m_epoch && solution.reference) {
+    const quint64 epoch = m_solves.epoch();
+    if (solution.epoch == epoch && solution.reference) {
         m_reference = solution.reference;
-        m_referenceEpoch = m_epoch;
+        m_referenceEpoch = epoch;
     }
     if (!solution.reference && m_referenceEpoch == solution.epoch) {
         solution.reference = m_reference;
     }
-    const bool superseded = m_pendingSolve.has_value();
-    const bool currentEpoch = solution.epoch == m_epoch && solution.moments == m_moments;
-    const bool newer = solution.generation > m_shown.generation || !m_shown.isValid();
-    const qint64 now = m_clock.elapsed();
-    const bool preview = superseded && now - m_lastShownAtMs >= m_livePreviewIntervalMs;
-    if (currentEpoch && newer && (!superseded || preview)) {
+    const bool sameMoments = solution.moments == m_moments;
+    if (m_solves.acceptResult(solution, m_shown, sameMoments, m_clock.elapsed())) {
         m_shown = solution;
-        m_lastShownAtMs = now;
-        ++m_stats.resultsShown;
         // The running decode (if any) is for an older model.
         cancelDecode();
         emit solutionChanged(m_shown);
-    } else {
-        ++m_stats.staleDropped;
     }
     dispatchPending();
 }
 
 void ChromatinController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
                                         const QString& message) {
-    ++m_stats.solvesFailed;
-    const bool relevant = epoch == m_epoch && !m_pendingSolve.has_value();
+    const auto failure = m_solves.failed(epoch);
     dispatchPending();
-    if (relevant) {
+    if (failure.relevant) {
         emit solveFailed(message);
-        // One dialog per epoch: while the user drags γ with an impossible K, every solve fails
-        // with a slightly different message; the views show the latest one inline.
-        if (m_solveErrorEpoch != m_epoch) {
-            m_solveErrorEpoch = m_epoch;
+        if (failure.firstOfEpoch) {
             emit errorOccurred(tr("Could not fit the contrastive HMM"), message);
         }
     }
 }
 
 void ChromatinController::onSolveCancelled(quint64 /*generation*/) {
-    ++m_stats.solvesCancelled;
+    m_solves.cancelled();
     dispatchPending();
 }
 
@@ -687,7 +643,7 @@ void ChromatinController::restartSweep() {
     const auto moments = m_moments;
     const QVector<double> gammas = m_sweepGammas;
     const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
-    const quint64 epoch = m_epoch;
+    const quint64 epoch = m_solves.epoch();
     m_sweepPool.start([this, generation, cancel, moments, gammas, options, epoch] {
         if (cancel.isCancelled()) {
             return;

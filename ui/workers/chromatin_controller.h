@@ -2,6 +2,7 @@
 
 #include "ui/workers/chromatin_types.h"
 #include "ui/workers/chromatin_worker.h"
+#include "ui/workers/solve_scheduler.h"
 
 #include "core/common/cancel.h"
 
@@ -26,10 +27,10 @@ namespace cx::ui {
 ///  - a ChromatinWorker on the member QThread runs track loads, moment passes and solves, in
 ///    order; long tasks (load, moments) are one at a time and a new one cancels the old one;
 ///    a failed or cancelled task keeps everything that was loaded or computed;
-///  - solves: at most one in flight and one pending; a new γ/K replaces the pending request
-///    (coalesced); results of an older epoch (moments or K/seed changed) are dropped; a
-///    superseded γ's result is shown only as a live preview when the views have not refreshed
-///    for livePreviewIntervalMs;
+///  - solves follow SolveScheduler: at most one in flight and one pending; a new γ/K replaces
+///    the pending request (coalesced); results of an older epoch (moments or K/seed changed)
+///    are dropped; a superseded γ's result is shown only as a live preview when the views have
+///    not refreshed for livePreviewIntervalMs;
 ///  - once the solves settle (nothing in flight or pending for decodeDelayMs), the shown model
 ///    is decoded over every bin on a one-thread pool with its own generation and token, then
 ///    the enrichment of its states with the chosen annotations is counted; a newer solution
@@ -42,14 +43,7 @@ class ChromatinController : public QObject {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
-    struct Statistics {
-        int solveRequests = 0;
-        int solvesDispatched = 0;
-        int solvesCoalesced = 0; ///< replaced while pending, never computed
-        int staleDropped = 0;    ///< computed but dropped (older epoch or superseded)
-        int solvesFailed = 0;
-        int solvesCancelled = 0;
-        int resultsShown = 0;
+    struct Statistics : SolveStatistics {
         int momentsBuilt = 0;
         int momentsCacheHits = 0;
         int decodesStarted = 0;
@@ -109,7 +103,7 @@ public:
     const QStringList& enrichmentAnnotations() const { return m_enrichmentPaths; }
 
     bool isTaskRunning() const { return m_taskGeneration != 0; }
-    bool isSolving() const { return m_solveInFlight != 0 || m_pendingSolve.has_value(); }
+    bool isSolving() const { return m_solves.isBusy(); }
     /// A segmentation (or its enrichment) is scheduled or running.
     bool isDecoding() const {
         return m_decodeTimer.isActive() || m_decodeRunning || m_enrichmentRunning;
@@ -127,7 +121,7 @@ public:
     qint64 clockMs() const { return m_clock.elapsed(); }
 
     /// See the class comment; 0 shows every in-order result, a huge value only the latest.
-    void setLivePreviewInterval(int milliseconds) { m_livePreviewIntervalMs = milliseconds; }
+    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
     /// How long the solves must be quiet before the segmentation is recomputed.
     void setDecodeDelay(int milliseconds) { m_decodeTimer.setInterval(milliseconds); }
 
@@ -165,7 +159,6 @@ private:
     void startMoments();
     void setMoments(std::shared_ptr<const MomentsState> moments);
     void revertToMoments();
-    void newEpoch();
     void requestSolve();
     void dispatchSolve(HmmSolveRequest request);
     void dispatchPending();
@@ -197,8 +190,8 @@ private:
     QThreadPool m_annotationPool;
     QElapsedTimer m_clock;
 
-    quint64 m_nextGeneration = 0;
-    quint64 m_epoch = 0;
+    Statistics m_stats;
+    quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
     // Long task (load or moments): one at a time; a new one cancels the old one.
     quint64 m_taskGeneration = 0;
@@ -222,15 +215,11 @@ private:
     bool m_labelBackground = true;
 
     // Solves.
-    quint64 m_solveInFlight = 0;
-    cx::CancelToken m_solveCancel;
-    std::optional<HmmSolveRequest> m_pendingSolve;
+    SolveScheduler<HmmSolveRequest> m_solves{
+        m_stats, [this](HmmSolveRequest r) { dispatchSolve(std::move(r)); }};
     HmmSolution m_shown;
     std::shared_ptr<const cx::ContrastiveHmmResult> m_reference;
     quint64 m_referenceEpoch = 0;
-    qint64 m_lastShownAtMs = -1000000;
-    int m_livePreviewIntervalMs = 33;
-    quint64 m_solveErrorEpoch = 0;
 
     // Segmentation and enrichment.
     QTimer m_decodeTimer;
@@ -250,8 +239,6 @@ private:
     cx::CancelToken m_sweepCancel;
     bool m_sweepRunning = false;
     WeightSweep m_sweep;
-
-    Statistics m_stats;
 };
 
 } // namespace cx::ui
