@@ -1,6 +1,5 @@
 #include "ui/workers/chromatin_worker.h"
 
-#include "ui/common/progress_throttle.h"
 #include "ui/workers/chromatin_analysis.h"
 
 #include "core/common/error.h"
@@ -9,16 +8,11 @@
 #include <QFileInfo>
 #include <QLocale>
 
-#include <exception>
-#include <new>
+#include <stdexcept>
 
 namespace cx::ui {
 
 namespace {
-
-QString messageOf(const std::exception& error) {
-    return QString::fromStdString(error.what());
-}
 
 /// The union of several annotations' intervals as one BedRegions (what classifyBins takes).
 cx::BedRegions unionOf(const std::vector<AnnotationSource>& sources) {
@@ -62,14 +56,10 @@ std::string chromosomes(const cx::ChromatinData& data) {
 
 } // namespace
 
-cx::ProgressFn ChromatinWorker::progressReporter(quint64 generation) {
-    return throttledProgress([this, generation](double fraction, const QString& phase) {
-        emit progress(generation, fraction, phase);
-    });
-}
-
 void ChromatinWorker::load(const LoadTracksRequest& request) {
-    try {
+    const QString outOfMemory =
+        QStringLiteral("%1: not enough memory to load these tracks").arg(request.paths.value(0));
+    runTask(request.generation, outOfMemory, [&] {
         cx::Stopwatch watch;
         std::vector<std::string> paths;
         for (const QString& path : request.paths) {
@@ -83,15 +73,7 @@ void ChromatinWorker::load(const LoadTracksRequest& request) {
         handle.paths = request.paths;
         handle.loadMs = watch.elapsedMs();
         emit loaded(request.generation, handle);
-    } catch (const cx::Cancelled&) {
-        emit taskCancelled(request.generation);
-    } catch (const std::bad_alloc&) {
-        emit taskFailed(request.generation,
-                        QStringLiteral("%1: not enough memory to load these tracks")
-                            .arg(request.paths.value(0)));
-    } catch (const std::exception& error) {
-        emit taskFailed(request.generation, messageOf(error));
-    }
+    });
 }
 
 MomentsState ChromatinWorker::buildMoments(const MomentsRequest& request,
@@ -148,21 +130,16 @@ MomentsState ChromatinWorker::buildMoments(const MomentsRequest& request,
 }
 
 void ChromatinWorker::computeMoments(const MomentsRequest& request) {
-    try {
+    const QString outOfMemory =
+        QStringLiteral("not enough memory to compute the moments of this choice");
+    runTask(request.generation, outOfMemory, [&] {
         emit momentsReady(request.generation,
                           buildMoments(request, progressReporter(request.generation)));
-    } catch (const cx::Cancelled&) {
-        emit taskCancelled(request.generation);
-    } catch (const std::bad_alloc&) {
-        emit taskFailed(request.generation,
-                        QStringLiteral("not enough memory to compute the moments of this choice"));
-    } catch (const std::exception& error) {
-        emit taskFailed(request.generation, messageOf(error));
-    }
+    });
 }
 
 void ChromatinWorker::solve(const HmmSolveRequest& request) {
-    try {
+    runSolve(request.generation, request.epoch, [&] {
         cx::Stopwatch watch;
         const cx::ContrastiveHmmOptions options = request.parameters.toOptions();
         HmmSolution solution;
@@ -185,11 +162,7 @@ void ChromatinWorker::solve(const HmmSolveRequest& request) {
         solution.requestedAtMs = request.requestedAtMs;
         solution.workerMs = watch.elapsedMs();
         emit solved(solution);
-    } catch (const cx::Cancelled&) {
-        emit solveCancelled(request.generation);
-    } catch (const std::exception& error) {
-        emit solveFailed(request.generation, request.epoch, messageOf(error));
-    }
+    });
 }
 
 } // namespace cx::ui

@@ -1,10 +1,9 @@
 #pragma once
 
 #include "ui/workers/chromatin_types.h"
+#include "ui/workers/worker_base.h"
 
 #include "core/common/cancel.h"
-
-#include <QObject>
 
 namespace cx::ui {
 
@@ -42,14 +41,13 @@ struct HmmSolveRequest {
 };
 
 /// Runs the Chromatin workspace's loads, moment passes and solves on the controller's worker
-/// thread, in order. Stateless, like TopicWorker: every request carries what it needs (shared,
+/// thread, in order. Stateless (see WorkerBase): every request carries what it needs (shared,
 /// immutable data), so the controller can drop or replace requests without synchronising.
-/// Never touches widgets. Every slot catches everything: cx::Cancelled → cancelled, anything
-/// else → failed with the exception's message (readers' messages name file and line).
-class ChromatinWorker : public QObject {
+/// Never touches widgets.
+class ChromatinWorker : public WorkerBase {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    using WorkerBase::WorkerBase;
 
     void load(const LoadTracksRequest& request);
     void computeMoments(const MomentsRequest& request);
@@ -60,17 +58,9 @@ public:
     static MomentsState buildMoments(const MomentsRequest& request, const cx::ProgressFn& progress);
 
 signals:
-    void progress(quint64 generation, double fraction, const QString& phase);
     void loaded(quint64 generation, const cx::ui::ChromatinDataHandle& data);
     void momentsReady(quint64 generation, const cx::ui::MomentsState& moments);
     void solved(const cx::ui::HmmSolution& solution);
-    void taskCancelled(quint64 generation);
-    void taskFailed(quint64 generation, const QString& message);
-    void solveFailed(quint64 generation, quint64 epoch, const QString& message);
-    void solveCancelled(quint64 generation);
-
-private:
-    cx::ProgressFn progressReporter(quint64 generation);
 };
 
 } // namespace cx::ui

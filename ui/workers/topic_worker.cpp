@@ -1,33 +1,17 @@
 #include "ui/workers/topic_worker.h"
 
-#include "ui/common/progress_throttle.h"
 #include "ui/workers/selection_resolver.h"
 
 #include "core/common/error.h"
 #include "core/common/timer.h"
 #include "core/models/topic_evaluation.h"
 
-#include <exception>
-#include <new>
-
 namespace cx::ui {
 
-namespace {
-
-QString messageOf(const std::exception& error) {
-    return QString::fromStdString(error.what());
-}
-
-} // namespace
-
-cx::ProgressFn TopicWorker::progressReporter(quint64 generation) {
-    return throttledProgress([this, generation](double fraction, const QString& phase) {
-        emit progress(generation, fraction, phase);
-    });
-}
-
 void TopicWorker::load(const LoadRequest& request) {
-    try {
+    const QString outOfMemory =
+        request.path + QStringLiteral(": not enough memory to load this corpus");
+    runTask(request.generation, outOfMemory, [&] {
         cx::Stopwatch watch;
         auto corpus = std::make_shared<cx::Corpus>(
             cx::loadCorpus(request.path.toStdString(), request.options, request.cancel,
@@ -38,18 +22,13 @@ void TopicWorker::load(const LoadRequest& request) {
         handle.options = request.options;
         handle.loadMs = watch.elapsedMs();
         emit loaded(request.generation, handle);
-    } catch (const cx::Cancelled&) {
-        emit taskCancelled(request.generation);
-    } catch (const std::bad_alloc&) {
-        emit taskFailed(request.generation,
-                        request.path + QStringLiteral(": not enough memory to load this corpus"));
-    } catch (const std::exception& error) {
-        emit taskFailed(request.generation, messageOf(error));
-    }
+    });
 }
 
 void TopicWorker::build(const BuildRequest& request) {
-    try {
+    const QString outOfMemory =
+        QStringLiteral("not enough memory to compute the moments of this selection");
+    runTask(request.generation, outOfMemory, [&] {
         const cx::ProgressFn report = progressReporter(request.generation);
         if (report) {
             report(0.0, "selecting documents");
@@ -91,15 +70,7 @@ void TopicWorker::build(const BuildRequest& request) {
         state.selectMs = selectMs;
         state.buildMs = watch.elapsedMs();
         emit built(request.generation, state);
-    } catch (const cx::Cancelled&) {
-        emit taskCancelled(request.generation);
-    } catch (const std::bad_alloc&) {
-        emit taskFailed(
-            request.generation,
-            QStringLiteral("not enough memory to compute the moments of this selection"));
-    } catch (const std::exception& error) {
-        emit taskFailed(request.generation, messageOf(error));
-    }
+    });
 }
 
 std::vector<std::vector<std::int32_t>> TopicWorker::topWords(const cx::TopicModelResult& result,
@@ -114,7 +85,7 @@ std::vector<std::vector<std::int32_t>> TopicWorker::topWords(const cx::TopicMode
 }
 
 void TopicWorker::solve(const SolveRequest& request) {
-    try {
+    runSolve(request.generation, request.epoch, [&] {
         cx::Stopwatch watch;
         auto result = std::make_shared<cx::TopicModelResult>(request.engine->engine->solve(
             request.gamma, request.parameters.toOptions(), request.cancel));
@@ -130,11 +101,7 @@ void TopicWorker::solve(const SolveRequest& request) {
         solution.requestedAtMs = request.requestedAtMs;
         solution.workerMs = watch.elapsedMs();
         emit solved(solution);
-    } catch (const cx::Cancelled&) {
-        emit solveCancelled(request.generation);
-    } catch (const std::exception& error) {
-        emit solveFailed(request.generation, request.epoch, messageOf(error));
-    }
+    });
 }
 
 } // namespace cx::ui

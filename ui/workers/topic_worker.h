@@ -1,10 +1,9 @@
 #pragma once
 
 #include "ui/workers/topic_types.h"
+#include "ui/workers/worker_base.h"
 
 #include "core/common/cancel.h"
-
-#include <QObject>
 
 namespace cx::ui {
 
@@ -39,17 +38,14 @@ struct SolveRequest {
     qint64 requestedAtMs = 0;
 };
 
-/// Runs core computations on the controller's worker thread. Stateless: every request carries
-/// what it needs (shared, immutable corpus/engine), so the controller can drop or replace
-/// requests without synchronising with the worker. Never touches widgets.
-///
-/// Every slot catches everything: core throws cx::Cancelled when a token is set (reported as
-/// cancelled), cx::InputError for user-facing problems and std::exception otherwise (both
-/// reported as failed with the message).
-class TopicWorker : public QObject {
+/// Runs the Topics workspace's loads, engine builds and solves on the controller's worker
+/// thread. Stateless (see WorkerBase): every request carries what it needs (shared, immutable
+/// corpus/engine), so the controller can drop or replace requests without synchronising with
+/// the worker. Never touches widgets.
+class TopicWorker : public WorkerBase {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    using WorkerBase::WorkerBase;
 
     void load(const LoadRequest& request);
     void build(const BuildRequest& request);
@@ -60,17 +56,9 @@ public:
                                                            int count);
 
 signals:
-    void progress(quint64 generation, double fraction, const QString& phase);
     void loaded(quint64 generation, const cx::ui::CorpusHandle& corpus);
     void built(quint64 generation, const cx::ui::EngineState& engine);
     void solved(const cx::ui::TopicSolution& solution);
-    void taskCancelled(quint64 generation);
-    void taskFailed(quint64 generation, const QString& message);
-    void solveFailed(quint64 generation, quint64 epoch, const QString& message);
-    void solveCancelled(quint64 generation);
-
-private:
-    cx::ProgressFn progressReporter(quint64 generation);
 };
 
 } // namespace cx::ui
