@@ -87,24 +87,6 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
-JsonWriter& JsonWriter::field(const std::string& name, const std::vector<double>& values) {
-    key(name);
-    beginArray();
-    for (double v : values) {
-        value(v);
-    }
-    return endArray();
-}
-
-JsonWriter& JsonWriter::field(const std::string& name, const std::vector<int>& values) {
-    key(name);
-    beginArray();
-    for (int v : values) {
-        value(v);
-    }
-    return endArray();
-}
-
 std::string JsonWriter::escape(const std::string& text) {
     std::string out;
     out.reserve(text.size() + 2);

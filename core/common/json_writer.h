@@ -33,8 +33,16 @@ public:
         key(name);
         return value(v);
     }
-    JsonWriter& field(const std::string& name, const std::vector<double>& values);
-    JsonWriter& field(const std::string& name, const std::vector<int>& values);
+    /// Convenience: key + an array of the values.
+    template <typename T>
+    JsonWriter& field(const std::string& name, const std::vector<T>& values) {
+        key(name);
+        beginArray();
+        for (const T& v : values) {
+            value(v);
+        }
+        return endArray();
+    }
 
     static std::string escape(const std::string& text);
 
