@@ -1,6 +1,7 @@
 #include "args.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 
 #include <cerrno>
 #include <cmath>
@@ -95,8 +96,8 @@ double Args::real(const std::string& name, double min, double max) const {
         throw InputError(optionName(name) + ": " + text + " is not finite");
     }
     if (v < min || v > max) {
-        throw InputError(optionName(name) + ": " + text + " is outside [" + std::to_string(min) +
-                         ", " + std::to_string(max) + "]");
+        throw InputError(optionName(name) + ": " + text + " is outside [" + formatNumber(min) +
+                         ", " + formatNumber(max) + "]");
     }
     return v;
 }

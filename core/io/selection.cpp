@@ -164,7 +164,7 @@ Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule) {
         }
         if (!any) {
             throw InputError(ruleText(rule) +
-                             (missing.size() == 1 ? "value " + quotedList(missing) + " occurs"
+                             (missing.size() == 1 ? "value " + quotedList(missing) + " does not occur"
                                                   : "none of the values " + quotedList(missing) +
                                                         " occurs") +
                              " in field '" + field.name + "' of any document");
