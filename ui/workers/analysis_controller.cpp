@@ -53,20 +53,18 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     m_sweepPool.setMaxThreadCount(1);
     m_previewPool.setMaxThreadCount(1);
 
-    m_worker = new TopicWorker;
-    m_worker->moveToThread(&m_thread);
-    m_thread.setObjectName(QStringLiteral("cx-topic-worker"));
     // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
     // thread, where all controller state lives (no locks needed).
-    connect(m_worker, &TopicWorker::progress, this, &AnalysisController::onProgress);
-    connect(m_worker, &TopicWorker::loaded, this, &AnalysisController::onLoaded);
-    connect(m_worker, &TopicWorker::built, this, &AnalysisController::onBuilt);
-    connect(m_worker, &TopicWorker::taskCancelled, this, &AnalysisController::onTaskCancelled);
-    connect(m_worker, &TopicWorker::taskFailed, this, &AnalysisController::onTaskFailed);
-    connect(m_worker, &TopicWorker::solved, this, &AnalysisController::onSolved);
-    connect(m_worker, &TopicWorker::solveFailed, this, &AnalysisController::onSolveFailed);
-    connect(m_worker, &TopicWorker::solveCancelled, this, &AnalysisController::onSolveCancelled);
-    m_thread.start();
+    const TopicWorker* worker = m_worker.worker();
+    connect(worker, &TopicWorker::progress, this, &AnalysisController::onProgress);
+    connect(worker, &TopicWorker::loaded, this, &AnalysisController::onLoaded);
+    connect(worker, &TopicWorker::built, this, &AnalysisController::onBuilt);
+    connect(worker, &TopicWorker::taskCancelled, this, &AnalysisController::onTaskCancelled);
+    connect(worker, &TopicWorker::taskFailed, this, &AnalysisController::onTaskFailed);
+    connect(worker, &TopicWorker::solved, this, &AnalysisController::onSolved);
+    connect(worker, &TopicWorker::solveFailed, this, &AnalysisController::onSolveFailed);
+    connect(worker, &TopicWorker::solveCancelled, this, &AnalysisController::onSolveCancelled);
+    m_worker.start();
 }
 
 AnalysisController::~AnalysisController() {
@@ -79,22 +77,9 @@ AnalysisController::~AnalysisController() {
     m_sweepCancel.cancel();
     ++m_sweepGeneration;
     ++m_previewGeneration;
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker;
-    m_worker = nullptr;
+    m_worker.stop();
     m_sweepPool.waitForDone();
     m_previewPool.waitForDone();
-}
-
-void AnalysisController::releaseOnWorker(std::shared_ptr<const void> object) {
-    // Freeing a large corpus or engine (millions of small allocations) can take tens of
-    // milliseconds; do it on the worker thread rather than stalling the GUI.
-    if (!object || !m_worker) {
-        return;
-    }
-    QMetaObject::invokeMethod(
-        m_worker, [keep = std::move(object)]() mutable { keep.reset(); }, Qt::QueuedConnection);
 }
 
 void AnalysisController::startTask(TaskKind kind, const QString& description) {
@@ -129,13 +114,12 @@ void AnalysisController::loadCorpus(const QString& path, const cx::CorpusLoadOpt
     request.path = path;
     request.options = options;
     request.cancel = m_taskCancel;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request] { worker->load(request); }, Qt::QueuedConnection);
+    m_worker.post([request](TopicWorker& worker) { worker.load(request); });
 }
 
 void AnalysisController::setCorpus(const CorpusHandle& corpus) {
-    releaseOnWorker(m_corpus.corpus);
-    releaseOnWorker(m_engine);
+    m_worker.release(m_corpus.corpus);
+    m_worker.release(m_engine);
     m_corpus = corpus;
     m_engine.reset();
     m_engineCache.clear();
@@ -216,15 +200,14 @@ void AnalysisController::startBuild() {
     // The basis is seeded independently of the decomposition seed: changing the seed re-runs
     // the (cheap) decomposition only, never the passes over the data.
     request.projection.seed = 1;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request] { worker->build(request); }, Qt::QueuedConnection);
+    m_worker.post([request](TopicWorker& worker) { worker.build(request); });
 }
 
 void AnalysisController::setEngine(std::shared_ptr<const EngineState> engine) {
     if (m_engine) {
         m_engineCache.push_front(m_engine);
         while (m_engineCache.size() > kEngineCacheSize) {
-            releaseOnWorker(m_engineCache.back());
+            m_worker.release(m_engineCache.back());
             m_engineCache.pop_back();
         }
     }
@@ -272,9 +255,7 @@ void AnalysisController::requestSolve() {
 }
 
 void AnalysisController::dispatchSolve(SolveRequest request) {
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
-        Qt::QueuedConnection);
+    m_worker.post([request = std::move(request)](TopicWorker& worker) { worker.solve(request); });
 }
 
 void AnalysisController::dispatchPending() {
@@ -316,7 +297,7 @@ void AnalysisController::onProgress(quint64 generation, double fraction, const Q
 
 void AnalysisController::onLoaded(quint64 generation, const CorpusHandle& corpus) {
     if (generation != m_taskGeneration) {
-        releaseOnWorker(corpus.corpus);
+        m_worker.release(corpus.corpus);
         return;
     }
     finishTask(QStringLiteral("finished"));
@@ -330,7 +311,7 @@ void AnalysisController::onBuilt(quint64 generation, const EngineState& engine) 
         if (state->corpus == m_corpus.corpus) {
             m_engineCache.push_back(std::move(state));
             while (m_engineCache.size() > kEngineCacheSize) {
-                releaseOnWorker(m_engineCache.back());
+                m_worker.release(m_engineCache.back());
                 m_engineCache.pop_back();
             }
         }

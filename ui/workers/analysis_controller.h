@@ -3,6 +3,7 @@
 #include "ui/workers/solve_scheduler.h"
 #include "ui/workers/topic_types.h"
 #include "ui/workers/topic_worker.h"
+#include "ui/workers/worker_thread.h"
 
 #include "core/common/cancel.h"
 
@@ -78,8 +79,8 @@ public:
     bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepRunning; }
     const Statistics& statistics() const { return m_stats; }
     /// The worker and its thread (tests check that work happens off the GUI thread).
-    const QObject* worker() const { return m_worker; }
-    const QThread* workerThread() const { return &m_thread; }
+    const QObject* worker() const { return m_worker.worker(); }
+    const QThread* workerThread() const { return m_worker.thread(); }
     /// Milliseconds on the controller clock (request timestamps in TopicSolution use it).
     qint64 clockMs() const { return m_clock.elapsed(); }
 
@@ -129,7 +130,6 @@ private:
     void dispatchPending();
     void restartSweep();
     void revertToEngine();
-    void releaseOnWorker(std::shared_ptr<const void> object);
 
     void onProgress(quint64 generation, double fraction, const QString& phase);
     void onLoaded(quint64 generation, const CorpusHandle& corpus);
@@ -142,8 +142,7 @@ private:
     void onSweepPoint(quint64 generation, const SweepPoint& point);
     void onSweepDone(quint64 generation, const QString& error);
 
-    QThread m_thread;
-    TopicWorker* m_worker = nullptr; // lives on m_thread; deleted after the thread stopped
+    WorkerThread<TopicWorker> m_worker{QStringLiteral("cx-topic-worker")};
     QThreadPool m_sweepPool;
     QThreadPool m_previewPool;
     QElapsedTimer m_clock;

@@ -44,21 +44,18 @@ ChromatinController::ChromatinController(QObject* parent) : QObject(parent) {
     m_decodeTimer.setInterval(kDefaultDecodeDelayMs);
     connect(&m_decodeTimer, &QTimer::timeout, this, &ChromatinController::startDecode);
 
-    m_worker = new ChromatinWorker;
-    m_worker->moveToThread(&m_thread);
-    m_thread.setObjectName(QStringLiteral("cx-chromatin-worker"));
     // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
     // thread, where all controller state lives (no locks needed).
-    connect(m_worker, &ChromatinWorker::progress, this, &ChromatinController::onProgress);
-    connect(m_worker, &ChromatinWorker::loaded, this, &ChromatinController::onLoaded);
-    connect(m_worker, &ChromatinWorker::momentsReady, this, &ChromatinController::onMomentsReady);
-    connect(m_worker, &ChromatinWorker::taskCancelled, this, &ChromatinController::onTaskCancelled);
-    connect(m_worker, &ChromatinWorker::taskFailed, this, &ChromatinController::onTaskFailed);
-    connect(m_worker, &ChromatinWorker::solved, this, &ChromatinController::onSolved);
-    connect(m_worker, &ChromatinWorker::solveFailed, this, &ChromatinController::onSolveFailed);
-    connect(m_worker, &ChromatinWorker::solveCancelled, this,
-            &ChromatinController::onSolveCancelled);
-    m_thread.start();
+    const ChromatinWorker* worker = m_worker.worker();
+    connect(worker, &ChromatinWorker::progress, this, &ChromatinController::onProgress);
+    connect(worker, &ChromatinWorker::loaded, this, &ChromatinController::onLoaded);
+    connect(worker, &ChromatinWorker::momentsReady, this, &ChromatinController::onMomentsReady);
+    connect(worker, &ChromatinWorker::taskCancelled, this, &ChromatinController::onTaskCancelled);
+    connect(worker, &ChromatinWorker::taskFailed, this, &ChromatinController::onTaskFailed);
+    connect(worker, &ChromatinWorker::solved, this, &ChromatinController::onSolved);
+    connect(worker, &ChromatinWorker::solveFailed, this, &ChromatinController::onSolveFailed);
+    connect(worker, &ChromatinWorker::solveCancelled, this, &ChromatinController::onSolveCancelled);
+    m_worker.start();
 }
 
 ChromatinController::~ChromatinController() {
@@ -76,23 +73,10 @@ ChromatinController::~ChromatinController() {
     ++m_decodeGeneration;
     ++m_enrichmentGeneration;
     ++m_sweepGeneration;
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker;
-    m_worker = nullptr;
+    m_worker.stop();
     m_decodePool.waitForDone();
     m_sweepPool.waitForDone();
     m_annotationPool.waitForDone();
-}
-
-void ChromatinController::releaseOnWorker(std::shared_ptr<const void> object) {
-    // Freeing tracks or moments can take a while; do it on the worker thread rather than
-    // stalling the GUI.
-    if (!object || !m_worker) {
-        return;
-    }
-    QMetaObject::invokeMethod(
-        m_worker, [keep = std::move(object)]() mutable { keep.reset(); }, Qt::QueuedConnection);
 }
 
 const AnnotationSource* ChromatinController::annotation(const QString& path) const {
@@ -141,17 +125,16 @@ void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
     request.paths = paths;
     request.binSize = binSize;
     request.cancel = m_taskCancel;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request] { worker->load(request); }, Qt::QueuedConnection);
+    m_worker.post([request](ChromatinWorker& worker) { worker.load(request); });
 }
 
 void ChromatinController::setData(const ChromatinDataHandle& data) {
-    releaseOnWorker(m_data.data);
-    releaseOnWorker(m_moments);
+    m_worker.release(m_data.data);
+    m_worker.release(m_moments);
     m_data = data;
     m_moments.reset();
     for (auto& cached : m_momentsCache) {
-        releaseOnWorker(cached);
+        m_worker.release(cached);
     }
     m_momentsCache.clear();
     m_hasRegions = false;
@@ -231,7 +214,7 @@ void ChromatinController::removeAnnotation(const QString& path) {
     m_loadingAnnotations.remove(path);
     for (int i = 0; i < m_annotations.size(); ++i) {
         if (m_annotations[i].path == path) {
-            releaseOnWorker(m_annotations[i].regions);
+            m_worker.release(m_annotations[i].regions);
             m_annotations.removeAt(i);
             emit annotationRemoved(path);
             break;
@@ -322,16 +305,14 @@ void ChromatinController::startMoments() {
     request.cancel = m_taskCancel;
     m_buildingChoice = m_regions;
     m_buildingEncoding = m_parameters.encoding;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request] { worker->computeMoments(request); },
-        Qt::QueuedConnection);
+    m_worker.post([request](ChromatinWorker& worker) { worker.computeMoments(request); });
 }
 
 void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments) {
     if (m_moments) {
         m_momentsCache.push_front(m_moments);
         while (m_momentsCache.size() > kMomentsCacheSize) {
-            releaseOnWorker(m_momentsCache.back());
+            m_worker.release(m_momentsCache.back());
             m_momentsCache.pop_back();
         }
     }
@@ -429,9 +410,8 @@ void ChromatinController::requestSolve() {
 void ChromatinController::dispatchSolve(HmmSolveRequest request) {
     // Decided at dispatch: the γ = 0 reference may have arrived while the request was pending.
     request.withReference = m_referenceEpoch != m_solves.epoch();
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request = std::move(request)] { worker->solve(request); },
-        Qt::QueuedConnection);
+    m_worker.post(
+        [request = std::move(request)](ChromatinWorker& worker) { worker.solve(request); });
 }
 
 void ChromatinController::dispatchPending() {
@@ -687,7 +667,7 @@ void ChromatinController::onProgress(quint64 generation, double fraction, const 
 
 void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle& data) {
     if (generation != m_taskGeneration) {
-        releaseOnWorker(data.data);
+        m_worker.release(data.data);
         return;
     }
     finishTask(QStringLiteral("finished"));
@@ -701,7 +681,7 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
         if (state->data == m_data.data) {
             m_momentsCache.push_back(std::move(state));
             while (m_momentsCache.size() > kMomentsCacheSize) {
-                releaseOnWorker(m_momentsCache.back());
+                m_worker.release(m_momentsCache.back());
                 m_momentsCache.pop_back();
             }
         }

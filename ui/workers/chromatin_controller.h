@@ -3,6 +3,7 @@
 #include "ui/workers/chromatin_types.h"
 #include "ui/workers/chromatin_worker.h"
 #include "ui/workers/solve_scheduler.h"
+#include "ui/workers/worker_thread.h"
 
 #include "core/common/cancel.h"
 
@@ -116,8 +117,8 @@ public:
                !isLoadingAnnotations() && !m_momentsWaiting;
     }
     const Statistics& statistics() const { return m_stats; }
-    const QObject* worker() const { return m_worker; }
-    const QThread* workerThread() const { return &m_thread; }
+    const QObject* worker() const { return m_worker.worker(); }
+    const QThread* workerThread() const { return m_worker.thread(); }
     qint64 clockMs() const { return m_clock.elapsed(); }
 
     /// See the class comment; 0 shows every in-order result, a huge value only the latest.
@@ -167,7 +168,6 @@ private:
     void cancelDecode();
     void startEnrichment();
     void restartSweep();
-    void releaseOnWorker(std::shared_ptr<const void> object);
 
     void onProgress(quint64 generation, double fraction, const QString& phase);
     void onLoaded(quint64 generation, const ChromatinDataHandle& data);
@@ -183,8 +183,7 @@ private:
     void onEnriched(quint64 generation, const EnrichmentTable& table, const QString& error);
     void onSweepDone(quint64 generation, const WeightSweep& sweep, const QString& error);
 
-    QThread m_thread;
-    ChromatinWorker* m_worker = nullptr; // lives on m_thread; deleted after the thread stopped
+    WorkerThread<ChromatinWorker> m_worker{QStringLiteral("cx-chromatin-worker")};
     QThreadPool m_decodePool;
     QThreadPool m_sweepPool;
     QThreadPool m_annotationPool;
