@@ -72,7 +72,7 @@ AnalysisController::~AnalysisController() {
     // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
     // controller. The pools are drained the same way before members go away, because their
     // tasks post results to `this`.
-    m_taskCancel.cancel();
+    m_task.cancel();
     m_solves.cancelAll();
     m_sweepCancel.cancel();
     ++m_sweepGeneration;
@@ -83,37 +83,28 @@ AnalysisController::~AnalysisController() {
 }
 
 void AnalysisController::startTask(TaskKind kind, const QString& description) {
-    if (m_taskGeneration != 0) {
-        // The running task's late signals carry its old generation and are ignored.
-        m_taskCancel.cancel();
-    }
-    m_taskGeneration = ++m_nextGeneration;
-    m_taskKind = kind;
-    m_taskCancel = cx::CancelToken::create();
+    m_task.start(kind, ++m_nextGeneration);
     emit taskStarted(kind, description);
     emit activityChanged();
 }
 
 void AnalysisController::finishTask(const QString& outcome) {
-    const TaskKind kind = m_taskKind;
-    m_taskGeneration = 0;
+    const TaskKind kind = m_task.finish();
     emit taskFinished(kind, outcome);
     emit activityChanged();
 }
 
 void AnalysisController::cancelTask() {
-    if (m_taskGeneration != 0) {
-        m_taskCancel.cancel();
-    }
+    m_task.cancel();
 }
 
 void AnalysisController::loadCorpus(const QString& path, const cx::CorpusLoadOptions& options) {
     startTask(TaskKind::Load, tr("Loading %1").arg(QFileInfo(path).fileName()));
     LoadRequest request;
-    request.generation = m_taskGeneration;
+    request.generation = m_task.generation();
     request.path = path;
     request.options = options;
-    request.cancel = m_taskCancel;
+    request.cancel = m_task.cancelToken();
     m_worker.post([request](TopicWorker& worker) { worker.load(request); });
 }
 
@@ -158,16 +149,16 @@ void AnalysisController::ensureEngine() {
         return;
     }
     if (engineFits()) {
-        if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build) {
+        if (m_task.isRunning(TaskKind::Build)) {
             // A build for another choice is running, but the user came back to the current
             // engine's choice: the build is now pointless.
-            m_taskCancel.cancel();
+            m_task.cancel();
         }
         return;
     }
     const int capacity = requiredCapacity();
-    if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build &&
-        m_buildingSelection == m_selection && m_buildingCapacity == capacity) {
+    if (m_task.isRunning(TaskKind::Build) && m_buildingSelection == m_selection &&
+        m_buildingCapacity == capacity) {
         return; // exactly this engine is being built (e.g. only the seed changed meanwhile)
     }
     for (auto it = m_engineCache.begin(); it != m_engineCache.end(); ++it) {
@@ -177,8 +168,8 @@ void AnalysisController::ensureEngine() {
             ++m_stats.engineCacheHits;
             auto hit = cached;
             m_engineCache.erase(it);
-            if (m_taskGeneration != 0 && m_taskKind == TaskKind::Build) {
-                m_taskCancel.cancel();
+            if (m_task.isRunning(TaskKind::Build)) {
+                m_task.cancel();
             }
             setEngine(std::move(hit));
             return;
@@ -190,13 +181,13 @@ void AnalysisController::ensureEngine() {
 void AnalysisController::startBuild() {
     startTask(TaskKind::Build, tr("Computing moments"));
     BuildRequest request;
-    request.generation = m_taskGeneration;
+    request.generation = m_task.generation();
     request.corpus = m_corpus.corpus;
     request.selection = m_selection;
     request.maxComponents = requiredCapacity();
     m_buildingSelection = m_selection;
     m_buildingCapacity = request.maxComponents;
-    request.cancel = m_taskCancel;
+    request.cancel = m_task.cancelToken();
     // The basis is seeded independently of the decomposition seed: changing the seed re-runs
     // the (cheap) decomposition only, never the passes over the data.
     request.projection.seed = 1;
@@ -290,13 +281,13 @@ void AnalysisController::onSolveCancelled(quint64 /*generation*/) {
 }
 
 void AnalysisController::onProgress(quint64 generation, double fraction, const QString& phase) {
-    if (generation == m_taskGeneration) {
+    if (m_task.isCurrent(generation)) {
         emit taskProgress(fraction, phase);
     }
 }
 
 void AnalysisController::onLoaded(quint64 generation, const CorpusHandle& corpus) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         m_worker.release(corpus.corpus);
         return;
     }
@@ -306,7 +297,7 @@ void AnalysisController::onLoaded(quint64 generation, const CorpusHandle& corpus
 
 void AnalysisController::onBuilt(quint64 generation, const EngineState& engine) {
     auto state = std::make_shared<const EngineState>(engine);
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         // A newer task superseded this build, but the engine is valid: keep it for reuse.
         if (state->corpus == m_corpus.corpus) {
             m_engineCache.push_back(std::move(state));
@@ -345,7 +336,7 @@ void AnalysisController::revertToEngine() {
 }
 
 void AnalysisController::onTaskCancelled(quint64 generation) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         return;
     }
     finishTask(QStringLiteral("cancelled"));
@@ -357,10 +348,10 @@ void AnalysisController::onTaskCancelled(quint64 generation) {
 }
 
 void AnalysisController::onTaskFailed(quint64 generation, const QString& message) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         return;
     }
-    const TaskKind kind = m_taskKind;
+    const TaskKind kind = m_task.kind();
     finishTask(QStringLiteral("failed"));
     if (!engineFits()) {
         revertToEngine();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/workers/solve_scheduler.h"
+#include "ui/workers/task_slot.h"
 #include "ui/workers/topic_types.h"
 #include "ui/workers/topic_worker.h"
 #include "ui/workers/worker_thread.h"
@@ -73,7 +74,7 @@ public:
     const SweepSpec& sweep() const { return m_sweep; }
     const QVector<SweepPoint>& sweepPoints() const { return m_sweepPoints; }
     bool isSweepRunning() const { return m_sweepRunning; }
-    bool isTaskRunning() const { return m_taskGeneration != 0; }
+    bool isTaskRunning() const { return m_task.isRunning(); }
     bool isSolving() const { return m_solves.isBusy(); }
     /// No load, build, solve or sweep in progress.
     bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepRunning; }
@@ -151,9 +152,7 @@ private:
     quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
     // Long task (load or build): one at a time; a new one cancels the old one.
-    quint64 m_taskGeneration = 0;
-    TaskKind m_taskKind = TaskKind::Load;
-    cx::CancelToken m_taskCancel;
+    TaskSlot<TaskKind> m_task{TaskKind::Load};
     SelectionSpec m_buildingSelection; ///< what the running build (if any) is for
     int m_buildingCapacity = 0;
 

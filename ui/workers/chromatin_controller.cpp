@@ -63,7 +63,7 @@ ChromatinController::~ChromatinController() {
     // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
     // controller. The pools are drained the same way before members go away, because their
     // tasks post results to `this`.
-    m_taskCancel.cancel();
+    m_task.cancel();
     m_solves.cancelAll();
     m_decodeTimer.stop();
     m_decodeCancel.cancel();
@@ -89,28 +89,19 @@ const AnnotationSource* ChromatinController::annotation(const QString& path) con
 }
 
 void ChromatinController::startTask(ChromatinTaskKind kind, const QString& description) {
-    if (m_taskGeneration != 0) {
-        // The running task's late signals carry its old generation and are ignored.
-        m_taskCancel.cancel();
-    }
-    m_taskGeneration = ++m_nextGeneration;
-    m_taskKind = kind;
-    m_taskCancel = cx::CancelToken::create();
+    m_task.start(kind, ++m_nextGeneration);
     emit taskStarted(kind, description);
     emit activityChanged();
 }
 
 void ChromatinController::finishTask(const QString& outcome) {
-    const ChromatinTaskKind kind = m_taskKind;
-    m_taskGeneration = 0;
+    const ChromatinTaskKind kind = m_task.finish();
     emit taskFinished(kind, outcome);
     emit activityChanged();
 }
 
 void ChromatinController::cancelTask() {
-    if (m_taskGeneration != 0) {
-        m_taskCancel.cancel();
-    }
+    m_task.cancel();
 }
 
 void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
@@ -121,10 +112,10 @@ void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
               paths.size() == 1 ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
                                 : tr("Loading %1 tracks").arg(paths.size()));
     LoadTracksRequest request;
-    request.generation = m_taskGeneration;
+    request.generation = m_task.generation();
     request.paths = paths;
     request.binSize = binSize;
-    request.cancel = m_taskCancel;
+    request.cancel = m_task.cancelToken();
     m_worker.post([request](ChromatinWorker& worker) { worker.load(request); });
 }
 
@@ -242,15 +233,15 @@ void ChromatinController::ensureMoments() {
         return;
     }
     if (momentsFit()) {
-        if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments) {
+        if (m_task.isRunning(ChromatinTaskKind::Moments)) {
             // A pass for another choice is running, but the user came back to the current
             // moments' choice: the pass is now pointless.
-            m_taskCancel.cancel();
+            m_task.cancel();
         }
         return;
     }
-    if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments &&
-        m_buildingChoice == m_regions && m_buildingEncoding == m_parameters.encoding) {
+    if (m_task.isRunning(ChromatinTaskKind::Moments) && m_buildingChoice == m_regions &&
+        m_buildingEncoding == m_parameters.encoding) {
         return; // exactly these moments are being computed
     }
     for (auto it = m_momentsCache.begin(); it != m_momentsCache.end(); ++it) {
@@ -260,8 +251,8 @@ void ChromatinController::ensureMoments() {
             ++m_stats.momentsCacheHits;
             auto hit = cached;
             m_momentsCache.erase(it);
-            if (m_taskGeneration != 0 && m_taskKind == ChromatinTaskKind::Moments) {
-                m_taskCancel.cancel();
+            if (m_task.isRunning(ChromatinTaskKind::Moments)) {
+                m_task.cancel();
             }
             setMoments(std::move(hit));
             return;
@@ -292,7 +283,7 @@ void ChromatinController::ensureMoments() {
 void ChromatinController::startMoments() {
     startTask(ChromatinTaskKind::Moments, tr("Computing moments"));
     MomentsRequest request;
-    request.generation = m_taskGeneration;
+    request.generation = m_task.generation();
     request.data = m_data.data;
     request.choice = m_regions;
     request.encoding = m_parameters.encoding;
@@ -302,7 +293,7 @@ void ChromatinController::startMoments() {
     for (const QString& path : m_regions.background) {
         request.background.push_back(*annotation(path));
     }
-    request.cancel = m_taskCancel;
+    request.cancel = m_task.cancelToken();
     m_buildingChoice = m_regions;
     m_buildingEncoding = m_parameters.encoding;
     m_worker.post([request](ChromatinWorker& worker) { worker.computeMoments(request); });
@@ -660,13 +651,13 @@ void ChromatinController::onSweepDone(quint64 generation, const WeightSweep& swe
 }
 
 void ChromatinController::onProgress(quint64 generation, double fraction, const QString& phase) {
-    if (generation == m_taskGeneration) {
+    if (m_task.isCurrent(generation)) {
         emit taskProgress(fraction, phase);
     }
 }
 
 void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle& data) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         m_worker.release(data.data);
         return;
     }
@@ -676,7 +667,7 @@ void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle
 
 void ChromatinController::onMomentsReady(quint64 generation, const MomentsState& moments) {
     auto state = std::make_shared<const MomentsState>(moments);
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         // A newer task superseded this pass, but the moments are valid: keep them for reuse.
         if (state->data == m_data.data) {
             m_momentsCache.push_back(std::move(state));
@@ -693,7 +684,7 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
 }
 
 void ChromatinController::onTaskCancelled(quint64 generation) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         return;
     }
     finishTask(QStringLiteral("cancelled"));
@@ -703,10 +694,10 @@ void ChromatinController::onTaskCancelled(quint64 generation) {
 }
 
 void ChromatinController::onTaskFailed(quint64 generation, const QString& message) {
-    if (generation != m_taskGeneration) {
+    if (!m_task.isCurrent(generation)) {
         return;
     }
-    const ChromatinTaskKind kind = m_taskKind;
+    const ChromatinTaskKind kind = m_task.kind();
     finishTask(QStringLiteral("failed"));
     if (!momentsFit()) {
         revertToMoments();

@@ -3,6 +3,7 @@
 #include "ui/workers/chromatin_types.h"
 #include "ui/workers/chromatin_worker.h"
 #include "ui/workers/solve_scheduler.h"
+#include "ui/workers/task_slot.h"
 #include "ui/workers/worker_thread.h"
 
 #include "core/common/cancel.h"
@@ -103,7 +104,7 @@ public:
     const WeightSweep& sweep() const { return m_sweep; }
     const QStringList& enrichmentAnnotations() const { return m_enrichmentPaths; }
 
-    bool isTaskRunning() const { return m_taskGeneration != 0; }
+    bool isTaskRunning() const { return m_task.isRunning(); }
     bool isSolving() const { return m_solves.isBusy(); }
     /// A segmentation (or its enrichment) is scheduled or running.
     bool isDecoding() const {
@@ -193,9 +194,7 @@ private:
     quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
     // Long task (load or moments): one at a time; a new one cancels the old one.
-    quint64 m_taskGeneration = 0;
-    ChromatinTaskKind m_taskKind = ChromatinTaskKind::LoadTracks;
-    cx::CancelToken m_taskCancel;
+    TaskSlot<ChromatinTaskKind> m_task{ChromatinTaskKind::LoadTracks};
     RegionChoice m_buildingChoice;
     cx::ObservationEncoding m_buildingEncoding = cx::ObservationEncoding::MarkVector;
 
