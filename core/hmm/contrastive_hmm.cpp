@@ -449,15 +449,19 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         ++candidates;
         ContrastiveHmmResult result = assembleResult(
             moments, gamma, options, decomposeAtRank(prepared, rank, options, cancel), rank);
-        if (result.invalidMass == 0) {
+        if (candidates == 1 || result.invalidMass < best.invalidMass) {
             best = std::move(result);
-            found = true;
         }
+        found = best.invalidMass == 0;
     }
     if (!found) {
         ++candidates;
-        best = assembleResult(moments, gamma, options,
-                              decomposeAtRank(prepared, k, options, cancel), k);
+        ContrastiveHmmResult result = assembleResult(
+            moments, gamma, options, decomposeAtRank(prepared, k, options, cancel), k);
+        // No reserve rank gave a valid model: the least invalid candidate (ties: rank K).
+        if (candidates == 1 || result.invalidMass <= best.invalidMass) {
+            best = std::move(result);
+        }
     }
     best.candidateRanks = candidates;
     best.elapsedMs = watch.elapsedMs();

@@ -53,8 +53,8 @@ struct ContrastiveHmmOptions {
     FeatureScaling featureScaling = FeatureScaling::InverseSqrtMean;
     /// E, reserve components: the decomposition is done at rank R = K + E, …, K + 1 and the K
     /// components of largest |ω_t| of the first rank whose kept components are all valid states
-    /// are reported, else rank K (see solveContrastiveHmm). 0 = always rank K (Alg. 3 as
-    /// printed).
+    /// are reported, else those of the least invalid rank (see solveContrastiveHmm). 0 = always
+    /// rank K (Alg. 3 as printed).
     int extraComponents = 1;
     /// z of the validity test: a component's raw emission estimate may leave the valid set by
     /// at most z·s_t, s_t = 1/(2√(N_eff·|ω_t|)) the largest standard error of a proportion
@@ -158,8 +158,9 @@ struct ContrastiveHmmResult {
 /// and by the numerical rank of the pair moments, so exact moments of a K-state model stay at
 /// rank K), and the first R whose K components of largest |ω_t| (occupancy at γ = 0; foreground
 /// minus γ·background occupancy otherwise) are all valid is used; the others are returned as
-/// droppedWeights/droppedMarkProbabilities. If none is valid, the rank-K decomposition is
-/// returned; invalidMass > 0 then says that some reported component is not an identifiable
+/// droppedWeights/droppedMarkProbabilities. If none is valid, the candidate of least
+/// invalidMass is returned (ties: rank K; on the chr11 slice at γ = 1.4 this turns a junk state
+/// of weight 2.0 into one of 0.28); invalidMass > 0 then says that some reported component is not an identifiable
 /// state at this K and γ (componentInvalidMass names it). Cost: one decomposition per rank tried.
 /// On chr11 (both cell types, K = 7, γ = 0) this moves the emission MAD to the best of 12 EM
 /// runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below to within 0.002 %

@@ -590,6 +590,16 @@ TEST(HmmRealSlice, SpectralStatesAreRecognisableAndContrastMovesThem) {
     EXPECT_GT(specific.weights[prom], 0);
     EXPECT_LT(specific.weights[rep], 0);
     EXPECT_LT(specific.weights.minCoeff(), -0.1); // the quiescent state, now background
+
+    // The reserve ranks never report a less valid model than Alg. 3 at rank K alone, at any γ.
+    ContrastiveHmmOptions plainRank = options;
+    plainRank.extraComponents = 0;
+    for (double gamma = 0; gamma <= 2.0; gamma += 0.1) {
+        const auto chosen = solveContrastiveHmm(contrast, gamma, options);
+        const auto rankK = solveContrastiveHmm(contrast, gamma, plainRank);
+        EXPECT_LE(chosen.invalidMass, rankK.invalidMass) << "γ = " << gamma;
+        EXPECT_NEAR(chosen.invalidMass, chosen.componentInvalidMass.sum(), 1e-12);
+    }
 }
 
 } // namespace
