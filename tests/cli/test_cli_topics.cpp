@@ -94,10 +94,22 @@ TEST(CliTopics, JsonHasParametersReportTimingsAndFigures) {
     for (const char* key : {"\"parameters\"", "\"load_report\"", "\"documents_read\":6000",
                             "\"timings_ms\"", "\"load\"", "\"moments\"", "\"projection\"",
                             "\"decompositions\"", "\"foreground_specific\":2", "\"auc\"",
-                            "\"relative_auc\"", "\"top_words\""}) {
+                            "\"relative_auc\"", "\"top_words\"", "\"iterations\":["}) {
         EXPECT_NE(result.out.find(key), std::string::npos) << key << " in " << result.out;
     }
     EXPECT_EQ(result.out.front(), '{');
+}
+
+TEST(CliTopics, ADirectoryHoldingOneUciCorpusLoadsAsUci) {
+    // `generate --out DIR` then `topics --corpus DIR`: the folder names the corpus.
+    TempDir dir;
+    generateCorpus(dir);
+    const auto result = runCli({"topics", "--corpus", dir.path().string(), "--fg",
+                                "group=foreground", "--bg", "group=background", "--k", "4",
+                                "--gamma", "1", "--min-df", "1"},
+                               dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("corpus: 6000 documents"), std::string::npos) << result.out;
 }
 
 TEST(CliTopics, SameSeedSameFiles) {
