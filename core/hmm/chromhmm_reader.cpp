@@ -4,7 +4,9 @@
 #include "core/common/format.h"
 #include "core/io/text_input.h"
 
+#include <algorithm>
 #include <functional>
+#include <numeric>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -147,6 +149,24 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
         }
         marks.push_back(std::move(name));
     }
+    // Where each column goes: the first file fixes the mark order; a later file may list the
+    // same marks in another order (its columns are permuted into the first file's order).
+    std::vector<size_t> slot(marks.size());
+    std::iota(slot.begin(), slot.end(), size_t{0});
+    if (!data.markNames.empty() && marks != data.markNames &&
+        marks.size() == data.markNames.size()) {
+        bool sameSet = true;
+        for (size_t j = 0; j < marks.size() && sameSet; ++j) {
+            const auto at = std::find(data.markNames.begin(), data.markNames.end(), marks[j]);
+            sameSet = at != data.markNames.end();
+            if (sameSet) {
+                slot[j] = static_cast<size_t>(at - data.markNames.begin());
+            }
+        }
+        if (sameSet) {
+            marks = data.markNames; // names by slot from here on
+        }
+    }
     if (!data.markNames.empty() && marks != data.markNames) {
         std::string detail;
         if (marks.size() != data.markNames.size()) {
@@ -217,10 +237,11 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
             }
             if (!isMarkValue(token)) {
                 throw InputError(path, lineNumber,
-                                 "column " + std::to_string(column + 1) + " (" + marks[column] +
-                                     "): " + quoteForMessage(token) + " is not 0, 1 or 2");
+                                 "column " + std::to_string(column + 1) + " (" +
+                                     marks[slot[column]] + "): " + quoteForMessage(token) +
+                                     " is not 0, 1 or 2");
             }
-            key[column] = static_cast<char>(token[0] - '0');
+            key[slot[column]] = static_cast<char>(token[0] - '0');
             ++column;
         }
         if (column != numMarks) {

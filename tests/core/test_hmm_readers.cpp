@@ -164,6 +164,25 @@ TEST(ChromHmmReader, MismatchedMarksAndDuplicateTracksAcrossFiles) {
     EXPECT_NE(message.find("2 marks, expected 3"), std::string::npos) << message;
     message = inputError([&] { readChromHmmTracks({a, d}); });
     EXPECT_NE(message.find("already loaded from " + a), std::string::npos) << message;
+    // The same marks in another order: columns are permuted into the first file's order.
+    const auto e = files.write("e.txt", "CELL3\tchr1\nC\tA\tB\n1\t0\t0\n0\t2\t1\n");
+    const ChromatinData permuted = readChromHmmTracks({a, e});
+    EXPECT_EQ(permuted.markNames, (std::vector<std::string>{"A", "B", "C"}));
+    ASSERT_EQ(permuted.tracks.size(), 2u);
+    const auto& bins = permuted.tracks[1].bins;
+    ASSERT_EQ(bins.size(), 2u);
+    // Row "1 0 0" under C A B is A=0, B=0, C=1; row "0 2 1" is A=2, B=1, C=0.
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[0]), 0), 0);
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[0]), 1), 0);
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[0]), 2), 1);
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[1]), 0), 2);
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[1]), 1), 1);
+    EXPECT_EQ(permuted.value(static_cast<int>(bins[1]), 2), 0);
+    // A bad value names the file's own column and mark.
+    const auto f = files.write("f.txt", "CELL4\tchr1\nC\tA\tB\n1\t0\t7\n");
+    message = inputError([&] { readChromHmmTracks({a, f}); });
+    EXPECT_NE(message.find(f + ":3: column 3 (B)"), std::string::npos) << message;
+
     // A failed append leaves the data unchanged.
     ChromatinData data = readChromHmmTracks({a});
     const auto patterns = data.patternValues;
