@@ -1,10 +1,9 @@
 #include "ui/charts/auc_chart_view.h"
 
+#include "ui/charts/chart_style.h"
 #include "ui/common/plural.h"
 
 #include <QChart>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QMouseEvent>
@@ -21,37 +20,15 @@ namespace cx::ui {
 namespace {
 
 const QColor kCurveColor(0x1f, 0x5f, 0xa8);
-const QColor kMarkerColor(0xd9, 0x48, 0x1c);
 const QColor kReferenceColor(0x9a, 0xa0, 0xa6);
-const QColor kGridColor(0xe3, 0xe6, 0xea);
-const QColor kAxisTextColor(0x44, 0x4b, 0x53);
-
-double niceStep(double range) {
-    if (!(range > 0)) {
-        return 1;
-    }
-    const double raw = range / 5;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (factor * magnitude >= raw) {
-            return factor * magnitude;
-        }
-    }
-    return 10 * magnitude;
-}
 
 } // namespace
 
 AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     Parts parts;
     parts.chart = chart;
-    chart->setBackgroundRoundness(0);
-    chart->setBackgroundBrush(Qt::white);
-    chart->setPlotAreaBackgroundVisible(false);
+    styleChart(chart, QMargins(4, 4, 14, 4));
     chart->legend()->hide();
-    chart->setMargins(QMargins(4, 4, 14, 4));
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setAnimationOptions(QChart::NoAnimation);
 
     QFont labelFont = chart->font();
     labelFont.setPointSizeF(8.5 * fontScale);
@@ -69,10 +46,10 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     parts.dots->setBorderColor(kCurveColor);
     parts.dots->setPen(QPen(kCurveColor, 1.6 * fontScale));
     parts.marker = new QLineSeries(chart);
-    parts.marker->setPen(QPen(kMarkerColor, 1.5 * fontScale, Qt::DashLine));
+    parts.marker->setPen(QPen(kGammaMarkerColour, 1.5 * fontScale, Qt::DashLine));
     parts.markerDot = new QScatterSeries(chart);
     parts.markerDot->setMarkerSize(11 * fontScale);
-    parts.markerDot->setColor(kMarkerColor);
+    parts.markerDot->setColor(kGammaMarkerColour);
     parts.markerDot->setBorderColor(Qt::white);
     parts.markerDot->setPen(QPen(Qt::white, 1.5 * fontScale));
     for (QAbstractSeries* series :
@@ -83,45 +60,23 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
         chart->addSeries(series);
     }
 
-    parts.x = new QValueAxis(chart);
-    parts.y = new QValueAxis(chart);
-    parts.x->setTitleText(QStringLiteral("contrast weight γ"));
-    parts.y->setTitleText(QStringLiteral("AUC relative to γ = 0"));
-    for (QValueAxis* axis : {parts.x, parts.y}) {
-        axis->setLabelsFont(labelFont);
-        axis->setTitleFont(titleFont);
-        axis->setLabelsColor(kAxisTextColor);
-        axis->setTitleBrush(kAxisTextColor);
-        axis->setGridLineColor(kGridColor);
-        axis->setLinePenColor(QColor(0xb8, 0xbe, 0xc5));
-        axis->setMinorGridLineVisible(false);
-        axis->setTickType(QValueAxis::TicksDynamic);
-    }
-    parts.x->setLabelFormat(QStringLiteral("%g"));
-    parts.y->setLabelFormat(QStringLiteral("%.2f"));
-    chart->addAxis(parts.x, Qt::AlignBottom);
-    chart->addAxis(parts.y, Qt::AlignLeft);
-    for (QAbstractSeries* series : chart->series()) {
-        series->attachAxis(parts.x);
-        series->attachAxis(parts.y);
-    }
+    parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
+                              labelFont, titleFont);
+    parts.y = createValueAxis(chart, QStringLiteral("AUC relative to γ = 0"),
+                              QStringLiteral("%.2f"), labelFont, titleFont);
+    attachValueAxes(chart, parts.x, parts.y);
     return parts;
 }
 
 AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(180);
-    setRubberBand(QChartView::NoRubberBand);
-    setCursor(Qt::CrossCursor);
+    setUpChartView(this, 180);
     m_parts = createParts(new QChart, 1.0);
     setChart(m_parts.chart);
-    m_message = new QGraphicsSimpleTextItem(m_parts.chart);
-    m_message->setBrush(QColor(0x6b, 0x72, 0x7a));
-    m_message->setZValue(10);
+    m_message = createChartMessage(m_parts.chart);
     connect(m_parts.dots, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     connect(m_parts.curve, &QLineSeries::hovered, this, &AucChartView::showPointToolTip);
     m_markerLabel = new QGraphicsSimpleTextItem(m_parts.chart);
-    m_markerLabel->setBrush(kMarkerColor);
+    m_markerLabel->setBrush(kGammaMarkerColour);
     QFont markerFont = font();
     markerFont.setPointSizeF(8.5);
     markerFont.setBold(true);
@@ -240,10 +195,10 @@ void AucChartView::fillParts(const Parts& parts) const {
     parts.y->setVisible(axesVisible);
     parts.x->setRange(xMin, xMax);
     parts.x->setTickAnchor(0);
-    parts.x->setTickInterval(niceStep(xMax - xMin));
+    parts.x->setTickInterval(niceTickInterval(xMax - xMin));
     parts.y->setRange(yMin, yMax);
     parts.y->setTickAnchor(1.0);
-    parts.y->setTickInterval(niceStep(yMax - yMin));
+    parts.y->setTickInterval(niceTickInterval(yMax - yMin));
 }
 
 void AucChartView::refresh() {
@@ -281,9 +236,7 @@ void AucChartView::updateMessage() {
     }
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
-    const QRectF area = m_parts.chart->plotArea();
-    const QRectF box = m_message->boundingRect();
-    m_message->setPos(area.center().x() - box.width() / 2, area.center().y() - box.height() / 2);
+    centreChartMessage(m_message, m_parts.chart->plotArea());
 }
 
 void AucChartView::showPointToolTip(const QPointF& point, bool state) {
@@ -313,11 +266,8 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
 
 void AucChartView::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton) {
-        const QPointF scene = mapToScene(event->position().toPoint());
-        const QPointF inChart = m_parts.chart->mapFromScene(scene);
-        if (m_parts.chart->plotArea().contains(inChart)) {
-            const QPointF value = m_parts.chart->mapToValue(inChart, m_parts.curve);
-            emit gammaClicked(std::max(0.0, value.x()));
+        if (const auto value = plotValueAt(*this, event->position().toPoint(), m_parts.curve)) {
+            emit gammaClicked(std::max(0.0, value->x()));
             event->accept();
             return;
         }
@@ -331,23 +281,8 @@ void AucChartView::resizeEvent(QResizeEvent* event) {
 }
 
 void AucChartView::paintFigure(QPainter& painter, const QRectF& target) const {
-    // A separate chart in its own scene: the on-screen chart keeps its size and state, and
-    // the figure is laid out for the export size (fonts then scale with the DPI).
-    QGraphicsScene scene;
-    auto* chart = new QChart;
-    scene.addItem(chart);
-    const Parts parts = createParts(chart, 1.0);
-    chart->setTitle(tr("Specificity AUC relative to γ = 0"));
-    QFont titleFont = chart->font();
-    titleFont.setPointSizeF(10);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->setTitleBrush(QColor(0x22, 0x27, 0x2e));
-    fillParts(parts);
-    chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
-    chart->layout()->activate();
-    scene.setSceneRect(QRectF(QPointF(0, 0), target.size()));
-    scene.render(&painter, target, scene.sceneRect());
+    paintChartFigure(painter, target, tr("Specificity AUC relative to γ = 0"),
+                     [this](QChart* chart) { fillParts(createParts(chart, 1.0)); });
 }
 
 } // namespace cx::ui

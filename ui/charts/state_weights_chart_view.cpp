@@ -1,9 +1,9 @@
 #include "ui/charts/state_weights_chart_view.h"
 
+#include "ui/charts/chart_style.h"
+
 #include <QAreaSeries>
 #include <QChart>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -19,10 +19,7 @@ namespace cx::ui {
 
 namespace {
 
-const QColor kMarkerColour(0xd9, 0x48, 0x1c);
 const QColor kZeroColour(0x8a, 0x92, 0x9a);
-const QColor kGridColour(0xe3, 0xe6, 0xea);
-const QColor kAxisTextColour(0x44, 0x4b, 0x53);
 const QColor kUnreliableColour(0xf2, 0xa6, 0x5a, 70);
 
 /// Line colour for a state colour: very light state colours (quiescent) would vanish on white.
@@ -32,27 +29,10 @@ QColor lineColour(const QColor& colour) {
     return luminance > 0.75 ? colour.darker(170) : colour;
 }
 
-double niceStep(double range) {
-    if (!(range > 0)) {
-        return 1;
-    }
-    const double raw = range / 5;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (factor * magnitude >= raw) {
-            return factor * magnitude;
-        }
-    }
-    return 10 * magnitude;
-}
-
 } // namespace
 
 StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(parent) {
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(160);
-    setRubberBand(QChartView::NoRubberBand);
-    setCursor(Qt::CrossCursor);
+    setUpChartView(this, 160);
     m_message = nullptr;
     rebuild();
 }
@@ -60,12 +40,7 @@ StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(paren
 StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool figure) const {
     Parts parts;
     parts.chart = chart;
-    chart->setBackgroundRoundness(0);
-    chart->setBackgroundBrush(Qt::white);
-    chart->setPlotAreaBackgroundVisible(false);
-    chart->setMargins(QMargins(2, 2, 6, 2));
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setAnimationOptions(QChart::NoAnimation);
+    styleChart(chart, QMargins(2, 2, 6, 2));
     QFont labelFont = chart->font();
     labelFont.setPointSizeF(8);
     QFont titleFont = labelFont;
@@ -138,7 +113,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     parts.zero = new QLineSeries(chart);
     parts.zero->setPen(QPen(kZeroColour, 1.0, Qt::DashLine));
     parts.marker = new QLineSeries(chart);
-    parts.marker->setPen(QPen(kMarkerColour, 1.4, Qt::DashLine));
+    parts.marker->setPen(QPen(kGammaMarkerColour, 1.4, Qt::DashLine));
     chart->addSeries(parts.zero);
     chart->addSeries(parts.marker);
 
@@ -149,40 +124,24 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         }
     }
 
-    parts.x = new QValueAxis(chart);
-    parts.y = new QValueAxis(chart);
-    parts.x->setTitleText(QStringLiteral("contrast weight γ"));
-    parts.y->setTitleText(QStringLiteral("state weight ω"));
-    for (QValueAxis* axis : {parts.x, parts.y}) {
-        axis->setLabelsFont(labelFont);
-        axis->setTitleFont(titleFont);
-        axis->setLabelsColor(kAxisTextColour);
-        axis->setTitleBrush(kAxisTextColour);
-        axis->setGridLineColor(kGridColour);
-        axis->setLinePenColor(QColor(0xb8, 0xbe, 0xc5));
-        axis->setMinorGridLineVisible(false);
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setVisible(!empty);
-    }
-    parts.x->setLabelFormat(QStringLiteral("%g"));
-    parts.y->setLabelFormat(QStringLiteral("%.2f"));
+    parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
+                              labelFont, titleFont);
+    parts.y = createValueAxis(chart, QStringLiteral("state weight ω"), QStringLiteral("%.2f"),
+                              labelFont, titleFont);
+    parts.x->setVisible(!empty);
+    parts.y->setVisible(!empty);
     parts.x->setRange(m_gammaMinimum, m_gammaMaximum);
     parts.x->setTickAnchor(0);
-    parts.x->setTickInterval(niceStep(m_gammaMaximum - m_gammaMinimum));
+    parts.x->setTickInterval(niceTickInterval(m_gammaMaximum - m_gammaMinimum));
     parts.y->setRange(yMin, yMax);
     parts.y->setTickAnchor(0);
-    parts.y->setTickInterval(niceStep(yMax - yMin));
-    chart->addAxis(parts.x, Qt::AlignBottom);
-    chart->addAxis(parts.y, Qt::AlignLeft);
-    for (QAbstractSeries* series : chart->series()) {
-        series->attachAxis(parts.x);
-        series->attachAxis(parts.y);
-    }
+    parts.y->setTickInterval(niceTickInterval(yMax - yMin));
+    attachValueAxes(chart, parts.x, parts.y);
     QLegend* legend = chart->legend();
     legend->setVisible(!empty);
     legend->setAlignment(Qt::AlignRight);
     legend->setFont(labelFont);
-    legend->setLabelColor(kAxisTextColour);
+    legend->setLabelColor(kChartTextColour);
     QList<QAbstractSeries*> hidden{parts.zero, parts.marker};
     for (int i = 1; i < parts.bands.size(); ++i) {
         hidden << parts.bands[i]; // one legend entry for all bands
@@ -203,9 +162,7 @@ void StateWeightsChartView::rebuild() {
     QChart* old = this->chart();
     setChart(chart);
     delete old;
-    m_message = new QGraphicsSimpleTextItem(chart);
-    m_message->setBrush(QColor(0x6b, 0x72, 0x7a));
-    m_message->setZValue(10);
+    m_message = createChartMessage(chart);
     connect(chart, &QChart::plotAreaChanged, this, &StateWeightsChartView::updateMessage);
     updateMessage();
 }
@@ -261,17 +218,13 @@ void StateWeightsChartView::updateMessage() {
     const QString text = m_lines.isEmpty() ? m_messageText : QString();
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
-    const QRectF area = chart()->plotArea();
-    const QRectF box = m_message->boundingRect();
-    m_message->setPos(area.center().x() - box.width() / 2, area.center().y() - box.height() / 2);
+    centreChartMessage(m_message, chart()->plotArea());
 }
 
 void StateWeightsChartView::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton && !m_lines.isEmpty() && m_parts.zero) {
-        const QPointF inChart = chart()->mapFromScene(mapToScene(event->position().toPoint()));
-        if (chart()->plotArea().contains(inChart)) {
-            const QPointF value = chart()->mapToValue(inChart, m_parts.zero);
-            emit gammaClicked(std::clamp(value.x(), m_gammaMinimum, m_gammaMaximum));
+        if (const auto value = plotValueAt(*this, event->position().toPoint(), m_parts.zero)) {
+            emit gammaClicked(std::clamp(value->x(), m_gammaMinimum, m_gammaMaximum));
             event->accept();
             return;
         }
@@ -285,21 +238,8 @@ void StateWeightsChartView::resizeEvent(QResizeEvent* event) {
 }
 
 void StateWeightsChartView::paintFigure(QPainter& painter, const QRectF& target) const {
-    // A separate chart in its own scene, laid out for the export size.
-    QGraphicsScene scene;
-    auto* chart = new QChart;
-    scene.addItem(chart);
-    build(chart, true);
-    chart->setTitle(tr("State weights ω vs contrast γ"));
-    QFont titleFont = chart->font();
-    titleFont.setPointSizeF(10);
-    titleFont.setBold(true);
-    chart->setTitleFont(titleFont);
-    chart->setTitleBrush(QColor(0x22, 0x27, 0x2e));
-    chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
-    chart->layout()->activate();
-    scene.setSceneRect(QRectF(QPointF(0, 0), target.size()));
-    scene.render(&painter, target, scene.sceneRect());
+    paintChartFigure(painter, target, tr("State weights ω vs contrast γ"),
+                     [this](QChart* chart) { build(chart, true); });
 }
 
 } // namespace cx::ui

@@ -1,6 +1,7 @@
 #include "ui/views/heatmap_view.h"
 
 #include "ui/models/state_matrix_model.h"
+#include "ui/views/view_painting.h"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -25,13 +26,6 @@ const QColor kMutedColour(0x7a, 0x83, 0x8c);
 const QColor kPositiveColour(0x1f, 0x5f, 0xa8);
 const QColor kNegativeColour(0xd9, 0x6a, 0x1c);
 const QColor kFlaggedColour(0xb3, 0x26, 0x1e);
-
-QFont scaledFont(const QFont& base, double points, bool bold = false) {
-    QFont font = base;
-    font.setPointSizeF(points);
-    font.setBold(bold);
-    return font;
-}
 
 QColor faded(const QColor& colour, double keep) {
     return QColor::fromRgbF(static_cast<float>(1 - keep + keep * colour.redF()),
@@ -231,10 +225,9 @@ void HeatmapView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 void HeatmapView::paintFigure(QPainter& painter, const QRectF& target) const {
-    painter.save();
-    painter.fillRect(target, Qt::white);
-    paintInto(painter, target, true);
-    painter.restore();
+    paintFigureOnWhite(painter, target, [this](QPainter& figurePainter, const QRectF& area) {
+        paintInto(figurePainter, area, true);
+    });
 }
 
 void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) const {

@@ -1,5 +1,7 @@
 #include "ui/views/segmentation_track_view.h"
 
+#include "ui/views/view_painting.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
@@ -26,13 +28,6 @@ const QColor kTextColour(0x22, 0x27, 0x2e);
 const QColor kMutedColour(0x6b, 0x74, 0x7d);
 const QColor kGridColour(0xe6, 0xe9, 0xed);
 const QColor kEmptyRowColour(0xf4, 0xf5, 0xf7);
-
-QFont scaledFont(const QFont& base, double points, bool bold = false) {
-    QFont font = base;
-    font.setPointSizeF(points);
-    font.setBold(bold);
-    return font;
-}
 
 /// A 1-2-5 step in bp so that labels are at least `minimumPixels` apart.
 double niceStep(double bpPerPixel, double minimumPixels) {
@@ -246,10 +241,9 @@ void SegmentationTrackView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 void SegmentationTrackView::paintFigure(QPainter& painter, const QRectF& target) const {
-    painter.save();
-    painter.fillRect(target, Qt::white);
-    paintInto(painter, target, true);
-    painter.restore();
+    paintFigureOnWhite(painter, target, [this](QPainter& figurePainter, const QRectF& area) {
+        paintInto(figurePainter, area, true);
+    });
 }
 
 void SegmentationTrackView::paintInto(QPainter& painter, const QRectF& area, bool figure) const {
