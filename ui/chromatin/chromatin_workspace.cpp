@@ -5,7 +5,7 @@
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_data_panel.h"
 #include "ui/common/error_reporter.h"
-#include "ui/common/form_widgets.h"
+#include "ui/common/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/models/annotation_list_model.h"
@@ -257,26 +257,8 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     m_resultSplitter->setStretchFactor(2, 3);
     m_resultSplitter->setSizes({330, 255, 215});
 
-    auto* centre = new QWidget(this);
-    centre->setObjectName(QStringLiteral("resultsArea"));
-    auto* centreLayout = new QVBoxLayout(centre);
-    centreLayout->setContentsMargins(0, 0, 0, 0);
-    centreLayout->setSpacing(0);
-    centreLayout->addWidget(m_analysisPanel);
-    centreLayout->addWidget(horizontalRule(centre));
-    centreLayout->addWidget(m_resultSplitter, 1);
-
-    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
-    m_mainSplitter->addWidget(m_dataPanel);
-    m_mainSplitter->addWidget(centre);
-    m_mainSplitter->setStretchFactor(0, 0);
-    m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setChildrenCollapsible(false);
-    m_dataPanel->setMinimumWidth(270);
-    m_mainSplitter->setSizes({310, 1130});
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_mainSplitter);
+    m_mainSplitter =
+        layOutWorkspace(this, m_dataPanel, 270, m_analysisPanel, m_resultSplitter, {310, 1130});
 
     // The region choice is applied shortly after the last check box click: the moment pass
     // is fast, but several clicks in a row should start it once.
@@ -295,7 +277,7 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
                 }
                 emit taskStarted(description, true);
             });
-    connect(m_controller, &ChromatinController::taskProgress, this, &Workspace::taskProgress);
+    forwardControllerReports(m_controller, this);
     connect(m_controller, &ChromatinController::taskFinished, this,
             [this](ChromatinTaskKind kind, const QString& outcome) {
                 emit taskFinished(outcome);
@@ -337,10 +319,6 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
             &ChromatinWorkspace::onEnrichmentChanged);
     connect(m_controller, &ChromatinController::sweepChanged, this,
             &ChromatinWorkspace::onSweepChanged);
-    connect(m_controller, &ChromatinController::errorOccurred, this,
-            [this](const QString& title, const QString& message) {
-                ErrorReporter::report(this, title, message);
-            });
     connect(m_controller, &ChromatinController::activityChanged, this, [this] {
         m_trackView->setStatusNote(m_controller->isDecoding() ? tr("decoding…") : QString());
         emit settledChanged();
@@ -427,31 +405,26 @@ void ChromatinWorkspace::buildActions() {
     m_exportPairAction = action(tr("Export Emission &Heatmaps, γ = 0 and current (PNG/SVG/PDF)…"),
                                 &ChromatinWorkspace::exportEmissionPair);
     m_exportPairAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportEmissionAction = action(tr("Export Emission Heatmap (current γ)…"), [this] {
-        exportHeatmap(m_emissionView, tr("Emission Heatmap"), QStringLiteral("emissions"));
-    });
-    m_exportTransitionAction = action(tr("Export Transition Heatmap…"), [this] {
-        exportHeatmap(m_transitionView, tr("Transition Heatmap"), QStringLiteral("transitions"));
-    });
-    m_exportEnrichmentAction = action(tr("Export Enrichment Heatmap…"), [this] {
-        exportHeatmap(m_enrichmentView, tr("Enrichment Heatmap"), QStringLiteral("enrichment"));
-    });
-    m_exportWeightsAction = action(tr("Export Weights-vs-γ Chart…"), [this] {
-        StateWeightsChartView* chart = m_weightsChart;
-        ImageExportDialog::exportInteractively(this, tr("Weights Chart"),
-                                               QStringLiteral("state_weights"),
-                                               [chart](QPainter& painter, const QRectF& target) {
-                                                   chart->paintFigure(painter, target);
-                                               });
-    });
-    m_exportTrackAction = action(tr("Export Segmentation View…"), [this] {
-        SegmentationTrackView* view = m_trackView;
-        ImageExportDialog::exportInteractively(this, tr("Segmentation View"),
-                                               QStringLiteral("segmentation"),
-                                               [view](QPainter& painter, const QRectF& target) {
-                                                   view->paintFigure(painter, target);
-                                               });
-    });
+    // Each view's figure, as drawn by its paintFigure().
+    const auto exportView = [this, &action](const QString& text, const QString& what,
+                                            const QString& baseName, const auto* view) {
+        return action(text, [this, what, baseName, view] {
+            ImageExportDialog::exportViewInteractively(this, what, baseName, view);
+        });
+    };
+    m_exportEmissionAction =
+        exportView(tr("Export Emission Heatmap (current γ)…"), tr("Emission Heatmap"),
+                   QStringLiteral("emissions"), m_emissionView);
+    m_exportTransitionAction =
+        exportView(tr("Export Transition Heatmap…"), tr("Transition Heatmap"),
+                   QStringLiteral("transitions"), m_transitionView);
+    m_exportEnrichmentAction =
+        exportView(tr("Export Enrichment Heatmap…"), tr("Enrichment Heatmap"),
+                   QStringLiteral("enrichment"), m_enrichmentView);
+    m_exportWeightsAction = exportView(tr("Export Weights-vs-γ Chart…"), tr("Weights Chart"),
+                                       QStringLiteral("state_weights"), m_weightsChart);
+    m_exportTrackAction = exportView(tr("Export Segmentation View…"), tr("Segmentation View"),
+                                     QStringLiteral("segmentation"), m_trackView);
     m_exportSeparator = new QAction(this);
     m_exportSeparator->setSeparator(true);
     m_exportBedAction =
@@ -1230,13 +1203,6 @@ void ChromatinWorkspace::exportSegmentationBed() {
     const QString text = segmentationBed();
     exportTextInteractively(this, tr("Segmentation"), QStringLiteral("segmentation"),
                             {tr("BED files (*.bed)")}, [text](const QString&) { return text; });
-}
-
-void ChromatinWorkspace::exportHeatmap(HeatmapView* view, const QString& what,
-                                       const QString& baseName) {
-    ImageExportDialog::exportInteractively(
-        this, what, baseName,
-        [view](QPainter& painter, const QRectF& target) { view->paintFigure(painter, target); });
 }
 
 void ChromatinWorkspace::exportEmissionPair() {

@@ -105,7 +105,6 @@ private:
     void updateRangeControls();
     void syncAnnotationChecks();
     QStringList discoverAnnotations(const QStringList& trackPaths) const;
-    void exportHeatmap(HeatmapView* view, const QString& what, const QString& baseName);
     void exportTable(StateMatrixModel* model, const QString& what, const QString& baseName);
 
     ChromatinController* m_controller = nullptr;

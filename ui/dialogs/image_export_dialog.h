@@ -25,6 +25,16 @@ public:
     /// every workspace's figures. Returns the written path or an empty string.
     static QString exportInteractively(QWidget* parent, const QString& what,
                                        const QString& baseName, const FigurePainter& paint);
+    /// exportInteractively for a view that draws itself as a figure (its paintFigure(): the
+    /// charts, heatmaps and the segmentation view).
+    template <typename View>
+    static QString exportViewInteractively(QWidget* parent, const QString& what,
+                                           const QString& baseName, const View* view) {
+        return exportInteractively(parent, what, baseName,
+                                   [view](QPainter& painter, const QRectF& target) {
+                                       view->paintFigure(painter, target);
+                                   });
+    }
 
 private:
     void applyPreset(int index);

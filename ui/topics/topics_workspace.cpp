@@ -2,6 +2,7 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/common/error_reporter.h"
+#include "ui/common/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
 #include "ui/models/topic_words_model.h"
@@ -17,12 +18,10 @@
 
 #include <QAction>
 #include <QFileInfo>
-#include <QFrame>
 #include <QLocale>
 #include <QSettings>
 #include <QSplitter>
 #include <QStyle>
-#include <QVBoxLayout>
 
 namespace cx::ui {
 
@@ -37,14 +36,6 @@ const QString kSeedKey = QStringLiteral("topics.model.seed");
 const QString kRestartsKey = QStringLiteral("topics.model.restarts");
 const QString kIterationsKey = QStringLiteral("topics.model.iterations");
 const QString kGridKey = QStringLiteral("topics.sweep.grid");
-
-QFrame* horizontalRule(QWidget* parent) {
-    auto* line = new QFrame(parent);
-    line->setObjectName(QStringLiteral("divider"));
-    line->setFrameShape(QFrame::HLine);
-    line->setFixedHeight(1);
-    return line;
-}
 
 bool fieldsExist(const cx::Corpus& corpus, const QString& rule) {
     try {
@@ -70,33 +61,15 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     m_tablePanel = new TopicTablePanel(this);
     m_specificityPanel = new SpecificityPanel(this);
 
-    auto* centre = new QWidget(this);
-    centre->setObjectName(QStringLiteral("resultsArea"));
-    auto* centreLayout = new QVBoxLayout(centre);
-    centreLayout->setContentsMargins(0, 0, 0, 0);
-    centreLayout->setSpacing(0);
-    centreLayout->addWidget(m_analysisPanel);
-    centreLayout->addWidget(horizontalRule(centre));
-    m_resultSplitter = new QSplitter(Qt::Vertical, centre);
+    m_resultSplitter = new QSplitter(Qt::Vertical, this);
     m_resultSplitter->addWidget(m_tablePanel);
     m_resultSplitter->addWidget(m_specificityPanel);
     m_resultSplitter->setStretchFactor(0, 3);
     m_resultSplitter->setStretchFactor(1, 2);
     m_resultSplitter->setChildrenCollapsible(false);
     m_resultSplitter->setSizes({560, 400});
-    centreLayout->addWidget(m_resultSplitter, 1);
-
-    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
-    m_mainSplitter->addWidget(m_dataPanel);
-    m_mainSplitter->addWidget(centre);
-    m_mainSplitter->setStretchFactor(0, 0);
-    m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setChildrenCollapsible(false);
-    m_dataPanel->setMinimumWidth(290);
-    m_mainSplitter->setSizes({350, 1100});
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_mainSplitter);
+    m_mainSplitter =
+        layOutWorkspace(this, m_dataPanel, 290, m_analysisPanel, m_resultSplitter, {350, 1100});
 
     m_exportChartAction = new QAction(tr("Export AUC &Chart (PNG/SVG/PDF)…"), this);
     m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -108,7 +81,7 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
                 m_dataPanel->setBusy(true, kind == TaskKind::Load);
                 emit taskStarted(description, true);
             });
-    connect(m_controller, &AnalysisController::taskProgress, this, &Workspace::taskProgress);
+    forwardControllerReports(m_controller, this);
     connect(m_controller, &AnalysisController::taskFinished, this,
             [this](TaskKind kind, const QString& outcome) {
                 m_dataPanel->setBusy(false, false);
@@ -162,10 +135,6 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &SpecificityPanel::onSweepFinished);
     connect(m_controller, &AnalysisController::sweepFailed, m_specificityPanel,
             &SpecificityPanel::onSweepFailed);
-    connect(m_controller, &AnalysisController::errorOccurred, this,
-            [this](const QString& title, const QString& message) {
-                ErrorReporter::report(this, title, message);
-            });
     connect(m_controller, &AnalysisController::activityChanged, this, &Workspace::settledChanged);
 
     // Views → controller.
@@ -373,10 +342,8 @@ bool TopicsWorkspace::isSettled() const {
 }
 
 void TopicsWorkspace::exportChart() {
-    AucChartView* chart = m_specificityPanel->chart();
-    ImageExportDialog::exportInteractively(
-        this, tr("AUC Chart"), QStringLiteral("specificity_auc"),
-        [chart](QPainter& painter, const QRectF& target) { chart->paintFigure(painter, target); });
+    ImageExportDialog::exportViewInteractively(
+        this, tr("AUC Chart"), QStringLiteral("specificity_auc"), m_specificityPanel->chart());
 }
 
 void TopicsWorkspace::saveSettings() const {
