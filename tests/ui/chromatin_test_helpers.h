@@ -1,12 +1,11 @@
 #pragma once
 
 // Shared by the Chromatin workspace tests: the real chr11 slices of tests/data/hmm (2 × 20,000
-// bins, GM12878 and K562, with RefSeq genes and TSS ± 2 kb shifted onto the slice), error
-// recording, and small file writers for bad input.
+// bins, GM12878 and K562, with RefSeq genes and TSS ± 2 kb shifted onto the slice), a
+// controller prepared on them, and small file writers for bad input.
 
 #include "gui_test_helpers.h"
 
-#include "ui/common/error_reporter.h"
 #include "ui/workers/chromatin_controller.h"
 
 #include <QFile>
@@ -37,20 +36,6 @@ inline void writeFile(const QString& path, const QByteArray& content) {
         file.write(content);
     }
 }
-
-/// Records ErrorReporter messages instead of showing dialogs, for the test's lifetime.
-class ChromatinErrorRecorder {
-public:
-    ChromatinErrorRecorder() {
-        ErrorReporter::setHandler([this](const QString& title, const QString& message) {
-            titles << title;
-            messages << message;
-        });
-    }
-    ~ChromatinErrorRecorder() { ErrorReporter::setHandler({}); }
-    QStringList titles;
-    QStringList messages;
-};
 
 /// A controller with the slice tracks, genes + TSS ± 2 kb as foreground, and a first model at
 /// γ = `gamma` (K = 7), its segmentation and enrichment.

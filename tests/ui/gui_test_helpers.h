@@ -1,13 +1,26 @@
 #pragma once
 
+#include "ui/common/error_reporter.h"
 #include "ui/workers/topic_types.h"
 
 #include "core/models/synthetic_topics.h"
 
+#include <gtest/gtest.h>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QImage>
+#include <QList>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTimer>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -51,6 +64,141 @@ inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     }
     return true;
+}
+
+/// Records ErrorReporter messages instead of showing dialogs, for the recorder's lifetime.
+class ErrorRecorder {
+public:
+    ErrorRecorder() {
+        ErrorReporter::setHandler([this](const QString& title, const QString& message) {
+            titles << title;
+            messages << message;
+        });
+    }
+    ~ErrorRecorder() { ErrorReporter::setHandler({}); }
+    ErrorRecorder(const ErrorRecorder&) = delete;
+    ErrorRecorder& operator=(const ErrorRecorder&) = delete;
+    QStringList titles;
+    QStringList messages;
+};
+
+/// Measures the longest gap between event-loop turns (a 2 ms heartbeat) from construction
+/// until stop(), e.g. while a slider is dragged.
+class EventLoopGapMeter {
+public:
+    EventLoopGapMeter() {
+        m_clock.start();
+        m_heartbeat.setInterval(2);
+        QObject::connect(&m_heartbeat, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.elapsed();
+            m_longestGap = std::max(m_longestGap, now - m_lastTick);
+            m_lastTick = now;
+        });
+        m_heartbeat.start();
+    }
+    void stop() { m_heartbeat.stop(); }
+    qint64 longestGapMs() const { return m_longestGap; }
+    /// Milliseconds since construction.
+    qint64 elapsedMs() const { return m_clock.elapsed(); }
+
+private:
+    QElapsedTimer m_clock;
+    QTimer m_heartbeat;
+    qint64 m_lastTick = 0;
+    qint64 m_longestGap = 0;
+};
+
+/// Drags `slider` the way a hand does: to `step`, 2·`step`, … every `intervalMs` until it
+/// reaches its maximum. Returns false when that takes longer than `timeoutMs`.
+inline bool dragSliderToMaximum(QSlider* slider, int step, int intervalMs, int timeoutMs = 30000) {
+    QTimer drag;
+    drag.setInterval(intervalMs);
+    int value = 0;
+    QObject::connect(&drag, &QTimer::timeout, [&] {
+        value += step;
+        slider->setValue(std::min(value, slider->maximum()));
+        if (value >= slider->maximum()) {
+            drag.stop();
+        }
+    });
+    drag.start();
+    return waitUntil([&] { return !drag.isActive(); }, timeoutMs);
+}
+
+/// What a run of the built contrast-explorer (CX_GUI_PATH) left behind.
+struct GuiRun {
+    bool exited = false; ///< started, and finished within 90 s
+    QProcess::ExitStatus exitStatus = QProcess::CrashExit;
+    int exitCode = -1;
+    QString output; ///< stdout
+    QString errors; ///< stderr
+};
+
+/// The system environment with a private settings location in `directory` (what the app
+/// renders must not depend on the user's settings), on the offscreen platform.
+inline QProcessEnvironment privateGuiEnvironment(const QTemporaryDir& directory) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                       directory.filePath(QStringLiteral("config")));
+    return environment;
+}
+
+/// Runs contrast-explorer with `arguments` in `environment` (in `workingDirectory` unless
+/// empty) and waits for it to exit.
+inline GuiRun runGui(const QStringList& arguments, const QProcessEnvironment& environment,
+                     const QString& workingDirectory = {}) {
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty()) {
+        process.setWorkingDirectory(workingDirectory);
+    }
+    process.start(QStringLiteral(CX_GUI_PATH), arguments);
+    GuiRun run;
+    run.exited = process.waitForStarted(10000) && process.waitForFinished(90000);
+    run.exitStatus = process.exitStatus();
+    run.exitCode = process.exitCode();
+    run.output = QString::fromLocal8Bit(process.readAllStandardOutput());
+    run.errors = QString::fromLocal8Bit(process.readAllStandardError());
+    return run;
+}
+
+/// Success when the run exited normally with status 0; otherwise says how, with its stderr.
+inline ::testing::AssertionResult exitedCleanly(const GuiRun& run) {
+    if (!run.exited) {
+        return ::testing::AssertionFailure() << "contrast-explorer did not exit";
+    }
+    if (run.exitStatus != QProcess::NormalExit || run.exitCode != 0) {
+        return ::testing::AssertionFailure()
+               << "contrast-explorer "
+               << (run.exitStatus == QProcess::NormalExit ? "exited with " : "crashed, status ")
+               << run.exitCode << ": " << run.errors.toStdString();
+    }
+    return ::testing::AssertionSuccess();
+}
+
+/// The pixels of every `stride`-th row and column of `image`, for coarse checks of what was
+/// rendered (colours, dark text pixels).
+inline QList<QRgb> samplePixels(const QImage& image, int stride) {
+    QList<QRgb> pixels;
+    for (int y = 0; y < image.height(); y += stride) {
+        for (int x = 0; x < image.width(); x += stride) {
+            pixels.append(image.pixel(x, y));
+        }
+    }
+    return pixels;
+}
+
+/// The distinct colours among samplePixels(image, stride).
+inline QSet<QRgb> distinctColours(const QImage& image, int stride) {
+    const QList<QRgb> pixels = samplePixels(image, stride);
+    return QSet<QRgb>(pixels.begin(), pixels.end());
+}
+
+/// How many of `pixels` are dark (text, lines): grey level below 110.
+inline qsizetype countDark(const QList<QRgb>& pixels) {
+    return std::count_if(pixels.begin(), pixels.end(),
+                         [](QRgb pixel) { return qGray(pixel) < 110; });
 }
 
 } // namespace cx::ui::test

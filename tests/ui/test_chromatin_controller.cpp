@@ -21,7 +21,7 @@ using cx::ui::ChromatinController;
 using cx::ui::ChromatinWorker;
 using cx::ui::HmmSolution;
 using cx::ui::RegionChoice;
-using cx::ui::test::ChromatinErrorRecorder;
+using cx::ui::test::ErrorRecorder;
 using cx::ui::test::geneBed;
 using cx::ui::test::prepareSlice;
 using cx::ui::test::sliceTracks;
@@ -214,7 +214,7 @@ TEST(ChromatinController, CancelDuringMomentsKeepsThePreviousModelAndCanRestart)
 }
 
 TEST(ChromatinController, BadTrackFileNamesFileAndLineAndKeepsTheData) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     ChromatinController controller;
@@ -245,7 +245,7 @@ TEST(ChromatinController, BadTrackFileNamesFileAndLineAndKeepsTheData) {
 }
 
 TEST(ChromatinController, BadBedNamesFileAndLineAndKeepsTheAnnotations) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     ChromatinController controller;
@@ -268,7 +268,7 @@ TEST(ChromatinController, BadBedNamesFileAndLineAndKeepsTheAnnotations) {
 }
 
 TEST(ChromatinController, ForegroundOnAnotherChromosomeIsReportedAndNothingIsLost) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     ChromatinController controller;
@@ -294,7 +294,7 @@ TEST(ChromatinController, ForegroundOnAnotherChromosomeIsReportedAndNothingIsLos
 }
 
 TEST(ChromatinController, KAboveTheRankIsReportedOncePerChoiceAndTheModelStays) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     ChromatinController controller;
     ASSERT_TRUE(prepareSlice(controller));
     const quint64 shown = controller.solution().generation;

@@ -20,18 +20,14 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QPainter>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QSet>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -40,8 +36,17 @@
 using cx::ui::AnnotationListModel;
 using cx::ui::ChromatinWorkspace;
 using cx::ui::MainWindow;
-using cx::ui::test::ChromatinErrorRecorder;
+using cx::ui::test::countDark;
+using cx::ui::test::distinctColours;
+using cx::ui::test::dragSliderToMaximum;
+using cx::ui::test::ErrorRecorder;
+using cx::ui::test::EventLoopGapMeter;
+using cx::ui::test::exitedCleanly;
 using cx::ui::test::geneBed;
+using cx::ui::test::GuiRun;
+using cx::ui::test::privateGuiEnvironment;
+using cx::ui::test::runGui;
+using cx::ui::test::samplePixels;
 using cx::ui::test::sliceTracks;
 using cx::ui::test::tssBed;
 using cx::ui::test::waitUntil;
@@ -80,7 +85,7 @@ void openSliceLikeAUser(MainWindow& window, ChromatinWorkspace* chromatin) {
 } // namespace
 
 TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWithGamma) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     MainWindow window;
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
     ASSERT_NE(chromatin, nullptr);
@@ -344,35 +349,14 @@ void measureGammaDrag(ChromatinWorkspace* chromatin, const char* what) {
                          solves.push_back(solution.workerMs);
                      });
     QSlider* slider = chromatin->analysisPanel()->gammaControl()->slider();
-    QElapsedTimer clock;
-    clock.start();
-    qint64 lastTick = clock.elapsed();
-    qint64 longestGap = 0;
-    QTimer heartbeat;
-    heartbeat.setInterval(2);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        longestGap = std::max(longestGap, now - lastTick);
-        lastTick = now;
-    });
-    heartbeat.start();
-    QTimer drag;
-    drag.setInterval(16);
-    int value = 0;
-    QObject::connect(&drag, &QTimer::timeout, [&] {
-        value += 2;
-        slider->setValue(std::min(value, slider->maximum()));
-        if (value >= slider->maximum()) {
-            drag.stop();
-        }
-    });
+    EventLoopGapMeter meter;
     slider->setValue(0);
-    drag.start();
-    ASSERT_TRUE(waitUntil([&] { return !drag.isActive(); }, 30000));
-    const qint64 dragEnded = clock.elapsed();
+    ASSERT_TRUE(dragSliderToMaximum(slider, 2, 16));
+    const qint64 dragEnded = meter.elapsedMs();
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 30000));
-    const qint64 settled = clock.elapsed();
-    heartbeat.stop();
+    const qint64 settled = meter.elapsedMs();
+    meter.stop();
+    const qint64 longestGap = meter.longestGapMs();
     const auto& stats = chromatin->controller()->statistics();
     std::sort(latencies.begin(), latencies.end());
     const double median = latencies.empty() ? -1 : latencies[latencies.size() / 2];
@@ -439,7 +423,7 @@ TEST(ChromatinWorkspace, GammaDragOnTheWholeChr11) {
 }
 
 TEST(ChromatinWorkspace, DemoOpensInBothWorkspacesAndBadDescriptorIsReported) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     MainWindow window;
     window.setSettingsPersistent(false);
     window.show();
@@ -503,53 +487,31 @@ TEST(ChromatinWorkspace, FiguresExportInEveryFormat) {
     }
     const QImage image(directory.filePath(QStringLiteral("emissions.png")));
     ASSERT_FALSE(image.isNull());
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 4) {
-        for (int x = 0; x < image.width(); x += 4) {
-            colours.insert(image.pixel(x, y));
-        }
-    }
-    EXPECT_GT(colours.size(), 50);
+    EXPECT_GT(distinctColours(image, 4).size(), 50);
 }
 
 TEST(Screenshot, ChromatinTabRendersANonBlankWindow) {
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     const QString path = directory.filePath(QStringLiteral("chromatin.png"));
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
-                       directory.filePath(QStringLiteral("config")));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(CX_GUI_PATH),
-                  {QStringLiteral("--demo"), QStringLiteral("--tab"), QStringLiteral("chromatin"),
-                   QStringLiteral("--screenshot"), path, QStringLiteral("--size"),
-                   QStringLiteral("1440x900")});
-    ASSERT_TRUE(process.waitForStarted(10000));
-    ASSERT_TRUE(process.waitForFinished(90000)) << "contrast-explorer did not exit";
-    const QString errors = QString::fromLocal8Bit(process.readAllStandardError());
-    ASSERT_EQ(process.exitStatus(), QProcess::NormalExit) << errors.toStdString();
-    ASSERT_EQ(process.exitCode(), 0) << errors.toStdString();
-    EXPECT_FALSE(errors.contains(QStringLiteral("timeout"))) << errors.toStdString();
+    const GuiRun run = runGui({QStringLiteral("--demo"), QStringLiteral("--tab"),
+                               QStringLiteral("chromatin"), QStringLiteral("--screenshot"), path,
+                               QStringLiteral("--size"), QStringLiteral("1440x900")},
+                              privateGuiEnvironment(directory));
+    ASSERT_TRUE(exitedCleanly(run));
+    EXPECT_FALSE(run.errors.contains(QStringLiteral("timeout"))) << run.errors.toStdString();
     QImage image(path);
     ASSERT_FALSE(image.isNull());
     EXPECT_EQ(image.size(), QSize(1440, 900));
     image = image.convertToFormat(QImage::Format_RGB32);
-    QSet<QRgb> colours;
-    int dark = 0;
-    int blue = 0;
-    int samples = 0;
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2) {
-            const QRgb pixel = image.pixel(x, y);
-            colours.insert(pixel);
-            dark += qGray(pixel) < 110 ? 1 : 0;
-            // Heatmap cells: saturated blue of the probability scale.
-            blue += qBlue(pixel) > 120 && qRed(pixel) < 90 ? 1 : 0;
-            ++samples;
-        }
-    }
+    const QList<QRgb> pixels = samplePixels(image, 2);
+    const QSet<QRgb> colours(pixels.begin(), pixels.end());
+    const qsizetype dark = countDark(pixels);
+    // Heatmap cells: saturated blue of the probability scale.
+    const qsizetype blue = std::count_if(pixels.begin(), pixels.end(), [](QRgb pixel) {
+        return qBlue(pixel) > 120 && qRed(pixel) < 90;
+    });
+    const qsizetype samples = pixels.size();
     EXPECT_GT(colours.size(), 300);
     EXPECT_GT(dark, samples / 500);
     EXPECT_LT(dark, samples / 4);
@@ -610,7 +572,7 @@ TEST(ChromatinWorkspace, TrackViewZoomsScrollsAndReadsStatesFromTheRuns) {
 }
 
 TEST(ChromatinWorkspace, OpeningTracksOffersTheChromHmmCoordsFilesNextToThem) {
-    ChromatinErrorRecorder errors;
+    ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     QDir root(directory.path());

@@ -32,39 +32,26 @@
 #include <QTreeView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QMimeData>
 #include <QPainter>
-#include <QSet>
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QUrl>
 
 #include <algorithm>
 
 using cx::ui::MainWindow;
 using cx::ui::TopicsWorkspace;
+using cx::ui::test::distinctColours;
+using cx::ui::test::dragSliderToMaximum;
+using cx::ui::test::ErrorRecorder;
+using cx::ui::test::EventLoopGapMeter;
 using cx::ui::test::waitUntil;
 
 namespace {
-
-/// Records ErrorReporter messages instead of showing dialogs, for the test's lifetime.
-class ErrorRecorder {
-public:
-    ErrorRecorder() {
-        cx::ui::ErrorReporter::setHandler([this](const QString& title, const QString& message) {
-            titles << title;
-            messages << message;
-        });
-    }
-    ~ErrorRecorder() { cx::ui::ErrorReporter::setHandler({}); }
-    QStringList titles;
-    QStringList messages;
-};
 
 bool settledWithResult(TopicsWorkspace* topics) {
     return topics->isSettled() && topics->controller()->solution().isValid();
@@ -133,13 +120,7 @@ TEST(MainWindow, DemoSessionEndToEnd) {
         << exportError.toStdString();
     QImage exported(figurePath);
     ASSERT_EQ(exported.size(), figure.pixels);
-    QSet<QRgb> colours;
-    for (int y = 0; y < exported.height(); y += 3) {
-        for (int x = 0; x < exported.width(); x += 3) {
-            colours.insert(exported.pixel(x, y));
-        }
-    }
-    EXPECT_GT(colours.size(), 50);
+    EXPECT_GT(distinctColours(exported, 3).size(), 50);
 
     // Drag the slider: the shown result ends at the slider's γ, computed off the GUI thread.
     QSlider* slider = topics->analysisPanel()->gammaSlider();
@@ -226,33 +207,11 @@ TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
                      });
 
     QSlider* slider = topics->analysisPanel()->gammaSlider();
-    QElapsedTimer clock;
-    clock.start();
-    qint64 lastTick = clock.elapsed();
-    qint64 longestGap = 0;
-    QTimer heartbeat;
-    heartbeat.setInterval(2);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        longestGap = std::max(longestGap, now - lastTick);
-        lastTick = now;
-    });
-    heartbeat.start();
-    QTimer drag;
-    drag.setInterval(10);
-    int value = 0;
-    const int step = slider->maximum() / 200; // 200 values
-    QObject::connect(&drag, &QTimer::timeout, [&] {
-        value += step;
-        slider->setValue(std::min(value, slider->maximum()));
-        if (value >= slider->maximum()) {
-            drag.stop();
-        }
-    });
-    drag.start();
-    ASSERT_TRUE(waitUntil([&] { return !drag.isActive(); }, 30000));
+    EventLoopGapMeter meter;
+    ASSERT_TRUE(dragSliderToMaximum(slider, slider->maximum() / 200, 10)); // 200 values
     ASSERT_TRUE(waitUntil([&] { return !topics->controller()->isSolving(); }));
-    heartbeat.stop();
+    meter.stop();
+    const qint64 longestGap = meter.longestGapMs();
     const auto& stats = topics->controller()->statistics();
     std::sort(latencies.begin(), latencies.end());
     const qint64 median = latencies.empty() ? -1 : latencies[latencies.size() / 2];

@@ -1,55 +1,44 @@
 // Runs the built contrast-explorer headless (--demo --screenshot) and checks the image.
+#include "gui_test_helpers.h"
+
 #include <gtest/gtest.h>
 
 #include <QImage>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QSet>
 #include <QTemporaryDir>
+
+using cx::ui::test::countDark;
+using cx::ui::test::exitedCleanly;
+using cx::ui::test::GuiRun;
+using cx::ui::test::privateGuiEnvironment;
+using cx::ui::test::runGui;
+using cx::ui::test::samplePixels;
 
 TEST(Screenshot, DemoRendersANonBlankWindow) {
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
     const QString path = directory.filePath(QStringLiteral("shot.png"));
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    // A private settings location: the screenshot must not depend on the user's settings.
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
-                       directory.filePath(QStringLiteral("config")));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(CX_GUI_PATH),
-                  {QStringLiteral("--demo"), QStringLiteral("--screenshot"), path,
-                   QStringLiteral("--size"), QStringLiteral("1280x800")});
-    ASSERT_TRUE(process.waitForStarted(10000));
-    ASSERT_TRUE(process.waitForFinished(90000)) << "contrast-explorer did not exit";
-    const QString output = QString::fromLocal8Bit(process.readAllStandardOutput());
-    const QString errors = QString::fromLocal8Bit(process.readAllStandardError());
-    ASSERT_EQ(process.exitStatus(), QProcess::NormalExit) << errors.toStdString();
-    ASSERT_EQ(process.exitCode(), 0) << errors.toStdString();
-    EXPECT_TRUE(output.trimmed().endsWith(QStringLiteral("shot.png"))) << output.toStdString();
-    EXPECT_FALSE(errors.contains(QStringLiteral("timeout"))) << errors.toStdString();
+    const GuiRun run = runGui({QStringLiteral("--demo"), QStringLiteral("--screenshot"), path,
+                               QStringLiteral("--size"), QStringLiteral("1280x800")},
+                              privateGuiEnvironment(directory));
+    ASSERT_TRUE(exitedCleanly(run));
+    EXPECT_TRUE(run.output.trimmed().endsWith(QStringLiteral("shot.png")))
+        << run.output.toStdString();
+    EXPECT_FALSE(run.errors.contains(QStringLiteral("timeout"))) << run.errors.toStdString();
 
     QImage image(path);
     ASSERT_FALSE(image.isNull());
     EXPECT_EQ(image.size(), QSize(1280, 800));
     image = image.convertToFormat(QImage::Format_RGB32);
-    QSet<QRgb> colours;
-    int darkPixels = 0;
-    int samples = 0;
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2) {
-            const QRgb pixel = image.pixel(x, y);
-            colours.insert(pixel);
-            darkPixels += qGray(pixel) < 110 ? 1 : 0;
-            ++samples;
-        }
-    }
+    const QList<QRgb> pixels = samplePixels(image, 2);
+    const QSet<QRgb> colours(pixels.begin(), pixels.end());
+    const qsizetype darkPixels = countDark(pixels);
     // Text, a chart and table bars: many distinct colours and some dark (text) pixels, but not
     // a dark screen.
     EXPECT_GT(colours.size(), 200);
-    EXPECT_GT(darkPixels, samples / 500);
-    EXPECT_LT(darkPixels, samples / 4);
+    EXPECT_GT(darkPixels, pixels.size() / 500);
+    EXPECT_LT(darkPixels, pixels.size() / 4);
 }
 
 TEST(Screenshot, WithoutADisplayTheDemoRendersToAPngAndSaysWhere) {
@@ -57,24 +46,16 @@ TEST(Screenshot, WithoutADisplayTheDemoRendersToAPngAndSaysWhere) {
     // display it must render the demo window to a PNG in the working folder and print its path.
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment environment = privateGuiEnvironment(directory);
     environment.remove(QStringLiteral("DISPLAY"));
     environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
     environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
-                       directory.filePath(QStringLiteral("config")));
-    process.setProcessEnvironment(environment);
-    process.setWorkingDirectory(directory.path());
-    process.start(QStringLiteral(CX_GUI_PATH), {QStringLiteral("--demo")});
-    ASSERT_TRUE(process.waitForStarted(10000));
-    ASSERT_TRUE(process.waitForFinished(90000)) << "contrast-explorer did not exit";
-    const QString errors = QString::fromLocal8Bit(process.readAllStandardError());
-    ASSERT_EQ(process.exitStatus(), QProcess::NormalExit) << errors.toStdString();
-    ASSERT_EQ(process.exitCode(), 0) << errors.toStdString();
+    const GuiRun run = runGui({QStringLiteral("--demo")}, environment, directory.path());
+    ASSERT_TRUE(exitedCleanly(run));
     const QString expected = directory.filePath(QStringLiteral("contrast-explorer-demo.png"));
-    EXPECT_TRUE(errors.contains(QStringLiteral("no display found"))) << errors.toStdString();
-    EXPECT_EQ(QString::fromLocal8Bit(process.readAllStandardOutput()).trimmed(), expected);
+    EXPECT_TRUE(run.errors.contains(QStringLiteral("no display found")))
+        << run.errors.toStdString();
+    EXPECT_EQ(run.output.trimmed(), expected);
     const QImage image(expected);
     ASSERT_FALSE(image.isNull());
     EXPECT_GT(image.width(), 400);
