@@ -86,7 +86,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     if (model.status == Status::NotConverged) {
         std::string unsettled;
         for (int t = 0; t < model.numComponents(); ++t) {
-            if (model.iterations[static_cast<size_t>(t)] >= session.modelOptions.iterations) {
+            if (!model.converged[static_cast<size_t>(t)]) {
                 unsettled += (unsettled.empty() ? "c" : ", c") + std::to_string(t + 1);
             }
         }

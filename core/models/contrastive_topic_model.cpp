@@ -132,6 +132,7 @@ TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& dec
         result.clippedMass[slot] = l1 > 0 ? negative / l1 : 1.0;
         result.foregroundSpecific[static_cast<size_t>(slot)] = lambda > 0;
         result.iterations.push_back(decomposition.iterations[static_cast<size_t>(t)]);
+        result.converged.push_back(decomposition.converged[static_cast<size_t>(t)]);
     }
     return result;
 }

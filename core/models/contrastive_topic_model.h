@@ -40,6 +40,9 @@ struct TopicModelResult {
     Eigen::VectorXd clippedMass;     ///< ℓ1 fraction of â clipped away, per component
     std::vector<bool> foregroundSpecific; ///< λ̂ > 0
     std::vector<int> iterations;     ///< power iterations used, per component
+    /// Per component: its power iteration met the tolerance. Any false makes the status
+    /// NotConverged (the iterate at the limit is kept, by the median rule like any other).
+    std::vector<bool> converged;
     Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
     /// Sampling-noise level of M2f − γ·M2b: the spectral norm of its split-half error estimate
     /// (NaN when a side has fewer than 2 documents). Eigenvalues below it are indistinguishable

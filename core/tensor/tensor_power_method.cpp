@@ -78,6 +78,7 @@ PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& 
         result.components.col(t) = kept[static_cast<size_t>(t)].a;
         result.lambdas[t] = kept[static_cast<size_t>(t)].lambda;
         result.iterations.push_back(kept[static_cast<size_t>(t)].iterations);
+        result.converged.push_back(kept[static_cast<size_t>(t)].converged);
         allConverged = allConverged && kept[static_cast<size_t>(t)].converged;
         anyDegenerate = anyDegenerate || kept[static_cast<size_t>(t)].degenerate;
     }

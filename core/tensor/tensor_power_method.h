@@ -37,6 +37,7 @@ struct PowerMethodResult {
     Eigen::MatrixXd components;      ///< n × K, column t is â_t
     Eigen::VectorXd lambdas;         ///< λ̂_t
     std::vector<int> iterations;     ///< power iterations used by the kept trial of each t
+    std::vector<bool> converged;     ///< whether the kept trial of each t met the tolerance
     Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2 kept for its pseudo-inverse
     /// degenerate[t]: component t had no acceptable trial (â_t = 0, not deflated); the status is
     /// then NumericalIssue.

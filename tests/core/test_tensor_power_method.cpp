@@ -76,6 +76,8 @@ TEST(TensorPowerMethod, RecoversMixedSignComponentsExactly) {
             << "component " << t;
         EXPECT_NEAR(std::copysign(1.0 / (lambda * lambda), lambda), omega[t], 1e-8);
     }
+    EXPECT_EQ(result.converged, std::vector<bool>(6, true));
+    EXPECT_EQ(result.status, Status::Successful);
 }
 
 TEST(TensorPowerMethod, ImplicitAndDenseFormsAgree) {
@@ -94,6 +96,9 @@ TEST(TensorPowerMethod, ImplicitAndDenseFormsAgree) {
     EXPECT_LT((dense.components - implicit.components).norm(), 1e-9);
     EXPECT_LT((dense.lambdas - implicit.lambdas).norm(), 1e-9);
     EXPECT_EQ(dense.iterations, implicit.iterations);
+    // Tolerance 0 is never met: every component is reported as not converged.
+    EXPECT_EQ(dense.converged, std::vector<bool>(4, false));
+    EXPECT_EQ(dense.status, Status::NotConverged);
 }
 
 TEST(TensorPowerMethod, SameSeedSameNumbers) {

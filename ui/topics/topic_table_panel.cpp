@@ -257,8 +257,7 @@ void TopicTablePanel::updateSummary() {
                              "K is larger than the data support at this γ."));
     } else if (result.status == cx::Status::NotConverged) {
         const int limit = solution.parameters.iterations;
-        const auto unsettled = std::count_if(result.iterations.begin(), result.iterations.end(),
-                                             [limit](int used) { return used >= limit; });
+        const auto unsettled = std::count(result.converged.begin(), result.converged.end(), false);
         parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
                      .arg(tr("%1 unsettled after %2 iterations")
                               .arg(countOf(unsettled, tr("component"), tr("components")))
