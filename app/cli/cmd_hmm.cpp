@@ -505,7 +505,7 @@ int runHmm(const std::vector<std::string>& argv) {
                 std::cout << "note: not a valid " << k << "-state model at this gamma (invalid mass "
                           << number(spectral.invalidMass) << "):";
                 for (Eigen::Index t = 0; t < spectral.componentInvalidMass.size(); ++t) {
-                    if (spectral.componentInvalidMass[t] > 0) {
+                    if (!spectral.isValidComponent(t)) {
                         std::cout << " component " << (t + 1) << " (weight "
                                   << number(spectral.weights[t]) << ")";
                     }

@@ -440,27 +440,21 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     const int maxRank =
         std::max(k, std::min({k + options.extraComponents, r, moments.sideDim(),
                               std::min(numericalRank(prepared.mab), numericalRank(prepared.mac))}));
-    // Reserve components: ranks R = K + E, …, K + 1 first; the first whose K heaviest
-    // components are all valid states is used, else the plain rank-K decomposition.
+    // Reserve components: ranks R = K + E, …, K + 1, then K; the first whose K heaviest
+    // components are all valid states is used, else the least invalid (ties: rank K).
     ContrastiveHmmResult best;
     int candidates = 0;
-    bool found = false;
-    for (int rank = maxRank; rank > k && !found; --rank) {
+    for (int rank = maxRank; rank >= k; --rank) {
         ++candidates;
         ContrastiveHmmResult result = assembleResult(
             moments, gamma, options, decomposeAtRank(prepared, rank, options, cancel), rank);
-        if (candidates == 1 || result.invalidMass < best.invalidMass) {
+        const bool better = rank == k ? result.invalidMass <= best.invalidMass
+                                      : result.invalidMass < best.invalidMass;
+        if (candidates == 1 || better) {
             best = std::move(result);
         }
-        found = best.invalidMass == 0;
-    }
-    if (!found) {
-        ++candidates;
-        ContrastiveHmmResult result = assembleResult(
-            moments, gamma, options, decomposeAtRank(prepared, k, options, cancel), k);
-        // No reserve rank gave a valid model: the least invalid candidate (ties: rank K).
-        if (candidates == 1 || result.invalidMass <= best.invalidMass) {
-            best = std::move(result);
+        if (best.invalidMass == 0) {
+            break;
         }
     }
     best.candidateRanks = candidates;

@@ -109,7 +109,22 @@ struct ContrastiveHmmResult {
     int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
     int iterations = 0;
     double elapsedMs = 0;
+
+    /// Whether kept component t passed the validity test (componentInvalidMass_t = 0).
+    bool isValidComponent(Eigen::Index t) const { return !(componentInvalidMass[t] > 0); }
+    /// Σ componentInvalidMass_t over the foreground-specific components (ω_t > 0): > 0 when a
+    /// state of the reported HMM is no valid state.
+    double specificInvalidMass() const {
+        return (weights.array() > 0).select(componentInvalidMass.array(), 0.0).sum();
+    }
 };
+
+/// How far one component is from a valid state of a contrastive HMM:
+/// |ω|·max(0, clipping − clippingTolerance) (its raw emission outside the valid set beyond
+/// sampling error) + max(0, excess − weightTolerance), excess = how far ω lies outside
+/// [−γ, 1]. 0 for a valid state.
+double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
+                        double weightTolerance);
 
 /// Contrastive spectral HMM at contrast γ (paper 001, Sec. 4 and Alg. 3).
 ///
@@ -147,8 +162,8 @@ struct ContrastiveHmmResult {
 /// entries in [0, 1]; combinations: on the simplex), so a raw estimate õ_t outside that set by
 /// more than sampling error (emissionClipping_t > validityZ/(2√(N_eff|ω_t|)), N_eff =
 /// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM; nor is a weight outside [−γ, 1] by more than
-/// validityZ/(2√N_eff) (ω = π_f − γ·π_b, occupancies in [0, 1]). Real chromatin has more than K states, and the
-/// rank-K truncation of the pair moments keeps the K directions of largest (1/√mean-scaled)
+/// validityZ/(2√N_eff) (ω = π_f − γ·π_b, occupancies in [0, 1]). Real chromatin has more than
+/// K states, and the rank-K truncation of the pair moments keeps the K directions of largest (1/√mean-scaled)
 /// signal, not the K most occupied states: a rare state with many marks (on chr11 an all-marks
 /// component covering 0.16 % of the bins) outranks the split between two frequent, similar
 /// states (quiescent vs Polycomb), which the rank-K decomposition then merges — on chr11 into a
@@ -160,8 +175,8 @@ struct ContrastiveHmmResult {
 /// minus γ·background occupancy otherwise) are all valid is used; the others are returned as
 /// droppedWeights/droppedMarkProbabilities. If none is valid, the candidate of least
 /// invalidMass is returned (ties: rank K; on the chr11 slice at γ = 1.4 this turns a junk state
-/// of weight 2.0 into one of 0.28); invalidMass > 0 then says that some reported component is not an identifiable
-/// state at this K and γ (componentInvalidMass names it). Cost: one decomposition per rank tried.
+/// of weight 2.0 into one of 0.28); invalidMass > 0 then says that some reported component is
+/// not an identifiable state at this K and γ (componentInvalidMass names it). Cost: one decomposition per rank tried.
 /// On chr11 (both cell types, K = 7, γ = 0) this moves the emission MAD to the best of 12 EM
 /// runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below to within 0.002 %
 /// of that run's log-likelihood (tests/bench/bench_hmm.cpp, HmmChr11SpectralVsEm).
@@ -170,13 +185,6 @@ struct ContrastiveHmmResult {
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —
 ///      O(K·trials·iterations·r³), about a millisecond for r = 11, K = 7.
 /// Deterministic given options.seed.
-/// How far one component is from a valid state of a contrastive HMM:
-/// |ω|·max(0, clipping − clippingTolerance) (its raw emission outside the valid set beyond
-/// sampling error) + max(0, excess − weightTolerance), excess = how far ω lies outside
-/// [−γ, 1]. 0 for a valid state.
-double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
-                        double weightTolerance);
-
 ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double gamma,
                                          const ContrastiveHmmOptions& options,
                                          const CancelToken& cancel = {});

@@ -87,20 +87,19 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     const bool empty = m_lines.isEmpty();
 
     // Bands where no valid model exists, under the lines.
-    for (const auto& [from, to] : m_unreliable) {
-        if (empty) {
-            break;
+    if (!empty) {
+        for (const auto& [from, to] : m_unreliable) {
+            auto* upper = new QLineSeries(chart);
+            auto* lower = new QLineSeries(chart);
+            upper->replace(QList<QPointF>{{from, yMax}, {to, yMax}});
+            lower->replace(QList<QPointF>{{from, yMin}, {to, yMin}});
+            auto* band = new QAreaSeries(upper, lower);
+            band->setName(parts.bands.isEmpty() ? tr("no valid model") : QString());
+            band->setPen(Qt::NoPen);
+            band->setBrush(kUnreliableColour);
+            chart->addSeries(band);
+            parts.bands << band;
         }
-        auto* upper = new QLineSeries(chart);
-        auto* lower = new QLineSeries(chart);
-        upper->replace(QList<QPointF>{{from, yMax}, {to, yMax}});
-        lower->replace(QList<QPointF>{{from, yMin}, {to, yMin}});
-        auto* band = new QAreaSeries(upper, lower);
-        band->setName(parts.bands.isEmpty() ? tr("no valid model") : QString());
-        band->setPen(Qt::NoPen);
-        band->setBrush(kUnreliableColour);
-        chart->addSeries(band);
-        parts.bands << band;
     }
     for (const Line& line : m_lines) {
         auto* series = new QLineSeries(chart);

@@ -808,8 +808,7 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
     QStringList invalidStates;
     for (int s = 0; s < m_catalog.numSlots(); ++s) {
         const int component = m_catalog.componentOfSlot(s);
-        if (component < result.componentInvalidMass.size() &&
-            result.componentInvalidMass[component] > 0 && result.weights[component] > 0) {
+        if (!result.isValidComponent(component) && result.weights[component] > 0) {
             invalidStates << m_catalog.name(s);
         }
     }
@@ -875,8 +874,7 @@ void ChromatinWorkspace::refreshEmissionModels() {
         if (m_catalog.isRenamed(s)) {
             note += tr(" · automatic name: %1").arg(m_catalog.autoName(s));
         }
-        const bool invalid = component < result.componentInvalidMass.size() &&
-                             result.componentInvalidMass[component] > 0;
+        const bool invalid = !result.isValidComponent(component);
         current.rowFlagged << invalid;
         if (invalid) {
             note += tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight "

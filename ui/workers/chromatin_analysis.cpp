@@ -283,16 +283,6 @@ QStringList summarizeWarnings(const std::vector<std::string>& warnings) {
     return out;
 }
 
-double specificInvalidMass(const cx::ContrastiveHmmResult& result) {
-    double mass = 0;
-    for (Eigen::Index t = 0; t < result.componentInvalidMass.size(); ++t) {
-        if (result.weights[t] > 0) {
-            mass += result.componentInvalidMass[t];
-        }
-    }
-    return mass;
-}
-
 WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<double>& gammas,
                               const cx::ContrastiveHmmOptions& options,
                               const cx::CancelToken& cancel) {
@@ -321,7 +311,7 @@ WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<
         sweep.gammas << gamma;
         sweep.weights.push_back(weights);
         sweep.profiles.push_back(profiles);
-        sweep.specificInvalidMass.push_back(specificInvalidMass(result));
+        sweep.specificInvalidMass.push_back(result.specificInvalidMass());
         previous = profiles;
     }
     return sweep;

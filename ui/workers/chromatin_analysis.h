@@ -63,10 +63,6 @@ AnnotationSource loadAnnotation(const QString& path, const cx::CancelToken& canc
 /// through unchanged.
 QStringList summarizeWarnings(const std::vector<std::string>& warnings);
 
-/// The invalid mass (cx::invalidStateMass) of the foreground-specific components of a result:
-/// > 0 when a state of the HMM shown is no valid state at this γ.
-double specificInvalidMass(const cx::ContrastiveHmmResult& result);
-
 /// Solves at every γ of `gammas` (ascending) and tracks the components from one γ to the next
 /// with cx::matchStates, so that row t of every result is the same state followed along γ.
 /// Cost: one solve per γ (about a millisecond each for K ≤ 10). Polls `cancel`.
