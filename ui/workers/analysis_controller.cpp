@@ -15,7 +15,6 @@ namespace cx::ui {
 
 namespace {
 
-constexpr size_t kEngineCacheSize = 3;
 
 QString taskTitle(TaskKind kind) {
     return kind == TaskKind::Load ? QStringLiteral("Could not open the corpus")
@@ -161,19 +160,16 @@ void AnalysisController::ensureEngine() {
         m_buildingCapacity == capacity) {
         return; // exactly this engine is being built (e.g. only the seed changed meanwhile)
     }
-    for (auto it = m_engineCache.begin(); it != m_engineCache.end(); ++it) {
-        const auto& cached = *it;
-        if (cached->corpus == m_corpus.corpus && cached->selection == m_selection &&
-            cached->engine->maxComponents() == capacity) {
-            ++m_stats.engineCacheHits;
-            auto hit = cached;
-            m_engineCache.erase(it);
-            if (m_task.isRunning(TaskKind::Build)) {
-                m_task.cancel();
-            }
-            setEngine(std::move(hit));
-            return;
+    if (auto hit = m_engineCache.take([&](const EngineState& cached) {
+            return cached.corpus == m_corpus.corpus && cached.selection == m_selection &&
+                   cached.engine->maxComponents() == capacity;
+        })) {
+        ++m_stats.engineCacheHits;
+        if (m_task.isRunning(TaskKind::Build)) {
+            m_task.cancel();
         }
+        setEngine(std::move(hit));
+        return;
     }
     startBuild();
 }
@@ -196,11 +192,7 @@ void AnalysisController::startBuild() {
 
 void AnalysisController::setEngine(std::shared_ptr<const EngineState> engine) {
     if (m_engine) {
-        m_engineCache.push_front(m_engine);
-        while (m_engineCache.size() > kEngineCacheSize) {
-            m_worker.release(m_engineCache.back());
-            m_engineCache.pop_back();
-        }
+        m_engineCache.pushFront(m_engine);
     }
     m_engine = std::move(engine);
     m_solves.newEpoch();
@@ -300,11 +292,7 @@ void AnalysisController::onBuilt(quint64 generation, const EngineState& engine) 
     if (!m_task.isCurrent(generation)) {
         // A newer task superseded this build, but the engine is valid: keep it for reuse.
         if (state->corpus == m_corpus.corpus) {
-            m_engineCache.push_back(std::move(state));
-            while (m_engineCache.size() > kEngineCacheSize) {
-                m_worker.release(m_engineCache.back());
-                m_engineCache.pop_back();
-            }
+            m_engineCache.pushBack(std::move(state));
         }
         return;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/workers/solve_scheduler.h"
+#include "ui/workers/state_cache.h"
 #include "ui/workers/task_slot.h"
 #include "ui/workers/topic_types.h"
 #include "ui/workers/topic_worker.h"
@@ -14,7 +15,6 @@
 #include <QThreadPool>
 
 #include <atomic>
-#include <deque>
 #include <memory>
 
 namespace cx::ui {
@@ -158,7 +158,7 @@ private:
 
     CorpusHandle m_corpus;
     std::shared_ptr<const EngineState> m_engine;
-    std::deque<std::shared_ptr<const EngineState>> m_engineCache; // most recent first
+    StateCache<EngineState, TopicWorker> m_engineCache{m_worker, 3};
     SelectionSpec m_selection;
     bool m_hasSelection = false;
     ModelParameters m_parameters;

@@ -12,7 +12,6 @@ namespace cx::ui {
 
 namespace {
 
-constexpr size_t kMomentsCacheSize = 3;
 constexpr int kDefaultDecodeDelayMs = 150;
 
 QString taskTitle(ChromatinTaskKind kind) {
@@ -124,9 +123,6 @@ void ChromatinController::setData(const ChromatinDataHandle& data) {
     m_worker.release(m_moments);
     m_data = data;
     m_moments.reset();
-    for (auto& cached : m_momentsCache) {
-        m_worker.release(cached);
-    }
     m_momentsCache.clear();
     m_hasRegions = false;
     m_momentsWaiting = false;
@@ -244,19 +240,16 @@ void ChromatinController::ensureMoments() {
         m_buildingEncoding == m_parameters.encoding) {
         return; // exactly these moments are being computed
     }
-    for (auto it = m_momentsCache.begin(); it != m_momentsCache.end(); ++it) {
-        const auto& cached = *it;
-        if (cached->data == m_data.data && cached->choice == m_regions &&
-            cached->encoding == m_parameters.encoding) {
-            ++m_stats.momentsCacheHits;
-            auto hit = cached;
-            m_momentsCache.erase(it);
-            if (m_task.isRunning(ChromatinTaskKind::Moments)) {
-                m_task.cancel();
-            }
-            setMoments(std::move(hit));
-            return;
+    if (auto hit = m_momentsCache.take([&](const MomentsState& cached) {
+            return cached.data == m_data.data && cached.choice == m_regions &&
+                   cached.encoding == m_parameters.encoding;
+        })) {
+        ++m_stats.momentsCacheHits;
+        if (m_task.isRunning(ChromatinTaskKind::Moments)) {
+            m_task.cancel();
         }
+        setMoments(std::move(hit));
+        return;
     }
     // Annotations of the choice that are still being read: wait for them (onAnnotationLoaded
     // comes back here); ones that are not there at all are a caller error, reported clearly.
@@ -301,11 +294,7 @@ void ChromatinController::startMoments() {
 
 void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments) {
     if (m_moments) {
-        m_momentsCache.push_front(m_moments);
-        while (m_momentsCache.size() > kMomentsCacheSize) {
-            m_worker.release(m_momentsCache.back());
-            m_momentsCache.pop_back();
-        }
+        m_momentsCache.pushFront(m_moments);
     }
     m_moments = std::move(moments);
     m_solves.newEpoch();
@@ -670,11 +659,7 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
     if (!m_task.isCurrent(generation)) {
         // A newer task superseded this pass, but the moments are valid: keep them for reuse.
         if (state->data == m_data.data) {
-            m_momentsCache.push_back(std::move(state));
-            while (m_momentsCache.size() > kMomentsCacheSize) {
-                m_worker.release(m_momentsCache.back());
-                m_momentsCache.pop_back();
-            }
+            m_momentsCache.pushBack(std::move(state));
         }
         return;
     }

@@ -3,6 +3,7 @@
 #include "ui/workers/chromatin_types.h"
 #include "ui/workers/chromatin_worker.h"
 #include "ui/workers/solve_scheduler.h"
+#include "ui/workers/state_cache.h"
 #include "ui/workers/task_slot.h"
 #include "ui/workers/worker_thread.h"
 
@@ -16,7 +17,6 @@
 #include <QTimer>
 
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <optional>
 
@@ -203,7 +203,7 @@ private:
     QSet<QString> m_loadingAnnotations;
     cx::CancelToken m_annotationCancel;
     std::shared_ptr<const MomentsState> m_moments;
-    std::deque<std::shared_ptr<const MomentsState>> m_momentsCache; // most recent first
+    StateCache<MomentsState, ChromatinWorker> m_momentsCache{m_worker, 3};
     RegionChoice m_regions;
     bool m_hasRegions = false;
     bool m_momentsWaiting = false; ///< applyRegions waits for annotations being read
