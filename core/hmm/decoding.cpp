@@ -55,6 +55,38 @@ void HmmSufficientStats::add(const HmmSufficientStats& other) {
 
 namespace {
 
+/// One scaled forward step: out_j = b_j·Σ_i prev_i A(i, j) (out_j = b_j·π_j at the first bin,
+/// prev = nullptr), normalised to sum 1. Returns the scale c = Σ_j out_j before normalising;
+/// c ≤ 0 (or NaN) means the sequence is impossible under the model, and `out` is left unscaled.
+/// `a` is column-major (A(i, j) at i + K·j), `b` the emission probabilities of this bin.
+inline double scaledForwardStep(const double* prev, const Eigen::VectorXd& start, const double* a,
+                                const double* b, size_t k, double* out) {
+    double c = 0;
+    if (prev == nullptr) {
+        for (size_t j = 0; j < k; ++j) {
+            out[j] = start[static_cast<Eigen::Index>(j)] * b[j];
+            c += out[j];
+        }
+    } else {
+        for (size_t j = 0; j < k; ++j) {
+            const double* col = a + k * j;
+            double s = 0;
+            for (size_t i = 0; i < k; ++i) {
+                s += prev[i] * col[i];
+            }
+            out[j] = s * b[j];
+            c += out[j];
+        }
+    }
+    if (c > 0) {
+        const double inv = 1.0 / c;
+        for (size_t j = 0; j < k; ++j) {
+            out[j] *= inv;
+        }
+    }
+    return c;
+}
+
 /// The forward–backward kernel; KC > 0 fixes K at compile time so the K×K loops unroll.
 template <int KC>
 double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd& transitions,
@@ -80,43 +112,12 @@ double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd
     }
     // Forward.
     double logLikelihood = 0;
-    {
-        const double* b = tab + static_cast<size_t>(symbols[0]) * k;
-        double c = 0;
-        for (size_t j = 0; j < k; ++j) {
-            alpha[j] = start[static_cast<Eigen::Index>(j)] * b[j];
-            c += alpha[j];
-        }
+    for (size_t t = 0; t < length; ++t) {
+        const double c = scaledForwardStep(t == 0 ? nullptr : alpha + (t - 1) * k, start, a,
+                                           tab + static_cast<size_t>(symbols[t]) * k, k,
+                                           alpha + t * k);
         if (!(c > 0)) {
             return -std::numeric_limits<double>::infinity();
-        }
-        const double inv = 1.0 / c;
-        for (size_t j = 0; j < k; ++j) {
-            alpha[j] *= inv;
-        }
-        scale[0] = c;
-        logLikelihood += std::log(c);
-    }
-    for (size_t t = 1; t < length; ++t) {
-        const double* prev = alpha + (t - 1) * k;
-        double* cur = alpha + t * k;
-        const double* b = tab + static_cast<size_t>(symbols[t]) * k;
-        double c = 0;
-        for (size_t j = 0; j < k; ++j) {
-            const double* col = a + k * j;
-            double s = 0;
-            for (size_t i = 0; i < k; ++i) {
-                s += prev[i] * col[i];
-            }
-            cur[j] = s * b[j];
-            c += cur[j];
-        }
-        if (!(c > 0)) {
-            return -std::numeric_limits<double>::infinity();
-        }
-        const double inv = 1.0 / c;
-        for (size_t j = 0; j < k; ++j) {
-            cur[j] *= inv;
         }
         scale[t] = c;
         logLikelihood += std::log(c);
@@ -243,28 +244,13 @@ double forwardLogLikelihood(const Eigen::VectorXd& start, const Eigen::MatrixXd&
     const double* tab = table.data();
     double logLikelihood = 0;
     for (size_t t = 0; t < symbols.size(); ++t) {
-        const double* b = tab + static_cast<size_t>(symbols[t]) * k;
-        double c = 0;
-        for (size_t j = 0; j < k; ++j) {
-            double s = 0;
-            if (t == 0) {
-                s = start[static_cast<Eigen::Index>(j)];
-            } else {
-                const double* col = a + k * j;
-                for (size_t i = 0; i < k; ++i) {
-                    s += prev[i] * col[i];
-                }
-            }
-            cur[j] = s * b[j];
-            c += cur[j];
-        }
+        const double c =
+            scaledForwardStep(t == 0 ? nullptr : prev.data(), start, a,
+                              tab + static_cast<size_t>(symbols[t]) * k, k, cur.data());
         if (!(c > 0)) {
             return -std::numeric_limits<double>::infinity();
         }
-        const double inv = 1.0 / c;
-        for (size_t j = 0; j < k; ++j) {
-            prev[j] = cur[j] * inv;
-        }
+        prev.swap(cur);
         logLikelihood += std::log(c);
     }
     return logLikelihood;
