@@ -160,6 +160,26 @@ void appendTrackFromValues(ChromatinData& data, const std::string& cell, const s
     data.tracks.push_back(std::move(track));
 }
 
+std::vector<std::string> numberedMarkNames(int numMarks) {
+    std::vector<std::string> names;
+    for (int j = 0; j < numMarks; ++j) {
+        names.push_back("M" + std::to_string(j + 1));
+    }
+    return names;
+}
+
+ChromatinData sampleChromatinData(const HmmParameters& hmm,
+                                  const std::vector<std::int64_t>& lengths, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    ChromatinData data;
+    data.markNames = numberedMarkNames(static_cast<int>(hmm.emissions.cols()));
+    for (size_t i = 0; i < lengths.size(); ++i) {
+        const HmmSample sample = sampleHmm(hmm, lengths[i], engine);
+        appendTrackFromValues(data, "C" + std::to_string(i), "chrS", sample.values);
+    }
+    return data;
+}
+
 ClassMoments populationMoments(const HmmParameters& hmm, int lag, int window) {
     hmm.validate("populationMoments");
     if (lag < 1 || window < 1) {
@@ -268,9 +288,7 @@ SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmPa
     const int m = static_cast<int>(a.emissions.cols());
     SequenceMoments out;
     out.encoding = ObservationEncoding::MarkVector;
-    for (int j = 0; j < m; ++j) {
-        out.markNames.push_back("M" + std::to_string(j + 1));
-    }
+    out.markNames = numberedMarkNames(m);
     out.featureDim = m + 1;
     out.basis = Eigen::MatrixXd::Identity(m + 1, m + 1);
     out.scale = Eigen::VectorXd::Unit(m + 1, m);
@@ -306,9 +324,7 @@ SyntheticContrast syntheticContrastiveData(const HmmParameters& a, const HmmPara
     const int ka = a.numStates();
     SyntheticContrast out;
     out.data.binSize = 200;
-    for (int j = 0; j < m; ++j) {
-        out.data.markNames.push_back("M" + std::to_string(j + 1));
-    }
+    out.data.markNames = numberedMarkNames(m);
     std::vector<std::uint8_t> values;
     std::int64_t position = 0;
     std::int64_t fgFromB = 0;

@@ -37,9 +37,17 @@ struct HmmSample {
 HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_64& engine);
 
 /// Appends a track built from mark rows (L × M values 0/1/2, row-major) to `data`, extending
-/// its pattern table; sets the mark names M1…MM if `data` has none.
+/// its pattern table. data.markNames must be set (M names).
 void appendTrackFromValues(ChromatinData& data, const std::string& cell, const std::string& chrom,
                            const std::vector<std::uint8_t>& values);
+
+/// "M1", …, "M<numMarks>": the mark names of synthetic data.
+std::vector<std::string> numberedMarkNames(int numMarks);
+
+/// One track per entry of `lengths` sampled from a MarkVector HMM (cells "C0", "C1", … on
+/// "chrS", marks M1…MM), all from one generator seeded with `seed`.
+ChromatinData sampleChromatinData(const HmmParameters& hmm,
+                                  const std::vector<std::int64_t>& lengths, std::uint64_t seed);
 
 /// Exact population moments of a stationary MarkVector HMM in the φ-coordinates of
 /// SequenceMoments (φ(x) = (x, 1), D = M + 1): with π stationary, o_h = (e_h, 1),

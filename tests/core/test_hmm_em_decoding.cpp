@@ -148,23 +148,9 @@ TEST(HmmDecoding, RejectsInconsistentInputs) {
                  std::invalid_argument);
 }
 
-ChromatinData sampledData(const HmmParameters& hmm, const std::vector<std::int64_t>& lengths,
-                          std::uint64_t seed) {
-    std::mt19937_64 engine(seed);
-    ChromatinData data;
-    for (Eigen::Index j = 0; j < hmm.emissions.cols(); ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    for (size_t i = 0; i < lengths.size(); ++i) {
-        const HmmSample sample = sampleHmm(hmm, lengths[i], engine);
-        appendTrackFromValues(data, "C" + std::to_string(i), "chrS", sample.values);
-    }
-    return data;
-}
-
 TEST(HmmBaumWelch, LogLikelihoodNeverDecreases) {
     const HmmParameters truth = randomSyntheticHmm(4, 6, 3, 0.85);
-    const ChromatinData data = sampledData(truth, {8000, 5000, 3000}, 7);
+    const ChromatinData data = sampleChromatinData(truth, {8000, 5000, 3000}, 7);
     BaumWelchOptions options;
     options.maxIterations = 40;
     options.tolerance = 0;
@@ -185,7 +171,7 @@ TEST(HmmBaumWelch, LogLikelihoodNeverDecreases) {
 
 TEST(HmmBaumWelch, CombinationEncodingAlsoIncreases) {
     const HmmParameters truth = randomSyntheticHmm(3, 4, 8, 0.85);
-    const ChromatinData data = sampledData(truth, {6000}, 9);
+    const ChromatinData data = sampleChromatinData(truth, {6000}, 9);
     BaumWelchOptions options;
     options.maxIterations = 15;
     options.tolerance = 0;
@@ -203,7 +189,7 @@ TEST(HmmBaumWelch, CombinationEncodingAlsoIncreases) {
 
 TEST(HmmBaumWelch, ConvergesFromTheSpectralSolutionToTheTruth) {
     const HmmParameters truth = randomSyntheticHmm(4, 8, 21, 0.9);
-    const ChromatinData data = sampledData(truth, {60000, 40000}, 4);
+    const ChromatinData data = sampleChromatinData(truth, {60000, 40000}, 4);
     const SequenceMoments moments =
         computeSequenceMoments(data, classifyBins(data, nullptr, nullptr));
     ContrastiveHmmOptions spectralOptions;
@@ -234,7 +220,7 @@ TEST(HmmBaumWelch, ConvergesFromTheSpectralSolutionToTheTruth) {
 
 TEST(HmmBaumWelch, IdenticalForAnyThreadCount) {
     const HmmParameters truth = randomSyntheticHmm(3, 5, 1, 0.8);
-    const ChromatinData data = sampledData(truth, {3000, 2000, 2500, 1000, 4000}, 2);
+    const ChromatinData data = sampleChromatinData(truth, {3000, 2000, 2500, 1000, 4000}, 2);
     BaumWelchOptions options;
     options.maxIterations = 5;
     options.tolerance = 0;

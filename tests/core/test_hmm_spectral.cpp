@@ -110,13 +110,7 @@ TEST(HmmSpectral, WithoutContrastTheForegroundMixesBothHmms) {
 
 TEST(HmmSpectral, SampledDataRecoversEmissionsAndTransitions) {
     const HmmParameters truth = randomSyntheticHmm(4, 8, 9, 0.85);
-    std::mt19937_64 engine(17);
-    const HmmSample sample = sampleHmm(truth, 300000, engine);
-    ChromatinData data;
-    for (int j = 0; j < 8; ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const ChromatinData data = sampleChromatinData(truth, {300000}, 17);
     const BinClasses classes = classifyBins(data, nullptr, nullptr);
     const SequenceMoments moments = computeSequenceMoments(data, classes);
     ContrastiveHmmOptions options;
@@ -153,13 +147,7 @@ TEST(HmmSpectral, SampledContrastiveMixtureRecoversForegroundHmm) {
 
 TEST(HmmSpectral, CombinationEncodingRecoversMarkProbabilities) {
     const HmmParameters truth = randomSyntheticHmm(3, 5, 13, 0.85);
-    std::mt19937_64 engine(23);
-    const HmmSample sample = sampleHmm(truth, 300000, engine);
-    ChromatinData data;
-    for (int j = 0; j < 5; ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const ChromatinData data = sampleChromatinData(truth, {300000}, 23);
     const BinClasses classes = classifyBins(data, nullptr, nullptr);
     for (bool scaled : {true, false}) {
         SequenceMomentOptions momentOptions;
@@ -251,13 +239,7 @@ TEST(HmmSpectral, FastMomentsMatchDirectReference) {
 TEST(HmmSpectral, PopulationWindowMomentsMatchALongSample) {
     // populationMoments(hmm, lag, window) against the moments of 600,000 sampled bins.
     const HmmParameters truth = randomSyntheticHmm(3, 5, 21, 0.85);
-    std::mt19937_64 engine(5);
-    const HmmSample sample = sampleHmm(truth, 600000, engine);
-    ChromatinData data;
-    for (int j = 0; j < 5; ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const ChromatinData data = sampleChromatinData(truth, {600000}, 5);
     SequenceMomentOptions options;
     options.lag = 2;
     options.window = 3;
@@ -457,13 +439,7 @@ TEST(HmmSpectral, ReserveComponentRecoversTheOccupiedStatesWhenARareStrongStateE
 
 TEST(HmmSpectral, SampledWindowsRecoverEmissionsAndTransitions) {
     const HmmParameters truth = randomSyntheticHmm(4, 8, 9, 0.9);
-    std::mt19937_64 engine(3);
-    const HmmSample sample = sampleHmm(truth, 400000, engine);
-    ChromatinData data;
-    for (int j = 0; j < 8; ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const ChromatinData data = sampleChromatinData(truth, {400000}, 3);
     SequenceMomentOptions momentOptions;
     momentOptions.window = 3;
     const SequenceMoments moments =
@@ -482,13 +458,7 @@ TEST(HmmSpectral, LaggedTriplesRecoverEmissionsAndTheOneStepTransitions) {
     // Triples (x_{t−d}, x_t, x_{t+d}) are still conditionally independent given h_t; the
     // decomposition then yields A^d, whose principal d-th root is A.
     const HmmParameters truth = randomSyntheticHmm(4, 8, 9, 0.9);
-    std::mt19937_64 engine(3);
-    const HmmSample sample = sampleHmm(truth, 400000, engine);
-    ChromatinData data;
-    for (int j = 0; j < 8; ++j) {
-        data.markNames.push_back("M" + std::to_string(j + 1));
-    }
-    appendTrackFromValues(data, "SYN", "chrS", sample.values);
+    const ChromatinData data = sampleChromatinData(truth, {400000}, 3);
     const BinClasses classes = classifyBins(data, nullptr, nullptr);
     SequenceMomentOptions momentOptions;
     momentOptions.lag = 3;
