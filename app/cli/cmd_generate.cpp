@@ -6,7 +6,7 @@
 #include "core/common/error.h"
 #include "core/common/json_writer.h"
 #include "core/common/timer.h"
-#include "core/models/synthetic_topics.h"
+#include "core/topics/synthetic_topics.h"
 
 #include <cstdio>
 #include <filesystem>

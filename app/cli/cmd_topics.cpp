@@ -6,7 +6,7 @@
 #include "core/common/format.h"
 #include "core/common/json_writer.h"
 #include "core/common/timer.h"
-#include "core/models/topic_evaluation.h"
+#include "core/topics/topic_evaluation.h"
 
 #include <cmath>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include "core/common/json_writer.h"
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
-#include "core/models/contrastive_topic_model.h"
+#include "core/topics/contrastive_topic_model.h"
 
 #include <memory>
 #include <set>

@@ -1,10 +1,10 @@
 // contrast-explorer: the desktop application. Thin: options, application identity, style, and
 // the main window; everything else lives in cx_ui.
-#include "ui/common/app_style.h"
-#include "ui/common/error_reporter.h"
+#include "ui/shell/app_style.h"
+#include "ui/framework/error_reporter.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topics_workspace.h"
-#include "ui/workers/analysis_controller.h"
+#include "ui/topics/topics_controller.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

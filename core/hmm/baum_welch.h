@@ -2,8 +2,8 @@
 
 #include "core/common/cancel.h"
 #include "core/common/status.h"
-#include "core/hmm/bed.h"
-#include "core/hmm/chromhmm_reader.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/common/cancel.h"
-#include "core/hmm/bed.h"
-#include "core/hmm/chromhmm_reader.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
 
 #include <Eigen/Dense>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/hmm/chromhmm_reader.h"
+#include "core/io/chromhmm_reader.h"
 
 #include <Eigen/Dense>
 

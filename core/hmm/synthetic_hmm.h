@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/hmm/bed.h"
-#include "core/hmm/chromhmm_reader.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
 #include "core/hmm/sequence_moments.h"
 

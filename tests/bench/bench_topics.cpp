@@ -5,10 +5,10 @@
 #include "core/common/random.h"
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
-#include "core/models/contrastive_topic_model.h"
-#include "core/models/synthetic_topics.h"
-#include "core/models/topic_evaluation.h"
-#include "core/moments/document_moments.h"
+#include "core/topics/contrastive_topic_model.h"
+#include "core/topics/synthetic_topics.h"
+#include "core/topics/topic_evaluation.h"
+#include "core/topics/document_moments.h"
 #include "core/tensor/linalg.h"
 
 #include <benchmark/benchmark.h>

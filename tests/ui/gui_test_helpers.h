@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ui/common/error_reporter.h"
-#include "ui/workers/topic_types.h"
+#include "ui/framework/error_reporter.h"
+#include "ui/topics/topic_types.h"
 
-#include "core/models/synthetic_topics.h"
+#include "core/topics/synthetic_topics.h"
 
 #include <gtest/gtest.h>
 

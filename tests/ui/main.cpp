@@ -1,6 +1,6 @@
 // Entry point of cx_ui_tests: a QApplication (offscreen platform, set by ctest) around
 // GoogleTest. Settings go to a throw-away location so tests never see or change the user's.
-#include "ui/common/app_style.h"
+#include "ui/shell/app_style.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/workers/topic_types.h"
+#include "ui/topics/topic_types.h"
 
 #include <QChartView>
 

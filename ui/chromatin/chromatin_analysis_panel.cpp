@@ -1,7 +1,7 @@
 #include "ui/chromatin/chromatin_analysis_panel.h"
 
-#include "ui/common/form_widgets.h"
-#include "ui/common/gamma_control.h"
+#include "ui/widgets/form_widgets.h"
+#include "ui/widgets/gamma_control.h"
 
 #include <QComboBox>
 #include <QGridLayout>

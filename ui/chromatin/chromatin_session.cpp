@@ -1,6 +1,6 @@
 #include "ui/chromatin/chromatin_session.h"
 
-#include "ui/common/resource_locator.h"
+#include "ui/shell/resource_locator.h"
 
 #include <QDir>
 #include <QFile>

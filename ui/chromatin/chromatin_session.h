@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/workers/chromatin_types.h"
+#include "ui/chromatin/chromatin_types.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,8 +2,8 @@
 
 #include "ui/chromatin/chromatin_session.h"
 #include "ui/chromatin/state_catalog.h"
-#include "ui/common/workspace.h"
-#include "ui/workers/chromatin_types.h"
+#include "ui/framework/workspace.h"
+#include "ui/chromatin/chromatin_types.h"
 
 #include <optional>
 

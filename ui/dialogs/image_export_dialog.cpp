@@ -1,6 +1,6 @@
 #include "ui/dialogs/image_export_dialog.h"
 
-#include "ui/common/error_reporter.h"
+#include "ui/framework/error_reporter.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/common/export_helpers.h"
+#include "ui/dialogs/export_helpers.h"
 
 #include <QDialog>
 

@@ -1,12 +1,12 @@
 #include "ui/shell/main_window.h"
 
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/common/demo_session.h"
-#include "ui/common/error_reporter.h"
-#include "ui/common/recent_files.h"
-#include "ui/common/resource_locator.h"
-#include "ui/common/task_progress_widget.h"
-#include "ui/common/workspace.h"
+#include "ui/shell/demo_session.h"
+#include "ui/framework/error_reporter.h"
+#include "ui/shell/recent_files.h"
+#include "ui/shell/resource_locator.h"
+#include "ui/widgets/task_progress_widget.h"
+#include "ui/framework/workspace.h"
 #include "ui/topics/topics_workspace.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 #include "ui/topics/selection_picker.h"
 
-#include "ui/models/label_values_model.h"
+#include "ui/topics/label_values_model.h"
 
 #include "core/common/error.h"
 #include "core/io/selection.h"

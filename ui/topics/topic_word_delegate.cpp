@@ -1,6 +1,6 @@
 #include "ui/topics/topic_word_delegate.h"
 
-#include "ui/models/topic_words_model.h"
+#include "ui/topics/topic_words_model.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,17 +1,17 @@
 #include "ui/topics/topics_workspace.h"
 
 #include "ui/charts/auc_chart_view.h"
-#include "ui/common/error_reporter.h"
-#include "ui/common/workspace_support.h"
+#include "ui/framework/error_reporter.h"
+#include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
-#include "ui/models/topic_words_model.h"
-#include "ui/topics/analysis_panel.h"
-#include "ui/topics/data_panel.h"
+#include "ui/topics/topic_words_model.h"
+#include "ui/topics/topics_analysis_panel.h"
+#include "ui/topics/topics_data_panel.h"
 #include "ui/topics/selection_picker.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
-#include "ui/workers/analysis_controller.h"
+#include "ui/topics/topics_controller.h"
 
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
@@ -54,10 +54,10 @@ bool fieldsExist(const cx::Corpus& corpus, const QString& rule) {
 
 TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     setObjectName(QStringLiteral("topicsWorkspace"));
-    m_controller = new AnalysisController(this);
-    m_dataPanel = new DataPanel(this);
+    m_controller = new TopicsController(this);
+    m_dataPanel = new TopicsDataPanel(this);
     m_dataPanel->setObjectName(QStringLiteral("dataPanel"));
-    m_analysisPanel = new AnalysisPanel(this);
+    m_analysisPanel = new TopicsAnalysisPanel(this);
     m_tablePanel = new TopicTablePanel(this);
     m_specificityPanel = new SpecificityPanel(this);
 
@@ -76,13 +76,13 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_exportChartAction, &QAction::triggered, this, &TopicsWorkspace::exportChart);
 
     // Controller → views.
-    connect(m_controller, &AnalysisController::taskStarted, this,
+    connect(m_controller, &TopicsController::taskStarted, this,
             [this](TaskKind kind, const QString& description) {
                 m_dataPanel->setBusy(true, kind == TaskKind::Load);
                 emit taskStarted(description, true);
             });
     forwardControllerReports(m_controller, this);
-    connect(m_controller, &AnalysisController::taskFinished, this,
+    connect(m_controller, &TopicsController::taskFinished, this,
             [this](TaskKind kind, const QString& outcome) {
                 m_dataPanel->setBusy(false, false);
                 emit taskFinished(outcome);
@@ -95,9 +95,9 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
                     m_pendingSession.reset();
                 }
             });
-    connect(m_controller, &AnalysisController::corpusChanged, this,
+    connect(m_controller, &TopicsController::corpusChanged, this,
             &TopicsWorkspace::onCorpusChanged);
-    connect(m_controller, &AnalysisController::engineChanged, this,
+    connect(m_controller, &TopicsController::engineChanged, this,
             [this](const EngineState& engine) {
                 m_dataPanel->setAppliedSelection(engine.selection, true);
                 m_lastApplied = engine.selection;
@@ -117,40 +117,40 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
                     emit statusMessage(warning, 8000);
                 }
             });
-    connect(m_controller, &AnalysisController::stateReverted, this, [this] {
+    connect(m_controller, &TopicsController::stateReverted, this, [this] {
         m_dataPanel->setAppliedSelection(m_controller->selection(), m_controller->hasSelection());
         m_analysisPanel->setParameters(m_controller->parameters());
     });
-    connect(m_controller, &AnalysisController::solutionChanged, this,
+    connect(m_controller, &TopicsController::solutionChanged, this,
             &TopicsWorkspace::onSolutionChanged);
-    connect(m_controller, &AnalysisController::solveFailed, m_tablePanel,
+    connect(m_controller, &TopicsController::solveFailed, m_tablePanel,
             &TopicTablePanel::setProblem);
-    connect(m_controller, &AnalysisController::selectionPreviewReady, m_dataPanel,
-            &DataPanel::setPreview);
-    connect(m_controller, &AnalysisController::sweepStarted, m_specificityPanel,
+    connect(m_controller, &TopicsController::selectionPreviewReady, m_dataPanel,
+            &TopicsDataPanel::setPreview);
+    connect(m_controller, &TopicsController::sweepStarted, m_specificityPanel,
             &SpecificityPanel::onSweepStarted);
-    connect(m_controller, &AnalysisController::sweepPointReady, m_specificityPanel,
+    connect(m_controller, &TopicsController::sweepPointReady, m_specificityPanel,
             &SpecificityPanel::onSweepPoint);
-    connect(m_controller, &AnalysisController::sweepFinished, m_specificityPanel,
+    connect(m_controller, &TopicsController::sweepFinished, m_specificityPanel,
             &SpecificityPanel::onSweepFinished);
-    connect(m_controller, &AnalysisController::sweepFailed, m_specificityPanel,
+    connect(m_controller, &TopicsController::sweepFailed, m_specificityPanel,
             &SpecificityPanel::onSweepFailed);
-    connect(m_controller, &AnalysisController::activityChanged, this, &Workspace::settledChanged);
+    connect(m_controller, &TopicsController::activityChanged, this, &Workspace::settledChanged);
 
     // Views → controller.
-    connect(m_dataPanel, &DataPanel::openRequested, this, &TopicsWorkspace::openInteractive);
-    connect(m_dataPanel, &DataPanel::selectionEdited, this, [this] {
+    connect(m_dataPanel, &TopicsDataPanel::openRequested, this, &TopicsWorkspace::openInteractive);
+    connect(m_dataPanel, &TopicsDataPanel::selectionEdited, this, [this] {
         if (m_dataPanel->isPendingValid()) {
             m_controller->previewSelection(m_dataPanel->pendingSelection());
         }
     });
-    connect(m_dataPanel, &DataPanel::applyRequested, this, &TopicsWorkspace::applyPendingSelection);
-    connect(m_analysisPanel, &AnalysisPanel::gammaChanged, this, [this](double gamma) {
+    connect(m_dataPanel, &TopicsDataPanel::applyRequested, this, &TopicsWorkspace::applyPendingSelection);
+    connect(m_analysisPanel, &TopicsAnalysisPanel::gammaChanged, this, [this](double gamma) {
         m_specificityPanel->chart()->setCurrentGamma(gamma);
         m_controller->setGamma(gamma);
     });
-    connect(m_analysisPanel, &AnalysisPanel::parametersChanged, m_controller,
-            &AnalysisController::setParameters);
+    connect(m_analysisPanel, &TopicsAnalysisPanel::parametersChanged, m_controller,
+            &TopicsController::setParameters);
     connect(m_specificityPanel, &SpecificityPanel::sweepChanged, this,
             [this] { m_controller->setSweep(m_specificityPanel->sweep()); });
     connect(m_specificityPanel->chart(), &AucChartView::gammaClicked, this,
@@ -277,7 +277,7 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
 
 void TopicsWorkspace::applySession(const DemoSession& session) {
     ModelParameters parameters = m_analysisPanel->parameters();
-    parameters.numComponents = std::min(session.numComponents, AnalysisPanel::kMaxComponents);
+    parameters.numComponents = std::min(session.numComponents, TopicsAnalysisPanel::kMaxComponents);
     parameters.seed = session.seed;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
@@ -368,7 +368,7 @@ void TopicsWorkspace::restoreSettings() {
     m_tablePanel->setTopWordCount(settings.value(kTopWordsKey, 15).toInt());
     ModelParameters p = m_analysisPanel->parameters();
     p.numComponents = std::clamp(settings.value(kComponentsKey, p.numComponents).toInt(), 1,
-                                 AnalysisPanel::kMaxComponents);
+                                 TopicsAnalysisPanel::kMaxComponents);
     p.seed = settings.value(kSeedKey, static_cast<qulonglong>(p.seed)).toULongLong();
     p.restarts = std::clamp(settings.value(kRestartsKey, p.restarts).toInt(), 1, 100);
     p.iterations = std::clamp(settings.value(kIterationsKey, p.iterations).toInt(), 1, 10000);

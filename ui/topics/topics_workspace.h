@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ui/common/demo_session.h"
-#include "ui/common/workspace.h"
-#include "ui/workers/topic_types.h"
+#include "ui/shell/demo_session.h"
+#include "ui/framework/workspace.h"
+#include "ui/topics/topic_types.h"
 
 #include <optional>
 
@@ -11,15 +11,15 @@ class QSplitter;
 
 namespace cx::ui {
 
-class AnalysisController;
-class AnalysisPanel;
-class DataPanel;
+class TopicsController;
+class TopicsAnalysisPanel;
+class TopicsDataPanel;
 class SpecificityPanel;
 class TopicTablePanel;
 
 /// The Topics workspace: contrastive topic models of a text corpus. Data panel on the left;
 /// model controls, the top-words table and the AUC-vs-γ chart on the right. All computation
-/// runs in its AnalysisController.
+/// runs in its TopicsController.
 class TopicsWorkspace : public Workspace {
     Q_OBJECT
 public:
@@ -44,9 +44,9 @@ public:
     /// Uses an in-memory corpus (tests, synthetic data) as if it had been loaded.
     void openCorpus(const CorpusHandle& corpus);
 
-    AnalysisController* controller() const { return m_controller; }
-    DataPanel* dataPanel() const { return m_dataPanel; }
-    AnalysisPanel* analysisPanel() const { return m_analysisPanel; }
+    TopicsController* controller() const { return m_controller; }
+    TopicsDataPanel* dataPanel() const { return m_dataPanel; }
+    TopicsAnalysisPanel* analysisPanel() const { return m_analysisPanel; }
     TopicTablePanel* tablePanel() const { return m_tablePanel; }
     SpecificityPanel* specificityPanel() const { return m_specificityPanel; }
 
@@ -59,9 +59,9 @@ private:
     void applyPendingSelection();
     void setGammaEverywhere(double gamma);
 
-    AnalysisController* m_controller = nullptr;
-    DataPanel* m_dataPanel = nullptr;
-    AnalysisPanel* m_analysisPanel = nullptr;
+    TopicsController* m_controller = nullptr;
+    TopicsDataPanel* m_dataPanel = nullptr;
+    TopicsAnalysisPanel* m_analysisPanel = nullptr;
     TopicTablePanel* m_tablePanel = nullptr;
     SpecificityPanel* m_specificityPanel = nullptr;
     QSplitter* m_mainSplitter = nullptr;

@@ -1,6 +1,6 @@
 #include "ui/views/heatmap_view.h"
 
-#include "ui/models/state_matrix_model.h"
+#include "ui/chromatin/state_matrix_model.h"
 #include "ui/views/view_painting.h"
 
 #include <QEvent>

@@ -1,0 +1,283 @@
+#include "core/topics/contrastive_topic_model.h"
+
+#include "core/common/error.h"
+#include "core/common/format.h"
+#include "core/common/timer.h"
+#include "core/tensor/randomized_eigen.h"
+#include "core/tensor/linalg.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <limits>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace cx {
+
+namespace {
+
+constexpr double kRankTolerance = 1e-10;
+
+
+/// Alg. 2's options for Alg. 1 at contrast γ. The contrastive weights satisfy
+/// ω_t = w_t^f − γ·w_t^b ∈ [−γ, 1], so |λ| = |ω|^{-1/2} ≥ 1/√max(1, γ); trials more than a
+/// factor kWeightSlack beyond that bound are no topic (they fit noise or model misfit).
+PowerMethodOptions powerOptions(const TopicModelOptions& options, double gamma) {
+    constexpr double kWeightSlack = 2.0;
+    PowerMethodOptions out;
+    out.minAbsLambda = 1.0 / std::sqrt(kWeightSlack * std::max(1.0, gamma));
+    out.numComponents = options.numComponents;
+    out.iterations = options.iterations;
+    out.restarts = options.restarts;
+    out.seed = options.seed;
+    out.tolerance = options.tolerance;
+    return out;
+}
+
+void validateOptions(const TopicModelOptions& options) {
+    if (options.numComponents < 1) {
+        throw InputError("parameter K: must be at least 1 (got " +
+                         std::to_string(options.numComponents) + ")");
+    }
+    if (options.iterations < 1 || options.iterations > 100000) {
+        throw InputError("parameter iterations: must lie in [1, 100000] (got " +
+                         std::to_string(options.iterations) + ")");
+    }
+    if (options.restarts < 1 || options.restarts > 1000) {
+        throw InputError("parameter restarts: must lie in [1, 1000] (got " +
+                         std::to_string(options.restarts) + ")");
+    }
+}
+
+/// Rejects K above the numerical rank of the kept M2 eigenvalues.
+void checkRank(const Eigen::VectorXd& eigenvalues, int k, double gamma) {
+    const int rank = numericalRank(eigenvalues, kRankTolerance);
+    if (rank < k) {
+        throw InputError("parameter K: K = " + std::to_string(k) +
+                         " exceeds the rank (" + std::to_string(rank) +
+                         ") of the contrastive second moment M2f - gamma*M2b at gamma = " +
+                         formatNumber(gamma) + "; choose K <= " + std::to_string(rank));
+    }
+}
+
+} // namespace
+
+int TopicModelResult::numForegroundSpecific() const {
+    return static_cast<int>(std::count(foregroundSpecific.begin(), foregroundSpecific.end(), true));
+}
+
+void validateGamma(double gamma) {
+    if (!std::isfinite(gamma)) {
+        throw InputError("parameter gamma: must be a finite number (got " + formatNumber(gamma) +
+                         ")");
+    }
+    if (gamma < 0) {
+        throw InputError("parameter gamma: must be >= 0 (got " + formatNumber(gamma) + ")");
+    }
+}
+
+TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
+                                      const Eigen::MatrixXd& wordSpaceComponents) {
+    const Eigen::Index all = decomposition.lambdas.size();
+    const Eigen::Index d = wordSpaceComponents.rows();
+    Eigen::VectorXd signedWeights(all);
+    std::vector<Eigen::Index> order; // the non-degenerate components
+    for (Eigen::Index t = 0; t < all; ++t) {
+        const double lambda = decomposition.lambdas[t];
+        signedWeights[t] = lambda == 0 ? 0.0 : (lambda > 0 ? 1.0 : -1.0) / (lambda * lambda);
+        const bool degenerate = static_cast<size_t>(t) < decomposition.degenerate.size() &&
+                                decomposition.degenerate[static_cast<size_t>(t)];
+        if (!degenerate) {
+            order.push_back(t);
+        }
+    }
+    const auto k = static_cast<Eigen::Index>(order.size());
+    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+        return signedWeights[a] > signedWeights[b];
+    });
+
+    TopicModelResult result;
+    result.gamma = gamma;
+    result.topics.resize(d, k);
+    result.lambdas.resize(k);
+    result.weights.resize(k);
+    result.signedWeights.resize(k);
+    result.clippedMass.resize(k);
+    result.foregroundSpecific.resize(static_cast<size_t>(k));
+    result.m2Eigenvalues = decomposition.m2Eigenvalues;
+    result.status = decomposition.status;
+    result.numRejected = static_cast<int>(all - k);
+    for (Eigen::Index slot = 0; slot < k; ++slot) {
+        const Eigen::Index t = order[static_cast<size_t>(slot)];
+        const double lambda = decomposition.lambdas[t];
+        Eigen::VectorXd a = wordSpaceComponents.col(t);
+        if (a.sum() < 0) {
+            a = -a; // orient: â = σ·a, and a ∝ μ has positive mass
+        }
+        const double l1 = a.cwiseAbs().sum();
+        const double negative = (-a.array()).max(0.0).sum();
+        Eigen::VectorXd clipped = a.array().max(0.0).matrix();
+        const double mass = clipped.sum();
+        if (mass > 0) {
+            clipped /= mass;
+        } else {
+            clipped.setConstant(1.0 / static_cast<double>(d));
+        }
+        result.topics.col(slot) = clipped;
+        result.lambdas[slot] = lambda;
+        result.signedWeights[slot] = signedWeights[t];
+        result.weights[slot] = lambda > 0 ? 1.0 / (lambda * lambda) : 0.0;
+        result.clippedMass[slot] = l1 > 0 ? negative / l1 : 1.0;
+        result.foregroundSpecific[static_cast<size_t>(slot)] = lambda > 0;
+        result.iterations.push_back(decomposition.iterations[static_cast<size_t>(t)]);
+        result.converged.push_back(decomposition.converged[static_cast<size_t>(t)]);
+    }
+    return result;
+}
+
+ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix> counts,
+                                               std::vector<std::int64_t> foreground,
+                                               std::vector<std::int64_t> background,
+                                               int maxComponents, const ProjectionOptions& options,
+                                               const CancelToken& cancel,
+                                               const ProgressFn& progress)
+    : m_counts(std::move(counts)),
+      m_foreground(foreground.empty()
+                       ? throw InputError("foreground: the rule selects no documents")
+                       : DocumentMoments(*m_counts, std::move(foreground))),
+      m_background(background.empty()
+                       ? throw InputError("background: the rule selects no documents")
+                       : DocumentMoments(*m_counts, std::move(background))),
+      m_maxComponents(maxComponents) {
+    const Eigen::Index d = m_foreground.dimension();
+    if (maxComponents < 1) {
+        throw InputError("parameter K: must be at least 1 (got " + std::to_string(maxComponents) +
+                         ")");
+    }
+    if (maxComponents > d) {
+        throw InputError("parameter K: K = " + std::to_string(maxComponents) +
+                         " exceeds the vocabulary size (" + std::to_string(d) + ")");
+    }
+    int perSide = options.rankPerSide > 0 ? options.rankPerSide
+                                          : std::max(2 * maxComponents, maxComponents + 8);
+    perSide = std::max(perSide, maxComponents);
+    perSide = static_cast<int>(std::min<Eigen::Index>(perSide, d));
+    m_rankPerSide = perSide;
+
+    auto report = [&](double fraction, const char* phase) {
+        if (progress) {
+            progress(fraction, phase);
+        }
+    };
+    Stopwatch watch;
+    // Range of each side: top eigenvectors (by |eigenvalue|) of the unbiased M2 estimator.
+    report(0.0, "range of foreground M2");
+    const SymmetricLowRank rangeF = randomizedSymmetricEigen(
+        [&](const Eigen::MatrixXd& x) { return m_foreground.m2Times(x, cancel); }, d, perSide,
+        options.oversample, options.powerIterations, options.seed, cancel);
+    report(0.25, "range of background M2");
+    const SymmetricLowRank rangeB = randomizedSymmetricEigen(
+        [&](const Eigen::MatrixXd& x) { return m_background.m2Times(x, cancel); }, d, perSide,
+        options.oversample, options.powerIterations, options.seed + 1, cancel);
+    Eigen::MatrixXd joint(d, 2 * perSide);
+    joint << rangeF.vectors, rangeB.vectors;
+    m_basis = orthonormalBasis(joint, 1e-8);
+    m_timings.rangeMs = watch.elapsedMs();
+
+    watch.restart();
+    report(0.5, "projecting foreground moments");
+    DocumentMoments::Projected f = m_foreground.project(m_basis, cancel);
+    report(0.75, "projecting background moments");
+    DocumentMoments::Projected b = m_background.project(m_basis, cancel);
+    m_m2f = std::move(f.m2);
+    m_m3f = std::move(f.m3);
+    m_m2b = std::move(b.m2);
+    m_m3b = std::move(b.m3);
+    m_noiseF = std::move(f.m2Noise);
+    m_noiseB = std::move(b.m2Noise);
+    m_noiseAvailable = f.noiseAvailable && b.noiseAvailable;
+    m_timings.projectionMs = watch.elapsedMs();
+    report(1.0, "moments ready");
+}
+
+TopicModelResult ContrastiveTopicEngine::solve(double gamma, const TopicModelOptions& options,
+                                               const CancelToken& cancel) const {
+    validateGamma(gamma);
+    validateOptions(options);
+    if (options.numComponents > rank()) {
+        throw InputError("parameter K: K = " + std::to_string(options.numComponents) +
+                         " exceeds the rank of the projected moments (" + std::to_string(rank()) +
+                         "); rebuild the engine for a larger K");
+    }
+    Stopwatch watch;
+    const Eigen::MatrixXd m2 = m_m2f - gamma * m_m2b;
+    const SymmetricTensor3 m3 = m_m3f.plusScaled(-gamma, m_m3b);
+    const SymmetricLowRank low = truncatedSymmetricEigen(m2, options.numComponents);
+    checkRank(low.values, options.numComponents, gamma);
+    const PowerMethodResult decomposition =
+        generalizedPowerMethod(low, m3, powerOptions(options, gamma), cancel);
+    TopicModelResult result =
+        makeTopicModelResult(gamma, decomposition, m_basis * decomposition.components);
+    if (m_noiseAvailable) {
+        // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
+        const Eigen::MatrixXd noise = m_noiseF - gamma * m_noiseB;
+        result.noiseLevel = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
+                                .eigenvalues()
+                                .cwiseAbs()
+                                .maxCoeff();
+        result.effectiveRank =
+            static_cast<int>((low.values.array().abs() > result.noiseLevel).count());
+    } else {
+        result.noiseLevel = std::numeric_limits<double>::quiet_NaN();
+        result.effectiveRank = options.numComponents;
+    }
+    result.solveMs = watch.elapsedMs();
+    return result;
+}
+
+TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
+                                              const DocumentMoments& background, double gamma,
+                                              const TopicModelOptions& options,
+                                              const CancelToken& cancel, Eigen::Index denseLimit) {
+    validateGamma(gamma);
+    validateOptions(options);
+    const Eigen::Index d = foreground.dimension();
+    if (background.dimension() != d) {
+        throw std::invalid_argument("solveContrastiveTopicsDirect: vocabulary sizes differ");
+    }
+    if (options.numComponents > d) {
+        throw InputError("parameter K: K = " + std::to_string(options.numComponents) +
+                         " exceeds the vocabulary size (" + std::to_string(d) + ")");
+    }
+    Stopwatch watch;
+    SymmetricLowRank low;
+    if (d <= denseLimit) {
+        const Eigen::MatrixXd m2 = foreground.denseM2() - gamma * background.denseM2();
+        low = truncatedSymmetricEigen(m2, options.numComponents);
+    } else {
+        low = randomizedSymmetricEigen(
+            [&](const Eigen::MatrixXd& x) {
+                return Eigen::MatrixXd(foreground.m2Times(x, cancel) -
+                                       gamma * background.m2Times(x, cancel));
+            },
+            d, options.numComponents, std::max(10, options.numComponents), 10, options.seed,
+            cancel);
+    }
+    checkRank(low.values, options.numComponents, gamma);
+    const TensorContraction m3 = [&](const Eigen::VectorXd& v) {
+        Eigen::VectorXd out = foreground.m3Contract(v, cancel);
+        if (gamma != 0) {
+            out -= gamma * background.m3Contract(v, cancel);
+        }
+        return out;
+    };
+    const PowerMethodResult decomposition =
+        generalizedPowerMethod(low, m3, powerOptions(options, gamma), cancel);
+    TopicModelResult result = makeTopicModelResult(gamma, decomposition, decomposition.components);
+    result.solveMs = watch.elapsedMs();
+    return result;
+}
+
+} // namespace cx

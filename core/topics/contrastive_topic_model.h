@@ -1,0 +1,149 @@
+#pragma once
+
+#include "core/common/cancel.h"
+#include "core/common/status.h"
+#include "core/io/corpus.h"
+#include "core/topics/document_moments.h"
+#include "core/tensor/symmetric_tensor.h"
+#include "core/tensor/tensor_power_method.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cx {
+
+/// Options of the Contrastive Topic Model estimator (paper 001, Alg. 1 + Alg. 2).
+struct TopicModelOptions {
+    int numComponents = 10;   ///< K
+    int iterations = 100;     ///< N, maximum power iterations per trial (stops early on convergence)
+    int restarts = 5;         ///< trials per component (median-|λ̂| kept)
+    std::uint64_t seed = 1;
+    double tolerance = 1e-10;
+};
+
+/// One decomposition at one γ. Components are sorted by signed weight sign(λ̂)/λ̂², so the
+/// foreground-specific topics (λ̂ > 0) come first, heaviest first.
+///
+/// Recovered topics are â/‖â‖₁ in exact arithmetic, but with estimated moments â can have small
+/// negative entries. `topics` holds each â oriented so that its entries sum to a positive
+/// number, with negative entries clipped to zero and the column renormalised to sum to 1;
+/// `clippedMass` records the ℓ1 fraction removed so that a badly recovered component is visible.
+struct TopicModelResult {
+    double gamma = 0;
+    Eigen::MatrixXd topics;          ///< D × K, columns are word distributions
+    Eigen::VectorXd lambdas;         ///< λ̂_t
+    Eigen::VectorXd weights;         ///< 1/λ̂² for λ̂ > 0, else 0 (Alg. 1's ω for the topic)
+    Eigen::VectorXd signedWeights;   ///< sign(λ̂)/λ̂²: the contrastive ω_t estimate
+    Eigen::VectorXd clippedMass;     ///< ℓ1 fraction of â clipped away, per component
+    std::vector<bool> foregroundSpecific; ///< λ̂ > 0
+    std::vector<int> iterations;     ///< power iterations used, per component
+    /// Per component: its power iteration met the tolerance. Any false makes the status
+    /// NotConverged (the iterate at the limit is kept, by the median rule like any other).
+    std::vector<bool> converged;
+    Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
+    /// Sampling-noise level of M2f − γ·M2b: the spectral norm of its split-half error estimate
+    /// (NaN when a side has fewer than 2 documents). Eigenvalues below it are indistinguishable
+    /// from zero.
+    double noiseLevel = 0;
+    /// How many of the K kept eigenvalues exceed noiseLevel. Below K, the trailing components
+    /// fit noise: a smaller K (or more data) gives steadier topics.
+    int effectiveRank = 0;
+    /// Components of the K requested that had no acceptable trial (a weight beyond the model's
+    /// bound |ω| ≤ max(1, γ), by more than a factor 2): left out of the result, status
+    /// NumericalIssue. Typically K exceeds what the data support at this γ.
+    int numRejected = 0;
+    Status status = Status::NotComputed;
+    double solveMs = 0;              ///< decomposition + mapping back
+
+    int numComponents() const { return static_cast<int>(lambdas.size()); }
+    int numForegroundSpecific() const;
+};
+
+/// Options for the joint-range projection of the interactive engine (SPEC §3.2).
+struct ProjectionOptions {
+    /// Eigenvectors kept from each of M2f and M2b; 0 = automatic, max(2K, K + 8) capped by the
+    /// vocabulary and document counts. The joint basis has r ≤ 2·rankPerSide columns.
+    int rankPerSide = 0;
+    int oversample = 10;     ///< extra randomized-range-finder columns
+    int powerIterations = 3; ///< subspace iterations (passes over the data) per side
+    std::uint64_t seed = 1;
+};
+
+/// Time spent building an engine, in milliseconds.
+struct EngineTimings {
+    double rangeMs = 0;      ///< randomized eigen-solves of M2f and M2b (passes over the data)
+    double projectionMs = 0; ///< the projected-moment pass (m2f, m3f, m2b, m3b)
+};
+
+/// The interactive engine. Once per (foreground, background) pair it finds an orthonormal basis
+/// U of range(M2f) + range(M2b) (top eigenvectors of each, by randomized subspace iteration on
+/// the sparse estimators), and projects once: m2f = UᵀM2fU, m3f = M3f(U,U,U), likewise for the
+/// background. Every γ then decomposes m2f − γ·m2b and m3f − γ·m3b in r dimensions and maps the
+/// components back as U·ã. For exact moments this equals the direct method, because the range
+/// of the contrastive moments lies in the joint range.
+///
+/// Thread safety: const member functions may be called concurrently.
+class ContrastiveTopicEngine {
+public:
+    /// \param maxComponents the largest K that solve() will be asked for (sizes the basis).
+    /// \throws InputError if the foreground or background is empty.
+    ContrastiveTopicEngine(std::shared_ptr<const CountMatrix> counts,
+                           std::vector<std::int64_t> foreground,
+                           std::vector<std::int64_t> background, int maxComponents,
+                           const ProjectionOptions& options = {}, const CancelToken& cancel = {},
+                           const ProgressFn& progress = {});
+
+    /// Alg. 1 at contrast weight γ on the projected moments.
+    /// \throws InputError if γ is negative or not finite, or K is outside [1, rank].
+    TopicModelResult solve(double gamma, const TopicModelOptions& options,
+                           const CancelToken& cancel = {}) const;
+
+    const CountMatrix& counts() const { return *m_counts; }
+    const DocumentMoments& foreground() const { return m_foreground; }
+    const DocumentMoments& background() const { return m_background; }
+    const Eigen::MatrixXd& basis() const { return m_basis; }
+    int rank() const { return static_cast<int>(m_basis.cols()); }
+    int rankPerSide() const { return m_rankPerSide; }
+    int maxComponents() const { return m_maxComponents; }
+    const EngineTimings& timings() const { return m_timings; }
+    const Eigen::MatrixXd& projectedM2Foreground() const { return m_m2f; }
+    const Eigen::MatrixXd& projectedM2Background() const { return m_m2b; }
+    const SymmetricTensor3& projectedM3Foreground() const { return m_m3f; }
+    const SymmetricTensor3& projectedM3Background() const { return m_m3b; }
+
+private:
+    std::shared_ptr<const CountMatrix> m_counts;
+    DocumentMoments m_foreground;
+    DocumentMoments m_background;
+    int m_maxComponents = 0;
+    int m_rankPerSide = 0;
+    Eigen::MatrixXd m_basis;
+    Eigen::MatrixXd m_m2f, m_m2b;
+    Eigen::MatrixXd m_noiseF, m_noiseB; ///< split-half error estimates of m2f, m2b
+    bool m_noiseAvailable = false;
+    SymmetricTensor3 m_m3f, m_m3b;
+    EngineTimings m_timings;
+};
+
+/// The paper's direct method (the reference): M2 = M2f − γ·M2b as a sparse operator whose rank-K
+/// part is found by a dense eigensolve (vocabulary ≤ `denseLimit`) or randomized subspace
+/// iteration, and M3(I, v, v) evaluated in one pass over the documents for every power
+/// iteration (Sec. 5.2). Slow (passes over the data per iteration) but free of projection.
+TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
+                                              const DocumentMoments& background, double gamma,
+                                              const TopicModelOptions& options,
+                                              const CancelToken& cancel = {},
+                                              Eigen::Index denseLimit = 2500);
+
+/// Shared last step of Alg. 1: from Alg. 2's (â_t, λ̂_t) in word space to a sorted
+/// TopicModelResult (orientation, clipping, renormalisation, weights).
+TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
+                                      const Eigen::MatrixXd& wordSpaceComponents);
+
+/// Validates γ (finite, ≥ 0). \throws InputError("parameter gamma: ...").
+void validateGamma(double gamma);
+
+} // namespace cx

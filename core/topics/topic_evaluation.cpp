@@ -1,0 +1,159 @@
+#include "core/topics/topic_evaluation.h"
+
+#include "core/common/parallel.h"
+#include "core/common/timer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace cx {
+
+Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
+                                      const std::vector<std::int64_t>& documents,
+                                      const TopicModelResult& model, double smoothing) {
+    if (!(smoothing > 0) || !std::isfinite(smoothing)) {
+        throw std::invalid_argument("perTokenLogLikelihood: smoothing must be > 0 (got " +
+                                    std::to_string(smoothing) + ")");
+    }
+    const Eigen::Index d = model.topics.rows();
+    if (d != counts.numCols) {
+        throw std::invalid_argument("perTokenLogLikelihood: model vocabulary " + std::to_string(d) +
+                                    " != corpus vocabulary " + std::to_string(counts.numCols));
+    }
+    std::vector<Eigen::Index> specific;
+    double totalWeight = 0;
+    for (Eigen::Index t = 0; t < model.numComponents(); ++t) {
+        if (model.foregroundSpecific[static_cast<size_t>(t)]) {
+            specific.push_back(t);
+            totalWeight += model.weights[t];
+        }
+    }
+    const auto n = static_cast<Eigen::Index>(documents.size());
+    Eigen::VectorXd out(n);
+    if (specific.empty() || !(totalWeight > 0)) {
+        out.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return out;
+    }
+    const auto k = static_cast<Eigen::Index>(specific.size());
+    // Row-major D × k table of log μ̃ so that one word's k values are contiguous.
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> logTopic(d, k);
+    Eigen::VectorXd logPrior(k);
+    const double normaliser = 1.0 + static_cast<double>(d) * smoothing;
+    for (Eigen::Index j = 0; j < k; ++j) {
+        const Eigen::Index t = specific[static_cast<size_t>(j)];
+        logTopic.col(j) = ((model.topics.col(t).array() + smoothing) / normaliser).log().matrix();
+        logPrior[j] = std::log(model.weights[t] / totalWeight);
+    }
+    parallelFor(n, [&](std::int64_t index) {
+        const std::int64_t row = documents[static_cast<size_t>(index)];
+        Eigen::RowVectorXd score = logPrior.transpose();
+        double length = 0;
+        for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
+            score.noalias() += static_cast<double>(counts.counts[p]) * logTopic.row(counts.colIdx[p]);
+            length += counts.counts[p];
+        }
+        const double top = score.maxCoeff();
+        const double logSum = top + std::log((score.array() - top).exp().sum());
+        out[index] = length > 0 ? logSum / length : std::numeric_limits<double>::quiet_NaN();
+    });
+    return out;
+}
+
+double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) {
+    const auto n = scores.size();
+    if (static_cast<size_t>(n) != positive.size()) {
+        throw std::invalid_argument("rocAuc: " + std::to_string(n) + " scores but " +
+                                    std::to_string(positive.size()) + " labels");
+    }
+    std::int64_t numPositive = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        if (std::isnan(scores[i])) {
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+        numPositive += positive[static_cast<size_t>(i)] ? 1 : 0;
+    }
+    const std::int64_t numNegative = n - numPositive;
+    if (numPositive == 0 || numNegative == 0) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::vector<Eigen::Index> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](Eigen::Index a, Eigen::Index b) { return scores[a] < scores[b]; });
+    // Sum of mid-ranks of the positives (ties share the average rank).
+    double rankSum = 0;
+    for (Eigen::Index i = 0; i < n;) {
+        Eigen::Index j = i;
+        while (j < n && scores[order[static_cast<size_t>(j)]] == scores[order[static_cast<size_t>(i)]]) {
+            ++j;
+        }
+        const double midRank = 0.5 * static_cast<double>(i + 1 + j);
+        for (Eigen::Index q = i; q < j; ++q) {
+            if (positive[static_cast<size_t>(order[static_cast<size_t>(q)])]) {
+                rankSum += midRank;
+            }
+        }
+        i = j;
+    }
+    const double u = rankSum - 0.5 * static_cast<double>(numPositive) * static_cast<double>(numPositive + 1);
+    return u / (static_cast<double>(numPositive) * static_cast<double>(numNegative));
+}
+
+SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
+                                  const std::vector<double>& gammas,
+                                  const std::vector<bool>& positive,
+                                  const TopicModelOptions& options, double smoothing,
+                                  const CancelToken& cancel,
+                                  const std::function<void(const SpecificityPoint&)>& onPoint) {
+    const auto& documents = engine.foreground().documents();
+    if (positive.size() != documents.size()) {
+        throw std::invalid_argument("specificitySweep: " + std::to_string(positive.size()) +
+                                    " labels for " + std::to_string(documents.size()) +
+                                    " foreground documents");
+    }
+    auto evaluate = [&](double gamma) {
+        SpecificityPoint point;
+        point.gamma = gamma;
+        const TopicModelResult model = engine.solve(gamma, options, cancel);
+        point.solveMs = model.solveMs;
+        point.numForegroundSpecific = model.numForegroundSpecific();
+        Stopwatch watch;
+        point.auc = rocAuc(perTokenLogLikelihood(engine.counts(), documents, model, smoothing),
+                           positive);
+        point.scoreMs = watch.elapsedMs();
+        return point;
+    };
+    // The baseline (γ = 0) comes first so that every point's relative AUC is known when the
+    // point is reported; a γ = 0 grid point reuses it.
+    SpecificitySweep sweep;
+    const SpecificityPoint baseline = evaluate(0.0);
+    sweep.baselineAuc = baseline.auc;
+    for (double gamma : gammas) {
+        throwIfCancelled(cancel);
+        SpecificityPoint point = gamma == 0.0 ? baseline : evaluate(gamma);
+        point.relativeAuc = point.auc / sweep.baselineAuc;
+        sweep.points.push_back(point);
+        if (onPoint) {
+            onPoint(point);
+        }
+    }
+    return sweep;
+}
+
+std::vector<Eigen::Index> topEntries(const Eigen::VectorXd& column, int count) {
+    std::vector<Eigen::Index> order(static_cast<size_t>(column.size()));
+    std::iota(order.begin(), order.end(), 0);
+    const auto take = static_cast<size_t>(std::clamp<Eigen::Index>(count, 0, column.size()));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take), order.end(),
+                      [&](Eigen::Index a, Eigen::Index b) {
+                          return column[a] > column[b] || (column[a] == column[b] && a < b);
+                      });
+    order.resize(take);
+    return order;
+}
+
+} // namespace cx

@@ -1,0 +1,693 @@
+#include "ui/chromatin/chromatin_controller.h"
+
+#include "ui/chromatin/chromatin_analysis.h"
+
+#include "core/common/error.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace cx::ui {
+
+namespace {
+
+constexpr int kDefaultDecodeDelayMs = 150;
+
+QString taskTitle(ChromatinTaskKind kind) {
+    return kind == ChromatinTaskKind::LoadTracks ? QStringLiteral("Could not open the tracks")
+                                                 : QStringLiteral("Could not compute the moments");
+}
+
+} // namespace
+
+ChromatinController::ChromatinController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<cx::ui::ChromatinDataHandle>();
+    qRegisterMetaType<cx::ui::AnnotationSource>();
+    qRegisterMetaType<cx::ui::MomentsState>();
+    qRegisterMetaType<cx::ui::HmmSolution>();
+    qRegisterMetaType<cx::ui::SegmentationHandle>();
+    qRegisterMetaType<cx::ui::EnrichmentTable>();
+    qRegisterMetaType<cx::ui::WeightSweep>();
+    qRegisterMetaType<cx::ui::ChromatinTaskKind>();
+    m_clock.start();
+    m_annotationCancel = cx::CancelToken::create();
+
+    // One task per pool at a time: a superseded decode or sweep notices its token soon, and
+    // serialising keeps the 2-core budget for the GUI thread and the slider-driven solves.
+    m_decodePool.setMaxThreadCount(1);
+    m_sweepPool.setMaxThreadCount(1);
+    m_annotationPool.setMaxThreadCount(1);
+
+    m_decodeTimer.setSingleShot(true);
+    m_decodeTimer.setInterval(kDefaultDecodeDelayMs);
+    connect(&m_decodeTimer, &QTimer::timeout, this, &ChromatinController::startDecode);
+
+    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
+    // thread, where all controller state lives (no locks needed).
+    const ChromatinWorker* worker = m_worker.worker();
+    connect(worker, &ChromatinWorker::progress, this, &ChromatinController::onProgress);
+    connect(worker, &ChromatinWorker::loaded, this, &ChromatinController::onLoaded);
+    connect(worker, &ChromatinWorker::momentsReady, this, &ChromatinController::onMomentsReady);
+    connect(worker, &ChromatinWorker::taskCancelled, this, &ChromatinController::onTaskCancelled);
+    connect(worker, &ChromatinWorker::taskFailed, this, &ChromatinController::onTaskFailed);
+    connect(worker, &ChromatinWorker::solved, this, &ChromatinController::onSolved);
+    connect(worker, &ChromatinWorker::solveFailed, this, &ChromatinController::onSolveFailed);
+    connect(worker, &ChromatinWorker::solveCancelled, this, &ChromatinController::onSolveCancelled);
+    m_worker.start();
+}
+
+ChromatinController::~ChromatinController() {
+    // Order matters: cancel first so that core returns at its next check, then stop the event
+    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
+    // controller. The pools are drained the same way before members go away, because their
+    // tasks post results to `this`.
+    m_task.cancel();
+    m_solves.cancelAll();
+    m_decodeTimer.stop();
+    m_decodeCancel.cancel();
+    m_enrichmentCancel.cancel();
+    m_sweepCancel.cancel();
+    m_annotationCancel.cancel();
+    ++m_decodeGeneration;
+    ++m_enrichmentGeneration;
+    ++m_sweepGeneration;
+    m_worker.stop();
+    m_decodePool.waitForDone();
+    m_sweepPool.waitForDone();
+    m_annotationPool.waitForDone();
+}
+
+const AnnotationSource* ChromatinController::annotation(const QString& path) const {
+    for (const AnnotationSource& source : m_annotations) {
+        if (source.path == path) {
+            return &source;
+        }
+    }
+    return nullptr;
+}
+
+void ChromatinController::startTask(ChromatinTaskKind kind, const QString& description) {
+    m_task.start(kind, ++m_nextGeneration);
+    emit taskStarted(kind, description);
+    emit activityChanged();
+}
+
+void ChromatinController::finishTask(const QString& outcome) {
+    const ChromatinTaskKind kind = m_task.finish();
+    emit taskFinished(kind, outcome);
+    emit activityChanged();
+}
+
+void ChromatinController::cancelTask() {
+    m_task.cancel();
+}
+
+void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
+    if (paths.isEmpty()) {
+        return;
+    }
+    startTask(ChromatinTaskKind::LoadTracks,
+              paths.size() == 1 ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
+                                : tr("Loading %1 tracks").arg(paths.size()));
+    LoadTracksRequest request;
+    request.generation = m_task.generation();
+    request.paths = paths;
+    request.binSize = binSize;
+    request.cancel = m_task.cancelToken();
+    m_worker.post([request](ChromatinWorker& worker) { worker.load(request); });
+}
+
+void ChromatinController::setData(const ChromatinDataHandle& data) {
+    m_worker.release(m_data.data);
+    m_worker.release(m_moments);
+    m_data = data;
+    m_moments.reset();
+    m_momentsCache.clear();
+    m_hasRegions = false;
+    m_momentsWaiting = false;
+    m_solves.newEpoch();
+    m_shown = {};
+    m_reference.reset();
+    cancelDecode();
+    m_segmentation.reset();
+    m_enrichment.reset();
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    m_sweepRunning = false;
+    m_sweep = {};
+    emit dataChanged(m_data);
+    emit solutionChanged(m_shown);
+    emit segmentationChanged(m_segmentation);
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::addAnnotations(const QStringList& paths) {
+    for (const QString& path : paths) {
+        if (annotation(path) || m_loadingAnnotations.contains(path)) {
+            continue;
+        }
+        m_loadingAnnotations.insert(path);
+        const cx::CancelToken cancel = m_annotationCancel;
+        m_annotationPool.start([this, path, cancel] {
+            // Runs on the annotation pool; posts the result back to the GUI thread.
+            AnnotationSource source;
+            QString error;
+            try {
+                source = loadAnnotation(path, cancel);
+            } catch (const cx::Cancelled&) {
+                return; // only on destruction
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                this, [this, path, source, error] { onAnnotationLoaded(path, source, error); },
+                Qt::QueuedConnection);
+        });
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::onAnnotationLoaded(const QString& path, const AnnotationSource& source,
+                                             const QString& error) {
+    if (!m_loadingAnnotations.remove(path)) {
+        return; // removed while it was being read
+    }
+    if (!error.isEmpty()) {
+        emit annotationFailed(path, error);
+        emit errorOccurred(tr("Could not read the annotation"), error);
+    } else {
+        m_annotations.push_back(source);
+        emit annotationAdded(source);
+    }
+    if (m_momentsWaiting) {
+        bool stillLoading = false;
+        for (const QString& p : m_regions.foreground + m_regions.background) {
+            stillLoading = stillLoading || m_loadingAnnotations.contains(p);
+        }
+        if (!stillLoading) {
+            m_momentsWaiting = false;
+            ensureMoments();
+        }
+    }
+    if (m_enrichmentPaths.contains(path) && m_segmentation) {
+        startEnrichment();
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::removeAnnotation(const QString& path) {
+    m_loadingAnnotations.remove(path);
+    for (int i = 0; i < m_annotations.size(); ++i) {
+        if (m_annotations[i].path == path) {
+            m_worker.release(m_annotations[i].regions);
+            m_annotations.removeAt(i);
+            emit annotationRemoved(path);
+            break;
+        }
+    }
+    if (m_enrichmentPaths.removeAll(path) > 0 && m_segmentation) {
+        startEnrichment();
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::applyRegions(const RegionChoice& choice) {
+    m_regions = choice;
+    m_hasRegions = true;
+    ensureMoments();
+}
+
+bool ChromatinController::momentsFit() const {
+    return m_moments && m_hasRegions && m_data.data && m_moments->data == m_data.data &&
+           m_moments->choice == m_regions && m_moments->encoding == m_parameters.encoding;
+}
+
+void ChromatinController::ensureMoments() {
+    if (!m_data.data || !m_hasRegions) {
+        return;
+    }
+    if (momentsFit()) {
+        if (m_task.isRunning(ChromatinTaskKind::Moments)) {
+            // A pass for another choice is running, but the user came back to the current
+            // moments' choice: the pass is now pointless.
+            m_task.cancel();
+        }
+        return;
+    }
+    if (m_task.isRunning(ChromatinTaskKind::Moments) && m_buildingChoice == m_regions &&
+        m_buildingEncoding == m_parameters.encoding) {
+        return; // exactly these moments are being computed
+    }
+    if (auto hit = m_momentsCache.take([&](const MomentsState& cached) {
+            return cached.data == m_data.data && cached.choice == m_regions &&
+                   cached.encoding == m_parameters.encoding;
+        })) {
+        ++m_stats.momentsCacheHits;
+        if (m_task.isRunning(ChromatinTaskKind::Moments)) {
+            m_task.cancel();
+        }
+        setMoments(std::move(hit));
+        return;
+    }
+    // Annotations of the choice that are still being read: wait for them (onAnnotationLoaded
+    // comes back here); ones that are not there at all are a caller error, reported clearly.
+    QStringList missing;
+    for (const QString& path : m_regions.foreground + m_regions.background) {
+        if (m_loadingAnnotations.contains(path)) {
+            m_momentsWaiting = true;
+            emit activityChanged();
+            return;
+        }
+        if (!annotation(path)) {
+            missing << path;
+        }
+    }
+    if (!missing.isEmpty()) {
+        emit errorOccurred(taskTitle(ChromatinTaskKind::Moments),
+                           tr("%1: this annotation is not loaded").arg(missing.front()));
+        revertToMoments();
+        return;
+    }
+    startMoments();
+}
+
+void ChromatinController::startMoments() {
+    startTask(ChromatinTaskKind::Moments, tr("Computing moments"));
+    MomentsRequest request;
+    request.generation = m_task.generation();
+    request.data = m_data.data;
+    request.choice = m_regions;
+    request.encoding = m_parameters.encoding;
+    for (const QString& path : m_regions.foreground) {
+        request.foreground.push_back(*annotation(path));
+    }
+    for (const QString& path : m_regions.background) {
+        request.background.push_back(*annotation(path));
+    }
+    request.cancel = m_task.cancelToken();
+    m_buildingChoice = m_regions;
+    m_buildingEncoding = m_parameters.encoding;
+    m_worker.post([request](ChromatinWorker& worker) { worker.computeMoments(request); });
+}
+
+void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments) {
+    if (m_moments) {
+        m_momentsCache.pushFront(m_moments);
+    }
+    m_moments = std::move(moments);
+    m_solves.newEpoch();
+    emit momentsChanged(*m_moments);
+    requestSolve();
+    restartSweep();
+}
+
+void ChromatinController::revertToMoments() {
+    // Keep what is shown consistent with what the panels say: go back to the moments' choice.
+    if (m_moments && m_moments->data == m_data.data) {
+        m_regions = m_moments->choice;
+        m_hasRegions = true;
+        m_parameters.encoding = m_moments->encoding;
+    } else {
+        m_hasRegions = false;
+    }
+    emit stateReverted();
+}
+
+void ChromatinController::setParameters(const ChromatinModelParameters& parameters) {
+    if (parameters == m_parameters) {
+        return;
+    }
+    const bool encodingChanged = parameters.encoding != m_parameters.encoding;
+    m_parameters = parameters;
+    m_solves.newEpoch();
+    if (encodingChanged) {
+        ensureMoments();
+        return;
+    }
+    requestSolve();
+    restartSweep();
+}
+
+void ChromatinController::setGamma(double gamma) {
+    m_gamma = gamma;
+    requestSolve();
+}
+
+void ChromatinController::setDecodingMethod(cx::DecodingMethod method) {
+    if (method == m_decoding) {
+        return;
+    }
+    m_decoding = method;
+    scheduleDecode();
+}
+
+void ChromatinController::setLabelBackgroundRuns(bool label) {
+    if (label == m_labelBackground) {
+        return;
+    }
+    m_labelBackground = label;
+    scheduleDecode();
+}
+
+void ChromatinController::setEnrichmentAnnotations(const QStringList& paths) {
+    if (paths == m_enrichmentPaths) {
+        return;
+    }
+    m_enrichmentPaths = paths;
+    if (m_segmentation) {
+        startEnrichment();
+    }
+}
+
+void ChromatinController::setSweepGammas(const QVector<double>& gammas) {
+    if (gammas == m_sweepGammas) {
+        return;
+    }
+    m_sweepGammas = gammas;
+    restartSweep();
+}
+
+void ChromatinController::requestSolve() {
+    if (!momentsFit()) {
+        return; // the pass in progress will request the solve when it lands
+    }
+    HmmSolveRequest request;
+    request.generation = ++m_nextGeneration;
+    request.epoch = m_solves.epoch();
+    request.moments = m_moments;
+    request.gamma = m_gamma;
+    request.parameters = m_parameters;
+    request.cancel = cx::CancelToken::create();
+    request.requestedAtMs = m_clock.elapsed();
+    // A decode scheduled for the shown model would decode a model that is about to change.
+    m_decodeTimer.stop();
+    m_solves.submit(std::move(request));
+    emit activityChanged();
+}
+
+void ChromatinController::dispatchSolve(HmmSolveRequest request) {
+    // Decided at dispatch: the γ = 0 reference may have arrived while the request was pending.
+    request.withReference = m_referenceEpoch != m_solves.epoch();
+    m_worker.post(
+        [request = std::move(request)](ChromatinWorker& worker) { worker.solve(request); });
+}
+
+void ChromatinController::dispatchPending() {
+    if (!m_solves.finishInFlight()) {
+        // The solves are quiet: decode the shown model (after a short delay, so that a slider
+        // paused for a moment does not start a pass that the next move cancels).
+        scheduleDecode();
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::onSolved(HmmSolution solution) {
+    const quint64 epoch = m_solves.epoch();
+    if (solution.epoch == epoch && solution.reference) {
+        m_reference = solution.reference;
+        m_referenceEpoch = epoch;
+    }
+    if (!solution.reference && m_referenceEpoch == solution.epoch) {
+        solution.reference = m_reference;
+    }
+    const bool sameMoments = solution.moments == m_moments;
+    if (m_solves.acceptResult(solution, m_shown, sameMoments, m_clock.elapsed())) {
+        m_shown = solution;
+        // The running decode (if any) is for an older model.
+        cancelDecode();
+        emit solutionChanged(m_shown);
+    }
+    dispatchPending();
+}
+
+void ChromatinController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
+                                        const QString& message) {
+    const auto failure = m_solves.failed(epoch);
+    dispatchPending();
+    if (failure.relevant) {
+        emit solveFailed(message);
+        if (failure.firstOfEpoch) {
+            emit errorOccurred(tr("Could not fit the contrastive HMM"), message);
+        }
+    }
+}
+
+void ChromatinController::onSolveCancelled(quint64 /*generation*/) {
+    m_solves.cancelled();
+    dispatchPending();
+}
+
+void ChromatinController::scheduleDecode() {
+    if (!m_shown.isValid() || isSolving()) {
+        return;
+    }
+    if (m_segmentation && m_segmentation->generation == m_shown.generation &&
+        m_segmentation->method == m_decoding &&
+        m_segmentation->backgroundLabelled == m_labelBackground && !m_decodeRunning) {
+        return; // the shown model is decoded already
+    }
+    m_decodeTimer.start();
+    emit activityChanged();
+}
+
+void ChromatinController::cancelDecode() {
+    m_decodeTimer.stop();
+    m_decodeCancel.cancel();
+    m_enrichmentCancel.cancel();
+    ++m_decodeGeneration;
+    ++m_enrichmentGeneration;
+    m_decodeRunning = false;
+    m_enrichmentRunning = false;
+}
+
+void ChromatinController::startDecode() {
+    if (!m_shown.isValid() || isSolving()) {
+        emit activityChanged();
+        return;
+    }
+    cancelDecode();
+    const quint64 generation = ++m_decodeGeneration;
+    if (m_shown.result->numSpecific == 0) {
+        // Nothing to decode with: every component is background-like at this γ.
+        m_segmentation.reset();
+        m_enrichment.reset();
+        emit segmentationChanged(m_segmentation);
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.decodesStarted;
+    m_decodeRunning = true;
+    m_decodeCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_decodeCancel;
+    const auto data = m_shown.moments->data;
+    const auto result = m_shown.result;
+    const quint64 solutionGeneration = m_shown.generation;
+    const cx::DecodingMethod method = m_decoding;
+    const bool label = m_labelBackground;
+    m_decodePool.start([this, generation, cancel, data, result, solutionGeneration, method, label] {
+        // Runs on the decode pool: a pass over every bin of every track (hundreds of ms on a
+        // whole chromosome), never on the GUI thread.
+        if (cancel.isCancelled()) {
+            return; // superseded while queued
+        }
+        SegmentationHandle handle;
+        QString error;
+        try {
+            auto state = std::make_shared<SegmentationState>(
+                decodeSegmentation(*data, *result, method, label, cancel));
+            state->generation = solutionGeneration;
+            state->data = data;
+            handle = std::move(state);
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, handle, error] { onDecoded(generation, handle, error); },
+            Qt::QueuedConnection);
+    });
+    emit activityChanged();
+}
+
+void ChromatinController::onDecoded(quint64 generation, SegmentationHandle segmentation,
+                                    const QString& error) {
+    if (generation != m_decodeGeneration) {
+        return;
+    }
+    m_decodeRunning = false;
+    if (!error.isEmpty()) {
+        emit errorOccurred(tr("Could not decode the segmentation"), error);
+        emit activityChanged();
+        return;
+    }
+    m_segmentation = std::move(segmentation);
+    ++m_stats.decodesShown;
+    emit segmentationChanged(m_segmentation);
+    startEnrichment();
+    emit activityChanged();
+}
+
+void ChromatinController::startEnrichment() {
+    m_enrichmentCancel.cancel();
+    const quint64 generation = ++m_enrichmentGeneration;
+    if (!m_segmentation) {
+        m_enrichmentRunning = false;
+        return;
+    }
+    std::vector<AnnotationSource> sources;
+    for (const QString& path : m_enrichmentPaths) {
+        if (const AnnotationSource* source = annotation(path)) {
+            sources.push_back(*source);
+        }
+    }
+    m_enrichmentRunning = true;
+    m_enrichmentCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_enrichmentCancel;
+    const SegmentationHandle segmentation = m_segmentation;
+    m_decodePool.start([this, generation, cancel, segmentation, sources] {
+        // Runs on the decode pool (after any decode queued before it): one pass over the bins
+        // per annotation.
+        if (cancel.isCancelled()) {
+            return;
+        }
+        EnrichmentTable table;
+        QString error;
+        try {
+            table = computeEnrichment(*segmentation->data, *segmentation, sources, cancel);
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, table, error] { onEnriched(generation, table, error); },
+            Qt::QueuedConnection);
+    });
+    emit activityChanged();
+}
+
+void ChromatinController::onEnriched(quint64 generation, const EnrichmentTable& table,
+                                     const QString& error) {
+    if (generation != m_enrichmentGeneration) {
+        return;
+    }
+    m_enrichmentRunning = false;
+    if (!error.isEmpty()) {
+        emit errorOccurred(tr("Could not compute the enrichment"), error);
+    } else {
+        m_enrichment = table;
+        ++m_stats.enrichmentsShown;
+        emit enrichmentChanged(table);
+    }
+    emit activityChanged();
+}
+
+void ChromatinController::restartSweep() {
+    m_sweepCancel.cancel();
+    const quint64 generation = ++m_sweepGeneration;
+    m_sweep = {};
+    if (!momentsFit() || m_sweepGammas.isEmpty() || !m_moments->hasBackground()) {
+        // Without a background every γ gives the same model: nothing to sweep.
+        m_sweepRunning = false;
+        emit sweepChanged(m_sweep);
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.sweepsStarted;
+    m_sweepRunning = true;
+    m_sweepCancel = cx::CancelToken::create();
+    const cx::CancelToken cancel = m_sweepCancel;
+    const auto moments = m_moments;
+    const QVector<double> gammas = m_sweepGammas;
+    const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const quint64 epoch = m_solves.epoch();
+    m_sweepPool.start([this, generation, cancel, moments, gammas, options, epoch] {
+        if (cancel.isCancelled()) {
+            return;
+        }
+        WeightSweep sweep;
+        QString error;
+        try {
+            sweep = sweepStateWeights(*moments->moments, gammas, options, cancel);
+            sweep.epoch = epoch;
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, sweep, error] { onSweepDone(generation, sweep, error); },
+            Qt::QueuedConnection);
+    });
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::onSweepDone(quint64 generation, const WeightSweep& sweep,
+                                      const QString& /*error*/) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    // A failing sweep (e.g. an impossible K) is reported by the γ solve itself; the chart just
+    // stays empty.
+    m_sweepRunning = false;
+    m_sweep = sweep;
+    emit sweepChanged(m_sweep);
+    emit activityChanged();
+}
+
+void ChromatinController::onProgress(quint64 generation, double fraction, const QString& phase) {
+    if (m_task.isCurrent(generation)) {
+        emit taskProgress(fraction, phase);
+    }
+}
+
+void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle& data) {
+    if (!m_task.isCurrent(generation)) {
+        m_worker.release(data.data);
+        return;
+    }
+    finishTask(QStringLiteral("finished"));
+    setData(data);
+}
+
+void ChromatinController::onMomentsReady(quint64 generation, const MomentsState& moments) {
+    auto state = std::make_shared<const MomentsState>(moments);
+    if (!m_task.isCurrent(generation)) {
+        // A newer task superseded this pass, but the moments are valid: keep them for reuse.
+        if (state->data == m_data.data) {
+            m_momentsCache.pushBack(std::move(state));
+        }
+        return;
+    }
+    ++m_stats.momentsBuilt;
+    finishTask(QStringLiteral("finished"));
+    setMoments(std::move(state));
+}
+
+void ChromatinController::onTaskCancelled(quint64 generation) {
+    if (!m_task.isCurrent(generation)) {
+        return;
+    }
+    finishTask(QStringLiteral("cancelled"));
+    if (!momentsFit()) {
+        revertToMoments();
+    }
+}
+
+void ChromatinController::onTaskFailed(quint64 generation, const QString& message) {
+    if (!m_task.isCurrent(generation)) {
+        return;
+    }
+    const ChromatinTaskKind kind = m_task.kind();
+    finishTask(QStringLiteral("failed"));
+    if (!momentsFit()) {
+        revertToMoments();
+    }
+    emit errorOccurred(taskTitle(kind), message);
+}
+
+} // namespace cx::ui

@@ -1,0 +1,182 @@
+#pragma once
+
+// Value types that cross the GUI ↔ worker thread boundary of the Chromatin workspace. As in
+// topic_types.h, everything is copied by value through queued signals; large payloads (tracks,
+// moments, segmentations) travel as shared_ptr<const T>, so a copy is a reference-count
+// increment and nobody can mutate what another thread is reading.
+
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
+#include "core/hmm/contrastive_hmm.h"
+#include "core/hmm/decoding.h"
+#include "core/hmm/hmm_model.h"
+#include "core/hmm/sequence_moments.h"
+
+#include <Eigen/Dense>
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cx::ui {
+
+/// Loaded chromatin tracks (ChromHMM binarized files) and where they came from.
+struct ChromatinDataHandle {
+    std::shared_ptr<const cx::ChromatinData> data;
+    QStringList paths;
+    double loadMs = 0;
+
+    bool isValid() const { return data != nullptr; }
+};
+
+/// Sorted, merged intervals of one annotation per contig: what an annotation lane draws.
+struct LaneIntervals {
+    std::map<std::string, std::vector<cx::BedInterval>> byChrom;
+};
+
+/// One annotation BED file, read once (off the GUI thread) and shared read-only.
+struct AnnotationSource {
+    QString path;
+    QString name; ///< short display name ("RefSeqGene" for RefSeqGene.hg18.bed.gz)
+    std::shared_ptr<const cx::BedRegions> regions;
+    std::shared_ptr<const LaneIntervals> lanes;
+    double loadMs = 0;
+
+    bool isValid() const { return regions != nullptr; }
+};
+
+/// Which annotations make the foreground and the background (paths; unions of their
+/// intervals). Both empty: the whole genome is the foreground and there is no background.
+struct RegionChoice {
+    QStringList foreground;
+    QStringList background;
+
+    bool operator==(const RegionChoice&) const = default;
+    bool isWholeGenome() const { return foreground.isEmpty() && background.isEmpty(); }
+};
+
+/// Model parameters. The encoding changes the moments (a rebuild); K and the seed only the
+/// (millisecond) solves.
+struct ChromatinModelParameters {
+    int numComponents = 7;
+    std::uint64_t seed = 1;
+    cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
+
+    bool operator==(const ChromatinModelParameters&) const = default;
+    cx::ContrastiveHmmOptions toOptions() const;
+};
+
+/// Cached foreground/background moments of one region choice and encoding, with the bin
+/// counts and warnings of the classification (the load report).
+struct MomentsState {
+    std::shared_ptr<const cx::SequenceMoments> moments;
+    std::shared_ptr<const cx::ChromatinData> data;
+    RegionChoice choice;
+    cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
+    std::int64_t totalBins = 0;
+    std::int64_t foregroundBins = 0;
+    std::int64_t backgroundBins = 0;
+    QStringList warnings;
+    double classifyMs = 0;
+    double momentsMs = 0;
+
+    bool hasBackground() const { return moments && moments->background.numTriples > 0; }
+};
+
+/// One contrastive HMM shown in the views: the result at γ and, for the side-by-side
+/// comparison, the foreground-only model (γ = 0) of the same moments and parameters.
+struct HmmSolution {
+    quint64 generation = 0; ///< request generation (monotonic per controller)
+    quint64 epoch = 0;      ///< moments + K/seed epoch the request belonged to
+    double gamma = 0;
+    ChromatinModelParameters parameters;
+    std::shared_ptr<const cx::ContrastiveHmmResult> result;
+    /// γ = 0 on the same moments (computed once per epoch; shared by every solution of it).
+    std::shared_ptr<const cx::ContrastiveHmmResult> reference;
+    std::shared_ptr<const MomentsState> moments;
+    double solveMs = 0;       ///< core time of the γ solve
+    double workerMs = 0;      ///< everything the worker did for this request
+    qint64 requestedAtMs = 0; ///< controller clock when the request was made (for latency)
+
+    bool isValid() const { return result != nullptr; }
+};
+
+/// A maximal run of bins [begin, end) of one track decoded to one state.
+struct StateRun {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    int state = 0; ///< component index of the solution (see SegmentationState)
+};
+
+/// The decoded segmentation of every track, as runs (the views and the BED export never need
+/// the per-bin vector, and runs are 10–100× smaller). States are component indices of the
+/// solution: 0 … numSpecific−1 are the foreground-specific HMM's states (decoded by core);
+/// numSpecific … numStates−1 label runs that a background-like component explains better
+/// (see decodeSegmentation).
+struct SegmentationState {
+    quint64 generation = 0; ///< generation of the solution that was decoded
+    cx::DecodingMethod method = cx::DecodingMethod::Posterior;
+    int numStates = 0;               ///< all components K
+    int numSpecific = 0;             ///< states of the decoding HMM
+    bool backgroundLabelled = false; ///< decodeSegmentation's labelBackgroundRuns
+    std::int64_t backgroundBins = 0; ///< bins in runs relabelled as background-like
+    std::shared_ptr<const cx::ChromatinData> data;
+    std::vector<std::vector<StateRun>> runs; ///< per track, in genome order
+    std::vector<std::int64_t> stateBins;     ///< bins per state, all tracks
+    double logLikelihood = 0;
+    double decodeMs = 0;
+};
+using SegmentationHandle = std::shared_ptr<const SegmentationState>;
+
+/// Overlap fold enrichment of states with annotations (ChromHMM's OverlapEnrichment):
+/// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
+/// annotation if they share at least one base.
+struct EnrichmentTable {
+    quint64 generation = 0; ///< the segmentation's solution generation
+    QStringList annotations;
+    QStringList annotationPaths;
+    Eigen::MatrixXd overlap; ///< states × annotations, bins
+    Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
+    std::vector<std::int64_t> stateBins;
+    std::vector<std::int64_t> annotationBins;
+    std::int64_t totalBins = 0;
+    double ms = 0;
+
+    int numStates() const { return static_cast<int>(fold.rows()); }
+    int numAnnotations() const { return static_cast<int>(fold.cols()); }
+};
+
+/// State weights over a γ grid, with the components tracked from one γ to the next by
+/// matchStates (row t of every matrix is the same "track" of states).
+struct WeightSweep {
+    quint64 epoch = 0;
+    QVector<double> gammas;
+    std::vector<Eigen::VectorXd> weights;  ///< per γ: K weights in track order
+    std::vector<Eigen::MatrixXd> profiles; ///< per γ: K × M mark probabilities in track order
+    /// per γ: invalid mass of the foreground-specific components (> 0: no valid model there)
+    std::vector<double> specificInvalidMass;
+
+    bool isEmpty() const { return gammas.isEmpty(); }
+    int numTracks() const { return weights.empty() ? 0 : static_cast<int>(weights.front().size()); }
+};
+
+/// The kinds of long task the progress UI reports.
+enum class ChromatinTaskKind { LoadTracks, Moments };
+
+} // namespace cx::ui
+
+Q_DECLARE_METATYPE(cx::ui::ChromatinDataHandle)
+Q_DECLARE_METATYPE(cx::ui::AnnotationSource)
+Q_DECLARE_METATYPE(cx::ui::MomentsState)
+Q_DECLARE_METATYPE(cx::ui::HmmSolution)
+Q_DECLARE_METATYPE(cx::ui::SegmentationHandle)
+Q_DECLARE_METATYPE(cx::ui::EnrichmentTable)
+Q_DECLARE_METATYPE(cx::ui::WeightSweep)
+Q_DECLARE_METATYPE(cx::ui::ChromatinTaskKind)

@@ -1,0 +1,240 @@
+#include "ui/dialogs/export_helpers.h"
+
+#include <QAbstractItemModel>
+#include <QFileInfo>
+#include <QImage>
+#include <QItemSelectionModel>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <algorithm>
+#include <map>
+
+namespace cx::ui {
+
+QSizeF ImageExportSettings::logicalSize() const {
+    const double scale = 96.0 / std::max(dpi, 1);
+    return QSizeF(pixels.width() * scale, pixels.height() * scale);
+}
+
+QString ImageExportSettings::suffix(Format format) {
+    switch (format) {
+    case Format::Png:
+        return QStringLiteral("png");
+    case Format::Svg:
+        return QStringLiteral("svg");
+    case Format::Pdf:
+        return QStringLiteral("pdf");
+    }
+    return QStringLiteral("png");
+}
+
+ImageExportSettings::Format ImageExportSettings::formatFromPath(const QString& path,
+                                                                Format fallback) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        return Format::Png;
+    }
+    if (suffix == QLatin1String("svg")) {
+        return Format::Svg;
+    }
+    if (suffix == QLatin1String("pdf")) {
+        return Format::Pdf;
+    }
+    return fallback;
+}
+
+bool exportFigure(const QString& path, const ImageExportSettings& settings,
+                  const FigurePainter& paint, QString* error) {
+    const auto fail = [&](const QString& problem) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + problem;
+        }
+        return false;
+    };
+    if (settings.pixels.width() < 16 || settings.pixels.height() < 16 ||
+        settings.pixels.width() > 20000 || settings.pixels.height() > 20000) {
+        return fail(QStringLiteral("image size must lie between 16 and 20000 pixels"));
+    }
+    if (settings.dpi < 36 || settings.dpi > 2400) {
+        return fail(QStringLiteral("resolution must lie between 36 and 2400 DPI"));
+    }
+    const QSizeF logical = settings.logicalSize();
+    const QRectF target(QPointF(0, 0), logical);
+    const double scale = settings.dpi / 96.0;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return fail(file.errorString());
+    }
+    switch (settings.format) {
+    case ImageExportSettings::Format::Png: {
+        QImage image(settings.pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        const int dotsPerMeter = static_cast<int>(settings.dpi / 0.0254 + 0.5);
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            painter.scale(scale, scale);
+            paint(painter, target);
+        }
+        if (!image.save(&file, "PNG")) {
+            file.cancelWriting();
+            return fail(QStringLiteral("could not encode the PNG image"));
+        }
+        break;
+    }
+    case ImageExportSettings::Format::Svg: {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(settings.pixels);
+        generator.setViewBox(QRectF(QPointF(0, 0), QSizeF(settings.pixels)));
+        generator.setResolution(settings.dpi);
+        generator.setTitle(QFileInfo(path).completeBaseName());
+        generator.setDescription(QStringLiteral("Exported from Contrast Explorer"));
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            file.cancelWriting();
+            return fail(QStringLiteral("could not start the SVG writer"));
+        }
+        painter.scale(scale, scale);
+        painter.fillRect(target, Qt::white);
+        paint(painter, target);
+        painter.end();
+        break;
+    }
+    case ImageExportSettings::Format::Pdf: {
+        QPdfWriter writer(&file);
+        writer.setResolution(settings.dpi);
+        writer.setPageSize(QPageSize(QSizeF(settings.pixels.width() / double(settings.dpi),
+                                            settings.pixels.height() / double(settings.dpi)),
+                                     QPageSize::Inch, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setCreator(QStringLiteral("Contrast Explorer"));
+        writer.setTitle(QFileInfo(path).completeBaseName());
+        QPainter painter;
+        if (!painter.begin(&writer)) {
+            file.cancelWriting();
+            return fail(QStringLiteral("could not start the PDF writer"));
+        }
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.scale(scale, scale);
+        painter.fillRect(target, Qt::white);
+        paint(painter, target);
+        painter.end();
+        break;
+    }
+    }
+    if (!file.commit()) {
+        return fail(file.errorString());
+    }
+    return true;
+}
+
+namespace {
+
+QString field(QString text, QChar separator) {
+    if (separator == QLatin1Char('\t')) {
+        text.replace(QLatin1Char('\t'), QLatin1Char(' '));
+        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        text.remove(QLatin1Char('\r'));
+        return text;
+    }
+    if (text.contains(separator) || text.contains(QLatin1Char('"')) ||
+        text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r'))) {
+        text.replace(QLatin1String("\""), QLatin1String("\"\""));
+        return QLatin1Char('"') + text + QLatin1Char('"');
+    }
+    return text;
+}
+
+} // namespace
+
+QString delimitedField(const QString& text, QChar separator) {
+    return field(text, separator);
+}
+
+QString delimitedText(const QAbstractItemModel& model, QChar separator, bool header, int role) {
+    QString out;
+    const int rows = model.rowCount();
+    const int columns = model.columnCount();
+    if (header) {
+        for (int column = 0; column < columns; ++column) {
+            if (column > 0) {
+                out += separator;
+            }
+            QString title = model.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+            title.replace(QLatin1Char('\n'), QLatin1Char(' '));
+            out += field(title, separator);
+        }
+        out += QLatin1Char('\n');
+    }
+    for (int row = 0; row < rows; ++row) {
+        for (int column = 0; column < columns; ++column) {
+            if (column > 0) {
+                out += separator;
+            }
+            out += field(model.data(model.index(row, column), role).toString(), separator);
+        }
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString selectionAsTsv(const QItemSelectionModel& selection) {
+    const QModelIndexList indexes = selection.selectedIndexes();
+    if (indexes.isEmpty()) {
+        return {};
+    }
+    int top = indexes.first().row();
+    int bottom = top;
+    int left = indexes.first().column();
+    int right = left;
+    std::map<std::pair<int, int>, QString> cells;
+    for (const QModelIndex& index : indexes) {
+        top = std::min(top, index.row());
+        bottom = std::max(bottom, index.row());
+        left = std::min(left, index.column());
+        right = std::max(right, index.column());
+        cells[{index.row(), index.column()}] = index.data(Qt::DisplayRole).toString();
+    }
+    QString out;
+    for (int row = top; row <= bottom; ++row) {
+        for (int column = left; column <= right; ++column) {
+            if (column > left) {
+                out += QLatin1Char('\t');
+            }
+            const auto it = cells.find({row, column});
+            if (it != cells.end()) {
+                out += field(it->second, QLatin1Char('\t'));
+            }
+        }
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+bool writeTextFileAtomically(const QString& path, const QString& text, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + file.errorString();
+        }
+        return false;
+    }
+    file.write(text.toUtf8());
+    if (!file.commit()) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + file.errorString();
+        }
+        return false;
+    }
+    return true;
+}
+
+} // namespace cx::ui

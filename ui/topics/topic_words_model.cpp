@@ -1,0 +1,254 @@
+#include "ui/topics/topic_words_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cx::ui {
+
+QString formatWeight(double weight) {
+    if (!std::isfinite(weight)) {
+        return QStringLiteral("–");
+    }
+    const double magnitude = std::abs(weight);
+    QString text;
+    if (magnitude == 0) {
+        text = QStringLiteral("0");
+    } else if (magnitude >= 0.001 && magnitude < 10000) {
+        text = QString::number(magnitude, 'g', 3);
+    } else {
+        text = QString::number(magnitude, 'e', 1);
+    }
+    return weight < 0 ? QStringLiteral("\u2212") + text : text;
+}
+
+void TopicWordsModel::setSolution(const TopicSolution& solution) {
+    beginResetModel();
+    m_solution = solution;
+    rebuildColumns();
+    endResetModel();
+}
+
+void TopicWordsModel::setShowAll(bool showAll) {
+    if (showAll == m_showAll) {
+        return;
+    }
+    beginResetModel();
+    m_showAll = showAll;
+    rebuildColumns();
+    endResetModel();
+}
+
+void TopicWordsModel::setTopWordCount(int count) {
+    count = std::max(1, count);
+    if (count == m_topWordCount) {
+        return;
+    }
+    beginResetModel();
+    m_topWordCount = count;
+    rebuildColumns();
+    endResetModel();
+}
+
+void TopicWordsModel::rebuildColumns() {
+    m_columns.clear();
+    m_rows = 0;
+    if (!m_solution.isValid()) {
+        return;
+    }
+    const cx::TopicModelResult& result = *m_solution.result;
+    for (int t = 0; t < result.numComponents(); ++t) {
+        if (m_showAll || result.foregroundSpecific[static_cast<size_t>(t)]) {
+            m_columns.push_back(t);
+        }
+    }
+    int available = 0;
+    for (int t : m_columns) {
+        available = std::max(available,
+                             static_cast<int>(m_solution.topWords[static_cast<size_t>(t)].size()));
+    }
+    m_rows = m_columns.empty() ? 0 : std::min(m_topWordCount, available);
+}
+
+int TopicWordsModel::componentOf(int column) const {
+    return column >= 0 && column < static_cast<int>(m_columns.size())
+               ? m_columns[static_cast<size_t>(column)]
+               : -1;
+}
+
+QString TopicWordsModel::componentName(int column) const {
+    const int component = componentOf(column);
+    if (component < 0) {
+        return {};
+    }
+    const bool specific = m_solution.result->foregroundSpecific[static_cast<size_t>(component)];
+    // Components are sorted with the foreground-specific ones first, so topic numbers are 1..F.
+    return specific ? tr("Topic %1").arg(component + 1) : tr("Component %1").arg(component + 1);
+}
+
+QString TopicWordsModel::word(int component, int rank) const {
+    const auto& words = m_solution.topWords[static_cast<size_t>(component)];
+    if (rank >= static_cast<int>(words.size())) {
+        return {};
+    }
+    const auto id = static_cast<size_t>(words[static_cast<size_t>(rank)]);
+    const auto& vocabulary = m_solution.corpus->vocabulary;
+    return id < vocabulary.size() ? QString::fromStdString(vocabulary[id]) : QString();
+}
+
+double TopicWordsModel::probability(int component, int rank) const {
+    const auto& words = m_solution.topWords[static_cast<size_t>(component)];
+    if (rank >= static_cast<int>(words.size())) {
+        return 0;
+    }
+    return m_solution.result->topics(words[static_cast<size_t>(rank)], component);
+}
+
+int TopicWordsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int TopicWordsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
+}
+
+QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= m_rows) {
+        return {};
+    }
+    const int component = componentOf(index.column());
+    if (component < 0) {
+        return {};
+    }
+    const cx::TopicModelResult& result = *m_solution.result;
+    const bool specific = result.foregroundSpecific[static_cast<size_t>(component)];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        return word(component, index.row());
+    case ValueRole:
+        return probability(component, index.row());
+    case RelativeValueRole: {
+        const double top = probability(component, 0);
+        return top > 0 ? probability(component, index.row()) / top : 0.0;
+    }
+    case SignedWeightRole:
+        return result.signedWeights[component];
+    case ForegroundSpecificRole:
+        return specific;
+    case ComponentRole:
+        return component;
+    case Qt::ToolTipRole:
+        return tr("<b>%1</b><br>p = %2 in %3<br>rank %4")
+            .arg(word(component, index.row()).toHtmlEscaped())
+            .arg(probability(component, index.row()), 0, 'g', 4)
+            .arg(componentName(index.column()))
+            .arg(index.row() + 1);
+    default:
+        return {};
+    }
+}
+
+QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Vertical) {
+        if (role == Qt::DisplayRole) {
+            return section + 1;
+        }
+        if (role == Qt::TextAlignmentRole) {
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    const int component = componentOf(section);
+    if (component < 0) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    const cx::TopicModelResult& result = *m_solution.result;
+    const bool specific = result.foregroundSpecific[static_cast<size_t>(component)];
+    const double weight = result.signedWeights[component];
+    switch (role) {
+    case Qt::DisplayRole:
+        return componentName(section) + QStringLiteral("\nω = ") + formatWeight(weight);
+    case Qt::ToolTipRole:
+        return tr("<b>%1</b> — %2<br>weight ω = %3<br>λ̂ = %4<br>clipped mass %5 %<br>%6")
+            .arg(componentName(section))
+            .arg(specific ? tr("foreground-specific")
+                          : tr("shared with or specific to the "
+                               "background (λ̂ < 0)"))
+            .arg(formatWeight(weight))
+            .arg(result.lambdas[component], 0, 'g', 4)
+            .arg(result.clippedMass[component] * 100, 0, 'f', 1)
+            .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents()));
+    case Qt::ForegroundRole:
+        // Components shared with or specific to the background read in the warm colour of
+        // their cells.
+        return specific ? QVariant() : QVariant(QBrush(QColor(0x8a, 0x2c, 0x1e)));
+    case ForegroundSpecificRole:
+        return specific;
+    case SignedWeightRole:
+        return weight;
+    case ComponentRole:
+        return component;
+    default:
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+}
+
+QString TopicWordsModel::topicKeysText() const {
+    QString out;
+    for (int column = 0; column < columnCount(); ++column) {
+        const int component = componentOf(column);
+        QStringList words;
+        for (int rank = 0; rank < m_rows; ++rank) {
+            const QString w = word(component, rank);
+            if (!w.isEmpty()) {
+                words << w;
+            }
+        }
+        out += QStringLiteral("%1\t%2\t%3\n")
+                   .arg(component)
+                   .arg(QString::number(m_solution.result->signedWeights[component], 'g', 6))
+                   .arg(words.join(QLatin1Char(' ')));
+    }
+    return out;
+}
+
+QString TopicWordsModel::longTable(QChar separator) const {
+    const QString sep(separator);
+    QString out = QStringList{QStringLiteral("component"), QStringLiteral("foreground_specific"),
+                              QStringLiteral("weight"),    QStringLiteral("rank"),
+                              QStringLiteral("word"),      QStringLiteral("probability")}
+                      .join(sep) +
+                  QLatin1Char('\n');
+    for (int column = 0; column < columnCount(); ++column) {
+        const int component = componentOf(column);
+        const bool specific = m_solution.result->foregroundSpecific[static_cast<size_t>(component)];
+        for (int rank = 0; rank < m_rows; ++rank) {
+            QString w = word(component, rank);
+            if (w.isEmpty()) {
+                continue;
+            }
+            if (separator == QLatin1Char(',') &&
+                (w.contains(QLatin1Char(',')) || w.contains(QLatin1Char('"')))) {
+                w = QLatin1Char('"') + w.replace(QLatin1String("\""), QLatin1String("\"\"")) +
+                    QLatin1Char('"');
+            }
+            out +=
+                QStringList{QStringLiteral("c%1").arg(component + 1),
+                            specific ? QStringLiteral("1") : QStringLiteral("0"),
+                            QString::number(m_solution.result->signedWeights[component], 'g', 10),
+                            QString::number(rank + 1),
+                            w,
+                            QString::number(probability(component, rank), 'g', 10)}
+                    .join(sep) +
+                QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+} // namespace cx::ui

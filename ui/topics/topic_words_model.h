@@ -1,0 +1,67 @@
+#pragma once
+
+#include "ui/topics/topic_types.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace cx::ui {
+
+/// Top words of a decomposition: one column per component, one row per rank. By default only
+/// the foreground-specific components (λ̂ > 0) are columns, heaviest first; with showAll every
+/// component is a column with its signed weight. The data comes precomputed from the worker
+/// (TopicSolution::topWords), so a reset is O(columns × rows) on the GUI thread.
+class TopicWordsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Roles {
+        ValueRole = Qt::UserRole + 1, ///< word probability in the topic (double)
+        RelativeValueRole,            ///< probability / the column's largest probability
+        SignedWeightRole,             ///< sign(λ̂)/λ̂² of the column's component
+        ForegroundSpecificRole,       ///< bool: λ̂ > 0
+        ComponentRole,                ///< component index in the result
+    };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setSolution(const TopicSolution& solution);
+    const TopicSolution& solution() const { return m_solution; }
+    void setShowAll(bool showAll);
+    bool showAll() const { return m_showAll; }
+    void setTopWordCount(int count);
+    int topWordCount() const { return m_topWordCount; }
+
+    /// Result column of a model column.
+    int componentOf(int column) const;
+    /// "Topic 1", or "Component 7" for components that are not foreground-specific.
+    QString componentName(int column) const;
+
+    /// MALLET-like topic keys of the shown columns: "index<TAB>weight<TAB>w1 w2 …" per line.
+    QString topicKeysText() const;
+    /// Long-format table of the shown columns (as contrast-cli's top_words.tsv):
+    /// component, foreground_specific, weight, rank, word, probability.
+    QString longTable(QChar separator) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuildColumns();
+    QString word(int component, int rank) const;
+    double probability(int component, int rank) const;
+
+    TopicSolution m_solution;
+    bool m_showAll = false;
+    int m_topWordCount = 15;
+    std::vector<int> m_columns; ///< result components shown, in order
+    int m_rows = 0;
+};
+
+/// Formats a weight compactly with its sign ("0.0213", "−0.0041", "1.2e-05").
+QString formatWeight(double weight);
+
+} // namespace cx::ui

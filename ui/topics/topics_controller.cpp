@@ -1,0 +1,506 @@
+#include "ui/topics/topics_controller.h"
+
+#include "ui/topics/selection_resolver.h"
+
+#include "core/common/error.h"
+#include "core/io/selection.h"
+#include "core/topics/topic_evaluation.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <iterator>
+
+namespace cx::ui {
+
+namespace {
+
+
+QString taskTitle(TaskKind kind) {
+    return kind == TaskKind::Load ? QStringLiteral("Could not open the corpus")
+                                  : QStringLiteral("Could not compute the moments");
+}
+
+} // namespace
+
+int TopicsController::engineCapacityFor(int numComponents) {
+    const int k = std::max(1, numComponents);
+    return std::max(5, (k + 4) / 5 * 5);
+}
+
+int TopicsController::requiredCapacity() const {
+    int capacity = engineCapacityFor(m_parameters.numComponents);
+    if (m_corpus.corpus) {
+        const auto vocabulary =
+            static_cast<int>(std::min<std::int64_t>(m_corpus.corpus->counts.numCols, 1 << 30));
+        capacity = std::min(capacity, std::max(m_parameters.numComponents, vocabulary));
+    }
+    return capacity;
+}
+
+TopicsController::TopicsController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<cx::ui::CorpusHandle>();
+    qRegisterMetaType<cx::ui::EngineState>();
+    qRegisterMetaType<cx::ui::SelectionPreview>();
+    qRegisterMetaType<cx::ui::TopicSolution>();
+    qRegisterMetaType<cx::ui::SweepPoint>();
+    qRegisterMetaType<cx::ui::TaskKind>();
+    m_clock.start();
+
+    // One sweep at a time: a superseded sweep notices its token within one γ point, and
+    // serialising keeps the 2-core budget for the GUI thread and the solve worker.
+    m_sweepPool.setMaxThreadCount(1);
+    m_previewPool.setMaxThreadCount(1);
+
+    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
+    // thread, where all controller state lives (no locks needed).
+    const TopicWorker* worker = m_worker.worker();
+    connect(worker, &TopicWorker::progress, this, &TopicsController::onProgress);
+    connect(worker, &TopicWorker::loaded, this, &TopicsController::onLoaded);
+    connect(worker, &TopicWorker::built, this, &TopicsController::onBuilt);
+    connect(worker, &TopicWorker::taskCancelled, this, &TopicsController::onTaskCancelled);
+    connect(worker, &TopicWorker::taskFailed, this, &TopicsController::onTaskFailed);
+    connect(worker, &TopicWorker::solved, this, &TopicsController::onSolved);
+    connect(worker, &TopicWorker::solveFailed, this, &TopicsController::onSolveFailed);
+    connect(worker, &TopicWorker::solveCancelled, this, &TopicsController::onSolveCancelled);
+    m_worker.start();
+}
+
+TopicsController::~TopicsController() {
+    // Order matters: cancel first so that core returns at its next check, then stop the event
+    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
+    // controller. The pools are drained the same way before members go away, because their
+    // tasks post results to `this`.
+    m_task.cancel();
+    m_solves.cancelAll();
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    ++m_previewGeneration;
+    m_worker.stop();
+    m_sweepPool.waitForDone();
+    m_previewPool.waitForDone();
+}
+
+void TopicsController::startTask(TaskKind kind, const QString& description) {
+    m_task.start(kind, ++m_nextGeneration);
+    emit taskStarted(kind, description);
+    emit activityChanged();
+}
+
+void TopicsController::finishTask(const QString& outcome) {
+    const TaskKind kind = m_task.finish();
+    emit taskFinished(kind, outcome);
+    emit activityChanged();
+}
+
+void TopicsController::cancelTask() {
+    m_task.cancel();
+}
+
+void TopicsController::loadCorpus(const QString& path, const cx::CorpusLoadOptions& options) {
+    startTask(TaskKind::Load, tr("Loading %1").arg(QFileInfo(path).fileName()));
+    LoadRequest request;
+    request.generation = m_task.generation();
+    request.path = path;
+    request.options = options;
+    request.cancel = m_task.cancelToken();
+    m_worker.post([request](TopicWorker& worker) { worker.load(request); });
+}
+
+void TopicsController::setCorpus(const CorpusHandle& corpus) {
+    m_worker.release(m_corpus.corpus);
+    m_worker.release(m_engine);
+    m_corpus = corpus;
+    m_engine.reset();
+    m_engineCache.clear();
+    m_hasSelection = false;
+    m_selection = {};
+    m_solves.newEpoch();
+    m_solves.dropPending();
+    m_shown = {};
+    m_sweepCancel.cancel();
+    ++m_sweepGeneration;
+    m_sweepRunning = false;
+    m_sweepPoints.clear();
+    emit corpusChanged(m_corpus);
+    emit solutionChanged(m_shown);
+    emit sweepStarted({});
+    emit activityChanged();
+}
+
+void TopicsController::applySelection(const SelectionSpec& selection) {
+    if (!m_corpus.corpus) {
+        return;
+    }
+    m_selection = selection;
+    m_hasSelection = true;
+    ensureEngine();
+}
+
+bool TopicsController::engineFits() const {
+    return m_engine && m_hasSelection && m_engine->selection == m_selection &&
+           m_engine->corpus == m_corpus.corpus &&
+           m_engine->engine->maxComponents() == requiredCapacity();
+}
+
+void TopicsController::ensureEngine() {
+    if (!m_corpus.corpus || !m_hasSelection) {
+        return;
+    }
+    if (engineFits()) {
+        if (m_task.isRunning(TaskKind::Build)) {
+            // A build for another choice is running, but the user came back to the current
+            // engine's choice: the build is now pointless.
+            m_task.cancel();
+        }
+        return;
+    }
+    const int capacity = requiredCapacity();
+    if (m_task.isRunning(TaskKind::Build) && m_buildingSelection == m_selection &&
+        m_buildingCapacity == capacity) {
+        return; // exactly this engine is being built (e.g. only the seed changed meanwhile)
+    }
+    if (auto hit = m_engineCache.take([&](const EngineState& cached) {
+            return cached.corpus == m_corpus.corpus && cached.selection == m_selection &&
+                   cached.engine->maxComponents() == capacity;
+        })) {
+        ++m_stats.engineCacheHits;
+        if (m_task.isRunning(TaskKind::Build)) {
+            m_task.cancel();
+        }
+        setEngine(std::move(hit));
+        return;
+    }
+    startBuild();
+}
+
+void TopicsController::startBuild() {
+    startTask(TaskKind::Build, tr("Computing moments"));
+    BuildRequest request;
+    request.generation = m_task.generation();
+    request.corpus = m_corpus.corpus;
+    request.selection = m_selection;
+    request.maxComponents = requiredCapacity();
+    m_buildingSelection = m_selection;
+    m_buildingCapacity = request.maxComponents;
+    request.cancel = m_task.cancelToken();
+    // The basis is seeded independently of the decomposition seed: changing the seed re-runs
+    // the (cheap) decomposition only, never the passes over the data.
+    request.projection.seed = 1;
+    m_worker.post([request](TopicWorker& worker) { worker.build(request); });
+}
+
+void TopicsController::setEngine(std::shared_ptr<const EngineState> engine) {
+    if (m_engine) {
+        m_engineCache.pushFront(m_engine);
+    }
+    m_engine = std::move(engine);
+    m_solves.newEpoch();
+    emit engineChanged(*m_engine);
+    requestSolve();
+    restartSweep();
+}
+
+void TopicsController::setParameters(const ModelParameters& parameters) {
+    if (parameters == m_parameters) {
+        return;
+    }
+    m_parameters = parameters;
+    m_solves.newEpoch();
+    if (m_engine && !engineFits()) {
+        ensureEngine(); // K needs another basis size: build (or reuse a cached engine)
+        return;
+    }
+    requestSolve();
+    restartSweep();
+}
+
+void TopicsController::setGamma(double gamma) {
+    m_gamma = gamma;
+    requestSolve();
+}
+
+void TopicsController::requestSolve() {
+    if (!engineFits()) {
+        return; // the build in progress will request the solve when it lands
+    }
+    SolveRequest request;
+    request.generation = ++m_nextGeneration;
+    request.epoch = m_solves.epoch();
+    request.engine = m_engine;
+    request.gamma = m_gamma;
+    request.parameters = m_parameters;
+    request.topWords = m_topWords;
+    request.cancel = cx::CancelToken::create();
+    request.requestedAtMs = m_clock.elapsed();
+    m_solves.submit(std::move(request));
+    emit activityChanged();
+}
+
+void TopicsController::dispatchSolve(SolveRequest request) {
+    m_worker.post([request = std::move(request)](TopicWorker& worker) { worker.solve(request); });
+}
+
+void TopicsController::dispatchPending() {
+    m_solves.finishInFlight();
+    emit activityChanged();
+}
+
+void TopicsController::onSolved(const TopicSolution& solution) {
+    const bool sameCorpus = solution.corpus == m_corpus.corpus;
+    if (m_solves.acceptResult(solution, m_shown, sameCorpus, m_clock.elapsed())) {
+        m_shown = solution;
+        emit solutionChanged(m_shown);
+    }
+    dispatchPending();
+}
+
+void TopicsController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
+                                       const QString& message) {
+    const auto failure = m_solves.failed(epoch);
+    dispatchPending();
+    if (failure.relevant) {
+        emit solveFailed(message);
+        if (failure.firstOfEpoch) {
+            emit errorOccurred(tr("Could not decompose"), message);
+        }
+    }
+}
+
+void TopicsController::onSolveCancelled(quint64 /*generation*/) {
+    m_solves.cancelled();
+    dispatchPending();
+}
+
+void TopicsController::onProgress(quint64 generation, double fraction, const QString& phase) {
+    if (m_task.isCurrent(generation)) {
+        emit taskProgress(fraction, phase);
+    }
+}
+
+void TopicsController::onLoaded(quint64 generation, const CorpusHandle& corpus) {
+    if (!m_task.isCurrent(generation)) {
+        m_worker.release(corpus.corpus);
+        return;
+    }
+    finishTask(QStringLiteral("finished"));
+    setCorpus(corpus);
+}
+
+void TopicsController::onBuilt(quint64 generation, const EngineState& engine) {
+    auto state = std::make_shared<const EngineState>(engine);
+    if (!m_task.isCurrent(generation)) {
+        // A newer task superseded this build, but the engine is valid: keep it for reuse.
+        if (state->corpus == m_corpus.corpus) {
+            m_engineCache.pushBack(std::move(state));
+        }
+        return;
+    }
+    ++m_stats.enginesBuilt;
+    finishTask(QStringLiteral("finished"));
+    setEngine(std::move(state));
+}
+
+void TopicsController::revertToEngine() {
+    // Keep what is shown consistent with what the panels say: go back to the engine's choice.
+    if (m_engine) {
+        m_selection = m_engine->selection;
+        m_hasSelection = true;
+        if (!engineFits()) {
+            const int shownK = m_shown.isValid() ? m_shown.parameters.numComponents
+                                                 : m_engine->engine->maxComponents();
+            m_parameters.numComponents = shownK;
+            if (!engineFits()) {
+                m_parameters.numComponents = m_engine->engine->maxComponents();
+            }
+            m_solves.newEpoch();
+            requestSolve();
+            restartSweep();
+        }
+    } else {
+        m_hasSelection = false;
+    }
+    emit stateReverted();
+}
+
+void TopicsController::onTaskCancelled(quint64 generation) {
+    if (!m_task.isCurrent(generation)) {
+        return;
+    }
+    finishTask(QStringLiteral("cancelled"));
+    // A load can have superseded a build too: whatever was cancelled, make the requested
+    // state match the engine again so γ/K changes keep working on what is shown.
+    if (!engineFits()) {
+        revertToEngine();
+    }
+}
+
+void TopicsController::onTaskFailed(quint64 generation, const QString& message) {
+    if (!m_task.isCurrent(generation)) {
+        return;
+    }
+    const TaskKind kind = m_task.kind();
+    finishTask(QStringLiteral("failed"));
+    if (!engineFits()) {
+        revertToEngine();
+    }
+    emit errorOccurred(taskTitle(kind), message);
+}
+
+void TopicsController::setSweep(const SweepSpec& sweep) {
+    if (sweep == m_sweep) {
+        return;
+    }
+    m_sweep = sweep;
+    restartSweep();
+}
+
+void TopicsController::restartSweep() {
+    m_sweepCancel.cancel();
+    const quint64 generation = ++m_sweepGeneration;
+    m_sweepPoints.clear();
+    if (!engineFits() || m_sweep.positiveRule.trimmed().isEmpty() || m_sweep.gammas.isEmpty()) {
+        m_sweepRunning = false;
+        emit sweepStarted({});
+        emit activityChanged();
+        return;
+    }
+    ++m_stats.sweepsStarted;
+    m_sweepRunning = true;
+    m_sweepCancel = cx::CancelToken::create();
+    emit sweepStarted(m_sweep.gammas);
+    emit activityChanged();
+
+    auto engine = m_engine;
+    const SweepSpec spec = m_sweep;
+    const cx::TopicModelOptions options = m_parameters.toOptions();
+    const cx::CancelToken cancel = m_sweepCancel;
+    m_sweepPool.start([this, generation, engine, spec, options, cancel] {
+        // Runs on the sweep pool. Touches only its captured copies; results go back to the GUI
+        // thread as queued calls tagged with the sweep generation.
+        if (cancel.isCancelled()) {
+            return; // superseded while queued behind another sweep
+        }
+        QString error;
+        try {
+            const std::vector<bool> positive =
+                matchForeground(*engine->corpus, engine->foreground, spec.positiveRule);
+            const auto positives = std::count(positive.begin(), positive.end(), true);
+            if (positives == 0 || positives == static_cast<long>(positive.size())) {
+                throw cx::InputError("specificity rule '" + spec.positiveRule.toStdString() +
+                                     "' matches " + std::to_string(positives) + " of " +
+                                     std::to_string(positive.size()) +
+                                     " foreground documents; the AUC needs both classes");
+            }
+            const std::vector<double> gammas(spec.gammas.begin(), spec.gammas.end());
+            cx::specificitySweep(
+                *engine->engine, gammas, positive, options, spec.smoothing, cancel,
+                [this, generation](const cx::SpecificityPoint& p) {
+                    const SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+                    QMetaObject::invokeMethod(
+                        this, [this, generation, point] { onSweepPoint(generation, point); },
+                        Qt::QueuedConnection);
+                });
+        } catch (const cx::Cancelled&) {
+            return;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this, [this, generation, error] { onSweepDone(generation, error); },
+            Qt::QueuedConnection);
+    });
+}
+
+void TopicsController::onSweepPoint(quint64 generation, const SweepPoint& point) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    m_sweepPoints.push_back(point);
+    emit sweepPointReady(point);
+}
+
+void TopicsController::onSweepDone(quint64 generation, const QString& error) {
+    if (generation != m_sweepGeneration) {
+        return;
+    }
+    m_sweepRunning = false;
+    if (error.isEmpty()) {
+        emit sweepFinished();
+    } else {
+        emit sweepFailed(error);
+    }
+    emit activityChanged();
+}
+
+void TopicsController::previewSelection(const SelectionSpec& selection) {
+    const quint64 generation = ++m_previewGeneration;
+    if (!m_corpus.corpus) {
+        return;
+    }
+    auto corpus = m_corpus.corpus;
+    m_previewPool.start([this, generation, corpus, selection] {
+        if (generation != m_previewGeneration.load()) {
+            return; // a newer preview is queued behind this one
+        }
+        SelectionPreview preview;
+        preview.generation = generation;
+        std::vector<std::int64_t> fg;
+        std::vector<std::int64_t> bg;
+        bool fgOk = false;
+        bool bgOk = false;
+        try {
+            const cx::Selection s =
+                cx::selectDocuments(*corpus, selection.foregroundRule.toStdString());
+            fg = s.documents;
+            fgOk = true;
+            for (const auto& w : s.warnings) {
+                preview.warnings << QString::fromStdString(w);
+            }
+        } catch (const std::exception& e) {
+            preview.foregroundError = QString::fromStdString(e.what());
+        }
+        try {
+            if (selection.backgroundMode == BackgroundMode::Rule) {
+                const cx::Selection s =
+                    cx::selectDocuments(*corpus, selection.backgroundRule.toStdString());
+                bg = s.documents;
+                bgOk = true;
+                for (const auto& w : s.warnings) {
+                    preview.warnings << QString::fromStdString(w);
+                }
+            } else if (selection.backgroundMode == BackgroundMode::All || fgOk) {
+                const ResolvedSelection r = resolveSelection(
+                    *corpus, SelectionSpec{fgOk ? selection.foregroundRule : QStringLiteral("*"),
+                                           selection.backgroundMode,
+                                           {}});
+                bg = r.background;
+                bgOk = true;
+            }
+        } catch (const std::exception& e) {
+            preview.backgroundError = QString::fromStdString(e.what());
+        }
+        if (fgOk) {
+            preview.foreground = static_cast<std::int64_t>(fg.size());
+        }
+        if (bgOk) {
+            preview.background = static_cast<std::int64_t>(bg.size());
+        }
+        if (fgOk && bgOk) {
+            std::vector<std::int64_t> common;
+            std::set_intersection(fg.begin(), fg.end(), bg.begin(), bg.end(),
+                                  std::back_inserter(common));
+            preview.overlap = static_cast<std::int64_t>(common.size());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, preview] {
+                if (preview.generation == m_previewGeneration.load()) {
+                    emit selectionPreviewReady(preview);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace cx::ui

@@ -1,0 +1,183 @@
+#pragma once
+
+#include "ui/framework/solve_scheduler.h"
+#include "ui/framework/state_cache.h"
+#include "ui/framework/task_slot.h"
+#include "ui/topics/topic_types.h"
+#include "ui/topics/topic_worker.h"
+#include "ui/framework/worker_thread.h"
+
+#include "core/common/cancel.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QThread>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+
+namespace cx::ui {
+
+/// Owns the analysis state of the Topics workspace (corpus, engine, shown decomposition, AUC
+/// sweep) and schedules all computation off the GUI thread.
+///
+/// Threads:
+///  - a TopicWorker on the member QThread runs loads, engine builds and solves, in order;
+///  - a one-thread pool runs the specificity sweep for the AUC chart, so a sweep never delays a
+///    slider-driven solve;
+///  - a one-thread pool evaluates selection previews (document counts) for the data panel.
+/// Every request carries a generation number; results of superseded requests are dropped here,
+/// on the GUI thread, so the views only ever see the newest state.
+///
+/// Solves follow SolveScheduler ("latest request wins"): at most one in flight and one
+/// pending, a new γ/K replaces the pending request, results of another epoch (engine or model
+/// parameters changed) or superseded ones are dropped, except as a live preview every
+/// livePreviewIntervalMs while the slider is dragged.
+class TopicsController : public QObject {
+    Q_OBJECT
+public:
+    /// Counters for tests and the status line.
+    struct Statistics : SolveStatistics {
+        int enginesBuilt = 0;
+        int engineCacheHits = 0;
+        int sweepsStarted = 0;
+    };
+
+    explicit TopicsController(QObject* parent = nullptr);
+    ~TopicsController() override;
+
+    /// Loads a corpus in the background (cancels any running load/build). On success the
+    /// corpus replaces the current one; on failure or cancel nothing changes.
+    void loadCorpus(const QString& path, const cx::CorpusLoadOptions& options);
+    /// Uses an in-memory corpus (tests, synthetic data). Clears engine, solution and sweep.
+    void setCorpus(const CorpusHandle& corpus);
+    /// Chooses foreground/background; builds (or reuses) the engine in the background.
+    void applySelection(const SelectionSpec& selection);
+    /// Computes the sizes of a prospective selection in the background → selectionPreviewReady.
+    void previewSelection(const SelectionSpec& selection);
+    /// K, iterations, restarts, seed. Rebuilds the engine when K needs a larger basis.
+    void setParameters(const ModelParameters& parameters);
+    void setGamma(double gamma);
+    /// Positive rule and γ grid of the AUC chart. An empty rule disables the sweep.
+    void setSweep(const SweepSpec& sweep);
+    /// Cancels a running load or build; the previous corpus/engine/result stay.
+    void cancelTask();
+
+    const CorpusHandle& corpus() const { return m_corpus; }
+    std::shared_ptr<const EngineState> engine() const { return m_engine; }
+    const TopicSolution& solution() const { return m_shown; }
+    const SelectionSpec& selection() const { return m_selection; }
+    bool hasSelection() const { return m_hasSelection; }
+    const ModelParameters& parameters() const { return m_parameters; }
+    double gamma() const { return m_gamma; }
+    const SweepSpec& sweep() const { return m_sweep; }
+    const QVector<SweepPoint>& sweepPoints() const { return m_sweepPoints; }
+    bool isSweepRunning() const { return m_sweepRunning; }
+    bool isTaskRunning() const { return m_task.isRunning(); }
+    bool isSolving() const { return m_solves.isBusy(); }
+    /// No load, build, solve or sweep in progress.
+    bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepRunning; }
+    const Statistics& statistics() const { return m_stats; }
+    /// The worker and its thread (tests check that work happens off the GUI thread).
+    const QObject* worker() const { return m_worker.worker(); }
+    const QThread* workerThread() const { return m_worker.thread(); }
+    /// Milliseconds on the controller clock (request timestamps in TopicSolution use it).
+    qint64 clockMs() const { return m_clock.elapsed(); }
+
+    /// See the class comment; 0 shows every in-order result, a huge value only the latest.
+    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
+    /// Engine basis size used for K: the smallest multiple of 5 that is ≥ K (so that K's
+    /// numbers never depend on the order in which K was changed, and small K changes reuse the
+    /// engine). K = 10 gives 10, matching `contrast-cli --k 10`.
+    static int engineCapacityFor(int numComponents);
+    /// engineCapacityFor(K) capped by the current corpus' vocabulary (never below K, so an
+    /// impossible K reaches core and is reported with core's message).
+    int requiredCapacity() const;
+
+signals:
+    void taskStarted(cx::ui::TaskKind kind, const QString& description);
+    void taskProgress(double fraction, const QString& phase);
+    /// outcome: "finished", "cancelled" or "failed".
+    void taskFinished(cx::ui::TaskKind kind, const QString& outcome);
+    void corpusChanged(const cx::ui::CorpusHandle& corpus);
+    void engineChanged(const cx::ui::EngineState& engine);
+    /// The selection/parameters were reverted to match the engine after a cancelled or failed
+    /// build; panels should re-read selection() and parameters().
+    void stateReverted();
+    void solutionChanged(const cx::ui::TopicSolution& solution);
+    /// The newest solve failed (the previous solution stays shown).
+    void solveFailed(const QString& message);
+    void selectionPreviewReady(const cx::ui::SelectionPreview& preview);
+    /// A new sweep started over `gammas` (empty: no sweep, e.g. no positive rule).
+    void sweepStarted(const QVector<double>& gammas);
+    void sweepPointReady(const cx::ui::SweepPoint& point);
+    void sweepFinished();
+    void sweepFailed(const QString& message);
+    /// A user-facing problem: show `message` (it names file, line and problem) under `title`.
+    void errorOccurred(const QString& title, const QString& message);
+    /// Emitted whenever isIdle() may have changed.
+    void activityChanged();
+
+private:
+    void startTask(TaskKind kind, const QString& description);
+    void finishTask(const QString& outcome);
+    void startBuild();
+    void ensureEngine();
+    void setEngine(std::shared_ptr<const EngineState> engine);
+    bool engineFits() const;
+    void requestSolve();
+    void dispatchSolve(SolveRequest request);
+    void dispatchPending();
+    void restartSweep();
+    void revertToEngine();
+
+    void onProgress(quint64 generation, double fraction, const QString& phase);
+    void onLoaded(quint64 generation, const CorpusHandle& corpus);
+    void onBuilt(quint64 generation, const EngineState& engine);
+    void onTaskCancelled(quint64 generation);
+    void onTaskFailed(quint64 generation, const QString& message);
+    void onSolved(const TopicSolution& solution);
+    void onSolveFailed(quint64 generation, quint64 epoch, const QString& message);
+    void onSolveCancelled(quint64 generation);
+    void onSweepPoint(quint64 generation, const SweepPoint& point);
+    void onSweepDone(quint64 generation, const QString& error);
+
+    WorkerThread<TopicWorker> m_worker{QStringLiteral("cx-topic-worker")};
+    QThreadPool m_sweepPool;
+    QThreadPool m_previewPool;
+    QElapsedTimer m_clock;
+
+    Statistics m_stats;
+    quint64 m_nextGeneration = 0; ///< generations of tasks and solves
+
+    // Long task (load or build): one at a time; a new one cancels the old one.
+    TaskSlot<TaskKind> m_task{TaskKind::Load};
+    SelectionSpec m_buildingSelection; ///< what the running build (if any) is for
+    int m_buildingCapacity = 0;
+
+    CorpusHandle m_corpus;
+    std::shared_ptr<const EngineState> m_engine;
+    StateCache<EngineState, TopicWorker> m_engineCache{m_worker, 3};
+    SelectionSpec m_selection;
+    bool m_hasSelection = false;
+    ModelParameters m_parameters;
+    double m_gamma = 0;
+    int m_topWords = 50;
+
+    // Solves.
+    SolveScheduler<SolveRequest> m_solves{m_stats,
+                                          [this](SolveRequest r) { dispatchSolve(std::move(r)); }};
+    TopicSolution m_shown;
+
+    // Sweep.
+    SweepSpec m_sweep;
+    std::atomic<quint64> m_sweepGeneration{0};
+    cx::CancelToken m_sweepCancel;
+    bool m_sweepRunning = false;
+    QVector<SweepPoint> m_sweepPoints;
+
+    std::atomic<quint64> m_previewGeneration{0};
+};
+
+} // namespace cx::ui
