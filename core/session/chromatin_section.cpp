@@ -1,0 +1,152 @@
+#include "core/session/chromatin_section.h"
+
+#include "core/session/session_fields.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cx {
+
+namespace {
+bool isColour(const std::string& text) {
+    return text.size() == 7 && text[0] == '#' &&
+           std::all_of(text.begin() + 1, text.end(),
+                       [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+} // namespace
+
+std::vector<std::filesystem::path> ChromatinSection::foregroundRegions() const {
+    std::vector<std::filesystem::path> out;
+    for (const auto& annotation : annotations) {
+        if (annotation.foreground) {
+            out.push_back(annotation.path);
+        }
+    }
+    return out;
+}
+
+std::vector<std::filesystem::path> ChromatinSection::backgroundRegions() const {
+    std::vector<std::filesystem::path> out;
+    for (const auto& annotation : annotations) {
+        if (annotation.background) {
+            out.push_back(annotation.path);
+        }
+    }
+    return out;
+}
+
+SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirectory) const {
+    SessionJson section = SessionJson::object();
+    section["tracks"] = SessionJson::array();
+    for (const auto& path : tracks) {
+        section["tracks"].push_back(dataPathToJson(path, sessionDirectory));
+    }
+    section["bin_size"] = binSize;
+    section["annotations"] = SessionJson::array();
+    for (const auto& annotation : annotations) {
+        SessionJson entry = dataPathToJson(annotation.path, sessionDirectory);
+        entry["foreground"] = annotation.foreground;
+        entry["background"] = annotation.background;
+        entry["lane"] = annotation.lane;
+        entry["enrichment"] = annotation.enrichment;
+        section["annotations"].push_back(std::move(entry));
+    }
+    section["model"] = {{"method", method},
+                        {"k", numComponents},
+                        {"gamma", gamma},
+                        {"seed", seed},
+                        {"encoding", encoding},
+                        {"decode", decode},
+                        {"iterations", iterations},
+                        {"restarts", restarts},
+                        {"extra_components", extraComponents},
+                        {"validity_z", validityZ},
+                        {"window", window},
+                        {"lag", lag},
+                        {"refine_rounds", refineRounds},
+                        {"als_sweeps", alsSweeps},
+                        {"decomposition", decomposition},
+                        {"scaling", scaling},
+                        {"projection_rank", projectionRank},
+                        {"refine_em", refineEm},
+                        {"em_max_iter", emMaxIterations},
+                        {"em_tolerance", emTolerance},
+                        {"segments", segments}};
+    SessionJson view = SessionJson::object();
+    view["region"] = region;
+    view["states"] = SessionJson::array();
+    for (const auto& state : states) {
+        view["states"].push_back({{"name", state.name}, {"colour", state.colour}});
+    }
+    section["view"] = std::move(view);
+    if (!savedBy.empty()) {
+        section["saved_by"] = savedBy;
+    }
+    return section;
+}
+
+ChromatinSection ChromatinSection::fromSession(const Session& session, PathResolver& resolver) {
+    const SessionFields fields(session.section(kKey), std::string("/workspaces/") + kKey,
+                               session.file);
+    ChromatinSection section;
+    const SessionJson& tracks = fields.array("tracks");
+    if (tracks.empty()) {
+        fields.fail("tracks", "missing: the section names no track");
+    }
+    for (size_t i = 0; i < tracks.size(); ++i) {
+        section.tracks.push_back(
+            resolver.resolve(tracks[i], fields.pointer("tracks") + "/" + std::to_string(i)));
+    }
+    section.binSize = static_cast<int>(fields.integer("bin_size", 200, 1, 1000000000));
+    for (const SessionFields& entry : fields.objects("annotations")) {
+        Annotation annotation;
+        annotation.path = resolver.resolve(entry.json(), entry.pointer());
+        annotation.foreground = entry.boolean("foreground", false);
+        annotation.background = entry.boolean("background", false);
+        annotation.lane = entry.boolean("lane", false);
+        annotation.enrichment = entry.boolean("enrichment", true);
+        if (annotation.foreground && annotation.background) {
+            entry.fail("background", "an annotation cannot be both foreground and background");
+        }
+        section.annotations.push_back(std::move(annotation));
+    }
+    const SessionFields model = fields.object("model");
+    section.method = model.choice("method", "spectral", {"spectral", "em"});
+    section.numComponents = static_cast<int>(model.integer("k", 7, 1, 1000));
+    section.gamma = model.real("gamma", 0.0, 0.0, 1e6);
+    section.seed = model.seed("seed", 1);
+    section.encoding = model.choice("encoding", "marks", {"marks", "combinations"});
+    section.decode = model.choice("decode", "posterior", {"posterior", "viterbi"});
+    section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
+    section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
+    section.extraComponents = static_cast<int>(model.integer("extra_components", 1, 0, 1000));
+    section.validityZ = model.real("validity_z", 3.0, 0.0, 1e6);
+    section.window = static_cast<int>(model.integer("window", 1, 1, 1000));
+    section.lag = static_cast<int>(model.integer("lag", 1, 1, 1000));
+    section.refineRounds = static_cast<int>(model.integer("refine_rounds", 0, 0, 100));
+    section.alsSweeps = static_cast<int>(model.integer("als_sweeps", 0, 0, 100000));
+    section.decomposition =
+        model.choice("decomposition", "deflation", {"deflation", "jennrich"});
+    section.scaling = model.choice("scaling", "mean", {"mean", "none", "whiten"});
+    section.projectionRank = static_cast<int>(model.integer("projection_rank", 0, 0, 10000));
+    section.refineEm = static_cast<int>(model.integer("refine_em", 0, 0, 100000));
+    section.emMaxIterations = static_cast<int>(model.integer("em_max_iter", 1000, 1, 1000000));
+    section.emTolerance = model.real("em_tolerance", 1e-5, 0.0, 1.0);
+    section.segments = model.boolean("segments", true);
+
+    const SessionFields view = fields.object("view");
+    section.region = view.string("region", "");
+    for (const SessionFields& state : view.objects("states")) {
+        StateView row;
+        row.name = state.string("name", "");
+        row.colour = state.string("colour", "");
+        if (!row.colour.empty() && !isColour(row.colour)) {
+            state.fail("colour", "expected \"#rrggbb\", got " + state.json().at("colour").dump());
+        }
+        section.states.push_back(std::move(row));
+    }
+    section.savedBy = fields.choice("saved_by", "", {"", "hmm"});
+    return section;
+}
+
+} // namespace cx

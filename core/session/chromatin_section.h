@@ -1,0 +1,84 @@
+#pragma once
+
+#include "core/session/session.h"
+#include "core/session/session_paths.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// The Chromatin workspace's part of a session (key "chromatin"). Defaults are those of
+/// `contrast-cli hmm`.
+///
+///     {"tracks": [{"path": "GM12878_binary.txt.gz", "absolute": "/…"}, …],
+///      "bin_size": 200,
+///      "annotations": [{"path": "genes.bed.gz", "absolute": "/…", "foreground": true,
+///                       "background": false, "lane": true, "enrichment": true}, …],
+///      "model": {"method": "spectral", "k": 7, "gamma": 1, "seed": 1, "encoding": "marks",
+///                "decode": "posterior", "iterations": 100, "restarts": 10, …},
+///      "view": {"region": "chr11:5000000-5800000",
+///               "states": [{"name": "active promoter", "colour": "#ff0000"}, …]},
+///      "saved_by": "hmm"}
+///
+/// Foreground regions are the annotations with "foreground": true (their union), background
+/// regions those with "background": true; without background annotations the background is
+/// every bin outside the foreground.
+struct ChromatinSection {
+    static constexpr const char* kKey = "chromatin";
+
+    struct Annotation {
+        std::filesystem::path path; ///< absolute
+        bool foreground = false;
+        bool background = false;
+        bool lane = false;
+        bool enrichment = true;
+    };
+    /// A state row of the views: its name and colour ("#rrggbb"), in row order.
+    struct StateView {
+        std::string name;
+        std::string colour;
+    };
+
+    std::vector<std::filesystem::path> tracks; ///< absolute
+    std::vector<Annotation> annotations;
+    int binSize = 200;
+
+    std::string method = "spectral"; ///< spectral | em
+    int numComponents = 7;
+    double gamma = 0;
+    std::uint64_t seed = 1;
+    std::string encoding = "marks"; ///< marks | combinations
+    std::string decode = "posterior"; ///< posterior | viterbi
+    int iterations = 100;
+    int restarts = 10;
+    int extraComponents = 1;
+    double validityZ = 3.0;
+    int window = 1;
+    int lag = 1;
+    int refineRounds = 0;
+    int alsSweeps = 0;
+    std::string decomposition = "deflation"; ///< deflation | jennrich
+    std::string scaling = "mean";            ///< mean | none | whiten
+    int projectionRank = 0;
+    int refineEm = 0;
+    int emMaxIterations = 1000;
+    double emTolerance = 1e-5;
+    bool segments = true; ///< write/compute the segmentation
+
+    std::string region; ///< view: "chr:start-end" (empty: the whole first chromosome)
+    std::vector<StateView> states;
+    std::string savedBy; ///< "hmm" or empty (GUI)
+
+    std::vector<std::filesystem::path> foregroundRegions() const;
+    std::vector<std::filesystem::path> backgroundRegions() const;
+
+    SessionJson toJson(const std::filesystem::path& sessionDirectory) const;
+    /// Reads and validates /workspaces/chromatin of `session`. Throws cx::InputError naming the
+    /// session file and JSON pointer.
+    static ChromatinSection fromSession(const Session& session, PathResolver& resolver);
+};
+
+} // namespace cx
