@@ -1,0 +1,131 @@
+#include "core/crowd/crowd_em.h"
+
+#include "core/common/random.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cx {
+
+std::vector<int> majorityVote(const CrowdLabels& data) {
+    const auto numItems = static_cast<size_t>(data.numItems);
+    const auto numClasses = static_cast<size_t>(data.numClasses);
+    std::vector<int> counts(numItems * numClasses, 0);
+    // firstSeen[n * C + c] = position in the file of item n's first label c.
+    std::vector<size_t> firstSeen(numItems * numClasses, SIZE_MAX);
+    for (size_t p = 0; p < data.observations.size(); ++p) {
+        const CrowdObservation& o = data.observations[p];
+        const size_t slot = static_cast<size_t>(o.item) * numClasses + static_cast<size_t>(o.label);
+        ++counts[slot];
+        firstSeen[slot] = std::min(firstSeen[slot], p);
+    }
+    std::vector<int> out(numItems, 0);
+    for (size_t n = 0; n < numItems; ++n) {
+        size_t best = 0;
+        for (size_t c = 1; c < numClasses; ++c) {
+            const size_t a = n * numClasses + c;
+            const size_t b = n * numClasses + best;
+            if (counts[a] > counts[b] || (counts[a] == counts[b] && firstSeen[a] < firstSeen[b])) {
+                best = c;
+            }
+        }
+        out[n] = static_cast<int>(best);
+    }
+    return out;
+}
+
+Eigen::MatrixXd majorityVoteFractions(const CrowdLabels& data) {
+    Eigen::MatrixXd fractions = Eigen::MatrixXd::Zero(data.numItems, data.numClasses);
+    for (const CrowdObservation& o : data.observations) {
+        fractions(o.item, o.label) += 1;
+    }
+    for (Eigen::Index n = 0; n < fractions.rows(); ++n) {
+        const double total = fractions.row(n).sum();
+        if (total > 0) {
+            fractions.row(n) /= total;
+        } else {
+            fractions.row(n).setConstant(1.0 / data.numClasses);
+        }
+    }
+    return fractions;
+}
+
+namespace {
+
+/// Shared EM loop starting from a model (E-step first).
+EmFit runEm(const CrowdLabels& data, const ItemObservations& items, ProductMixture model,
+            const EmOptions& options, const CancelToken& cancel) {
+    EmFit fit;
+    const double missingTerm = missingLabelLogLikelihood(data, model.missingRate);
+    EStepResult e = eStep(items, model);
+    double previous = e.logLikelihood + missingTerm;
+    fit.status = Status::NotConverged;
+    for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
+        throwIfCancelled(cancel);
+        model = mStep(data, e.posterior, options.smoothing, model.missingRate);
+        e = eStep(items, model);
+        const double current = e.logLikelihood + missingTerm;
+        fit.logLikelihoods.push_back(current);
+        fit.iterations = iteration + 1;
+        if (options.tolerance > 0 &&
+            std::abs(current - previous) <= options.tolerance * std::max(1.0, std::abs(previous))) {
+            fit.status = Status::Successful;
+            break;
+        }
+        previous = current;
+    }
+    if (fit.logLikelihoods.empty()) {
+        fit.logLikelihoods.push_back(previous);
+    }
+    fit.model = std::move(model);
+    fit.posterior = std::move(e.posterior);
+    return fit;
+}
+
+} // namespace
+
+EmFit emFromModel(const CrowdLabels& data, const ProductMixture& initial, const EmOptions& options,
+                  const CancelToken& cancel) {
+    const ItemObservations items(data);
+    return runEm(data, items, initial, options, cancel);
+}
+
+EmFit emFromPosterior(const CrowdLabels& data, const Eigen::MatrixXd& initialPosterior,
+                      const EmOptions& options, const CancelToken& cancel) {
+    const ItemObservations items(data);
+    const ProductMixture initial =
+        mStep(data, initialPosterior, options.smoothing, missingRates(data));
+    return runEm(data, items, initial, options, cancel);
+}
+
+EmFit emWithRestarts(const CrowdLabels& data, int numComponents, int restarts, std::uint64_t seed,
+                     const EmOptions& options, const CancelToken& cancel) {
+    if (numComponents < 1 || restarts < 1) {
+        throw std::invalid_argument("emWithRestarts: numComponents = " +
+                                    std::to_string(numComponents) +
+                                    ", restarts = " + std::to_string(restarts) + " (need ≥ 1)");
+    }
+    const ItemObservations items(data);
+    const Eigen::VectorXd missing = missingRates(data);
+    EmFit best;
+    for (int restart = 0; restart < restarts; ++restart) {
+        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(restart)));
+        ProductMixture initial;
+        initial.weights = rng.dirichlet(numComponents, 1.0);
+        initial.missingRate = missing;
+        for (int m = 0; m < data.numWorkers; ++m) {
+            Eigen::MatrixXd theta(data.numClasses, numComponents);
+            for (int k = 0; k < numComponents; ++k) {
+                theta.col(k) = rng.dirichlet(data.numClasses, 1.0);
+            }
+            initial.conditionals.push_back(theta);
+        }
+        EmFit fit = runEm(data, items, initial, options, cancel);
+        if (restart == 0 || fit.finalLogLikelihood() > best.finalLogLikelihood()) {
+            best = std::move(fit);
+        }
+    }
+    return best;
+}
+
+} // namespace cx

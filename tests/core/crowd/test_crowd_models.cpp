@@ -1,0 +1,265 @@
+#include "core/crowd/conditional_mutual_information.h"
+#include "core/crowd/crowd_em.h"
+#include "core/crowd/crowd_methods.h"
+#include "core/crowd/spectral_crowd.h"
+#include "core/crowd/synthetic_crowd.h"
+
+#include "core/common/error.h"
+#include "core/common/random.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace {
+
+/// A data set whose empirical distribution *is* the model: every (class, label pattern) appears
+/// round(scale · P(class) Π P(label | class)) times (exact when the probabilities are multiples
+/// of 1/scale's factors), so moment estimators see exact moments.
+cx::SyntheticCrowd exactCrowd(const Eigen::VectorXd& prior, const std::vector<Eigen::MatrixXd>& confusions,
+                              double scale) {
+    const auto numClasses = static_cast<int>(prior.size());
+    const auto numWorkers = static_cast<int>(confusions.size());
+    int patterns = 1;
+    for (int m = 0; m < numWorkers; ++m) {
+        patterns *= numClasses;
+    }
+    std::vector<int> labels;
+    std::vector<int> gold;
+    int numItems = 0;
+    for (int y = 0; y < numClasses; ++y) {
+        for (int code = 0; code < patterns; ++code) {
+            double probability = prior[y];
+            std::vector<int> pattern;
+            for (int m = 0, rest = code; m < numWorkers; ++m, rest /= numClasses) {
+                pattern.push_back(rest % numClasses);
+                probability *= confusions[static_cast<size_t>(m)](pattern.back(), y);
+            }
+            const auto copies = static_cast<int>(std::lround(scale * probability));
+            EXPECT_NEAR(copies, scale * probability, 1e-6) << "scale does not make counts exact";
+            for (int c = 0; c < copies; ++c) {
+                labels.insert(labels.end(), pattern.begin(), pattern.end());
+                gold.push_back(y);
+                ++numItems;
+            }
+        }
+    }
+    cx::SyntheticCrowd out;
+    out.data = cx::crowdLabelsFromMatrix(numItems, numWorkers, numClasses, labels, gold);
+    out.truth.weights = prior;
+    out.truth.conditionals = confusions;
+    out.truth.missingRate = Eigen::VectorXd::Zero(numWorkers);
+    return out;
+}
+
+Eigen::MatrixXd symmetricConfusion(int numClasses, double accuracy) {
+    Eigen::MatrixXd theta =
+        Eigen::MatrixXd::Constant(numClasses, numClasses, (1 - accuracy) / (numClasses - 1));
+    theta.diagonal().setConstant(accuracy);
+    return theta;
+}
+
+} // namespace
+
+TEST(MajorityVote, BreaksTiesTowardTheFirstSeenLabel) {
+    // Item 0: labels 1, 0 (tie, 1 first); item 1: 0, 1, 1 (1 wins); item 2: unlabelled → 0.
+    cx::CrowdLabels data = cx::crowdLabelsFromMatrix(3, 3, 2, {-1, 1, 0, 0, 1, 1, -1, -1, -1});
+    // Observations are listed worker by worker within an item: for item 0 that is worker 1 (label
+    // 1) then worker 2 (label 0).
+    EXPECT_EQ(cx::majorityVote(data), (std::vector<int>{1, 1, 0}));
+    std::swap(data.observations[0], data.observations[1]);
+    EXPECT_EQ(cx::majorityVote(data)[0], 0);
+    const Eigen::MatrixXd fractions = cx::majorityVoteFractions(data);
+    EXPECT_DOUBLE_EQ(fractions(1, 1), 2.0 / 3.0);
+    EXPECT_DOUBLE_EQ(fractions(2, 0), 0.5);
+}
+
+TEST(CrowdEm, LogLikelihoodNeverDecreases) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.6, 300, 30, 3, 5);
+    spec.labelProbability = 0.6;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::EmOptions options;
+    options.smoothing = 0; // the plain likelihood is what EM increases
+    options.tolerance = 0;
+    options.maxIterations = 60;
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        const cx::EmFit fit = cx::emWithRestarts(crowd.data, 3, 1, seed, options);
+        ASSERT_EQ(fit.logLikelihoods.size(), 60u);
+        for (size_t i = 1; i < fit.logLikelihoods.size(); ++i) {
+            EXPECT_GE(fit.logLikelihoods[i], fit.logLikelihoods[i - 1] - 1e-7 * std::abs(fit.logLikelihoods[i]))
+                << "seed " << seed << " iteration " << i;
+        }
+    }
+}
+
+TEST(CrowdEm, FullLogLikelihoodMatchesBruteForceOverComponents) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.5, 0.8, 40, 6, 2, 9);
+    spec.labelProbability = 0.7;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::ProductMixture model = crowd.truth;
+    model.missingRate = cx::missingRates(crowd.data);
+    double expected = 0;
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        double p = 0;
+        for (int k = 0; k < 2; ++k) {
+            double term = model.weights[k];
+            for (int m = 0; m < crowd.data.numWorkers; ++m) {
+                const int x = crowd.data.at(n, m);
+                const double r = model.missingRate[m];
+                term *= x < 0 ? r : (1 - r) * model.conditionals[static_cast<size_t>(m)](x, k);
+            }
+            p += term;
+        }
+        expected += std::log(p);
+    }
+    const cx::ItemObservations items(crowd.data);
+    EXPECT_NEAR(cx::logLikelihood(crowd.data, items, model), expected, 1e-9 * std::abs(expected));
+}
+
+TEST(ConditionalMutualInformation, MatchesBruteForceWithMissingLabels) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.4, 0.7, 120, 10, 3, 11);
+    spec.labelProbability = 0.7;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::Rng rng(3);
+    Eigen::MatrixXd posterior(crowd.data.numItems, 2);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        posterior.row(n) = rng.dirichlet(2, 1.0).transpose();
+    }
+    const cx::CmiTensor cmi = cx::conditionalMutualInformation(crowd.data, posterior);
+    double largest = 0;
+    for (int i = 0; i < 10; ++i) {
+        for (int j = 0; j < 10; ++j) {
+            for (int k = 0; k < 2; ++k) {
+                const double brute =
+                    cx::conditionalMutualInformationEntry(crowd.data, posterior, i, j, k);
+                EXPECT_NEAR(cmi.at(i, j, k), brute, 1e-12) << i << "," << j << "," << k;
+                largest = std::max(largest, brute);
+            }
+        }
+    }
+    EXPECT_GT(largest, 0.01); // the experts depend on each other under a random posterior
+    EXPECT_NEAR(cmi.maxEntry(), largest, 1e-12);
+    EXPECT_NEAR(cmi.summed()(0, 1), cmi.at(0, 1, 0) + cmi.at(0, 1, 1), 1e-15);
+}
+
+TEST(ConditionalMutualInformation, VanishesGivenTheTrueClassOfAnExactModel) {
+    // Exact data from a 2-class model: conditionally on the true class (one-hot posterior) the
+    // workers are exactly independent, so every entry is 0; with one component the entries are
+    // the plain mutual information, positive between informative workers.
+    const Eigen::Vector2d prior(0.5, 0.5);
+    const std::vector<Eigen::MatrixXd> confusions = {symmetricConfusion(2, 0.8),
+                                                     symmetricConfusion(2, 0.7),
+                                                     symmetricConfusion(2, 0.6)};
+    const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 2000);
+    Eigen::MatrixXd truth = Eigen::MatrixXd::Zero(crowd.data.numItems, 2);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        truth(n, crowd.data.gold[static_cast<size_t>(n)]) = 1;
+    }
+    EXPECT_LT(cx::conditionalMutualInformation(crowd.data, truth).maxEntry(), 1e-12);
+    const cx::CmiTensor marginal =
+        cx::conditionalMutualInformation(crowd.data, Eigen::MatrixXd::Ones(crowd.data.numItems, 1));
+    // I(x_0; x_1) for accuracies 0.8 and 0.7: P(agree) = 0.8·0.7 + 0.2·0.3 = 0.62.
+    const double agree = 0.62;
+    const double expected = 2 * (agree / 2) * std::log(agree / 2 / 0.25) +
+                            2 * ((1 - agree) / 2) * std::log((1 - agree) / 2 / 0.25);
+    EXPECT_NEAR(marginal.at(0, 1, 0), expected, 1e-12);
+}
+
+TEST(ChiSquareQuantile, MatchesTables) {
+    EXPECT_NEAR(cx::chiSquareQuantile(0.95, 1), 3.841458820694124, 1e-8);
+    EXPECT_NEAR(cx::chiSquareQuantile(0.95, 2), 5.991464547107979, 1e-8);
+    EXPECT_NEAR(cx::chiSquareQuantile(0.99, 10), 23.20925115650462, 1e-7);
+    EXPECT_NEAR(cx::chiSquareQuantile(0.5, 4), 3.356693980033322, 1e-8);
+}
+
+TEST(SpectralCrowd, RecoversConfusionsFromExactMoments) {
+    // Three workers (one per group), three classes, probabilities in tenths: exact moments.
+    const Eigen::Vector3d prior(0.2, 0.3, 0.5);
+    Eigen::MatrixXd a(3, 3);
+    a << 0.8, 0.1, 0.2, 0.1, 0.7, 0.1, 0.1, 0.2, 0.7;
+    Eigen::MatrixXd b(3, 3);
+    b << 0.6, 0.2, 0.1, 0.3, 0.6, 0.2, 0.1, 0.2, 0.7;
+    Eigen::MatrixXd c(3, 3);
+    c << 0.7, 0.1, 0.1, 0.2, 0.8, 0.3, 0.1, 0.1, 0.6;
+    const cx::SyntheticCrowd crowd = exactCrowd(prior, {a, b, c}, 10000);
+    const cx::SpectralCrowdResult result = cx::spectralCrowdInitialization(crowd.data, 7);
+    ASSERT_EQ(result.status, cx::Status::Successful) << result.note;
+    EXPECT_LT((result.model.weights - prior).cwiseAbs().maxCoeff(), 1e-6);
+    for (int m = 0; m < 3; ++m) {
+        EXPECT_LT((result.model.conditionals[static_cast<size_t>(m)] -
+                   crowd.truth.conditionals[static_cast<size_t>(m)])
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-6)
+            << "worker " << m;
+    }
+}
+
+TEST(SyntheticCrowd, BetaSparseGeneratorRecoversItsParameters) {
+    // Large sample: the empirical confusion of each worker against the truth approaches the
+    // generating one, and MV-initialised EM recovers it without the truth.
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.2, 0.6, 20000, 10, 3, 4);
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    ASSERT_EQ(std::count(crowd.informative.begin(), crowd.informative.end(), 1), 2);
+    Eigen::MatrixXd truthPosterior = Eigen::MatrixXd::Zero(crowd.data.numItems, 3);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        truthPosterior(n, crowd.data.gold[static_cast<size_t>(n)]) = 1;
+    }
+    const cx::ProductMixture empirical =
+        cx::mStep(crowd.data, truthPosterior, 0.0, cx::missingRates(crowd.data));
+    for (int m = 0; m < 10; ++m) {
+        EXPECT_LT((empirical.conditionals[static_cast<size_t>(m)] -
+                   crowd.truth.conditionals[static_cast<size_t>(m)])
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  0.025)
+            << "worker " << m;
+    }
+    EXPECT_LT((empirical.weights - crowd.truth.weights).cwiseAbs().maxCoeff(), 0.015);
+    cx::CrowdOptions options;
+    const cx::CrowdResult fit = cx::runCrowdMethod(crowd.data, cx::CrowdMethod::MvEm, options);
+    for (int m = 0; m < 2; ++m) {
+        EXPECT_NEAR(fit.workers[static_cast<size_t>(m)].accuracy, 0.6, 0.03) << "worker " << m;
+    }
+}
+
+TEST(CrowdMethods, EveryMethodIsSeededAndDeterministic) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.7, 200, 20, 3, 21);
+    spec.labelProbability = 0.8;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::CrowdOptions options;
+    options.seed = 5;
+    options.restarts = 3;
+    for (cx::CrowdMethod method : cx::allCrowdMethods()) {
+        const cx::CrowdResult first = cx::runCrowdMethod(crowd.data, method, options);
+        const cx::CrowdResult second = cx::runCrowdMethod(crowd.data, method, options);
+        EXPECT_EQ(first.predicted, second.predicted) << cx::crowdMethodName(method);
+        EXPECT_EQ(first.posterior, second.posterior) << cx::crowdMethodName(method);
+        EXPECT_LT(first.errorRate, 0.5) << cx::crowdMethodName(method); // chance: 2/3
+        EXPECT_EQ(cx::parseCrowdMethod(cx::crowdMethodName(method)), method);
+    }
+    EXPECT_FALSE(cx::parseCrowdMethod("dawid-skene").has_value());
+}
+
+TEST(CrowdMethods, RejectsImpossibleComponentCounts) {
+    const cx::CrowdLabels data = cx::crowdLabelsFromMatrix(2, 2, 2, {0, 1, 1, 1});
+    cx::CrowdOptions options;
+    options.numComponents = 1;
+    EXPECT_THROW(cx::runCrowdMethod(data, cx::CrowdMethod::MvEm, options), cx::InputError);
+    options.numComponents = 65;
+    EXPECT_THROW(cx::runCrowdMethod(data, cx::CrowdMethod::Stagewise, options), cx::InputError);
+    const cx::CrowdLabels single = cx::crowdLabelsFromMatrix(2, 2, 1, {0, 0, 0, 0});
+    EXPECT_THROW(cx::runCrowdMethod(single, cx::CrowdMethod::MajorityVote, {}), cx::InputError);
+}
+
+TEST(CrowdMethods, WilsonIntervalContainsTheEstimate) {
+    double low = 0;
+    double high = 0;
+    cx::wilsonInterval(0.9, 100, low, high);
+    EXPECT_NEAR(low, 0.8256, 1e-3);
+    EXPECT_NEAR(high, 0.9448, 1e-3);
+    cx::wilsonInterval(1.0, 10, low, high);
+    EXPECT_DOUBLE_EQ(high, 1.0);
+    EXPECT_LT(low, 1.0);
+}

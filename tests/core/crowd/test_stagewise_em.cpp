@@ -1,0 +1,151 @@
+#include "core/crowd/crowd_methods.h"
+#include "core/crowd/stagewise_em.h"
+#include "core/crowd/synthetic_crowd.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace {
+
+double maskedLogLikelihood(const cx::ItemObservations& items, const cx::ProductMixture& model,
+                           const cx::FeatureMask& mask) {
+    return cx::eStep(items, model, mask).logLikelihood;
+}
+
+} // namespace
+
+TEST(StagewiseSplit, HessianMatchesFiniteDifferences) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.5, 0.75, 150, 6, 3, 17);
+    spec.labelProbability = 0.8;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    const cx::ItemObservations items(crowd.data);
+    // A 2-component model where the free columns differ (a generic point, not the saddle).
+    cx::ProductMixture model = crowd.truth;
+    model.weights = Eigen::Vector2d(0.4, 0.6);
+    for (auto& theta : model.conditionals) {
+        theta = theta.leftCols(2).eval();
+    }
+    const cx::FeatureMask mask = {1, 1, 1, 0, 0, 1};
+    const int i = 0;
+    const int j = 2;
+    const Eigen::MatrixXd hessian = cx::splitHessian(items, model, 0, 1, i, j, mask);
+    // Raw parameter t = block b · C + a with blocks (k=0,i), (k=0,j), (k=1,i), (k=1,j).
+    const int blocksComponent[4] = {0, 0, 1, 1};
+    const int blocksFeature[4] = {i, j, i, j};
+    auto perturbed = [&](int t, double h) {
+        cx::ProductMixture out = model;
+        out.conditionals[static_cast<size_t>(blocksFeature[t / 3])](t % 3, blocksComponent[t / 3]) += h;
+        return out;
+    };
+    const double h = 1e-4;
+    for (int s = 0; s < 12; ++s) {
+        for (int t = 0; t < 12; ++t) {
+            // −∂²L/∂s∂t by central differences (θ unnormalised: L is defined for any positive θ).
+            auto at = [&](double hs, double ht) {
+                cx::ProductMixture m = perturbed(s, hs);
+                m.conditionals[static_cast<size_t>(blocksFeature[t / 3])](t % 3, blocksComponent[t / 3]) += ht;
+                return maskedLogLikelihood(items, m, mask);
+            };
+            const double numeric = -(at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4 * h * h);
+            EXPECT_NEAR(hessian(s, t), numeric, 1e-3 * std::max(1.0, std::abs(numeric)))
+                << s << "," << t;
+        }
+    }
+}
+
+TEST(StagewiseSplit, DuplicateIsSymmetricAndTheSplitBreaksIt) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.8, 400, 10, 2, 8);
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    const cx::ItemObservations items(crowd.data);
+    const cx::ProductMixture one = cx::empiricalMarginals(crowd.data);
+    cx::FeatureMask mask(10, 0);
+    mask[0] = mask[1] = 1;
+    const cx::ProductMixture split = cx::splitComponent(crowd.data, items, one, 0, 0, 1, mask);
+    ASSERT_EQ(split.numComponents(), 2);
+    EXPECT_NEAR(split.weights.sum(), 1.0, 1e-12);
+    // Only the free columns moved, and they stay on the simplex.
+    for (int m = 2; m < 10; ++m) {
+        EXPECT_LT((split.conditionals[static_cast<size_t>(m)].col(0) -
+                   split.conditionals[static_cast<size_t>(m)].col(1))
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-15);
+    }
+    for (int m : {0, 1}) {
+        EXPECT_NEAR(split.conditionals[static_cast<size_t>(m)].col(0).sum(), 1.0, 1e-12);
+        EXPECT_GT((split.conditionals[static_cast<size_t>(m)].col(0) -
+                   split.conditionals[static_cast<size_t>(m)].col(1))
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  0.05);
+    }
+    // The duplicate has the one-component likelihood; the perturbation along the escape
+    // direction increases it (two experts depend on each other through the class).
+    EXPECT_GT(maskedLogLikelihood(items, split, mask), maskedLogLikelihood(items, one, mask) + 1.0);
+}
+
+TEST(StagewiseEm, FindsTheExpertsFirstAndConvergesOnASparseCrowd) {
+    // Paper 004 §4 at reduced size: 60 workers, 18 informative with accuracy 0.7 → 0.45.
+    const cx::SparseCrowdSpec spec = cx::decayingExpertsSpec(0.7, 0.45, 18, 600, 60, 3, 3);
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::StagewiseOptions options;
+    options.numComponents = 3;
+    const cx::StagewiseResult result = cx::stagewiseEm(crowd.data, options);
+    EXPECT_EQ(result.model.numComponents(), 3);
+    // The informative set stops growing within ~10 rounds (EM itself may creep on).
+    ASSERT_GE(result.trace.size(), 15u);
+    EXPECT_EQ(result.trace[14].informativeSetSize, result.trace.back().informativeSetSize);
+    ASSERT_GE(result.informativeOrder.size(), 6u);
+    for (size_t p = 0; p < 6; ++p) {
+        EXPECT_LT(result.informativeOrder[p], 10) << "position " << p; // among the best experts
+    }
+    // Log-likelihood and |S| per round are recorded; the max CMI falls from its first value.
+    ASSERT_EQ(result.trace.size(), static_cast<size_t>(result.iterations));
+    EXPECT_LT(result.trace.back().maxCmi, 0.5 * result.trace.front().maxCmi);
+    EXPECT_GT(result.trace.back().logLikelihood, result.trace.front().logLikelihood);
+    // Prediction close to the generating model's.
+    const cx::ItemObservations items(crowd.data);
+    const std::vector<int> truthPrediction = cx::argmaxRows(cx::eStep(items, crowd.truth).posterior);
+    const double truthError = 1 - cx::goldAccuracy(crowd.data, truthPrediction);
+    cx::CrowdOptions crowdOptions;
+    const cx::CrowdResult staged =
+        cx::runCrowdMethod(crowd.data, cx::CrowdMethod::Stagewise, crowdOptions);
+    const cx::CrowdResult vote =
+        cx::runCrowdMethod(crowd.data, cx::CrowdMethod::MajorityVote, crowdOptions);
+    EXPECT_LT(staged.errorRate, vote.errorRate);
+    EXPECT_EQ(staged.informativeSetSize(), static_cast<int>(result.informativeOrder.size()));
+    const cx::CrowdResult refined =
+        cx::runCrowdMethod(crowd.data, cx::CrowdMethod::StagewiseRefine, crowdOptions);
+    EXPECT_LT(refined.errorRate, truthError + 0.03);
+}
+
+TEST(StagewiseEm, SignificanceGuardStopsOnPureNoise) {
+    // Every worker answers at random: with the χ² guard nothing is informative.
+    const cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.0, 0.0, 300, 20, 2, 13);
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::StagewiseOptions options;
+    options.significance = 0.05;
+    const cx::StagewiseResult guarded = cx::stagewiseEm(crowd.data, options);
+    EXPECT_TRUE(guarded.informativeOrder.empty());
+    EXPECT_EQ(guarded.model.numComponents(), 1);
+    EXPECT_EQ(guarded.status, cx::Status::Successful);
+}
+
+TEST(StagewiseEm, BluebirdMeetsThePublishedErrorRate) {
+    const std::string shared = CX_SHARED_DATA_DIR;
+    if (!std::filesystem::exists(shared + "/crowd_bluebird/answer.csv")) {
+        GTEST_SKIP() << "shared data not present";
+    }
+    const cx::CrowdLabels data = cx::readCrowdLabels(shared + "/crowd_bluebird/answer.csv",
+                                                     shared + "/crowd_bluebird/truth.csv");
+    const cx::CrowdOptions options;
+    const cx::CrowdResult mv = cx::runCrowdMethod(data, cx::CrowdMethod::MajorityVote, options);
+    EXPECT_NEAR(mv.errorRate, 26.0 / 108, 1e-12); // README: 82/108 correct
+    const cx::CrowdResult staged = cx::runCrowdMethod(data, cx::CrowdMethod::Stagewise, options);
+    const cx::CrowdResult refined =
+        cx::runCrowdMethod(data, cx::CrowdMethod::StagewiseRefine, options);
+    EXPECT_LE(std::min(staged.errorRate, refined.errorRate), 11.0 / 108 + 1e-12); // ≤ 10.19 %
+    EXPECT_LT(staged.informativeSetSize(), 39);
+}
