@@ -26,5 +26,7 @@ int runSweep(const std::vector<std::string>& args);
 int runHmm(const std::vector<std::string>& args);
 int runGenerate(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
+int runCrowd(const std::vector<std::string>& args);
+int runGenerateCrowd(const std::vector<std::string>& args);
 
 } // namespace cx::cli

@@ -44,6 +44,17 @@ const std::vector<Command>& commands() {
          "       [--max-df FRACTION] [--max-vocab N] [--keep-stopwords] [--drop-numbers]\n"
          "       [--min-tokens N]",
          runConvert},
+        {"crowd", "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)",
+         "contrast-cli crowd --labels FILE [--gold FILE]\n"
+         "       [--method stagewise|stagewise-refine|mv-em|spectral-em|em|mv] [--k K] [--seed S]\n"
+         "       [--restarts R] [--max-iter N] [--smoothing A] [--significance P]\n"
+         "       [--out DIR] [--json] [--save-session FILE]",
+         runCrowd},
+        {"generate-crowd", "seeded beta-sparse synthetic crowd (labels, gold, true workers)",
+         "contrast-cli generate-crowd --out DIR [--name NAME] [--items N] [--workers W]\n"
+         "       [--classes C] [--beta B] [--accuracy A] [--last-accuracy A2]\n"
+         "       [--label-probability P] [--seed S] [--json]",
+         runGenerateCrowd},
     };
     return all;
 }
@@ -52,7 +63,7 @@ namespace {
 void printHelp(std::ostream& out) {
     out << "contrast-cli — Contrast Explorer batch tool\n\nCommands:\n";
     for (const auto& command : commands()) {
-        out << "  " << std::left << std::setw(10) << command.name << command.summary << "\n";
+        out << "  " << std::left << std::setw(16) << command.name << command.summary << "\n";
     }
     out << "\nUsage:\n";
     for (const auto& command : commands()) {

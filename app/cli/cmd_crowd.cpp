@@ -1,0 +1,263 @@
+// contrast-cli crowd: aggregate crowdsourced labels (majority vote, EM, MV-EM, spectral-EM,
+// stagewise EM of paper 004) and contrast-cli generate-crowd: the β-sparse synthetic crowds.
+#include "commands.h"
+#include "topic_session.h"
+
+#include "core/common/error.h"
+#include "core/common/timer.h"
+#include "core/crowd/crowd_methods.h"
+#include "core/crowd/synthetic_crowd.h"
+#include "core/session/crowd_section.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace cx::cli {
+
+namespace {
+
+std::string number(double value) {
+    char cell[32];
+    std::snprintf(cell, sizeof cell, "%.6g", value);
+    return cell;
+}
+
+std::string labelsTable(const CrowdLabels& data, const CrowdResult& result) {
+    std::string out = "item\tpredicted";
+    for (const std::string& name : data.classNames) {
+        out += "\tp_" + name;
+    }
+    out += '\n';
+    for (int n = 0; n < data.numItems; ++n) {
+        out += data.itemNames[static_cast<size_t>(n)] + '\t' +
+               data.classNames[static_cast<size_t>(result.predicted[static_cast<size_t>(n)])];
+        for (int c = 0; c < data.numClasses; ++c) {
+            out += '\t' + number(result.posterior(n, c));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string workersTable(const CrowdLabels& data, const CrowdResult& result) {
+    std::string out = "worker\tlabels\tinformative\taccuracy\taccuracy_low\taccuracy_high";
+    for (const std::string& truth : data.classNames) {
+        for (const std::string& given : data.classNames) {
+            out += "\tp_" + given + "_given_" + truth;
+        }
+    }
+    out += '\n';
+    for (int m = 0; m < data.numWorkers; ++m) {
+        const WorkerSummary& worker = result.workers[static_cast<size_t>(m)];
+        out += data.workerNames[static_cast<size_t>(m)] + '\t' + std::to_string(worker.numLabels) +
+               '\t' + (worker.informative ? "1" : "0") + '\t' + number(worker.accuracy) + '\t' +
+               number(worker.accuracyLow) + '\t' + number(worker.accuracyHigh);
+        for (int c = 0; c < data.numClasses; ++c) {
+            for (int l = 0; l < data.numClasses; ++l) {
+                out += '\t' + number(worker.confusion(c, l));
+            }
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string traceTable(const CrowdResult& result) {
+    std::string out = "iteration\tlog_likelihood\tmax_cmi\tinformative_set_size\tcomponents\n";
+    for (size_t i = 0; i < result.trace.size(); ++i) {
+        const StagewiseIteration& round = result.trace[i];
+        out += std::to_string(i + 1) + '\t' + number(round.logLikelihood) + '\t' +
+               number(round.maxCmi) + '\t' + std::to_string(round.informativeSetSize) + '\t' +
+               std::to_string(round.numComponents) + '\n';
+    }
+    return out;
+}
+
+nlohmann::ordered_json nullable(double value) {
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+void ensureFolder(const std::string& dir) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error || !std::filesystem::is_directory(dir)) {
+        throw InputError(dir, 0, "cannot create output folder: " + error.message());
+    }
+}
+
+} // namespace
+
+int runCrowd(const std::vector<std::string>& argv) {
+    const Args args(argv, {"json"});
+    CrowdSection section;
+    section.labels = args.string("labels");
+    section.gold = args.string("gold", "");
+    const std::string methodName = args.string("method", "stagewise-refine");
+    section.numComponents = static_cast<int>(args.integer("k", 0, 0, 64));
+    section.seed = args.seed("seed", 1);
+    section.restarts = static_cast<int>(args.integer("restarts", 10, 1, 10000));
+    section.maxIterations = static_cast<int>(args.integer("max-iter", 100, 1, 1000000));
+    section.smoothing = args.real("smoothing", 0.01, 0.0, 1e6);
+    section.significance = args.real("significance", 0.0, 0.0, 0.999999);
+    const std::string outDir = args.string("out", "");
+    const std::string sessionPath = args.string("save-session", "");
+    const bool json = args.flag("json");
+    args.rejectUnused();
+    const std::optional<CrowdMethod> method = parseCrowdMethod(methodName);
+    if (!method) {
+        throw InputError("parameter --method: '" + methodName +
+                         "' is not one of mv, em, mv-em, spectral-em, stagewise, stagewise-refine");
+    }
+    section.method = methodName;
+
+    const Stopwatch loadWatch;
+    const CrowdLabels data = readCrowdLabels(section.labels, section.gold);
+    const double loadMs = loadWatch.elapsedMs();
+    for (const std::string& warning : data.warnings) {
+        std::cerr << "contrast-cli crowd: warning: " << warning << "\n";
+    }
+    const CrowdResult result = runCrowdMethod(data, *method, section.options());
+    for (const std::string& note : result.notes) {
+        std::cerr << "contrast-cli crowd: note: " << note << "\n";
+    }
+    if (!outDir.empty()) {
+        ensureFolder(outDir);
+        writeFileAtomically(outDir, "labels.tsv", labelsTable(data, result));
+        writeFileAtomically(outDir, "workers.tsv", workersTable(data, result));
+        writeFileAtomically(outDir, "trace.tsv", traceTable(result));
+    }
+    if (!sessionPath.empty()) {
+        section.savedBy = "crowd";
+        Session session;
+        session.active = CrowdSection::kKey;
+        session.setSection(CrowdSection::kKey,
+                           section.toJson(std::filesystem::absolute(sessionPath).parent_path()));
+        writeSession(session, sessionPath);
+    }
+    if (json) {
+        nlohmann::ordered_json out;
+        out["command"] = "crowd";
+        out["parameters"] = {{"labels", section.labels},
+                             {"gold", section.gold},
+                             {"method", methodName},
+                             {"k", section.numComponents > 0 ? section.numComponents
+                                                             : data.numClasses},
+                             {"seed", section.seed},
+                             {"restarts", section.restarts},
+                             {"max_iter", section.maxIterations},
+                             {"smoothing", section.smoothing},
+                             {"significance", section.significance}};
+        out["data"] = {{"items", data.numItems},
+                       {"workers", data.numWorkers},
+                       {"classes", data.classNames},
+                       {"labels", data.observations.size()},
+                       {"gold_items", data.numGold()},
+                       {"warnings", data.warnings}};
+        out["error_rate"] = nullable(result.errorRate);
+        out["accuracy"] = nullable(1.0 - result.errorRate);
+        out["informative_set_size"] = result.informativeSetSize();
+        out["informative_order"] = nlohmann::ordered_json::array();
+        for (int m : result.informativeOrder) {
+            out["informative_order"].push_back(data.workerNames[static_cast<size_t>(m)]);
+        }
+        out["iterations"] = result.iterations;
+        out["status"] = toString(result.status);
+        out["log_likelihood"] = result.logLikelihood;
+        out["class_prior"] = std::vector<double>(result.classPrior.data(),
+                                                 result.classPrior.data() + result.classPrior.size());
+        out["notes"] = result.notes;
+        out["timings_ms"] = {{"load", loadMs}, {"method", result.elapsedMs}};
+        std::cout << out.dump() << "\n";
+    } else {
+        std::cout << crowdMethodName(*method) << ": " << data.numItems << " items, "
+                  << data.numWorkers << " workers, " << data.numClasses << " classes; "
+                  << result.iterations << " iterations, informative set "
+                  << result.informativeSetSize() << " of " << data.numWorkers;
+        if (std::isfinite(result.errorRate)) {
+            std::cout << ", error rate " << number(100 * result.errorRate) << " % on "
+                      << data.numGold() << " gold items";
+        }
+        std::cout << " (" << number(result.elapsedMs) << " ms)\n";
+    }
+    return 0;
+}
+
+int runGenerateCrowd(const std::vector<std::string>& argv) {
+    const Args args(argv, {"json"});
+    const std::string outDir = args.string("out");
+    const std::string name = args.string("name", "crowd");
+    const int numItems = static_cast<int>(args.integer("items", 1000, 1, 10000000));
+    const int numWorkers = static_cast<int>(args.integer("workers", 100, 1, 100000));
+    const int numClasses = static_cast<int>(args.integer("classes", 3, 2, 64));
+    const double beta = args.real("beta", 0.3, 0.0, 1.0);
+    const double accuracy = args.real("accuracy", 0.6, 0.0, 1.0);
+    const double lastAccuracy = args.real("last-accuracy", accuracy, 0.0, 1.0);
+    const double labelProbability = args.real("label-probability", 1.0, 0.0, 1.0);
+    const std::uint64_t seed = args.seed("seed", 1);
+    const bool json = args.flag("json");
+    args.rejectUnused();
+    const int numInformative = static_cast<int>(std::lround(beta * numWorkers));
+    SparseCrowdSpec spec = decayingExpertsSpec(accuracy, lastAccuracy, numInformative, numItems,
+                                               numWorkers, numClasses, seed);
+    spec.labelProbability = labelProbability;
+    const SyntheticCrowd crowd = generateSparseCrowd(spec);
+    ensureFolder(outDir);
+    std::string labels = "item,worker,label\n";
+    for (const CrowdObservation& o : crowd.data.observations) {
+        labels += crowd.data.itemNames[static_cast<size_t>(o.item)] + ',' +
+                  crowd.data.workerNames[static_cast<size_t>(o.worker)] + ',' +
+                  crowd.data.classNames[static_cast<size_t>(o.label)] + '\n';
+    }
+    writeFileAtomically(outDir, name + ".labels.csv", labels);
+    std::string gold = "item,truth\n";
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        gold += crowd.data.itemNames[static_cast<size_t>(n)] + ',' +
+                crowd.data.classNames[static_cast<size_t>(crowd.data.gold[static_cast<size_t>(n)])] +
+                '\n';
+    }
+    writeFileAtomically(outDir, name + ".gold.csv", gold);
+    std::string workers = "worker\tinformative\taccuracy";
+    for (int c = 0; c < numClasses; ++c) {
+        for (int l = 0; l < numClasses; ++l) {
+            workers += "\tp_" + std::to_string(l) + "_given_" + std::to_string(c);
+        }
+    }
+    workers += '\n';
+    for (int m = 0; m < numWorkers; ++m) {
+        const Eigen::MatrixXd& theta = crowd.truth.conditionals[static_cast<size_t>(m)];
+        workers += crowd.data.workerNames[static_cast<size_t>(m)] + '\t' +
+                   (crowd.informative[static_cast<size_t>(m)] ? "1" : "0") + '\t' +
+                   number(theta.diagonal().mean());
+        for (int c = 0; c < numClasses; ++c) {
+            for (int l = 0; l < numClasses; ++l) {
+                workers += '\t' + number(theta(l, c));
+            }
+        }
+        workers += '\n';
+    }
+    writeFileAtomically(outDir, name + ".truth_workers.tsv", workers);
+    if (json) {
+        // The benchmark of paper 004's figures: the error of the generating model's posterior.
+        const ItemObservations items(crowd.data);
+        const double bayesError =
+            1.0 - goldAccuracy(crowd.data, argmaxRows(eStep(items, crowd.truth).posterior));
+        nlohmann::ordered_json out;
+        out["command"] = "generate-crowd";
+        out["true_model_error_rate"] = bayesError;
+        out["labels"] = outDir + "/" + name + ".labels.csv";
+        out["gold"] = outDir + "/" + name + ".gold.csv";
+        out["truth_workers"] = outDir + "/" + name + ".truth_workers.tsv";
+        out["items"] = numItems;
+        out["workers"] = numWorkers;
+        out["informative_workers"] = numInformative;
+        out["labels_written"] = crowd.data.observations.size();
+        std::cout << out.dump() << "\n";
+    }
+    return 0;
+}
+
+} // namespace cx::cli

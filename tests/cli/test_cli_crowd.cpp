@@ -1,0 +1,84 @@
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using cx::test::readText;
+using cx::test::runCli;
+using cx::test::TempDir;
+
+
+TEST(CliCrowd, GeneratedCrowdRoundTripsThroughEveryMethod) {
+    TempDir dir;
+    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "300",
+                                   "--workers", "30", "--classes", "3", "--beta", "0.3",
+                                   "--accuracy", "0.8", "--seed", "4", "--json"},
+                                  dir);
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const auto summary = nlohmann::json::parse(generated.out);
+    EXPECT_EQ(summary["informative_workers"], 9);
+    const std::string labels = dir / "gen/crowd.labels.csv";
+    const std::string gold = dir / "gen/crowd.gold.csv";
+    for (const char* method : {"mv", "em", "mv-em", "spectral-em", "stagewise", "stagewise-refine"}) {
+        const std::string out = dir / (std::string("out_") + method);
+        const auto result = runCli({"crowd", "--labels", labels, "--gold", gold, "--method", method,
+                                    "--out", out, "--json"},
+                                   dir);
+        ASSERT_EQ(result.exitCode, 0) << method << ": " << result.err;
+        const auto json = nlohmann::json::parse(result.out);
+        ASSERT_TRUE(json["error_rate"].is_number()) << method;
+        EXPECT_LT(json["error_rate"].get<double>(), 0.3) << method;
+        EXPECT_TRUE(json["timings_ms"].contains("method"));
+        EXPECT_TRUE(json.contains("informative_set_size"));
+        EXPECT_TRUE(json.contains("iterations"));
+        const auto rows = cx::test::parseTsv(readText(out + "/labels.tsv"));
+        ASSERT_EQ(rows.size(), 301u);
+        EXPECT_EQ(rows[0], (std::vector<std::string>{"item", "predicted", "p_0", "p_1", "p_2"}));
+        double total = 0;
+        for (size_t c = 2; c < 5; ++c) {
+            total += std::stod(rows[1][c]);
+        }
+        EXPECT_NEAR(total, 1.0, 1e-4);
+        const auto workers = cx::test::parseTsv(readText(out + "/workers.tsv"));
+        ASSERT_EQ(workers.size(), 31u);
+        EXPECT_EQ(workers[0].size(), 6u + 9u); // 3 × 3 confusion, row-major
+    }
+    // Stagewise names a proper subset of the workers as informative.
+    const auto staged = nlohmann::json::parse(
+        runCli({"crowd", "--labels", labels, "--method", "stagewise", "--json"}, dir).out);
+    EXPECT_LT(staged["informative_set_size"].get<int>(), 30);
+    EXPECT_TRUE(staged["error_rate"].is_null()); // no gold given
+}
+
+TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
+    TempDir dir;
+    {
+        std::ofstream(dir / "labels.tsv") << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb\tx\n2\tc\ty\n";
+    }
+    const auto saved = runCli({"crowd", "--labels", dir / "labels.tsv", "--method", "mv-em",
+                               "--save-session", dir / "crowd.cxproj"},
+                              dir);
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    const auto session = nlohmann::json::parse(readText(dir / "crowd.cxproj"));
+    EXPECT_EQ(session["active"], "crowd");
+    EXPECT_EQ(session["workspaces"]["crowd"]["labels"]["path"], "labels.tsv");
+    EXPECT_EQ(session["workspaces"]["crowd"]["model"]["method"], "mv-em");
+
+    const auto missing = runCli({"crowd", "--labels", dir / "nope.csv"}, dir);
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("nope.csv"), std::string::npos);
+    const auto method = runCli({"crowd", "--labels", dir / "labels.tsv", "--method", "glad"}, dir);
+    EXPECT_EQ(method.exitCode, 2);
+    EXPECT_NE(method.err.find("--method"), std::string::npos);
+    const auto k = runCli({"crowd", "--labels", dir / "labels.tsv", "--k", "1"}, dir);
+    EXPECT_EQ(k.exitCode, 2);
+    EXPECT_NE(k.err.find("--k"), std::string::npos);
+    {
+        std::ofstream(dir / "bad.csv") << "question,worker,answer\n1,2,0\n1,3\n";
+    }
+    const auto ragged = runCli({"crowd", "--labels", dir / "bad.csv"}, dir);
+    EXPECT_EQ(ragged.exitCode, 2);
+    EXPECT_NE(ragged.err.find("bad.csv:3:"), std::string::npos) << ragged.err;
+}
