@@ -25,6 +25,7 @@ for set in bluebird rte temp; do
 done
 
 # 0.3-sparse: 100 workers, 1,000 items, 3 classes, experts' accuracy 0.7 → 0.45.
+mkdir -p "$OUT/sparse03"
 "$CLI" generate-crowd --out "$OUT/sparse03" --items 1000 --workers 100 --classes 3 --beta 0.3 \
     --accuracy 0.7 --last-accuracy 0.45 --seed 1 --json > "$OUT/sparse03/generate.json"
 "$CLI" crowd --labels "$OUT/sparse03/crowd.labels.csv" --gold "$OUT/sparse03/crowd.gold.csv" \
