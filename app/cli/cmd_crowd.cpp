@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/common/timer.h"
 #include "core/crowd/crowd_methods.h"
+#include "core/crowd/crowd_tables.h"
 #include "core/crowd/synthetic_crowd.h"
 #include "core/session/crowd_section.h"
 
@@ -19,63 +20,6 @@
 namespace cx::cli {
 
 namespace {
-
-std::string number(double value) {
-    char cell[32];
-    std::snprintf(cell, sizeof cell, "%.6g", value);
-    return cell;
-}
-
-std::string labelsTable(const CrowdLabels& data, const CrowdResult& result) {
-    std::string out = "item\tpredicted";
-    for (const std::string& name : data.classNames) {
-        out += "\tp_" + name;
-    }
-    out += '\n';
-    for (int n = 0; n < data.numItems; ++n) {
-        out += data.itemNames[static_cast<size_t>(n)] + '\t' +
-               data.classNames[static_cast<size_t>(result.predicted[static_cast<size_t>(n)])];
-        for (int c = 0; c < data.numClasses; ++c) {
-            out += '\t' + number(result.posterior(n, c));
-        }
-        out += '\n';
-    }
-    return out;
-}
-
-std::string workersTable(const CrowdLabels& data, const CrowdResult& result) {
-    std::string out = "worker\tlabels\tinformative\taccuracy\taccuracy_low\taccuracy_high";
-    for (const std::string& truth : data.classNames) {
-        for (const std::string& given : data.classNames) {
-            out += "\tp_" + given + "_given_" + truth;
-        }
-    }
-    out += '\n';
-    for (int m = 0; m < data.numWorkers; ++m) {
-        const WorkerSummary& worker = result.workers[static_cast<size_t>(m)];
-        out += data.workerNames[static_cast<size_t>(m)] + '\t' + std::to_string(worker.numLabels) +
-               '\t' + (worker.informative ? "1" : "0") + '\t' + number(worker.accuracy) + '\t' +
-               number(worker.accuracyLow) + '\t' + number(worker.accuracyHigh);
-        for (int c = 0; c < data.numClasses; ++c) {
-            for (int l = 0; l < data.numClasses; ++l) {
-                out += '\t' + number(worker.confusion(c, l));
-            }
-        }
-        out += '\n';
-    }
-    return out;
-}
-
-std::string traceTable(const CrowdResult& result) {
-    std::string out = "iteration\tlog_likelihood\tmax_cmi\tinformative_set_size\tcomponents\n";
-    for (size_t i = 0; i < result.trace.size(); ++i) {
-        const StagewiseIteration& round = result.trace[i];
-        out += std::to_string(i + 1) + '\t' + number(round.logLikelihood) + '\t' +
-               number(round.maxCmi) + '\t' + std::to_string(round.informativeSetSize) + '\t' +
-               std::to_string(round.numComponents) + '\n';
-    }
-    return out;
-}
 
 nlohmann::ordered_json nullable(double value) {
     return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
@@ -126,9 +70,9 @@ int runCrowd(const std::vector<std::string>& argv) {
     }
     if (!outDir.empty()) {
         ensureFolder(outDir);
-        writeFileAtomically(outDir, "labels.tsv", labelsTable(data, result));
-        writeFileAtomically(outDir, "workers.tsv", workersTable(data, result));
-        writeFileAtomically(outDir, "trace.tsv", traceTable(result));
+        writeFileAtomically(outDir, "labels.tsv", crowdLabelsTable(data, result));
+        writeFileAtomically(outDir, "workers.tsv", crowdWorkersTable(data, result));
+        writeFileAtomically(outDir, "trace.tsv", crowdTraceTable(result));
     }
     if (!sessionPath.empty()) {
         section.savedBy = "crowd";
@@ -178,10 +122,10 @@ int runCrowd(const std::vector<std::string>& argv) {
                   << result.iterations << " iterations, informative set "
                   << result.informativeSetSize() << " of " << data.numWorkers;
         if (std::isfinite(result.errorRate)) {
-            std::cout << ", error rate " << number(100 * result.errorRate) << " % on "
+            std::cout << ", error rate " << formatCrowdNumber(100 * result.errorRate) << " % on "
                       << data.numGold() << " gold items";
         }
-        std::cout << " (" << number(result.elapsedMs) << " ms)\n";
+        std::cout << " (" << formatCrowdNumber(result.elapsedMs) << " ms)\n";
     }
     return 0;
 }
@@ -231,10 +175,10 @@ int runGenerateCrowd(const std::vector<std::string>& argv) {
         const Eigen::MatrixXd& theta = crowd.truth.conditionals[static_cast<size_t>(m)];
         workers += crowd.data.workerNames[static_cast<size_t>(m)] + '\t' +
                    (crowd.informative[static_cast<size_t>(m)] ? "1" : "0") + '\t' +
-                   number(theta.diagonal().mean());
+                   formatCrowdNumber(theta.diagonal().mean());
         for (int c = 0; c < numClasses; ++c) {
             for (int l = 0; l < numClasses; ++l) {
-                workers += '\t' + number(theta(l, c));
+                workers += '\t' + formatCrowdNumber(theta(l, c));
             }
         }
         workers += '\n';
