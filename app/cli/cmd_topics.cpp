@@ -1,5 +1,6 @@
 // contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command line.
 #include "commands.h"
+#include "topic_job.h"
 #include "topic_session.h"
 
 #include "core/common/error.h"
@@ -17,50 +18,6 @@
 namespace cx::cli {
 
 namespace {
-
-
-
-std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) {
-    std::string out = "word";
-    for (int t = 0; t < model.numComponents(); ++t) {
-        out += "\tc" + std::to_string(t + 1);
-    }
-    out += '\n';
-    for (size_t i = 0; i < corpus.vocabulary.size(); ++i) {
-        out += corpus.vocabulary[i];
-        for (int t = 0; t < model.numComponents(); ++t) {
-            out += '\t';
-            out += formatNumber(model.topics(static_cast<Eigen::Index>(i), t));
-        }
-        out += '\n';
-    }
-    return out;
-}
-
-std::string componentTable(const TopicModelResult& model) {
-    std::string out = "component\tlambda\tweight\tforeground_specific\n";
-    for (int t = 0; t < model.numComponents(); ++t) {
-        out += "c" + std::to_string(t + 1) + '\t' + formatNumber(model.lambdas[t]) + '\t' +
-               formatNumber(model.weights[t]) + '\t' +
-               (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\n';
-    }
-    return out;
-}
-
-std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count) {
-    std::string out = "component\tforeground_specific\tweight\trank\tword\tprobability\n";
-    for (int t = 0; t < model.numComponents(); ++t) {
-        const auto top = topEntries(model.topics.col(t), count);
-        for (size_t rank = 0; rank < top.size(); ++rank) {
-            out += "c" + std::to_string(t + 1) + '\t' +
-                   (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
-                   formatNumber(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
-                   corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
-                   formatNumber(model.topics(top[rank], t)) + '\n';
-        }
-    }
-    return out;
-}
 
 void printHumanSummary(const TopicSession& session, const TopicModelResult& model) {
     const LoadReport& r = session.corpus->report;
@@ -118,14 +75,7 @@ int runTopics(const std::vector<std::string>& argv) {
     session.ensureOutDir();
     session.prepare();
 
-    TopicModelResult model;
-    if (session.method == "direct") {
-        model = solveContrastiveTopicsDirect(session.engine->foreground(),
-                                             session.engine->background(), gamma,
-                                             session.modelOptions);
-    } else {
-        model = session.engine->solve(gamma, session.modelOptions);
-    }
+    const TopicModelResult model = solveTopics(session, gamma);
     double auc = std::nan("");
     double baselineAuc = std::nan("");
     if (!positiveRule.empty()) {
@@ -139,10 +89,7 @@ int runTopics(const std::vector<std::string>& argv) {
                              positive);
     }
     if (!session.outDir.empty()) {
-        writeFileAtomically(session.outDir, "topic_word.tsv", topicWordTable(*session.corpus, model));
-        writeFileAtomically(session.outDir, "components.tsv", componentTable(model));
-        writeFileAtomically(session.outDir, "top_words.tsv",
-                            topWordTable(*session.corpus, model, session.topWords));
+        writeTopicFiles(session, model, session.outDir);
     }
     if (session.json) {
         JsonWriter json(std::cout);
@@ -222,11 +169,7 @@ int runSweep(const std::vector<std::string>& argv) {
         specificitySweep(*session.engine, gammas, positive, session.modelOptions, session.smoothing);
     const double sweepMs = watch.elapsedMs();
 
-    std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific\n";
-    for (const auto& p : sweep.points) {
-        table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' + formatNumber(p.relativeAuc) + '\t' +
-                 std::to_string(p.numForegroundSpecific) + '\n';
-    }
+    const std::string table = sweepTable(sweep);
     if (!session.outDir.empty()) {
         writeFileAtomically(session.outDir, "sweep.tsv", table);
     }

@@ -18,6 +18,8 @@ public:
 
     /// Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
+    /// Uniform in (0, 1): 53 random bits, centred in their cell (never exactly 0 or 1).
+    double uniformOpen() { return (static_cast<double>(m_engine() >> 11) + 0.5) * 0x1.0p-53; }
     /// Uniform integer in [0, n).
     std::uint64_t below(std::uint64_t n) {
         // Lemire-style rejection keeps it unbiased.

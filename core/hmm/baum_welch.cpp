@@ -1,12 +1,12 @@
 #include "core/hmm/baum_welch.h"
 
 #include "core/common/parallel.h"
+#include "core/common/random.h"
 #include "core/common/timer.h"
 #include "core/hmm/decoding.h"
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 
 namespace cx {
@@ -119,10 +119,6 @@ HmmParameters maximization(const ChromatinData& data, const HmmSufficientStats& 
     return next;
 }
 
-double uniform01(std::mt19937_64& engine) {
-    return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53;
-}
-
 } // namespace
 
 BaumWelchResult baumWelch(const ChromatinData& data, const std::vector<BinRun>& sequences,
@@ -178,14 +174,14 @@ HmmParameters randomHmm(int numStates, const ChromatinData& data, ObservationEnc
         throw std::invalid_argument("randomHmm: need K >= 1 (K = " + std::to_string(numStates) +
                                     ")");
     }
-    std::mt19937_64 engine(seed);
+    Rng rng(seed);
     HmmParameters hmm;
     hmm.encoding = encoding;
     hmm.start = Eigen::VectorXd::Constant(numStates, 1.0 / numStates);
     hmm.transitions.resize(numStates, numStates);
     for (int i = 0; i < numStates; ++i) {
         for (int j = 0; j < numStates; ++j) {
-            hmm.transitions(i, j) = uniform01(engine);
+            hmm.transitions(i, j) = rng.uniformOpen();
         }
         hmm.transitions.row(i) /= hmm.transitions.row(i).sum();
     }
@@ -193,14 +189,14 @@ HmmParameters randomHmm(int numStates, const ChromatinData& data, ObservationEnc
         hmm.emissions.resize(numStates, data.numMarks());
         for (int i = 0; i < numStates; ++i) {
             for (int j = 0; j < data.numMarks(); ++j) {
-                hmm.emissions(i, j) = uniform01(engine);
+                hmm.emissions(i, j) = rng.uniformOpen();
             }
         }
     } else {
         hmm.emissions = Eigen::MatrixXd::Zero(numStates, data.numPatterns());
         for (int i = 0; i < numStates; ++i) {
             for (int p = 0; p < data.numPatterns(); ++p) {
-                hmm.emissions(i, p) = data.patternHasMissing(p) ? 0.0 : uniform01(engine);
+                hmm.emissions(i, p) = data.patternHasMissing(p) ? 0.0 : rng.uniformOpen();
             }
             hmm.emissions.row(i) /= hmm.emissions.row(i).sum();
         }

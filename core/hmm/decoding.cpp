@@ -1,5 +1,7 @@
 #include "core/hmm/decoding.h"
 
+#include "core/hmm/segmentation_analysis.h"
+
 #include "core/common/parallel.h"
 
 #include <algorithm>
@@ -404,32 +406,19 @@ void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
     if (static_cast<int>(stateLabels.size()) < segmentation.numStates) {
         throw std::invalid_argument("writeSegmentationBed9: fewer labels than states");
     }
-    const std::int64_t binSize = data.binSize;
-    for (size_t t = 0; t < data.tracks.size(); ++t) {
-        if (onlyTrack >= 0 && static_cast<int>(t) != onlyTrack) {
-            continue;
-        }
-        const auto& track = data.tracks[t];
-        const auto& states = segmentation.states[t];
-        if (trackLines) {
-            out << "track name=\"" << track.cell << "\" description=\"contrast-cli hmm states ("
-                << track.cell << ", " << toString(segmentation.method) << ")\" itemRgb=\"On\"\n";
-        }
-        const auto n = static_cast<std::int64_t>(states.size());
-        std::int64_t begin = 0;
-        for (std::int64_t i = 1; i <= n; ++i) {
-            if (i < n && states[static_cast<size_t>(i)] == states[static_cast<size_t>(begin)]) {
-                continue;
-            }
-            const int state = states[static_cast<size_t>(begin)];
-            const std::int64_t startBp = begin * binSize;
-            const std::int64_t endBp = i * binSize;
-            out << track.chrom << '\t' << startBp << '\t' << endBp << '\t'
-                << stateLabels[static_cast<size_t>(state)] << "\t0\t.\t" << startBp << '\t' << endBp
-                << '\t' << stateColor(state) << '\n';
-            begin = i;
-        }
+    std::vector<std::string> colours;
+    for (int state = 0; state < segmentation.numStates; ++state) {
+        colours.push_back(stateColor(state));
     }
+    std::function<std::string(const ChromatinTrack&)> trackLine;
+    if (trackLines) {
+        trackLine = [&segmentation](const ChromatinTrack& track) {
+            return "track name=\"" + track.cell + "\" description=\"contrast-cli hmm states (" +
+                   track.cell + ", " + toString(segmentation.method) + ")\" itemRgb=\"On\"";
+        };
+    }
+    writeRunsBed9(out, data, segmentationRuns(segmentation), stateLabels, colours, trackLine,
+                  onlyTrack);
 }
 
 } // namespace cx

@@ -1,6 +1,7 @@
 #include "core/hmm/sequence_moments.h"
 
 #include "core/common/parallel.h"
+#include "core/common/random.h"
 #include "core/common/timer.h"
 
 #include <Eigen/Eigenvalues>
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -325,15 +325,8 @@ Eigen::MatrixXd thinQ(const Eigen::MatrixXd& y) {
 Eigen::MatrixXd jointRangeBasis(const std::vector<const SparseMatrix*>& blocks, int categories,
                                 int r, std::uint64_t seed) {
     const int l = std::min(categories, r + 10);
-    std::mt19937_64 engine(seed);
-    auto normal = [&] {
-        double u1 = static_cast<double>(engine() >> 11) * 0x1.0p-53;
-        while (u1 <= 0.0) {
-            u1 = static_cast<double>(engine() >> 11) * 0x1.0p-53;
-        }
-        const double u2 = static_cast<double>(engine() >> 11) * 0x1.0p-53;
-        return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-    };
+    Rng rng(seed);
+    auto normal = [&] { return rng.normal(); };
     Eigen::MatrixXd y = Eigen::MatrixXd::Zero(categories, l);
     for (const auto* block : blocks) {
         Eigen::MatrixXd omega(categories, l);

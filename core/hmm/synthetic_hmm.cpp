@@ -10,17 +10,12 @@ namespace cx {
 
 namespace {
 
-double uniform01(std::mt19937_64& engine) {
-    return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53;
+double uniformIn(Rng& rng, double low, double high) {
+    return low + (high - low) * rng.uniformOpen();
 }
 
-double uniformIn(std::mt19937_64& engine, double low, double high) {
-    return low + (high - low) * uniform01(engine);
-}
-
-int drawCategorical(const double* probabilities, int n, std::ptrdiff_t stride,
-                    std::mt19937_64& engine) {
-    const double u = uniform01(engine);
+int drawCategorical(const double* probabilities, int n, std::ptrdiff_t stride, Rng& rng) {
+    const double u = rng.uniformOpen();
     double cumulative = 0;
     for (int i = 0; i < n; ++i) {
         cumulative += probabilities[i * stride];
@@ -41,22 +36,22 @@ HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed
                                     std::to_string(numStates) +
                                     ", M = " + std::to_string(numMarks) + ")");
     }
-    std::mt19937_64 engine(seed);
+    Rng rng(seed);
     HmmParameters hmm;
     hmm.encoding = ObservationEncoding::MarkVector;
     hmm.emissions.resize(numStates, numMarks);
     for (int k = 0; k < numStates; ++k) {
         bool any = false;
         for (int j = 0; j < numMarks; ++j) {
-            const bool on = k > 0 && uniform01(engine) < 0.35;
+            const bool on = k > 0 && rng.uniformOpen() < 0.35;
             any = any || on;
             hmm.emissions(k, j) =
-                k == 0 ? uniformIn(engine, 0.005, 0.05)
-                       : (on ? uniformIn(engine, 0.5, 0.95) : uniformIn(engine, 0.01, 0.08));
+                k == 0 ? uniformIn(rng, 0.005, 0.05)
+                       : (on ? uniformIn(rng, 0.5, 0.95) : uniformIn(rng, 0.01, 0.08));
         }
         if (k > 0 && !any) {
-            const int j = static_cast<int>(engine() % static_cast<std::uint64_t>(numMarks));
-            hmm.emissions(k, j) = uniformIn(engine, 0.5, 0.95);
+            const int j = static_cast<int>(rng.below(static_cast<std::uint64_t>(numMarks)));
+            hmm.emissions(k, j) = uniformIn(rng, 0.5, 0.95);
         }
     }
     hmm.transitions.resize(numStates, numStates);
@@ -67,7 +62,7 @@ HmmParameters randomSyntheticHmm(int numStates, int numMarks, std::uint64_t seed
         }
         double other = 0;
         for (int j = 0; j < numStates; ++j) {
-            hmm.transitions(i, j) = j == i ? 0.0 : uniformIn(engine, 0.2, 1.0);
+            hmm.transitions(i, j) = j == i ? 0.0 : uniformIn(rng, 0.2, 1.0);
             other += hmm.transitions(i, j);
         }
         for (int j = 0; j < numStates; ++j) {
@@ -94,7 +89,7 @@ Eigen::VectorXd stationaryDistribution(const Eigen::MatrixXd& transitions) {
     return pi / pi.sum();
 }
 
-HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_64& engine) {
+HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, Rng& rng) {
     hmm.validate("sampleHmm");
     if (hmm.encoding != ObservationEncoding::MarkVector) {
         throw std::invalid_argument("sampleHmm: only the MarkVector encoding is supported");
@@ -107,17 +102,17 @@ HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_
     // Row-major copy of transitions for contiguous rows.
     const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows =
         hmm.transitions;
-    int state = drawCategorical(hmm.start.data(), k, 1, engine);
+    int state = drawCategorical(hmm.start.data(), k, 1, rng);
     for (std::int64_t t = 0; t < length; ++t) {
         if (t > 0) {
             state =
-                drawCategorical(rows.data() + static_cast<std::ptrdiff_t>(state) * k, k, 1, engine);
+                drawCategorical(rows.data() + static_cast<std::ptrdiff_t>(state) * k, k, 1, rng);
         }
         sample.states[static_cast<size_t>(t)] = static_cast<std::uint16_t>(state);
         for (int j = 0; j < m; ++j) {
             sample
                 .values[static_cast<size_t>(t) * static_cast<size_t>(m) + static_cast<size_t>(j)] =
-                uniform01(engine) < hmm.emissions(state, j) ? 1 : 0;
+                rng.uniformOpen() < hmm.emissions(state, j) ? 1 : 0;
         }
     }
     return sample;
@@ -170,11 +165,11 @@ std::vector<std::string> numberedMarkNames(int numMarks) {
 
 ChromatinData sampleChromatinData(const HmmParameters& hmm,
                                   const std::vector<std::int64_t>& lengths, std::uint64_t seed) {
-    std::mt19937_64 engine(seed);
+    Rng rng(seed);
     ChromatinData data;
     data.markNames = numberedMarkNames(static_cast<int>(hmm.emissions.cols()));
     for (size_t i = 0; i < lengths.size(); ++i) {
-        const HmmSample sample = sampleHmm(hmm, lengths[i], engine);
+        const HmmSample sample = sampleHmm(hmm, lengths[i], rng);
         appendTrackFromValues(data, "C" + std::to_string(i), "chrS", sample.values);
     }
     return data;
@@ -319,7 +314,7 @@ SyntheticContrast syntheticContrastiveData(const HmmParameters& a, const HmmPara
         throw std::invalid_argument("syntheticContrastiveData: need numBlocks >= 1, blockLength "
                                     ">= 3, 0 <= rho <= 1 and HMMs over the same marks");
     }
-    std::mt19937_64 engine(seed);
+    Rng rng(seed);
     const int m = static_cast<int>(a.emissions.cols());
     const int ka = a.numStates();
     SyntheticContrast out;
@@ -334,8 +329,8 @@ SyntheticContrast syntheticContrastiveData(const HmmParameters& a, const HmmPara
     for (int block = 0; block < numBlocks; ++block) {
         for (int part = 0; part < 2; ++part) {
             const bool foreground = part == 0;
-            const bool fromB = !foreground || uniform01(engine) < rho;
-            const HmmSample sample = sampleHmm(fromB ? b : a, blockLength, engine);
+            const bool fromB = !foreground || rng.uniformOpen() < rho;
+            const HmmSample sample = sampleHmm(fromB ? b : a, blockLength, rng);
             values.insert(values.end(), sample.values.begin(), sample.values.end());
             for (auto s : sample.states) {
                 out.states.push_back(static_cast<std::uint16_t>(fromB ? s + ka : s));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/random.h"
+
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
@@ -8,7 +10,6 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ struct HmmSample {
 };
 
 /// Samples `length` bins from a MarkVector HMM (first state from hmm.start).
-HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, std::mt19937_64& engine);
+HmmSample sampleHmm(const HmmParameters& hmm, std::int64_t length, Rng& rng);
 
 /// Appends a track built from mark rows (L × M values 0/1/2, row-major) to `data`, extending
 /// its pattern table. data.markNames must be set (M names).

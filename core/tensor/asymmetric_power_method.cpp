@@ -1,5 +1,7 @@
 #include "core/tensor/asymmetric_power_method.h"
 
+#include "core/common/random.h"
+
 #include "core/tensor/linalg.h"
 
 #include <Eigen/Eigenvalues>
@@ -8,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,25 +26,6 @@ Eigen::VectorXd kron(const Eigen::VectorXd& w, const Eigen::VectorXd& v) {
         z.segment(k * d2, d2) = w[k] * v;
     }
     return z;
-}
-
-/// SplitMix64 finaliser: an independent stream seed for (seed, index).
-std::uint64_t streamSeed(std::uint64_t seed, std::uint64_t index) {
-    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/// Portable standard normal (Box–Muller on 53-bit uniforms), identical on every libstdc++.
-double standardNormal(std::mt19937_64& engine) {
-    auto uniform = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
-    double u1 = uniform();
-    while (u1 <= 0.0) {
-        u1 = uniform();
-    }
-    const double u2 = uniform();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
 struct Trial {
@@ -370,11 +352,8 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
         Eigen::MatrixXd bestVectors;
         for (int r = 0; r < options.trials; ++r) {
             throwIfCancelled(cancel);
-            std::mt19937_64 engine(streamSeed(options.seed, static_cast<std::uint64_t>(r)));
-            Eigen::VectorXd v(k);
-            for (int i = 0; i < k; ++i) {
-                v[i] = standardNormal(engine);
-            }
+            Rng rng(deriveSeed(options.seed, static_cast<std::uint64_t>(r)));
+            const Eigen::VectorXd v = rng.normalVector(k);
             Eigen::MatrixXd slice = Eigen::MatrixXd::Zero(k, k);
             for (int c = 0; c < k; ++c) {
                 slice += v[c] * projected.matrix().middleCols(c * k, k);
@@ -435,14 +414,10 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
         trials.clear();
         for (int r = 0; r < options.trials; ++r) {
             throwIfCancelled(cancel);
-            std::mt19937_64 engine(
-                streamSeed(options.seed, static_cast<std::uint64_t>(t) *
-                                                 static_cast<std::uint64_t>(options.trials) +
-                                             static_cast<std::uint64_t>(r)));
-            Eigen::VectorXd g(k);
-            for (int i = 0; i < k; ++i) {
-                g[i] = standardNormal(engine);
-            }
+            Rng rng(deriveSeed(options.seed, static_cast<std::uint64_t>(t) *
+                                                  static_cast<std::uint64_t>(options.trials) +
+                                              static_cast<std::uint64_t>(r)));
+            const Eigen::VectorXd g = rng.normalVector(k);
             Trial trial;
             if (runTrial(tensor, range * g, trial)) {
                 trials.push_back(std::move(trial));

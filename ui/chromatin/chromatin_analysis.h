@@ -1,9 +1,8 @@
 #pragma once
 
-// Pure functions behind the Chromatin workspace's background tasks and exports: runs from a
-// per-bin segmentation, overlap fold enrichment, merged annotation lanes, γ sweeps with state
-// tracking, BED9 text. No widgets, no threads: the controller calls them on its worker/pools,
-// the tests call them directly.
+// Thin Qt adapters of core/hmm/segmentation_analysis.h for the Chromatin workspace
+// (segmentation, enrichment, γ sweep, BED9 text) and the workspace's own pure helpers
+// (annotation names, merged lanes, warning summaries). No widgets, no threads.
 
 #include "ui/chromatin/chromatin_types.h"
 
@@ -13,35 +12,14 @@
 
 namespace cx::ui {
 
-/// Maximal runs of equal states of every track (per-bin states → runs).
-std::vector<std::vector<StateRun>> segmentationRuns(const cx::Segmentation& segmentation);
-
-/// Decodes every track with the foreground-specific HMM of `result` (cx::segmentTracks, the
-/// same model and decoding as `contrast-cli hmm`) and returns the runs.
-///
-/// That HMM has no state for what the contrast removed (e.g. quiescent chromatin at γ = 1 with
-/// genes as foreground), so it forces such stretches into its nearest specific state. With
-/// `labelBackgroundRuns`, every decoded run r of state a is then tested against the
-/// background-like components b (ω_b ≤ 0) by their emission likelihoods over the run's bins,
-///   Σ_{t∈r} log P(x_t | b)  >  Σ_{t∈r} log P(x_t | a)  (per-mark Bernoulli, missing marks
-///   skipped, probabilities clamped to [1e−6, 1 − 1e−6]),
-/// and relabelled with the best such b when one wins (adjacent equal labels merge). Run
-/// boundaries stay those of the decoded HMM; no parameter is invented.
-/// \pre result.numSpecific > 0. Cost O(bins · K²). Polls `cancel`.
+/// cx::decodeSegmentation (see there: decoding and background-like run labelling) as the
+/// workspace's SegmentationState. \pre result.numSpecific > 0. Polls `cancel`.
 SegmentationState decodeSegmentation(const cx::ChromatinData& data,
                                      const cx::ContrastiveHmmResult& result,
                                      cx::DecodingMethod method, bool labelBackgroundRuns,
                                      const cx::CancelToken& cancel);
 
-/// The relabelling step of decodeSegmentation on existing runs (tests call it directly).
-/// Returns the number of bins relabelled.
-std::int64_t labelBackgroundRuns(const cx::ChromatinData& data,
-                                 const cx::ContrastiveHmmResult& result,
-                                 std::vector<std::vector<StateRun>>& runs,
-                                 const cx::CancelToken& cancel = {});
-
-/// Overlap fold enrichment of the segmentation's states with each annotation (see
-/// EnrichmentTable). Bins overlap an annotation as in cx::classifyBins. Cost
+/// cx::overlapEnrichment of the segmentation's states with each annotation, with their names. Cost
 /// O(annotations · (bins + intervals)). Polls `cancel` between annotations.
 EnrichmentTable computeEnrichment(const cx::ChromatinData& data,
                                   const SegmentationState& segmentation,
@@ -63,15 +41,14 @@ AnnotationSource loadAnnotation(const QString& path, const cx::CancelToken& canc
 /// through unchanged.
 QStringList summarizeWarnings(const std::vector<std::string>& warnings);
 
-/// Solves at every γ of `gammas` (ascending) and tracks the components from one γ to the next
-/// with cx::matchStates, so that row t of every result is the same state followed along γ.
-/// Cost: one solve per γ (about a millisecond each for K ≤ 10). Polls `cancel`.
+/// cx::sweepStateWeights as the workspace's WeightSweep (row t of every result is the same
+/// state followed along γ). Polls `cancel`.
 WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<double>& gammas,
                               const cx::ContrastiveHmmOptions& options,
                               const cx::CancelToken& cancel = {});
 
-/// The segmentation as BED9 (chrom, start, end, name, 0, ., start, end, itemRgb): one line
-/// per run, names and colours per state. With several tracks each is preceded by a UCSC
+/// The segmentation as BED9 (cx::writeRunsBed9): one line per run, names (tabs and line
+/// breaks become spaces) and colours per state. With several tracks each is preceded by a UCSC
 /// `track name="CELL" itemRgb="On"` line. Cost O(runs).
 QString segmentationBed9(const SegmentationState& segmentation, const QStringList& stateNames,
                          const QVector<QColor>& stateColours);

@@ -14,14 +14,11 @@ namespace {
 
 constexpr int kDefaultDecodeDelayMs = 150;
 
-QString taskTitle(ChromatinTaskKind kind) {
-    return kind == ChromatinTaskKind::LoadTracks ? QStringLiteral("Could not open the tracks")
-                                                 : QStringLiteral("Could not compute the moments");
-}
-
 } // namespace
 
-ChromatinController::ChromatinController(QObject* parent) : QObject(parent) {
+ChromatinController::ChromatinController(QObject* parent)
+    : WorkspaceControllerBase(QStringLiteral("cx-chromatin-worker"), ChromatinTaskKind::LoadTracks,
+                              m_stats, parent) {
     qRegisterMetaType<cx::ui::ChromatinDataHandle>();
     qRegisterMetaType<cx::ui::AnnotationSource>();
     qRegisterMetaType<cx::ui::MomentsState>();
@@ -30,52 +27,41 @@ ChromatinController::ChromatinController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cx::ui::EnrichmentTable>();
     qRegisterMetaType<cx::ui::WeightSweep>();
     qRegisterMetaType<cx::ui::ChromatinTaskKind>();
-    m_clock.start();
     m_annotationCancel = cx::CancelToken::create();
-
-    // One task per pool at a time: a superseded decode or sweep notices its token soon, and
-    // serialising keeps the 2-core budget for the GUI thread and the slider-driven solves.
-    m_decodePool.setMaxThreadCount(1);
-    m_sweepPool.setMaxThreadCount(1);
-    m_annotationPool.setMaxThreadCount(1);
 
     m_decodeTimer.setSingleShot(true);
     m_decodeTimer.setInterval(kDefaultDecodeDelayMs);
     connect(&m_decodeTimer, &QTimer::timeout, this, &ChromatinController::startDecode);
 
-    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
-    // thread, where all controller state lives (no locks needed).
     const ChromatinWorker* worker = m_worker.worker();
-    connect(worker, &ChromatinWorker::progress, this, &ChromatinController::onProgress);
     connect(worker, &ChromatinWorker::loaded, this, &ChromatinController::onLoaded);
     connect(worker, &ChromatinWorker::momentsReady, this, &ChromatinController::onMomentsReady);
-    connect(worker, &ChromatinWorker::taskCancelled, this, &ChromatinController::onTaskCancelled);
-    connect(worker, &ChromatinWorker::taskFailed, this, &ChromatinController::onTaskFailed);
     connect(worker, &ChromatinWorker::solved, this, &ChromatinController::onSolved);
-    connect(worker, &ChromatinWorker::solveFailed, this, &ChromatinController::onSolveFailed);
-    connect(worker, &ChromatinWorker::solveCancelled, this, &ChromatinController::onSolveCancelled);
     m_worker.start();
 }
 
 ChromatinController::~ChromatinController() {
-    // Order matters: cancel first so that core returns at its next check, then stop the event
-    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
-    // controller. The pools are drained the same way before members go away, because their
-    // tasks post results to `this`.
-    m_task.cancel();
-    m_solves.cancelAll();
     m_decodeTimer.stop();
-    m_decodeCancel.cancel();
-    m_enrichmentCancel.cancel();
-    m_sweepCancel.cancel();
+    m_decodeJob.stop();
+    m_enrichmentJob.stop();
+    m_sweepJob.stop();
     m_annotationCancel.cancel();
-    ++m_decodeGeneration;
-    ++m_enrichmentGeneration;
-    ++m_sweepGeneration;
-    m_worker.stop();
-    m_decodePool.waitForDone();
-    m_sweepPool.waitForDone();
-    m_annotationPool.waitForDone();
+    shutDown();
+}
+
+QString ChromatinController::taskFailureTitle(ChromatinTaskKind kind) const {
+    return kind == ChromatinTaskKind::LoadTracks ? tr("Could not open the tracks")
+                                                 : tr("Could not compute the moments");
+}
+
+QString ChromatinController::solveFailureTitle() const {
+    return tr("Could not fit the contrastive HMM");
+}
+
+void ChromatinController::taskAborted() {
+    if (!momentsFit()) {
+        revertToMoments();
+    }
 }
 
 const AnnotationSource* ChromatinController::annotation(const QString& path) const {
@@ -85,22 +71,6 @@ const AnnotationSource* ChromatinController::annotation(const QString& path) con
         }
     }
     return nullptr;
-}
-
-void ChromatinController::startTask(ChromatinTaskKind kind, const QString& description) {
-    m_task.start(kind, ++m_nextGeneration);
-    emit taskStarted(kind, description);
-    emit activityChanged();
-}
-
-void ChromatinController::finishTask(const QString& outcome) {
-    const ChromatinTaskKind kind = m_task.finish();
-    emit taskFinished(kind, outcome);
-    emit activityChanged();
-}
-
-void ChromatinController::cancelTask() {
-    m_task.cancel();
 }
 
 void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
@@ -132,9 +102,7 @@ void ChromatinController::setData(const ChromatinDataHandle& data) {
     cancelDecode();
     m_segmentation.reset();
     m_enrichment.reset();
-    m_sweepCancel.cancel();
-    ++m_sweepGeneration;
-    m_sweepRunning = false;
+    m_sweepJob.stop();
     m_sweep = {};
     emit dataChanged(m_data);
     emit solutionChanged(m_shown);
@@ -149,22 +117,13 @@ void ChromatinController::addAnnotations(const QStringList& paths) {
             continue;
         }
         m_loadingAnnotations.insert(path);
-        const cx::CancelToken cancel = m_annotationCancel;
-        m_annotationPool.start([this, path, cancel] {
-            // Runs on the annotation pool; posts the result back to the GUI thread.
-            AnnotationSource source;
-            QString error;
-            try {
-                source = loadAnnotation(path, cancel);
-            } catch (const cx::Cancelled&) {
-                return; // only on destruction
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            QMetaObject::invokeMethod(
-                this, [this, path, source, error] { onAnnotationLoaded(path, source, error); },
-                Qt::QueuedConnection);
-        });
+        // Cancelled only on destruction; each file is read on its own.
+        startJob(
+            m_annotationPool, m_annotationCancel,
+            [path](const cx::CancelToken& cancel) { return loadAnnotation(path, cancel); },
+            [this, path](const AnnotationSource& source, const QString& error) {
+                onAnnotationLoaded(path, source, error);
+            });
     }
     emit activityChanged();
 }
@@ -265,7 +224,7 @@ void ChromatinController::ensureMoments() {
         }
     }
     if (!missing.isEmpty()) {
-        emit errorOccurred(taskTitle(ChromatinTaskKind::Moments),
+        emit errorOccurred(taskFailureTitle(ChromatinTaskKind::Moments),
                            tr("%1: this annotation is not loaded").arg(missing.front()));
         revertToMoments();
         return;
@@ -374,13 +333,13 @@ void ChromatinController::requestSolve() {
         return; // the pass in progress will request the solve when it lands
     }
     HmmSolveRequest request;
-    request.generation = ++m_nextGeneration;
+    request.generation = nextGeneration();
     request.epoch = m_solves.epoch();
     request.moments = m_moments;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
     request.cancel = cx::CancelToken::create();
-    request.requestedAtMs = m_clock.elapsed();
+    request.requestedAtMs = clockMs();
     // A decode scheduled for the shown model would decode a model that is about to change.
     m_decodeTimer.stop();
     m_solves.submit(std::move(request));
@@ -394,13 +353,10 @@ void ChromatinController::dispatchSolve(HmmSolveRequest request) {
         [request = std::move(request)](ChromatinWorker& worker) { worker.solve(request); });
 }
 
-void ChromatinController::dispatchPending() {
-    if (!m_solves.finishInFlight()) {
-        // The solves are quiet: decode the shown model (after a short delay, so that a slider
-        // paused for a moment does not start a pass that the next move cancels).
-        scheduleDecode();
-    }
-    emit activityChanged();
+void ChromatinController::solvesQuiet() {
+    // Decode the shown model (after a short delay, so that a slider paused for a moment does
+    // not start a pass that the next move cancels).
+    scheduleDecode();
 }
 
 void ChromatinController::onSolved(HmmSolution solution) {
@@ -413,30 +369,13 @@ void ChromatinController::onSolved(HmmSolution solution) {
         solution.reference = m_reference;
     }
     const bool sameMoments = solution.moments == m_moments;
-    if (m_solves.acceptResult(solution, m_shown, sameMoments, m_clock.elapsed())) {
+    if (m_solves.acceptResult(solution, m_shown, sameMoments, clockMs())) {
         m_shown = solution;
         // The running decode (if any) is for an older model.
         cancelDecode();
         emit solutionChanged(m_shown);
     }
-    dispatchPending();
-}
-
-void ChromatinController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
-                                        const QString& message) {
-    const auto failure = m_solves.failed(epoch);
-    dispatchPending();
-    if (failure.relevant) {
-        emit solveFailed(message);
-        if (failure.firstOfEpoch) {
-            emit errorOccurred(tr("Could not fit the contrastive HMM"), message);
-        }
-    }
-}
-
-void ChromatinController::onSolveCancelled(quint64 /*generation*/) {
-    m_solves.cancelled();
-    dispatchPending();
+    finishSolve();
 }
 
 void ChromatinController::scheduleDecode() {
@@ -445,7 +384,7 @@ void ChromatinController::scheduleDecode() {
     }
     if (m_segmentation && m_segmentation->generation == m_shown.generation &&
         m_segmentation->method == m_decoding &&
-        m_segmentation->backgroundLabelled == m_labelBackground && !m_decodeRunning) {
+        m_segmentation->backgroundLabelled == m_labelBackground && !m_decodeJob.running) {
         return; // the shown model is decoded already
     }
     m_decodeTimer.start();
@@ -454,12 +393,8 @@ void ChromatinController::scheduleDecode() {
 
 void ChromatinController::cancelDecode() {
     m_decodeTimer.stop();
-    m_decodeCancel.cancel();
-    m_enrichmentCancel.cancel();
-    ++m_decodeGeneration;
-    ++m_enrichmentGeneration;
-    m_decodeRunning = false;
-    m_enrichmentRunning = false;
+    m_decodeJob.stop();
+    m_enrichmentJob.stop();
 }
 
 void ChromatinController::startDecode() {
@@ -468,7 +403,7 @@ void ChromatinController::startDecode() {
         return;
     }
     cancelDecode();
-    const quint64 generation = ++m_decodeGeneration;
+    const quint64 generation = m_decodeJob.restart();
     if (m_shown.result->numSpecific == 0) {
         // Nothing to decode with: every component is background-like at this γ.
         m_segmentation.reset();
@@ -478,63 +413,40 @@ void ChromatinController::startDecode() {
         return;
     }
     ++m_stats.decodesStarted;
-    m_decodeRunning = true;
-    m_decodeCancel = cx::CancelToken::create();
-    const cx::CancelToken cancel = m_decodeCancel;
     const auto data = m_shown.moments->data;
     const auto result = m_shown.result;
     const quint64 solutionGeneration = m_shown.generation;
     const cx::DecodingMethod method = m_decoding;
     const bool label = m_labelBackground;
-    m_decodePool.start([this, generation, cancel, data, result, solutionGeneration, method, label] {
-        // Runs on the decode pool: a pass over every bin of every track (hundreds of ms on a
-        // whole chromosome), never on the GUI thread.
-        if (cancel.isCancelled()) {
-            return; // superseded while queued
-        }
-        SegmentationHandle handle;
-        QString error;
-        try {
+    startJob(
+        m_decodePool, m_decodeJob, generation,
+        [data, result, solutionGeneration, method, label](const cx::CancelToken& cancel) {
+            // A pass over every bin of every track (hundreds of ms on a whole chromosome),
+            // never on the GUI thread.
             auto state = std::make_shared<SegmentationState>(
-                decodeSegmentation(*data, *result, method, label, cancel));
+                cx::ui::decodeSegmentation(*data, *result, method, label, cancel));
             state->generation = solutionGeneration;
             state->data = data;
-            handle = std::move(state);
-        } catch (const cx::Cancelled&) {
-            return;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, generation, handle, error] { onDecoded(generation, handle, error); },
-            Qt::QueuedConnection);
-    });
-    emit activityChanged();
-}
-
-void ChromatinController::onDecoded(quint64 generation, SegmentationHandle segmentation,
-                                    const QString& error) {
-    if (generation != m_decodeGeneration) {
-        return;
-    }
-    m_decodeRunning = false;
-    if (!error.isEmpty()) {
-        emit errorOccurred(tr("Could not decode the segmentation"), error);
-        emit activityChanged();
-        return;
-    }
-    m_segmentation = std::move(segmentation);
-    ++m_stats.decodesShown;
-    emit segmentationChanged(m_segmentation);
-    startEnrichment();
+            return SegmentationHandle(std::move(state));
+        },
+        [this](SegmentationHandle segmentation, const QString& error) {
+            if (!error.isEmpty()) {
+                emit errorOccurred(tr("Could not decode the segmentation"), error);
+                emit activityChanged();
+                return;
+            }
+            m_segmentation = std::move(segmentation);
+            ++m_stats.decodesShown;
+            emit segmentationChanged(m_segmentation);
+            startEnrichment();
+            emit activityChanged();
+        });
     emit activityChanged();
 }
 
 void ChromatinController::startEnrichment() {
-    m_enrichmentCancel.cancel();
-    const quint64 generation = ++m_enrichmentGeneration;
+    const quint64 generation = m_enrichmentJob.restart();
     if (!m_segmentation) {
-        m_enrichmentRunning = false;
         return;
     }
     std::vector<AnnotationSource> sources;
@@ -543,106 +455,57 @@ void ChromatinController::startEnrichment() {
             sources.push_back(*source);
         }
     }
-    m_enrichmentRunning = true;
-    m_enrichmentCancel = cx::CancelToken::create();
-    const cx::CancelToken cancel = m_enrichmentCancel;
     const SegmentationHandle segmentation = m_segmentation;
-    m_decodePool.start([this, generation, cancel, segmentation, sources] {
-        // Runs on the decode pool (after any decode queued before it): one pass over the bins
-        // per annotation.
-        if (cancel.isCancelled()) {
-            return;
-        }
-        EnrichmentTable table;
-        QString error;
-        try {
-            table = computeEnrichment(*segmentation->data, *segmentation, sources, cancel);
-        } catch (const cx::Cancelled&) {
-            return;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, generation, table, error] { onEnriched(generation, table, error); },
-            Qt::QueuedConnection);
-    });
-    emit activityChanged();
-}
-
-void ChromatinController::onEnriched(quint64 generation, const EnrichmentTable& table,
-                                     const QString& error) {
-    if (generation != m_enrichmentGeneration) {
-        return;
-    }
-    m_enrichmentRunning = false;
-    if (!error.isEmpty()) {
-        emit errorOccurred(tr("Could not compute the enrichment"), error);
-    } else {
-        m_enrichment = table;
-        ++m_stats.enrichmentsShown;
-        emit enrichmentChanged(table);
-    }
+    startJob(
+        m_decodePool, m_enrichmentJob, generation,
+        [segmentation, sources](const cx::CancelToken& cancel) {
+            // After any decode queued before it: one pass over the bins per annotation.
+            return computeEnrichment(*segmentation->data, *segmentation, sources, cancel);
+        },
+        [this](const EnrichmentTable& table, const QString& error) {
+            if (!error.isEmpty()) {
+                emit errorOccurred(tr("Could not compute the enrichment"), error);
+            } else {
+                m_enrichment = table;
+                ++m_stats.enrichmentsShown;
+                emit enrichmentChanged(table);
+            }
+            emit activityChanged();
+        });
     emit activityChanged();
 }
 
 void ChromatinController::restartSweep() {
-    m_sweepCancel.cancel();
-    const quint64 generation = ++m_sweepGeneration;
+    const quint64 generation = m_sweepJob.restart();
     m_sweep = {};
     if (!momentsFit() || m_sweepGammas.isEmpty() || !m_moments->hasBackground()) {
         // Without a background every γ gives the same model: nothing to sweep.
-        m_sweepRunning = false;
         emit sweepChanged(m_sweep);
         emit activityChanged();
         return;
     }
     ++m_stats.sweepsStarted;
-    m_sweepRunning = true;
-    m_sweepCancel = cx::CancelToken::create();
-    const cx::CancelToken cancel = m_sweepCancel;
     const auto moments = m_moments;
     const QVector<double> gammas = m_sweepGammas;
     const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
     const quint64 epoch = m_solves.epoch();
-    m_sweepPool.start([this, generation, cancel, moments, gammas, options, epoch] {
-        if (cancel.isCancelled()) {
-            return;
-        }
-        WeightSweep sweep;
-        QString error;
-        try {
-            sweep = sweepStateWeights(*moments->moments, gammas, options, cancel);
+    startJob(
+        m_sweepPool, m_sweepJob, generation,
+        [moments, gammas, options, epoch](const cx::CancelToken& cancel) {
+            WeightSweep sweep =
+                cx::ui::sweepStateWeights(*moments->moments, gammas, options, cancel);
             sweep.epoch = epoch;
-        } catch (const cx::Cancelled&) {
-            return;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, generation, sweep, error] { onSweepDone(generation, sweep, error); },
-            Qt::QueuedConnection);
-    });
+            return sweep;
+        },
+        [this](const WeightSweep& sweep, const QString& /*error*/) {
+            // A failing sweep (e.g. an impossible K) is reported by the γ solve itself; the
+            // chart just stays empty.
+            m_sweep = sweep;
+            emit sweepChanged(m_sweep);
+            emit activityChanged();
+        });
     emit sweepChanged(m_sweep);
     emit activityChanged();
-}
-
-void ChromatinController::onSweepDone(quint64 generation, const WeightSweep& sweep,
-                                      const QString& /*error*/) {
-    if (generation != m_sweepGeneration) {
-        return;
-    }
-    // A failing sweep (e.g. an impossible K) is reported by the γ solve itself; the chart just
-    // stays empty.
-    m_sweepRunning = false;
-    m_sweep = sweep;
-    emit sweepChanged(m_sweep);
-    emit activityChanged();
-}
-
-void ChromatinController::onProgress(quint64 generation, double fraction, const QString& phase) {
-    if (m_task.isCurrent(generation)) {
-        emit taskProgress(fraction, phase);
-    }
 }
 
 void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle& data) {
@@ -666,28 +529,6 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
     ++m_stats.momentsBuilt;
     finishTask(QStringLiteral("finished"));
     setMoments(std::move(state));
-}
-
-void ChromatinController::onTaskCancelled(quint64 generation) {
-    if (!m_task.isCurrent(generation)) {
-        return;
-    }
-    finishTask(QStringLiteral("cancelled"));
-    if (!momentsFit()) {
-        revertToMoments();
-    }
-}
-
-void ChromatinController::onTaskFailed(quint64 generation, const QString& message) {
-    if (!m_task.isCurrent(generation)) {
-        return;
-    }
-    const ChromatinTaskKind kind = m_task.kind();
-    finishTask(QStringLiteral("failed"));
-    if (!momentsFit()) {
-        revertToMoments();
-    }
-    emit errorOccurred(taskTitle(kind), message);
 }
 
 } // namespace cx::ui

@@ -2,21 +2,14 @@
 
 #include "ui/chromatin/chromatin_types.h"
 #include "ui/chromatin/chromatin_worker.h"
-#include "ui/framework/solve_scheduler.h"
 #include "ui/framework/state_cache.h"
-#include "ui/framework/task_slot.h"
-#include "ui/framework/worker_thread.h"
+#include "ui/framework/workspace_controller.h"
 
 #include "core/common/cancel.h"
 
-#include <QElapsedTimer>
-#include <QObject>
 #include <QSet>
-#include <QThread>
-#include <QThreadPool>
 #include <QTimer>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -40,8 +33,10 @@ namespace cx::ui {
 ///  - the weights-vs-γ sweep runs on another one-thread pool, once per epoch;
 ///  - annotation BED files are read on a third one-thread pool, each on its own.
 /// Every result carries a generation; stale ones are dropped here, on the GUI thread, where all
-/// controller state lives (no locks).
-class ChromatinController : public QObject {
+/// controller state lives (no locks). The worker, long task, solves and their failure reporting
+/// are WorkspaceControllerBase's.
+class ChromatinController : public WorkspaceControllerBase<ChromatinController, ChromatinTaskKind,
+                                                           ChromatinWorker, HmmSolveRequest> {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
@@ -83,9 +78,6 @@ public:
     void setEnrichmentAnnotations(const QStringList& paths);
     /// γ grid of the weights-vs-γ sweep (ascending; empty disables it).
     void setSweepGammas(const QVector<double>& gammas);
-    /// Cancels a running load or moment pass; what was loaded and computed stays.
-    void cancelTask();
-
     const ChromatinDataHandle& data() const { return m_data; }
     const QVector<AnnotationSource>& annotations() const { return m_annotations; }
     const AnnotationSource* annotation(const QString& path) const;
@@ -104,32 +96,23 @@ public:
     const WeightSweep& sweep() const { return m_sweep; }
     const QStringList& enrichmentAnnotations() const { return m_enrichmentPaths; }
 
-    bool isTaskRunning() const { return m_task.isRunning(); }
-    bool isSolving() const { return m_solves.isBusy(); }
     /// A segmentation (or its enrichment) is scheduled or running.
     bool isDecoding() const {
-        return m_decodeTimer.isActive() || m_decodeRunning || m_enrichmentRunning;
+        return m_decodeTimer.isActive() || m_decodeJob.running || m_enrichmentJob.running;
     }
-    bool isSweepRunning() const { return m_sweepRunning; }
+    bool isSweepRunning() const { return m_sweepJob.running; }
     bool isLoadingAnnotations() const { return !m_loadingAnnotations.isEmpty(); }
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
-        return !isTaskRunning() && !isSolving() && !isDecoding() && !m_sweepRunning &&
+        return !isTaskRunning() && !isSolving() && !isDecoding() && !m_sweepJob.running &&
                !isLoadingAnnotations() && !m_momentsWaiting;
     }
     const Statistics& statistics() const { return m_stats; }
-    const QObject* worker() const { return m_worker.worker(); }
-    const QThread* workerThread() const { return m_worker.thread(); }
-    qint64 clockMs() const { return m_clock.elapsed(); }
-
-    /// See the class comment; 0 shows every in-order result, a huge value only the latest.
-    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
     /// How long the solves must be quiet before the segmentation is recomputed.
     void setDecodeDelay(int milliseconds) { m_decodeTimer.setInterval(milliseconds); }
 
 signals:
     void taskStarted(cx::ui::ChromatinTaskKind kind, const QString& description);
-    void taskProgress(double fraction, const QString& phase);
     /// outcome: "finished", "cancelled" or "failed".
     void taskFinished(cx::ui::ChromatinTaskKind kind, const QString& outcome);
     void dataChanged(const cx::ui::ChromatinDataHandle& data);
@@ -148,53 +131,39 @@ signals:
     void segmentationChanged(const cx::ui::SegmentationHandle& segmentation);
     void enrichmentChanged(const cx::ui::EnrichmentTable& enrichment);
     void sweepChanged(const cx::ui::WeightSweep& sweep);
-    /// A user-facing problem: show `message` (it names file, line and problem) under `title`.
-    void errorOccurred(const QString& title, const QString& message);
-    /// Emitted whenever isIdle() may have changed.
-    void activityChanged();
 
 private:
-    void startTask(ChromatinTaskKind kind, const QString& description);
-    void finishTask(const QString& outcome);
+    QString taskFailureTitle(ChromatinTaskKind kind) const override;
+    QString solveFailureTitle() const override;
+    void taskAborted() override;
+    void dispatchSolve(HmmSolveRequest request) override;
+    void solvesQuiet() override;
+
     bool momentsFit() const;
     void ensureMoments();
     void startMoments();
     void setMoments(std::shared_ptr<const MomentsState> moments);
     void revertToMoments();
     void requestSolve();
-    void dispatchSolve(HmmSolveRequest request);
-    void dispatchPending();
     void scheduleDecode();
     void startDecode();
     void cancelDecode();
     void startEnrichment();
     void restartSweep();
 
-    void onProgress(quint64 generation, double fraction, const QString& phase);
     void onLoaded(quint64 generation, const ChromatinDataHandle& data);
     void onMomentsReady(quint64 generation, const MomentsState& moments);
-    void onTaskCancelled(quint64 generation);
-    void onTaskFailed(quint64 generation, const QString& message);
     void onSolved(HmmSolution solution);
-    void onSolveFailed(quint64 generation, quint64 epoch, const QString& message);
-    void onSolveCancelled(quint64 generation);
     void onAnnotationLoaded(const QString& path, const AnnotationSource& source,
                             const QString& error);
-    void onDecoded(quint64 generation, SegmentationHandle segmentation, const QString& error);
-    void onEnriched(quint64 generation, const EnrichmentTable& table, const QString& error);
-    void onSweepDone(quint64 generation, const WeightSweep& sweep, const QString& error);
 
-    WorkerThread<ChromatinWorker> m_worker{QStringLiteral("cx-chromatin-worker")};
-    QThreadPool m_decodePool;
-    QThreadPool m_sweepPool;
-    QThreadPool m_annotationPool;
-    QElapsedTimer m_clock;
+    QThreadPool* m_decodePool = createJobPool();
+    QThreadPool* m_sweepPool = createJobPool();
+    QThreadPool* m_annotationPool = createJobPool();
 
     Statistics m_stats;
-    quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
-    // Long task (load or moments): one at a time; a new one cancels the old one.
-    TaskSlot<ChromatinTaskKind> m_task{ChromatinTaskKind::LoadTracks};
+    // Long task (load or moments): what the running pass (if any) is for.
     RegionChoice m_buildingChoice;
     cx::ObservationEncoding m_buildingEncoding = cx::ObservationEncoding::MarkVector;
 
@@ -212,30 +181,21 @@ private:
     cx::DecodingMethod m_decoding = cx::DecodingMethod::Posterior;
     bool m_labelBackground = true;
 
-    // Solves.
-    SolveScheduler<HmmSolveRequest> m_solves{
-        m_stats, [this](HmmSolveRequest r) { dispatchSolve(std::move(r)); }};
     HmmSolution m_shown;
     std::shared_ptr<const cx::ContrastiveHmmResult> m_reference;
     quint64 m_referenceEpoch = 0;
 
-    // Segmentation and enrichment.
+    // Segmentation and enrichment (both on the decode pool).
     QTimer m_decodeTimer;
-    std::atomic<quint64> m_decodeGeneration{0};
-    cx::CancelToken m_decodeCancel;
-    bool m_decodeRunning = false;
+    JobSlot m_decodeJob;
     SegmentationHandle m_segmentation;
     QStringList m_enrichmentPaths;
-    std::atomic<quint64> m_enrichmentGeneration{0};
-    cx::CancelToken m_enrichmentCancel;
-    bool m_enrichmentRunning = false;
+    JobSlot m_enrichmentJob;
     std::optional<EnrichmentTable> m_enrichment;
 
     // Weights-vs-γ sweep.
     QVector<double> m_sweepGammas;
-    std::atomic<quint64> m_sweepGeneration{0};
-    cx::CancelToken m_sweepCancel;
-    bool m_sweepRunning = false;
+    JobSlot m_sweepJob;
     WeightSweep m_sweep;
 };
 

@@ -10,6 +10,7 @@
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_model.h"
+#include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/sequence_moments.h"
 
 #include <Eigen/Dense>
@@ -108,45 +109,22 @@ struct HmmSolution {
     bool isValid() const { return result != nullptr; }
 };
 
-/// A maximal run of bins [begin, end) of one track decoded to one state.
-struct StateRun {
-    std::int64_t begin = 0;
-    std::int64_t end = 0;
-    int state = 0; ///< component index of the solution (see SegmentationState)
-};
+using StateRun = cx::StateRun;
 
-/// The decoded segmentation of every track, as runs (the views and the BED export never need
-/// the per-bin vector, and runs are 10–100× smaller). States are component indices of the
-/// solution: 0 … numSpecific−1 are the foreground-specific HMM's states (decoded by core);
-/// numSpecific … numStates−1 label runs that a background-like component explains better
-/// (see decodeSegmentation).
-struct SegmentationState {
+/// The decoded segmentation of every track (cx::DecodedSegmentation: runs, state bins) and
+/// what it was decoded from.
+struct SegmentationState : cx::DecodedSegmentation {
     quint64 generation = 0; ///< generation of the solution that was decoded
-    cx::DecodingMethod method = cx::DecodingMethod::Posterior;
-    int numStates = 0;               ///< all components K
-    int numSpecific = 0;             ///< states of the decoding HMM
-    bool backgroundLabelled = false; ///< decodeSegmentation's labelBackgroundRuns
-    std::int64_t backgroundBins = 0; ///< bins in runs relabelled as background-like
     std::shared_ptr<const cx::ChromatinData> data;
-    std::vector<std::vector<StateRun>> runs; ///< per track, in genome order
-    std::vector<std::int64_t> stateBins;     ///< bins per state, all tracks
-    double logLikelihood = 0;
-    double decodeMs = 0;
 };
 using SegmentationHandle = std::shared_ptr<const SegmentationState>;
 
-/// Overlap fold enrichment of states with annotations (ChromHMM's OverlapEnrichment):
-/// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
-/// annotation if they share at least one base.
-struct EnrichmentTable {
+/// Overlap fold enrichment of states with annotations (cx::OverlapEnrichment) and the
+/// annotations' names.
+struct EnrichmentTable : cx::OverlapEnrichment {
     quint64 generation = 0; ///< the segmentation's solution generation
     QStringList annotations;
     QStringList annotationPaths;
-    Eigen::MatrixXd overlap; ///< states × annotations, bins
-    Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
-    std::vector<std::int64_t> stateBins;
-    std::vector<std::int64_t> annotationBins;
-    std::int64_t totalBins = 0;
     double ms = 0;
 
     int numStates() const { return static_cast<int>(fold.rows()); }

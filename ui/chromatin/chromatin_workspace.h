@@ -8,9 +8,6 @@
 #include <optional>
 
 class QAction;
-class QComboBox;
-class QLabel;
-class QScrollBar;
 class QSplitter;
 class QTimer;
 
@@ -20,6 +17,7 @@ class AnnotationListModel;
 class ChromatinAnalysisPanel;
 class ChromatinController;
 class ChromatinDataPanel;
+class ChromatinResultsView;
 class HeatmapView;
 class SegmentationTrackView;
 class StateMatrixModel;
@@ -102,9 +100,7 @@ private:
     void refreshSegmentationAppearance();
     void refreshWeightsChart(bool force);
     void refreshLanes();
-    void updateRangeControls();
     void syncAnnotationChecks();
-    QStringList discoverAnnotations(const QStringList& trackPaths) const;
     void exportTable(StateMatrixModel* model, const QString& what, const QString& baseName);
 
     ChromatinController* m_controller = nullptr;
@@ -121,13 +117,8 @@ private:
     HeatmapView* m_enrichmentView = nullptr;
     StateWeightsChartView* m_weightsChart = nullptr;
     SegmentationTrackView* m_trackView = nullptr;
-    QComboBox* m_chromosome = nullptr;
-    QLabel* m_rangeLabel = nullptr;
-    QScrollBar* m_scroll = nullptr;
-    QLabel* m_weightsTitle = nullptr;
+    ChromatinResultsView* m_results = nullptr;
     QSplitter* m_mainSplitter = nullptr;
-    QSplitter* m_resultSplitter = nullptr;
-    QSplitter* m_middleSplitter = nullptr;
     QTimer* m_regionTimer = nullptr;
 
     QAction* m_exportPairAction = nullptr;

@@ -13,16 +13,6 @@
 
 namespace cx::ui {
 
-namespace {
-
-
-QString taskTitle(TaskKind kind) {
-    return kind == TaskKind::Load ? QStringLiteral("Could not open the corpus")
-                                  : QStringLiteral("Could not compute the moments");
-}
-
-} // namespace
-
 int TopicsController::engineCapacityFor(int numComponents) {
     const int k = std::max(1, numComponents);
     return std::max(5, (k + 4) / 5 * 5);
@@ -38,63 +28,43 @@ int TopicsController::requiredCapacity() const {
     return capacity;
 }
 
-TopicsController::TopicsController(QObject* parent) : QObject(parent) {
+TopicsController::TopicsController(QObject* parent)
+    : WorkspaceControllerBase(QStringLiteral("cx-topic-worker"), TaskKind::Load, m_stats, parent) {
     qRegisterMetaType<cx::ui::CorpusHandle>();
     qRegisterMetaType<cx::ui::EngineState>();
     qRegisterMetaType<cx::ui::SelectionPreview>();
     qRegisterMetaType<cx::ui::TopicSolution>();
     qRegisterMetaType<cx::ui::SweepPoint>();
     qRegisterMetaType<cx::ui::TaskKind>();
-    m_clock.start();
 
-    // One sweep at a time: a superseded sweep notices its token within one γ point, and
-    // serialising keeps the 2-core budget for the GUI thread and the solve worker.
-    m_sweepPool.setMaxThreadCount(1);
-    m_previewPool.setMaxThreadCount(1);
-
-    // Worker → controller signals cross threads, so they are queued: handlers run on the GUI
-    // thread, where all controller state lives (no locks needed).
     const TopicWorker* worker = m_worker.worker();
-    connect(worker, &TopicWorker::progress, this, &TopicsController::onProgress);
     connect(worker, &TopicWorker::loaded, this, &TopicsController::onLoaded);
     connect(worker, &TopicWorker::built, this, &TopicsController::onBuilt);
-    connect(worker, &TopicWorker::taskCancelled, this, &TopicsController::onTaskCancelled);
-    connect(worker, &TopicWorker::taskFailed, this, &TopicsController::onTaskFailed);
     connect(worker, &TopicWorker::solved, this, &TopicsController::onSolved);
-    connect(worker, &TopicWorker::solveFailed, this, &TopicsController::onSolveFailed);
-    connect(worker, &TopicWorker::solveCancelled, this, &TopicsController::onSolveCancelled);
     m_worker.start();
 }
 
 TopicsController::~TopicsController() {
-    // Order matters: cancel first so that core returns at its next check, then stop the event
-    // loop (queued requests are discarded), then wait, so no worker code runs on a destroyed
-    // controller. The pools are drained the same way before members go away, because their
-    // tasks post results to `this`.
-    m_task.cancel();
-    m_solves.cancelAll();
-    m_sweepCancel.cancel();
-    ++m_sweepGeneration;
-    ++m_previewGeneration;
-    m_worker.stop();
-    m_sweepPool.waitForDone();
-    m_previewPool.waitForDone();
+    m_sweepJob.stop();
+    m_previewJob.stop();
+    shutDown();
 }
 
-void TopicsController::startTask(TaskKind kind, const QString& description) {
-    m_task.start(kind, ++m_nextGeneration);
-    emit taskStarted(kind, description);
-    emit activityChanged();
+QString TopicsController::taskFailureTitle(TaskKind kind) const {
+    return kind == TaskKind::Load ? tr("Could not open the corpus")
+                                  : tr("Could not compute the moments");
 }
 
-void TopicsController::finishTask(const QString& outcome) {
-    const TaskKind kind = m_task.finish();
-    emit taskFinished(kind, outcome);
-    emit activityChanged();
+QString TopicsController::solveFailureTitle() const {
+    return tr("Could not decompose");
 }
 
-void TopicsController::cancelTask() {
-    m_task.cancel();
+void TopicsController::taskAborted() {
+    // A load can have superseded a build too: whatever was cancelled or failed, make the
+    // requested state match the engine again so γ/K changes keep working on what is shown.
+    if (!engineFits()) {
+        revertToEngine();
+    }
 }
 
 void TopicsController::loadCorpus(const QString& path, const cx::CorpusLoadOptions& options) {
@@ -118,9 +88,7 @@ void TopicsController::setCorpus(const CorpusHandle& corpus) {
     m_solves.newEpoch();
     m_solves.dropPending();
     m_shown = {};
-    m_sweepCancel.cancel();
-    ++m_sweepGeneration;
-    m_sweepRunning = false;
+    m_sweepJob.stop();
     m_sweepPoints.clear();
     emit corpusChanged(m_corpus);
     emit solutionChanged(m_shown);
@@ -225,14 +193,14 @@ void TopicsController::requestSolve() {
         return; // the build in progress will request the solve when it lands
     }
     SolveRequest request;
-    request.generation = ++m_nextGeneration;
+    request.generation = nextGeneration();
     request.epoch = m_solves.epoch();
     request.engine = m_engine;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
     request.topWords = m_topWords;
     request.cancel = cx::CancelToken::create();
-    request.requestedAtMs = m_clock.elapsed();
+    request.requestedAtMs = clockMs();
     m_solves.submit(std::move(request));
     emit activityChanged();
 }
@@ -241,41 +209,13 @@ void TopicsController::dispatchSolve(SolveRequest request) {
     m_worker.post([request = std::move(request)](TopicWorker& worker) { worker.solve(request); });
 }
 
-void TopicsController::dispatchPending() {
-    m_solves.finishInFlight();
-    emit activityChanged();
-}
-
 void TopicsController::onSolved(const TopicSolution& solution) {
     const bool sameCorpus = solution.corpus == m_corpus.corpus;
-    if (m_solves.acceptResult(solution, m_shown, sameCorpus, m_clock.elapsed())) {
+    if (m_solves.acceptResult(solution, m_shown, sameCorpus, clockMs())) {
         m_shown = solution;
         emit solutionChanged(m_shown);
     }
-    dispatchPending();
-}
-
-void TopicsController::onSolveFailed(quint64 /*generation*/, quint64 epoch,
-                                       const QString& message) {
-    const auto failure = m_solves.failed(epoch);
-    dispatchPending();
-    if (failure.relevant) {
-        emit solveFailed(message);
-        if (failure.firstOfEpoch) {
-            emit errorOccurred(tr("Could not decompose"), message);
-        }
-    }
-}
-
-void TopicsController::onSolveCancelled(quint64 /*generation*/) {
-    m_solves.cancelled();
-    dispatchPending();
-}
-
-void TopicsController::onProgress(quint64 generation, double fraction, const QString& phase) {
-    if (m_task.isCurrent(generation)) {
-        emit taskProgress(fraction, phase);
-    }
+    finishSolve();
 }
 
 void TopicsController::onLoaded(quint64 generation, const CorpusHandle& corpus) {
@@ -323,30 +263,6 @@ void TopicsController::revertToEngine() {
     emit stateReverted();
 }
 
-void TopicsController::onTaskCancelled(quint64 generation) {
-    if (!m_task.isCurrent(generation)) {
-        return;
-    }
-    finishTask(QStringLiteral("cancelled"));
-    // A load can have superseded a build too: whatever was cancelled, make the requested
-    // state match the engine again so γ/K changes keep working on what is shown.
-    if (!engineFits()) {
-        revertToEngine();
-    }
-}
-
-void TopicsController::onTaskFailed(quint64 generation, const QString& message) {
-    if (!m_task.isCurrent(generation)) {
-        return;
-    }
-    const TaskKind kind = m_task.kind();
-    finishTask(QStringLiteral("failed"));
-    if (!engineFits()) {
-        revertToEngine();
-    }
-    emit errorOccurred(taskTitle(kind), message);
-}
-
 void TopicsController::setSweep(const SweepSpec& sweep) {
     if (sweep == m_sweep) {
         return;
@@ -356,33 +272,22 @@ void TopicsController::setSweep(const SweepSpec& sweep) {
 }
 
 void TopicsController::restartSweep() {
-    m_sweepCancel.cancel();
-    const quint64 generation = ++m_sweepGeneration;
+    const quint64 generation = m_sweepJob.restart();
     m_sweepPoints.clear();
     if (!engineFits() || m_sweep.positiveRule.trimmed().isEmpty() || m_sweep.gammas.isEmpty()) {
-        m_sweepRunning = false;
         emit sweepStarted({});
         emit activityChanged();
         return;
     }
     ++m_stats.sweepsStarted;
-    m_sweepRunning = true;
-    m_sweepCancel = cx::CancelToken::create();
-    emit sweepStarted(m_sweep.gammas);
-    emit activityChanged();
-
     auto engine = m_engine;
     const SweepSpec spec = m_sweep;
     const cx::TopicModelOptions options = m_parameters.toOptions();
-    const cx::CancelToken cancel = m_sweepCancel;
-    m_sweepPool.start([this, generation, engine, spec, options, cancel] {
-        // Runs on the sweep pool. Touches only its captured copies; results go back to the GUI
-        // thread as queued calls tagged with the sweep generation.
-        if (cancel.isCancelled()) {
-            return; // superseded while queued behind another sweep
-        }
-        QString error;
-        try {
+    startJob(
+        m_sweepPool, m_sweepJob, generation,
+        [this, generation, engine, spec, options](const cx::CancelToken& cancel) {
+            // Runs on the sweep pool. Touches only its captured copies; points go back to the
+            // GUI thread as queued calls tagged with the sweep generation.
             const std::vector<bool> positive =
                 matchForeground(*engine->corpus, engine->foreground, spec.positiveRule);
             const auto positives = std::count(positive.begin(), positive.end(), true);
@@ -398,109 +303,93 @@ void TopicsController::restartSweep() {
                 [this, generation](const cx::SpecificityPoint& p) {
                     const SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
                     QMetaObject::invokeMethod(
-                        this, [this, generation, point] { onSweepPoint(generation, point); },
+                        this,
+                        [this, generation, point] {
+                            if (m_sweepJob.isCurrent(generation)) {
+                                m_sweepPoints.push_back(point);
+                                emit sweepPointReady(point);
+                            }
+                        },
                         Qt::QueuedConnection);
                 });
-        } catch (const cx::Cancelled&) {
-            return;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, generation, error] { onSweepDone(generation, error); },
-            Qt::QueuedConnection);
-    });
-}
-
-void TopicsController::onSweepPoint(quint64 generation, const SweepPoint& point) {
-    if (generation != m_sweepGeneration) {
-        return;
-    }
-    m_sweepPoints.push_back(point);
-    emit sweepPointReady(point);
-}
-
-void TopicsController::onSweepDone(quint64 generation, const QString& error) {
-    if (generation != m_sweepGeneration) {
-        return;
-    }
-    m_sweepRunning = false;
-    if (error.isEmpty()) {
-        emit sweepFinished();
-    } else {
-        emit sweepFailed(error);
-    }
+            return true;
+        },
+        [this](bool, const QString& error) {
+            if (error.isEmpty()) {
+                emit sweepFinished();
+            } else {
+                emit sweepFailed(error);
+            }
+            emit activityChanged();
+        });
+    emit sweepStarted(m_sweep.gammas);
     emit activityChanged();
 }
 
 void TopicsController::previewSelection(const SelectionSpec& selection) {
-    const quint64 generation = ++m_previewGeneration;
+    const quint64 generation = m_previewJob.restart();
     if (!m_corpus.corpus) {
         return;
     }
     auto corpus = m_corpus.corpus;
-    m_previewPool.start([this, generation, corpus, selection] {
-        if (generation != m_previewGeneration.load()) {
-            return; // a newer preview is queued behind this one
-        }
-        SelectionPreview preview;
-        preview.generation = generation;
-        std::vector<std::int64_t> fg;
-        std::vector<std::int64_t> bg;
-        bool fgOk = false;
-        bool bgOk = false;
-        try {
-            const cx::Selection s =
-                cx::selectDocuments(*corpus, selection.foregroundRule.toStdString());
-            fg = s.documents;
-            fgOk = true;
-            for (const auto& w : s.warnings) {
-                preview.warnings << QString::fromStdString(w);
-            }
-        } catch (const std::exception& e) {
-            preview.foregroundError = QString::fromStdString(e.what());
-        }
-        try {
-            if (selection.backgroundMode == BackgroundMode::Rule) {
+    startJob(
+        m_previewPool, m_previewJob, generation,
+        [generation, corpus, selection](const cx::CancelToken&) {
+            SelectionPreview preview;
+            preview.generation = generation;
+            std::vector<std::int64_t> fg;
+            std::vector<std::int64_t> bg;
+            bool fgOk = false;
+            bool bgOk = false;
+            try {
                 const cx::Selection s =
-                    cx::selectDocuments(*corpus, selection.backgroundRule.toStdString());
-                bg = s.documents;
-                bgOk = true;
+                    cx::selectDocuments(*corpus, selection.foregroundRule.toStdString());
+                fg = s.documents;
+                fgOk = true;
                 for (const auto& w : s.warnings) {
                     preview.warnings << QString::fromStdString(w);
                 }
-            } else if (selection.backgroundMode == BackgroundMode::All || fgOk) {
-                const ResolvedSelection r = resolveSelection(
-                    *corpus, SelectionSpec{fgOk ? selection.foregroundRule : QStringLiteral("*"),
-                                           selection.backgroundMode,
-                                           {}});
-                bg = r.background;
-                bgOk = true;
+            } catch (const std::exception& e) {
+                preview.foregroundError = QString::fromStdString(e.what());
             }
-        } catch (const std::exception& e) {
-            preview.backgroundError = QString::fromStdString(e.what());
-        }
-        if (fgOk) {
-            preview.foreground = static_cast<std::int64_t>(fg.size());
-        }
-        if (bgOk) {
-            preview.background = static_cast<std::int64_t>(bg.size());
-        }
-        if (fgOk && bgOk) {
-            std::vector<std::int64_t> common;
-            std::set_intersection(fg.begin(), fg.end(), bg.begin(), bg.end(),
-                                  std::back_inserter(common));
-            preview.overlap = static_cast<std::int64_t>(common.size());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, preview] {
-                if (preview.generation == m_previewGeneration.load()) {
-                    emit selectionPreviewReady(preview);
+            try {
+                if (selection.backgroundMode == BackgroundMode::Rule) {
+                    const cx::Selection s =
+                        cx::selectDocuments(*corpus, selection.backgroundRule.toStdString());
+                    bg = s.documents;
+                    bgOk = true;
+                    for (const auto& w : s.warnings) {
+                        preview.warnings << QString::fromStdString(w);
+                    }
+                } else if (selection.backgroundMode == BackgroundMode::All || fgOk) {
+                    const ResolvedSelection r =
+                        resolveSelection(*corpus, SelectionSpec{fgOk ? selection.foregroundRule
+                                                                     : QStringLiteral("*"),
+                                                                selection.backgroundMode,
+                                                                {}});
+                    bg = r.background;
+                    bgOk = true;
                 }
-            },
-            Qt::QueuedConnection);
-    });
+            } catch (const std::exception& e) {
+                preview.backgroundError = QString::fromStdString(e.what());
+            }
+            if (fgOk) {
+                preview.foreground = static_cast<std::int64_t>(fg.size());
+            }
+            if (bgOk) {
+                preview.background = static_cast<std::int64_t>(bg.size());
+            }
+            if (fgOk && bgOk) {
+                std::vector<std::int64_t> common;
+                std::set_intersection(fg.begin(), fg.end(), bg.begin(), bg.end(),
+                                      std::back_inserter(common));
+                preview.overlap = static_cast<std::int64_t>(common.size());
+            }
+            return preview;
+        },
+        [this](const SelectionPreview& preview, const QString&) {
+            emit selectionPreviewReady(preview);
+        });
 }
 
 } // namespace cx::ui

@@ -1,20 +1,10 @@
 #pragma once
 
-#include "ui/framework/solve_scheduler.h"
 #include "ui/framework/state_cache.h"
-#include "ui/framework/task_slot.h"
+#include "ui/framework/workspace_controller.h"
 #include "ui/topics/topic_types.h"
 #include "ui/topics/topic_worker.h"
-#include "ui/framework/worker_thread.h"
 
-#include "core/common/cancel.h"
-
-#include <QElapsedTimer>
-#include <QObject>
-#include <QThread>
-#include <QThreadPool>
-
-#include <atomic>
 #include <memory>
 
 namespace cx::ui {
@@ -33,8 +23,10 @@ namespace cx::ui {
 /// Solves follow SolveScheduler ("latest request wins"): at most one in flight and one
 /// pending, a new γ/K replaces the pending request, results of another epoch (engine or model
 /// parameters changed) or superseded ones are dropped, except as a live preview every
-/// livePreviewIntervalMs while the slider is dragged.
-class TopicsController : public QObject {
+/// livePreviewIntervalMs while the slider is dragged. The worker, long task, solves and their
+/// failure reporting are WorkspaceControllerBase's.
+class TopicsController
+    : public WorkspaceControllerBase<TopicsController, TaskKind, TopicWorker, SolveRequest> {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
@@ -61,9 +53,6 @@ public:
     void setGamma(double gamma);
     /// Positive rule and γ grid of the AUC chart. An empty rule disables the sweep.
     void setSweep(const SweepSpec& sweep);
-    /// Cancels a running load or build; the previous corpus/engine/result stay.
-    void cancelTask();
-
     const CorpusHandle& corpus() const { return m_corpus; }
     std::shared_ptr<const EngineState> engine() const { return m_engine; }
     const TopicSolution& solution() const { return m_shown; }
@@ -73,20 +62,10 @@ public:
     double gamma() const { return m_gamma; }
     const SweepSpec& sweep() const { return m_sweep; }
     const QVector<SweepPoint>& sweepPoints() const { return m_sweepPoints; }
-    bool isSweepRunning() const { return m_sweepRunning; }
-    bool isTaskRunning() const { return m_task.isRunning(); }
-    bool isSolving() const { return m_solves.isBusy(); }
+    bool isSweepRunning() const { return m_sweepJob.running; }
     /// No load, build, solve or sweep in progress.
-    bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepRunning; }
+    bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepJob.running; }
     const Statistics& statistics() const { return m_stats; }
-    /// The worker and its thread (tests check that work happens off the GUI thread).
-    const QObject* worker() const { return m_worker.worker(); }
-    const QThread* workerThread() const { return m_worker.thread(); }
-    /// Milliseconds on the controller clock (request timestamps in TopicSolution use it).
-    qint64 clockMs() const { return m_clock.elapsed(); }
-
-    /// See the class comment; 0 shows every in-order result, a huge value only the latest.
-    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
     /// Engine basis size used for K: the smallest multiple of 5 that is ≥ K (so that K's
     /// numbers never depend on the order in which K was changed, and small K changes reuse the
     /// engine). K = 10 gives 10, matching `contrast-cli --k 10`.
@@ -97,7 +76,6 @@ public:
 
 signals:
     void taskStarted(cx::ui::TaskKind kind, const QString& description);
-    void taskProgress(double fraction, const QString& phase);
     /// outcome: "finished", "cancelled" or "failed".
     void taskFinished(cx::ui::TaskKind kind, const QString& outcome);
     void corpusChanged(const cx::ui::CorpusHandle& corpus);
@@ -114,46 +92,32 @@ signals:
     void sweepPointReady(const cx::ui::SweepPoint& point);
     void sweepFinished();
     void sweepFailed(const QString& message);
-    /// A user-facing problem: show `message` (it names file, line and problem) under `title`.
-    void errorOccurred(const QString& title, const QString& message);
-    /// Emitted whenever isIdle() may have changed.
-    void activityChanged();
 
 private:
-    void startTask(TaskKind kind, const QString& description);
-    void finishTask(const QString& outcome);
+    QString taskFailureTitle(TaskKind kind) const override;
+    QString solveFailureTitle() const override;
+    void taskAborted() override;
+    void dispatchSolve(SolveRequest request) override;
+
     void startBuild();
     void ensureEngine();
     void setEngine(std::shared_ptr<const EngineState> engine);
     bool engineFits() const;
     void requestSolve();
-    void dispatchSolve(SolveRequest request);
-    void dispatchPending();
     void restartSweep();
     void revertToEngine();
 
-    void onProgress(quint64 generation, double fraction, const QString& phase);
     void onLoaded(quint64 generation, const CorpusHandle& corpus);
     void onBuilt(quint64 generation, const EngineState& engine);
-    void onTaskCancelled(quint64 generation);
-    void onTaskFailed(quint64 generation, const QString& message);
     void onSolved(const TopicSolution& solution);
-    void onSolveFailed(quint64 generation, quint64 epoch, const QString& message);
-    void onSolveCancelled(quint64 generation);
-    void onSweepPoint(quint64 generation, const SweepPoint& point);
-    void onSweepDone(quint64 generation, const QString& error);
 
-    WorkerThread<TopicWorker> m_worker{QStringLiteral("cx-topic-worker")};
-    QThreadPool m_sweepPool;
-    QThreadPool m_previewPool;
-    QElapsedTimer m_clock;
+    QThreadPool* m_sweepPool = createJobPool();
+    QThreadPool* m_previewPool = createJobPool();
 
     Statistics m_stats;
-    quint64 m_nextGeneration = 0; ///< generations of tasks and solves
 
-    // Long task (load or build): one at a time; a new one cancels the old one.
-    TaskSlot<TaskKind> m_task{TaskKind::Load};
-    SelectionSpec m_buildingSelection; ///< what the running build (if any) is for
+    // Long task (load or build): what the running build (if any) is for.
+    SelectionSpec m_buildingSelection;
     int m_buildingCapacity = 0;
 
     CorpusHandle m_corpus;
@@ -165,19 +129,14 @@ private:
     double m_gamma = 0;
     int m_topWords = 50;
 
-    // Solves.
-    SolveScheduler<SolveRequest> m_solves{m_stats,
-                                          [this](SolveRequest r) { dispatchSolve(std::move(r)); }};
     TopicSolution m_shown;
 
     // Sweep.
     SweepSpec m_sweep;
-    std::atomic<quint64> m_sweepGeneration{0};
-    cx::CancelToken m_sweepCancel;
-    bool m_sweepRunning = false;
+    JobSlot m_sweepJob;
     QVector<SweepPoint> m_sweepPoints;
 
-    std::atomic<quint64> m_previewGeneration{0};
+    JobSlot m_previewJob;
 };
 
 } // namespace cx::ui

@@ -1,6 +1,6 @@
 // The Chromatin workspace's pure pieces: state order and names across γ (StateCatalog), the
-// naming rule, overlap enrichment against a brute-force count, BED9 text, annotation list roles,
-// the heatmap colour scale and the background-like run labels.
+// naming rule, BED9 text with names and colours, annotation list roles and the heatmap colour
+// scale. Enrichment, run labels and the sweep are core's (tests/core/hmm).
 #include "chromatin_test_helpers.h"
 
 #include "ui/chromatin/chromatin_session.h"
@@ -203,76 +203,6 @@ TEST(StateCatalog, RowsAreStableAcrossGammaOnTheRealSlice) {
         << "the promoter row moved: " << catalog.name(promoterSlot).toStdString();
 }
 
-TEST(ChromatinEnrichment, MatchesABruteForceCount) {
-    const cx::ChromatinData data = tinyData(12, 100);
-    // States per bin and the runs they make.
-    const std::vector<int> states = {0, 0, 0, 1, 1, 2, 2, 2, 2, 0, 1, 1};
-    cx::ui::SegmentationState segmentation;
-    segmentation.numStates = 3;
-    segmentation.numSpecific = 3;
-    segmentation.runs.resize(1);
-    for (size_t i = 0; i < states.size(); ++i) {
-        auto& runs = segmentation.runs[0];
-        if (!runs.empty() && runs.back().state == states[i]) {
-            runs.back().end = static_cast<std::int64_t>(i) + 1;
-        } else {
-            runs.push_back(
-                {static_cast<std::int64_t>(i), static_cast<std::int64_t>(i) + 1, states[i]});
-        }
-    }
-    auto a = std::make_shared<cx::BedRegions>();
-    a->byChrom["chr1"] = {{50, 250}, {950, 960}, {5000, 6000}}; // bins 0–2, 9; past the end
-    a->byChrom["chrUn"] = {{0, 10}};                            // no track: ignored
-    a->numIntervals = 4;
-    auto b = std::make_shared<cx::BedRegions>();
-    b->byChrom["chr1"] = {{300, 800}, {799, 801}}; // bins 3–8 (one base into bin 8)
-    b->numIntervals = 2;
-    std::vector<cx::ui::AnnotationSource> annotations(2);
-    annotations[0].name = QStringLiteral("A");
-    annotations[0].regions = a;
-    annotations[1].name = QStringLiteral("B");
-    annotations[1].regions = b;
-    const cx::ui::EnrichmentTable table =
-        cx::ui::computeEnrichment(data, segmentation, annotations);
-
-    // Brute force: a bin overlaps an interval when they share at least one base.
-    const auto overlaps = [](const cx::BedRegions& regions, int bin) {
-        const auto it = regions.byChrom.find("chr1");
-        for (const auto& interval : it->second) {
-            if (interval.start < (bin + 1) * 100 && interval.end > bin * 100) {
-                return true;
-            }
-        }
-        return false;
-    };
-    ASSERT_EQ(table.numStates(), 3);
-    ASSERT_EQ(table.numAnnotations(), 2);
-    EXPECT_EQ(table.totalBins, 12);
-    for (int k = 0; k < 2; ++k) {
-        const cx::BedRegions& regions = k == 0 ? *a : *b;
-        double annotated = 0;
-        for (int bin = 0; bin < 12; ++bin) {
-            annotated += overlaps(regions, bin) ? 1 : 0;
-        }
-        EXPECT_EQ(table.annotationBins[static_cast<size_t>(k)],
-                  static_cast<std::int64_t>(annotated));
-        for (int s = 0; s < 3; ++s) {
-            double inState = 0;
-            double both = 0;
-            for (int bin = 0; bin < 12; ++bin) {
-                if (states[static_cast<size_t>(bin)] == s) {
-                    inState += 1;
-                    both += overlaps(regions, bin) ? 1 : 0;
-                }
-            }
-            const double fold = (both / inState) / (annotated / 12.0);
-            EXPECT_NEAR(table.fold(s, k), fold, 1e-12) << "state " << s << " annotation " << k;
-            EXPECT_EQ(table.overlap(s, k), both);
-        }
-    }
-    EXPECT_NEAR(table.fold(0, 0), (4.0 / 4.0) / (4.0 / 12.0), 1e-12); // state 0 ⊂ A: 3×
-}
-
 TEST(ChromatinBed9, OneLinePerRunWithNamesAndColours) {
     auto data = std::make_shared<cx::ChromatinData>(tinyData(6, 200));
     cx::ChromatinTrack second = data->tracks.front();
@@ -293,37 +223,6 @@ TEST(ChromatinBed9, OneLinePerRunWithNamesAndColours) {
     EXPECT_EQ(lines[2], QStringLiteral("chr1\t400\t1200\tQuiescent\t0\t.\t400\t1200\t220,223,227"));
     EXPECT_TRUE(lines[3].startsWith(QStringLiteral("track name=\"OTHER\"")));
     EXPECT_EQ(lines[4].split(QLatin1Char('\t')).size(), 9);
-}
-
-TEST(ChromatinBackgroundRuns, RunsABackgroundStateExplainsBetterAreRelabelled) {
-    // Two marks; bins 0–3 carry mark A (specific state 0 fits), bins 4–9 carry nothing: the
-    // specific HMM's only other state (mark B) fits them worse than the background component.
-    cx::ChromatinData data;
-    data.markNames = {"A", "B"};
-    data.binSize = 200;
-    cx::ChromatinTrack track;
-    track.cell = "C";
-    track.chrom = "chr1";
-    track.bins = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
-    data.tracks.push_back(track);
-    data.patternValues = {1, 0, 0, 0};
-    data.patternCounts = {4, 6};
-    cx::ContrastiveHmmResult result;
-    result.numSpecific = 2;
-    result.markProbabilities.resize(3, 2);
-    result.markProbabilities << 0.9, 0.05, // specific: mark A
-        0.05, 0.8,                         // specific: mark B
-        0.02, 0.02;                        // background-like: nothing
-    std::vector<std::vector<cx::ui::StateRun>> runs = {{{0, 4, 0}, {4, 10, 1}}};
-    const auto relabelled = cx::ui::labelBackgroundRuns(data, result, runs);
-    EXPECT_EQ(relabelled, 6);
-    ASSERT_EQ(runs[0].size(), 2u);
-    EXPECT_EQ(runs[0][0].state, 0);
-    EXPECT_EQ(runs[0][1].state, 2);
-    // All states specific: nothing to relabel.
-    result.numSpecific = 3;
-    std::vector<std::vector<cx::ui::StateRun>> same = {{{0, 4, 0}, {4, 10, 1}}};
-    EXPECT_EQ(cx::ui::labelBackgroundRuns(data, result, same), 0);
 }
 
 TEST(AnnotationListModel, RolesCombineAndForegroundExcludesBackground) {

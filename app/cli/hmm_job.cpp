@@ -1,0 +1,323 @@
+#include "hmm_job.h"
+
+#include "topic_session.h" // writeFileAtomically
+
+#include "core/common/error.h"
+#include "core/common/format.h"
+#include "core/common/timer.h"
+
+#include <cctype>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace cx::cli {
+
+namespace {
+
+std::string emissionTable(const std::vector<std::string>& marks, const Eigen::MatrixXd& emissions,
+                          const std::vector<std::string>& labels) {
+    std::string out = "state";
+    for (const auto& mark : marks) {
+        out += '\t' + mark;
+    }
+    out += '\n';
+    for (Eigen::Index k = 0; k < emissions.rows(); ++k) {
+        out += labels[static_cast<size_t>(k)];
+        for (Eigen::Index j = 0; j < emissions.cols(); ++j) {
+            out += '\t' + hmmNumber(emissions(k, j));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string transitionTable(const Eigen::MatrixXd& transitions,
+                            const std::vector<std::string>& labels) {
+    std::string out = "state";
+    for (Eigen::Index j = 0; j < transitions.cols(); ++j) {
+        out += '\t' + labels[static_cast<size_t>(j)];
+    }
+    out += '\n';
+    for (Eigen::Index i = 0; i < transitions.rows(); ++i) {
+        out += labels[static_cast<size_t>(i)];
+        for (Eigen::Index j = 0; j < transitions.cols(); ++j) {
+            out += '\t' + hmmNumber(transitions(i, j));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+/// Fraction of bins decoded to each state (occupancy), for the EM-only model's state table.
+Eigen::VectorXd occupancy(const Segmentation& segmentation) {
+    Eigen::VectorXd counts = Eigen::VectorXd::Zero(segmentation.numStates);
+    double total = 0;
+    for (const auto& states : segmentation.states) {
+        for (auto s : states) {
+            counts[s] += 1;
+        }
+        total += static_cast<double>(states.size());
+    }
+    return total > 0 ? Eigen::VectorXd(counts / total) : counts;
+}
+
+std::string safeName(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
+                   ? c
+                   : '_';
+    }
+    return out;
+}
+
+} // namespace
+
+std::string hmmNumber(double value) {
+    return formatNumber(value, 6);
+}
+
+void HmmJobOptions::validate() {
+    solveOptions.numComponents = numComponents;
+    solveOptions.seed = seed;
+    if (decompositionName == "jennrich") {
+        solveOptions.initialization = AsymmetricInit::SimultaneousDiagonalization;
+    } else if (decompositionName != "deflation") {
+        throw InputError("parameter --decomposition: '" + decompositionName +
+                         "' is not 'deflation' or 'jennrich'");
+    }
+    if (scalingName == "none") {
+        solveOptions.featureScaling = FeatureScaling::None;
+    } else if (scalingName == "whiten") {
+        solveOptions.featureScaling = FeatureScaling::Whitening;
+    } else if (scalingName != "mean") {
+        throw InputError("parameter --scaling: '" + scalingName +
+                         "' is not 'mean', 'none' or 'whiten'");
+    }
+    if (trackPaths.empty()) {
+        throw InputError("parameter --tracks: no file given");
+    }
+    if (method != "spectral" && method != "em") {
+        throw InputError("parameter --method: '" + method + "' is not 'spectral' or 'em'");
+    }
+    if (method == "em" && gamma != 0.0) {
+        throw InputError("parameter --gamma: --method em fits the foreground alone; use --gamma 0 "
+                         "(the contrast is a property of the spectral method)");
+    }
+    if (method == "em" && encoding != ObservationEncoding::MarkVector) {
+        throw InputError("parameter --encoding: --method em supports the marks encoding only");
+    }
+    if (decodeName == "viterbi") {
+        decoding = DecodingMethod::Viterbi;
+    } else if (decodeName == "posterior") {
+        decoding = DecodingMethod::Posterior;
+    } else {
+        throw InputError("parameter --decode: '" + decodeName +
+                         "' is not 'posterior' or 'viterbi'");
+    }
+}
+
+double HmmJobResult::finalLogLikelihood() const {
+    return ranEm ? em.finalLogLikelihood() : spectralLogLikelihood;
+}
+
+std::int64_t HmmJobResult::sequenceBins() const {
+    std::int64_t bins = 0;
+    for (const auto& run : sequences) {
+        bins += run.length();
+    }
+    return bins;
+}
+
+HmmJobResult runHmmJob(const HmmJobOptions& options) {
+    const int k = options.numComponents;
+    const double gamma = options.gamma;
+    const bool hasForeground = !options.foregroundPaths.empty();
+    const bool hasBackground = !options.backgroundPaths.empty();
+    HmmJobResult out;
+    out.spectralLogLikelihood = std::nan("");
+
+    // 1. Tracks and regions.
+    Stopwatch phase;
+    ChromHmmReadOptions readOptions;
+    readOptions.binSize = options.binSize;
+    out.data = readChromHmmTracks(options.trackPaths, readOptions);
+    const ChromatinData& data = out.data;
+    out.loadMs = phase.elapsedMs();
+    phase.restart();
+    BedRegions fgRegions, bgRegions;
+    if (hasForeground) {
+        fgRegions = readBedFiles(options.foregroundPaths);
+    }
+    if (hasBackground) {
+        bgRegions = readBedFiles(options.backgroundPaths);
+    }
+    out.classes = classifyBins(data, hasForeground ? &fgRegions : nullptr,
+                               hasBackground ? &bgRegions : nullptr);
+    out.regionsMs = phase.elapsedMs();
+    for (const auto& warning : out.classes.warnings) {
+        out.warnings.push_back(warning);
+    }
+    if (out.classes.foregroundBins == 0) {
+        throw InputError("empty foreground: no bin of the tracks overlaps the --fg-regions "
+                         "intervals (check the chromosome names)");
+    }
+
+    // 2. Moments (cached per foreground/background choice; every γ reuses them).
+    phase.restart();
+    SequenceMomentOptions momentOptions;
+    momentOptions.encoding = options.encoding;
+    momentOptions.projectionRank = options.projectionRank;
+    momentOptions.seed = options.seed;
+    momentOptions.lag = options.lag;
+    momentOptions.window = options.window;
+    if (options.method == "spectral") {
+        out.moments = computeSequenceMoments(data, out.classes, momentOptions);
+        const SequenceMoments& moments = out.moments;
+        if (moments.foreground.numTriples == 0) {
+            throw InputError("empty foreground: no run of " +
+                             std::to_string(2 * (moments.lag + moments.window - 1) + 1) +
+                             " consecutive foreground bins without missing marks");
+        }
+        if (gamma > 0 && moments.background.numTriples == 0) {
+            throw InputError("parameter --gamma: the background is empty (no run of " +
+                             std::to_string(2 * (moments.lag + moments.window - 1) + 1) +
+                             " consecutive background bins), so gamma > 0 has nothing to "
+                             "subtract; give --fg-regions and/or --bg-regions");
+        }
+        if (k > moments.rank()) {
+            throw InputError("parameter --k: " + std::to_string(k) + " exceeds the moment rank " +
+                             std::to_string(moments.rank()) +
+                             (options.encoding == ObservationEncoding::MarkVector
+                                  ? " (number of marks + 1)"
+                                  : " (raise --projection-rank)"));
+        }
+    }
+    out.momentsMs = phase.elapsedMs();
+
+    // 3. Model.
+    out.sequences = (!hasForeground && !hasBackground)
+                        ? wholeTrackRuns(data)
+                        : runsWithFlag(data, out.classes, kForegroundBin, false);
+    phase.restart();
+    if (options.method == "spectral") {
+        out.spectral = solveContrastiveHmm(out.moments, gamma, options.solveOptions);
+        out.solveMs = phase.elapsedMs();
+        if (out.spectral.numSpecific == 0) {
+            throw InputError("parameter --gamma: no foreground-specific state at gamma = " +
+                             hmmNumber(gamma) + " (every one of the " + std::to_string(k) +
+                             " components has weight <= 0); lower --gamma");
+        }
+        out.model = out.spectral.hmm;
+        out.spectralLogLikelihood = logLikelihood(data, out.sequences, out.model);
+        if (options.refineEm > 0) {
+            if (gamma > 0) {
+                out.warnings.push_back("--refine-em fits the foreground bins alone, so EM rounds "
+                                       "pull the model back towards the foreground-only fit "
+                                       "(gamma = 0)");
+            }
+            phase.restart();
+            BaumWelchOptions emOptions;
+            emOptions.maxIterations = options.refineEm;
+            emOptions.tolerance = 0;
+            out.em = baumWelch(data, out.sequences, smoothedForEm(out.model, data), emOptions);
+            out.emMs = phase.elapsedMs();
+            out.model = out.em.hmm;
+            out.ranEm = true;
+        }
+    } else {
+        BaumWelchOptions emOptions;
+        emOptions.maxIterations = options.emMaxIterations;
+        emOptions.tolerance = options.emTolerance;
+        out.em = baumWelch(data, out.sequences, randomHmm(k, data, options.encoding, options.seed),
+                           emOptions);
+        out.emMs = phase.elapsedMs();
+        out.model = out.em.hmm;
+        out.ranEm = true;
+    }
+
+    // 4. Segmentation of every bin.
+    phase.restart();
+    out.segmentation = segmentTracks(data, out.model, options.decoding);
+    out.decodeMs = phase.elapsedMs();
+    return out;
+}
+
+std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result) {
+    return defaultStateLabels(std::max(result.model.numStates(), options.numComponents));
+}
+
+void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
+                   const std::string& outDir) {
+    const ChromatinData& data = result.data;
+    const HmmParameters& model = result.model;
+    const int k = options.numComponents;
+    const int states = model.numStates();
+    const std::vector<std::string> labels = hmmStateLabels(options, result);
+    writeFileAtomically(outDir, "emissions.tsv",
+                        emissionTable(data.markNames, markProbabilities(model, data), labels));
+    writeFileAtomically(outDir, "transitions.tsv", transitionTable(model.transitions, labels));
+    {
+        std::string table = "state\tweight\tlambda\tforeground_specific\n";
+        if (options.method == "spectral") {
+            const ContrastiveHmmResult& spectral = result.spectral;
+            for (int t = 0; t < k; ++t) {
+                table += labels[static_cast<size_t>(t)] + '\t' + hmmNumber(spectral.weights[t]) +
+                         '\t' + hmmNumber(spectral.lambdas[t]) + '\t' +
+                         (t < spectral.numSpecific ? "1" : "0") + '\n';
+            }
+            writeFileAtomically(outDir, "components.tsv",
+                                emissionTable(data.markNames, spectral.markProbabilities, labels));
+        } else {
+            const Eigen::VectorXd share = occupancy(result.segmentation);
+            for (int t = 0; t < states; ++t) {
+                table += labels[static_cast<size_t>(t)] + '\t' + hmmNumber(share[t]) + "\tnan\t1\n";
+            }
+        }
+        writeFileAtomically(outDir, "states.tsv", table);
+    }
+    if (options.encoding == ObservationEncoding::MarkCombination) {
+        std::string table = "state";
+        for (int p = 0; p < data.numPatterns(); ++p) {
+            std::string pattern;
+            for (int j = 0; j < data.numMarks(); ++j) {
+                pattern += static_cast<char>('0' + data.value(p, j));
+            }
+            table += '\t' + pattern;
+        }
+        table += '\n';
+        for (int s = 0; s < states; ++s) {
+            table += labels[static_cast<size_t>(s)];
+            for (int p = 0; p < data.numPatterns(); ++p) {
+                table += '\t' + hmmNumber(model.emissions(s, p));
+            }
+            table += '\n';
+        }
+        writeFileAtomically(outDir, "pattern_emissions.tsv", table);
+    }
+    if (!options.writeSegments) {
+        return;
+    }
+    std::set<std::string> cells;
+    for (const auto& track : data.tracks) {
+        cells.insert(track.cell);
+    }
+    std::ostringstream bed;
+    writeSegmentationBed9(bed, data, result.segmentation, labels, data.tracks.size() > 1);
+    writeFileAtomically(outDir, "segments.bed", bed.str());
+    if (cells.size() > 1) {
+        for (const auto& cell : cells) {
+            std::ostringstream perCell;
+            for (size_t t = 0; t < data.tracks.size(); ++t) {
+                if (data.tracks[t].cell == cell) {
+                    writeSegmentationBed9(perCell, data, result.segmentation, labels, false,
+                                          static_cast<int>(t));
+                }
+            }
+            writeFileAtomically(outDir, "segments." + safeName(cell) + ".bed", perCell.str());
+        }
+    }
+}
+
+} // namespace cx::cli

@@ -1,0 +1,91 @@
+#pragma once
+
+// The `hmm` command as options → job → writers, so that other commands (a session's `run`)
+// reuse the job and the result files without going through the command line.
+
+#include "core/hmm/baum_welch.h"
+#include "core/hmm/contrastive_hmm.h"
+#include "core/hmm/decoding.h"
+#include "core/hmm/sequence_moments.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cx::cli {
+
+/// Everything `contrast-cli hmm` is asked to do (defaults = the command's defaults).
+struct HmmJobOptions {
+    std::vector<std::string> trackPaths;
+    std::vector<std::string> foregroundPaths;
+    std::vector<std::string> backgroundPaths;
+    int numComponents = 1; ///< --k
+    double gamma = 0;
+    ObservationEncoding encoding = ObservationEncoding::MarkVector;
+    std::string method = "spectral"; ///< spectral | em
+    int refineEm = 0;
+    std::uint64_t seed = 1;
+    int binSize = 200;
+    int emMaxIterations = 1000;
+    double emTolerance = 1e-5;
+    std::string decodeName = "posterior";                ///< posterior | viterbi
+    DecodingMethod decoding = DecodingMethod::Posterior; ///< set by validate() from decodeName
+    int projectionRank = 0;
+    int lag = 1;
+    int window = 1;
+    std::string decompositionName = "deflation"; ///< deflation | jennrich
+    std::string scalingName = "mean";            ///< mean | none | whiten
+    /// numComponents, seed, iterations, restarts, refinement rounds, extra components,
+    /// validity z, ALS sweeps; initialization and scaling follow the names above.
+    ContrastiveHmmOptions solveOptions;
+    bool writeSegments = true;
+
+    /// Checks the combination of options and sets `decoding` and solveOptions'
+    /// initialization, scaling, numComponents and seed. \throws InputError naming the parameter.
+    void validate();
+};
+
+/// What the job computed, with the phase timings (milliseconds).
+struct HmmJobResult {
+    ChromatinData data;
+    BinClasses classes;
+    SequenceMoments moments;       ///< spectral method only
+    std::vector<BinRun> sequences; ///< the foreground runs the likelihoods are over
+    ContrastiveHmmResult spectral; ///< spectral method only
+    BaumWelchResult em;            ///< when ranEm
+    bool ranEm = false;
+    HmmParameters model;              ///< the reported HMM (spectral, refined or EM)
+    double spectralLogLikelihood = 0; ///< NaN for the EM method
+    Segmentation segmentation;
+    std::vector<std::string> warnings;
+    double loadMs = 0;
+    double regionsMs = 0;
+    double momentsMs = 0;
+    double solveMs = 0;
+    double emMs = 0;
+    double decodeMs = 0;
+
+    /// Log-likelihood of the reported model over `sequences`.
+    double finalLogLikelihood() const;
+    std::int64_t sequenceBins() const;
+};
+
+/// Reads tracks and regions, computes the moments, fits the model and decodes every bin.
+/// \pre options validated. \throws InputError (file, line, problem; or the parameter).
+HmmJobResult runHmmJob(const HmmJobOptions& options);
+
+/// State labels E1…EK of the result files.
+std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result);
+
+/// Writes emissions.tsv, transitions.tsv, states.tsv (+ components.tsv for the spectral
+/// method, pattern_emissions.tsv for the combinations encoding, segments[.CELL].bed unless
+/// disabled) into `outDir` (which must exist), each atomically.
+void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
+                   const std::string& outDir);
+
+/// Six significant digits, as in the HMM tables (probabilities, weights).
+std::string hmmNumber(double value);
+
+} // namespace cx::cli

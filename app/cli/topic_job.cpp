@@ -1,0 +1,80 @@
+#include "topic_job.h"
+
+#include "core/common/format.h"
+
+namespace cx::cli {
+
+namespace {
+
+std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) {
+    std::string out = "word";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        out += "\tc" + std::to_string(t + 1);
+    }
+    out += '\n';
+    for (size_t i = 0; i < corpus.vocabulary.size(); ++i) {
+        out += corpus.vocabulary[i];
+        for (int t = 0; t < model.numComponents(); ++t) {
+            out += '\t';
+            out += formatNumber(model.topics(static_cast<Eigen::Index>(i), t));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string componentTable(const TopicModelResult& model) {
+    std::string out = "component\tlambda\tweight\tforeground_specific\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        out += "c" + std::to_string(t + 1) + '\t' + formatNumber(model.lambdas[t]) + '\t' +
+               formatNumber(model.weights[t]) + '\t' +
+               (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\n';
+    }
+    return out;
+}
+
+std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count) {
+    std::string out = "component\tforeground_specific\tweight\trank\tword\tprobability\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        const auto top = topEntries(model.topics.col(t), count);
+        for (size_t rank = 0; rank < top.size(); ++rank) {
+            out += "c" + std::to_string(t + 1) + '\t' +
+                   (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
+                   formatNumber(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
+                   corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
+                   formatNumber(model.topics(top[rank], t)) + '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TopicModelResult solveTopics(const TopicSession& session, double gamma) {
+    if (session.method == "direct") {
+        return solveContrastiveTopicsDirect(session.engine->foreground(),
+                                            session.engine->background(), gamma,
+                                            session.modelOptions);
+    }
+    return session.engine->solve(gamma, session.modelOptions);
+}
+
+void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
+                     const std::string& outDir) {
+    writeFileAtomically(outDir, "topic_word.tsv", topicWordTable(*session.corpus, model));
+    writeFileAtomically(outDir, "components.tsv", componentTable(model));
+    writeFileAtomically(outDir, "top_words.tsv",
+                        topWordTable(*session.corpus, model, session.topWords));
+}
+
+std::string sweepTable(const SpecificitySweep& sweep) {
+    std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific\n";
+    for (const auto& p : sweep.points) {
+        table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' +
+                 formatNumber(p.relativeAuc) + '\t' + std::to_string(p.numForegroundSpecific) +
+                 '\n';
+    }
+    return table;
+}
+
+} // namespace cx::cli

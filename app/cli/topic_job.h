@@ -1,0 +1,26 @@
+#pragma once
+
+// The `topics` and `sweep` commands' job and result files, apart from the command line, so
+// that other commands (a session's `run`) write the same files byte for byte. The options and
+// the data preparation are TopicSession's.
+
+#include "topic_session.h"
+
+#include "core/topics/topic_evaluation.h"
+
+#include <string>
+
+namespace cx::cli {
+
+/// Alg. 1 at `gamma` with the session's method (projected engine or direct). \pre prepared.
+TopicModelResult solveTopics(const TopicSession& session, double gamma);
+
+/// Writes topic_word.tsv, components.tsv and top_words.tsv (session.topWords words per
+/// component) into `outDir` (which must exist), each atomically.
+void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
+                     const std::string& outDir);
+
+/// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point.
+std::string sweepTable(const SpecificitySweep& sweep);
+
+} // namespace cx::cli

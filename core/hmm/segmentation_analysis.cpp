@@ -1,0 +1,229 @@
+#include "core/hmm/segmentation_analysis.h"
+
+#include "core/common/timer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+
+namespace cx {
+
+std::vector<std::vector<StateRun>> segmentationRuns(const Segmentation& segmentation) {
+    std::vector<std::vector<StateRun>> out(segmentation.states.size());
+    for (size_t t = 0; t < segmentation.states.size(); ++t) {
+        const auto& states = segmentation.states[t];
+        const auto n = static_cast<std::int64_t>(states.size());
+        std::int64_t begin = 0;
+        for (std::int64_t i = 1; i <= n; ++i) {
+            if (i < n && states[static_cast<size_t>(i)] == states[static_cast<size_t>(begin)]) {
+                continue;
+            }
+            out[t].push_back({begin, i, static_cast<int>(states[static_cast<size_t>(begin)])});
+            begin = i;
+        }
+    }
+    return out;
+}
+
+std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmmResult& result,
+                                 std::vector<std::vector<StateRun>>& runs,
+                                 const CancelToken& cancel) {
+    const auto k = static_cast<int>(result.markProbabilities.rows());
+    const int specific = result.numSpecific;
+    if (specific >= k || specific == 0 || result.markProbabilities.cols() != data.numMarks()) {
+        return 0;
+    }
+    // log P(pattern | component) for every distinct pattern: K × P, cheap (a few hundred
+    // patterns), so the per-bin work is one table lookup per candidate.
+    const int patterns = data.numPatterns();
+    Eigen::MatrixXd logLikelihood = Eigen::MatrixXd::Zero(k, patterns);
+    for (int c = 0; c < k; ++c) {
+        for (int p = 0; p < patterns; ++p) {
+            double sum = 0;
+            for (int m = 0; m < data.numMarks(); ++m) {
+                const std::uint8_t v = data.value(p, m);
+                if (v > 1) {
+                    continue; // missing
+                }
+                const double q = std::clamp(result.markProbabilities(c, m), 1e-6, 1 - 1e-6);
+                sum += v == 1 ? std::log(q) : std::log1p(-q);
+            }
+            logLikelihood(c, p) = sum;
+        }
+    }
+    std::int64_t relabelled = 0;
+    for (size_t t = 0; t < runs.size() && t < data.tracks.size(); ++t) {
+        throwIfCancelled(cancel);
+        const auto& bins = data.tracks[t].bins;
+        std::vector<StateRun> merged;
+        merged.reserve(runs[t].size());
+        for (StateRun run : runs[t]) {
+            Eigen::VectorXd score = Eigen::VectorXd::Zero(k);
+            for (std::int64_t i = run.begin; i < run.end; ++i) {
+                score += logLikelihood.col(bins[static_cast<size_t>(i)]);
+            }
+            int best = run.state;
+            for (int b = specific; b < k; ++b) {
+                if (score[b] > score[best]) {
+                    best = b;
+                }
+            }
+            if (best != run.state) {
+                relabelled += run.end - run.begin;
+                run.state = best;
+            }
+            if (!merged.empty() && merged.back().state == run.state &&
+                merged.back().end == run.begin) {
+                merged.back().end = run.end;
+            } else {
+                merged.push_back(run);
+            }
+        }
+        runs[t] = std::move(merged);
+    }
+    return relabelled;
+}
+
+DecodedSegmentation decodeSegmentation(const ChromatinData& data,
+                                       const ContrastiveHmmResult& result, DecodingMethod method,
+                                       bool labelBackground, const CancelToken& cancel) {
+    Stopwatch watch;
+    const Segmentation segmentation = segmentTracks(data, result.hmm, method, cancel);
+    throwIfCancelled(cancel);
+    DecodedSegmentation out;
+    out.method = method;
+    out.numSpecific = segmentation.numStates;
+    out.numStates = std::max(out.numSpecific, static_cast<int>(result.markProbabilities.rows()));
+    out.logLikelihood = segmentation.logLikelihood;
+    out.runs = segmentationRuns(segmentation);
+    out.backgroundLabelled = labelBackground;
+    if (labelBackground) {
+        out.backgroundBins = labelBackgroundRuns(data, result, out.runs, cancel);
+    }
+    out.stateBins.assign(static_cast<size_t>(std::max(0, out.numStates)), 0);
+    for (const auto& runs : out.runs) {
+        for (const StateRun& run : runs) {
+            out.stateBins[static_cast<size_t>(run.state)] += run.end - run.begin;
+        }
+    }
+    out.decodeMs = watch.elapsedMs();
+    return out;
+}
+
+OverlapEnrichment overlapEnrichment(const ChromatinData& data,
+                                    const DecodedSegmentation& segmentation,
+                                    const std::vector<const BedRegions*>& annotations,
+                                    const CancelToken& cancel) {
+    OverlapEnrichment table;
+    const int numStates = segmentation.numStates;
+    const auto numAnnotations = static_cast<Eigen::Index>(annotations.size());
+    table.overlap = Eigen::MatrixXd::Zero(numStates, numAnnotations);
+    table.fold = Eigen::MatrixXd::Constant(numStates, numAnnotations,
+                                           std::numeric_limits<double>::quiet_NaN());
+    table.stateBins.assign(static_cast<size_t>(numStates), 0);
+    table.annotationBins.assign(annotations.size(), 0);
+    for (const auto& runs : segmentation.runs) {
+        for (const StateRun& run : runs) {
+            table.stateBins[static_cast<size_t>(run.state)] += run.end - run.begin;
+            table.totalBins += run.end - run.begin;
+        }
+    }
+    for (Eigen::Index a = 0; a < numAnnotations; ++a) {
+        throwIfCancelled(cancel);
+        const BedRegions* regions = annotations[static_cast<size_t>(a)];
+        if (!regions) {
+            continue;
+        }
+        // classifyBins' foreground flag is exactly "overlaps at least one interval".
+        const BinClasses classes = classifyBins(data, regions, nullptr);
+        for (size_t t = 0; t < segmentation.runs.size() && t < classes.flags.size(); ++t) {
+            const auto& flags = classes.flags[t];
+            for (const StateRun& run : segmentation.runs[t]) {
+                std::int64_t hits = 0;
+                for (std::int64_t i = run.begin; i < run.end; ++i) {
+                    hits += (flags[static_cast<size_t>(i)] & kForegroundBin) != 0 ? 1 : 0;
+                }
+                table.overlap(run.state, a) += static_cast<double>(hits);
+                table.annotationBins[static_cast<size_t>(a)] += hits;
+            }
+        }
+    }
+    for (int s = 0; s < numStates; ++s) {
+        for (Eigen::Index a = 0; a < numAnnotations; ++a) {
+            const auto stateBins = static_cast<double>(table.stateBins[static_cast<size_t>(s)]);
+            const auto annotationBins =
+                static_cast<double>(table.annotationBins[static_cast<size_t>(a)]);
+            if (stateBins > 0 && annotationBins > 0 && table.totalBins > 0) {
+                table.fold(s, a) = (table.overlap(s, a) / stateBins) /
+                                   (annotationBins / static_cast<double>(table.totalBins));
+            }
+        }
+    }
+    return table;
+}
+
+StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
+                                   const std::vector<double>& gammas,
+                                   const ContrastiveHmmOptions& options,
+                                   const CancelToken& cancel) {
+    StateWeightSweep sweep;
+    Eigen::MatrixXd previous;
+    for (double gamma : gammas) {
+        throwIfCancelled(cancel);
+        const ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, options, cancel);
+        const Eigen::MatrixXd& current = result.markProbabilities;
+        const auto k = current.rows();
+        std::vector<int> order(static_cast<size_t>(k));
+        if (previous.rows() == k && previous.cols() == current.cols()) {
+            order = matchStates(previous, current);
+        } else {
+            for (Eigen::Index i = 0; i < k; ++i) {
+                order[static_cast<size_t>(i)] = static_cast<int>(i);
+            }
+        }
+        Eigen::VectorXd weights(k);
+        Eigen::MatrixXd profiles(k, current.cols());
+        for (Eigen::Index t = 0; t < k; ++t) {
+            weights[t] = result.weights[order[static_cast<size_t>(t)]];
+            profiles.row(t) = current.row(order[static_cast<size_t>(t)]);
+        }
+        sweep.gammas.push_back(gamma);
+        sweep.weights.push_back(weights);
+        sweep.profiles.push_back(profiles);
+        sweep.specificInvalidMass.push_back(result.specificInvalidMass());
+        previous = profiles;
+    }
+    return sweep;
+}
+
+void writeRunsBed9(std::ostream& out, const ChromatinData& data,
+                   const std::vector<std::vector<StateRun>>& runs,
+                   const std::vector<std::string>& labels, const std::vector<std::string>& colours,
+                   const std::function<std::string(const ChromatinTrack&)>& trackLine,
+                   int onlyTrack) {
+    const std::int64_t binSize = data.binSize;
+    for (size_t t = 0; t < data.tracks.size() && t < runs.size(); ++t) {
+        if (onlyTrack >= 0 && static_cast<int>(t) != onlyTrack) {
+            continue;
+        }
+        const ChromatinTrack& track = data.tracks[t];
+        if (trackLine) {
+            out << trackLine(track) << '\n';
+        }
+        for (const StateRun& run : runs[t]) {
+            const auto state = static_cast<size_t>(run.state);
+            if (run.state < 0 || state >= labels.size() || state >= colours.size()) {
+                throw std::invalid_argument("writeRunsBed9: state " + std::to_string(run.state) +
+                                            " has no label or colour");
+            }
+            const std::int64_t startBp = run.begin * binSize;
+            const std::int64_t endBp = run.end * binSize;
+            out << track.chrom << '\t' << startBp << '\t' << endBp << '\t' << labels[state]
+                << "\t0\t.\t" << startBp << '\t' << endBp << '\t' << colours[state] << '\n';
+        }
+    }
+}
+
+} // namespace cx

@@ -1,0 +1,122 @@
+#pragma once
+
+// What is computed from a decoded segmentation and from a contrastive HMM over a γ grid: runs,
+// background-like run labelling, overlap fold enrichment, the state-weight sweep with state
+// tracking, and BED9 text. Plain std/Eigen types; the GUI's chromatin workspace and the CLI
+// both call these.
+
+#include "core/common/cancel.h"
+#include "core/hmm/contrastive_hmm.h"
+#include "core/hmm/decoding.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// A maximal run of bins [begin, end) of one track decoded to one state.
+struct StateRun {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    int state = 0; ///< component index of the solution (see DecodedSegmentation)
+
+    bool operator==(const StateRun&) const = default;
+};
+
+/// Maximal runs of equal states of every track (per-bin states → runs). Cost O(bins).
+std::vector<std::vector<StateRun>> segmentationRuns(const Segmentation& segmentation);
+
+/// A decoded segmentation of every track, as runs (runs are 10–100× smaller than the per-bin
+/// vector). States are component indices of the solution: 0 … numSpecific−1 are the
+/// foreground-specific HMM's states; numSpecific … numStates−1 label runs that a
+/// background-like component explains better (see decodeSegmentation).
+struct DecodedSegmentation {
+    DecodingMethod method = DecodingMethod::Posterior;
+    int numStates = 0;                       ///< all components K
+    int numSpecific = 0;                     ///< states of the decoding HMM
+    bool backgroundLabelled = false;         ///< decodeSegmentation's labelBackgroundRuns
+    std::int64_t backgroundBins = 0;         ///< bins in runs relabelled as background-like
+    std::vector<std::vector<StateRun>> runs; ///< per track, in genome order
+    std::vector<std::int64_t> stateBins;     ///< bins per state, all tracks
+    double logLikelihood = 0;
+    double decodeMs = 0;
+};
+
+/// Decodes every track with the foreground-specific HMM of `result` (segmentTracks, the same
+/// model and decoding as `contrast-cli hmm`) and returns the runs.
+///
+/// That HMM has no state for what the contrast removed (e.g. quiescent chromatin at γ = 1 with
+/// genes as foreground), so it forces such stretches into its nearest specific state. With
+/// `labelBackground`, every decoded run r of state a is then tested against the
+/// background-like components b (ω_b ≤ 0) by their emission likelihoods over the run's bins,
+///   Σ_{t∈r} log P(x_t | b)  >  Σ_{t∈r} log P(x_t | a)  (per-mark Bernoulli, missing marks
+///   skipped, probabilities clamped to [1e−6, 1 − 1e−6]),
+/// and relabelled with the best such b when one wins (adjacent equal labels merge). Run
+/// boundaries stay those of the decoded HMM; no parameter is invented.
+/// \pre result.numSpecific > 0. Cost O(bins · K²). Polls `cancel`.
+DecodedSegmentation decodeSegmentation(const ChromatinData& data,
+                                       const ContrastiveHmmResult& result, DecodingMethod method,
+                                       bool labelBackground, const CancelToken& cancel = {});
+
+/// The relabelling step of decodeSegmentation on existing runs. Returns the number of bins
+/// relabelled.
+std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmmResult& result,
+                                 std::vector<std::vector<StateRun>>& runs,
+                                 const CancelToken& cancel = {});
+
+/// Overlap fold enrichment of states with annotations (ChromHMM's OverlapEnrichment):
+/// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
+/// annotation if they share at least one base (as in classifyBins).
+struct OverlapEnrichment {
+    Eigen::MatrixXd overlap; ///< states × annotations, bins
+    Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
+    std::vector<std::int64_t> stateBins;
+    std::vector<std::int64_t> annotationBins;
+    std::int64_t totalBins = 0;
+};
+
+/// Overlap fold enrichment of the segmentation's states with each annotation (a null entry is
+/// an empty column). Cost O(annotations · (bins + intervals)). Polls `cancel` between
+/// annotations.
+OverlapEnrichment overlapEnrichment(const ChromatinData& data,
+                                    const DecodedSegmentation& segmentation,
+                                    const std::vector<const BedRegions*>& annotations,
+                                    const CancelToken& cancel = {});
+
+/// State weights over a γ grid, with the components tracked from one γ to the next by
+/// matchStates (row t of every matrix is the same "track" of states).
+struct StateWeightSweep {
+    std::vector<double> gammas;
+    std::vector<Eigen::VectorXd> weights;  ///< per γ: K weights in track order
+    std::vector<Eigen::MatrixXd> profiles; ///< per γ: K × M mark probabilities in track order
+    /// per γ: invalid mass of the foreground-specific components (> 0: no valid model there)
+    std::vector<double> specificInvalidMass;
+};
+
+/// Solves at every γ of `gammas` (ascending) and tracks the components from one γ to the next
+/// with matchStates, so that row t of every result is the same state followed along γ.
+/// Cost: one solve per γ (about a millisecond each for K ≤ 10). Polls `cancel`.
+StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
+                                   const std::vector<double>& gammas,
+                                   const ContrastiveHmmOptions& options,
+                                   const CancelToken& cancel = {});
+
+/// Writes runs as BED9 (chrom, start, end, label, 0, ., start, end, itemRgb), one line per run,
+/// tracks in order (only `onlyTrack` when ≥ 0; tracks without runs are skipped). `labels[s]` and
+/// `colours[s]` ("R,G,B") name and colour state s. `trackLine`, when set, gives the line written
+/// before each track (UCSC `track name=… itemRgb="On"`, without the newline), so several cell types
+/// share one file. \throws std::invalid_argument when a state has no label or colour. Cost O(runs).
+void writeRunsBed9(std::ostream& out, const ChromatinData& data,
+                   const std::vector<std::vector<StateRun>>& runs,
+                   const std::vector<std::string>& labels, const std::vector<std::string>& colours,
+                   const std::function<std::string(const ChromatinTrack&)>& trackLine = {},
+                   int onlyTrack = -1);
+
+} // namespace cx

@@ -1,0 +1,205 @@
+// What is computed from a decoded segmentation: runs, background-like run labels, overlap fold
+// enrichment against a brute-force count, the tracked state-weight sweep against direct
+// solves, and BED9 text (one writer for the CLI's and the GUI's files).
+#include "core/hmm/segmentation_analysis.h"
+#include "core/hmm/synthetic_hmm.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace cx;
+
+namespace {
+
+ChromatinData tinyData(int bins, int binSize) {
+    ChromatinData data;
+    data.markNames = {"M"};
+    data.binSize = binSize;
+    ChromatinTrack track;
+    track.cell = "CELL";
+    track.chrom = "chr1";
+    track.bins.assign(static_cast<size_t>(bins), 0);
+    data.tracks.push_back(track);
+    data.patternValues = {0};
+    data.patternCounts = {bins};
+    return data;
+}
+
+} // namespace
+
+TEST(SegmentationRuns, MaximalRunsOfEqualStates) {
+    Segmentation segmentation;
+    segmentation.numStates = 3;
+    segmentation.states = {{0, 0, 1, 1, 1, 2, 0}, {2}, {}};
+    const auto runs = segmentationRuns(segmentation);
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0], (std::vector<StateRun>{{0, 2, 0}, {2, 5, 1}, {5, 6, 2}, {6, 7, 0}}));
+    EXPECT_EQ(runs[1], (std::vector<StateRun>{{0, 1, 2}}));
+    EXPECT_TRUE(runs[2].empty());
+}
+
+TEST(OverlapEnrichment, MatchesABruteForceCount) {
+    const ChromatinData data = tinyData(12, 100);
+    // States per bin and the runs they make.
+    const std::vector<int> states = {0, 0, 0, 1, 1, 2, 2, 2, 2, 0, 1, 1};
+    DecodedSegmentation segmentation;
+    segmentation.numStates = 3;
+    segmentation.numSpecific = 3;
+    segmentation.runs.resize(1);
+    for (size_t i = 0; i < states.size(); ++i) {
+        auto& runs = segmentation.runs[0];
+        if (!runs.empty() && runs.back().state == states[i]) {
+            runs.back().end = static_cast<std::int64_t>(i) + 1;
+        } else {
+            runs.push_back(
+                {static_cast<std::int64_t>(i), static_cast<std::int64_t>(i) + 1, states[i]});
+        }
+    }
+    BedRegions a;
+    a.byChrom["chr1"] = {{50, 250}, {950, 960}, {5000, 6000}}; // bins 0–2, 9; past the end
+    a.byChrom["chrUn"] = {{0, 10}};                            // no track: ignored
+    a.numIntervals = 4;
+    BedRegions b;
+    b.byChrom["chr1"] = {{300, 800}, {799, 801}}; // bins 3–8 (one base into bin 8)
+    b.numIntervals = 2;
+    const OverlapEnrichment table = overlapEnrichment(data, segmentation, {&a, &b, nullptr});
+
+    // Brute force: a bin overlaps an interval when they share at least one base.
+    const auto overlaps = [](const BedRegions& regions, int bin) {
+        const auto it = regions.byChrom.find("chr1");
+        for (const auto& interval : it->second) {
+            if (interval.start < (bin + 1) * 100 && interval.end > bin * 100) {
+                return true;
+            }
+        }
+        return false;
+    };
+    ASSERT_EQ(table.fold.rows(), 3);
+    ASSERT_EQ(table.fold.cols(), 3);
+    EXPECT_EQ(table.totalBins, 12);
+    for (int k = 0; k < 2; ++k) {
+        const BedRegions& regions = k == 0 ? a : b;
+        double annotated = 0;
+        for (int bin = 0; bin < 12; ++bin) {
+            annotated += overlaps(regions, bin) ? 1 : 0;
+        }
+        EXPECT_EQ(table.annotationBins[static_cast<size_t>(k)],
+                  static_cast<std::int64_t>(annotated));
+        for (int s = 0; s < 3; ++s) {
+            double inState = 0;
+            double both = 0;
+            for (int bin = 0; bin < 12; ++bin) {
+                if (states[static_cast<size_t>(bin)] == s) {
+                    inState += 1;
+                    both += overlaps(regions, bin) ? 1 : 0;
+                }
+            }
+            const double fold = (both / inState) / (annotated / 12.0);
+            EXPECT_NEAR(table.fold(s, k), fold, 1e-12) << "state " << s << " annotation " << k;
+            EXPECT_EQ(table.overlap(s, k), both);
+        }
+    }
+    EXPECT_NEAR(table.fold(0, 0), (4.0 / 4.0) / (4.0 / 12.0), 1e-12); // state 0 ⊂ A: 3×
+    // A missing annotation is an empty column.
+    EXPECT_EQ(table.annotationBins[2], 0);
+    EXPECT_TRUE(std::isnan(table.fold(0, 2)));
+}
+
+TEST(BackgroundRuns, RunsABackgroundStateExplainsBetterAreRelabelled) {
+    // Two marks; bins 0–3 carry mark A (specific state 0 fits), bins 4–9 carry nothing: the
+    // specific HMM's only other state (mark B) fits them worse than the background component.
+    ChromatinData data;
+    data.markNames = {"A", "B"};
+    data.binSize = 200;
+    ChromatinTrack track;
+    track.cell = "C";
+    track.chrom = "chr1";
+    track.bins = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    data.tracks.push_back(track);
+    data.patternValues = {1, 0, 0, 0};
+    data.patternCounts = {4, 6};
+    ContrastiveHmmResult result;
+    result.numSpecific = 2;
+    result.markProbabilities.resize(3, 2);
+    result.markProbabilities << 0.9, 0.05, // specific: mark A
+        0.05, 0.8,                         // specific: mark B
+        0.02, 0.02;                        // background-like: nothing
+    std::vector<std::vector<StateRun>> runs = {{{0, 4, 0}, {4, 10, 1}}};
+    EXPECT_EQ(labelBackgroundRuns(data, result, runs), 6);
+    ASSERT_EQ(runs[0].size(), 2u);
+    EXPECT_EQ(runs[0][0].state, 0);
+    EXPECT_EQ(runs[0][1].state, 2);
+    // All states specific: nothing to relabel.
+    result.numSpecific = 3;
+    std::vector<std::vector<StateRun>> same = {{{0, 4, 0}, {4, 10, 1}}};
+    EXPECT_EQ(labelBackgroundRuns(data, result, same), 0);
+}
+
+TEST(StateWeightSweep, TracksTheDirectSolvesAlongGamma) {
+    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
+    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
+    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    options.seed = 5;
+    const std::vector<double> gammas = {0.0, 0.5, 1.0, 1.5};
+    const StateWeightSweep sweep = sweepStateWeights(moments, gammas, options);
+    ASSERT_EQ(sweep.gammas, gammas);
+    ASSERT_EQ(sweep.weights.size(), gammas.size());
+    for (size_t g = 0; g < gammas.size(); ++g) {
+        const ContrastiveHmmResult direct = solveContrastiveHmm(moments, gammas[g], options);
+        EXPECT_DOUBLE_EQ(sweep.specificInvalidMass[g], direct.specificInvalidMass());
+        // Row t of the sweep is some component of the direct solve, each used once.
+        std::vector<bool> used(static_cast<size_t>(direct.weights.size()), false);
+        for (Eigen::Index t = 0; t < sweep.weights[g].size(); ++t) {
+            bool found = false;
+            for (Eigen::Index c = 0; c < direct.weights.size() && !found; ++c) {
+                if (!used[static_cast<size_t>(c)] && sweep.weights[g][t] == direct.weights[c] &&
+                    sweep.profiles[g].row(t) == direct.markProbabilities.row(c)) {
+                    used[static_cast<size_t>(c)] = true;
+                    found = true;
+                }
+            }
+            EXPECT_TRUE(found) << "γ " << gammas[g] << " row " << t;
+        }
+        if (g > 0) {
+            // Tracking: each row stays close to the same row one γ earlier.
+            const std::vector<int> order = matchStates(sweep.profiles[g - 1], sweep.profiles[g]);
+            for (size_t t = 0; t < order.size(); ++t) {
+                EXPECT_EQ(order[t], static_cast<int>(t)) << "γ " << gammas[g];
+            }
+        }
+    }
+}
+
+TEST(RunsBed9, SameBytesAsTheSegmentationWriterAndChecksLabels) {
+    ChromatinData data = tinyData(6, 200);
+    ChromatinTrack second = data.tracks.front();
+    second.cell = "OTHER";
+    data.tracks.push_back(second);
+    Segmentation segmentation;
+    segmentation.numStates = 2;
+    segmentation.states = {{0, 0, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1}};
+    std::ostringstream viaSegmentation;
+    writeSegmentationBed9(viaSegmentation, data, segmentation, {"E1", "E2"}, true);
+    std::ostringstream viaRuns;
+    writeRunsBed9(viaRuns, data, segmentationRuns(segmentation), {"E1", "E2"},
+                  {stateColor(0), stateColor(1)}, [](const ChromatinTrack& track) {
+                      return "track name=\"" + track.cell +
+                             "\" description=\"contrast-cli hmm states (" + track.cell +
+                             ", posterior)\" itemRgb=\"On\"";
+                  });
+    EXPECT_EQ(viaRuns.str(), viaSegmentation.str());
+    EXPECT_NE(viaRuns.str().find("chr1\t0\t400\tE1\t0\t.\t0\t400\t" + stateColor(0) + "\n"),
+              std::string::npos);
+    std::ostringstream only;
+    writeRunsBed9(only, data, segmentationRuns(segmentation), {"E1", "E2"}, {"1,1,1", "2,2,2"}, {},
+                  1);
+    EXPECT_EQ(only.str(), "chr1\t0\t1200\tE2\t0\t.\t0\t1200\t2,2,2\n");
+    std::ostringstream missing;
+    EXPECT_THROW(writeRunsBed9(missing, data, segmentationRuns(segmentation), {"E1"}, {"1,1,1"}),
+                 std::invalid_argument);
+}

@@ -1,0 +1,210 @@
+// The Chromatin workspace's pure presenter functions (ui/chromatin/chromatin_presenter.h): what
+// the heatmaps, the weights chart and the segmentation toolbar show, from plain results.
+#include "ui/chromatin/chromatin_presenter.h"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace cx::ui;
+
+namespace {
+
+const std::vector<std::string> kMarks = {"H3K4me3", "H3K27ac", "H3K36me3"};
+
+/// K = 3: two foreground-specific components (ω > 0) and one background-like one.
+cx::ContrastiveHmmResult threeStates() {
+    cx::ContrastiveHmmResult result;
+    result.numSpecific = 2;
+    result.markProbabilities.resize(3, 3);
+    result.markProbabilities << 0.9, 0.8, 0.05, // promoter-like
+        0.05, 0.05, 0.7,                        // transcribed
+        0.02, 0.02, 0.02;                       // quiet
+    result.weights.resize(3);
+    result.weights << 0.3, 0.5, -0.2;
+    result.componentInvalidMass = Eigen::VectorXd::Zero(3);
+    result.hmm.transitions.resize(2, 2);
+    result.hmm.transitions << 0.9, 0.1, 0.2, 0.8;
+    return result;
+}
+
+StateCatalog catalogOf(const cx::ContrastiveHmmResult& result) {
+    StateCatalog catalog;
+    catalog.update(result.markProbabilities, result.weights, kMarks);
+    return catalog;
+}
+
+} // namespace
+
+TEST(ChromatinPresenter, SweepGridCoversTheSliderRange) {
+    const QVector<double> grid = chromatinSweepGrid(2.0);
+    ASSERT_EQ(grid.size(), 41);
+    EXPECT_DOUBLE_EQ(grid.front(), 0.0);
+    EXPECT_NEAR(grid.back(), 2.0, 1e-12);
+    EXPECT_NEAR(grid[1], 0.05, 1e-12);
+}
+
+TEST(ChromatinPresenter, PathKindsAndGenomicText) {
+    EXPECT_TRUE(isBedPath(QStringLiteral("/x/RefSeqGene.hg18.bed.gz")));
+    EXPECT_TRUE(isBedPath(QStringLiteral("a.BED")));
+    EXPECT_FALSE(isBedPath(QStringLiteral("a_binary.txt")));
+    EXPECT_TRUE(isBinarizedPath(QStringLiteral("GM12878_chr11_binary.txt.gz")));
+    EXPECT_FALSE(isBinarizedPath(QStringLiteral("notes.txt")));
+    EXPECT_EQ(formatGenomicWidth(200), QStringLiteral("200 bp"));
+    EXPECT_TRUE(formatGenomicWidth(12500).endsWith(QStringLiteral(" kb")));
+    EXPECT_TRUE(formatGenomicWidth(2500000).endsWith(QStringLiteral(" Mb")));
+    EXPECT_TRUE(genomicRangeText(QStringLiteral("chr11"), 0, 2000, 10000)
+                    .startsWith(QStringLiteral("chr11:")));
+    EXPECT_FALSE(genomicRangeText(QString(), 0, 0, 0).contains(QLatin1Char(':')));
+    EXPECT_NE(annotationLaneColour(QStringLiteral("RefSeqTSS2kb")),
+              annotationLaneColour(QStringLiteral("RefSeqExon")));
+}
+
+TEST(ChromatinPresenter, DiscoversChromHmmCoordsNextToTheTracks) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QDir root(dir.path());
+    ASSERT_TRUE(root.mkpath(QStringLiteral("COORDS/hg18")));
+    for (const char* name : {"COORDS/hg18/b.bed.gz", "COORDS/hg18/a.bed", "COORDS/hg18/x.txt"}) {
+        QFile file(root.filePath(QString::fromLatin1(name)));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    }
+    const QString track = root.filePath(QStringLiteral("CELL_chr1_binary.txt"));
+    EXPECT_EQ(discoverAnnotations({track}),
+              (QStringList{root.filePath(QStringLiteral("COORDS/hg18/a.bed")),
+                           root.filePath(QStringLiteral("COORDS/hg18/b.bed.gz"))}));
+    // Two assemblies and a track path naming neither: nothing is guessed.
+    ASSERT_TRUE(root.mkpath(QStringLiteral("COORDS/mm9")));
+    EXPECT_TRUE(discoverAnnotations({track}).isEmpty());
+    EXPECT_TRUE(discoverAnnotations({}).isEmpty());
+}
+
+TEST(ChromatinPresenter, EmissionRowsFollowTheCatalogAndMarkBackgroundAndInvalidStates) {
+    cx::ContrastiveHmmResult result = threeStates();
+    result.componentInvalidMass[1] = 0.1; // the transcribed state fails the validity test
+    const StateCatalog catalog = catalogOf(result);
+    const StateMatrixModel::Content content = emissionContent(result, catalog, kMarks);
+    ASSERT_EQ(content.values.rows(), 3);
+    EXPECT_EQ(content.columnLabels, (QStringList{"H3K4me3", "H3K27ac", "H3K36me3"}));
+    for (int s = 0; s < 3; ++s) {
+        const int component = catalog.componentOfSlot(s);
+        EXPECT_EQ(content.values.row(s), result.markProbabilities.row(component));
+        EXPECT_EQ(content.rowWeights[s], result.weights[component]);
+        EXPECT_EQ(content.rowDimmed[s], result.weights[component] <= 0);
+        EXPECT_EQ(content.rowFlagged[s], component == 1);
+        EXPECT_EQ(content.rowLabels[s], catalog.name(s));
+    }
+    EXPECT_EQ(invalidSpecificStates(result, catalog),
+              QStringList{catalog.name(catalog.slotOfComponent(1))});
+    // An invalid background-like component is not named: it is no state of the reported HMM.
+    result.componentInvalidMass << 0, 0, 0.1;
+    EXPECT_TRUE(invalidSpecificStates(result, catalog).isEmpty());
+}
+
+TEST(ChromatinPresenter, ReferenceRowsAreMatchedToTheContrastiveRows) {
+    const cx::ContrastiveHmmResult result = threeStates();
+    const StateCatalog catalog = catalogOf(result);
+    // The γ = 0 model has the same states in another order.
+    cx::ContrastiveHmmResult reference = result;
+    reference.markProbabilities.row(0) = result.markProbabilities.row(2);
+    reference.markProbabilities.row(2) = result.markProbabilities.row(0);
+    const StateMatrixModel::Content content = referenceContent(reference, catalog, kMarks);
+    ASSERT_EQ(content.values.rows(), 3);
+    for (int s = 0; s < 3; ++s) {
+        EXPECT_EQ(content.values.row(s), catalog.profiles().row(s)) << "row " << s;
+    }
+}
+
+TEST(ChromatinPresenter, TransitionsOnlyBetweenSpecificStatesInDisplayOrder) {
+    const cx::ContrastiveHmmResult result = threeStates();
+    const StateCatalog catalog = catalogOf(result);
+    const StateMatrixModel::Content content = transitionContent(result, catalog);
+    ASSERT_EQ(content.values.rows(), 2);
+    ASSERT_EQ(content.values.cols(), 2);
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            const int from = catalog.componentOfSlot(content.rowSlots[i]);
+            const int to = catalog.componentOfSlot(content.rowSlots[j]);
+            EXPECT_EQ(content.values(i, j), result.hmm.transitions(from, to));
+        }
+    }
+    EXPECT_LT(content.rowSlots[0], content.rowSlots[1]);
+}
+
+TEST(ChromatinPresenter, EnrichmentRowsInDisplayOrderWithoutUnusedStates) {
+    const cx::ContrastiveHmmResult result = threeStates();
+    const StateCatalog catalog = catalogOf(result);
+    SegmentationState segmentation;
+    segmentation.generation = 7;
+    segmentation.numStates = 3;
+    segmentation.numSpecific = 2;
+    EnrichmentTable table;
+    table.generation = 7;
+    table.annotations = {QStringLiteral("Genes")};
+    table.fold.resize(3, 1);
+    table.fold << 2.0, 0.5, 1.0;
+    table.overlap = Eigen::MatrixXd::Zero(3, 1);
+    table.stateBins = {30, 0, 70}; // state 1 labelled no run
+    table.totalBins = 100;
+    const std::vector<int> slots = {2, 0, 1};
+    const auto content = enrichmentContent(table, segmentation, slots, catalog);
+    ASSERT_TRUE(content.has_value());
+    ASSERT_EQ(content->values.rows(), 2);
+    EXPECT_EQ(content->rowSlots, (QVector<int>{1, 2})); // state 2 (slot 1), then state 0
+    EXPECT_EQ(content->values(0, 0), 1.0);
+    EXPECT_EQ(content->values(1, 0), 2.0);
+    EXPECT_EQ(content->rowWeights, (QVector<double>{70.0, 30.0}));
+    EXPECT_EQ(content->rowDimmed, (QVector<bool>{true, false})); // state 2 is background-like
+    table.generation = 8;
+    EXPECT_FALSE(enrichmentContent(table, segmentation, slots, catalog).has_value());
+}
+
+TEST(ChromatinPresenter, WeightLinesFollowTheTrackMatchedToEachSlot) {
+    const cx::ContrastiveHmmResult result = threeStates();
+    const StateCatalog catalog = catalogOf(result);
+    WeightSweep sweep;
+    sweep.gammas = {0.0, 1.0};
+    // Track order reversed relative to the components.
+    Eigen::MatrixXd profiles = result.markProbabilities;
+    profiles.row(0) = result.markProbabilities.row(2);
+    profiles.row(2) = result.markProbabilities.row(0);
+    Eigen::VectorXd w0(3);
+    w0 << 0.1, 0.5, 0.4;
+    Eigen::VectorXd w1(3);
+    w1 << -0.2, 0.5, 0.3;
+    sweep.weights = {w0, w1};
+    sweep.profiles = {profiles, profiles};
+    sweep.specificInvalidMass = {0.0, 0.2};
+    const WeightLines chart = weightLines(sweep, 1.0, catalog);
+    ASSERT_TRUE(chart.isValid());
+    ASSERT_EQ(chart.lines.size(), 3);
+    for (int s = 0; s < 3; ++s) {
+        const int component = catalog.componentOfSlot(s);
+        const int track = 2 - component; // the reversal above
+        EXPECT_EQ(chart.trackOfSlot[static_cast<size_t>(s)], track);
+        ASSERT_EQ(chart.lines[s].points.size(), 2);
+        EXPECT_EQ(chart.lines[s].points[1].y(), w1[track]);
+        EXPECT_EQ(chart.lines[s].name, catalog.name(s));
+    }
+    ASSERT_EQ(chart.unreliable.size(), 1);
+    EXPECT_DOUBLE_EQ(chart.unreliable[0].first, 0.5);
+    EXPECT_DOUBLE_EQ(chart.unreliable[0].second, 1.0);
+    sweep.weights.front().resize(2); // another K: does not fit the catalog
+    sweep.weights.back().resize(2);
+    EXPECT_FALSE(weightLines(sweep, 1.0, catalog).isValid());
+}
+
+TEST(ChromatinPresenter, UnreliableRangesReachHalfwayAndMerge) {
+    const QVector<double> gammas = {0.0, 0.5, 1.0, 1.5, 2.0};
+    const auto ranges = unreliableRanges(gammas, {0, 1, 1, 0, 1});
+    ASSERT_EQ(ranges.size(), 2);
+    EXPECT_DOUBLE_EQ(ranges[0].first, 0.25);
+    EXPECT_DOUBLE_EQ(ranges[0].second, 1.25);
+    EXPECT_DOUBLE_EQ(ranges[1].first, 1.75);
+    EXPECT_DOUBLE_EQ(ranges[1].second, 2.0);
+    EXPECT_TRUE(unreliableRanges(gammas, {0, 0, 0, 0, 0}).isEmpty());
+}

@@ -1,0 +1,351 @@
+#include "ui/chromatin/chromatin_presenter.h"
+
+#include "core/hmm/contrastive_hmm.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cx::ui {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ChromatinWorkspace", text);
+}
+
+QString formatBp(qint64 bp) {
+    return QLocale().toString(bp);
+}
+
+} // namespace
+
+QVector<double> chromatinSweepGrid(double maximum, double step) {
+    QVector<double> gammas;
+    const int steps = static_cast<int>(std::lround(maximum / step));
+    for (int i = 0; i <= steps; ++i) {
+        gammas << i * step;
+    }
+    return gammas;
+}
+
+QColor annotationLaneColour(const QString& name) {
+    const QString lower = name.toLower();
+    if (lower.contains(QLatin1String("tss"))) {
+        return QColor(0xb0, 0x3a, 0x2e);
+    }
+    if (lower.contains(QLatin1String("exon"))) {
+        return QColor(0x2b, 0x6c, 0xb0);
+    }
+    if (lower.contains(QLatin1String("cpg"))) {
+        return QColor(0x2f, 0x85, 0x5a);
+    }
+    if (lower.contains(QLatin1String("lad")) || lower.contains(QLatin1String("lamin"))) {
+        return QColor(0x7b, 0x6d, 0x8d);
+    }
+    return QColor(0x2b, 0x3a, 0x55);
+}
+
+bool isBedPath(const QString& path) {
+    const QString name = QFileInfo(path).fileName().toLower();
+    return name.endsWith(QLatin1String(".bed")) || name.endsWith(QLatin1String(".bed.gz"));
+}
+
+bool isBinarizedPath(const QString& path) {
+    const QString name = QFileInfo(path).fileName().toLower();
+    return (name.endsWith(QLatin1String(".txt")) || name.endsWith(QLatin1String(".txt.gz"))) &&
+           name.contains(QLatin1String("binary"));
+}
+
+QString formatGenomicWidth(qint64 bp) {
+    if (bp >= 1000000) {
+        return QStringLiteral("%1 Mb").arg(QLocale().toString(bp / 1e6, 'f', 2));
+    }
+    if (bp >= 1000) {
+        return QStringLiteral("%1 kb").arg(QLocale().toString(bp / 1e3, 'f', 1));
+    }
+    return QStringLiteral("%1 bp").arg(bp);
+}
+
+QString genomicRangeText(const QString& chrom, qint64 start, qint64 end, qint64 length) {
+    if (length <= 0) {
+        return tr("Drag to scroll, wheel or +/− to zoom");
+    }
+    return tr("%1:%2–%3 (%4) · drag to scroll, wheel to zoom")
+        .arg(chrom, formatBp(start), formatBp(end), formatGenomicWidth(end - start));
+}
+
+QStringList discoverAnnotations(const QStringList& trackPaths) {
+    // ChromHMM's own layout: <data>/COORDS/<assembly>/*.bed.gz next to the binarized files.
+    if (trackPaths.isEmpty()) {
+        return {};
+    }
+    const QFileInfo first(trackPaths.front());
+    const QDir coords(first.absoluteDir().absoluteFilePath(QStringLiteral("COORDS")));
+    if (!coords.exists()) {
+        return {};
+    }
+    const QStringList assemblies = coords.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QString chosen;
+    if (assemblies.size() == 1) {
+        chosen = assemblies.front();
+    } else {
+        for (const QString& assembly : assemblies) {
+            if (first.absoluteFilePath().contains(assembly, Qt::CaseInsensitive)) {
+                chosen = assembly;
+            }
+        }
+    }
+    if (chosen.isEmpty()) {
+        return {};
+    }
+    const QDir folder(coords.absoluteFilePath(chosen));
+    QStringList out;
+    for (const QString& name : folder.entryList(
+             {QStringLiteral("*.bed"), QStringLiteral("*.bed.gz")}, QDir::Files, QDir::Name)) {
+        out << folder.absoluteFilePath(name);
+    }
+    return out;
+}
+
+namespace {
+
+QStringList markColumns(const std::vector<std::string>& marks) {
+    QStringList columns;
+    for (const std::string& mark : marks) {
+        columns << QString::fromStdString(mark);
+    }
+    return columns;
+}
+
+} // namespace
+
+StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result,
+                                          const StateCatalog& catalog,
+                                          const std::vector<std::string>& marks) {
+    const int shownSlots = catalog.numSlots();
+    StateMatrixModel::Content current;
+    current.values.resize(shownSlots, result.markProbabilities.cols());
+    current.columnLabels = markColumns(marks);
+    current.valueName = tr("P(mark present)");
+    for (int s = 0; s < shownSlots; ++s) {
+        const int component = catalog.componentOfSlot(s);
+        current.values.row(s) = result.markProbabilities.row(component);
+        current.rowLabels << catalog.name(s);
+        current.rowColours << catalog.colour(s);
+        const double weight = result.weights[component];
+        current.rowWeights << weight;
+        current.rowDimmed << (weight <= 0);
+        current.rowSlots << s;
+        QString note = weight > 0
+                           ? tr("foreground-specific (ω = %1)").arg(weight, 0, 'g', 3)
+                           : tr("background-like at this γ (ω = %1 ≤ 0)").arg(weight, 0, 'g', 3);
+        if (catalog.isRenamed(s)) {
+            note += tr(" · automatic name: %1").arg(catalog.autoName(s));
+        }
+        const bool invalid = !result.isValidComponent(component);
+        current.rowFlagged << invalid;
+        if (invalid) {
+            note += tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight "
+                       "leaves [−γ, 1] by more than sampling error");
+        }
+        current.rowNotes << note;
+    }
+    return current;
+}
+
+StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
+                                           const StateCatalog& catalog,
+                                           const std::vector<std::string>& marks) {
+    // γ = 0 rows in the same order, by matching their emissions to the current states.
+    std::vector<int> match(static_cast<size_t>(reference.weights.size()));
+    for (size_t i = 0; i < match.size(); ++i) {
+        match[i] = static_cast<int>(i);
+    }
+    if (reference.markProbabilities.rows() == catalog.profiles().rows() &&
+        reference.markProbabilities.cols() == catalog.profiles().cols()) {
+        match = cx::matchStates(catalog.profiles(), reference.markProbabilities);
+    }
+    StateMatrixModel::Content left;
+    left.values.resize(static_cast<Eigen::Index>(match.size()), reference.markProbabilities.cols());
+    left.columnLabels = markColumns(marks);
+    left.valueName = tr("P(mark present)");
+    QMap<QString, int> seen;
+    for (size_t i = 0; i < match.size(); ++i) {
+        const int row = match[i];
+        left.values.row(static_cast<Eigen::Index>(i)) = reference.markProbabilities.row(row);
+        StateClass guess = classifyChromatinState(reference.markProbabilities.row(row), marks);
+        if (guess.name.isEmpty()) {
+            guess.name = tr("State %1").arg(i + 1);
+            guess.colour = QColor(0xa0, 0xa6, 0xad);
+        }
+        const int repeat = ++seen[guess.name];
+        left.rowLabels << (repeat > 1 ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
+                                      : guess.name);
+        left.rowColours << guess.colour;
+        left.rowWeights << reference.weights[row];
+        left.rowDimmed << (reference.weights[row] <= 0);
+        left.rowSlots << static_cast<int>(i);
+        left.rowNotes << tr("γ = 0 state matched to the contrastive row “%1”")
+                             .arg(catalog.name(static_cast<int>(i)));
+    }
+    return left;
+}
+
+StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
+                                            const StateCatalog& catalog) {
+    // Specific states only (the HMM's states), in display order.
+    std::vector<int> shownSlots;
+    for (int s = 0; s < catalog.numSlots(); ++s) {
+        if (catalog.componentOfSlot(s) < result.numSpecific) {
+            shownSlots.push_back(s);
+        }
+    }
+    StateMatrixModel::Content content;
+    const auto n = static_cast<Eigen::Index>(shownSlots.size());
+    content.values.resize(n, n);
+    content.valueName = tr("P(next bin's state)");
+    content.rowHeader = tr("from \\ to");
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int from = catalog.componentOfSlot(shownSlots[static_cast<size_t>(i)]);
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const int to = catalog.componentOfSlot(shownSlots[static_cast<size_t>(j)]);
+            content.values(i, j) = result.hmm.transitions(from, to);
+        }
+        const int slot = shownSlots[static_cast<size_t>(i)];
+        content.rowLabels << catalog.name(slot);
+        content.columnLabels << catalog.name(slot);
+        content.rowColours << catalog.colour(slot);
+        content.rowSlots << slot;
+    }
+    return content;
+}
+
+std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable& table,
+                                                           const SegmentationState& segmentation,
+                                                           const std::vector<int>& slots,
+                                                           const StateCatalog& catalog) {
+    if (table.generation != segmentation.generation ||
+        slots.size() != static_cast<size_t>(table.numStates())) {
+        return std::nullopt;
+    }
+    StateMatrixModel::Content content;
+    // Rows in display order, for the states the segmentation used (background-like states
+    // that labelled no run are left out).
+    std::vector<int> order;
+    for (int state = 0; state < table.numStates(); ++state) {
+        if (table.stateBins[static_cast<size_t>(state)] > 0) {
+            order.push_back(state);
+        }
+    }
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return slots[static_cast<size_t>(a)] < slots[static_cast<size_t>(b)];
+    });
+    content.values.resize(static_cast<Eigen::Index>(order.size()), table.numAnnotations());
+    content.columnLabels = table.annotations;
+    content.valueName = tr("fold enrichment");
+    content.decimals = 1;
+    for (size_t r = 0; r < order.size(); ++r) {
+        const int state = order[r];
+        const int slot = slots[static_cast<size_t>(state)];
+        const bool background = state >= segmentation.numSpecific;
+        content.values.row(static_cast<Eigen::Index>(r)) = table.fold.row(state);
+        content.rowLabels << catalog.name(slot);
+        content.rowColours << catalog.colour(slot);
+        const double share =
+            table.totalBins > 0
+                ? 100.0 * static_cast<double>(table.stateBins[static_cast<size_t>(state)]) /
+                      static_cast<double>(table.totalBins)
+                : 0.0;
+        content.rowWeights << share;
+        content.rowDimmed << background;
+        content.rowSlots << slot;
+        content.rowNotes << tr("%1 bins (%2 % of all)%3")
+                                .arg(QLocale().toString(static_cast<qint64>(
+                                    table.stateBins[static_cast<size_t>(state)])))
+                                .arg(share, 0, 'f', 2)
+                                .arg(background ? tr(" · background-like: runs this component "
+                                                     "explains better than the specific HMM's "
+                                                     "state")
+                                                : QString());
+    }
+    return content;
+}
+
+QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
+                                  const StateCatalog& catalog) {
+    QStringList invalidStates;
+    for (int s = 0; s < catalog.numSlots(); ++s) {
+        const int component = catalog.componentOfSlot(s);
+        if (!result.isValidComponent(component) && result.weights[component] > 0) {
+            invalidStates << catalog.name(s);
+        }
+    }
+    return invalidStates;
+}
+
+std::vector<int> segmentationSlots(const SegmentationState& segmentation,
+                                   const StateCatalog& catalog) {
+    std::vector<int> slots;
+    for (int s = 0; s < segmentation.numStates; ++s) {
+        slots.push_back(std::max(0, catalog.slotOfComponent(s)));
+    }
+    return slots;
+}
+
+WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog) {
+    WeightLines out;
+    if (sweep.isEmpty() || sweep.numTracks() != catalog.numSlots()) {
+        return out;
+    }
+    // Which sweep track is which display slot: match at the grid point nearest the shown γ.
+    int nearest = 0;
+    for (int i = 0; i < sweep.gammas.size(); ++i) {
+        if (std::abs(sweep.gammas[i] - gamma) < std::abs(sweep.gammas[nearest] - gamma)) {
+            nearest = i;
+        }
+    }
+    const Eigen::MatrixXd& profiles = sweep.profiles[static_cast<size_t>(nearest)];
+    if (profiles.cols() != catalog.profiles().cols()) {
+        return out;
+    }
+    out.trackOfSlot = cx::matchStates(catalog.profiles(), profiles);
+    for (int s = 0; s < catalog.numSlots(); ++s) {
+        StateWeightsChartView::Line line;
+        line.name = catalog.name(s);
+        line.colour = catalog.colour(s);
+        const int track = out.trackOfSlot[static_cast<size_t>(s)];
+        for (int i = 0; i < sweep.gammas.size(); ++i) {
+            line.points << QPointF(sweep.gammas[i], sweep.weights[static_cast<size_t>(i)][track]);
+        }
+        out.lines << line;
+    }
+    out.unreliable = unreliableRanges(sweep.gammas, sweep.specificInvalidMass);
+    return out;
+}
+
+QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,
+                                                          const std::vector<double>& invalidMass) {
+    QList<StateWeightsChartView::GammaRange> unreliable;
+    const int n = gammas.size();
+    for (int i = 0; i < n && static_cast<size_t>(i) < invalidMass.size(); ++i) {
+        if (!(invalidMass[static_cast<size_t>(i)] > 0)) {
+            continue;
+        }
+        const double from = i > 0 ? (gammas[i - 1] + gammas[i]) / 2 : gammas[i];
+        const double to = i + 1 < n ? (gammas[i] + gammas[i + 1]) / 2 : gammas[i];
+        if (!unreliable.isEmpty() && unreliable.back().second >= from) {
+            unreliable.back().second = to;
+        } else {
+            unreliable.append({from, to});
+        }
+    }
+    return unreliable;
+}
+
+} // namespace cx::ui

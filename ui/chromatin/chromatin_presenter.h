@@ -1,0 +1,81 @@
+#pragma once
+
+// Pure presenter functions of the Chromatin workspace: what its views show, computed from the
+// controller's results and the StateCatalog (display order, names, colours of the states).
+// No widgets, no threads, no controller: the workspace feeds the returned contents to its
+// models and views, the tests call them directly.
+
+#include "ui/charts/state_weights_chart_view.h"
+#include "ui/chromatin/chromatin_types.h"
+#include "ui/chromatin/state_catalog.h"
+#include "ui/chromatin/state_matrix_model.h"
+
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cx::ui {
+
+/// γ grid of the weights-vs-γ chart: 0 … `maximum` in steps of `step`.
+QVector<double> chromatinSweepGrid(double maximum, double step = 0.05);
+/// Colour of an annotation lane, by its name (TSS, exons, CpG islands, lamina, other).
+QColor annotationLaneColour(const QString& name);
+/// A BED file (.bed, .bed.gz), by its name.
+bool isBedPath(const QString& path);
+/// A ChromHMM binarized track (.txt[.gz] with "binary" in the name), by its name.
+bool isBinarizedPath(const QString& path);
+/// "1.25 Mb", "12.5 kb", "200 bp".
+QString formatGenomicWidth(qint64 bp);
+/// The segmentation toolbar's text for the range [start, end) of `chrom` (length ≤ 0: none).
+QString genomicRangeText(const QString& chrom, qint64 start, qint64 end, qint64 length);
+/// ChromHMM's own layout: the *.bed[.gz] files of <tracks' folder>/COORDS/<assembly>/ (the
+/// only assembly, or the one named in the first track's path), sorted by name.
+QStringList discoverAnnotations(const QStringList& trackPaths);
+
+/// Heatmap rows of the contrastive model: every component in display-slot order, with
+/// weights (dimmed when ω ≤ 0, flagged when not a valid state) and notes.
+StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result,
+                                          const StateCatalog& catalog,
+                                          const std::vector<std::string>& marks);
+/// Heatmap rows of the γ = 0 model, matched row by row to the catalog's states.
+StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
+                                           const StateCatalog& catalog,
+                                           const std::vector<std::string>& marks);
+/// Transitions between the foreground-specific states, in display order (empty: none).
+StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
+                                            const StateCatalog& catalog);
+/// Enrichment rows in display order for the states the segmentation used; `slots[s]` is the
+/// display slot of segmentation state s. None when the table is for another segmentation.
+std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable& table,
+                                                           const SegmentationState& segmentation,
+                                                           const std::vector<int>& slots,
+                                                           const StateCatalog& catalog);
+/// Names of the foreground-specific states (ω > 0) that fail core's validity test.
+QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
+                                  const StateCatalog& catalog);
+/// Display slot of every state of `segmentation` (as mapped by the catalog now).
+std::vector<int> segmentationSlots(const SegmentationState& segmentation,
+                                   const StateCatalog& catalog);
+
+/// Lines of the weights-vs-γ chart.
+struct WeightLines {
+    std::vector<int> trackOfSlot; ///< sweep track drawn for each display slot
+    QList<StateWeightsChartView::Line> lines;
+    QList<StateWeightsChartView::GammaRange> unreliable;
+    bool isValid() const { return !trackOfSlot.empty(); }
+};
+/// One line per display slot: the sweep track matched to the slot at the grid point nearest
+/// `gamma`. Invalid (empty) when the sweep and the catalog do not fit together.
+WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog);
+/// Grid points without a valid model (specificInvalidMass > 0), as γ ranges reaching halfway
+/// to the neighbours; adjacent ranges merge.
+QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,
+                                                          const std::vector<double>& invalidMass);
+
+} // namespace cx::ui

@@ -1,0 +1,162 @@
+// The Chromatin workspace's menus and exports: File ▸ Export and View actions, the views'
+// context menus, figures, tables and the BED9 segmentation. (Wiring and state handling are in
+// chromatin_workspace.cpp, the results views in chromatin_results_view.cpp.)
+#include "ui/chromatin/chromatin_workspace.h"
+
+#include "ui/charts/state_weights_chart_view.h"
+#include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/state_matrix_model.h"
+#include "ui/dialogs/image_export_dialog.h"
+#include "ui/dialogs/text_export.h"
+#include "ui/framework/error_reporter.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/segmentation_track_view.h"
+
+#include <QAction>
+#include <QKeySequence>
+#include <QPainter>
+
+namespace cx::ui {
+
+void ChromatinWorkspace::buildActions() {
+    const auto action = [this](const QString& text, auto slot) {
+        auto* a = new QAction(text, this);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    m_exportPairAction = action(tr("Export Emission &Heatmaps, γ = 0 and current (PNG/SVG/PDF)…"),
+                                &ChromatinWorkspace::exportEmissionPair);
+    m_exportPairAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    // Each view's figure, as drawn by its paintFigure().
+    const auto exportView = [this, &action](const QString& text, const QString& what,
+                                            const QString& baseName, const auto* view) {
+        return action(text, [this, what, baseName, view] {
+            ImageExportDialog::exportViewInteractively(this, what, baseName, view);
+        });
+    };
+    m_exportEmissionAction =
+        exportView(tr("Export Emission Heatmap (current γ)…"), tr("Emission Heatmap"),
+                   QStringLiteral("emissions"), m_emissionView);
+    m_exportTransitionAction =
+        exportView(tr("Export Transition Heatmap…"), tr("Transition Heatmap"),
+                   QStringLiteral("transitions"), m_transitionView);
+    m_exportEnrichmentAction =
+        exportView(tr("Export Enrichment Heatmap…"), tr("Enrichment Heatmap"),
+                   QStringLiteral("enrichment"), m_enrichmentView);
+    m_exportWeightsAction = exportView(tr("Export Weights-vs-γ Chart…"), tr("Weights Chart"),
+                                       QStringLiteral("state_weights"), m_weightsChart);
+    m_exportTrackAction = exportView(tr("Export Segmentation View…"), tr("Segmentation View"),
+                                     QStringLiteral("segmentation"), m_trackView);
+    m_exportSeparator = new QAction(this);
+    m_exportSeparator->setSeparator(true);
+    m_exportBedAction =
+        action(tr("Export Segmentation as &BED9…"), &ChromatinWorkspace::exportSegmentationBed);
+    m_exportEmissionTableAction = action(tr("Export Emission Table (TSV/CSV)…"), [this] {
+        exportTable(m_emissionModel, tr("Emission Table"), QStringLiteral("emissions"));
+    });
+    m_exportTransitionTableAction = action(tr("Export Transition Table (TSV/CSV)…"), [this] {
+        exportTable(m_transitionModel, tr("Transition Table"), QStringLiteral("transitions"));
+    });
+    m_exportEnrichmentTableAction = action(tr("Export Enrichment Table (TSV/CSV)…"), [this] {
+        exportTable(m_enrichmentModel, tr("Enrichment Table"), QStringLiteral("enrichment"));
+    });
+    m_sortStatesAction = action(tr("Sort States by &Weight"), [this] {
+        m_catalog.sortByWeight();
+        if (m_controller->solution().isValid()) {
+            onSolutionChanged(m_controller->solution());
+        }
+    });
+    m_showValuesAction = new QAction(tr("Show &Values in Heatmap Cells"), this);
+    m_showValuesAction->setCheckable(true);
+    m_showValuesAction->setChecked(true);
+    connect(m_showValuesAction, &QAction::toggled, this, [this](bool show) {
+        for (HeatmapView* view :
+             {m_emissionView, m_referenceView, m_transitionView, m_enrichmentView}) {
+            view->setShowValues(show);
+        }
+    });
+    m_fitTrackAction =
+        action(tr("Show the &Whole Chromosome"), [this] { m_trackView->zoomToFit(); });
+    m_labelBackgroundAction =
+        new QAction(tr("&Label Background-like Runs in the Segmentation"), this);
+    m_labelBackgroundAction->setCheckable(true);
+    m_labelBackgroundAction->setChecked(true);
+    m_labelBackgroundAction->setToolTip(
+        tr("Runs of the foreground-specific HMM that a background-like component (ω ≤ 0) "
+           "explains better are labelled with that component"));
+    connect(m_labelBackgroundAction, &QAction::toggled, m_controller,
+            &ChromatinController::setLabelBackgroundRuns);
+
+    // The views' own context menus offer their exports.
+    const auto addContextActions = [](QWidget* widget, QList<QAction*> actions) {
+        widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+        widget->addActions(actions);
+    };
+    addContextActions(m_emissionView,
+                      {m_exportEmissionAction, m_exportEmissionTableAction, m_exportPairAction});
+    addContextActions(m_referenceView, {m_exportPairAction});
+    addContextActions(m_transitionView, {m_exportTransitionAction, m_exportTransitionTableAction});
+    addContextActions(m_enrichmentView, {m_exportEnrichmentAction, m_exportEnrichmentTableAction});
+    addContextActions(m_weightsChart, {m_exportWeightsAction});
+    addContextActions(m_trackView, {m_exportTrackAction, m_exportBedAction});
+}
+
+void ChromatinWorkspace::exportSegmentationBed() {
+    if (!m_controller->segmentation()) {
+        ErrorReporter::report(this, tr("Nothing to export"),
+                              tr("No segmentation yet: open tracks and fit a model first."));
+        return;
+    }
+    const QString text = segmentationBed();
+    exportTextInteractively(this, tr("Segmentation"), QStringLiteral("segmentation"),
+                            {tr("BED files (*.bed)")}, [text](const QString&) { return text; });
+}
+
+void ChromatinWorkspace::exportEmissionPair() {
+    HeatmapView* left = m_referenceView;
+    HeatmapView* right = m_emissionView;
+    ImageExportDialog::exportInteractively(
+        this, tr("Emission Heatmaps"), QStringLiteral("emissions_fig2b"),
+        [left, right](QPainter& painter, const QRectF& target) {
+            const double half = target.width() / 2;
+            left->paintFigure(painter, QRectF(target.left(), target.top(), half, target.height()));
+            right->paintFigure(painter,
+                               QRectF(target.left() + half, target.top(), half, target.height()));
+        });
+}
+
+void ChromatinWorkspace::exportTable(StateMatrixModel* model, const QString& what,
+                                     const QString& baseName) {
+    if (model->rowCount() == 0) {
+        ErrorReporter::report(this, tr("Nothing to export"),
+                              tr("The %1 is empty: fit a model first.").arg(what.toLower()));
+        return;
+    }
+    exportTextInteractively(
+        this, what, baseName,
+        {tr("Tab-separated values (*.tsv)"), tr("Comma-separated values (*.csv)")},
+        [model](const QString& suffix) {
+            return model->delimited(suffix == QLatin1String("csv") ? QLatin1Char(',')
+                                                                   : QLatin1Char('\t'));
+        });
+}
+
+QList<QAction*> ChromatinWorkspace::exportActions() const {
+    return {m_exportPairAction,
+            m_exportEmissionAction,
+            m_exportTransitionAction,
+            m_exportEnrichmentAction,
+            m_exportWeightsAction,
+            m_exportTrackAction,
+            m_exportSeparator,
+            m_exportBedAction,
+            m_exportEmissionTableAction,
+            m_exportTransitionTableAction,
+            m_exportEnrichmentTableAction};
+}
+
+QList<QAction*> ChromatinWorkspace::viewActions() const {
+    return {m_sortStatesAction, m_showValuesAction, m_fitTrackAction, m_labelBackgroundAction};
+}
+
+} // namespace cx::ui

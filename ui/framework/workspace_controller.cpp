@@ -1,0 +1,27 @@
+#include "ui/framework/workspace_controller.h"
+
+namespace cx::ui {
+
+WorkspaceController::WorkspaceController(QObject* parent) : QObject(parent) {
+    m_clock.start();
+}
+
+WorkspaceController::~WorkspaceController() {
+    // Derived controllers drain the pools in their destructor (their jobs touch their
+    // members); this is the safety net for controllers that start none.
+    waitForJobs();
+}
+
+QThreadPool* WorkspaceController::createJobPool() {
+    m_pools.push_back(std::make_unique<QThreadPool>());
+    m_pools.back()->setMaxThreadCount(1);
+    return m_pools.back().get();
+}
+
+void WorkspaceController::waitForJobs() {
+    for (const auto& pool : m_pools) {
+        pool->waitForDone();
+    }
+}
+
+} // namespace cx::ui
