@@ -228,10 +228,10 @@ StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& resu
 
 std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable& table,
                                                            const SegmentationState& segmentation,
-                                                           const std::vector<int>& slots,
+                                                           const std::vector<int>& displaySlots,
                                                            const StateCatalog& catalog) {
     if (table.generation != segmentation.generation ||
-        slots.size() != static_cast<size_t>(table.numStates())) {
+        displaySlots.size() != static_cast<size_t>(table.numStates())) {
         return std::nullopt;
     }
     StateMatrixModel::Content content;
@@ -244,7 +244,7 @@ std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable
         }
     }
     std::sort(order.begin(), order.end(), [&](int a, int b) {
-        return slots[static_cast<size_t>(a)] < slots[static_cast<size_t>(b)];
+        return displaySlots[static_cast<size_t>(a)] < displaySlots[static_cast<size_t>(b)];
     });
     content.values.resize(static_cast<Eigen::Index>(order.size()), table.numAnnotations());
     content.columnLabels = table.annotations;
@@ -252,7 +252,7 @@ std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable
     content.decimals = 1;
     for (size_t r = 0; r < order.size(); ++r) {
         const int state = order[r];
-        const int slot = slots[static_cast<size_t>(state)];
+        const int slot = displaySlots[static_cast<size_t>(state)];
         const bool background = state >= segmentation.numSpecific;
         content.values.row(static_cast<Eigen::Index>(r)) = table.fold.row(state);
         content.rowLabels << catalog.name(slot);
@@ -291,11 +291,11 @@ QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
 
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog) {
-    std::vector<int> slots;
+    std::vector<int> displaySlots;
     for (int s = 0; s < segmentation.numStates; ++s) {
-        slots.push_back(std::max(0, catalog.slotOfComponent(s)));
+        displaySlots.push_back(std::max(0, catalog.slotOfComponent(s)));
     }
-    return slots;
+    return displaySlots;
 }
 
 WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog) {

@@ -50,11 +50,11 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
 /// Transitions between the foreground-specific states, in display order (empty: none).
 StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
                                             const StateCatalog& catalog);
-/// Enrichment rows in display order for the states the segmentation used; `slots[s]` is the
-/// display slot of segmentation state s. None when the table is for another segmentation.
+/// Enrichment rows in display order for the states the segmentation used; `displaySlots[s]` is
+/// the display slot of segmentation state s. None when the table is for another segmentation.
 std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable& table,
                                                            const SegmentationState& segmentation,
-                                                           const std::vector<int>& slots,
+                                                           const std::vector<int>& displaySlots,
                                                            const StateCatalog& catalog);
 /// Names of the foreground-specific states (ω > 0) that fail core's validity test.
 QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,

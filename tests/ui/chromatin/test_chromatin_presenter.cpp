@@ -150,8 +150,8 @@ TEST(ChromatinPresenter, EnrichmentRowsInDisplayOrderWithoutUnusedStates) {
     table.overlap = Eigen::MatrixXd::Zero(3, 1);
     table.stateBins = {30, 0, 70}; // state 1 labelled no run
     table.totalBins = 100;
-    const std::vector<int> slots = {2, 0, 1};
-    const auto content = enrichmentContent(table, segmentation, slots, catalog);
+    const std::vector<int> displaySlots = {2, 0, 1};
+    const auto content = enrichmentContent(table, segmentation, displaySlots, catalog);
     ASSERT_TRUE(content.has_value());
     ASSERT_EQ(content->values.rows(), 2);
     EXPECT_EQ(content->rowSlots, (QVector<int>{1, 2})); // state 2 (slot 1), then state 0
@@ -160,7 +160,7 @@ TEST(ChromatinPresenter, EnrichmentRowsInDisplayOrderWithoutUnusedStates) {
     EXPECT_EQ(content->rowWeights, (QVector<double>{70.0, 30.0}));
     EXPECT_EQ(content->rowDimmed, (QVector<bool>{true, false})); // state 2 is background-like
     table.generation = 8;
-    EXPECT_FALSE(enrichmentContent(table, segmentation, slots, catalog).has_value());
+    EXPECT_FALSE(enrichmentContent(table, segmentation, displaySlots, catalog).has_value());
 }
 
 TEST(ChromatinPresenter, WeightLinesFollowTheTrackMatchedToEachSlot) {
