@@ -69,15 +69,18 @@ TEST(WorkspaceControllerJobs, ResultArrivesOnTheGuiThreadAndTheSlotStops) {
 
 TEST(WorkspaceControllerJobs, ARestartDropsTheOlderRunAndCancelsIt) {
     JobController controller;
+    std::atomic<bool> started{false};
     std::atomic<bool> release{false};
     std::atomic<bool> sawCancel{false};
     controller.run([&](const cx::CancelToken& cancel) {
+        started = true;
         while (!release.load()) {
             QThread::msleep(1);
         }
         sawCancel = cancel.isCancelled();
         return 1; // finishes normally, but it is stale by now
     });
+    ASSERT_TRUE(waitUntil([&] { return started.load(); }));
     controller.run([](const cx::CancelToken&) { return 2; });
     release = true;
     ASSERT_TRUE(waitUntil([&] { return !controller.values.empty(); }));
