@@ -47,6 +47,17 @@ ImageExportSettings::Format ImageExportSettings::formatFromPath(const QString& p
     return fallback;
 }
 
+void paintFigureScaled(QPainter& painter, const ImageExportSettings& settings,
+                       const FigurePainter& paint) {
+    const double scale = settings.dpi / double(kFigureDeviceDpi);
+    const QRectF target(QPointF(0, 0), settings.logicalSize());
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.scale(scale, scale);
+    painter.fillRect(target, Qt::white);
+    paint(painter, target);
+}
+
 bool exportFigure(const QString& path, const ImageExportSettings& settings,
                   const FigurePainter& paint, QString* error) {
     const auto fail = [&](const QString& problem) {
@@ -62,27 +73,26 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
     if (settings.dpi < 36 || settings.dpi > 2400) {
         return fail(QStringLiteral("resolution must lie between 36 and 2400 DPI"));
     }
+    // Every device reports kFigureDeviceDpi while the figure is painted (see there); only the
+    // PNG's metadata and the SVG/PDF page sizes state the output DPI.
     const QSizeF logical = settings.logicalSize();
-    const QRectF target(QPointF(0, 0), logical);
-    const double scale = settings.dpi / 96.0;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         return fail(file.errorString());
     }
+    const auto dotsPerMeter = [](int dpi) { return static_cast<int>(dpi / 0.0254 + 0.5); };
     switch (settings.format) {
     case ImageExportSettings::Format::Png: {
         QImage image(settings.pixels, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
-        const int dotsPerMeter = static_cast<int>(settings.dpi / 0.0254 + 0.5);
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
+        image.setDotsPerMeterX(dotsPerMeter(kFigureDeviceDpi));
+        image.setDotsPerMeterY(dotsPerMeter(kFigureDeviceDpi));
         {
             QPainter painter(&image);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setRenderHint(QPainter::TextAntialiasing);
-            painter.scale(scale, scale);
-            paint(painter, target);
+            paintFigureScaled(painter, settings, paint);
         }
+        image.setDotsPerMeterX(dotsPerMeter(settings.dpi));
+        image.setDotsPerMeterY(dotsPerMeter(settings.dpi));
         if (!image.save(&file, "PNG")) {
             file.cancelWriting();
             return fail(QStringLiteral("could not encode the PNG image"));
@@ -90,11 +100,12 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
         break;
     }
     case ImageExportSettings::Format::Svg: {
+        // Logical units with a 96-DPI resolution: the stated size (mm) is the print size.
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
-        generator.setSize(settings.pixels);
-        generator.setViewBox(QRectF(QPointF(0, 0), QSizeF(settings.pixels)));
-        generator.setResolution(settings.dpi);
+        generator.setSize(logical.toSize());
+        generator.setViewBox(QRectF(QPointF(0, 0), logical));
+        generator.setResolution(kFigureDeviceDpi);
         generator.setTitle(QFileInfo(path).completeBaseName());
         generator.setDescription(QStringLiteral("Exported from Contrast Explorer"));
         QPainter painter;
@@ -102,15 +113,18 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
             file.cancelWriting();
             return fail(QStringLiteral("could not start the SVG writer"));
         }
-        painter.scale(scale, scale);
-        painter.fillRect(target, Qt::white);
-        paint(painter, target);
+        ImageExportSettings logicalSettings = settings;
+        logicalSettings.dpi = kFigureDeviceDpi;
+        logicalSettings.pixels = logical.toSize();
+        paintFigureScaled(painter, logicalSettings, [&](QPainter& p, const QRectF&) {
+            paint(p, QRectF(QPointF(0, 0), logical));
+        });
         painter.end();
         break;
     }
     case ImageExportSettings::Format::Pdf: {
         QPdfWriter writer(&file);
-        writer.setResolution(settings.dpi);
+        writer.setResolution(kFigureDeviceDpi);
         writer.setPageSize(QPageSize(QSizeF(settings.pixels.width() / double(settings.dpi),
                                             settings.pixels.height() / double(settings.dpi)),
                                      QPageSize::Inch, QString(), QPageSize::ExactMatch));
@@ -122,10 +136,13 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
             file.cancelWriting();
             return fail(QStringLiteral("could not start the PDF writer"));
         }
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.scale(scale, scale);
-        painter.fillRect(target, Qt::white);
-        paint(painter, target);
+        // The page is the logical size in device units: no scaling.
+        ImageExportSettings logicalSettings = settings;
+        logicalSettings.dpi = kFigureDeviceDpi;
+        logicalSettings.pixels = logical.toSize();
+        paintFigureScaled(painter, logicalSettings, [&](QPainter& p, const QRectF&) {
+            paint(p, QRectF(QPointF(0, 0), logical));
+        });
         painter.end();
         break;
     }

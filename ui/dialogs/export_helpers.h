@@ -30,6 +30,19 @@ struct ImageExportSettings {
 /// Draws a figure into `target` (logical units, white background already painted).
 using FigurePainter = std::function<void(QPainter& painter, const QRectF& target)>;
 
+/// The logical resolution figures are painted at, whatever the output DPI: the device a figure
+/// paints on reports 96 DPI, so a font of P points is P·96/72 logical pixels, as on a 96-DPI
+/// screen; the painter's scale (DPI / 96) then enlarges text, cells and lines together. (A
+/// device reporting the output DPI would enlarge point-sized text a second time: the text of
+/// a 300-DPI figure came out 3× too large, overlapping and clipped.)
+inline constexpr int kFigureDeviceDpi = 96;
+
+/// What exportFigure does on its painter (whose device reports kFigureDeviceDpi and is
+/// `settings.pixels` large): scales by DPI / 96, fills the logical target white and lets
+/// `paint` draw into it.
+void paintFigureScaled(QPainter& painter, const ImageExportSettings& settings,
+                       const FigurePainter& paint);
+
 /// Renders `paint` to `path` in the chosen format. Writes atomically (temporary + rename), so
 /// an existing file is never left half-written. Returns false and sets `error` on failure.
 bool exportFigure(const QString& path, const ImageExportSettings& settings,
