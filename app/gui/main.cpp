@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
         application.installEventFilter(new FirstPaintProbe(&window, clock));
     }
     if (parser.isSet(tabOption) && !window.setCurrentWorkspace(parser.value(tabOption))) {
-        std::fprintf(stderr, "contrast-explorer: --tab: no workspace '%s' (topics, chromatin)\n",
+        std::fprintf(stderr, "contrast-explorer: --tab: no workspace '%s' (topics, chromatin, crowd)\n",
                      qPrintable(parser.value(tabOption)));
         return 2;
     }

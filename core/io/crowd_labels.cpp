@@ -426,6 +426,40 @@ void readGoldFile(const std::string& path, RawLabels& raw, std::vector<std::stri
 
 } // namespace
 
+CrowdFileKind sniffCrowdFile(const std::string& path) {
+    try {
+        LineReader reader(path);
+        std::string_view line;
+        while (reader.next(line)) {
+            if (trimmed(line).empty()) {
+                continue;
+            }
+            std::vector<std::string> fields;
+            if (looksBinary(line) || !splitFields(line, detectDelimiter(line), fields)) {
+                return CrowdFileKind::NotCrowd;
+            }
+            bool item = false;
+            bool worker = false;
+            bool label = false;
+            bool gold = false;
+            for (const std::string& field : fields) {
+                const Column kind = columnKind(field);
+                item = item || kind == Column::Item;
+                worker = worker || kind == Column::Worker;
+                label = label || kind == Column::Label;
+                gold = gold || kind == Column::Gold;
+            }
+            if (item && worker && label) {
+                return CrowdFileKind::Labels;
+            }
+            return item && (gold || label) && !worker ? CrowdFileKind::Gold
+                                                      : CrowdFileKind::NotCrowd;
+        }
+    } catch (const std::exception&) {
+    }
+    return CrowdFileKind::NotCrowd;
+}
+
 bool CrowdLabels::hasGold() const {
     return numGold() > 0;
 }

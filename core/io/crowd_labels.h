@@ -68,6 +68,12 @@ CrowdLabels crowdLabelsFromMatrix(int numItems, int numWorkers, int numClasses,
 ///   item. Cost O(file size).
 CrowdLabels readCrowdLabels(const std::string& labelsPath, const std::string& goldPath = {});
 
+/// What a file's header line says it is: Labels when it names an item, a worker and a label
+/// column; Gold when it names an item and a truth column but no worker; NotCrowd otherwise
+/// (headerless files included). Reads one line; never throws.
+enum class CrowdFileKind { NotCrowd, Labels, Gold };
+CrowdFileKind sniffCrowdFile(const std::string& path);
+
 /// Accuracy of `predicted` against the gold labels (items without gold are skipped); NaN when
 /// no item has gold.
 double goldAccuracy(const CrowdLabels& data, const std::vector<int>& predicted);

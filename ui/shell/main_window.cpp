@@ -1,6 +1,8 @@
 #include "ui/shell/main_window.h"
 
 #include "ui/chromatin/chromatin_workspace.h"
+#include "ui/crowd/crowd_workspace.h"
+#include "core/io/crowd_labels.h"
 #include "ui/shell/demo_session.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/shell/recent_files.h"
@@ -66,6 +68,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addWorkspace(m_topics);
     m_chromatin = new ChromatinWorkspace(this);
     addWorkspace(m_chromatin);
+    m_crowd = new CrowdWorkspace(this);
+    addWorkspace(m_crowd);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         rebuildWorkspaceMenus();
         updateTitle();
@@ -245,6 +249,22 @@ void MainWindow::openPaths(const QStringList& paths) {
                                   tr("%1: no such file or folder").arg(path));
             return;
         }
+    }
+    // Crowd labels with their gold file (`contrast-explorer answer.csv truth.csv`).
+    QString crowdLabels;
+    QString crowdGold;
+    for (const QString& path : paths) {
+        const cx::CrowdFileKind kind = cx::sniffCrowdFile(path.toStdString());
+        if (kind == cx::CrowdFileKind::Labels && crowdLabels.isEmpty()) {
+            crowdLabels = path;
+        } else if (kind == cx::CrowdFileKind::Gold) {
+            crowdGold = path;
+        }
+    }
+    if (paths.size() == 2 && !crowdLabels.isEmpty() && !crowdGold.isEmpty()) {
+        m_tabs->setCurrentWidget(m_crowd);
+        m_crowd->openFiles(crowdLabels, crowdGold);
+        return;
     }
     const bool allChromatin = std::all_of(paths.begin(), paths.end(), [this](const QString& p) {
         return m_chromatin->openPreference(p) > 0;

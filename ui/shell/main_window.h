@@ -12,6 +12,7 @@ class QTabWidget;
 namespace cx::ui {
 
 class ChromatinWorkspace;
+class CrowdWorkspace;
 class TaskProgressWidget;
 class TopicsWorkspace;
 class Workspace;
@@ -31,6 +32,7 @@ public:
     Workspace* currentWorkspace() const;
     TopicsWorkspace* topicsWorkspace() const { return m_topics; }
     ChromatinWorkspace* chromatinWorkspace() const { return m_chromatin; }
+    CrowdWorkspace* crowdWorkspace() const { return m_crowd; }
     /// Makes the workspace titled `title` (case-insensitive, e.g. "chromatin") the current tab.
     /// Returns false when there is none.
     bool setCurrentWorkspace(const QString& title);
@@ -71,6 +73,7 @@ private:
     QList<Workspace*> m_workspaces;
     TopicsWorkspace* m_topics = nullptr;
     ChromatinWorkspace* m_chromatin = nullptr;
+    CrowdWorkspace* m_crowd = nullptr;
     TaskProgressWidget* m_progress = nullptr;
     Workspace* m_taskOwner = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,122 @@
+// The Crowd workspace (issue 11): open labels + gold, fit in the background, every result view
+// filled, the method comparison with its disagreements, cancel keeps what was shown, reader
+// errors reach the error reporter with file and line.
+#include "gui_test_helpers.h"
+
+#include "core/crowd/synthetic_crowd.h"
+#include "ui/charts/iteration_chart_view.h"
+#include "ui/chromatin/state_matrix_model.h"
+#include "ui/crowd/crowd_controller.h"
+#include "ui/crowd/crowd_results_panel.h"
+#include "ui/crowd/crowd_workspace.h"
+
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace cx::ui;
+
+namespace {
+
+/// Writes a seeded sparse crowd as labels.csv + gold.csv into `dir`.
+void writeCrowd(const QTemporaryDir& dir, int items, int workers) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.75, items, workers, 3, 2);
+    spec.labelProbability = 0.8;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    std::ofstream labels(dir.filePath(QStringLiteral("labels.csv")).toStdString());
+    labels << "question,worker,answer\n";
+    for (const cx::CrowdObservation& o : crowd.data.observations) {
+        labels << "q" << o.item << ",w" << o.worker << "," << o.label << "\n";
+    }
+    std::ofstream gold(dir.filePath(QStringLiteral("gold.csv")).toStdString());
+    gold << "question,truth\n";
+    for (int n = 0; n < items; ++n) {
+        gold << "q" << n << "," << crowd.data.gold[static_cast<size_t>(n)] << "\n";
+    }
+}
+
+} // namespace
+
+TEST(CrowdWorkspace, OpensFitsAndComparesMethods) {
+    QTemporaryDir dir;
+    writeCrowd(dir, 200, 20);
+    ErrorRecorder errors;
+    CrowdWorkspace workspace;
+    const QString labels = dir.filePath(QStringLiteral("labels.csv"));
+    const QString gold = dir.filePath(QStringLiteral("gold.csv"));
+    EXPECT_EQ(workspace.openPreference(labels), 2);
+    EXPECT_EQ(workspace.openPreference(gold), 0); // a gold file needs labels first
+    workspace.setMethod(cx::CrowdMethod::Stagewise);
+    workspace.openFiles(labels, gold);
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); })) << errors.messages.join('\n').toStdString();
+    EXPECT_TRUE(errors.messages.isEmpty());
+    EXPECT_EQ(workspace.openPreference(gold), 2);
+    const CrowdRun& run = *workspace.shownRun();
+    EXPECT_EQ(run.method, cx::CrowdMethod::Stagewise);
+    EXPECT_LT(run.result->errorRate, 0.2);
+    CrowdResultsPanel* results = workspace.results();
+    EXPECT_EQ(results->workerModel()->rowCount(), 20);
+    EXPECT_EQ(results->cmiModel()->rowCount(), 20);
+    ASSERT_EQ(results->likelihoodChart()->lines().size(), 1);
+    EXPECT_EQ(results->likelihoodChart()->lines()[0].points.size(),
+              static_cast<qsizetype>(run.result->trace.size()));
+    EXPECT_EQ(results->informativeChart()->lines().size(), 2); // |S| and max CMI
+    // The informative workers head the CMI heatmap.
+    const int informative = run.result->informativeSetSize();
+    ASSERT_GT(informative, 1);
+    EXPECT_EQ(results->cmiModel()->content().rowLabels[0].toStdString(),
+              "w" + std::to_string(run.result->informativeOrder[0]));
+    // Search filters the worker table.
+    results->setWorkerFilter(QStringLiteral("w1"));
+    EXPECT_EQ(results->workerProxy()->rowCount(), 11); // w1, w10–w19
+
+    // Changing the method refits.
+    workspace.setMethod(cx::CrowdMethod::MvEm);
+    ASSERT_TRUE(waitUntil([&] {
+        return workspace.isSettled() && workspace.shownRun()->method == cx::CrowdMethod::MvEm;
+    }));
+    EXPECT_EQ(results->informativeChart()->lines().size(), 0);
+
+    QSignalSpy done(workspace.controller(), &CrowdController::comparisonDone);
+    workspace.compareMethods();
+    ASSERT_TRUE(done.wait(60000));
+    EXPECT_TRUE(done.front().front().toBool());
+    EXPECT_EQ(results->comparisonTable()->rowCount(), 6);
+    EXPECT_EQ(results->disagreementTable()->columnCount(), 2 + 6);
+    EXPECT_EQ(results->compared().size(), 6u);
+    EXPECT_TRUE(errors.messages.isEmpty());
+}
+
+TEST(CrowdWorkspace, CancelKeepsTheShownResultAndErrorsNameFileAndLine) {
+    QTemporaryDir dir;
+    writeCrowd(dir, 400, 60);
+    ErrorRecorder errors;
+    CrowdWorkspace workspace;
+    workspace.setMethod(cx::CrowdMethod::MajorityVote);
+    workspace.openFiles(dir.filePath(QStringLiteral("labels.csv")), QString());
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }));
+    const auto shown = workspace.shownRun()->result;
+    QSignalSpy done(workspace.controller(), &CrowdController::comparisonDone);
+    workspace.compareMethods();
+    workspace.cancelTask();
+    ASSERT_TRUE(done.wait(60000));
+    EXPECT_FALSE(done.front().front().toBool());
+    EXPECT_EQ(workspace.shownRun()->result, shown);
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }));
+
+    {
+        std::ofstream bad(dir.filePath(QStringLiteral("bad.csv")).toStdString());
+        bad << "question,worker,answer\n1,2,0\n1,3\n";
+    }
+    workspace.openPath(dir.filePath(QStringLiteral("bad.csv")));
+    ASSERT_TRUE(waitUntil([&] { return !errors.messages.isEmpty(); }));
+    EXPECT_TRUE(errors.messages.front().contains(QStringLiteral("bad.csv:3:")))
+        << errors.messages.front().toStdString();
+    // The previous labels stay loaded.
+    EXPECT_TRUE(workspace.controller()->labelsPath().endsWith(QStringLiteral("labels.csv")));
+}

@@ -1,0 +1,136 @@
+#include "ui/charts/iteration_chart_view.h"
+
+#include "ui/charts/chart_style.h"
+
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cx::ui {
+
+namespace {
+
+/// [min, max] of the lines on one side, padded by 5 %.
+std::pair<double, double> valueRange(const QList<IterationChartView::Line>& lines, bool right) {
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    for (const auto& line : lines) {
+        if (line.rightAxis != right) {
+            continue;
+        }
+        for (const QPointF& p : line.points) {
+            if (std::isfinite(p.y())) {
+                low = std::min(low, p.y());
+                high = std::max(high, p.y());
+            }
+        }
+    }
+    if (!std::isfinite(low)) {
+        return {0.0, 1.0};
+    }
+    const double pad = std::max(1e-9, (high - low) * 0.05);
+    return {low - pad, high + pad};
+}
+
+/// Range and dynamic ticks (about five, anchored on a multiple of the interval).
+void setAxisRange(QValueAxis* axis, double low, double high) {
+    axis->setRange(low, high);
+    const double interval = niceTickInterval(high - low);
+    axis->setTickInterval(interval);
+    axis->setTickAnchor(std::ceil(low / interval) * interval);
+}
+
+} // namespace
+
+IterationChartView::IterationChartView(QWidget* parent) : QChartView(parent) {
+    setUpChartView(this, 180);
+    setCursor(Qt::ArrowCursor);
+    rebuild();
+}
+
+void IterationChartView::setLines(const QList<Line>& lines, const QString& leftTitle,
+                                  const QString& rightTitle) {
+    m_lines = lines;
+    m_leftTitle = leftTitle;
+    m_rightTitle = rightTitle;
+    rebuild();
+}
+
+void IterationChartView::setPlaceholder(const QString& text) {
+    m_placeholder = text;
+    rebuild();
+}
+
+void IterationChartView::build(QChart* chart, bool figure) const {
+    styleChart(chart, QMargins(2, 2, 6, 2));
+    QFont labelFont = chart->font();
+    labelFont.setPointSizeF(8);
+    QFont titleFont = labelFont;
+    titleFont.setPointSizeF(8.5);
+    double lastIteration = 1;
+    for (const Line& line : m_lines) {
+        auto* series = new QLineSeries(chart);
+        series->setName(line.name);
+        series->setPen(QPen(line.colour, figure ? 2.0 : 2.2,
+                            line.dashed ? Qt::DashLine : Qt::SolidLine));
+        series->replace(line.points);
+        chart->addSeries(series);
+        if (!line.points.isEmpty()) {
+            lastIteration = std::max(lastIteration, line.points.back().x());
+        }
+    }
+    QValueAxis* x = createValueAxis(chart, tr("iteration"), QStringLiteral("%d"), labelFont,
+                                    titleFont);
+    setAxisRange(x, 0, lastIteration);
+    QValueAxis* left = createValueAxis(chart, m_leftTitle, QStringLiteral("%.4g"), labelFont,
+                                       titleFont);
+    const auto [leftLow, leftHigh] = valueRange(m_lines, false);
+    setAxisRange(left, leftLow, leftHigh);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(left, Qt::AlignLeft);
+    QValueAxis* right = nullptr;
+    const bool anyRight = std::any_of(m_lines.begin(), m_lines.end(),
+                                      [](const Line& line) { return line.rightAxis; });
+    if (anyRight) {
+        right = createValueAxis(chart, m_rightTitle, QStringLiteral("%.3g"), labelFont, titleFont);
+        const auto [rightLow, rightHigh] = valueRange(m_lines, true);
+        setAxisRange(right, std::min(0.0, rightLow), rightHigh);
+        right->setGridLineVisible(false);
+        chart->addAxis(right, Qt::AlignRight);
+    }
+    const auto series = chart->series();
+    for (int i = 0; i < series.size(); ++i) {
+        series[i]->attachAxis(x);
+        series[i]->attachAxis(m_lines[i].rightAxis && right ? right : left);
+    }
+    chart->legend()->setVisible(!m_lines.isEmpty());
+    chart->legend()->setAlignment(Qt::AlignTop);
+    chart->legend()->setFont(labelFont);
+    chart->legend()->setLabelColor(kChartTextColour);
+}
+
+void IterationChartView::rebuild() {
+    auto* chart = new QChart;
+    build(chart, false);
+    QChart* old = this->chart();
+    setChart(chart);
+    delete old;
+    if (m_lines.isEmpty() && !m_placeholder.isEmpty()) {
+        QGraphicsSimpleTextItem* message = createChartMessage(chart);
+        message->setText(m_placeholder);
+        centreChartMessage(message, QRectF(QPointF(0, 0), QSizeF(size())));
+    }
+}
+
+void IterationChartView::paintFigure(QPainter& painter, const QRectF& target) const {
+    paintChartFigure(painter, target, chart()->title().isEmpty() ? tr("Stagewise EM") : chart()->title(),
+                     [this](QChart* chart) { build(chart, true); });
+}
+
+} // namespace cx::ui

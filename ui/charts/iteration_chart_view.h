@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QChartView>
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+class QPainter;
+
+namespace cx::ui {
+
+/// Line chart of per-iteration quantities (log-likelihood, max CMI, set sizes …) with a left
+/// and a right value axis, fed plain data. Used for stagewise EM's convergence (paper 004,
+/// Fig. 3); knows no workspace.
+class IterationChartView : public QChartView {
+    Q_OBJECT
+public:
+    struct Line {
+        QString name;
+        QColor colour;
+        QList<QPointF> points; ///< (iteration, value)
+        bool rightAxis = false;
+        bool dashed = false;
+    };
+
+    explicit IterationChartView(QWidget* parent = nullptr);
+
+    /// Replaces every line; the axes' titles are `leftTitle` and `rightTitle`.
+    void setLines(const QList<Line>& lines, const QString& leftTitle, const QString& rightTitle);
+    const QList<Line>& lines() const { return m_lines; }
+    /// The centred message shown when there are no lines.
+    void setPlaceholder(const QString& text);
+    /// Draws the chart as a stand-alone figure (export).
+    void paintFigure(QPainter& painter, const QRectF& target) const;
+
+private:
+    void build(QChart* chart, bool figure) const;
+    void rebuild();
+
+    QList<Line> m_lines;
+    QString m_leftTitle;
+    QString m_rightTitle;
+    QString m_placeholder;
+};
+
+} // namespace cx::ui
