@@ -20,6 +20,8 @@
 #include <fstream>
 
 using namespace cx::ui;
+using cx::ui::test::ErrorRecorder;
+using cx::ui::test::waitUntil;
 
 namespace {
 
