@@ -21,6 +21,17 @@ struct StringHash {
 };
 using PatternIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
 
+/// Most marks a binarized file may list (ChromHMM data sets have a few dozen; the moments are
+/// cubic in the number of marks) and most tracks one ChromatinData holds.
+constexpr size_t kMaxMarks = 128;
+constexpr size_t kMaxTracks = 4096;
+
+/// Text of the file made safe for a message: printable ASCII (others '?'), at most `maxLength`.
+std::string printable(std::string_view text, size_t maxLength) {
+    const std::string quoted = quoteForMessage(text, maxLength);
+    return quoted.substr(1, quoted.size() - 2);
+}
+
 bool isSeparator(char c) {
     return c == '\t' || c == ' ';
 }
@@ -118,6 +129,11 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
                          "header must be 'CELL<TAB>CHROM' (2 fields), found " +
                              std::to_string(header.size()) + " fields");
     }
+    if (data.tracks.size() >= kMaxTracks) {
+        throw InputError(path, 0,
+                         "too many tracks: at most " + std::to_string(kMaxTracks) +
+                             " cell types × chromosomes can be loaded together");
+    }
     ChromatinTrack track;
     track.path = path;
     track.cell = std::string(header[0]);
@@ -125,7 +141,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
     const int existing = data.findTrack(track.cell, track.chrom);
     if (existing >= 0) {
         throw InputError(path, 1,
-                         "cell " + track.cell + " on " + track.chrom + " is already loaded from " +
+                         "cell " + printable(track.cell, 60) + " on " +
+                             printable(track.chrom, 60) + " is already loaded from " +
                              data.tracks[static_cast<size_t>(existing)].path);
     }
 
@@ -139,6 +156,11 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
     }
     if (looksLikeData(markParts)) {
         throw InputError(path, 2, "missing mark-name line (this line looks like a bin)");
+    }
+    if (markParts.size() > kMaxMarks) {
+        throw InputError(path, 2,
+                         std::to_string(markParts.size()) + " mark names; at most " +
+                             std::to_string(kMaxMarks) + " marks are supported");
     }
     std::vector<std::string> marks;
     std::unordered_set<std::string> seen;
@@ -238,7 +260,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
             if (!isMarkValue(token)) {
                 throw InputError(path, lineNumber,
                                  "column " + std::to_string(column + 1) + " (" +
-                                     marks[slot[column]] + "): " + quoteForMessage(token) +
+                                     printable(marks[slot[column]], 40) + "): " +
+                                     quoteForMessage(token) +
                                      " is not 0, 1 or 2");
             }
             key[slot[column]] = static_cast<char>(token[0] - '0');

@@ -65,7 +65,9 @@ struct ChromHmmReadOptions {
 ///   not two fields, or looking like data), a missing or duplicated mark name, mark names that
 ///   differ from tracks already in `data`, a ragged row (wrong number of values), a value other
 ///   than 0/1/2 (names the column and the mark), an empty row inside the data, no data rows,
-///   a cell/chromosome pair already loaded. On error `data` is left unchanged.
+///   a cell/chromosome pair already loaded, more than 128 marks (data sets have a few dozen;
+///   the moments are cubic in the marks), more than 4096 tracks (cell types × chromosomes),
+///   a line longer than LineReader::kMaxLineBytes. On error `data` is left unchanged.
 /// Cost: one pass over the file, O(bins · marks); memory 4 bytes per bin.
 void appendChromHmmFile(ChromatinData& data, const std::string& path,
                         const CancelToken& cancel = {});

@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
@@ -26,7 +27,8 @@ bool hasGzipSuffix(const std::string& path) {
     return path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
 }
 
-LineReader::LineReader(const std::string& path) : m_path(path) {
+LineReader::LineReader(const std::string& path, size_t maxLineBytes)
+    : m_path(path), m_maxLineBytes(maxLineBytes) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
         throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -39,9 +41,11 @@ LineReader::LineReader(const std::string& path) : m_path(path) {
     if (file == nullptr) {
         throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     }
-    gzbuffer(file, 256 * 1024);
+    // Small plain files get a buffer of their size (a block for gzip, whose size is unknown).
+    const bool small = !hasGzipSuffix(path) && m_fileSize < static_cast<std::int64_t>(kBlockSize);
+    gzbuffer(file, small ? 8192 : 256 * 1024);
     m_file = file;
-    m_capacity = kBlockSize;
+    m_capacity = small ? static_cast<size_t>(std::max<std::int64_t>(m_fileSize, 4096)) : kBlockSize;
     m_buffer = std::make_unique<char[]>(m_capacity);
 }
 
@@ -111,6 +115,11 @@ bool LineReader::next(std::string_view& line) {
         if (found != nullptr) {
             const char* newline = static_cast<const char*>(found);
             const size_t length = static_cast<size_t>(newline - start);
+            if (m_carry.size() + length > m_maxLineBytes + 1) { // + 1: a CR before the LF
+                throw InputError(m_path, m_lineNumber + 1,
+                                 "line is longer than " + std::to_string(m_maxLineBytes) +
+                                     " bytes (not a text file of this format?)");
+            }
             m_begin += length + 1;
             ++m_lineNumber;
             if (haveCarry) {
@@ -127,6 +136,11 @@ bool LineReader::next(std::string_view& line) {
                 line = std::string_view(start, trimmed);
             }
             return true;
+        }
+        if (m_carry.size() + (m_end - m_begin) > m_maxLineBytes + 1) {
+            throw InputError(m_path, m_lineNumber + 1,
+                             "line is longer than " + std::to_string(m_maxLineBytes) +
+                                 " bytes (not a text file of this format?)");
         }
         m_carry.append(start, m_end - m_begin);
         haveCarry = true;
