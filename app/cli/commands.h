@@ -28,5 +28,6 @@ int runGenerate(const std::vector<std::string>& args);
 int runConvert(const std::vector<std::string>& args);
 int runCrowd(const std::vector<std::string>& args);
 int runGenerateCrowd(const std::vector<std::string>& args);
+int runTree(const std::vector<std::string>& args);
 
 } // namespace cx::cli

@@ -34,6 +34,13 @@ const std::vector<Command>& commands() {
          "       [--window L] [--extra-components N] [--threads T] [--no-segments]\n"
          "       (README, section \"Chromatin tracks\", describes every option)",
          runHmm},
+        {"tree", "Spectral-Tree: HMM with tree-structured states across cell types",
+         "contrast-cli tree --tracks F1,F2,...|FOLDER --tree ROOT>CHILD1,CHILD2[;CHILD1>...]\n"
+         "       --k K [--decomposition power|jennrich] [--tss FILE] [--compare per-cell[,em]]\n"
+         "       [--seed S] --out DIR [--json] [--decode auto|path|joint] [--strict-marks]\n"
+         "       [--flank BP] [--promoter-state N]\n"
+         "       (README, section \"Cell-type trees\", describes every option)",
+         runTree},
         {"generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)",
          "contrast-cli generate --out DIR [--name NAME] [--fg-docs N] [--bg-docs N] [--vocab D]\n"
          "       [--a NA] [--b NB] [--c NC] [--length L] [--spread S] [--concentration BETA]\n"

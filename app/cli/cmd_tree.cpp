@@ -1,0 +1,316 @@
+// contrast-cli tree: Spectral-Tree (paper 002) over several cell types' ChromHMM binarized
+// tracks, with tree-aware posterior decoding, per-cell spectral HMM and flattened EM baselines
+// and promoter F1 against TSS annotations.
+//
+// Options beyond the usage line: --decode auto|path|joint (tree decoding, see
+// TreeDecodingMode), --strict-marks (refuse cell types whose marks differ), --flank BP (1000,
+// TSS ± flank), --promoter-state N (1-based label of the promoter state; default: the state
+// most enriched in TSS bins, chosen per cell and method), --projection M (product-projection
+// dimension; K), --iterations N, --restarts R, --em-iterations N (50), --bin-size BP (200),
+// --no-segments.
+#include "commands.h"
+#include "topic_session.h" // writeFileAtomically
+
+#include "core/common/error.h"
+#include "core/common/format.h"
+#include "core/common/memory.h"
+#include "core/common/timer.h"
+#include "core/hmm/decoding.h"
+#include "core/tree/multi_cell_tracks.h"
+#include "core/tree/promoter_evaluation.h"
+#include "core/tree/spectral_tree.h"
+#include "core/tree/tree_baselines.h"
+#include "core/tree/tree_decoding.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace cx::cli {
+
+namespace {
+
+std::string number(double value) { return formatNumber(value, 6); }
+
+std::string safeFileName(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+    }
+    return out;
+}
+
+std::string emissionTable(const std::vector<std::string>& marks, const Eigen::MatrixXd& e,
+                          const std::vector<std::string>& labels) {
+    std::string out = "state";
+    for (const auto& mark : marks) {
+        out += '\t' + mark;
+    }
+    out += '\n';
+    for (Eigen::Index k = 0; k < e.rows(); ++k) {
+        out += labels[static_cast<size_t>(k)];
+        for (Eigen::Index j = 0; j < e.cols(); ++j) {
+            out += '\t' + number(e(k, j));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+/// Root: `state  E1 … EK` rows of P(next | state). Child: `state  parent_next  E1 … EK` rows of
+/// P(next | own state, parent's next state).
+std::string transitionTable(const TreeHmmParameters& model, int v,
+                            const std::vector<std::string>& labels) {
+    const int k = model.numStates;
+    std::string out = v == 0 ? "state" : "state\tparent_next";
+    for (int j = 0; j < k; ++j) {
+        out += '\t' + labels[static_cast<size_t>(j)];
+    }
+    out += '\n';
+    auto row = [&](const Eigen::MatrixXd& m, int i) {
+        for (int j = 0; j < k; ++j) {
+            out += '\t' + number(m(i, j));
+        }
+        out += '\n';
+    };
+    if (v == 0) {
+        for (int i = 0; i < k; ++i) {
+            out += labels[static_cast<size_t>(i)];
+            row(model.rootTransitions, i);
+        }
+        return out;
+    }
+    for (int p = 0; p < k; ++p) {
+        for (int i = 0; i < k; ++i) {
+            out += labels[static_cast<size_t>(i)] + '\t' + labels[static_cast<size_t>(p)];
+            row(model.childTransitions[static_cast<size_t>(v)][static_cast<size_t>(p)], i);
+        }
+    }
+    return out;
+}
+
+/// Promoter F1 of one method for every cell: {cell: {precision, recall, f1, state, …}}.
+nlohmann::json promoterScores(const MultiCellTracks& tracks,
+                              const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
+                              const TssTruth& truth, int numStates, int fixedState,
+                              const std::vector<std::string>& labels, std::string& table,
+                              const std::string& method) {
+    nlohmann::json out = nlohmann::json::object();
+    for (int c = 0; c < tracks.numCells(); ++c) {
+        const auto& cellStates = states[static_cast<size_t>(c)];
+        const int state = fixedState >= 0 ? fixedState
+                                           : promoterStateByEnrichment(cellStates, truth, numStates);
+        const PromoterScore score = scorePromoterState(cellStates, truth, state);
+        const std::string label =
+            state >= 0 && state < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(state)] : "";
+        out[tracks.cells[static_cast<size_t>(c)]] = {{"precision", score.precision},
+                                                     {"recall", score.recall},
+                                                     {"f1", score.f1},
+                                                     {"state", label},
+                                                     {"predicted_bins", score.predicted},
+                                                     {"true_positive_bins", score.truePositives}};
+        table += method + '\t' + tracks.cells[static_cast<size_t>(c)] + '\t' + label + '\t' +
+                 number(score.precision) + '\t' + number(score.recall) + '\t' + number(score.f1) + '\n';
+    }
+    return out;
+}
+
+} // namespace
+
+int runTree(const std::vector<std::string>& argv) {
+    Stopwatch total;
+    const Args args(argv, {"json", "strict-marks", "no-segments"});
+    const auto trackItems = splitList(args.string("tracks"));
+    const std::string treeText = args.string("tree");
+    SpectralTreeOptions options;
+    options.numStates = static_cast<int>(args.integer("k", 1, kMaxTreeMarks + 1));
+    options.decomposition = parseDecomposition(args.string("decomposition", "power"));
+    options.seed = args.seed("seed", 1);
+    options.projectionDim = static_cast<int>(args.integer("projection", 0, 0, kMaxTreeMarks + 1));
+    options.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
+    options.trials = static_cast<int>(args.integer("restarts", 10, 1, 10000));
+    const std::string tssPath = args.string("tss", "");
+    const auto compare = splitList(args.string("compare", ""));
+    const std::string outDir = args.string("out");
+    const bool json = args.flag("json");
+    const bool writeSegments = !args.flag("no-segments");
+    const std::int64_t flank = args.integer("flank", 1000, 0, 100000000);
+    const int promoterLabel = static_cast<int>(args.integer("promoter-state", 0, 0, kMaxTreeMarks + 1));
+    const int emIterations = static_cast<int>(args.integer("em-iterations", 50, 1, 100000));
+    const std::string decodeName = args.string("decode", "auto");
+    MultiCellReadOptions readOptions;
+    readOptions.strictMarks = args.flag("strict-marks");
+    readOptions.binSize = static_cast<int>(args.integer("bin-size", 200, 1, 1000000000));
+    args.rejectUnused();
+    bool comparePerCell = false, compareEm = false;
+    for (const auto& item : compare) {
+        if (item == "per-cell") {
+            comparePerCell = true;
+        } else if (item == "em") {
+            compareEm = true;
+        } else {
+            throw InputError("parameter --compare: '" + item + "' is not 'per-cell' or 'em'");
+        }
+    }
+    TreeDecodingOptions decodeOptions;
+    if (decodeName == "auto") {
+        decodeOptions.mode = TreeDecodingMode::Auto;
+    } else if (decodeName == "path") {
+        decodeOptions.mode = TreeDecodingMode::PathMarginal;
+    } else if (decodeName == "joint") {
+        decodeOptions.mode = TreeDecodingMode::Joint;
+    } else {
+        throw InputError("parameter --decode: '" + decodeName + "' is not auto, path or joint");
+    }
+    const TreeSpec tree = parseTreeSpec(treeText);
+    if (promoterLabel > options.numStates) {
+        throw InputError("parameter --promoter-state: " + std::to_string(promoterLabel) +
+                         " exceeds K = " + std::to_string(options.numStates));
+    }
+
+    {
+        std::error_code error;
+        std::filesystem::create_directories(outDir, error);
+        if (error || !std::filesystem::is_directory(outDir)) {
+            throw InputError(outDir, 0, "cannot create output folder" +
+                                            (error ? ": " + error.message() : std::string()));
+        }
+    }
+    Stopwatch phase;
+    readOptions.cells = tree.names;
+    const MultiCellTracks tracks = readMultiCellTracks(expandTrackPaths(trackItems), readOptions);
+    const double readMs = phase.elapsedMs();
+    phase = Stopwatch();
+    const SpectralTreeResult learned = learnSpectralTree(tracks, tree, options);
+    const double learnMs = phase.elapsedMs();
+    phase = Stopwatch();
+    const TreeSegmentation segmentation = decodeTree(tracks, learned.model, decodeOptions);
+    const double decodeMs = phase.elapsedMs();
+    const std::int64_t peakAfterTree = peakResidentBytes();
+
+    const int k = options.numStates;
+    const std::vector<std::string> labels = defaultStateLabels(k);
+    phase = Stopwatch();
+    for (int v = 0; v < tree.numNodes(); ++v) {
+        const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
+        writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
+                            emissionTable(tracks.markNames, learned.model.emissions[static_cast<size_t>(v)], labels));
+        writeFileAtomically(outDir, "transitions_" + cell + ".tsv", transitionTable(learned.model, v, labels));
+        if (writeSegments) {
+            const ChromatinData data = tracks.cellData(v);
+            Segmentation seg;
+            seg.numStates = k;
+            seg.states = segmentation.states[static_cast<size_t>(v)];
+            std::ostringstream bed;
+            writeSegmentationBed9(bed, data, seg, labels, false);
+            writeFileAtomically(outDir, "segments_" + cell + ".bed", bed.str());
+            if (v > 0) {
+                std::ostringstream changes;
+                writeStateChangesBed(changes, tracks, stateChanges(segmentation, v, 0), labels);
+                writeFileAtomically(outDir, "changes_" + cell + ".bed", changes.str());
+            }
+        }
+    }
+    const double writeMs = phase.elapsedMs();
+
+    nlohmann::json compared = nlohmann::json::object();
+    PerCellHmmResult perCell;
+    if (comparePerCell) {
+        perCell = perCellSpectralHmms(tracks, k, options.decomposition, options.seed);
+        compared["per-cell"] = {{"learn_ms", perCell.learnMs}, {"decode_ms", perCell.decodeMs}};
+    }
+    FlattenedEmResult em;
+    if (compareEm) {
+        FlattenedEmOptions emOptions;
+        emOptions.maxIterations = emIterations;
+        em = flattenedEm(tracks, learned.model, emOptions);
+        compared["em"] = {{"fits", em.fits},
+                          {"product_states", em.metaStates},
+                          {"estimated_mb", em.estimatedBytes / 1e6}};
+        if (em.fits) {
+            compared["em"]["learn_ms"] = em.learnMs;
+            compared["em"]["decode_ms"] = em.decodeMs;
+            compared["em"]["iterations"] = em.iterations;
+            compared["em"]["log_likelihood"] = em.logLikelihood;
+        } else {
+            compared["em"]["reason"] = em.reason;
+            std::cerr << "contrast-cli tree: EM on the flattened model not run: " << em.reason << "\n";
+        }
+    }
+    nlohmann::json f1 = nlohmann::json::object();
+    if (!tssPath.empty()) {
+        const TssTruth truth =
+            readTssTruth(tssPath, tracks.chroms, tracks.chromBins, tracks.binSize, flank);
+        std::string table = "method\tcell\tstate\tprecision\trecall\tf1\n";
+        const int fixed = promoterLabel - 1;
+        f1["spectral-tree"] = promoterScores(tracks, segmentation.states, truth, k, fixed, labels,
+                                             table, "spectral-tree");
+        if (comparePerCell) {
+            // Per-cell HMMs number their states independently: the promoter state is chosen by
+            // TSS enrichment in each cell (--promoter-state applies to the tree's shared labels).
+            f1["per-cell"] = promoterScores(tracks, perCell.states, truth, k, -1, labels,
+                                            table, "per-cell");
+        }
+        if (compareEm && em.fits) {
+            f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em");
+        }
+        writeFileAtomically(outDir, "promoter_f1.tsv", table);
+    }
+    for (const auto& note : tracks.notes) {
+        std::cerr << "contrast-cli tree: " << note << "\n";
+    }
+    if (json) {
+        nlohmann::json out;
+        out["command"] = "tree";
+        out["parameters"] = {{"k", k},
+                             {"tree", tree.toString()},
+                             {"decomposition", toString(options.decomposition)},
+                             {"seed", options.seed},
+                             {"decode", toString(segmentation.mode)},
+                             {"flank", flank}};
+        out["data"] = {{"cells", tracks.cells},
+                       {"chroms", tracks.chroms},
+                       {"bins_per_cell", tracks.totalBins()},
+                       {"marks", tracks.markNames},
+                       {"dropped_marks", tracks.droppedMarks},
+                       {"notes", tracks.notes}};
+        nlohmann::json nodes = nlohmann::json::array();
+        for (const auto& node : learned.nodes) {
+            nodes.push_back({{"cell", node.cell},
+                             {"path_length", node.pathLength},
+                             {"meta_dim", node.metaDim},
+                             {"symmetrization_rank", node.symmetrizationRank},
+                             {"positions", node.positions},
+                             {"distinct_triples", node.distinctTriples},
+                             {"status", toString(node.status)},
+                             {"residual", node.residual},
+                             {"clipping", node.clipping},
+                             {"agreement", node.agreement}});
+        }
+        out["nodes"] = nodes;
+        out["timings_ms"] = {{"read", readMs},
+                             {"moments", learned.momentMs},
+                             {"decomposition", learned.decompositionMs},
+                             {"transitions", learned.transitionMs},
+                             {"learn", learnMs},
+                             {"decode", decodeMs},
+                             {"spectral_tree", learnMs + decodeMs},
+                             {"write", writeMs},
+                             {"total", total.elapsedMs()}};
+        out["peak_memory_mb"] = static_cast<double>(peakResidentBytes()) / 1e6;
+        out["peak_memory_after_tree_mb"] = static_cast<double>(peakAfterTree) / 1e6;
+        out["decode_log_likelihood"] = segmentation.logLikelihood;
+        if (!compared.empty()) {
+            out["compare"] = compared;
+        }
+        if (!f1.empty()) {
+            out["promoter_f1"] = f1;
+        }
+        std::cout << out.dump(2) << "\n";
+    }
+    return 0;
+}
+
+} // namespace cx::cli

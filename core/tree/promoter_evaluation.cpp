@@ -1,0 +1,180 @@
+#include "core/tree/promoter_evaluation.h"
+
+#include "core/common/error.h"
+#include "core/io/bed.h"
+#include "core/io/text_input.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+namespace cx {
+
+namespace {
+
+std::vector<std::string_view> splitFields(std::string_view line) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == '\t' || line[i] == ' ')) {
+            ++i;
+        }
+        const size_t begin = i;
+        while (i < line.size() && line[i] != '\t' && line[i] != ' ') {
+            ++i;
+        }
+        if (i > begin) {
+            out.push_back(line.substr(begin, i - begin));
+        }
+    }
+    return out;
+}
+
+void markInterval(TssTruth& truth, size_t chrom, std::int64_t begin, std::int64_t end, int binSize) {
+    auto& bins = truth.bins[chrom];
+    if (bins.empty() || end <= 0) {
+        return;
+    }
+    const std::int64_t first = std::max<std::int64_t>(0, begin) / binSize;
+    const std::int64_t last =
+        std::min<std::int64_t>(static_cast<std::int64_t>(bins.size()) - 1, (end - 1) / binSize);
+    for (std::int64_t b = first; b <= last; ++b) {
+        bins[static_cast<size_t>(b)] = 1;
+    }
+}
+
+bool isAnchorFile(const std::string& path) {
+    LineReader reader(path);
+    std::string_view line;
+    while (reader.next(line)) {
+        const auto f = splitFields(line);
+        if (f.empty() || f[0][0] == '#' || f[0] == "track" || f[0] == "browser") {
+            continue;
+        }
+        return f.size() == 3 && (f[2] == "+" || f[2] == "-" || f[2] == ".");
+    }
+    return false;
+}
+
+} // namespace
+
+TssTruth readTssTruth(const std::string& path, const std::vector<std::string>& chroms,
+                      const std::vector<std::int64_t>& chromBins, int binSize, std::int64_t flank) {
+    TssTruth truth;
+    truth.source = path;
+    truth.bins.resize(chroms.size());
+    for (size_t c = 0; c < chroms.size(); ++c) {
+        truth.bins[c].assign(static_cast<size_t>(chromBins[c]), 0);
+    }
+    auto chromIndex = [&](std::string_view name) {
+        const auto it = std::find(chroms.begin(), chroms.end(), name);
+        return it == chroms.end() ? -1 : static_cast<int>(it - chroms.begin());
+    };
+    if (isAnchorFile(path)) {
+        LineReader reader(path);
+        std::string_view line;
+        while (reader.next(line)) {
+            const auto f = splitFields(line);
+            if (f.empty() || f[0][0] == '#') {
+                continue;
+            }
+            if (f.size() < 2) {
+                throw InputError(path, reader.lineNumber(),
+                                 "expected 'chrom position strand', found one column");
+            }
+            std::int64_t pos = 0;
+            const auto [ptr, ec] = std::from_chars(f[1].data(), f[1].data() + f[1].size(), pos);
+            if (ec != std::errc() || ptr != f[1].data() + f[1].size() || pos < 0) {
+                throw InputError(path, reader.lineNumber(),
+                                 "column 2 (position) '" + std::string(f[1]) +
+                                     "' is not a non-negative integer");
+            }
+            const int c = chromIndex(f[0]);
+            if (c < 0) {
+                continue;
+            }
+            ++truth.sites;
+            markInterval(truth, static_cast<size_t>(c), pos - flank, pos + flank + 1, binSize);
+        }
+    } else {
+        BedRegions regions;
+        appendBedFile(regions, path);
+        for (const auto& [chrom, intervals] : regions.byChrom) {
+            const int c = chromIndex(chrom);
+            if (c < 0) {
+                continue;
+            }
+            for (const BedInterval& interval : intervals) {
+                ++truth.sites;
+                markInterval(truth, static_cast<size_t>(c), interval.start - flank,
+                             interval.end + flank, binSize);
+            }
+        }
+    }
+    if (truth.sites == 0) {
+        throw InputError(path, 0, "no TSS on the tracks' chromosomes");
+    }
+    for (const auto& bins : truth.bins) {
+        truth.positives += std::count(bins.begin(), bins.end(), std::uint8_t{1});
+    }
+    return truth;
+}
+
+int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
+                              const TssTruth& truth, int numStates) {
+    std::vector<std::int64_t> total(static_cast<size_t>(numStates), 0), hits(total);
+    std::int64_t all = 0, allHits = 0;
+    for (size_t c = 0; c < states.size() && c < truth.bins.size(); ++c) {
+        for (size_t t = 0; t < states[c].size() && t < truth.bins[c].size(); ++t) {
+            const auto s = static_cast<size_t>(states[c][t]);
+            if (s < total.size()) {
+                ++total[s];
+                hits[s] += truth.bins[c][t];
+                ++all;
+                allHits += truth.bins[c][t];
+            }
+        }
+    }
+    int best = -1;
+    double bestFold = -1;
+    for (int s = 0; s < numStates; ++s) {
+        if (total[static_cast<size_t>(s)] == 0 || all == 0 || allHits == 0) {
+            continue;
+        }
+        const double fold = (static_cast<double>(hits[static_cast<size_t>(s)]) /
+                             static_cast<double>(total[static_cast<size_t>(s)])) /
+                            (static_cast<double>(allHits) / static_cast<double>(all));
+        if (fold > bestFold) {
+            bestFold = fold;
+            best = s;
+        }
+    }
+    return best;
+}
+
+PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
+                                 const TssTruth& truth, int state) {
+    PromoterScore score;
+    score.state = state;
+    for (size_t c = 0; c < states.size() && c < truth.bins.size(); ++c) {
+        for (size_t t = 0; t < states[c].size() && t < truth.bins[c].size(); ++t) {
+            const bool predicted = states[c][t] == state;
+            const bool positive = truth.bins[c][t] != 0;
+            score.predicted += predicted;
+            score.positives += positive;
+            score.truePositives += predicted && positive;
+        }
+    }
+    score.precision = score.predicted > 0 ? static_cast<double>(score.truePositives) /
+                                                static_cast<double>(score.predicted)
+                                          : 0.0;
+    score.recall = score.positives > 0 ? static_cast<double>(score.truePositives) /
+                                             static_cast<double>(score.positives)
+                                       : 0.0;
+    score.f1 = score.precision + score.recall > 0
+                   ? 2 * score.precision * score.recall / (score.precision + score.recall)
+                   : 0.0;
+    return score;
+}
+
+} // namespace cx

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// Bins near transcription start sites, per chromosome of a MultiCellTracks layout.
+struct TssTruth {
+    std::vector<std::vector<std::uint8_t>> bins; ///< [chrom][bin] = 1 within flank of a TSS
+    std::int64_t sites = 0;     ///< TSS read on the chromosomes of the layout
+    std::int64_t positives = 0; ///< bins marked
+    std::string source;
+};
+
+/// Reads TSS from a ChromHMM ANCHORFILES file (`chrom pos strand`, plain or .gz) or a BED file
+/// (3+ columns; each interval's bases count as TSS) and marks every bin overlapping
+/// [pos − flank, pos + flank] (BED: [start − flank, end + flank)). Rows on other chromosomes
+/// are ignored. \throws InputError(file, line, problem) for a malformed row or a file with no
+/// TSS on any of `chroms`.
+TssTruth readTssTruth(const std::string& path, const std::vector<std::string>& chroms,
+                      const std::vector<std::int64_t>& chromBins, int binSize,
+                      std::int64_t flank = 1000);
+
+/// Precision, recall and F1 of "state == promoter state" against the TSS bins.
+struct PromoterScore {
+    int state = -1;
+    double precision = 0;
+    double recall = 0;
+    double f1 = 0;
+    std::int64_t predicted = 0;
+    std::int64_t truePositives = 0;
+    std::int64_t positives = 0;
+};
+
+/// The state whose bins are most enriched in TSS bins (fold enrichment = fraction of its bins
+/// that are TSS bins / overall fraction); −1 if no state has a bin.
+int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
+                              const TssTruth& truth, int numStates);
+
+/// Scores one cell's decoded states ([chrom][bin]) with `state` as the promoter prediction.
+PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
+                                 const TssTruth& truth, int state);
+
+} // namespace cx

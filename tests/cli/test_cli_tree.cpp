@@ -1,0 +1,98 @@
+// contrast-cli tree end to end on the real chr20 slices in tests/data/tree.
+#include "cli_runner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace cx {
+namespace {
+
+using test::parseTsv;
+using test::readText;
+using test::runCli;
+using test::TempDir;
+
+const std::string kData = std::string(CX_TEST_DATA_DIR) + "/tree";
+
+TEST(CliTree, StarTreeWritesPerCellFilesAndPromoterF1) {
+    TempDir dir;
+    const std::string out = dir / "out";
+    const auto result = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>GM12878,K562", "--k",
+                                "4", "--tss", kData + "/RefSeqTSS.chr20_3Mb.txt.gz", "--compare",
+                                "per-cell,em", "--em-iterations", "2", "--out", out, "--json"},
+                               dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json["data"]["marks"].size(), 8u); // HeLa-S3 is not in the tree: all 8 marks
+    EXPECT_GT(json["timings_ms"]["learn"].get<double>(), 0.0);
+    EXPECT_GT(json["peak_memory_mb"].get<double>(), 0.0);
+    // 4^3 = 64 product states over 15,000 bins fit: EM ran.
+    EXPECT_TRUE(json["compare"]["em"]["fits"].get<bool>());
+    for (const char* method : {"spectral-tree", "per-cell", "em"}) {
+        for (const char* cell : {"H1-hESC", "GM12878", "K562"}) {
+            const auto& score = json["promoter_f1"][method][cell];
+            ASSERT_TRUE(score.is_object()) << method << " " << cell;
+            EXPECT_GE(score["f1"].get<double>(), 0.0);
+            EXPECT_LE(score["f1"].get<double>(), 1.0);
+        }
+    }
+    for (const char* cell : {"H1-hESC", "GM12878", "K562"}) {
+        const auto emissions = parseTsv(readText(out + "/emissions_" + cell + ".tsv"));
+        ASSERT_EQ(emissions.size(), 5u);
+        EXPECT_EQ(emissions[0][0], "state");
+        EXPECT_EQ(emissions[0].size(), 9u);
+        // Segment names are the emission table's state labels.
+        const auto segments = parseTsv(readText(out + "/segments_" + std::string(cell) + ".bed"));
+        ASSERT_FALSE(segments.empty());
+        EXPECT_EQ(segments[0].size(), 9u);
+        bool known = false;
+        for (size_t r = 1; r < emissions.size(); ++r) {
+            known = known || emissions[r][0] == segments[0][3];
+        }
+        EXPECT_TRUE(known) << segments[0][3];
+        EXPECT_FALSE(readText(out + "/transitions_" + std::string(cell) + ".tsv").empty());
+    }
+    EXPECT_FALSE(readText(out + "/changes_K562.bed").empty());
+}
+
+TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {
+    TempDir dir;
+    const auto lenient = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>HeLa-S3", "--k", "4",
+                                 "--out", dir / "a", "--json", "--no-segments"},
+                                dir);
+    ASSERT_EQ(lenient.exitCode, 0) << lenient.err;
+    EXPECT_NE(lenient.err.find("mark H3K4me1 dropped: HeLa-S3 lacks it"), std::string::npos)
+        << lenient.err;
+    const auto strict = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>HeLa-S3", "--k", "4",
+                                "--out", dir / "b", "--strict-marks"},
+                               dir);
+    EXPECT_NE(strict.exitCode, 0);
+    EXPECT_NE(strict.err.find("HeLa-S3_chr20_binary.txt.gz:2: cell HeLa-S3 lacks mark H3K4me1"),
+              std::string::npos)
+        << strict.err;
+}
+
+TEST(CliTree, BadTreesAndParametersExitWithAMessage) {
+    TempDir dir;
+    const auto missing = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>NHEK", "--k", "4",
+                                 "--out", dir / "o"},
+                                dir);
+    EXPECT_NE(missing.exitCode, 0);
+    EXPECT_NE(missing.err.find("no file provides cell type 'NHEK'"), std::string::npos) << missing.err;
+    const auto cycle = runCli({"tree", "--tracks", kData, "--tree", "A>B;B>A", "--k", "4", "--out",
+                               dir / "o"},
+                              dir);
+    EXPECT_NE(cycle.err.find("cycle"), std::string::npos) << cycle.err;
+    const auto bigK = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "12",
+                              "--out", dir / "o"},
+                             dir);
+    EXPECT_NE(bigK.exitCode, 0);
+    EXPECT_NE(bigK.err.find("--k"), std::string::npos) << bigK.err;
+    const auto method = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "4",
+                                "--decomposition", "svd", "--out", dir / "o"},
+                               dir);
+    EXPECT_NE(method.err.find("'svd' is not 'power' or 'jennrich'"), std::string::npos) << method.err;
+}
+
+} // namespace
+} // namespace cx

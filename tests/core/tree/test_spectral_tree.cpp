@@ -1,0 +1,166 @@
+#include "core/hmm/contrastive_hmm.h"
+#include "core/tree/spectral_tree.h"
+#include "core/tree/tree_baselines.h"
+#include "core/tree/tree_decoding.h"
+#include "core/tree/tree_hmm.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+namespace cx {
+namespace {
+
+/// Mean |Ô − O| of every cell with ONE permutation of the labels (matched on the root): the
+/// states must agree across cell types without per-cell renaming.
+std::vector<double> globallyMatchedErrors(const TreeHmmParameters& truth,
+                                          const TreeHmmParameters& estimate) {
+    const std::vector<int> perm = matchStates(truth.emissions[0], estimate.emissions[0]);
+    std::vector<double> errors;
+    for (int v = 0; v < truth.numNodes(); ++v) {
+        double sum = 0;
+        for (int h = 0; h < truth.numStates; ++h) {
+            sum += (truth.emissions[static_cast<size_t>(v)].row(h) -
+                    estimate.emissions[static_cast<size_t>(v)].row(perm[static_cast<size_t>(h)]))
+                       .cwiseAbs()
+                       .sum();
+        }
+        errors.push_back(sum / static_cast<double>(truth.emissions[0].size()));
+    }
+    return errors;
+}
+
+TEST(SpectralTree, RecoversSyntheticStarTreeWithGlobalLabels) {
+    const TreeSpec tree = parseTreeSpec("R>A,B");
+    SyntheticTreeOptions so;
+    so.numStates = 3;
+    so.numMarks = 6;
+    const TreeHmmParameters truth = randomTreeHmm(tree, so, 7);
+    const MultiCellTracks data = sampleTreeTracks(truth, {150000, 150000}, 11);
+    for (Decomposition decomposition : {Decomposition::Power, Decomposition::Jennrich}) {
+        SpectralTreeOptions options;
+        options.numStates = 3;
+        options.decomposition = decomposition;
+        const SpectralTreeResult result = learnSpectralTree(data, tree, options);
+        const std::vector<double> errors = globallyMatchedErrors(truth, result.model);
+        for (size_t v = 0; v < errors.size(); ++v) {
+            EXPECT_LT(errors[v], 0.03) << toString(decomposition) << " cell " << tree.names[v];
+        }
+        result.model.validate("test");
+    }
+}
+
+/// Per-cell accuracy after matching each estimated state to a true state by emissions (the
+/// most favourable labelling for a method whose states are not shared).
+double matchedAccuracy(const Eigen::MatrixXd& truthEmissions, const Eigen::MatrixXd& estimate,
+                       const std::vector<std::vector<std::uint16_t>>& states,
+                       const std::vector<std::vector<std::uint16_t>>& truth) {
+    const std::vector<int> perm = matchStates(truthEmissions, estimate); // true h -> estimate row
+    std::vector<std::uint16_t> toTrue(static_cast<size_t>(estimate.rows()), 0xFFFF);
+    for (size_t h = 0; h < perm.size(); ++h) {
+        toTrue[static_cast<size_t>(perm[h])] = static_cast<std::uint16_t>(h);
+    }
+    std::vector<std::vector<std::uint16_t>> mapped = states;
+    for (auto& chrom : mapped) {
+        for (auto& s : chrom) {
+            s = toTrue[s];
+        }
+    }
+    return decodingAccuracy(mapped, truth);
+}
+
+/// A star tree whose children's marks are weak (emissions pulled towards 0.5) but who follow
+/// their parent's state most of the time.
+TreeHmmParameters weakChildModel(const TreeSpec& tree, std::uint64_t seed) {
+    SyntheticTreeOptions so;
+    so.numStates = 3;
+    so.numMarks = 6;
+    so.follow = 0.75;
+    so.keep = 0.2;
+    so.emissionNoise = 0.0;
+    TreeHmmParameters model = randomTreeHmm(tree, so, seed);
+    for (int v = 1; v < model.numNodes(); ++v) {
+        auto& e = model.emissions[static_cast<size_t>(v)];
+        e = (0.5 + 0.6 * (e.array() - 0.5)).matrix();
+    }
+    return model;
+}
+
+TEST(TreeDecoding, TreeDecodesWeakChildrenBetterThanPerCellHmms) {
+    const TreeSpec tree = parseTreeSpec("R>A,B");
+    const TreeHmmParameters truth = weakChildModel(tree, 21);
+    std::vector<std::vector<std::vector<std::uint16_t>>> hidden;
+    const MultiCellTracks data = sampleTreeTracks(truth, {120000, 80000}, 5, &hidden);
+    SpectralTreeOptions options;
+    options.numStates = 3;
+    const SpectralTreeResult learned = learnSpectralTree(data, tree, options);
+    TreeDecodingOptions path;
+    path.mode = TreeDecodingMode::PathMarginal;
+    const TreeSegmentation treeStates = decodeTree(data, learned.model, path);
+    const PerCellHmmResult perCell = perCellSpectralHmms(data, 3, Decomposition::Power, 1);
+    for (int v = 1; v < 3; ++v) {
+        const auto vs = static_cast<size_t>(v);
+        // The tree's labels are global: matched once, on the root.
+        const double treeAccuracy = matchedAccuracy(truth.emissions[0], learned.model.emissions[0],
+                                                    treeStates.states[vs], hidden[vs]);
+        const double cellAccuracy = matchedAccuracy(truth.emissions[vs], perCell.hmms[vs].emissions,
+                                                    perCell.states[vs], hidden[vs]);
+        EXPECT_GT(treeAccuracy, cellAccuracy + 0.05) << tree.names[vs];
+        EXPECT_LT(globallyMatchedErrors(truth, learned.model)[vs], 0.03);
+
+    }
+    // Exact joint decoding (K^3 = 27 meta-states) is at least as good as the path marginals.
+    TreeDecodingOptions joint;
+    joint.mode = TreeDecodingMode::Joint;
+    const TreeSegmentation jointStates = decodeTree(data, learned.model, joint);
+    EXPECT_EQ(jointStates.mode, TreeDecodingMode::Joint);
+    for (int v = 0; v < 3; ++v) {
+        const auto vs = static_cast<size_t>(v);
+        EXPECT_GE(decodingAccuracy(jointStates.states[vs], treeStates.states[vs]), 0.9);
+    }
+    // The regions where a child's state differs from the root's, as runs.
+    const auto changes = stateChanges(treeStates, 1, 0);
+    std::int64_t changed = 0, differing = 0;
+    for (const auto& c : changes) {
+        changed += c.end - c.begin;
+        EXPECT_NE(c.state, c.referenceState);
+    }
+    for (size_t c = 0; c < treeStates.states[1].size(); ++c) {
+        for (size_t t = 0; t < treeStates.states[1][c].size(); ++t) {
+            differing += treeStates.states[1][c][t] != treeStates.states[0][c][t];
+        }
+    }
+    EXPECT_EQ(changed, differing);
+}
+
+TEST(TreeDecoding, ExactJointMatchesFlattenedForwardBackwardOnTheTrueModel) {
+    // The node-by-node transition must equal the flattened K^n × K^n product chain: EM's first
+    // E-step on the flattened model (0 iterations) decodes like Joint.
+    const TreeSpec tree = parseTreeSpec("R>A;A>B");
+    const TreeHmmParameters truth = weakChildModel(tree, 4);
+    std::vector<std::vector<std::vector<std::uint16_t>>> hidden;
+    const MultiCellTracks data = sampleTreeTracks(truth, {3000}, 8, &hidden);
+    TreeDecodingOptions joint;
+    joint.mode = TreeDecodingMode::Joint;
+    const TreeSegmentation exact = decodeTree(data, truth, joint);
+    FlattenedEmOptions none;
+    none.maxIterations = 1;
+    none.tolerance = 1.0; // stop after the first evaluation
+    const FlattenedEmResult flat = flattenedEm(data, truth, none);
+    ASSERT_TRUE(flat.fits);
+    EXPECT_EQ(flat.metaStates, 27);
+    for (int v = 0; v < 3; ++v) {
+        EXPECT_GT(decodingAccuracy(flat.states[static_cast<size_t>(v)], exact.states[static_cast<size_t>(v)]), 0.97);
+        EXPECT_GT(decodingAccuracy(exact.states[static_cast<size_t>(v)], hidden[static_cast<size_t>(v)]), 0.5);
+    }
+    FlattenedEmOptions tiny;
+    tiny.maxMetaStates = 8;
+    const FlattenedEmResult refused = flattenedEm(data, truth, tiny);
+    EXPECT_FALSE(refused.fits);
+    EXPECT_NE(refused.reason.find("3^3 = 27"), std::string::npos) << refused.reason;
+}
+
+} // namespace
+} // namespace cx
