@@ -99,6 +99,9 @@ TreeHmmParameters randomTreeHmm(const TreeSpec& tree, const SyntheticTreeOptions
         }
         model.emissions[v] = e;
     }
+    for (size_t v = 1; v < n; ++v) {
+        model.emissions[v] = (0.5 + options.childSignal * (model.emissions[v].array() - 0.5)).matrix();
+    }
     model.rootTransitions =
         Eigen::MatrixXd::Constant(k, k, k > 1 ? (1 - options.stay) / (k - 1) : 1.0);
     model.rootTransitions.diagonal().setConstant(k > 1 ? options.stay : 1.0);

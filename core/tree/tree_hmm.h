@@ -44,6 +44,9 @@ struct SyntheticTreeOptions {
     double keep = 0.4;    ///< child: P(keep its own state); rest uniform over all states
     /// Child emissions = parent's ± uniform noise of this size (clipped to [0.02, 0.98]).
     double emissionNoise = 0.1;
+    /// Contrast of the children's marks: their emissions become 0.5 + s·(e − 0.5) (1 = as
+    /// drawn; small = weak marks, whose states only the tree can decode well).
+    double childSignal = 1.0;
 };
 
 /// A random tree HMM on `tree`: root emissions with one state per "profile" (entries in

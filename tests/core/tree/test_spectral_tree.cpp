@@ -80,12 +80,8 @@ TreeHmmParameters weakChildModel(const TreeSpec& tree, std::uint64_t seed) {
     so.follow = 0.75;
     so.keep = 0.2;
     so.emissionNoise = 0.0;
-    TreeHmmParameters model = randomTreeHmm(tree, so, seed);
-    for (int v = 1; v < model.numNodes(); ++v) {
-        auto& e = model.emissions[static_cast<size_t>(v)];
-        e = (0.5 + 0.6 * (e.array() - 0.5)).matrix();
-    }
-    return model;
+    so.childSignal = 0.6;
+    return randomTreeHmm(tree, so, seed);
 }
 
 TEST(TreeDecoding, TreeDecodesWeakChildrenBetterThanPerCellHmms) {
