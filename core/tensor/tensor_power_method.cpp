@@ -105,58 +105,77 @@ struct Algorithm2Steps {
     std::function<void(const Eigen::VectorXd&, double)> deflate;
 };
 
-/// The loop of Alg. 2 shared by both forms: trials, power iterations with early stopping,
-/// normalisation â = u/|⟨u, M2⁺u⟩|^{1/2}, the median-|λ̂| trial, deflation.
+/// One trial of Alg. 2 from x⁽⁰⁾ (K coordinates): power iterations with early stopping, then
+/// â = u/|⟨u, M2⁺u⟩|^{1/2} and λ̂; degenerate when the iterate vanishes or λ̂ is inadmissible.
+Trial runTrial(Eigen::VectorXd x, const SymmetricLowRank& low, const Eigen::VectorXd& inverse,
+               const PowerMethodOptions& options, const Algorithm2Steps& steps) {
+    Trial trial;
+    const Eigen::Index n = low.vectors.rows();
+    x.normalize();
+    Eigen::VectorXd yLast;
+    for (int it = 0; it < options.iterations; ++it) {
+        const Eigen::VectorXd y = inverse.asDiagonal() * x; // V_Kᵀ M2⁺ u
+        Eigen::VectorXd next = steps.step(y);
+        const double norm = next.norm();
+        trial.iterations = it + 1;
+        if (!(norm > 0) || !std::isfinite(norm)) {
+            trial.degenerate = true;
+            break;
+        }
+        yLast = y;
+        next /= norm;
+        const double change = directionChange(x, next);
+        x = next;
+        if (change < options.tolerance) {
+            trial.converged = true;
+            break;
+        }
+    }
+    trial.a = Eigen::VectorXd::Zero(n);
+    if (trial.degenerate) {
+        return trial;
+    }
+    const Eigen::VectorXd u = steps.formU(yLast);
+    const Eigen::VectorXd coords = low.vectors.transpose() * u;
+    const double quadratic = coords.dot(inverse.asDiagonal() * coords); // ⟨u, M2⁺u⟩
+    if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
+        trial.degenerate = true;
+        return trial;
+    }
+    trial.a = u / std::sqrt(std::abs(quadratic));
+    trial.lambda = steps.lambdaOf(trial.a);
+    if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
+        // Outside what the model allows: not a component (see minAbsLambda).
+        trial.degenerate = true;
+        trial.a.setZero();
+    }
+    return trial;
+}
+
+/// The loop of Alg. 2 shared by both forms: per component, trials (see runTrial), the
+/// median-|λ̂| trial, deflation. `warmStarts` (K × S, K coordinates) replaces the random trials
+/// of component t < S by one trial from its column; if that trial is degenerate the random
+/// trials run instead.
 PowerMethodResult runAlgorithm2(const SymmetricLowRank& low, const PowerMethodOptions& options,
-                                const Algorithm2Steps& steps, const CancelToken& cancel) {
+                                const Algorithm2Steps& steps, const CancelToken& cancel,
+                                const Eigen::MatrixXd& warmStarts = Eigen::MatrixXd()) {
     const Eigen::Index n = low.vectors.rows();
     const int k = options.numComponents;
     const Eigen::VectorXd inverse = low.values.cwiseInverse();
     std::vector<Trial> kept;
     for (int t = 0; t < k; ++t) {
-        std::vector<Trial> trials(static_cast<size_t>(options.restarts));
-        for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+        std::vector<Trial> trials;
+        if (t < warmStarts.cols() && warmStarts.col(t).norm() > 1e-12) {
             throwIfCancelled(cancel);
-            Trial& trial = trials[static_cast<size_t>(trialIndex)];
-            // u⁽⁰⁾ = V g, so x⁽⁰⁾ = Vᵀu⁽⁰⁾ = g.
-            Eigen::VectorXd x = randomStart(options.seed, t, trialIndex, options.restarts, k);
-            x.normalize();
-            Eigen::VectorXd yLast;
-            for (int it = 0; it < options.iterations; ++it) {
-                const Eigen::VectorXd y = inverse.asDiagonal() * x; // V_Kᵀ M2⁺ u
-                Eigen::VectorXd next = steps.step(y);
-                const double norm = next.norm();
-                trial.iterations = it + 1;
-                if (!(norm > 0) || !std::isfinite(norm)) {
-                    trial.degenerate = true;
-                    break;
-                }
-                yLast = y;
-                next /= norm;
-                const double change = directionChange(x, next);
-                x = next;
-                if (change < options.tolerance) {
-                    trial.converged = true;
-                    break;
-                }
-            }
-            trial.a = Eigen::VectorXd::Zero(n);
-            if (trial.degenerate) {
-                continue;
-            }
-            const Eigen::VectorXd u = steps.formU(yLast);
-            const Eigen::VectorXd coords = low.vectors.transpose() * u;
-            const double quadratic = coords.dot(inverse.asDiagonal() * coords); // ⟨u, M2⁺u⟩
-            if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
-                trial.degenerate = true;
-                continue;
-            }
-            trial.a = u / std::sqrt(std::abs(quadratic));
-            trial.lambda = steps.lambdaOf(trial.a);
-            if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
-                // Outside what the model allows: not a component (see minAbsLambda).
-                trial.degenerate = true;
-                trial.a.setZero();
+            trials.push_back(runTrial(warmStarts.col(t), low, inverse, options, steps));
+        }
+        if (trials.empty() || trials.front().degenerate) {
+            trials.clear();
+            for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+                throwIfCancelled(cancel);
+                trials.push_back(runTrial(randomStart(options.seed, t, trialIndex,
+                                                      options.restarts, k),
+                                          low, inverse, options, steps));
             }
         }
         const Trial& best = medianTrial(trials);
@@ -237,23 +256,45 @@ PowerMethodResult generalizedPowerMethod(const Eigen::MatrixXd& m2, const Symmet
 PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const SymmetricTensor3& m3,
                                          const PowerMethodOptions& options,
                                          const CancelToken& cancel) {
-    const Eigen::Index n = low.vectors.rows();
+    return DensePowerMethod(low, m3).run(options, cancel);
+}
+
+DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3)
+    : m_low(std::move(low)) {
+    const Eigen::Index n = m_low.vectors.rows();
     if (m3.dimension() != n) {
         throw std::invalid_argument("generalizedPowerMethod: M2 factor has " + std::to_string(n) +
                                     " rows, M3 has dimension " + std::to_string(m3.dimension()));
     }
+    if (m_low.values.size() != m_low.vectors.cols()) {
+        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
+                                    std::to_string(m_low.vectors.cols()) + " columns but " +
+                                    std::to_string(m_low.values.size()) + " values");
+    }
+    // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
+    m_partial = m3.contractModes23(m_low.vectors);
+    m_core = m_low.vectors.transpose() * m_partial; // K × K², unfolding of t
+}
+
+PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
+                                        const CancelToken& cancel,
+                                        const Eigen::MatrixXd& starts) const {
+    const Eigen::Index n = m_low.vectors.rows();
     validate(options, n, "generalizedPowerMethod");
     const int k = options.numComponents;
-    if (low.vectors.cols() != k || low.values.size() != k) {
+    if (m_low.vectors.cols() != k) {
         throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
-                                    std::to_string(low.vectors.cols()) + " columns, numComponents = " +
+                                    std::to_string(m_low.vectors.cols()) + " columns, numComponents = " +
                                     std::to_string(k));
     }
-    const Eigen::MatrixXd& v = low.vectors;
-
-    // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
-    const Eigen::MatrixXd partial = m3.contractModes23(v);
-    const Eigen::MatrixXd core = v.transpose() * partial; // K × K², unfolding of t
+    if (starts.cols() > 0 && starts.rows() != n) {
+        throw std::invalid_argument("generalizedPowerMethod: warm starts have " +
+                                    std::to_string(starts.rows()) + " rows, expected " +
+                                    std::to_string(n));
+    }
+    const Eigen::MatrixXd& v = m_low.vectors;
+    const Eigen::MatrixXd& partial = m_partial;
+    const Eigen::MatrixXd& core = m_core;
 
     struct Deflation {
         Eigen::VectorXd a;      // â in ℝⁿ
@@ -288,13 +329,45 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const Symm
         return u;
     };
     steps.lambdaOf = [&](const Eigen::VectorXd& a) {
-        const Eigen::VectorXd z = low.values.cwiseInverse().asDiagonal() * (v.transpose() * a);
+        const Eigen::VectorXd z = m_low.values.cwiseInverse().asDiagonal() * (v.transpose() * a);
         return z.dot(coreContract(z));
     };
     steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) {
         deflations.push_back({a, v.transpose() * a, absLambda});
     };
-    return runAlgorithm2(low, options, steps, cancel);
+    const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
+                                                   : Eigen::MatrixXd();
+    return runAlgorithm2(m_low, options, steps, cancel, warm);
+}
+
+double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const {
+    const Eigen::Index k = m_low.vectors.cols();
+    const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
+    // T_w(i, j + K·l) = t(i, j, l)·s_i·s_j·s_l.
+    Eigen::MatrixXd residual(k, k * k);
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j < k; ++j) {
+            residual.col(j + k * l) = (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
+        }
+    }
+    const double total = residual.norm();
+    if (!(total > 0)) {
+        return 0.0;
+    }
+    for (Eigen::Index t = 0; t < result.lambdas.size(); ++t) {
+        if (static_cast<size_t>(t) < result.degenerate.size() && result.degenerate[static_cast<size_t>(t)]) {
+            continue;
+        }
+        const Eigen::VectorXd z = (s * (m_low.vectors.transpose() * result.components.col(t)).array()).matrix();
+        // Deflation's convention: M3 = Σ |λ̂_t| â_t^{⊗3} (â carries the sign).
+        const double lambda = std::abs(result.lambdas[t]);
+        for (Eigen::Index l = 0; l < k; ++l) {
+            for (Eigen::Index j = 0; j < k; ++j) {
+                residual.col(j + k * l).noalias() -= (lambda * z[j] * z[l]) * z;
+            }
+        }
+    }
+    return residual.norm() / total;
 }
 
 } // namespace cx

@@ -78,6 +78,38 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const Symme
                                          const PowerMethodOptions& options,
                                          const CancelToken& cancel = {});
 
+/// Alg. 2 on a dense M3 with the K×K×K core T(V_K, V_K, V_K) formed once, so that several runs
+/// (fresh random starts, warm starts from a neighbouring solution) share the O(n³K) contraction,
+/// and with the whitened residual that says which of two runs explains M3 better.
+class DensePowerMethod {
+public:
+    /// \pre low.vectors is n × K with orthonormal columns and non-zero values; m3 has dimension n.
+    /// 	hrows std::invalid_argument on shape mismatch.
+    DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3);
+
+    /// Alg. 2. Without `starts` (n × 0) this is generalizedPowerMethod with the same seed.
+    /// With warm starts (n × S), component t (t < S) is one trial from x⁽⁰⁾ = V_Kᵀ·starts.col(t)
+    /// — a component of a neighbouring solution, which the iteration then follows — kept as it
+    /// is; components t ≥ S, and warm trials that are degenerate or whose start has no part in
+    /// range(M2_K), fall back to the random trials with the median-|λ̂| rule.
+    PowerMethodResult run(const PowerMethodOptions& options, const CancelToken& cancel = {},
+                          const Eigen::MatrixXd& starts = Eigen::MatrixXd()) const;
+
+    /// Relative Frobenius residual of the whitened tensor left by a decomposition:
+    /// ‖T_w − Σ_t |λ̂_t| z_t^{⊗3}‖ / ‖T_w‖ (deflation's convention: â carries the sign) with W = V_K|Λ|^{-1/2}, T_w = T(W, W, W) and
+    /// z_t = Wᵀâ_t. For exact moments of K components it is 0 at the true decomposition; between
+    /// two decompositions of the same moments the smaller residual explains M3 better.
+    /// Degenerate components contribute nothing. Cost O(K⁴).
+    double whitenedResidual(const PowerMethodResult& result) const;
+
+    const SymmetricLowRank& m2() const { return m_low; }
+
+private:
+    SymmetricLowRank m_low;
+    Eigen::MatrixXd m_partial; ///< T(I, V, V), n × K²
+    Eigen::MatrixXd m_core;    ///< T(V, V, V), K × K²
+};
+
 /// Numerical rank of the K retained M2 eigenvalues: how many have
 /// |value| > relativeTolerance·max|value|. Used to reject K above the data's rank.
 int numericalRank(const Eigen::VectorXd& eigenvalues, double relativeTolerance = 1e-9);

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/format.h"
+#include "core/common/random.h"
 #include "core/common/timer.h"
 #include "core/tensor/randomized_eigen.h"
 #include "core/tensor/linalg.h"
@@ -9,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <string>
 #include <limits>
 #include <cmath>
 #include <numeric>
@@ -62,7 +64,68 @@ void checkRank(const Eigen::VectorXd& eigenvalues, int k, double gamma) {
     }
 }
 
+/// Whitened residuals closer than this count as equally good (ContrastiveTopicEngine::solve).
+constexpr double kResidualTie = 0.01;
+
 } // namespace
+
+KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::MatrixXd& noise, int k,
+                                    KeptOrder orderRule) {
+    const Eigen::Index n = m2.rows();
+    if (m2.cols() != n || k < 1 || k > n) {
+        throw std::invalid_argument("selectKeptDirections: need a square matrix and 1 <= k <= n "
+                                    "(n = " + std::to_string(n) + ", k = " + std::to_string(k) +
+                                    ")");
+    }
+    const bool haveNoise = noise.rows() == n && noise.cols() == n;
+    const Eigen::MatrixXd sym = 0.5 * (m2 + m2.transpose());
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(sym);
+    const Eigen::VectorXd& values = solver.eigenvalues();
+    const Eigen::MatrixXd& vectors = solver.eigenvectors();
+    Eigen::VectorXd level = Eigen::VectorXd::Zero(n);
+    if (haveNoise) {
+        level = (noise * vectors).colwise().norm().transpose();
+    }
+    // Class of a direction: 0 = significant positive, 1 = significant negative, 2 = the rest.
+    std::vector<int> klass(static_cast<size_t>(n), 2);
+    KeptDirections out;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        if (haveNoise && std::abs(values[i]) > 2.0 * level[i]) {
+            klass[static_cast<size_t>(i)] = values[i] > 0 ? 0 : 1;
+            ++out.significant;
+            out.significantPositive += values[i] > 0 ? 1 : 0;
+        }
+    }
+    const bool positivesFirst = orderRule == KeptOrder::PositiveFirst;
+    // Rank used for the order: positives first keeps classes 0 < 1 < 2; by magnitude is one
+    // class. Within a rank: decreasing |λ| (stable: ties keep ascending λ).
+    auto rankOf = [&](Eigen::Index i) { return positivesFirst ? klass[static_cast<size_t>(i)] : 0; };
+    std::vector<Eigen::Index> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+        const int ra = rankOf(a), rb = rankOf(b);
+        if (ra != rb) {
+            return ra < rb;
+        }
+        return std::abs(values[a]) > std::abs(values[b]);
+    });
+    out.low.values.resize(k);
+    out.low.vectors.resize(n, k);
+    out.noise.resize(k);
+    for (int j = 0; j < k; ++j) {
+        const Eigen::Index i = order[static_cast<size_t>(j)];
+        out.low.values[j] = values[i];
+        Eigen::VectorXd v = vectors.col(i);
+        Eigen::Index arg = 0;
+        v.cwiseAbs().maxCoeff(&arg);
+        if (v[arg] < 0) {
+            v = -v; // reproducible sign
+        }
+        out.low.vectors.col(j) = v;
+        out.noise[j] = level[i];
+    }
+    return out;
+}
 
 int TopicModelResult::numForegroundSpecific() const {
     return static_cast<int>(std::count(foregroundSpecific.begin(), foregroundSpecific.end(), true));
@@ -79,7 +142,8 @@ void validateGamma(double gamma) {
 }
 
 TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
-                                      const Eigen::MatrixXd& wordSpaceComponents) {
+                                      const Eigen::MatrixXd& wordSpaceComponents,
+                                      const Eigen::MatrixXd& projectedComponents) {
     const Eigen::Index all = decomposition.lambdas.size();
     const Eigen::Index d = wordSpaceComponents.rows();
     Eigen::VectorXd signedWeights(all);
@@ -109,6 +173,10 @@ TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& dec
     result.m2Eigenvalues = decomposition.m2Eigenvalues;
     result.status = decomposition.status;
     result.numRejected = static_cast<int>(all - k);
+    const bool keepProjected = projectedComponents.cols() == all;
+    if (keepProjected) {
+        result.projectedComponents.resize(projectedComponents.rows(), k);
+    }
     for (Eigen::Index slot = 0; slot < k; ++slot) {
         const Eigen::Index t = order[static_cast<size_t>(slot)];
         const double lambda = decomposition.lambdas[t];
@@ -126,6 +194,9 @@ TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& dec
             clipped.setConstant(1.0 / static_cast<double>(d));
         }
         result.topics.col(slot) = clipped;
+        if (keepProjected) {
+            result.projectedComponents.col(slot) = projectedComponents.col(t);
+        }
         result.lambdas[slot] = lambda;
         result.signedWeights[slot] = signedWeights[t];
         result.weights[slot] = lambda > 0 ? 1.0 / (lambda * lambda) : 0.0;
@@ -191,6 +262,13 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     DocumentMoments::Projected f = m_foreground.project(m_basis, cancel);
     report(0.75, "projecting background moments");
     DocumentMoments::Projected b = m_background.project(m_basis, cancel);
+    adoptProjection(std::move(f), std::move(b));
+    m_timings.projectionMs = watch.elapsedMs();
+    report(1.0, "moments ready");
+}
+
+void ContrastiveTopicEngine::adoptProjection(DocumentMoments::Projected f,
+                                             DocumentMoments::Projected b) {
     m_m2f = std::move(f.m2);
     m_m3f = std::move(f.m3);
     m_m2b = std::move(b.m2);
@@ -198,12 +276,55 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     m_noiseF = std::move(f.m2Noise);
     m_noiseB = std::move(b.m2Noise);
     m_noiseAvailable = f.noiseAvailable && b.noiseAvailable;
+}
+
+ContrastiveTopicEngine::ContrastiveTopicEngine(const ContrastiveTopicEngine& source,
+                                               std::vector<std::int64_t> fg,
+                                               std::vector<std::int64_t> bg,
+                                               const CancelToken& cancel)
+    : m_counts(source.m_counts),
+      m_foreground(*m_counts, std::move(fg)),
+      m_background(*m_counts, std::move(bg)),
+      m_maxComponents(source.m_maxComponents),
+      m_rankPerSide(source.m_rankPerSide),
+      m_basis(source.m_basis) {
+    Stopwatch watch;
+    DocumentMoments::Projected f = m_foreground.project(m_basis, cancel);
+    DocumentMoments::Projected b = m_background.project(m_basis, cancel);
+    adoptProjection(std::move(f), std::move(b));
     m_timings.projectionMs = watch.elapsedMs();
-    report(1.0, "moments ready");
+}
+
+ContrastiveTopicEngine ContrastiveTopicEngine::resampled(std::uint64_t seed,
+                                                         const CancelToken& cancel) const {
+    Rng rng(seed);
+    auto draw = [&](const std::vector<std::int64_t>& documents) {
+        std::vector<std::int64_t> out(documents.size());
+        for (auto& d : out) {
+            d = documents[static_cast<size_t>(rng.below(documents.size()))];
+        }
+        std::sort(out.begin(), out.end()); // locality of the pass; the multiset is what counts
+        return out;
+    };
+    std::vector<std::int64_t> fg = draw(m_foreground.documents());
+    std::vector<std::int64_t> bg = draw(m_background.documents());
+    return ContrastiveTopicEngine(*this, std::move(fg), std::move(bg), cancel);
 }
 
 TopicModelResult ContrastiveTopicEngine::solve(double gamma, const TopicModelOptions& options,
                                                const CancelToken& cancel) const {
+    return solveImpl(gamma, options, nullptr, cancel);
+}
+
+TopicModelResult ContrastiveTopicEngine::solveFrom(double gamma, const TopicModelOptions& options,
+                                                   const TopicModelResult& neighbour,
+                                                   const CancelToken& cancel) const {
+    return solveImpl(gamma, options, &neighbour, cancel);
+}
+
+TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicModelOptions& options,
+                                                   const TopicModelResult* neighbour,
+                                                   const CancelToken& cancel) const {
     validateGamma(gamma);
     validateOptions(options);
     if (options.numComponents > rank()) {
@@ -213,25 +334,78 @@ TopicModelResult ContrastiveTopicEngine::solve(double gamma, const TopicModelOpt
     }
     Stopwatch watch;
     const Eigen::MatrixXd m2 = m_m2f - gamma * m_m2b;
+    // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
+    const Eigen::MatrixXd noise =
+        m_noiseAvailable ? Eigen::MatrixXd(m_noiseF - gamma * m_noiseB) : Eigen::MatrixXd();
     const SymmetricTensor3 m3 = m_m3f.plusScaled(-gamma, m_m3b);
-    const SymmetricLowRank low = truncatedSymmetricEigen(m2, options.numComponents);
-    checkRank(low.values, options.numComponents, gamma);
-    const PowerMethodResult decomposition =
-        generalizedPowerMethod(low, m3, powerOptions(options, gamma), cancel);
-    TopicModelResult result =
-        makeTopicModelResult(gamma, decomposition, m_basis * decomposition.components);
+    const PowerMethodOptions power = powerOptions(options, gamma);
+    const bool haveNeighbour = neighbour != nullptr && neighbour->projectedComponents.rows() == rank() &&
+                               neighbour->projectedComponents.cols() > 0;
+    // One kept set: the run continued from the neighbour and the fresh run; the continued one
+    // stays unless the fresh one's whitened residual is smaller by more than kResidualTie.
+    struct Candidate {
+        PowerMethodResult decomposition;
+        double residual = 0;
+        bool warm = false;
+        KeptDirections kept;
+    };
+    auto solveKept = [&](KeptOrder rule) {
+        Candidate out;
+        out.kept = selectKeptDirections(m2, noise, options.numComponents, rule);
+        checkRank(out.kept.low.values, options.numComponents, gamma);
+        const DensePowerMethod method(out.kept.low, m3);
+        out.decomposition = method.run(power, cancel);
+        out.residual = method.whitenedResidual(out.decomposition);
+        if (haveNeighbour) {
+            PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
+            const double continuedResidual = method.whitenedResidual(continued);
+            if (!(out.residual < continuedResidual - kResidualTie)) {
+                out.decomposition = std::move(continued);
+                out.residual = continuedResidual;
+                out.warm = true;
+            }
+        }
+        return out;
+    };
+    auto positiveComponents = [](const PowerMethodResult& d) {
+        int count = 0;
+        for (Eigen::Index t = 0; t < d.lambdas.size(); ++t) {
+            const bool degenerate = static_cast<size_t>(t) < d.degenerate.size() && d.degenerate[static_cast<size_t>(t)];
+            count += (!degenerate && d.lambdas[t] > 0) ? 1 : 0;
+        }
+        return count;
+    };
+    // Alg. 2's truncation by magnitude; if it leaves no
+    // foreground-specific component although significant positive directions exist, the
+    // positive directions go first.
+    Candidate pick = solveKept(KeptOrder::ByMagnitude);
+    if (positiveComponents(pick.decomposition) == 0 && pick.kept.significantPositive > 0) {
+        Candidate positive = solveKept(KeptOrder::PositiveFirst);
+        if (positiveComponents(positive.decomposition) > 0) {
+            pick = std::move(positive);
+        }
+    }
+    PowerMethodResult& decomposition = pick.decomposition;
+    const double residual = pick.residual;
+    const bool warm = pick.warm;
+    const KeptDirections& kept = pick.kept;
+    TopicModelResult result = makeTopicModelResult(gamma, decomposition,
+                                                   m_basis * decomposition.components,
+                                                   decomposition.components);
+    result.residual = residual;
+    result.warmStarted = warm;
+    result.significantDirections = kept.significant;
+    result.significantPositive = kept.significantPositive;
     if (m_noiseAvailable) {
-        // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
-        const Eigen::MatrixXd noise = m_noiseF - gamma * m_noiseB;
         result.noiseLevel = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
                                 .eigenvalues()
                                 .cwiseAbs()
                                 .maxCoeff();
-        result.effectiveRank =
-            static_cast<int>((low.values.array().abs() > result.noiseLevel).count());
+        result.effectiveRank = std::min(options.numComponents, kept.significant);
     } else {
         result.noiseLevel = std::numeric_limits<double>::quiet_NaN();
         result.effectiveRank = options.numComponents;
+        result.significantDirections = options.numComponents;
     }
     result.solveMs = watch.elapsedMs();
     return result;

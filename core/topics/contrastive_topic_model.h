@@ -44,12 +44,26 @@ struct TopicModelResult {
     /// NotConverged (the iterate at the limit is kept, by the median rule like any other).
     std::vector<bool> converged;
     Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
+    /// Components in the engine's projected coordinates (r × K, result order): the warm start of
+    /// a neighbouring γ on a path (empty for the direct method).
+    Eigen::MatrixXd projectedComponents;
+    /// Eigen-directions of M2f − γ·M2b above their noise level (see selectKeptDirections), of
+    /// either sign and of them the positive (foreground-specific) ones: the suggested K is
+    /// `significantDirections`.
+    int significantDirections = 0;
+    int significantPositive = 0;
+    /// Whitened residual of M3 left by the decomposition (DensePowerMethod::whitenedResidual).
+    double residual = 0;
+    /// True when this solution was continued from a neighbour's components (warm start) and
+    /// kept over the fresh random starts.
+    bool warmStarted = false;
     /// Sampling-noise level of M2f − γ·M2b: the spectral norm of its split-half error estimate
     /// (NaN when a side has fewer than 2 documents). Eigenvalues below it are indistinguishable
     /// from zero.
     double noiseLevel = 0;
-    /// How many of the K kept eigenvalues exceed noiseLevel. Below K, the trailing components
-    /// fit noise: a smaller K (or more data) gives steadier topics.
+    /// How many of the K kept eigen-directions are above their noise level (see
+    /// selectKeptDirections). Below K, the trailing components fit noise: a smaller K (or more
+    /// data) gives steadier topics.
     int effectiveRank = 0;
     /// Components of the K requested that had no acceptable trial (a weight beyond the model's
     /// bound |ω| ≤ max(1, γ), by more than a factor 2): left out of the result, status
@@ -71,6 +85,33 @@ struct ProjectionOptions {
     int powerIterations = 3; ///< subspace iterations (passes over the data) per side
     std::uint64_t seed = 1;
 };
+
+/// The eigen-directions of a contrastive second moment M2f − γ·M2b kept for Alg. 2's
+/// pseudo-inverse, and how many are above the noise.
+struct KeptDirections {
+    SymmetricLowRank low;        ///< the K kept (value, vector) pairs, in selection order
+    Eigen::VectorXd noise;       ///< per kept direction: its noise level ν = ‖N·v‖
+    int significant = 0;         ///< directions (of all n) with |value| > 2ν
+    int significantPositive = 0; ///< of them, positive ones
+};
+
+/// Order in which selectKeptDirections fills the K slots.
+enum class KeptOrder {
+    PositiveFirst, ///< significant positive, then significant negative, then the rest
+    ByMagnitude,   ///< by |λ| whatever the sign and the noise (Alg. 2's truncation)
+};
+
+/// Noise-thresholded, sign-aware choice of the K eigen-directions of `m2` (n × n symmetric)
+/// given an estimate `noise` of its sampling error (n × n, e.g. the split-half estimate;
+/// empty = unknown). A direction (λ, v) is significant when |λ| > 2·‖N·v‖: for symmetric M + E
+/// and an eigenpair (λ, v) of M, M + E has an eigenvalue within ‖E·v‖ of λ (residual bound), and
+/// for a noise matrix ‖E·v‖ is about half of its extreme eigenvalue (semicircle edge 2σ√n
+/// against ‖E·v‖ ≈ σ√n), so 2‖N·v‖ is where a direction leaves the noise bulk. Directions of
+/// γ·M2b's noise grow with γ together with their noise level and never become significant.
+/// Within a class, larger |λ| first. Without a noise estimate every direction is in "the rest":
+/// the K largest |λ| (the literal Alg. 2), as with KeptOrder::ByMagnitude. \pre 1 ≤ k ≤ n.
+KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::MatrixXd& noise, int k,
+                                    KeptOrder order = KeptOrder::PositiveFirst);
 
 /// Time spent building an engine, in milliseconds.
 struct EngineTimings {
@@ -96,10 +137,28 @@ public:
                            const ProjectionOptions& options = {}, const CancelToken& cancel = {},
                            const ProgressFn& progress = {});
 
-    /// Alg. 1 at contrast weight γ on the projected moments.
+    /// Alg. 1 at contrast weight γ on the projected moments. The K kept eigen-directions of
+    /// m2f − γ·m2b (selectKeptDirections) are the K largest by magnitude (Alg. 2's
+    /// truncation); if that leaves no
+    /// foreground-specific component although significant positive directions exist, the
+    /// significant positive directions go first (KeptOrder::PositiveFirst). So the growing
+    /// γ·M2b cannot push out every foreground-specific direction that is above the noise.
     /// \throws InputError if γ is negative or not finite, or K is outside [1, rank].
     TopicModelResult solve(double gamma, const TopicModelOptions& options,
                            const CancelToken& cancel = {}) const;
+
+    /// Alg. 1 at γ continued from a neighbouring solution (a path step): on the kept
+    /// directions Alg. 2 runs once from `neighbour.projectedComponents` (one trial per
+    /// component) and once from fresh random starts; the continued run is kept unless a fresh
+    /// one leaves a whitened residual of M3 smaller by more than 0.01 (a better explanation of
+    /// the data, not a tie). `warmStarted` in the result says which was kept.
+    TopicModelResult solveFrom(double gamma, const TopicModelOptions& options,
+                               const TopicModelResult& neighbour,
+                               const CancelToken& cancel = {}) const;
+
+    /// A bootstrap replicate: the same basis U, with projected moments of documents drawn with
+    /// replacement from the foreground and from the background (seeded). Shares the counts.
+    ContrastiveTopicEngine resampled(std::uint64_t seed, const CancelToken& cancel = {}) const;
 
     const CountMatrix& counts() const { return *m_counts; }
     const DocumentMoments& foreground() const { return m_foreground; }
@@ -115,6 +174,12 @@ public:
     const SymmetricTensor3& projectedM3Background() const { return m_m3b; }
 
 private:
+    ContrastiveTopicEngine(const ContrastiveTopicEngine& source, std::vector<std::int64_t> fg,
+                           std::vector<std::int64_t> bg, const CancelToken& cancel);
+    void adoptProjection(DocumentMoments::Projected f, DocumentMoments::Projected b);
+    TopicModelResult solveImpl(double gamma, const TopicModelOptions& options,
+                               const TopicModelResult* neighbour, const CancelToken& cancel) const;
+
     std::shared_ptr<const CountMatrix> m_counts;
     DocumentMoments m_foreground;
     DocumentMoments m_background;
@@ -140,8 +205,11 @@ TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
 
 /// Shared last step of Alg. 1: from Alg. 2's (â_t, λ̂_t) in word space to a sorted
 /// TopicModelResult (orientation, clipping, renormalisation, weights).
+/// `projectedComponents` (optional, same columns as the decomposition) is kept in result order
+/// as TopicModelResult::projectedComponents.
 TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
-                                      const Eigen::MatrixXd& wordSpaceComponents);
+                                      const Eigen::MatrixXd& wordSpaceComponents,
+                                      const Eigen::MatrixXd& projectedComponents = Eigen::MatrixXd());
 
 /// Validates γ (finite, ≥ 0). \throws InputError("parameter gamma: ...").
 void validateGamma(double gamma);

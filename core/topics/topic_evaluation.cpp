@@ -15,8 +15,8 @@ namespace cx {
 Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
                                       const std::vector<std::int64_t>& documents,
                                       const TopicModelResult& model, double smoothing) {
-    if (!(smoothing > 0) || !std::isfinite(smoothing)) {
-        throw std::invalid_argument("perTokenLogLikelihood: smoothing must be > 0 (got " +
+    if (!(smoothing >= 0) || !std::isfinite(smoothing)) {
+        throw std::invalid_argument("perTokenLogLikelihood: smoothing must be >= 0 (got " +
                                     std::to_string(smoothing) + ")");
     }
     const Eigen::Index d = model.topics.rows();
@@ -42,11 +42,20 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
     // Row-major D × k table of log μ̃ so that one word's k values are contiguous.
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> logTopic(d, k);
     Eigen::VectorXd logPrior(k);
-    const double normaliser = 1.0 + static_cast<double>(d) * smoothing;
+    double tokens = 0; // T, for the Jeffreys rule
+    if (smoothing == kAutoSmoothing) {
+        for (std::int64_t row : documents) {
+            tokens += counts.rowLength(row);
+        }
+    }
     for (Eigen::Index j = 0; j < k; ++j) {
         const Eigen::Index t = specific[static_cast<size_t>(j)];
-        logTopic.col(j) = ((model.topics.col(t).array() + smoothing) / normaliser).log().matrix();
-        logPrior[j] = std::log(model.weights[t] / totalWeight);
+        const double prior = model.weights[t] / totalWeight;
+        // Jeffreys: α_t = 1/(2 n_t) with n_t = π_t·T tokens behind topic t.
+        const double alpha = smoothing > 0 ? smoothing : 1.0 / (2.0 * std::max(prior * tokens, 1.0));
+        const double normaliser = 1.0 + static_cast<double>(d) * alpha;
+        logTopic.col(j) = ((model.topics.col(t).array() + alpha) / normaliser).log().matrix();
+        logPrior[j] = std::log(prior);
     }
     parallelFor(n, [&](std::int64_t index) {
         const std::int64_t row = documents[static_cast<size_t>(index)];
@@ -103,6 +112,16 @@ double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) 
     return u / (static_cast<double>(numPositive) * static_cast<double>(numNegative));
 }
 
+double specificityAuc(const ContrastiveTopicEngine& engine, const TopicModelResult& model,
+                      const std::vector<bool>& positive, double smoothing) {
+    if (model.numForegroundSpecific() == 0) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return rocAuc(perTokenLogLikelihood(engine.counts(), engine.foreground().documents(), model,
+                                        smoothing),
+                  positive);
+}
+
 SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
                                   const std::vector<double>& gammas,
                                   const std::vector<bool>& positive,
@@ -115,32 +134,58 @@ SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
                                     " labels for " + std::to_string(documents.size()) +
                                     " foreground documents");
     }
-    auto evaluate = [&](double gamma) {
-        SpecificityPoint point;
-        point.gamma = gamma;
-        const TopicModelResult model = engine.solve(gamma, options, cancel);
+    for (double gamma : gammas) {
+        validateGamma(gamma);
+    }
+    std::vector<double> pathGammas = gammas;
+    pathGammas.push_back(0.0);
+    std::sort(pathGammas.begin(), pathGammas.end());
+    pathGammas.erase(std::unique(pathGammas.begin(), pathGammas.end()), pathGammas.end());
+
+    SpecificitySweep sweep;
+    std::vector<SpecificityPoint> byPath(pathGammas.size());
+    // Points stream in path order; each grid γ is reported when its path point is done (a grid
+    // in increasing order — the usual case — streams point by point).
+    size_t nextToReport = 0;
+    auto report = [&](int pathIndex) {
+        while (nextToReport < gammas.size()) {
+            const auto it = std::lower_bound(pathGammas.begin(), pathGammas.end(),
+                                             gammas[nextToReport]);
+            const auto index = static_cast<size_t>(it - pathGammas.begin());
+            if (static_cast<int>(index) > pathIndex) {
+                break;
+            }
+            SpecificityPoint point = byPath[index];
+            point.relativeAuc = point.auc / sweep.baselineAuc;
+            sweep.points.push_back(point);
+            if (onPoint) {
+                onPoint(point);
+            }
+            ++nextToReport;
+        }
+    };
+    auto evaluate = [&](const TopicPath& path, int i) {
+        SpecificityPoint& point = byPath[static_cast<size_t>(i)];
+        const TopicModelResult& model = path.solutions[static_cast<size_t>(i)];
+        point.gamma = pathGammas[static_cast<size_t>(i)];
+        point.failure = path.failures[static_cast<size_t>(i)];
         point.solveMs = model.solveMs;
         point.numForegroundSpecific = model.numForegroundSpecific();
         Stopwatch watch;
-        point.auc = rocAuc(perTokenLogLikelihood(engine.counts(), documents, model, smoothing),
-                           positive);
+        point.auc = specificityAuc(engine, model, positive, smoothing);
         point.scoreMs = watch.elapsedMs();
-        return point;
-    };
-    // The baseline (γ = 0) comes first so that every point's relative AUC is known when the
-    // point is reported; a γ = 0 grid point reuses it.
-    SpecificitySweep sweep;
-    const SpecificityPoint baseline = evaluate(0.0);
-    sweep.baselineAuc = baseline.auc;
-    for (double gamma : gammas) {
-        throwIfCancelled(cancel);
-        SpecificityPoint point = gamma == 0.0 ? baseline : evaluate(gamma);
-        point.relativeAuc = point.auc / sweep.baselineAuc;
-        sweep.points.push_back(point);
-        if (onPoint) {
-            onPoint(point);
+        if (point.failure.empty() && std::isnan(point.auc)) {
+            point.failure = "AUC undefined (a class of documents has no score)";
         }
-    }
+        if (i == 0) {
+            sweep.baselineAuc = point.auc; // γ = 0
+        }
+    };
+    sweep.path = solveTopicPath(engine, pathGammas, options, cancel,
+                                [&](const TopicPath& path, int i) {
+                                    evaluate(path, i);
+                                    report(i);
+                                });
     return sweep;
 }
 

@@ -224,5 +224,53 @@ TEST(Linalg, SimplexProjectionAndHungarian) {
     EXPECT_EQ(assignment, (std::vector<int>{1, 0, 2}));
 }
 
+TEST(TensorPowerMethod, WhitenedResidualIsZeroAtTheExactDecomposition) {
+    Eigen::VectorXd omega(5);
+    omega << 0.3, 0.2, -0.15, -0.4, 0.1;
+    const ExactProblem p = makeProblem(20, omega, 7);
+    PowerMethodOptions options;
+    options.numComponents = 5;
+    options.iterations = 200;
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 5), p.m3);
+    const PowerMethodResult result = method.run(options);
+    EXPECT_LT(method.whitenedResidual(result), 1e-6);
+    // Leaving a component out leaves its share of the tensor unexplained.
+    PowerMethodResult partial = result;
+    partial.degenerate[0] = true;
+    EXPECT_GT(method.whitenedResidual(partial), 0.05);
+}
+
+TEST(TensorPowerMethod, WarmStartsFollowTheirComponents) {
+    Eigen::VectorXd omega(5);
+    omega << 0.3, 0.2, -0.15, -0.4, 0.1;
+    const ExactProblem p = makeProblem(20, omega, 8);
+    PowerMethodOptions options;
+    options.numComponents = 5;
+    options.iterations = 200;
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 5), p.m3);
+    // Start each slot from a slightly perturbed true component, in a chosen order: slot t must
+    // converge to the component it started from (continuity), in a few iterations.
+    const std::vector<int> order = {3, 0, 4, 1, 2};
+    Eigen::MatrixXd starts(20, 5);
+    Rng rng(3);
+    for (int t = 0; t < 5; ++t) {
+        starts.col(t) = p.mu.col(order[static_cast<size_t>(t)]) + 0.02 * rng.normalVector(20) / std::sqrt(20.0);
+    }
+    const PowerMethodResult warm = method.run(options, {}, starts);
+    for (int t = 0; t < 5; ++t) {
+        Eigen::VectorXd got = warm.components.col(t);
+        if (got.sum() < 0) {
+            got = -got;
+        }
+        const Eigen::VectorXd truth = p.mu.col(order[static_cast<size_t>(t)]);
+        EXPECT_LT((got / got.sum() - truth / truth.sum()).lpNorm<1>(), 1e-6) << "slot " << t;
+        EXPECT_TRUE(warm.converged[static_cast<size_t>(t)]);
+        EXPECT_LT(warm.iterations[static_cast<size_t>(t)], 30) << "slot " << t;
+    }
+    EXPECT_LT(method.whitenedResidual(warm), 1e-6);
+    // Same inputs, same numbers.
+    EXPECT_EQ(method.run(options, {}, starts).components, warm.components);
+}
+
 } // namespace
 } // namespace cx

@@ -1,0 +1,164 @@
+#include "core/topics/topic_bootstrap.h"
+
+#include "core/common/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace cx {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+double percentileOf(std::vector<double> values, double fraction) {
+    values.erase(std::remove_if(values.begin(), values.end(),
+                                [](double v) { return !std::isfinite(v); }),
+                 values.end());
+    if (values.size() < 2) {
+        return kNaN;
+    }
+    std::sort(values.begin(), values.end());
+    const double position = fraction * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<size_t>(std::floor(position));
+    const size_t above = std::min(below + 1, values.size() - 1);
+    const double t = position - static_cast<double>(below);
+    return values[below] * (1 - t) + values[above] * t;
+}
+
+PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
+                            const std::vector<bool>& positive, const TopicModelOptions& options,
+                            const BootstrapOptions& bootstrap, double smoothing,
+                            const CancelToken& cancel,
+                            const std::function<void(int, int)>& progress) {
+    if (bootstrap.replicates < 2) {
+        throw std::invalid_argument("parameter bootstrap: needs at least 2 replicates (got " +
+                                    std::to_string(bootstrap.replicates) + ")");
+    }
+    if (!(bootstrap.level > 0 && bootstrap.level < 1)) {
+        throw std::invalid_argument("bootstrapPath: level must lie in (0, 1)");
+    }
+    const bool withAuc = !positive.empty();
+    const size_t points = path.gammas.size();
+    const int b = bootstrap.replicates;
+    // samples[i][slot] = replicate signed weights of the matched component (NaN = none)
+    std::vector<std::vector<std::vector<double>>> weights(points);
+    std::vector<std::vector<int>> reappear(points);
+    for (size_t i = 0; i < points; ++i) {
+        const int k = path.solutions[i].numComponents();
+        weights[i].assign(static_cast<size_t>(k), {});
+        reappear[i].assign(static_cast<size_t>(k), 0);
+    }
+    std::vector<std::vector<double>> aucs(points), relatives(points);
+    for (int r = 0; r < b; ++r) {
+        throwIfCancelled(cancel);
+        const ContrastiveTopicEngine replicate =
+            engine.resampled(deriveSeed(bootstrap.seed, static_cast<std::uint64_t>(r)), cancel);
+        const TopicPath replicatePath = solveTopicPath(replicate, path.gammas, options, cancel);
+        double baseline = kNaN;
+        for (size_t i = 0; i < points; ++i) {
+            const TopicModelResult& original = path.solutions[i];
+            const TopicModelResult& other = replicatePath.solutions[i];
+            if (withAuc) {
+                const double auc = other.numComponents() > 0
+                                       ? specificityAuc(engine, other, positive, smoothing)
+                                       : kNaN;
+                if (path.gammas[i] == 0.0 && std::isnan(baseline)) {
+                    baseline = auc;
+                }
+                aucs[i].push_back(auc);
+                relatives[i].push_back(auc / baseline);
+            }
+            const std::vector<int> match = matchComponents(original, other);
+            std::vector<double> matched(static_cast<size_t>(original.numComponents()), kNaN);
+            for (size_t t = 0; t < match.size(); ++t) {
+                const int slot = match[t];
+                if (slot >= 0 && (other.lambdas[static_cast<Eigen::Index>(t)] > 0) ==
+                                     (original.lambdas[slot] > 0)) {
+                    matched[static_cast<size_t>(slot)] = other.signedWeights[static_cast<Eigen::Index>(t)];
+                }
+            }
+            for (size_t slot = 0; slot < matched.size(); ++slot) {
+                weights[i][slot].push_back(matched[slot]);
+                reappear[i][slot] += std::isnan(matched[slot]) ? 0 : 1;
+            }
+        }
+        if (progress) {
+            progress(r + 1, b);
+        }
+    }
+    const double lo = 0.5 * (1 - bootstrap.level);
+    const double hi = 1 - lo;
+    PathBootstrap out;
+    out.replicates = b;
+    out.level = bootstrap.level;
+    out.gammas = path.gammas;
+    out.stability.resize(points);
+    out.weightLo.resize(points);
+    out.weightHi.resize(points);
+    std::vector<double> stabilitySum(static_cast<size_t>(path.numIdentities), 0.0);
+    std::vector<int> stabilityCount(static_cast<size_t>(path.numIdentities), 0);
+    for (size_t i = 0; i < points; ++i) {
+        if (withAuc) {
+            out.aucLo.push_back(percentileOf(aucs[i], lo));
+            out.aucHi.push_back(percentileOf(aucs[i], hi));
+            out.relativeLo.push_back(percentileOf(relatives[i], lo));
+            out.relativeHi.push_back(percentileOf(relatives[i], hi));
+        }
+        for (size_t slot = 0; slot < weights[i].size(); ++slot) {
+            const double stability = static_cast<double>(reappear[i][slot]) / b;
+            out.stability[i].push_back(stability);
+            out.weightLo[i].push_back(percentileOf(weights[i][slot], lo));
+            out.weightHi[i].push_back(percentileOf(weights[i][slot], hi));
+            const int id = path.ids[i][slot];
+            stabilitySum[static_cast<size_t>(id)] += stability;
+            stabilityCount[static_cast<size_t>(id)] += 1;
+        }
+    }
+    for (size_t id = 0; id < stabilitySum.size(); ++id) {
+        out.identityStability.push_back(stabilityCount[id] > 0 ? stabilitySum[id] / stabilityCount[id]
+                                                               : kNaN);
+    }
+    return out;
+}
+
+TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstrap* bootstrap,
+                               int maxK) {
+    TopicSuggestions out;
+    out.setChanges = foregroundSetChanges(sweep.path);
+    out.bestGamma = kNaN;
+    double bestAuc = -std::numeric_limits<double>::infinity();
+    for (const SpecificityPoint& p : sweep.points) {
+        if (std::isfinite(p.auc) && p.auc > bestAuc) {
+            bestAuc = p.auc;
+            out.bestGamma = p.gamma;
+        }
+    }
+    const TopicPath& path = sweep.path;
+    double threshold = bestAuc;
+    if (std::isfinite(out.bestGamma) && bootstrap != nullptr && !bootstrap->aucLo.empty()) {
+        const int i = path.nearest(out.bestGamma);
+        if (i >= 0 && std::isfinite(bootstrap->aucLo[static_cast<size_t>(i)])) {
+            threshold = std::min(bestAuc, bootstrap->aucLo[static_cast<size_t>(i)]);
+        }
+    }
+    if (std::isfinite(out.bestGamma)) {
+        for (const SpecificityPoint& p : sweep.points) {
+            if (std::isfinite(p.auc) && p.auc >= threshold) {
+                out.nearBest.push_back(p.gamma);
+            }
+        }
+    }
+    const int at = path.nearest(std::isfinite(out.bestGamma) ? out.bestGamma : 0.0);
+    if (at >= 0) {
+        out.suggestedK = std::min(maxK, path.solutions[static_cast<size_t>(at)].significantDirections);
+    }
+    return out;
+}
+
+} // namespace cx

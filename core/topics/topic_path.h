@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/common/cancel.h"
+#include "core/topics/contrastive_topic_model.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// Cosine similarity of two topics (word distributions) at which a component keeps the identity
+/// of its match at the neighbouring γ; below it the component is new (gets a fresh id).
+constexpr double kIdentityCosine = 0.5;
+
+/// Solutions of Alg. 1 along an increasing γ grid, computed as a path: the first point from
+/// fresh random starts, every later one continued from its neighbour's components and checked
+/// against fresh starts (ContrastiveTopicEngine::solveFrom). Components keep one identity along
+/// the path: consecutive solutions are matched by the Hungarian method on 1 − cosine of their
+/// topics, a match with cosine ≥ kIdentityCosine inherits the identity, any other component
+/// gets a new one (it appeared). Identities are 0, 1, 2, … in order of first appearance, so the
+/// same seed gives the same path and the same ids.
+struct TopicPath {
+    std::vector<double> gammas;
+    std::vector<TopicModelResult> solutions; ///< one per γ (empty result where `failures` says)
+    std::vector<std::vector<int>> ids;       ///< ids[i][slot]: identity of component slot at γ_i
+    std::vector<std::string> failures;       ///< per γ: "" or why no solution exists there
+    int numIdentities = 0;
+
+    /// Index of the grid point nearest to γ (−1 for an empty path).
+    int nearest(double gamma) const;
+    /// Signed weight of identity `id` at point i (NaN where it is absent or the point failed).
+    double signedWeight(int i, int id) const;
+    /// Slot of identity `id` at point i, −1 when absent.
+    int slotOf(int i, int id) const;
+};
+
+/// Hungarian matching of the components of `next` to those of `previous` by cosine of their
+/// topics: match[slot of next] = slot of previous, or −1 (cosine below `minCosine` or no
+/// partner). Cost O(K³).
+std::vector<int> matchComponents(const TopicModelResult& previous, const TopicModelResult& next,
+                                 double minCosine = kIdentityCosine);
+
+/// The path over `gammas` (must be non-decreasing, each finite and ≥ 0). A γ where Alg. 1
+/// cannot run (e.g. K above the rank) is kept as a failure with its reason and the path
+/// continues from the last solution. `onPoint(path, i)` is called after each point with the path
+/// so far (points 0..i filled).
+/// \throws InputError for an invalid grid; Cancelled.
+TopicPath solveTopicPath(const ContrastiveTopicEngine& engine, const std::vector<double>& gammas,
+                         const TopicModelOptions& options, const CancelToken& cancel = {},
+                         const std::function<void(const TopicPath&, int)>& onPoint = {});
+
+/// Identities of `result`'s components by matching them to the path point nearest its γ
+/// (the slider's view of the path): one id per slot, −1 for a component the path lacks.
+std::vector<int> identitiesOnPath(const TopicPath& path, const TopicModelResult& result);
+
+/// γ values (grid points of the path) where the set of foreground-specific identities differs
+/// from the previous point's: where a foreground-specific topic appears or disappears.
+std::vector<double> foregroundSetChanges(const TopicPath& path);
+
+} // namespace cx
