@@ -18,7 +18,7 @@ const std::vector<Command>& commands() {
          "contrast-cli topics --corpus PATH --fg RULE --bg RULE --k K --gamma G\n"
          "       [--seed S] [--iterations N] [--restarts R] [--format auto|tsv|csv|uci|reuters|txt]\n"
          "       [--min-df N] [--max-df FRACTION] [--max-vocab N] [--keep-stopwords]\n"
-         "       [--drop-numbers] [--min-tokens N]\n"
+         "       [--keep-numbers] [--min-tokens N]\n"
          "       [--method projected|direct] [--rank-per-side R] [--smoothing A]\n"
          "       [--positive RULE] [--top N] [--threads T] [--out DIR] [--json]",
          runTopics},
@@ -48,7 +48,7 @@ const std::vector<Command>& commands() {
          runGenerate},
         {"convert", "load a corpus and write it as UCI bag-of-words (+ labels sidecar)",
          "contrast-cli convert --corpus PATH --out DIR [--name NAME] [--format F] [--min-df N]\n"
-         "       [--max-df FRACTION] [--max-vocab N] [--keep-stopwords] [--drop-numbers]\n"
+         "       [--max-df FRACTION] [--max-vocab N] [--keep-stopwords] [--keep-numbers]\n"
          "       [--min-tokens N]",
          runConvert},
         {"crowd", "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)",

@@ -24,7 +24,9 @@ CorpusLoadOptions readLoadOptions(const Args& args) {
     options.maxVocabulary = args.integer("max-vocab", 0, 0, 100000000);
     options.maxDocumentFraction = args.real("max-df", 1.0, 1e-9, 1.0);
     options.removeStopWords = !args.flag("keep-stopwords");
-    options.removeNumbers = args.flag("drop-numbers");
+    // Pure numbers are dropped by default (MALLET, gensim); --drop-numbers is still accepted.
+    const bool dropNumbers = args.flag("drop-numbers");
+    options.removeNumbers = dropNumbers || !args.flag("keep-numbers");
     // The moment estimators need documents of at least 3 tokens (Prop. 4).
     options.minTokens = args.integer("min-tokens", 3, 3, 1000000);
     return options;
@@ -47,7 +49,8 @@ void TopicSession::readOptions(const Args& args) {
     if (method != "projected" && method != "direct") {
         throw InputError("parameter --method: '" + method + "' is not projected or direct");
     }
-    smoothing = args.real("smoothing", 0.01, 1e-12, 1e6);
+    // 0 = the Jeffreys rule of perTokenLogLikelihood (kAutoSmoothing).
+    smoothing = args.real("smoothing", kAutoSmoothing, 0.0, 1e6);
     topWords = static_cast<int>(args.integer("top", 10, 1, 10000));
     threads = static_cast<int>(args.integer("threads", 0, 0, 1024));
     outDir = args.string("out", "");

@@ -6,6 +6,7 @@
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
 #include "core/topics/contrastive_topic_model.h"
+#include "core/topics/topic_evaluation.h"
 
 #include <memory>
 #include <set>
@@ -24,7 +25,7 @@ struct TopicSession {
     TopicModelOptions modelOptions;
     ProjectionOptions projectionOptions;
     std::string method = "projected"; ///< projected | direct
-    double smoothing = 0.01;
+    double smoothing = kAutoSmoothing; ///< 0 = Jeffreys rule (perTokenLogLikelihood)
     int topWords = 10;
     int threads = 0;
     std::string outDir;
@@ -52,7 +53,8 @@ struct TopicSession {
 
 /// Switches (options without a value) understood by every command that loads a corpus.
 inline const std::set<std::string>& corpusFlags() {
-    static const std::set<std::string> flags = {"json", "keep-stopwords", "drop-numbers"};
+    static const std::set<std::string> flags = {"json", "keep-stopwords", "drop-numbers",
+                                                "keep-numbers"};
     return flags;
 }
 

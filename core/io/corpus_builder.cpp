@@ -215,15 +215,18 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
                          "no word occurs in " + std::to_string(minDf) +
                              " or more documents (" + minDfText(minDf) + ")");
     }
-    if (options.maxVocabulary > 0 &&
-        static_cast<std::int64_t>(candidates.size()) > options.maxVocabulary) {
+    const std::int64_t vocabularyCap =
+        options.maxVocabulary > 0 ? options.maxVocabulary
+        : options.capVocabularyAtDocuments ? std::max<std::int64_t>(numRead, kMinimumVocabularyCap)
+                                           : 0;
+    if (vocabularyCap > 0 && static_cast<std::int64_t>(candidates.size()) > vocabularyCap) {
         std::sort(candidates.begin(), candidates.end(), [&](std::int32_t a, std::int32_t b) {
             if (documentFrequency[a] != documentFrequency[b]) {
                 return documentFrequency[a] > documentFrequency[b];
             }
             return raw.words[a] < raw.words[b];
         });
-        candidates.resize(static_cast<size_t>(options.maxVocabulary));
+        candidates.resize(static_cast<size_t>(vocabularyCap));
     }
     std::sort(candidates.begin(), candidates.end(),
               [&](std::int32_t a, std::int32_t b) { return raw.words[a] < raw.words[b]; });

@@ -17,16 +17,27 @@ enum class CorpusFormat {
     TextFolder,    ///< a folder of .txt files, one document each, label field `folder`
 };
 
-/// Tokeniser and vocabulary options shared by every text reader.
+/// Floor of the vocabulary-size rule (CorpusLoadOptions::capVocabularyAtDocuments): below this
+/// the cut would remove ordinary language rather than noise.
+constexpr std::int64_t kMinimumVocabularyCap = 1000;
+
+/// Tokeniser and vocabulary options shared by every text reader. Defaults follow what a text
+/// analyst expects from MALLET and gensim: stop words and pure numbers dropped.
 struct CorpusLoadOptions {
     CorpusFormat format = CorpusFormat::Auto;
     bool removeStopWords = true;          ///< drop the bundled English stop-word list
     std::int64_t minDocumentFrequency = 2; ///< words in fewer documents are dropped
-    std::int64_t maxVocabulary = 0;        ///< keep the most frequent (by document frequency); 0 = all
+    /// Keep the most frequent words (by document frequency); 0 = the size rule below.
+    std::int64_t maxVocabulary = 0;
+    /// With maxVocabulary = 0: keep at most max(documents read, kMinimumVocabularyCap) words.
+    /// The sampling noise of M2's spectrum grows like √(D/N) (D words, N documents), so more
+    /// words than documents add noise directions faster than signal; a few thousand documents
+    /// need the stricter vocabulary, a million do not notice it. false = no cap.
+    bool capVocabularyAtDocuments = true;
     std::int64_t minTokens = 3;            ///< shorter documents (after the vocabulary cut) are skipped
     /// Drop tokens made only of digits ("1987", "000"), which can dominate news topics' top
     /// words without naming a theme. Tokens mixing letters and digits ("g7") are always kept.
-    bool removeNumbers = false;
+    bool removeNumbers = true;
     /// Drop words that occur in more than this fraction of the documents read (corpus
     /// boilerplate such as Reuters' "reuter" sign-off); 1 keeps every word.
     double maxDocumentFraction = 1.0;
@@ -55,11 +66,12 @@ struct CorpusLoadOptions {
 ///
 /// Tokens are maximal runs of ASCII letters and digits, lower-cased (UTF-8 letters outside ASCII
 /// split tokens; invalid UTF-8 bytes are decoded as Latin-1 and counted in
-/// report.invalidBytes). Pure numbers are kept as tokens. UCI input is already tokenised but gets
-/// the same stop-word and vocabulary cuts.
+/// report.invalidBytes). Pure numbers are dropped unless removeNumbers is false. UCI input is
+/// already tokenised but gets the same stop-word and vocabulary cuts.
 ///
 /// Vocabulary cut, in this order: stop words (if removeStopWords); words in fewer than
-/// max(1, minDocumentFrequency) documents; if maxVocabulary > 0, all but the maxVocabulary words
+/// max(1, minDocumentFrequency) documents; if maxVocabulary > 0 (or, with maxVocabulary = 0 and
+/// capVocabularyAtDocuments, max(documents read, kMinimumVocabularyCap)), all but that many words
 /// of highest document frequency (ties alphabetical). The vocabulary is then sorted
 /// alphabetically and the counts remapped. Finally documents with fewer than minTokens tokens
 /// left are dropped (report.documentsSkippedShort); labels and documentIds stay aligned with the

@@ -7,6 +7,7 @@
 #include "core/io/selection.h"
 #include "core/topics/contrastive_topic_model.h"
 #include "core/topics/synthetic_topics.h"
+#include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 #include "core/topics/document_moments.h"
 #include "core/tensor/linalg.h"
@@ -203,6 +204,56 @@ void BM_ReutersSweep41(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ReutersSweep41)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// One step of a γ path (issue 9): solveFrom the neighbour's solution (warm run + fresh check),
+/// K ≤ 20 and K = 50, on the synthetic 20k-document corpus with vocabulary 10k.
+void BM_PathStep(benchmark::State& state) {
+    const int k = static_cast<int>(state.range(0));
+    static std::map<int, std::unique_ptr<ContrastiveTopicEngine>> engines;
+    auto& engine = engines[k];
+    const auto& data = syntheticCorpus(20000, 10000);
+    if (!engine) {
+        auto counts = std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
+        engine = std::make_unique<ContrastiveTopicEngine>(counts, data.foregroundDocuments,
+                                                          data.backgroundDocuments, k);
+    }
+    TopicModelOptions options;
+    options.numComponents = k;
+    double gamma = 0.5;
+    TopicModelResult previous = engine->solve(gamma, options);
+    for (auto _ : state) {
+        gamma = gamma >= 4.0 ? 0.5 : gamma + 0.1;
+        if (gamma == 0.5) {
+            previous = engine->solve(gamma, options);
+            continue;
+        }
+        previous = engine->solveFrom(gamma, options, previous);
+        benchmark::DoNotOptimize(previous);
+    }
+}
+BENCHMARK(BM_PathStep)->Arg(5)->Arg(10)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Reuters path sweep over γ 0..4 step 0.1 (41 points) + a 20-resample bootstrap (issue 9).
+void BM_ReutersBootstrap20(benchmark::State& state) {
+    ReutersFixture& f = reuters();
+    if (!f.error.empty()) {
+        state.SkipWithError(f.error.c_str());
+        return;
+    }
+    TopicModelOptions options;
+    options.numComponents = 10;
+    std::vector<double> gammas;
+    for (int i = 0; i <= 40; ++i) {
+        gammas.push_back(0.1 * i);
+    }
+    BootstrapOptions bootstrap;
+    bootstrap.replicates = 20;
+    for (auto _ : state) {
+        const SpecificitySweep sweep = specificitySweep(*f.engine, gammas, f.positive, options);
+        benchmark::DoNotOptimize(bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap));
+    }
+}
+BENCHMARK(BM_ReutersBootstrap20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 void BM_ReutersSolve(benchmark::State& state) {
     ReutersFixture& f = reuters();

@@ -8,6 +8,7 @@
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
 #include "core/topics/contrastive_topic_model.h"
+#include "core/topics/topic_evaluation.h"
 
 #include <QMetaType>
 #include <QString>
@@ -111,7 +112,7 @@ struct SweepPoint {
 struct SweepSpec {
     QString positiveRule; ///< foreground documents matching it are the "positives"
     QVector<double> gammas;
-    double smoothing = 0.01;
+    double smoothing = cx::kAutoSmoothing; ///< 0 = the Jeffreys rule
 
     bool operator==(const SweepSpec&) const = default;
 };

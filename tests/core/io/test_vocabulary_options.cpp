@@ -20,20 +20,41 @@ const char* kNewsTsv =
     "reuter shares rose 155 mln\tacq\n"
     "reuter shares fell mln profit\tacq\n";
 
-TEST(VocabularyOptions, NumbersKeptByDefaultDroppedOnRequest) {
+TEST(VocabularyOptions, NumbersDroppedByDefaultKeptOnRequest) {
     test::ScratchFolder folder;
     const std::string path = folder.write("news.tsv", kNewsTsv);
     CorpusLoadOptions options;
     options.minDocumentFrequency = 1;
+    const Corpus dropped = loadCorpus(path, options); // the default, as in MALLET and gensim
+    options.removeNumbers = false;
     const Corpus kept = loadCorpus(path, options);
     EXPECT_TRUE(hasWord(kept, "1987"));
     EXPECT_TRUE(hasWord(kept, "155"));
-    options.removeNumbers = true;
-    const Corpus dropped = loadCorpus(path, options);
     EXPECT_FALSE(hasWord(dropped, "1987"));
     EXPECT_FALSE(hasWord(dropped, "155"));
     EXPECT_TRUE(hasWord(dropped, "g7")); // letters and digits together are a word
     EXPECT_EQ(dropped.report.tokensKept, kept.report.tokensKept - 4);
+}
+
+TEST(VocabularyOptions, VocabularyIsCappedByTheNumberOfDocuments) {
+    // 1,200 documents over 1,500 distinct words (each in 2 documents) plus one common word:
+    // the size rule keeps max(1,200, 1,000) = 1,200 words, the most frequent first.
+    std::string tsv = "text\tgroup\n";
+    for (int d = 0; d < 1200; ++d) {
+        tsv += "common w" + std::to_string(d % 1500) + "x w" + std::to_string((d + 600) % 1500) +
+               "x w" + std::to_string((d + 1100) % 1500) + "x\tg\n";
+    }
+    test::ScratchFolder folder;
+    const std::string path = folder.write("many.tsv", tsv);
+    CorpusLoadOptions options;
+    options.minDocumentFrequency = 1;
+    const Corpus capped = loadCorpus(path, options);
+    EXPECT_EQ(capped.vocabulary.size(), 1200u);
+    EXPECT_TRUE(hasWord(capped, "common"));
+    options.capVocabularyAtDocuments = false;
+    EXPECT_EQ(loadCorpus(path, options).vocabulary.size(), 1501u);
+    options.maxVocabulary = 100; // an explicit cap wins
+    EXPECT_EQ(loadCorpus(path, options).vocabulary.size(), 100u);
 }
 
 TEST(VocabularyOptions, MaxDocumentFractionDropsBoilerplate) {
