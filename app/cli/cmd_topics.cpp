@@ -7,6 +7,7 @@
 #include "core/common/format.h"
 #include "core/common/json_writer.h"
 #include "core/common/timer.h"
+#include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 
 #include <cmath>
@@ -154,6 +155,17 @@ int runSweep(const std::vector<std::string>& argv) {
     for (double g : gammas) {
         validateGamma(g);
     }
+    for (size_t i = 1; i < gammas.size(); ++i) {
+        if (gammas[i] < gammas[i - 1]) {
+            throw InputError("parameter --gammas: the grid must be increasing (" +
+                             formatNumber(gammas[i - 1]) + " is followed by " +
+                             formatNumber(gammas[i]) + ")");
+        }
+    }
+    const int replicates = static_cast<int>(args.integer("bootstrap", 0, 0, 10000));
+    if (replicates == 1) {
+        throw InputError("parameter --bootstrap: needs at least 2 resamples (got 1; 0 = none)");
+    }
     args.rejectUnused();
     session.ensureOutDir();
     session.prepare();
@@ -168,8 +180,23 @@ int runSweep(const std::vector<std::string>& argv) {
     const SpecificitySweep sweep =
         specificitySweep(*session.engine, gammas, positive, session.modelOptions, session.smoothing);
     const double sweepMs = watch.elapsedMs();
+    watch.restart();
+    PathBootstrap bands;
+    if (replicates > 0) {
+        BootstrapOptions bootstrap;
+        bootstrap.replicates = replicates;
+        bootstrap.seed = session.modelOptions.seed;
+        bands = bootstrapPath(*session.engine, sweep.path, positive, session.modelOptions, bootstrap,
+                              session.smoothing);
+    }
+    const double bootstrapMs = watch.elapsedMs();
+    const TopicSuggestions suggestions = suggestTopics(
+        sweep, replicates > 0 ? &bands : nullptr, session.engine->rank());
+    auto band = [&](const SpecificityPoint& p, const std::vector<double>& values) {
+        return bandAt(sweep, p, values);
+    };
 
-    const std::string table = sweepTable(sweep);
+    const std::string table = sweepTable(sweep, replicates > 0 ? &bands : nullptr);
     if (!session.outDir.empty()) {
         writeFileAtomically(session.outDir, "sweep.tsv", table);
     }
@@ -184,6 +211,9 @@ int runSweep(const std::vector<std::string>& argv) {
         json.field("moments", session.engine->timings().rangeMs);
         json.field("projection", session.engine->timings().projectionMs);
         json.field("sweep", sweepMs);
+        if (replicates > 0) {
+            json.field("bootstrap", bootstrapMs);
+        }
         json.key("decompositions").beginArray();
         for (const auto& p : sweep.points) {
             json.value(p.solveMs);
@@ -203,13 +233,39 @@ int runSweep(const std::vector<std::string>& argv) {
             json.field("auc", p.auc);
             json.field("relative_auc", p.relativeAuc);
             json.field("n_foreground_specific", p.numForegroundSpecific);
+            if (replicates > 0) {
+                json.field("auc_lo", band(p, bands.aucLo));
+                json.field("auc_hi", band(p, bands.aucHi));
+            }
+            if (!p.failure.empty()) {
+                json.field("failure", p.failure);
+            }
             json.endObject();
         }
         json.endArray();
+        json.field("bootstrap_replicates", static_cast<std::int64_t>(replicates));
+        if (replicates > 0) {
+            // Per identity of the path: how often it reappears across resamples.
+            json.key("stability").beginArray();
+            for (double value : bands.identityStability) {
+                json.value(value);
+            }
+            json.endArray();
+        }
+        json.key("suggestions").beginObject();
+        json.field("foreground_set_changes", suggestions.setChanges);
+        json.field("best_gamma", suggestions.bestGamma);
+        json.field("near_best_gammas", suggestions.nearBest);
+        json.field("suggested_k", static_cast<std::int64_t>(suggestions.suggestedK));
+        json.endObject();
         json.endObject();
         std::cout << "\n";
     } else {
         std::cout << table;
+        std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma) << " (within the band: "
+                  << suggestions.nearBest.size() << " grid values); suggested K "
+                  << suggestions.suggestedK << "; foreground-specific set changes at "
+                  << suggestions.setChanges.size() << " gamma values\n";
         if (!session.outDir.empty()) {
             std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
         }

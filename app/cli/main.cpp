@@ -24,7 +24,7 @@ const std::vector<Command>& commands() {
          runTopics},
         {"sweep", "specificity AUC over a γ grid",
          "contrast-cli sweep --corpus PATH --fg RULE --bg RULE --k K --positive RULE\n"
-         "       --gammas FROM:TO:STEP [options of topics] [--out DIR] [--json]",
+         "       --gammas FROM:TO:STEP [--bootstrap B] [options of topics] [--out DIR] [--json]",
          runSweep},
         {"hmm", "contrastive HMM on ChromHMM binarized chromatin tracks",
          "contrast-cli hmm --tracks F1[,F2...] [--fg-regions BED[,BED...]]\n"

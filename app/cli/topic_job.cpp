@@ -2,6 +2,8 @@
 
 #include "core/common/format.h"
 
+#include <cmath>
+
 namespace cx::cli {
 
 namespace {
@@ -67,12 +69,23 @@ void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
                         topWordTable(*session.corpus, model, session.topWords));
 }
 
-std::string sweepTable(const SpecificitySweep& sweep) {
-    std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific\n";
+double bandAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
+              const std::vector<double>& values) {
+    const int i = sweep.path.nearest(p.gamma);
+    return values.empty() || i < 0 ? std::nan("") : values[static_cast<size_t>(i)];
+}
+
+std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands) {
+    std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific";
+    table += bands != nullptr ? "\tauc_lo\tauc_hi\tnote\n" : "\tnote\n";
     for (const auto& p : sweep.points) {
         table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' +
-                 formatNumber(p.relativeAuc) + '\t' + std::to_string(p.numForegroundSpecific) +
-                 '\n';
+                 formatNumber(p.relativeAuc) + '\t' + std::to_string(p.numForegroundSpecific);
+        if (bands != nullptr) {
+            table += '\t' + formatNumber(bandAt(sweep, p, bands->aucLo)) + '\t' +
+                     formatNumber(bandAt(sweep, p, bands->aucHi));
+        }
+        table += '\t' + p.failure + '\n';
     }
     return table;
 }

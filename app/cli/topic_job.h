@@ -6,6 +6,7 @@
 
 #include "topic_session.h"
 
+#include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 
 #include <string>
@@ -20,7 +21,14 @@ TopicModelResult solveTopics(const TopicSession& session, double gamma);
 void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
                      const std::string& outDir);
 
-/// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point.
-std::string sweepTable(const SpecificitySweep& sweep);
+/// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point, with
+/// auc_lo and auc_hi when `bands` (a bootstrap of sweep.path) is given, and a last column
+/// `note`: why the point has no AUC ("" for a valid point).
+std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands = nullptr);
+
+/// The value of a per-path-point band (`values` indexed like sweep.path) at grid point p; NaN
+/// when there is none.
+double bandAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
+              const std::vector<double>& values);
 
 } // namespace cx::cli

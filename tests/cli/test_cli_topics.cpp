@@ -137,11 +137,43 @@ TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto rows = parseTsv(readText(out + "/sweep.tsv"));
     ASSERT_EQ(rows.size(), 8u); // header + 7 grid points
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific"}));
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific", "note"}));
     EXPECT_EQ(std::stod(rows[1][0]), 0.0);
     EXPECT_NEAR(std::stod(rows[1][2]), 1.0, 1e-12);
     EXPECT_EQ(std::stod(rows[7][0]), 3.0);
     EXPECT_GT(std::stod(rows[7][2]), 1.0); // contrast isolates the A documents
+}
+
+TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
+    TempDir dir;
+    const std::string corpus = generateCorpus(dir);
+    const std::string out = dir / "boot";
+    const std::vector<std::string> args = {"sweep", "--corpus", corpus, "--fg", "group=foreground",
+                                           "--bg", "group=background", "--k", "6", "--positive",
+                                           "set=a", "--gammas", "0:3:1", "--min-df", "1",
+                                           "--bootstrap", "4", "--out", out, "--json"};
+    const auto result = runCli(args, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    for (const char* key : {"\"auc_lo\"", "\"auc_hi\"", "\"stability\"", "\"suggestions\"",
+                            "\"suggested_k\"", "\"best_gamma\"", "\"foreground_set_changes\"",
+                            "\"bootstrap_replicates\":4"}) {
+        EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
+    }
+    const auto rows = parseTsv(readText(out + "/sweep.tsv"));
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0][4], "auc_lo");
+    EXPECT_EQ(rows[0][5], "auc_hi");
+    for (size_t i = 1; i < rows.size(); ++i) {
+        EXPECT_LE(std::stod(rows[i][4]), std::stod(rows[i][5]));
+    }
+    // Same seed, same bands.
+    const std::string first = readText(out + "/sweep.tsv");
+    const auto again = runCli(args, dir);
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_EQ(readText(out + "/sweep.tsv"), first);
+    auto bad = args;
+    bad[bad.size() - 4] = "1";
+    EXPECT_NE(runCli(bad, dir).exitCode, 0);
 }
 
 struct BadCase {

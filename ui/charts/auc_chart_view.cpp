@@ -3,6 +3,7 @@
 #include "ui/charts/chart_style.h"
 #include "ui/widgets/plural.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
@@ -45,6 +46,19 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     parts.dots->setColor(Qt::white);
     parts.dots->setBorderColor(kCurveColor);
     parts.dots->setPen(QPen(kCurveColor, 1.6 * fontScale));
+    parts.failed = new QScatterSeries(chart);
+    parts.failed->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    parts.failed->setMarkerSize(7 * fontScale);
+    parts.failed->setColor(QColor(0xc6, 0x28, 0x28));
+    parts.failed->setBorderColor(Qt::white);
+    auto* bandUpper = new QLineSeries(chart);
+    auto* bandLower = new QLineSeries(chart);
+    parts.band = new QAreaSeries(bandUpper, bandLower);
+    parts.band->setPen(Qt::NoPen);
+    QColor bandColour = kCurveColor;
+    bandColour.setAlpha(45);
+    parts.band->setBrush(bandColour);
+    chart->addSeries(parts.band);
     parts.marker = new QLineSeries(chart);
     parts.marker->setPen(QPen(kGammaMarkerColour, 1.5 * fontScale, Qt::DashLine));
     parts.markerDot = new QScatterSeries(chart);
@@ -55,6 +69,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     for (QAbstractSeries* series :
          {static_cast<QAbstractSeries*>(parts.reference),
           static_cast<QAbstractSeries*>(parts.curve), static_cast<QAbstractSeries*>(parts.dots),
+          static_cast<QAbstractSeries*>(parts.failed),
           static_cast<QAbstractSeries*>(parts.marker),
           static_cast<QAbstractSeries*>(parts.markerDot)}) {
         chart->addSeries(series);
@@ -75,6 +90,7 @@ AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
     m_message = createChartMessage(m_parts.chart);
     connect(m_parts.dots, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     connect(m_parts.curve, &QLineSeries::hovered, this, &AucChartView::showPointToolTip);
+    connect(m_parts.failed, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     m_markerLabel = new QGraphicsSimpleTextItem(m_parts.chart);
     m_markerLabel->setBrush(kGammaMarkerColour);
     QFont markerFont = font();
@@ -145,16 +161,46 @@ double AucChartView::interpolatedRelativeAuc(double gamma) const {
     return m_points.back().relativeAuc;
 }
 
-void AucChartView::fillParts(const Parts& parts) const {
-    QList<QPointF> curve;
-    curve.reserve(m_points.size());
+void AucChartView::setBands(const QVector<double>& gammas, const QVector<double>& lower,
+                            const QVector<double>& upper) {
+    for (SweepPoint& point : m_points) {
+        point.relativeLo = point.relativeHi = std::numeric_limits<double>::quiet_NaN();
+        for (int i = 0; i < gammas.size() && i < lower.size() && i < upper.size(); ++i) {
+            if (std::abs(gammas[i] - point.gamma) < 1e-9) {
+                point.relativeLo = lower[i];
+                point.relativeHi = upper[i];
+            }
+        }
+    }
+    refresh();
+}
+
+void AucChartView::fillParts(Parts& parts) const {
+    // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
+    // square on the reference line, its reason on hover. No point is dropped silently.
+    QList<QList<QPointF>> runs(1);
+    QList<QPointF> curve; // all valid points (dots)
+    QList<QPointF> failed;
+    QList<QPointF> bandUpper, bandLower;
     double low = 1.0;
     double high = 1.0;
     for (const SweepPoint& point : m_points) {
         if (std::isfinite(point.relativeAuc)) {
+            runs.back().append(QPointF(point.gamma, point.relativeAuc));
             curve.append(QPointF(point.gamma, point.relativeAuc));
             low = std::min(low, point.relativeAuc);
             high = std::max(high, point.relativeAuc);
+        } else {
+            failed.append(QPointF(point.gamma, 1.0));
+            if (!runs.back().isEmpty()) {
+                runs.append(QList<QPointF>());
+            }
+        }
+        if (std::isfinite(point.relativeLo) && std::isfinite(point.relativeHi)) {
+            bandLower.append(QPointF(point.gamma, point.relativeLo));
+            bandUpper.append(QPointF(point.gamma, point.relativeHi));
+            low = std::min(low, point.relativeLo);
+            high = std::max(high, point.relativeHi);
         }
     }
     double xMin = 0;
@@ -174,8 +220,23 @@ void AucChartView::fillParts(const Parts& parts) const {
     const double yMax = std::ceil((high + pad) * 50) / 50;
 
     // Each series gets its whole point list at once (one replace, one repaint).
-    parts.curve->replace(curve);
+    parts.curve->replace(runs.front());
+    while (parts.segments.size() < runs.size() - 1) {
+        auto* segment = new QLineSeries(parts.chart);
+        segment->setPen(parts.curve->pen());
+        parts.chart->addSeries(segment);
+        for (QAbstractAxis* axis : parts.curve->attachedAxes()) {
+            segment->attachAxis(axis);
+        }
+        parts.segments << segment;
+    }
+    for (int i = 0; i < parts.segments.size(); ++i) {
+        parts.segments[i]->replace(i + 1 < runs.size() ? runs[i + 1] : QList<QPointF>{});
+    }
     parts.dots->replace(curve);
+    parts.failed->replace(failed);
+    parts.band->upperSeries()->replace(bandUpper);
+    parts.band->lowerSeries()->replace(bandLower);
     // Without data the plot stays empty behind the message (no reference, no marker).
     parts.reference->replace(curve.isEmpty() ? QList<QPointF>{}
                                              : QList<QPointF>{{xMin, 1.0}, {xMax, 1.0}});
@@ -253,8 +314,17 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
     if (!nearest) {
         return;
     }
+    if (!nearest->failure.isEmpty()) {
+        QToolTip::showText(QCursor::pos(),
+                           tr("γ = %1\nno AUC: %2").arg(nearest->gamma, 0, 'g', 4).arg(nearest->failure),
+                           this);
+        return;
+    }
+    const QString band = std::isfinite(nearest->relativeLo)
+                             ? tr("\nbootstrap band %1 – %2").arg(nearest->relativeLo, 0, 'f', 3).arg(nearest->relativeHi, 0, 'f', 3)
+                             : QString();
     QToolTip::showText(QCursor::pos(),
-                       tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4")
+                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + band)
                            .arg(nearest->gamma, 0, 'g', 4)
                            .arg(nearest->auc, 0, 'f', 3)
                            .arg(nearest->relativeAuc, 0, 'f', 3)
@@ -282,7 +352,10 @@ void AucChartView::resizeEvent(QResizeEvent* event) {
 
 void AucChartView::paintFigure(QPainter& painter, const QRectF& target) const {
     paintChartFigure(painter, target, tr("Specificity AUC relative to γ = 0"),
-                     [this](QChart* chart) { fillParts(createParts(chart, 1.0)); });
+                     [this](QChart* chart) {
+                         Parts parts = createParts(chart, 1.0);
+                         fillParts(parts);
+                     });
 }
 
 } // namespace cx::ui

@@ -5,6 +5,7 @@
 #include <QChartView>
 
 class QGraphicsSimpleTextItem;
+class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -28,6 +29,9 @@ public:
     void failSweep(const QString& message);
     void setIdleMessage(const QString& message);
     void setCurrentGamma(double gamma);
+    /// Bootstrap bands of the relative AUC, per γ (drawn as a shaded band; NaN = none there).
+    void setBands(const QVector<double>& gammas, const QVector<double>& lower,
+                  const QVector<double>& upper);
 
     const QVector<SweepPoint>& points() const { return m_points; }
     bool isComplete() const { return m_complete; }
@@ -48,6 +52,9 @@ private:
     struct Parts {
         QChart* chart = nullptr;
         QLineSeries* curve = nullptr;
+        QList<QLineSeries*> segments; ///< further runs of valid points after a gap
+        QAreaSeries* band = nullptr;
+        QScatterSeries* failed = nullptr; ///< γ values without an AUC, on the reference line
         QScatterSeries* dots = nullptr;
         QLineSeries* reference = nullptr;
         QLineSeries* marker = nullptr;
@@ -56,7 +63,7 @@ private:
         QValueAxis* y = nullptr;
     };
     static Parts createParts(QChart* chart, double fontScale);
-    void fillParts(const Parts& parts) const;
+    void fillParts(Parts& parts) const;
     void refresh();
     void updateMessage();
     void updateMarkerLabel();

@@ -46,40 +46,22 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     QFont titleFont = labelFont;
     titleFont.setPointSizeF(8.5);
 
-    std::vector<double> values;
-    for (const Line& line : m_lines) {
-        for (const QPointF& p : line.points) {
-            if (std::isfinite(p.y())) {
-                values.push_back(p.y());
-            }
-        }
-    }
-    // The axis covers the bulk of the weights (2nd–98th percentile, and 0). Near a γ where a
-    // component's weight changes sign its |λ| → ∞ and the estimate can jump; such excursions
-    // leave the plot instead of flattening every other line. Weights are occupancies, so the
-    // axis never goes beyond [−1, 1] either.
+    // The axis fits every finite weight and band value (and 0), clipped to ±m_weightLimit:
+    // weights beyond what the model allows are estimation failures, not data to scale to.
     double low = 0;
     double high = 0;
-    if (!values.empty()) {
-        std::sort(values.begin(), values.end());
-        const auto at = [&](double q) {
-            return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
-        };
-        low = std::min(0.0, std::max(at(0.02), -1.0));
-        high = std::max(0.0, std::min(at(0.98), 1.0));
-    }
-    // … and always the weights at the current γ, the ones the heatmaps show.
-    for (const Line& line : m_lines) {
-        const QPointF* nearest = nullptr;
-        for (const QPointF& p : line.points) {
-            if (!nearest || std::abs(p.x() - m_gamma) < std::abs(nearest->x() - m_gamma)) {
-                nearest = &p;
+    auto include = [&](const QList<QPointF>& points) {
+        for (const QPointF& p : points) {
+            if (std::isfinite(p.y())) {
+                low = std::min(low, std::max(p.y(), -m_weightLimit));
+                high = std::max(high, std::min(p.y(), m_weightLimit));
             }
         }
-        if (nearest && std::isfinite(nearest->y())) {
-            low = std::min(low, std::max(nearest->y(), -1.0));
-            high = std::max(high, std::min(nearest->y(), 1.0));
-        }
+    };
+    for (const Line& line : m_lines) {
+        include(line.points);
+        include(line.lower);
+        include(line.upper);
     }
     const double pad = std::max(0.01, (high - low) * 0.08);
     const double yMin = low - pad;
@@ -101,13 +83,57 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             parts.bands << band;
         }
     }
+    QList<QAbstractSeries*> unnamed; // extra segments and bands: no legend entry
     for (const Line& line : m_lines) {
-        auto* series = new QLineSeries(chart);
-        series->setName(line.name);
-        series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
-        series->replace(line.points);
-        chart->addSeries(series);
-        parts.lines << series;
+        if (!line.lower.isEmpty() && line.lower.size() == line.upper.size()) {
+            auto* upper = new QLineSeries(chart);
+            auto* lower = new QLineSeries(chart);
+            upper->replace(line.upper);
+            lower->replace(line.lower);
+            auto* band = new QAreaSeries(upper, lower);
+            QColor fill = lineColour(line.colour);
+            fill.setAlpha(45);
+            band->setPen(Qt::NoPen);
+            band->setBrush(fill);
+            chart->addSeries(band);
+            unnamed << band;
+        }
+        // One series per run of finite points: a NaN leaves a gap.
+        QList<QList<QPointF>> segments(1);
+        for (const QPointF& p : line.points) {
+            if (std::isfinite(p.y())) {
+                segments.back() << p;
+            } else if (!segments.back().isEmpty()) {
+                segments.append(QList<QPointF>());
+            }
+        }
+        bool first = true;
+        for (const QList<QPointF>& segment : segments) {
+            if (segment.isEmpty() && !first) {
+                continue;
+            }
+            auto* series = new QLineSeries(chart);
+            series->setName(line.name);
+            series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
+            series->replace(segment);
+            chart->addSeries(series);
+            if (first) {
+                parts.lines << series;
+            } else {
+                unnamed << series;
+            }
+            first = false;
+        }
+    }
+    for (int i = 0; i < m_markers.size(); ++i) {
+        auto* marker = new QLineSeries(chart);
+        marker->setName(i == 0 ? m_markerName : QString());
+        marker->setPen(QPen(kZeroColour.darker(130), 1.0, Qt::DotLine));
+        marker->replace(QList<QPointF>{{m_markers[i], yMin}, {m_markers[i], yMax}});
+        chart->addSeries(marker);
+        if (i > 0) {
+            unnamed << marker;
+        }
     }
     parts.zero = new QLineSeries(chart);
     parts.zero->setPen(QPen(kZeroColour, 1.0, Qt::DashLine));
@@ -125,8 +151,8 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
 
     parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
                               labelFont, titleFont);
-    parts.y = createValueAxis(chart, QStringLiteral("state weight ω"), QStringLiteral("%.2f"),
-                              labelFont, titleFont);
+    parts.y = createValueAxis(chart, m_weightTitle.isEmpty() ? QStringLiteral("state weight ω") : m_weightTitle,
+                              QStringLiteral("%.2f"), labelFont, titleFont);
     parts.x->setVisible(!empty);
     parts.y->setVisible(!empty);
     parts.x->setRange(m_gammaMinimum, m_gammaMaximum);
@@ -142,6 +168,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     legend->setFont(labelFont);
     legend->setLabelColor(kChartTextColour);
     QList<QAbstractSeries*> hidden{parts.zero, parts.marker};
+    hidden << unnamed;
     for (int i = 1; i < parts.bands.size(); ++i) {
         hidden << parts.bands[i]; // one legend entry for all bands
     }
@@ -175,6 +202,27 @@ void StateWeightsChartView::setLines(const QList<Line>& lines, double gammaMinim
     rebuild();
 }
 
+void StateWeightsChartView::setMarkers(const QList<double>& gammas, const QString& name) {
+    m_markers = gammas;
+    m_markerName = name;
+    rebuild();
+}
+
+void StateWeightsChartView::setTexts(const QString& weightTitle, const QString& figureTitle) {
+    m_weightTitle = weightTitle;
+    m_figureTitle = figureTitle;
+    rebuild();
+}
+
+void StateWeightsChartView::setWeightLimit(double limit) {
+    m_weightLimit = limit > 0 ? limit : 1.0;
+    rebuild();
+}
+
+std::pair<double, double> StateWeightsChartView::weightRange() const {
+    return m_parts.y ? std::make_pair(m_parts.y->min(), m_parts.y->max()) : std::make_pair(0.0, 0.0);
+}
+
 void StateWeightsChartView::setCurrentGamma(double gamma) {
     if (gamma == m_gamma) {
         return;
@@ -191,7 +239,7 @@ void StateWeightsChartView::setCurrentGamma(double gamma) {
                 nearest = &p;
             }
         }
-        if (nearest && std::isfinite(nearest->y()) && std::abs(nearest->y()) <= 1.0 &&
+        if (nearest && std::isfinite(nearest->y()) && std::abs(nearest->y()) <= m_weightLimit &&
             (nearest->y() < m_parts.y->min() || nearest->y() > m_parts.y->max())) {
             rebuild();
             return;
@@ -237,7 +285,8 @@ void StateWeightsChartView::resizeEvent(QResizeEvent* event) {
 }
 
 void StateWeightsChartView::paintFigure(QPainter& painter, const QRectF& target) const {
-    paintChartFigure(painter, target, tr("State weights ω vs contrast γ"),
+    paintChartFigure(painter, target,
+                     m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
                      [this](QChart* chart) { build(chart, true); });
 }
 

@@ -25,7 +25,9 @@ public:
     struct Line {
         QString name;
         QColor colour;
-        QList<QPointF> points; ///< (γ, ω)
+        QList<QPointF> points; ///< (γ, ω); a NaN ω leaves a gap (the component is absent there)
+        /// Optional uncertainty band (γ, low) / (γ, high), drawn translucent in the line colour.
+        QList<QPointF> lower, upper;
     };
 
     explicit StateWeightsChartView(QWidget* parent = nullptr);
@@ -39,6 +41,17 @@ public:
                   const QList<GammaRange>& unreliable = {});
     const QList<Line>& lines() const { return m_lines; }
     const QList<GammaRange>& unreliableRanges() const { return m_unreliable; }
+    /// Vertical dotted lines at these γ (e.g. where the foreground-specific set changes), with
+    /// one legend entry `name`.
+    void setMarkers(const QList<double>& gammas, const QString& name);
+    const QList<double>& markers() const { return m_markers; }
+    /// Axis title of ω and the exported figure's title (defaults: state weights).
+    void setTexts(const QString& weightTitle, const QString& figureTitle);
+    /// The y-axis fits every finite weight and band value, clipped to ±limit (default 1: state
+    /// occupancies; topics use the model bound max(1, γ)).
+    void setWeightLimit(double limit);
+    /// Current y-axis range (tests).
+    std::pair<double, double> weightRange() const;
     void setCurrentGamma(double gamma);
     /// Shown over an empty chart (e.g. "No background: γ has no effect").
     void setMessage(const QString& message);
@@ -71,6 +84,11 @@ private:
     QGraphicsSimpleTextItem* m_message = nullptr;
     QList<Line> m_lines;
     QList<GammaRange> m_unreliable;
+    QList<double> m_markers;
+    QString m_markerName;
+    QString m_weightTitle;
+    QString m_figureTitle;
+    double m_weightLimit = 1.0;
     double m_gammaMinimum = 0;
     double m_gammaMaximum = 3;
     double m_gamma = 0;

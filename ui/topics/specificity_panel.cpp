@@ -1,6 +1,7 @@
 #include "ui/topics/specificity_panel.h"
 
 #include "ui/charts/auc_chart_view.h"
+#include "ui/charts/state_weights_chart_view.h"
 #include "ui/topics/selection_picker.h"
 
 #include "core/io/selection.h"
@@ -12,9 +13,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <set>
 
 namespace cx::ui {
 
@@ -79,6 +85,51 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
 
     m_chart = new AucChartView(this);
     layout->addWidget(m_chart, 1);
+
+    // Bootstrap over documents of the sweep's path, and the suggestions it supports.
+    auto* bands = new QHBoxLayout;
+    bands->setSpacing(8);
+    m_suggestions = new QLabel(this);
+    m_suggestions->setObjectName(QStringLiteral("hint"));
+    m_suggestions->setWordWrap(true);
+    m_suggestions->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    bands->addWidget(m_suggestions, 1);
+    m_replicates = new QSpinBox(this);
+    m_replicates->setRange(2, 1000);
+    m_replicates->setValue(20);
+    m_replicates->setSuffix(tr(" resamples"));
+    m_replicates->setToolTip(tr("Bootstrap over documents: resample the foreground and the "
+                                "background with replacement and solve the same path"));
+    bands->addWidget(m_replicates);
+    m_bootstrap = new QToolButton(this);
+    m_bootstrap->setText(tr("Bootstrap"));
+    m_bootstrap->setToolTip(tr("Bands on AUC and topic weights, and a stability score per topic "
+                               "(how often it reappears across resamples)"));
+    m_bootstrap->setEnabled(false);
+    bands->addWidget(m_bootstrap);
+    m_bootstrapProgress = new QProgressBar(this);
+    m_bootstrapProgress->setMaximumWidth(120);
+    m_bootstrapProgress->hide();
+    bands->addWidget(m_bootstrapProgress);
+    m_cancelBootstrap = new QToolButton(this);
+    m_cancelBootstrap->setText(tr("Cancel"));
+    m_cancelBootstrap->hide();
+    bands->addWidget(m_cancelBootstrap);
+    layout->addLayout(bands);
+
+    m_trajectory = new StateWeightsChartView(this);
+    m_trajectory->setTexts(tr("topic weight ω"), tr("Topic weights ω vs contrast γ"));
+    m_trajectory->setMessage(tr("Topic weights along γ appear when the sweep has finished"));
+    m_trajectory->setToolTip(tr("Each line is one topic followed along the γ path (same colour "
+                                "and name at every γ); dotted lines mark where the set of "
+                                "foreground-specific topics changes. Click to set γ."));
+    layout->addWidget(m_trajectory, 1);
+    connect(m_trajectory, &StateWeightsChartView::gammaClicked, this,
+            &SpecificityPanel::gammaClicked);
+    connect(m_bootstrap, &QToolButton::clicked, this,
+            [this] { emit bootstrapRequested(m_replicates->value()); });
+    connect(m_cancelBootstrap, &QToolButton::clicked, this,
+            &SpecificityPanel::bootstrapCancelRequested);
 
     connect(m_positive, &QLineEdit::textChanged, this, &SpecificityPanel::validate);
     connect(m_grid, &QLineEdit::textChanged, this, &SpecificityPanel::validate);
@@ -173,6 +224,10 @@ void SpecificityPanel::pickPositive() {
 }
 
 void SpecificityPanel::onSweepStarted(const QVector<double>& gammas) {
+    m_sweep.reset();
+    m_bands.reset();
+    m_bootstrap->setEnabled(false);
+    updateTrajectories();
     m_running = !gammas.isEmpty();
     m_startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_elapsedMs = 0;
@@ -207,6 +262,172 @@ void SpecificityPanel::updateStatus() {
     } else {
         m_status->clear();
     }
+}
+
+} // namespace cx::ui
+
+namespace cx::ui {
+
+QColor SpecificityPanel::identityColour(int id) {
+    // Tableau 10: distinct on white, stable per identity.
+    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
+                                     QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
+                                     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
+                                     QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
+    return palette[static_cast<size_t>(id) % 10];
+}
+
+void SpecificityPanel::onSweepPath(std::shared_ptr<const cx::SpecificitySweep> sweep) {
+    m_sweep = std::move(sweep);
+    m_bands.reset();
+    m_bootstrap->setEnabled(m_sweep != nullptr);
+    updateTrajectories();
+}
+
+void SpecificityPanel::onBootstrapStarted(int replicates) {
+    m_bootstrapProgress->setRange(0, replicates);
+    m_bootstrapProgress->setValue(0);
+    m_bootstrapProgress->show();
+    m_cancelBootstrap->show();
+    m_bootstrap->setEnabled(false);
+}
+
+void SpecificityPanel::onBootstrapProgress(int done, int total) {
+    m_bootstrapProgress->setRange(0, total);
+    m_bootstrapProgress->setValue(done);
+}
+
+void SpecificityPanel::onBootstrapFinished(std::shared_ptr<const cx::PathBootstrap> bootstrap) {
+    m_bands = std::move(bootstrap);
+    m_bootstrapProgress->hide();
+    m_cancelBootstrap->hide();
+    m_bootstrap->setEnabled(m_sweep != nullptr);
+    if (m_bands && m_sweep) {
+        m_chart->setBands(QVector<double>(m_bands->gammas.begin(), m_bands->gammas.end()),
+                          QVector<double>(m_bands->relativeLo.begin(), m_bands->relativeLo.end()),
+                          QVector<double>(m_bands->relativeHi.begin(), m_bands->relativeHi.end()));
+    }
+    updateTrajectories();
+}
+
+void SpecificityPanel::onBootstrapFailed(const QString& message) {
+    m_bootstrapProgress->hide();
+    m_cancelBootstrap->hide();
+    m_bootstrap->setEnabled(m_sweep != nullptr);
+    if (!message.isEmpty()) {
+        m_suggestions->setText(tr("Bootstrap failed: %1").arg(message));
+    }
+}
+
+void SpecificityPanel::setCurrentGamma(double gamma) {
+    m_chart->setCurrentGamma(gamma);
+    m_trajectory->setCurrentGamma(gamma);
+}
+
+QString SpecificityPanel::suggestionText() const {
+    return m_suggestions->text();
+}
+
+void SpecificityPanel::updateTrajectories() {
+    if (!m_sweep) {
+        m_trajectory->setLines({}, 0, 1);
+        m_trajectory->setMarkers({}, QString());
+        m_suggestions->clear();
+        return;
+    }
+    const cx::TopicPath& path = m_sweep->path;
+    const cx::Corpus* corpus = m_corpus.get();
+    // One line per identity that is foreground-specific somewhere on the path; its name is the
+    // top words where its weight is largest, so a topic reads the same at every γ.
+    QList<StateWeightsChartView::Line> lines;
+    double gammaMax = 1.0;
+    for (double g : path.gammas) {
+        gammaMax = std::max(gammaMax, g);
+    }
+    for (int id = 0; id < path.numIdentities; ++id) {
+        bool foreground = false;
+        int bestPoint = -1;
+        int bestSlot = -1;
+        double bestWeight = -INFINITY;
+        StateWeightsChartView::Line line;
+        for (size_t i = 0; i < path.gammas.size(); ++i) {
+            const int slot = path.slotOf(static_cast<int>(i), id);
+            const double w = path.signedWeight(static_cast<int>(i), id);
+            line.points << QPointF(path.gammas[i], w);
+            if (slot >= 0) {
+                const cx::TopicModelResult& s = path.solutions[i];
+                foreground = foreground || s.foregroundSpecific[static_cast<size_t>(slot)];
+                if (w > bestWeight) {
+                    bestWeight = w;
+                    bestPoint = static_cast<int>(i);
+                    bestSlot = slot;
+                }
+                if (m_bands && i < m_bands->weightLo.size() &&
+                    static_cast<size_t>(slot) < m_bands->weightLo[i].size() &&
+                    std::isfinite(m_bands->weightLo[i][static_cast<size_t>(slot)])) {
+                    line.lower << QPointF(path.gammas[i], m_bands->weightLo[i][static_cast<size_t>(slot)]);
+                    line.upper << QPointF(path.gammas[i], m_bands->weightHi[i][static_cast<size_t>(slot)]);
+                }
+            }
+        }
+        if (!foreground || bestPoint < 0) {
+            continue;
+        }
+        QStringList words;
+        if (corpus) {
+            const auto& topic = path.solutions[static_cast<size_t>(bestPoint)].topics.col(bestSlot);
+            for (auto w : cx::topEntries(topic, 3)) {
+                words << QString::fromStdString(corpus->vocabulary[static_cast<size_t>(w)]);
+            }
+        }
+        line.name = tr("T%1 %2").arg(id + 1).arg(words.join(QLatin1Char(' ')));
+        if (m_bands && static_cast<size_t>(id) < m_bands->identityStability.size()) {
+            const double stability = m_bands->identityStability[static_cast<size_t>(id)];
+            line.name += stability < cx::kMinStability ? tr(" ⚠ %1 %").arg(qRound(100 * stability))
+                                                       : tr(" · %1 %").arg(qRound(100 * stability));
+        }
+        line.colour = identityColour(id);
+        if (line.lower.size() != line.upper.size() || line.lower.size() < 2) {
+            line.lower.clear();
+            line.upper.clear();
+        }
+        lines << line;
+    }
+    const std::vector<double> changes = cx::foregroundSetChanges(path);
+    m_trajectory->setWeightLimit(std::max(1.0, gammaMax));
+    m_trajectory->setLines(lines, path.gammas.front(), path.gammas.back());
+    m_trajectory->setMarkers(QList<double>(changes.begin(), changes.end()),
+                             tr("foreground set changes"));
+
+    const cx::TopicSuggestions s = cx::suggestTopics(*m_sweep, m_bands.get(), 1000);
+    QStringList parts;
+    if (std::isfinite(s.bestGamma)) {
+        QString best = tr("suggested γ %1").arg(s.bestGamma, 0, 'g', 3);
+        if (m_bands && s.nearBest.size() > 1) {
+            best += tr(" (within its band: %1–%2)")
+                        .arg(s.nearBest.front(), 0, 'g', 3)
+                        .arg(s.nearBest.back(), 0, 'g', 3);
+        }
+        parts << best;
+    }
+    parts << tr("suggested K %1 (directions above noise)").arg(s.suggestedK);
+    parts << tr("foreground set changes at %1 γ").arg(changes.size());
+    int failed = 0;
+    for (const cx::SpecificityPoint& p : m_sweep->points) {
+        failed += p.failure.empty() ? 0 : 1;
+    }
+    if (failed > 0) {
+        parts << tr("%1 γ without AUC (hover the red squares)").arg(failed);
+    }
+    if (m_bands) {
+        int unstable = 0;
+        for (double v : m_bands->identityStability) {
+            unstable += std::isfinite(v) && v < cx::kMinStability ? 1 : 0;
+        }
+        parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)").arg(m_bands->replicates).arg(unstable);
+    }
+    m_suggestions->setText(parts.join(QStringLiteral(" · ")));
 }
 
 } // namespace cx::ui

@@ -2,17 +2,24 @@
 
 #include "ui/topics/topic_types.h"
 
+#include "core/topics/topic_bootstrap.h"
+#include "core/topics/topic_evaluation.h"
+
 #include <QWidget>
 
 #include <memory>
 
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
+class QSpinBox;
+class QToolButton;
 
 namespace cx::ui {
 
 class AucChartView;
+class StateWeightsChartView;
 
 /// The AUC-vs-γ chart with its inputs: which foreground documents count as "positive"
 /// (foreground-only) for the specificity test (a rule, with a picker dialog) and the γ grid.
@@ -29,21 +36,38 @@ public:
     QString gammaGridText() const;
 
     AucChartView* chart() const { return m_chart; }
+    /// Topic weight vs γ along the sweep's path (one line per identity).
+    StateWeightsChartView* trajectoryChart() const { return m_trajectory; }
+    /// The suggestions line (best γ, band, suggested K, set changes).
+    QString suggestionText() const;
 
     void onSweepStarted(const QVector<double>& gammas);
     void onSweepPoint(const SweepPoint& point);
     void onSweepFinished();
     void onSweepFailed(const QString& message);
+    /// The finished sweep's path: trajectories, set changes, suggestions.
+    void onSweepPath(std::shared_ptr<const cx::SpecificitySweep> sweep);
+    void onBootstrapStarted(int replicates);
+    void onBootstrapProgress(int done, int total);
+    void onBootstrapFinished(std::shared_ptr<const cx::PathBootstrap> bootstrap);
+    void onBootstrapFailed(const QString& message);
+    void setCurrentGamma(double gamma);
+    /// Colour of topic identity `id` (stable along the path).
+    static QColor identityColour(int id);
 
 signals:
     /// Valid inputs changed.
     void sweepChanged();
     void exportRequested();
+    void bootstrapRequested(int replicates);
+    void bootstrapCancelRequested();
+    void gammaClicked(double gamma);
 
 private:
     void validate();
     void pickPositive();
     void updateStatus();
+    void updateTrajectories();
 
     std::shared_ptr<const cx::Corpus> m_corpus;
     QLineEdit* m_positive = nullptr;
@@ -52,6 +76,14 @@ private:
     QLabel* m_problem = nullptr;
     QLabel* m_status = nullptr;
     AucChartView* m_chart = nullptr;
+    StateWeightsChartView* m_trajectory = nullptr;
+    QSpinBox* m_replicates = nullptr;
+    QToolButton* m_bootstrap = nullptr;
+    QToolButton* m_cancelBootstrap = nullptr;
+    QProgressBar* m_bootstrapProgress = nullptr;
+    QLabel* m_suggestions = nullptr;
+    std::shared_ptr<const cx::SpecificitySweep> m_sweep;
+    std::shared_ptr<const cx::PathBootstrap> m_bands;
     QVector<double> m_gammas;
     bool m_valid = false;
     bool m_running = false;

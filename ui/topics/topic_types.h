@@ -16,6 +16,7 @@
 #include <QVector>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -106,6 +107,11 @@ struct SweepPoint {
     double auc = 0;
     double relativeAuc = 0;
     int numForegroundSpecific = 0;
+    /// Why the AUC is missing at this γ ("" for a valid point): drawn as a gap with the reason.
+    QString failure;
+    /// Bootstrap band of the relative AUC (NaN until a bootstrap ran).
+    double relativeLo = std::numeric_limits<double>::quiet_NaN();
+    double relativeHi = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Parameters of the specificity sweep behind the AUC chart.

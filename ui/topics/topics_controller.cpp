@@ -45,6 +45,7 @@ TopicsController::TopicsController(QObject* parent)
 }
 
 TopicsController::~TopicsController() {
+    m_bootstrapJob.stop();
     m_sweepJob.stop();
     m_previewJob.stop();
     shutDown();
@@ -272,6 +273,9 @@ void TopicsController::setSweep(const SweepSpec& sweep) {
 }
 
 void TopicsController::restartSweep() {
+    cancelBootstrap(); // its path is about to be superseded
+    m_lastSweep.reset();
+    m_lastBootstrap.reset();
     const quint64 generation = m_sweepJob.restart();
     m_sweepPoints.clear();
     if (!engineFits() || m_sweep.positiveRule.trimmed().isEmpty() || m_sweep.gammas.isEmpty()) {
@@ -298,10 +302,12 @@ void TopicsController::restartSweep() {
                                      " foreground documents; the AUC needs both classes");
             }
             const std::vector<double> gammas(spec.gammas.begin(), spec.gammas.end());
-            cx::specificitySweep(
+            SweepOutcome outcome;
+            outcome.sweep = std::make_shared<const cx::SpecificitySweep>(cx::specificitySweep(
                 *engine->engine, gammas, positive, options, spec.smoothing, cancel,
                 [this, generation](const cx::SpecificityPoint& p) {
-                    const SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+                    SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+                    point.failure = QString::fromStdString(p.failure);
                     QMetaObject::invokeMethod(
                         this,
                         [this, generation, point] {
@@ -311,12 +317,21 @@ void TopicsController::restartSweep() {
                             }
                         },
                         Qt::QueuedConnection);
-                });
-            return true;
+                }));
+            outcome.positive = std::make_shared<const std::vector<bool>>(positive);
+            return outcome;
         },
-        [this](bool, const QString& error) {
+        [this, engine, options, spec](SweepOutcome outcome, const QString& error) {
             if (error.isEmpty()) {
+                m_lastSweep = outcome.sweep;
+                m_lastPositive = outcome.positive;
+                m_lastSweepEngine = engine;
+                m_lastSweepOptions = options;
+                m_lastSweepSmoothing = spec.smoothing;
                 emit sweepFinished();
+                if (m_lastSweep) {
+                    emit sweepPathReady(m_lastSweep);
+                }
             } else {
                 emit sweepFailed(error);
             }
@@ -324,6 +339,59 @@ void TopicsController::restartSweep() {
         });
     emit sweepStarted(m_sweep.gammas);
     emit activityChanged();
+}
+
+void TopicsController::startBootstrap(int replicates) {
+    const quint64 generation = m_bootstrapJob.restart();
+    if (!m_lastSweep || !m_lastSweepEngine || replicates < 2) {
+        emit bootstrapFailed(tr("Compute the AUC sweep first (the bootstrap resamples its path)"));
+        return;
+    }
+    auto engine = m_lastSweepEngine;
+    auto sweep = m_lastSweep;
+    auto positive = m_lastPositive;
+    const cx::TopicModelOptions options = m_lastSweepOptions;
+    const double smoothing = m_lastSweepSmoothing;
+    startJob(
+        m_sweepPool, m_bootstrapJob, generation,
+        [this, generation, engine, sweep, positive, options, smoothing,
+         replicates](const cx::CancelToken& cancel) {
+            cx::BootstrapOptions bootstrap;
+            bootstrap.replicates = replicates;
+            bootstrap.seed = options.seed;
+            return std::make_shared<const cx::PathBootstrap>(cx::bootstrapPath(
+                *engine->engine, sweep->path, *positive, options, bootstrap, smoothing, cancel,
+                [this, generation](int done, int total) {
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, generation, done, total] {
+                            if (m_bootstrapJob.isCurrent(generation)) {
+                                emit bootstrapProgress(done, total);
+                            }
+                        },
+                        Qt::QueuedConnection);
+                }));
+        },
+        [this](std::shared_ptr<const cx::PathBootstrap> result, const QString& error) {
+            if (result && error.isEmpty()) {
+                m_lastBootstrap = result;
+                emit bootstrapFinished(result);
+            } else {
+                emit bootstrapFailed(error);
+            }
+            emit activityChanged();
+        });
+    emit bootstrapStarted(replicates);
+    emit activityChanged();
+}
+
+void TopicsController::cancelBootstrap() {
+    const bool wasRunning = m_bootstrapJob.running;
+    m_bootstrapJob.stop();
+    if (wasRunning) {
+        emit bootstrapFailed(QString());
+        emit activityChanged();
+    }
 }
 
 void TopicsController::previewSelection(const SelectionSpec& selection) {

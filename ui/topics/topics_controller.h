@@ -5,6 +5,9 @@
 #include "ui/topics/topic_types.h"
 #include "ui/topics/topic_worker.h"
 
+#include "core/topics/topic_bootstrap.h"
+#include "core/topics/topic_evaluation.h"
+
 #include <memory>
 
 namespace cx::ui {
@@ -53,6 +56,15 @@ public:
     void setGamma(double gamma);
     /// Positive rule and γ grid of the AUC chart. An empty rule disables the sweep.
     void setSweep(const SweepSpec& sweep);
+    /// Bootstrap over documents of the last finished sweep's path (`replicates` resamples,
+    /// seeded by the model seed), on the sweep pool: bootstrapStarted, bootstrapProgress, then
+    /// bootstrapFinished or bootstrapFailed. A new sweep cancels it.
+    void startBootstrap(int replicates);
+    void cancelBootstrap();
+    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
+    /// The last finished sweep (its path) and its bootstrap, if any.
+    std::shared_ptr<const cx::SpecificitySweep> lastSweep() const { return m_lastSweep; }
+    std::shared_ptr<const cx::PathBootstrap> lastBootstrap() const { return m_lastBootstrap; }
     const CorpusHandle& corpus() const { return m_corpus; }
     std::shared_ptr<const EngineState> engine() const { return m_engine; }
     const TopicSolution& solution() const { return m_shown; }
@@ -64,7 +76,9 @@ public:
     const QVector<SweepPoint>& sweepPoints() const { return m_sweepPoints; }
     bool isSweepRunning() const { return m_sweepJob.running; }
     /// No load, build, solve or sweep in progress.
-    bool isIdle() const { return !isTaskRunning() && !isSolving() && !m_sweepJob.running; }
+    bool isIdle() const {
+        return !isTaskRunning() && !isSolving() && !m_sweepJob.running && !m_bootstrapJob.running;
+    }
     const Statistics& statistics() const { return m_stats; }
     /// Engine basis size used for K: the smallest multiple of 5 that is ≥ K (so that K's
     /// numbers never depend on the order in which K was changed, and small K changes reuse the
@@ -92,6 +106,13 @@ signals:
     void sweepPointReady(const cx::ui::SweepPoint& point);
     void sweepFinished();
     void sweepFailed(const QString& message);
+    /// The finished sweep's path (solutions with stable identities along γ).
+    void sweepPathReady(std::shared_ptr<const cx::SpecificitySweep> sweep);
+    void bootstrapStarted(int replicates);
+    void bootstrapProgress(int done, int total);
+    void bootstrapFinished(std::shared_ptr<const cx::PathBootstrap> bootstrap);
+    /// "" when cancelled.
+    void bootstrapFailed(const QString& message);
 
 private:
     QString taskFailureTitle(TaskKind kind) const override;
@@ -135,6 +156,18 @@ private:
     SweepSpec m_sweep;
     JobSlot m_sweepJob;
     QVector<SweepPoint> m_sweepPoints;
+    /// What the last finished sweep computed, for the bootstrap.
+    struct SweepOutcome {
+        std::shared_ptr<const cx::SpecificitySweep> sweep;
+        std::shared_ptr<const std::vector<bool>> positive;
+    };
+    std::shared_ptr<const cx::SpecificitySweep> m_lastSweep;
+    std::shared_ptr<const std::vector<bool>> m_lastPositive;
+    std::shared_ptr<const EngineState> m_lastSweepEngine;
+    cx::TopicModelOptions m_lastSweepOptions;
+    double m_lastSweepSmoothing = 0;
+    JobSlot m_bootstrapJob;
+    std::shared_ptr<const cx::PathBootstrap> m_lastBootstrap;
 
     JobSlot m_previewJob;
 };

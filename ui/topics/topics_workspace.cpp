@@ -135,6 +135,16 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &SpecificityPanel::onSweepFinished);
     connect(m_controller, &TopicsController::sweepFailed, m_specificityPanel,
             &SpecificityPanel::onSweepFailed);
+    connect(m_controller, &TopicsController::sweepPathReady, m_specificityPanel,
+            &SpecificityPanel::onSweepPath);
+    connect(m_controller, &TopicsController::bootstrapStarted, m_specificityPanel,
+            &SpecificityPanel::onBootstrapStarted);
+    connect(m_controller, &TopicsController::bootstrapProgress, m_specificityPanel,
+            &SpecificityPanel::onBootstrapProgress);
+    connect(m_controller, &TopicsController::bootstrapFinished, m_specificityPanel,
+            &SpecificityPanel::onBootstrapFinished);
+    connect(m_controller, &TopicsController::bootstrapFailed, m_specificityPanel,
+            &SpecificityPanel::onBootstrapFailed);
     connect(m_controller, &TopicsController::activityChanged, this, &Workspace::settledChanged);
 
     // Views → controller.
@@ -146,7 +156,7 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     });
     connect(m_dataPanel, &TopicsDataPanel::applyRequested, this, &TopicsWorkspace::applyPendingSelection);
     connect(m_analysisPanel, &TopicsAnalysisPanel::gammaChanged, this, [this](double gamma) {
-        m_specificityPanel->chart()->setCurrentGamma(gamma);
+        m_specificityPanel->setCurrentGamma(gamma);
         m_controller->setGamma(gamma);
     });
     connect(m_analysisPanel, &TopicsAnalysisPanel::parametersChanged, m_controller,
@@ -157,6 +167,12 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &TopicsWorkspace::setGammaEverywhere);
     connect(m_specificityPanel, &SpecificityPanel::exportRequested, this,
             &TopicsWorkspace::exportChart);
+    connect(m_specificityPanel, &SpecificityPanel::gammaClicked, this,
+            &TopicsWorkspace::setGammaEverywhere);
+    connect(m_specificityPanel, &SpecificityPanel::bootstrapRequested, m_controller,
+            &TopicsController::startBootstrap);
+    connect(m_specificityPanel, &SpecificityPanel::bootstrapCancelRequested, m_controller,
+            &TopicsController::cancelBootstrap);
 
     m_controller->setParameters(m_analysisPanel->parameters());
     m_controller->setGamma(m_analysisPanel->gamma());
@@ -307,7 +323,7 @@ void TopicsWorkspace::applyPendingSelection() {
 
 void TopicsWorkspace::setGammaEverywhere(double gamma) {
     m_analysisPanel->setGamma(gamma);
-    m_specificityPanel->chart()->setCurrentGamma(gamma);
+    m_specificityPanel->setCurrentGamma(gamma);
     m_controller->setGamma(gamma);
 }
 
