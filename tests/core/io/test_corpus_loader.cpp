@@ -33,8 +33,15 @@ using test::WordCounts;
 
 // ---- TSV / CSV ------------------------------------------------------------------------------
 
+/// The fixtures' expectations count their pure numbers ("5"): keep them (the default drops them).
+CorpusLoadOptions keepingNumbers() {
+    CorpusLoadOptions options;
+    options.removeNumbers = false;
+    return options;
+}
+
 TEST(CorpusLoader, ReadsLabelledTsv) {
-    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"));
+    const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"), keepingNumbers());
     expectWellFormed(corpus);
     // Stop words go, then words in fewer than 2 documents, then documents under 3 tokens.
     EXPECT_EQ(corpus.vocabulary, (Strings{"5", "cat", "market", "mat", "percent", "sat", "stocks"}));
@@ -189,7 +196,7 @@ TEST(CorpusLoader, RejectsDuplicateColumnAndHeaderOnly) {
 }
 
 TEST(CorpusLoader, MaxVocabularyKeepsMostFrequentWordsTiesAlphabetical) {
-    CorpusLoadOptions options;
+    CorpusLoadOptions options = keepingNumbers();
     options.maxVocabulary = 3;
     options.minTokens = 1;
     // All seven words of labelled.tsv have document frequency 2: ties go alphabetically.
@@ -209,7 +216,7 @@ TEST(CorpusLoader, MaxVocabularyKeepsMostFrequentWordsTiesAlphabetical) {
 }
 
 TEST(CorpusLoader, ThrowsWhenNoDocumentSurvives) {
-    CorpusLoadOptions options;
+    CorpusLoadOptions options = keepingNumbers();
     options.maxVocabulary = 3; // leaves every document with fewer than 3 tokens
     expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
                      {"labelled.tsv", "no document has 3 or more tokens after the vocabulary cut",
