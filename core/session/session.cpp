@@ -137,6 +137,14 @@ Session parseSession(std::string_view text, const std::filesystem::path& file) {
         document = SessionJson::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error& error) {
         throw InputError(name, lineOfByte(text, error.byte), parseProblem(error));
+    } catch (const nlohmann::json::exception& error) {
+        // Not a syntax error but a value the parser cannot hold (a number beyond double range:
+        // out_of_range.406). nlohmann gives no position for these.
+        const std::string what = error.what();
+        const size_t bracket = what.find("] ");
+        throw InputError(name, 0,
+                         "not valid JSON: " +
+                             (bracket == std::string::npos ? what : what.substr(bracket + 2)));
     }
     if (!document.is_object()) {
         throw InputError(name, 0, "/: expected a JSON object, got " + jsonTypeName(document));

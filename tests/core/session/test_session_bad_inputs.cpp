@@ -64,6 +64,7 @@ const BadSession kSessions[] = {
     {"session_workspaces_array.cxproj", "workspaces"},
     {"session_random_bytes.cxproj", ""},
     {"session_empty.cxproj", ""},
+    {"session_number_overflow.cxproj", "number overflow"},
 };
 
 std::string sessionCaseName(const ::testing::TestParamInfo<BadSession>& info) {

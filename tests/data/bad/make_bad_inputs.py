@@ -115,3 +115,5 @@ put("session_workspaces_array.cxproj",
     '{"format": "contrast-explorer-session", "version": 1,\n "workspaces": [1, 2]}\n')
 put("session_random_bytes.cxproj", BINARY)
 put("session_empty.cxproj", "")
+# A number beyond double range: nlohmann throws out_of_range (not parse_error); found by fuzz_session.
+put("session_number_overflow.cxproj", SESSION.replace('"gamma": 1', '"gamma": 1' + "1" * 40 + "e11111111111111"))
