@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
     parser.addOption(tabOption);
     parser.addPositionalArgument(
         QStringLiteral("files"),
-        QStringLiteral("A corpus file or folder, or chromatin tracks (ChromHMM binarized files, "
-                       "BED annotations, or an analysis .json) to open."),
+        QStringLiteral("A session (.cxproj) to open, or data: a corpus file or folder, or "
+                       "chromatin tracks (ChromHMM binarized files, BED annotations)."),
         QStringLiteral("[files...]"));
     parser.process(application);
 
@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
         }
     } else if (!positional.isEmpty()) {
         window.openPaths(positional);
+    }
+    if (parser.isSet(tabOption)) {
+        window.setCurrentWorkspace(parser.value(tabOption)); // over the session's active tab
     }
 
     cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();

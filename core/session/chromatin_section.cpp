@@ -76,7 +76,14 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
     view["region"] = region;
     view["states"] = SessionJson::array();
     for (const auto& state : states) {
-        view["states"].push_back({{"name", state.name}, {"colour", state.colour}});
+        SessionJson row = {{"name", state.name}, {"colour", state.colour}};
+        if (state.renamed) {
+            row["renamed"] = true;
+        }
+        if (!state.profile.empty()) {
+            row["profile"] = state.profile;
+        }
+        view["states"].push_back(std::move(row));
     }
     section["view"] = std::move(view);
     if (!savedBy.empty()) {
@@ -142,6 +149,21 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
         row.colour = state.string("colour", "");
         if (!row.colour.empty() && !isColour(row.colour)) {
             state.fail("colour", "expected \"#rrggbb\", got " + state.json().at("colour").dump());
+        }
+        row.renamed = state.boolean("renamed", false);
+        const SessionJson& profile = state.array("profile");
+        for (size_t i = 0; i < profile.size(); ++i) {
+            if (!profile[i].is_number()) {
+                state.fail("profile", "expected numbers, got " + jsonTypeName(profile[i]) +
+                                          " at index " + std::to_string(i));
+            }
+            row.profile.push_back(profile[i].get<double>());
+        }
+        if (!section.states.empty() && !row.profile.empty() &&
+            row.profile.size() != section.states.front().profile.size()) {
+            state.fail("profile", "has " + std::to_string(row.profile.size()) +
+                                      " values, the first state " +
+                                      std::to_string(section.states.front().profile.size()));
         }
         section.states.push_back(std::move(row));
     }

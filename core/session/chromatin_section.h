@@ -20,7 +20,8 @@ namespace cx {
 ///      "model": {"method": "spectral", "k": 7, "gamma": 1, "seed": 1, "encoding": "marks",
 ///                "decode": "posterior", "iterations": 100, "restarts": 10, …},
 ///      "view": {"region": "chr11:5000000-5800000",
-///               "states": [{"name": "active promoter", "colour": "#ff0000"}, …]},
+///               "states": [{"name": "active promoter", "colour": "#ff0000", "renamed": false,
+///                           "profile": [0.91, 0.02, …]}, …]},
 ///      "saved_by": "hmm"}
 ///
 /// Foreground regions are the annotations with "foreground": true (their union), background
@@ -36,10 +37,14 @@ struct ChromatinSection {
         bool lane = false;
         bool enrichment = true;
     };
-    /// A state row of the views: its name and colour ("#rrggbb"), in row order.
+    /// A state row of the views, in row order: its name and colour ("#rrggbb"), whether the
+    /// user gave the name, and its emission profile (P(mark), one per mark), by which the
+    /// states of a recomputed model are matched to the saved rows.
     struct StateView {
         std::string name;
         std::string colour;
+        bool renamed = false;
+        std::vector<double> profile;
     };
 
     std::vector<std::filesystem::path> tracks; ///< absolute

@@ -1,6 +1,7 @@
 // Entry point of cx_ui_tests: a QApplication (offscreen platform, set by ctest) around
 // GoogleTest. Settings go to a throw-away location so tests never see or change the user's.
 #include "ui/shell/app_style.h"
+#include "ui/shell/project_session.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,11 @@ int main(int argc, char** argv) {
     QCoreApplication::setOrganizationName(QStringLiteral("ContrastExplorerTests"));
     QCoreApplication::setApplicationName(QStringLiteral("cx_ui_tests"));
     cx::ui::applyApplicationStyle(application);
+    // No test may block on a modal question: unsaved changes are discarded and moved data is
+    // not located unless a test installs its own answers.
+    cx::ui::ProjectSession::setPromptHandler(
+        [](const QString&) { return cx::ui::ProjectSession::Choice::Discard; });
+    cx::ui::ProjectSession::setLocateHandler([](const QString&, const QString&) { return QString(); });
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

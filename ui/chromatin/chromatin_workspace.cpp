@@ -106,7 +106,7 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
             [this](ChromatinTaskKind kind, const QString& outcome) {
                 emit taskFinished(outcome);
                 if (outcome != QLatin1String("finished")) {
-                    m_pendingSession.reset();
+                    m_pendingSection.reset();
                     m_loadingTracks.clear();
                     // Back to the report of the moments in use.
                     m_dataPanel->setMomentsReport(m_controller->moments().get());
@@ -196,6 +196,7 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     m_controller->setParameters(parameters);
     m_controller->setGamma(m_analysisPanel->gamma());
     m_controller->setDecodingMethod(m_analysisPanel->decodingMethod());
+    connectSessionSignals();
 }
 
 ChromatinWorkspace::~ChromatinWorkspace() = default;
@@ -209,7 +210,7 @@ int ChromatinWorkspace::openPreference(const QString& path) const {
     if (info.isDir()) {
         return 0;
     }
-    if (isBedPath(path) || isBinarizedPath(path) || ChromatinSession::looksLikeSession(path)) {
+    if (isBedPath(path) || isBinarizedPath(path)) {
         return 2;
     }
     const QString name = info.fileName().toLower();
@@ -225,17 +226,6 @@ void ChromatinWorkspace::openPath(const QString& path) {
         addAnnotations({path});
         return;
     }
-    if (ChromatinSession::looksLikeSession(path)) {
-        QString error;
-        const std::optional<ChromatinSession> session = ChromatinSession::load(path, &error);
-        if (!session) {
-            ErrorReporter::report(this, tr("Could not open the analysis"), error);
-            return;
-        }
-        openSession(*session);
-        emit pathOpened(path);
-        return;
-    }
     openTracks({path});
 }
 
@@ -243,43 +233,24 @@ void ChromatinWorkspace::openInteractive() {
     QSettings settings;
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open Chromatin Tracks"), settings.value(kTrackDirectoryKey).toString(),
-        tr("ChromHMM binarized files (*_binary.txt *_binary.txt.gz *.txt *.txt.gz);;Analysis "
-           "descriptions (*.json);;All files (*)"));
+        tr("ChromHMM binarized files (*_binary.txt *_binary.txt.gz *.txt *.txt.gz);;All files "
+           "(*)"));
     if (paths.isEmpty()) {
         return;
     }
     settings.setValue(kTrackDirectoryKey, QFileInfo(paths.front()).absolutePath());
-    if (paths.size() == 1 &&
-        (ChromatinSession::looksLikeSession(paths.front()) || isBedPath(paths.front()))) {
+    if (paths.size() == 1 && isBedPath(paths.front())) {
         openPath(paths.front());
         return;
     }
     openTracks(paths);
 }
 
-bool ChromatinWorkspace::openDemo() {
-    const QString path = chromatinDemoPath();
-    if (path.isEmpty()) {
-        ErrorReporter::report(this, tr("Could not open the demo"),
-                              tr("resources/demo/chromatin/demo.json: not found (set "
-                                 "CX_RESOURCE_DIR to the folder that holds demo/)"));
-        return false;
-    }
-    QString error;
-    const std::optional<ChromatinSession> session = ChromatinSession::load(path, &error);
-    if (!session) {
-        ErrorReporter::report(this, tr("Could not open the demo"), error);
-        return false;
-    }
-    openSession(*session);
-    return true;
-}
-
 void ChromatinWorkspace::openTracks(const QStringList& paths) {
     if (paths.isEmpty()) {
         return;
     }
-    m_pendingSession.reset();
+    m_pendingSection.reset();
     m_loadingTracks = paths;
     m_interactiveOpen = true;
     m_controller->loadTracks(paths);
@@ -308,64 +279,6 @@ void ChromatinWorkspace::addAnnotations(const QStringList& paths) {
         m_controller->setEnrichmentAnnotations(m_annotationModel->enrichmentPaths());
     }
     emit settledChanged();
-}
-
-void ChromatinWorkspace::openSession(const ChromatinSession& session) {
-    // Nothing changes until the tracks are read: a session whose tracks fail to load leaves
-    // the current analysis as it was. The annotations are read meanwhile (prefetched), but
-    // listed with their roles only once the tracks are there (applySession).
-    m_pendingSession = session;
-    m_interactiveOpen = false;
-    m_loadingTracks = session.trackPaths;
-    QStringList paths;
-    for (const ChromatinSession::Annotation& annotation : session.annotations) {
-        paths << annotation.path;
-    }
-    m_controller->addAnnotations(paths);
-    m_controller->loadTracks(session.trackPaths);
-    emit settledChanged();
-}
-
-void ChromatinWorkspace::applySession(const ChromatinSession& session) {
-    m_analysisPanel->setParameters(session.parameters);
-    m_controller->setParameters(session.parameters);
-    m_analysisPanel->setDecodingMethod(session.decoding);
-    m_controller->setDecodingMethod(session.decoding);
-    setGamma(session.gamma);
-    using Column = AnnotationListModel::Column;
-    for (const ChromatinSession::Annotation& annotation : session.annotations) {
-        const AnnotationSource* loaded = m_controller->annotation(annotation.path);
-        if (!loaded && !m_controller->isAnnotationLoading(annotation.path)) {
-            continue; // reading it failed (reported)
-        }
-        if (m_annotationModel->rowOf(annotation.path) < 0) {
-            AnnotationListModel::Entry entry;
-            entry.path = annotation.path;
-            entry.name = annotationDisplayName(annotation.path);
-            m_annotationModel->addEntry(entry);
-        }
-        // The check boxes' signals would re-apply the regions once per box; applied below.
-        const QSignalBlocker block(m_annotationModel);
-        m_annotationModel->setChecked(annotation.path, Column::ForegroundColumn,
-                                      annotation.foreground);
-        m_annotationModel->setChecked(annotation.path, Column::BackgroundColumn,
-                                      annotation.background);
-        m_annotationModel->setChecked(annotation.path, Column::LaneColumn, annotation.lane);
-        m_annotationModel->setChecked(annotation.path, Column::EnrichmentColumn,
-                                      annotation.enrichment);
-        if (loaded) {
-            m_annotationModel->setLoaded(*loaded);
-        }
-    }
-    m_dataPanel->annotationView()->viewport()->update();
-    m_controller->setEnrichmentAnnotations(m_annotationModel->enrichmentPaths());
-    refreshLanes();
-    QString chrom;
-    qint64 start = 0;
-    qint64 end = 0;
-    if (parseGenomicRegion(session.region, &chrom, &start, &end)) {
-        m_results->showRegion(chrom, start, end);
-    }
 }
 
 void ChromatinWorkspace::setGamma(double gamma) {
@@ -422,8 +335,16 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
             .arg(countOf(static_cast<qint64>(data.data->tracks.size()), tr("track"), tr("tracks")),
                  QLocale().toString(static_cast<qint64>(data.data->totalBins()))));
     if (m_interactiveOpen && data.paths == m_loadingTracks) {
-        emit pathOpened(data.paths.front());
-        if (m_annotationModel->rowCount() == 0) {
+        if (data.paths.size() == 1) {
+            emit pathOpened(data.paths.front());
+        } else {
+            emit pathsOpened(data.paths);
+        }
+        // New data replaces the old completely: the previous data's annotations (e.g. the
+        // demo's 0–30 Mb genes) would silently define a wrong foreground on these tracks.
+        m_sessionBase = {};
+        removeAllAnnotations();
+        {
             const QStringList found = discoverAnnotations(data.paths);
             if (!found.isEmpty()) {
                 addAnnotations(found);
@@ -438,10 +359,10 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
     }
     m_interactiveOpen = false;
     m_loadingTracks.clear();
-    if (m_pendingSession) {
-        const ChromatinSession session = *m_pendingSession;
-        m_pendingSession.reset();
-        applySession(session);
+    if (m_pendingSection) {
+        const cx::ChromatinSection section = *m_pendingSection;
+        m_pendingSection.reset();
+        applySection(section);
     }
     applyRegionChoice();
     emit settledChanged();
@@ -684,7 +605,7 @@ void ChromatinWorkspace::cancelTask() {
 }
 
 bool ChromatinWorkspace::isSettled() const {
-    if (m_pendingSession || !m_loadingTracks.isEmpty() || m_regionTimer->isActive() ||
+    if (m_pendingSection || !m_loadingTracks.isEmpty() || m_regionTimer->isActive() ||
         !m_controller->isIdle()) {
         return false;
     }

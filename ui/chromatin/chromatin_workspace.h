@@ -1,7 +1,8 @@
 #pragma once
 
-#include "ui/chromatin/chromatin_session.h"
+#include "ui/chromatin/genomic_region.h"
 #include "ui/chromatin/state_catalog.h"
+#include "core/session/chromatin_section.h"
 #include "ui/framework/workspace.h"
 #include "ui/chromatin/chromatin_types.h"
 
@@ -41,7 +42,6 @@ public:
     int openPreference(const QString& path) const override;
     void openPath(const QString& path) override;
     void openInteractive() override;
-    bool openDemo() override;
     QList<QAction*> exportActions() const override;
     QList<QAction*> viewActions() const override;
     void cancelTask() override;
@@ -54,8 +54,23 @@ public:
     void openTracks(const QStringList& paths);
     /// Adds annotation BED files to the list (read in the background).
     void addAnnotations(const QStringList& paths);
-    /// Opens a described analysis (the demo): tracks, annotations with roles, K, γ, …
-    void openSession(const ChromatinSession& session);
+    QString sessionKey() const override {
+        return QString::fromLatin1(cx::ChromatinSection::kKey);
+    }
+    bool hasSessionData() const override;
+    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
+    std::function<void()> readSession(const cx::Session& session,
+                                      cx::PathResolver& resolver) override;
+    void clearSession() override;
+    /// The workspace's state as a session section (tracks, bin size, annotations and their
+    /// roles, K, γ, seed, encoding, decoding, region, state names and colours in weight order);
+    /// while a section is being restored, that section. Estimator options the GUI does not set
+    /// (restarts, reserve components, …) are those of the section last opened.
+    cx::ChromatinSection currentSection() const;
+    /// Opens a session section: reads its tracks (unless the same tracks are loaded: then their
+    /// moments and solutions are reused) and applies annotations, roles, K, γ, seed, encoding,
+    /// decoding, region and state names. The section's annotations replace the list.
+    void openSection(const cx::ChromatinSection& section);
     /// Sets γ in the panel, the chart marker and the controller.
     void setGamma(double gamma);
 
@@ -84,7 +99,10 @@ public:
 
 private:
     void buildActions();
-    void applySession(const ChromatinSession& session);
+    void applySection(const cx::ChromatinSection& section);
+    void restoreStateRows(const std::vector<cx::ChromatinSection::StateView>& states);
+    void connectSessionSignals();
+    void removeAllAnnotations();
     void onDataChanged(const ChromatinDataHandle& data);
     void onMomentsChanged(const MomentsState& moments);
     void onSolutionChanged(const HmmSolution& solution);
@@ -144,7 +162,9 @@ private:
     /// Sweep track → display slot, as last drawn (the chart is rebuilt when it changes).
     std::vector<int> m_chartSlots;
     QStringList m_chartNames;
-    std::optional<ChromatinSession> m_pendingSession;
+    std::optional<cx::ChromatinSection> m_pendingSection;
+    /// The section last opened: keeps the estimator options the GUI does not set.
+    cx::ChromatinSection m_sessionBase;
     QStringList m_loadingTracks;
     bool m_interactiveOpen = false;
     double m_lastLatencyMs = -1;

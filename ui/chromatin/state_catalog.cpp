@@ -126,6 +126,21 @@ void StateCatalog::reset() {
     m_resort = false;
 }
 
+void StateCatalog::restore(const Eigen::MatrixXd& profiles, const QStringList& userNames) {
+    reset();
+    m_profiles = profiles;
+    m_weights = Eigen::VectorXd::Zero(profiles.rows());
+    for (int s = 0; s < profiles.rows(); ++s) {
+        Slot slot{s, {}, {}, {}, {}};
+        if (s < userNames.size() && !userNames[s].isEmpty()) {
+            slot.userName = userNames[s];
+            slot.namedProfile = profiles.row(s);
+        }
+        m_slots.push_back(slot);
+        m_slotOfComponent.push_back(s);
+    }
+}
+
 void StateCatalog::sortByWeight() {
     m_resort = true;
 }

@@ -59,6 +59,10 @@ public:
                 const std::vector<std::string>& marks);
     /// Forgets the slots (new data or marks); the next update starts in weight order.
     void reset();
+    /// Starts from saved slots (a session): the rows of `profiles` (slots × marks, slot order)
+    /// with their user names (empty: automatic). The next update matches its states to these
+    /// rows, so the row order and the names come back as they were saved.
+    void restore(const Eigen::MatrixXd& profiles, const QStringList& userNames);
     /// Re-sorts the slots by the current weights (largest first), keeping the names.
     void sortByWeight();
 

@@ -1,9 +1,16 @@
 #pragma once
 
+#include "core/session/session.h"
+#include "core/session/session_paths.h"
+
 #include <QIcon>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
+
+#include <filesystem>
+#include <functional>
 
 class QAction;
 class QMenu;
@@ -32,9 +39,6 @@ public:
     virtual void openPath(const QString& path) = 0;
     /// File ▸ Open… for this workspace (its own dialog with format options).
     virtual void openInteractive() = 0;
-    /// Opens this workspace's part of the bundled demo. Returns false (after reporting why)
-    /// when it cannot; workspaces without a demo return false silently.
-    virtual bool openDemo() { return false; }
     /// Actions for File ▸ Export (the first is the default, bound to Ctrl+E).
     virtual QList<QAction*> exportActions() const { return {}; }
     /// Actions for the View menu.
@@ -48,6 +52,31 @@ public:
     virtual void saveSettings() const {}
     virtual void restoreSettings() {}
 
+    // Sessions (.cxproj, core/session). Each workspace serialises its own section; the shell
+    // (ui/shell/project_session) assembles the file, keeps the sections of workspaces it does
+    // not know, and tracks whether anything changed since the last save.
+
+    /// Key of this workspace's section ("topics"); empty: the workspace is not saved.
+    virtual QString sessionKey() const { return {}; }
+    /// Whether there is anything to save (data open, or being opened).
+    virtual bool hasSessionData() const { return false; }
+    /// This workspace's section, data paths relative to `sessionDirectory`. What it describes
+    /// is what a restore reproduces: data, reader options, rules/regions, parameters, γ and
+    /// view state. Called only when hasSessionData().
+    virtual cx::SessionJson saveSession(const std::filesystem::path& /*sessionDirectory*/) const {
+        return cx::SessionJson::object();
+    }
+    /// Reads and validates this workspace's section of `session` (data that moved is located
+    /// through `resolver`) and returns the step that applies it. Throws cx::InputError naming
+    /// the file and the entry; nothing changes until the returned step runs, so a session with
+    /// a bad section leaves every workspace as it was.
+    virtual std::function<void()> readSession(const cx::Session& /*session*/,
+                                              cx::PathResolver& /*resolver*/) {
+        return {};
+    }
+    /// File ▸ New and opening a session without this workspace: drop data and results.
+    virtual void clearSession() {}
+
 signals:
     /// A long task started: the shell shows progress with a Cancel button.
     void taskStarted(const QString& description, bool cancellable);
@@ -57,6 +86,12 @@ signals:
     void statusMessage(const QString& message, int timeoutMs = 4000);
     /// A data path was opened successfully (the shell records it in recent files).
     void pathOpened(const QString& path);
+    /// Several paths opened together as one data set (e.g. two chromatin tracks): one entry of
+    /// the recent files that reopens them together.
+    void pathsOpened(const QStringList& paths);
+    /// Something a session records changed (data, rules, parameters, γ, view state): the shell
+    /// re-checks whether the session is modified.
+    void sessionStateChanged();
     /// isSettled() may have changed.
     void settledChanged();
     /// The window title's document part changed (e.g. the corpus name).

@@ -3,8 +3,8 @@
 #include "ui/chromatin/chromatin_workspace.h"
 #include "ui/crowd/crowd_workspace.h"
 #include "core/io/crowd_labels.h"
-#include "ui/shell/demo_session.h"
 #include "ui/framework/error_reporter.h"
+#include "ui/shell/project_session.h"
 #include "ui/shell/recent_files.h"
 #include "ui/shell/resource_locator.h"
 #include "ui/widgets/task_progress_widget.h"
@@ -70,6 +70,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addWorkspace(m_chromatin);
     m_crowd = new CrowdWorkspace(this);
     addWorkspace(m_crowd);
+    m_project = new ProjectSession(this, m_workspaces, [this] { return currentWorkspace(); });
+    connect(m_project, &ProjectSession::changed, this, &MainWindow::updateTitle);
+    connect(m_project, &ProjectSession::opened, this, [this](const QString& active) {
+        if (Workspace* workspace = workspaceForKey(active)) {
+            m_tabs->setCurrentWidget(workspace);
+        }
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         rebuildWorkspaceMenus();
         updateTitle();
@@ -121,6 +128,10 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
         RecentFiles::add(path);
         rebuildRecentMenu();
     });
+    connect(workspace, &Workspace::pathsOpened, this, [this](const QStringList& paths) {
+        RecentFiles::add(paths);
+        rebuildRecentMenu();
+    });
     connect(workspace, &Workspace::documentTitleChanged, this, [this](const QString& title) {
         m_documentTitle = title;
         updateTitle();
@@ -129,15 +140,41 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open…"), this, [this] {
+    QAction* newSession = file->addAction(tr("&New Session"), this, [this] {
+        m_project->newSession();
+    });
+    newSession->setShortcut(QKeySequence::New);
+    newSession->setToolTip(tr("Close every workspace's data and start an untitled session"));
+    QAction* openSession = file->addAction(tr("&Open Session…"), this, [this] {
+        if (m_project->openInteractive()) {
+            rebuildRecentMenu();
+        }
+    });
+    openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* open = file->addAction(tr("Open &Data…"), this, [this] {
         if (Workspace* workspace = currentWorkspace()) {
             workspace->openInteractive();
         }
     });
     open->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open &Demo"), this, [this] { openDemo(); });
+    file->addAction(tr("Open De&mo"), this, [this] { openDemo(); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    QAction* save = file->addAction(tr("&Save Session"), this, [this] {
+        if (m_project->save()) {
+            rebuildRecentMenu();
+            statusBar()->showMessage(tr("Saved %1").arg(m_project->filePath()), 4000);
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save Session &As…"), this, [this] {
+        if (m_project->saveAs()) {
+            rebuildRecentMenu();
+            statusBar()->showMessage(tr("Saved %1").arg(m_project->filePath()), 4000);
+        }
+    });
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
     file->addSeparator();
@@ -153,21 +190,21 @@ void MainWindow::createMenus() {
 
 void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
-    const QStringList paths = RecentFiles::list();
-    for (const QString& path : paths) {
-        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                                  [this, path] { openPath(path); });
-        action->setToolTip(path);
-        action->setStatusTip(path);
+    const QList<QStringList> entries = RecentFiles::entries();
+    for (const QStringList& paths : entries) {
+        QAction* action = m_recentMenu->addAction(RecentFiles::label(paths), this,
+                                                  [this, paths] { openPaths(paths); });
+        action->setToolTip(paths.join(QLatin1Char('\n')));
+        action->setStatusTip(paths.join(QStringLiteral(", ")));
     }
-    if (!paths.isEmpty()) {
+    if (!entries.isEmpty()) {
         m_recentMenu->addSeparator();
         m_recentMenu->addAction(tr("Clear the List"), this, [this] {
             RecentFiles::clear();
             rebuildRecentMenu();
         });
     }
-    m_recentMenu->setEnabled(!paths.isEmpty());
+    m_recentMenu->setEnabled(!entries.isEmpty());
 }
 
 void MainWindow::rebuildWorkspaceMenus() {
@@ -197,31 +234,42 @@ void MainWindow::rebuildWorkspaceMenus() {
 }
 
 void MainWindow::updateTitle() {
-    QString title = QStringLiteral("Contrast Explorer");
+    // "analysis.cxproj* — reuters — Contrast Explorer"; Qt draws the '*' for [*] while the
+    // window is modified.
+    QString title = m_project ? m_project->displayName() + QStringLiteral("[*]")
+                              : QStringLiteral("[*]");
     if (!m_documentTitle.isEmpty()) {
-        title = m_documentTitle + QStringLiteral(" — ") + title;
+        title += QStringLiteral(" — ") + m_documentTitle;
     }
-    setWindowTitle(title);
+    setWindowTitle(title + QStringLiteral(" — Contrast Explorer"));
+    setWindowModified(m_project && m_project->isModified());
+}
+
+Workspace* MainWindow::workspaceForKey(const QString& key) const {
+    for (Workspace* workspace : m_workspaces) {
+        if (!key.isEmpty() && workspace->sessionKey() == key) {
+            return workspace;
+        }
+    }
+    return nullptr;
 }
 
 bool MainWindow::openDemo() {
     const QString path = demoSessionPath();
     if (path.isEmpty()) {
         ErrorReporter::report(this, tr("Could not open the demo"),
-                              tr("resources/demo/demo.json: not found (set CX_RESOURCE_DIR to "
+                              tr("resources/demo/demo.cxproj: not found (set CX_RESOURCE_DIR to "
                                  "the folder that holds demo/)"));
         return false;
     }
-    QString error;
-    const std::optional<DemoSession> session = DemoSession::load(path, &error);
-    if (!session) {
-        ErrorReporter::report(this, tr("Could not open the demo"), error);
+    // The current tab stays: the demo holds both workspaces and --tab may have chosen one.
+    Workspace* shown = currentWorkspace();
+    if (!m_project->open(path, true)) {
         return false;
     }
-    m_topics->openSession(*session);
-    // The chromatin demo is small (two 30 Mb track slices): it loads alongside, and reports
-    // its own problems.
-    m_chromatin->openDemo();
+    if (shown) {
+        m_tabs->setCurrentWidget(shown);
+    }
     return true;
 }
 
@@ -294,6 +342,12 @@ void MainWindow::openPath(const QString& path) {
                               tr("%1: no such file or folder").arg(path));
         return;
     }
+    if (ProjectSession::isSessionFile(path)) {
+        if (m_project->open(path)) {
+            rebuildRecentMenu();
+        }
+        return;
+    }
     Workspace* target = currentWorkspace();
     int best = target ? target->openPreference(path) : 0;
     for (Workspace* workspace : m_workspaces) {
@@ -330,6 +384,10 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!m_project->maybeSave()) {
+        event->ignore();
+        return;
+    }
     if (m_persistSettings) {
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());

@@ -13,6 +13,7 @@ namespace cx::ui {
 
 class ChromatinWorkspace;
 class CrowdWorkspace;
+class ProjectSession;
 class TaskProgressWidget;
 class TopicsWorkspace;
 class Workspace;
@@ -38,13 +39,17 @@ public:
     bool setCurrentWorkspace(const QString& title);
     TaskProgressWidget* progressWidget() const { return m_progress; }
 
-    /// Opens the bundled demo in every workspace that has one (Topics: resources/demo/demo.json,
-    /// Chromatin: resources/demo/chromatin/demo.json); the current tab stays. Returns false
-    /// (after reporting why) when the Topics demo cannot be found or read.
+    /// Opens the bundled demo session (resources/demo/demo.cxproj: a Topics and a Chromatin
+    /// analysis), untitled so that Save asks where. Returns false (after reporting why) when it
+    /// cannot be found or read.
     bool openDemo();
-    /// Opens a data path in the workspace that reads it best (Workspace::openPreference; the
-    /// current tab wins ties).
+    /// Opens a session (.cxproj, or a pre-session analysis .json) as the project, or a data path
+    /// in the workspace that reads it best (Workspace::openPreference; the current tab wins ties).
     void openPath(const QString& path);
+    /// The open project session (File ▸ New/Open/Save/Save As, modified state).
+    ProjectSession* project() const { return m_project; }
+    /// Workspace whose session key is `key` ("topics"), or nullptr.
+    Workspace* workspaceForKey(const QString& key) const;
     /// Several paths at once (e.g. two chromatin tracks dropped together): opened together by
     /// the Chromatin workspace when they are all its files, else the first one alone.
     void openPaths(const QStringList& paths);
@@ -76,6 +81,7 @@ private:
     CrowdWorkspace* m_crowd = nullptr;
     TaskProgressWidget* m_progress = nullptr;
     Workspace* m_taskOwner = nullptr;
+    ProjectSession* m_project = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -1,15 +1,21 @@
 #pragma once
 
+#include <QList>
 #include <QStringList>
 
 namespace cx::ui {
 
-/// Most-recently-opened data files and folders, newest first, persisted in QSettings.
+/// Most-recently-opened sessions, data files and folders, newest first, persisted in QSettings.
+/// An entry is a list of paths: one path (a session, a corpus, a track), or several opened
+/// together as one data set (two chromatin tracks), which File ▸ Open Recent reopens together.
 class RecentFiles {
 public:
-    static QStringList list();
-    static void add(const QString& path);
+    static QList<QStringList> entries();
+    static void add(const QStringList& paths);
+    static void add(const QString& path) { add(QStringList{path}); }
     static void clear();
+    /// Menu text of an entry: "a.txt.gz" or "a.txt.gz + b.txt.gz" (+ "+ N more").
+    static QString label(const QStringList& entry);
     static constexpr int kMaximum = 10;
 };
 

@@ -34,7 +34,7 @@ QString demoSessionPath() {
     if (root.isEmpty()) {
         return {};
     }
-    const QString path = QDir(root).absoluteFilePath(QStringLiteral("demo/demo.json"));
+    const QString path = QDir(root).absoluteFilePath(QStringLiteral("demo/demo.cxproj"));
     return QFileInfo::exists(path) ? path : QString();
 }
 

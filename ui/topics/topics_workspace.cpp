@@ -87,12 +87,12 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
                 m_dataPanel->setBusy(false, false);
                 emit taskFinished(outcome);
                 if (outcome == QLatin1String("cancelled")) {
-                    m_pendingSession.reset();
+                    m_pendingSection.reset();
                     emit statusMessage(kind == TaskKind::Load
                                            ? tr("Loading cancelled; the previous corpus is kept")
                                            : tr("Cancelled; the previous results are kept"));
                 } else if (outcome == QLatin1String("failed")) {
-                    m_pendingSession.reset();
+                    m_pendingSection.reset();
                 }
             });
     connect(m_controller, &TopicsController::corpusChanged, this,
@@ -174,6 +174,17 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_specificityPanel, &SpecificityPanel::bootstrapCancelRequested, m_controller,
             &TopicsController::cancelBootstrap);
 
+    // What a session records changed: the shell compares the session with the saved one.
+    const auto sessionChanged = [this] { emit sessionStateChanged(); };
+    connect(m_analysisPanel, &TopicsAnalysisPanel::gammaChanged, this, sessionChanged);
+    connect(m_analysisPanel, &TopicsAnalysisPanel::parametersChanged, this, sessionChanged);
+    connect(m_specificityPanel, &SpecificityPanel::sweepChanged, this, sessionChanged);
+    connect(m_tablePanel->showAllAction(), &QAction::toggled, this, sessionChanged);
+    connect(m_tablePanel->model(), &QAbstractItemModel::modelReset, this, sessionChanged);
+    connect(m_controller, &TopicsController::corpusChanged, this, sessionChanged);
+    connect(m_controller, &TopicsController::engineChanged, this, sessionChanged);
+    connect(m_controller, &TopicsController::stateReverted, this, sessionChanged);
+
     m_controller->setParameters(m_analysisPanel->parameters());
     m_controller->setGamma(m_analysisPanel->gamma());
     m_controller->setSweep(m_specificityPanel->sweep());
@@ -201,7 +212,7 @@ bool TopicsWorkspace::canOpen(const QString& path) const {
 }
 
 void TopicsWorkspace::openPath(const QString& path) {
-    m_pendingSession.reset();
+    m_pendingSection.reset();
     m_loadingPath = path;
     m_controller->loadCorpus(path, OpenCorpusDialog::savedOptions(false));
 }
@@ -215,37 +226,102 @@ void TopicsWorkspace::openInteractive() {
         return;
     }
     OpenCorpusDialog::saveOptions(dialog.options());
-    m_pendingSession.reset();
+    m_pendingSection.reset();
     m_loadingPath = dialog.path();
     m_controller->loadCorpus(dialog.path(), dialog.options());
 }
 
-void TopicsWorkspace::openSession(const DemoSession& session) {
-    cx::CorpusLoadOptions options = OpenCorpusDialog::savedOptions(false);
-    try {
-        options.format = cx::parseCorpusFormat(session.format.toStdString());
-    } catch (const std::exception& error) {
-        ErrorReporter::report(this, tr("Could not open the session"),
-                              QString::fromStdString(error.what()));
-        return;
+bool TopicsWorkspace::hasSessionData() const {
+    if (m_pendingSection) {
+        return true;
     }
-    // The session describes the data and the reader options its numbers depend on; the rest
-    // stay the library defaults so the demo gives the same numbers everywhere.
-    const cx::CorpusLoadOptions defaults;
-    options.removeStopWords = defaults.removeStopWords;
-    options.minDocumentFrequency = session.minDocumentFrequency;
-    options.maxVocabulary = defaults.maxVocabulary;
-    options.minTokens = defaults.minTokens;
-    options.maxDocumentFraction = session.maxDocumentFraction;
-    options.removeNumbers = session.dropNumbers;
-    m_loadingPath.clear(); // the bundled demo does not go into the recent files
-    m_controller->loadCorpus(session.corpusPath, options);
-    m_pendingSession = session;
+    // In-memory corpora (tests, synthetic data) have no file a session could name.
+    const CorpusHandle& corpus = m_controller->corpus();
+    return corpus.corpus && !corpus.source.isEmpty() &&
+           QFileInfo::exists(corpus.source.split(QLatin1Char(',')).front());
+}
+
+cx::TopicsSection TopicsWorkspace::currentSection() const {
+    if (m_pendingSection) {
+        return *m_pendingSection;
+    }
+    cx::TopicsSection section;
+    const CorpusHandle& corpus = m_controller->corpus();
+    for (const QString& path : corpus.source.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        section.corpus.emplace_back(QFileInfo(path).absoluteFilePath().toStdString());
+    }
+    section.reader = corpus.options;
+    if (m_controller->hasSelection()) {
+        const SelectionSpec& selection = m_controller->selection();
+        section.foreground = selection.foregroundRule.toStdString();
+        section.backgroundMode = selection.backgroundMode == BackgroundMode::Rule ? "rule"
+                                 : selection.backgroundMode == BackgroundMode::All
+                                     ? "all"
+                                     : "not_foreground";
+        section.background = selection.backgroundRule.toStdString();
+    }
+    const ModelParameters& parameters = m_controller->parameters();
+    section.numComponents = parameters.numComponents;
+    section.iterations = parameters.iterations;
+    section.restarts = parameters.restarts;
+    section.seed = parameters.seed;
+    section.gamma = m_controller->gamma();
+    section.positive = m_controller->sweep().positiveRule.toStdString();
+    section.smoothing = m_controller->sweep().smoothing;
+    section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
+    section.topWords = m_tablePanel->model()->topWordCount();
+    section.allComponents = m_tablePanel->showAllAction()->isChecked();
+    return section;
+}
+
+cx::SessionJson TopicsWorkspace::saveSession(const std::filesystem::path& sessionDirectory) const {
+    return currentSection().toJson(sessionDirectory);
+}
+
+std::function<void()> TopicsWorkspace::readSession(const cx::Session& session,
+                                                   cx::PathResolver& resolver) {
+    const cx::TopicsSection section = cx::TopicsSection::fromSession(session, resolver);
+    return [this, section] { openSection(section); };
+}
+
+void TopicsWorkspace::clearSession() {
+    m_pendingSection.reset();
+    m_lastApplied.reset();
+    m_loadingPath.clear();
+    m_controller->cancelTask();
+    m_controller->setCorpus(CorpusHandle{});
+    emit documentTitleChanged(QString());
+    emit sessionStateChanged();
     emit settledChanged();
 }
 
+namespace {
+bool sameReaderOptions(const cx::CorpusLoadOptions& a, const cx::CorpusLoadOptions& b) {
+    return a.format == b.format && a.removeStopWords == b.removeStopWords &&
+           a.minDocumentFrequency == b.minDocumentFrequency &&
+           a.maxVocabulary == b.maxVocabulary && a.minTokens == b.minTokens &&
+           a.removeNumbers == b.removeNumbers && a.maxDocumentFraction == b.maxDocumentFraction;
+}
+} // namespace
+
+void TopicsWorkspace::openSection(const cx::TopicsSection& section) {
+    const QString spec = QString::fromStdString(section.corpusSpec());
+    const CorpusHandle& loaded = m_controller->corpus();
+    m_loadingPath.clear(); // a session's corpus goes into the recent files as the session
+    if (loaded.corpus && loaded.source == spec && sameReaderOptions(loaded.options, section.reader)) {
+        // Same data, same reader options: keep the corpus (and the controller's engine cache).
+        applySection(section);
+        emit sessionStateChanged();
+        return;
+    }
+    m_pendingSection = section;
+    m_controller->loadCorpus(spec, section.reader);
+    emit settledChanged();
+    emit sessionStateChanged();
+}
+
 void TopicsWorkspace::openCorpus(const CorpusHandle& corpus) {
-    m_pendingSession.reset();
+    m_pendingSection.reset();
     m_loadingPath.clear();
     m_controller->setCorpus(corpus);
 }
@@ -268,10 +344,11 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
             tr("Loaded %1 documents")
                 .arg(QLocale().toString(static_cast<qint64>(corpus.corpus->numDocuments()))));
     }
-    if (m_pendingSession) {
-        const DemoSession session = *m_pendingSession;
-        m_pendingSession.reset();
-        applySession(session);
+    if (m_pendingSection) {
+        const cx::TopicsSection section = *m_pendingSection;
+        m_pendingSection.reset();
+        applySection(section);
+        emit settledChanged();
         return;
     }
     // Reloading (e.g. with other tokenizer options): keep the previous choice when it fits.
@@ -291,20 +368,29 @@ void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
     emit settledChanged();
 }
 
-void TopicsWorkspace::applySession(const DemoSession& session) {
+void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     ModelParameters parameters = m_analysisPanel->parameters();
-    parameters.numComponents = std::min(session.numComponents, TopicsAnalysisPanel::kMaxComponents);
-    parameters.seed = session.seed;
+    parameters.numComponents = std::min(section.numComponents, TopicsAnalysisPanel::kMaxComponents);
+    parameters.seed = section.seed;
+    parameters.iterations = section.iterations;
+    parameters.restarts = section.restarts;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
-    setGammaEverywhere(session.gamma);
-    m_specificityPanel->setPositiveRule(session.positive);
+    setGammaEverywhere(section.gamma);
+    m_specificityPanel->setGammaGrid(QString::fromStdString(section.aucGammas));
+    m_specificityPanel->setPositiveRule(QString::fromStdString(section.positive));
+    m_tablePanel->setTopWordCount(section.topWords);
+    m_tablePanel->setShowAll(section.allComponents);
+    if (section.foreground.empty()) {
+        return; // saved before a foreground was chosen
+    }
     SelectionSpec selection;
-    selection.foregroundRule = session.foreground;
-    if (session.background.trimmed().isEmpty()) {
-        selection.backgroundMode = BackgroundMode::NotForeground;
+    selection.foregroundRule = QString::fromStdString(section.foreground);
+    if (section.backgroundMode == "rule" && !section.background.empty()) {
+        selection.backgroundRule = QString::fromStdString(section.background);
     } else {
-        selection.backgroundRule = session.background;
+        selection.backgroundMode =
+            section.backgroundMode == "all" ? BackgroundMode::All : BackgroundMode::NotForeground;
     }
     m_dataPanel->setSelection(selection);
     applyPendingSelection();
@@ -351,7 +437,7 @@ void TopicsWorkspace::cancelTask() {
 }
 
 bool TopicsWorkspace::isSettled() const {
-    if (m_pendingSession || !m_controller->isIdle()) {
+    if (m_pendingSection || !m_controller->isIdle()) {
         return false;
     }
     return m_controller->solution().isValid() || !m_controller->hasSelection();

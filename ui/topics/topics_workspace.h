@@ -1,8 +1,9 @@
 #pragma once
 
-#include "ui/shell/demo_session.h"
 #include "ui/framework/workspace.h"
 #include "ui/topics/topic_types.h"
+
+#include "core/session/topics_section.h"
 
 #include <optional>
 
@@ -37,10 +38,21 @@ public:
     bool isSettled() const override;
     void saveSettings() const override;
     void restoreSettings() override;
+    QString sessionKey() const override { return QString::fromLatin1(cx::TopicsSection::kKey); }
+    bool hasSessionData() const override;
+    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
+    std::function<void()> readSession(const cx::Session& session,
+                                      cx::PathResolver& resolver) override;
+    void clearSession() override;
 
-    /// Opens a described session (the bundled demo): loads its corpus, then applies its rules,
-    /// K, γ, seed and specificity rule.
-    void openSession(const DemoSession& session);
+    /// The workspace's state as a session section (corpus, reader options, rules, K, γ, seed,
+    /// AUC rule and grid, top words, all-components view); while a section is being restored,
+    /// that section.
+    cx::TopicsSection currentSection() const;
+    /// Opens a session section: loads its corpus (unless the same corpus with the same reader
+    /// options is already loaded: then nothing is reloaded and cached engines are reused), then
+    /// applies its rules, K, γ, seed, AUC rule/grid and view state.
+    void openSection(const cx::TopicsSection& section);
     /// Uses an in-memory corpus (tests, synthetic data) as if it had been loaded.
     void openCorpus(const CorpusHandle& corpus);
 
@@ -55,7 +67,7 @@ public:
 private:
     void onCorpusChanged(const CorpusHandle& corpus);
     void onSolutionChanged(const TopicSolution& solution);
-    void applySession(const DemoSession& session);
+    void applySection(const cx::TopicsSection& section);
     void applyPendingSelection();
     void setGammaEverywhere(double gamma);
 
@@ -67,7 +79,7 @@ private:
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_resultSplitter = nullptr;
     QAction* m_exportChartAction = nullptr;
-    std::optional<DemoSession> m_pendingSession;
+    std::optional<cx::TopicsSection> m_pendingSection;
     /// The last applied choice, re-applied when a corpus with the same fields is reloaded.
     std::optional<SelectionSpec> m_lastApplied;
     QString m_loadingPath;

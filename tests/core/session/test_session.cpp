@@ -100,7 +100,8 @@ ChromatinSection sampleChromatin(const fs::path& data) {
     chromatin.emTolerance = 1e-7;
     chromatin.segments = false;
     chromatin.region = "chr11:5000000-5800000";
-    chromatin.states = {{"active promoter", "#ff0000"}, {"quiescent", "#ffffff"}};
+    chromatin.states = {{"active promoter", "#ff0000", true, {0.91, 0.125}},
+                        {"quiescent", "#ffffff", false, {0.0, 0.015625}}};
     return chromatin;
 }
 
@@ -184,6 +185,9 @@ TEST(Session, RoundTripsBothWorkspacesExactly) {
     ASSERT_EQ(back.states.size(), 2u);
     EXPECT_EQ(back.states[0].name, "active promoter");
     EXPECT_EQ(back.states[1].colour, "#ffffff");
+    EXPECT_TRUE(back.states[0].renamed);
+    EXPECT_FALSE(back.states[1].renamed);
+    EXPECT_EQ(back.states[1].profile, (std::vector<double>{0.0, 0.015625}));
     // Writing what was read gives the same bytes.
     Session again = read;
     writeSession(again, folder.path / "project" / "again.cxproj");

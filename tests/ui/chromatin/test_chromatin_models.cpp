@@ -3,7 +3,7 @@
 // scale. Enrichment, run labels and the sweep are core's (tests/core/hmm).
 #include "chromatin_test_helpers.h"
 
-#include "ui/chromatin/chromatin_session.h"
+#include "ui/chromatin/genomic_region.h"
 #include "ui/chromatin/state_catalog.h"
 #include "ui/chromatin/annotation_list_model.h"
 #include "ui/chromatin/state_matrix_model.h"
@@ -273,30 +273,6 @@ TEST(ChromatinNames, AnnotationDisplayNamesDropAssemblyAndRegionTags) {
     EXPECT_EQ(end, 5800000);
     EXPECT_FALSE(
         cx::ui::parseGenomicRegion(QStringLiteral("chr11:9-3"), nullptr, nullptr, nullptr));
-}
-
-TEST(ChromatinSession, BadDescriptorsNameTheFileAndLine) {
-    QTemporaryDir directory;
-    ASSERT_TRUE(directory.isValid());
-    const QString broken = directory.filePath(QStringLiteral("broken.json"));
-    cx::ui::test::writeFile(broken, "{\n  \"tracks\": [\"a.txt\"],\n  \"k\": 7,,\n}\n");
-    QString error;
-    EXPECT_FALSE(cx::ui::ChromatinSession::load(broken, &error).has_value());
-    EXPECT_TRUE(error.contains(QStringLiteral("broken.json:3"))) << error.toStdString();
-    const QString future = directory.filePath(QStringLiteral("future.json"));
-    cx::ui::test::writeFile(future, "{\"version\": 9, \"tracks\": [\"a.txt\"]}");
-    EXPECT_FALSE(cx::ui::ChromatinSession::load(future, &error).has_value());
-    EXPECT_TRUE(error.contains(QStringLiteral("newer"))) << error.toStdString();
-    const QString nan = directory.filePath(QStringLiteral("gamma.json"));
-    cx::ui::test::writeFile(nan, "{\"tracks\": [\"a.txt\"], \"gamma\": -1}");
-    EXPECT_FALSE(cx::ui::ChromatinSession::load(nan, &error).has_value());
-    EXPECT_TRUE(error.contains(QStringLiteral("gamma"))) << error.toStdString();
-    // The bundled demo descriptor reads.
-    const auto demo = cx::ui::ChromatinSession::load(
-        QStringLiteral(CX_SOURCE_DIR "/resources/demo/chromatin/demo.json"), &error);
-    ASSERT_TRUE(demo.has_value()) << error.toStdString();
-    EXPECT_EQ(demo->trackPaths.size(), 2);
-    EXPECT_EQ(demo->parameters.numComponents, 7);
 }
 
 TEST(StateMatrixModel, ExportsNamesWeightsAndFullPrecision) {

@@ -387,7 +387,7 @@ TEST(ChromatinWorkspace, GammaDragNeverStallsTheEventLoop) {
     window.show();
     window.setCurrentWorkspace(QStringLiteral("chromatin"));
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
-    ASSERT_TRUE(chromatin->openDemo());
+    ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 60000));
     measureGammaDrag(chromatin, "chromatin demo (2 × 150k bins)");
 }

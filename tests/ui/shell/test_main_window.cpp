@@ -60,7 +60,7 @@ bool settledWithResult(TopicsWorkspace* topics) {
 } // namespace
 
 TEST(MainWindow, DemoSessionEndToEnd) {
-    ASSERT_FALSE(cx::ui::demoSessionPath().isEmpty()) << "resources/demo/demo.json not found";
+    ASSERT_FALSE(cx::ui::demoSessionPath().isEmpty()) << "resources/demo/demo.cxproj not found";
     ErrorRecorder errors;
     MainWindow window;
     window.setSettingsPersistent(false);
@@ -283,9 +283,11 @@ TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
         << errors.messages.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(errors.messages.isEmpty());
     EXPECT_GT(topics->controller()->corpus().corpus->numDocuments(), 1000);
-    ASSERT_FALSE(cx::ui::RecentFiles::list().isEmpty());
-    EXPECT_EQ(cx::ui::RecentFiles::list().front(), QFileInfo(folder).absoluteFilePath());
-    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("reuters")));
+    ASSERT_FALSE(cx::ui::RecentFiles::entries().isEmpty());
+    EXPECT_EQ(cx::ui::RecentFiles::entries().front(),
+              QStringList{QFileInfo(folder).absoluteFilePath()});
+    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral(" — reuters — ")))
+        << window.windowTitle().toStdString();
     cx::ui::RecentFiles::clear();
 }
 

@@ -1,0 +1,349 @@
+#include "ui/shell/project_session.h"
+
+#include "ui/framework/error_reporter.h"
+#include "ui/framework/workspace.h"
+#include "ui/shell/recent_files.h"
+
+#include "core/common/error.h"
+#include "core/session/session_paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QTimer>
+#include <QWidget>
+
+#include <algorithm>
+
+namespace cx::ui {
+
+namespace {
+
+ProjectSession::PromptHandler& promptHandler() {
+    static ProjectSession::PromptHandler handler;
+    return handler;
+}
+
+ProjectSession::LocateHandler& locateHandler() {
+    static ProjectSession::LocateHandler handler;
+    return handler;
+}
+
+const QString kFilter = QObject::tr("Contrast Explorer sessions (*.cxproj)");
+
+std::filesystem::path toPath(const QString& path) {
+    return std::filesystem::path(path.toStdString());
+}
+
+} // namespace
+
+bool ProjectSession::isSessionFile(const QString& path) {
+    if (path.endsWith(QLatin1String(".cxproj"), Qt::CaseInsensitive)) {
+        return true;
+    }
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        return false;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    const QByteArray head = file.read(64 * 1024);
+    return head.contains("\"contrast-explorer-session\"") || head.contains("\"tracks\"") ||
+           head.contains("\"corpus\"");
+}
+
+void ProjectSession::setPromptHandler(PromptHandler handler) {
+    promptHandler() = std::move(handler);
+}
+
+void ProjectSession::setLocateHandler(LocateHandler handler) {
+    locateHandler() = std::move(handler);
+}
+
+ProjectSession::ProjectSession(QWidget* window, QList<Workspace*> workspaces,
+                               std::function<Workspace*()> currentWorkspace)
+    : QObject(window), m_window(window), m_workspaces(std::move(workspaces)),
+      m_currentWorkspace(std::move(currentWorkspace)) {
+    // Comparing the whole session is cheap (a few kB of JSON) but not free: coalesce the
+    // bursts of changes a slider drag produces.
+    m_checkTimer = new QTimer(this);
+    m_checkTimer->setSingleShot(true);
+    m_checkTimer->setInterval(50);
+    connect(m_checkTimer, &QTimer::timeout, this, &ProjectSession::checkModified);
+    for (Workspace* workspace : m_workspaces) {
+        connect(workspace, &Workspace::sessionStateChanged, this, &ProjectSession::scheduleCheck);
+        connect(workspace, &Workspace::settledChanged, this, &ProjectSession::scheduleCheck);
+    }
+    m_reference = currentText();
+}
+
+ProjectSession::~ProjectSession() = default;
+
+QString ProjectSession::displayName() const {
+    if (m_demo) {
+        return tr("Demo");
+    }
+    return m_file.isEmpty() ? tr("Untitled") : QFileInfo(m_file).fileName();
+}
+
+bool ProjectSession::hasData() const {
+    return std::any_of(m_workspaces.begin(), m_workspaces.end(), [](const Workspace* workspace) {
+        return !workspace->sessionKey().isEmpty() && workspace->hasSessionData();
+    });
+}
+
+std::filesystem::path ProjectSession::referenceDirectory() const {
+    return toPath(m_file.isEmpty() ? QDir::currentPath() : QFileInfo(m_file).absolutePath());
+}
+
+cx::Session ProjectSession::currentSession(const std::filesystem::path& target) const {
+    cx::Session session = m_loaded;
+    const std::filesystem::path directory =
+        std::filesystem::absolute(target).lexically_normal().parent_path();
+    if (!session.file.empty() && session.directory() != directory) {
+        // Sections of workspaces this build does not know keep pointing at their data.
+        cx::rebaseDataPaths(session.workspaces, session.directory(), directory);
+    }
+    session.file.clear(); // sections below are written relative to the target's folder
+    session.active.clear();
+    const Workspace* current = m_currentWorkspace ? m_currentWorkspace() : nullptr;
+    for (Workspace* workspace : m_workspaces) {
+        const std::string key = workspace->sessionKey().toStdString();
+        if (key.empty()) {
+            continue;
+        }
+        if (workspace->hasSessionData()) {
+            session.setSection(key, workspace->saveSession(directory));
+            if (workspace == current) {
+                session.active = key;
+            }
+        } else {
+            session.removeSection(key);
+        }
+    }
+    if (session.active.empty() && !session.workspaces.empty()) {
+        session.active = session.workspaces.begin().key();
+    }
+    return session;
+}
+
+std::string ProjectSession::currentText() const {
+    const std::filesystem::path target = referenceDirectory() / "session.cxproj";
+    cx::Session session = currentSession(target);
+    session.active.clear(); // switching tabs is not a change worth saving for
+    return cx::serializeSession(session, target);
+}
+
+void ProjectSession::scheduleCheck() {
+    m_checkTimer->start();
+}
+
+void ProjectSession::checkModified() {
+    if (m_settling) {
+        const bool settled = std::all_of(m_workspaces.begin(), m_workspaces.end(),
+                                         [](const Workspace* w) { return w->isSettled(); });
+        if (!settled) {
+            return;
+        }
+        m_settling = false;
+        m_reference = currentText();
+    }
+    const bool modified = currentText() != m_reference;
+    if (modified != m_modified) {
+        m_modified = modified;
+        emit changed();
+    }
+}
+
+bool ProjectSession::maybeSave() {
+    checkModified();
+    if (!m_modified) {
+        return true;
+    }
+    Choice choice = Choice::Cancel;
+    if (promptHandler()) {
+        choice = promptHandler()(displayName());
+    } else {
+        const auto button = QMessageBox::warning(
+            m_window, tr("Unsaved changes"),
+            tr("The session “%1” has unsaved changes.\nSave them before going on?")
+                .arg(displayName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        choice = button == QMessageBox::Save      ? Choice::Save
+                 : button == QMessageBox::Discard ? Choice::Discard
+                                                  : Choice::Cancel;
+    }
+    switch (choice) {
+    case Choice::Save:
+        return save();
+    case Choice::Discard:
+        return true;
+    case Choice::Cancel:
+        break;
+    }
+    return false;
+}
+
+bool ProjectSession::newSession() {
+    if (!maybeSave()) {
+        return false;
+    }
+    for (Workspace* workspace : m_workspaces) {
+        workspace->clearSession();
+    }
+    m_file.clear();
+    m_demo = false;
+    m_loaded = cx::Session{};
+    m_settling = false;
+    m_reference = currentText();
+    m_modified = false;
+    emit changed();
+    return true;
+}
+
+bool ProjectSession::openInteractive() {
+    if (!maybeSave()) {
+        return false;
+    }
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Open Session"),
+        m_file.isEmpty() ? QDir::homePath() : QFileInfo(m_file).absolutePath(), kFilter);
+    if (path.isEmpty()) {
+        return false;
+    }
+    // Already asked: open without asking again.
+    m_modified = false;
+    m_reference = currentText();
+    return open(path);
+}
+
+std::optional<std::filesystem::path>
+ProjectSession::locate(const std::filesystem::path& expected, const std::string& pointer) const {
+    const QString expectedText = QString::fromStdString(expected.string());
+    if (locateHandler()) {
+        const QString answer = locateHandler()(expectedText, QString::fromStdString(pointer));
+        return answer.isEmpty() ? std::nullopt : std::optional(toPath(answer));
+    }
+    const auto button = QMessageBox::question(
+        m_window, tr("Data moved"),
+        tr("The session names\n%1\nbut it is not there any more. Locate it? The session's other "
+           "files are then looked for in the same new place.")
+            .arg(expectedText),
+        QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Open);
+    if (button != QMessageBox::Open) {
+        return std::nullopt;
+    }
+    // A name with a suffix is a file (a track, a BED, docword.txt); without, a corpus folder.
+    const QString answer =
+        expected.has_extension()
+            ? QFileDialog::getOpenFileName(m_window, tr("Where is %1?")
+                                                         .arg(QString::fromStdString(
+                                                             expected.filename().string())))
+            : QFileDialog::getExistingDirectory(
+                  m_window,
+                  tr("Where is %1?").arg(QString::fromStdString(expected.filename().string())));
+    return answer.isEmpty() ? std::nullopt : std::optional(toPath(answer));
+}
+
+bool ProjectSession::open(const QString& path, bool asDemo) {
+    if (!maybeSave()) {
+        return false;
+    }
+    cx::Session session;
+    std::vector<std::pair<Workspace*, std::function<void()>>> steps;
+    try {
+        session = cx::readSession(toPath(path));
+        cx::PathResolver resolver(
+            session.file, [this](const std::filesystem::path& expected, const std::string& pointer) {
+                return locate(expected, pointer);
+            });
+        // Read every section before applying any: a bad one leaves every workspace as it was.
+        for (Workspace* workspace : m_workspaces) {
+            const std::string key = workspace->sessionKey().toStdString();
+            if (!key.empty() && session.hasSection(key)) {
+                steps.emplace_back(workspace, workspace->readSession(session, resolver));
+            }
+        }
+    } catch (const cx::InputError& error) {
+        ErrorReporter::report(m_window, tr("Could not open the session"),
+                              QString::fromStdString(error.what()));
+        return false;
+    } catch (const std::exception& error) {
+        ErrorReporter::report(m_window, tr("Could not open the session"),
+                              path + QStringLiteral(": ") + QString::fromStdString(error.what()));
+        return false;
+    }
+    for (Workspace* workspace : m_workspaces) {
+        const auto step = std::find_if(steps.begin(), steps.end(),
+                                       [workspace](const auto& s) { return s.first == workspace; });
+        if (step != steps.end() && step->second) {
+            step->second();
+        } else {
+            workspace->clearSession();
+        }
+    }
+    m_loaded = session;
+    m_demo = asDemo;
+    m_file = asDemo ? QString() : QFileInfo(path).absoluteFilePath();
+    if (asDemo) {
+        m_loaded.file.clear(); // paths of unknown sections: nothing to carry for the demo
+        m_loaded.workspaces = cx::SessionJson::object();
+    } else {
+        RecentFiles::add(m_file);
+    }
+    m_settling = true;
+    m_modified = false;
+    emit opened(QString::fromStdString(session.active));
+    emit changed();
+    scheduleCheck();
+    return true;
+}
+
+bool ProjectSession::save() {
+    if (m_file.isEmpty()) {
+        return saveAs();
+    }
+    return saveTo(m_file);
+}
+
+bool ProjectSession::saveAs() {
+    QString start = m_file;
+    if (start.isEmpty()) {
+        start = QDir::home().absoluteFilePath(QStringLiteral("analysis.cxproj"));
+    }
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Session As"), start, kFilter);
+    if (path.isEmpty()) {
+        return false;
+    }
+    if (!path.endsWith(QLatin1String(".cxproj"), Qt::CaseInsensitive)) {
+        path += QLatin1String(".cxproj");
+    }
+    return saveTo(path);
+}
+
+bool ProjectSession::saveTo(const QString& path) {
+    const std::filesystem::path target = std::filesystem::absolute(toPath(path)).lexically_normal();
+    cx::Session session = currentSession(target);
+    try {
+        cx::writeSession(session, target);
+    } catch (const cx::InputError& error) {
+        ErrorReporter::report(m_window, tr("Could not save the session"),
+                              QString::fromStdString(error.what()) +
+                                  tr("\nThe previous file, if any, is unchanged."));
+        return false;
+    }
+    m_loaded = session;
+    m_file = QString::fromStdString(target.string());
+    m_demo = false;
+    m_settling = false;
+    m_reference = currentText();
+    m_modified = false;
+    RecentFiles::add(m_file);
+    emit changed();
+    return true;
+}
+
+} // namespace cx::ui

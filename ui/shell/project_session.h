@@ -1,0 +1,107 @@
+#pragma once
+
+#include "core/session/session.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+
+class QTimer;
+class QWidget;
+
+namespace cx::ui {
+
+class Workspace;
+
+/// The open project session (.cxproj) of the main window: File ▸ New, Open, Save, Save As, the
+/// unsaved-changes guard, and whether the session is modified. Every workspace writes and reads
+/// its own section (Workspace::saveSession/readSession); sections of workspaces this build does
+/// not know are carried over from the file that was opened.
+///
+/// Modified = the session the workspaces describe now differs from the one last opened or
+/// saved (compared as the JSON that would be written), so moving γ away and back is no change.
+/// After an open, the reference is taken once the workspaces have settled (their restored
+/// state may be normalised by the widgets, e.g. K capped), so opening never marks it modified.
+class ProjectSession : public QObject {
+    Q_OBJECT
+public:
+    /// Answer of the unsaved-changes question.
+    enum class Choice { Save, Discard, Cancel };
+    /// Replaces the Save/Discard/Cancel dialog (tests). Receives the session's display name.
+    using PromptHandler = std::function<Choice(const QString& name)>;
+    /// Replaces the "data moved" dialogs (tests, headless): receives the expected path and the
+    /// JSON pointer, returns the new location or an empty string to give up.
+    using LocateHandler = std::function<QString(const QString& expected, const QString& pointer)>;
+
+    /// `currentWorkspace` names the tab shown (saved as the session's "active" workspace).
+    ProjectSession(QWidget* window, QList<Workspace*> workspaces,
+                   std::function<Workspace*()> currentWorkspace);
+    ~ProjectSession() override;
+
+    /// The session file (absolute); empty while untitled.
+    QString filePath() const { return m_file; }
+    /// "analysis.cxproj", "Demo" or "Untitled".
+    QString displayName() const;
+    bool isModified() const { return m_modified; }
+    /// Whether there is anything to save (some workspace has data).
+    bool hasData() const;
+
+    /// File ▸ New: asks about unsaved changes, then empties every workspace.
+    bool newSession();
+    /// File ▸ Open… with a session chosen in a dialog.
+    bool openInteractive();
+    /// Opens a session file (asks about unsaved changes first). A corrupt file, a newer version
+    /// or data that cannot be located is reported in a dialog naming the file and the problem,
+    /// and nothing changes. `asDemo`: the bundled demo, opened untitled (Save asks where).
+    bool open(const QString& path, bool asDemo = false);
+    /// Ctrl+S: to the session file, or Save As when untitled.
+    bool save();
+    /// Ctrl+Shift+S.
+    bool saveAs();
+    /// Writes the session to `path` atomically; on failure reports it (the old file stays
+    /// intact) and returns false.
+    bool saveTo(const QString& path);
+    /// Asks Save / Discard / Cancel when modified; true when the caller may go on.
+    bool maybeSave();
+
+    /// The session the workspaces describe now, as it would be written to `target`.
+    cx::Session currentSession(const std::filesystem::path& target) const;
+
+    /// A .cxproj file, or a pre-session analysis descriptor (.json naming "tracks" or "corpus").
+    static bool isSessionFile(const QString& path);
+
+    static void setPromptHandler(PromptHandler handler);
+    static void setLocateHandler(LocateHandler handler);
+
+signals:
+    /// File name or modified state changed (the window title follows).
+    void changed();
+    /// A session was opened; `active` is the workspace key to show ("" = keep the tab).
+    void opened(const QString& active);
+
+private:
+    void scheduleCheck();
+    void checkModified();
+    std::string currentText() const;
+    std::filesystem::path referenceDirectory() const;
+    std::optional<std::filesystem::path> locate(const std::filesystem::path& expected,
+                                                const std::string& pointer) const;
+
+    QWidget* m_window;
+    QList<Workspace*> m_workspaces;
+    std::function<Workspace*()> m_currentWorkspace;
+    QString m_file;
+    bool m_demo = false;
+    /// The file last opened (its unknown sections and keys are written back).
+    cx::Session m_loaded;
+    std::string m_reference; ///< JSON of the last opened/saved state
+    bool m_modified = false;
+    bool m_settling = false; ///< waiting for the workspaces to settle after an open
+    QTimer* m_checkTimer = nullptr;
+};
+
+} // namespace cx::ui
