@@ -1,0 +1,161 @@
+#include "cli_session.h"
+
+#include "args.h"
+
+#include "core/common/error.h"
+#include "core/session/session.h"
+
+#include <filesystem>
+
+namespace cx::cli {
+
+namespace {
+namespace fs = std::filesystem;
+
+fs::path absolutePath(const std::string& path) {
+    return fs::absolute(fs::path(path)).lexically_normal();
+}
+} // namespace
+
+TopicsSection topicsSectionOf(const TopicSession& session, double gamma,
+                              const std::string& positiveRule, const std::string& gammas,
+                              const std::string& command) {
+    TopicsSection section;
+    for (const std::string& path : splitList(session.corpusPath)) {
+        section.corpus.push_back(absolutePath(path));
+    }
+    section.reader = session.loadOptions;
+    section.foreground = session.foregroundRule;
+    section.backgroundMode = session.backgroundMode;
+    section.background = session.backgroundRule;
+    section.method = session.method;
+    section.numComponents = session.modelOptions.numComponents;
+    section.gamma = gamma;
+    section.seed = session.modelOptions.seed;
+    section.iterations = session.modelOptions.iterations;
+    section.restarts = session.modelOptions.restarts;
+    section.rankPerSide = session.projectionOptions.rankPerSide;
+    section.rangeIterations = session.projectionOptions.powerIterations;
+    section.smoothing = session.smoothing;
+    section.positive = positiveRule;
+    if (!gammas.empty()) {
+        section.aucGammas = gammas;
+    }
+    section.topWords = session.topWords;
+    section.savedBy = command;
+    return section;
+}
+
+void applyTopicsSection(const TopicsSection& section, TopicSession& session) {
+    session.corpusPath = section.corpusSpec();
+    session.loadOptions = section.reader;
+    session.foregroundRule = section.foreground;
+    session.backgroundMode = section.backgroundMode;
+    session.backgroundRule = section.background;
+    session.method = section.method;
+    session.modelOptions.numComponents = section.numComponents;
+    session.modelOptions.seed = section.seed;
+    session.modelOptions.iterations = section.iterations;
+    session.modelOptions.restarts = section.restarts;
+    session.projectionOptions.seed = section.seed;
+    session.projectionOptions.rankPerSide = section.rankPerSide;
+    session.projectionOptions.powerIterations = section.rangeIterations;
+    session.smoothing = section.smoothing;
+    session.topWords = section.topWords;
+}
+
+ChromatinSection chromatinSectionOf(const HmmJobOptions& options) {
+    ChromatinSection section;
+    for (const std::string& path : options.trackPaths) {
+        section.tracks.push_back(absolutePath(path));
+    }
+    for (const std::string& path : options.foregroundPaths) {
+        section.annotations.push_back({absolutePath(path), true, false, false, true});
+    }
+    for (const std::string& path : options.backgroundPaths) {
+        section.annotations.push_back({absolutePath(path), false, true, false, true});
+    }
+    section.binSize = options.binSize;
+    section.method = options.method;
+    section.numComponents = options.numComponents;
+    section.gamma = options.gamma;
+    section.seed = options.seed;
+    section.encoding =
+        options.encoding == ObservationEncoding::MarkCombination ? "combinations" : "marks";
+    section.decode = options.decodeName;
+    section.iterations = options.solveOptions.iterations;
+    section.restarts = options.solveOptions.trials;
+    section.extraComponents = options.solveOptions.extraComponents;
+    section.validityZ = options.solveOptions.validityZ;
+    section.window = options.window;
+    section.lag = options.lag;
+    section.refineRounds = options.solveOptions.refinementRounds;
+    section.alsSweeps = options.solveOptions.alsSweeps;
+    section.decomposition = options.decompositionName;
+    section.scaling = options.scalingName;
+    section.projectionRank = options.projectionRank;
+    section.refineEm = options.refineEm;
+    section.emMaxIterations = options.emMaxIterations;
+    section.emTolerance = options.emTolerance;
+    section.segments = options.writeSegments;
+    section.savedBy = "hmm";
+    return section;
+}
+
+HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
+    HmmJobOptions options;
+    for (const auto& path : section.tracks) {
+        options.trackPaths.push_back(path.string());
+    }
+    for (const auto& path : section.foregroundRegions()) {
+        options.foregroundPaths.push_back(path.string());
+    }
+    for (const auto& path : section.backgroundRegions()) {
+        options.backgroundPaths.push_back(path.string());
+    }
+    options.binSize = section.binSize;
+    options.method = section.method;
+    options.numComponents = section.numComponents;
+    options.gamma = section.gamma;
+    options.seed = section.seed;
+    options.encoding = parseObservationEncoding(section.encoding);
+    options.decodeName = section.decode;
+    options.solveOptions.iterations = section.iterations;
+    options.solveOptions.trials = section.restarts;
+    options.solveOptions.extraComponents = section.extraComponents;
+    options.solveOptions.validityZ = section.validityZ;
+    options.window = section.window;
+    options.lag = section.lag;
+    options.solveOptions.refinementRounds = section.refineRounds;
+    options.solveOptions.alsSweeps = section.alsSweeps;
+    options.decompositionName = section.decomposition;
+    options.scalingName = section.scaling;
+    options.projectionRank = section.projectionRank;
+    options.refineEm = section.refineEm;
+    options.emMaxIterations = section.emMaxIterations;
+    options.emTolerance = section.emTolerance;
+    options.writeSegments = section.segments;
+    options.validate();
+    return options;
+}
+
+void saveSessionSection(const std::string& file, const std::string& key,
+                        const TopicsSection* topics, const ChromatinSection* chromatin) {
+    const fs::path target = absolutePath(file);
+    Session session;
+    std::error_code error;
+    if (fs::exists(target, error)) {
+        session = readSession(target); // keep the other workspaces of an existing session
+        session.file = target;
+    }
+    const fs::path directory = target.parent_path();
+    if (topics) {
+        session.setSection(key, topics->toJson(directory));
+    } else if (chromatin) {
+        session.setSection(key, chromatin->toJson(directory));
+    }
+    session.active = key;
+    writeSession(session, target);
+}
+
+} // namespace cx::cli

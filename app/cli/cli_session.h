@@ -1,0 +1,38 @@
+#pragma once
+
+// Sessions from the command line: a command's options as a workspace section of a .cxproj
+// (`--save-session FILE`) and back (`contrast-cli run FILE.cxproj`), so `run` repeats the
+// command that saved the session through the same job and writers.
+
+#include "hmm_job.h"
+#include "topic_session.h"
+
+#include "core/session/chromatin_section.h"
+#include "core/session/topics_section.h"
+
+#include <string>
+
+namespace cx::cli {
+
+/// The Topics section describing `topics`/`sweep` with these options. `command` is the
+/// command's name ("topics" or "sweep"), recorded as the section's saved_by.
+TopicsSection topicsSectionOf(const TopicSession& session, double gamma,
+                              const std::string& positiveRule, const std::string& gammas,
+                              const std::string& command);
+/// Sets the options of `session` (corpus, reader, rules, model, engine, smoothing, top words)
+/// from a section.
+void applyTopicsSection(const TopicsSection& section, TopicSession& session);
+
+/// The Chromatin section describing `hmm` with these options (regions as annotations with the
+/// foreground/background role).
+ChromatinSection chromatinSectionOf(const HmmJobOptions& options);
+/// The `hmm` options a section describes, validated. \throws InputError.
+HmmJobOptions hmmOptionsOf(const ChromatinSection& section);
+
+/// `--save-session FILE`: writes `section` as the `key` workspace of the session FILE (atomic),
+/// keeping the other workspaces of an existing session, which becomes active on `key`. Paths
+/// are stored relative to FILE's folder. \throws InputError naming FILE.
+void saveSessionSection(const std::string& file, const std::string& key,
+                        const TopicsSection* topics, const ChromatinSection* chromatin);
+
+} // namespace cx::cli

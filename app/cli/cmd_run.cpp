@@ -1,0 +1,127 @@
+// contrast-cli run SESSION.cxproj --out DIR [--workspace NAME]: repeats what a session
+// describes through the same jobs and writers as the commands, so a session saved with
+// `--save-session` reproduces that command's result files byte for byte.
+#include "cli_session.h"
+#include "commands.h"
+#include "topic_job.h"
+
+#include "core/common/error.h"
+#include "core/common/parallel.h"
+#include "core/session/session.h"
+#include "core/session/session_paths.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace cx::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void createFolder(const fs::path& folder) {
+    std::error_code error;
+    fs::create_directories(folder, error);
+    if (error || !fs::is_directory(folder)) {
+        throw InputError(folder.string(), 0, "cannot create output folder: " + error.message());
+    }
+}
+
+/// Topics: the command that saved the section (topics or sweep); a section the GUI saved gives
+/// both the topics at its γ and, with a positive rule, the sweep over its grid.
+void runTopicsSection(const TopicsSection& section, const fs::path& out) {
+    if (section.foreground.empty()) {
+        throw InputError("the topics section has no foreground rule: nothing to compute");
+    }
+    TopicSession session;
+    applyTopicsSection(section, session);
+    session.outDir = out.string();
+    session.prepare();
+    if (section.savedBy != "sweep") {
+        writeTopicFiles(session, solveTopics(session, section.gamma), session.outDir);
+        std::cout << "wrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
+    }
+    if (section.savedBy == "sweep" || (section.savedBy.empty() && !section.positive.empty())) {
+        const SpecificitySweep sweep = runSpecificitySweep(
+            session, section.positive, parseGrid("gammas", section.aucGammas));
+        writeFileAtomically(session.outDir, "sweep.tsv", sweepTable(sweep));
+        std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
+    }
+}
+
+void runChromatinSection(const ChromatinSection& section, const fs::path& out) {
+    const HmmJobOptions options = hmmOptionsOf(section);
+    const HmmJobResult result = runHmmJob(options);
+    for (const auto& warning : result.warnings) {
+        std::cerr << "warning: " << warning << "\n";
+    }
+    writeHmmFiles(options, result, out.string());
+    std::cout << "wrote " << out.string() << "/{emissions,transitions,states}.tsv"
+              << (options.writeSegments ? " and segments.bed" : "") << "\n";
+}
+
+} // namespace
+
+int runSessionFile(const std::vector<std::string>& argv) {
+    const Args args(argv, {}, {"SESSION"});
+    const std::string file = args.positional(0);
+    const fs::path outDir = args.string("out");
+    const std::string only = args.string("workspace", "");
+    setThreadCount(static_cast<int>(args.integer("threads", 0, 0, 1024)));
+    args.rejectUnused();
+
+    const Session session = readSession(file);
+    // No one to ask where moved data went: a missing file is an error naming the entry.
+    PathResolver resolver(session.file);
+    std::vector<std::string> keys;
+    std::string present;
+    for (const auto& [key, section] : session.workspaces.items()) {
+        present += (present.empty() ? "" : ", ") + key;
+        const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey;
+        if (!only.empty() && key != only) {
+            continue;
+        }
+        if (!runnable) {
+            if (!only.empty()) {
+                throw InputError("parameter --workspace: this version cannot run the '" + key +
+                                 "' workspace of " + file);
+            }
+            std::cerr << "note: " << file << ": workspace '" << key
+                      << "' is not run by this version\n";
+            continue;
+        }
+        keys.push_back(key);
+    }
+    if (!only.empty() && keys.empty()) {
+        throw InputError("parameter --workspace: " + file + " has no workspace '" + only +
+                         "' (it has: " + (present.empty() ? "none" : present) + ")");
+    }
+    if (keys.empty()) {
+        throw InputError(file, 0, "the session holds no workspace to run");
+    }
+    // Read every section before computing anything: a bad one stops the run at once.
+    std::vector<TopicsSection> topics;
+    std::vector<ChromatinSection> chromatin;
+    for (const std::string& key : keys) {
+        if (key == TopicsSection::kKey) {
+            topics.push_back(TopicsSection::fromSession(session, resolver));
+        } else {
+            chromatin.push_back(ChromatinSection::fromSession(session, resolver));
+        }
+    }
+    // One workspace: its files in --out, as the command wrote them; several: a folder each.
+    const bool oneFolder = keys.size() == 1;
+    for (const auto& section : topics) {
+        const fs::path out = oneFolder ? outDir : outDir / TopicsSection::kKey;
+        createFolder(out);
+        runTopicsSection(section, out);
+    }
+    for (const auto& section : chromatin) {
+        const fs::path out = oneFolder ? outDir : outDir / ChromatinSection::kKey;
+        createFolder(out);
+        runChromatinSection(section, out);
+    }
+    return 0;
+}
+
+} // namespace cx::cli
