@@ -139,21 +139,16 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     return options;
 }
 
-void saveSessionSection(const std::string& file, const std::string& key,
-                        const TopicsSection* topics, const ChromatinSection* chromatin) {
+void saveSessionSection(
+    const std::string& file, const std::string& key,
+    const std::function<SessionJson(const std::filesystem::path& sessionDirectory)>& sectionJson) {
     const fs::path target = absolutePath(file);
     Session session;
     std::error_code error;
     if (fs::exists(target, error)) {
         session = readSession(target); // keep the other workspaces of an existing session
-        session.file = target;
     }
-    const fs::path directory = target.parent_path();
-    if (topics) {
-        session.setSection(key, topics->toJson(directory));
-    } else if (chromatin) {
-        session.setSection(key, chromatin->toJson(directory));
-    }
+    session.setSection(key, sectionJson(target.parent_path()));
     session.active = key;
     writeSession(session, target);
 }

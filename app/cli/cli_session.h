@@ -10,6 +10,8 @@
 #include "core/session/chromatin_section.h"
 #include "core/session/topics_section.h"
 
+#include <filesystem>
+#include <functional>
 #include <string>
 
 namespace cx::cli {
@@ -29,10 +31,11 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options);
 /// The `hmm` options a section describes, validated. \throws InputError.
 HmmJobOptions hmmOptionsOf(const ChromatinSection& section);
 
-/// `--save-session FILE`: writes `section` as the `key` workspace of the session FILE (atomic),
-/// keeping the other workspaces of an existing session, which becomes active on `key`. Paths
-/// are stored relative to FILE's folder. \throws InputError naming FILE.
-void saveSessionSection(const std::string& file, const std::string& key,
-                        const TopicsSection* topics, const ChromatinSection* chromatin);
+/// `--save-session FILE`: writes the section `sectionJson(FILE's folder)` as the `key`
+/// workspace of the session FILE (atomic), keeping the other workspaces of an existing session,
+/// which becomes active on `key`. \throws InputError naming FILE.
+void saveSessionSection(
+    const std::string& file, const std::string& key,
+    const std::function<SessionJson(const std::filesystem::path& sessionDirectory)>& sectionJson);
 
 } // namespace cx::cli

@@ -9,6 +9,7 @@
 // --decomposition deflation|jennrich, --als-sweeps N (0), --scaling mean|none|whiten,
 // --iterations N, --restarts R, --refine-rounds N (power method), --projection-rank R
 // (combinations), --threads T, --no-segments.
+#include "cli_session.h"
 #include "commands.h"
 #include "hmm_job.h"
 
@@ -81,6 +82,7 @@ int runHmm(const std::vector<std::string>& argv) {
     const std::string outDir = args.string("out");
     const bool json = args.flag("json");
     const int threads = static_cast<int>(args.integer("threads", 0, 0, 1024));
+    const std::string saveSession = args.string("save-session", "");
     args.rejectUnused();
     options.validate();
     setThreadCount(threads);
@@ -98,6 +100,11 @@ int runHmm(const std::vector<std::string>& argv) {
     Stopwatch phase;
     writeHmmFiles(options, result, outDir);
     const double writeMs = phase.elapsedMs();
+    if (!saveSession.empty()) {
+        const ChromatinSection section = chromatinSectionOf(options);
+        saveSessionSection(saveSession, ChromatinSection::kKey,
+                           [&](const auto& directory) { return section.toJson(directory); });
+    }
 
     // Report.
     const ChromatinData& data = result.data;

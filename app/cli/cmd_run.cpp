@@ -42,8 +42,10 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
         std::cout << "wrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
     }
     if (section.savedBy == "sweep" || (section.savedBy.empty() && !section.positive.empty())) {
-        const SpecificitySweep sweep = runSpecificitySweep(
-            session, section.positive, parseGrid("gammas", section.aucGammas));
+        const SpecificitySweep sweep =
+            specificitySweep(*session.engine, parseGrid("gammas", section.aucGammas),
+                             positiveFlags(session, section.positive), session.modelOptions,
+                             session.smoothing);
         writeFileAtomically(session.outDir, "sweep.tsv", sweepTable(sweep));
         std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
     }

@@ -1,4 +1,5 @@
 // contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command line.
+#include "cli_session.h"
 #include "commands.h"
 #include "topic_job.h"
 #include "topic_session.h"
@@ -72,6 +73,7 @@ int runTopics(const std::vector<std::string>& argv) {
     session.readOptions(args);
     const double gamma = args.real("gamma", 0.0, 1e12);
     const std::string positiveRule = args.string("positive", "");
+    const std::string saveSession = args.string("save-session", "");
     args.rejectUnused();
     session.ensureOutDir();
     session.prepare();
@@ -91,6 +93,12 @@ int runTopics(const std::vector<std::string>& argv) {
     }
     if (!session.outDir.empty()) {
         writeTopicFiles(session, model, session.outDir);
+    }
+    if (!saveSession.empty()) {
+        const TopicsSection section =
+            topicsSectionOf(session, gamma, positiveRule, std::string(), "topics");
+        saveSessionSection(saveSession, TopicsSection::kKey,
+                           [&](const auto& directory) { return section.toJson(directory); });
     }
     if (session.json) {
         JsonWriter json(std::cout);
@@ -151,7 +159,9 @@ int runSweep(const std::vector<std::string>& argv) {
     TopicSession session;
     session.readOptions(args);
     const std::string positiveRule = args.string("positive");
-    const std::vector<double> gammas = parseGrid("gammas", args.string("gammas", "0:4:0.25"));
+    const std::string gammaGrid = args.string("gammas", "0:4:0.25");
+    const std::vector<double> gammas = parseGrid("gammas", gammaGrid);
+    const std::string saveSession = args.string("save-session", "");
     for (double g : gammas) {
         validateGamma(g);
     }
@@ -169,13 +179,8 @@ int runSweep(const std::vector<std::string>& argv) {
     args.rejectUnused();
     session.ensureOutDir();
     session.prepare();
-    const std::vector<bool> positive = session.foregroundMatching(positiveRule);
+    const std::vector<bool> positive = positiveFlags(session, positiveRule);
     const auto numPositive = std::count(positive.begin(), positive.end(), true);
-    if (numPositive == 0 || numPositive == static_cast<long>(positive.size())) {
-        throw InputError("parameter --positive: rule '" + positiveRule + "' matches " +
-                         std::to_string(numPositive) + " of " + std::to_string(positive.size()) +
-                         " foreground documents; the AUC needs both classes");
-    }
     Stopwatch watch;
     const SpecificitySweep sweep =
         specificitySweep(*session.engine, gammas, positive, session.modelOptions, session.smoothing);
@@ -199,6 +204,11 @@ int runSweep(const std::vector<std::string>& argv) {
     const std::string table = sweepTable(sweep, replicates > 0 ? &bands : nullptr);
     if (!session.outDir.empty()) {
         writeFileAtomically(session.outDir, "sweep.tsv", table);
+    }
+    if (!saveSession.empty()) {
+        const TopicsSection section = topicsSectionOf(session, 0.0, positiveRule, gammaGrid, "sweep");
+        saveSessionSection(saveSession, TopicsSection::kKey,
+                           [&](const auto& directory) { return section.toJson(directory); });
     }
     if (session.json) {
         JsonWriter json(std::cout);

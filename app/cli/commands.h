@@ -29,5 +29,7 @@ int runConvert(const std::vector<std::string>& args);
 int runCrowd(const std::vector<std::string>& args);
 int runGenerateCrowd(const std::vector<std::string>& args);
 int runTree(const std::vector<std::string>& args);
+/// `run SESSION.cxproj --out DIR [--workspace NAME]` (cmd_run.cpp).
+int runSessionFile(const std::vector<std::string>& args);
 
 } // namespace cx::cli

@@ -20,11 +20,13 @@ const std::vector<Command>& commands() {
          "       [--min-df N] [--max-df FRACTION] [--max-vocab N] [--keep-stopwords]\n"
          "       [--keep-numbers] [--min-tokens N]\n"
          "       [--method projected|direct] [--rank-per-side R] [--smoothing A]\n"
-         "       [--positive RULE] [--top N] [--threads T] [--out DIR] [--json]",
+         "       [--positive RULE] [--top N] [--threads T] [--out DIR] [--json]\n"
+         "       [--save-session FILE.cxproj]",
          runTopics},
         {"sweep", "specificity AUC over a γ grid",
          "contrast-cli sweep --corpus PATH --fg RULE --bg RULE --k K --positive RULE\n"
-         "       --gammas FROM:TO:STEP [--bootstrap B] [options of topics] [--out DIR] [--json]",
+         "       --gammas FROM:TO:STEP [--bootstrap B] [options of topics] [--out DIR] [--json]\n"
+         "       [--save-session FILE.cxproj]",
          runSweep},
         {"hmm", "contrastive HMM on ChromHMM binarized chromatin tracks",
          "contrast-cli hmm --tracks F1[,F2...] [--fg-regions BED[,BED...]]\n"
@@ -32,6 +34,7 @@ const std::vector<Command>& commands() {
          "       [--refine-em N] [--seed S] --out DIR [--json]\n"
          "       [--method spectral|em] [--decode posterior|viterbi] [--bin-size BP] [--lag D]\n"
          "       [--window L] [--extra-components N] [--threads T] [--no-segments]\n"
+         "       [--save-session FILE.cxproj]\n"
          "       (README, section \"Chromatin tracks\", describes every option)",
          runHmm},
         {"tree", "Spectral-Tree: HMM with tree-structured states across cell types",
@@ -41,6 +44,11 @@ const std::vector<Command>& commands() {
          "       [--flank BP] [--promoter-state N]\n"
          "       (README, section \"Cell-type trees\", describes every option)",
          runTree},
+        {"run", "repeat what a saved session (.cxproj) describes",
+         "contrast-cli run SESSION.cxproj --out DIR [--workspace topics|chromatin]\n"
+         "       [--threads T]   (the saving command's result files, byte for byte; several\n"
+         "       workspaces: DIR/topics, DIR/chromatin)",
+         runSessionFile},
         {"generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)",
          "contrast-cli generate --out DIR [--name NAME] [--fg-docs N] [--bg-docs N] [--vocab D]\n"
          "       [--a NA] [--b NB] [--c NC] [--length L] [--spread S] [--concentration BETA]\n"

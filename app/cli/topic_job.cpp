@@ -1,8 +1,10 @@
 #include "topic_job.h"
 
+#include "core/common/error.h"
 #include "core/common/format.h"
 
 #include <cmath>
+#include <algorithm>
 
 namespace cx::cli {
 
@@ -67,6 +69,17 @@ void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
     writeFileAtomically(outDir, "components.tsv", componentTable(model));
     writeFileAtomically(outDir, "top_words.tsv",
                         topWordTable(*session.corpus, model, session.topWords));
+}
+
+std::vector<bool> positiveFlags(const TopicSession& session, const std::string& rule) {
+    std::vector<bool> positive = session.foregroundMatching(rule);
+    const auto numPositive = std::count(positive.begin(), positive.end(), true);
+    if (numPositive == 0 || numPositive == static_cast<long>(positive.size())) {
+        throw InputError("parameter --positive: rule '" + rule + "' matches " +
+                         std::to_string(numPositive) + " of " + std::to_string(positive.size()) +
+                         " foreground documents; the AUC needs both classes");
+    }
+    return positive;
 }
 
 double bandAt(const SpecificitySweep& sweep, const SpecificityPoint& p,

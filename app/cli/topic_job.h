@@ -21,6 +21,10 @@ TopicModelResult solveTopics(const TopicSession& session, double gamma);
 void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
                      const std::string& outDir);
 
+/// The specificity test's classes: true for the foreground documents matching `rule`.
+/// \throws InputError (parameter --positive) unless both classes occur.
+std::vector<bool> positiveFlags(const TopicSession& session, const std::string& rule);
+
 /// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point, with
 /// auc_lo and auc_hi when `bands` (a bootstrap of sweep.path) is given, and a last column
 /// `note`: why the point has no AUC ("" for a valid point).

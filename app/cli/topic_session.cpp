@@ -65,7 +65,18 @@ void TopicSession::prepare() {
     corpus = loaded;
 
     const Selection fg = selectDocuments(*corpus, SelectionRule::parse(foregroundRule));
-    const Selection bg = selectDocuments(*corpus, SelectionRule::parse(backgroundRule));
+    Selection bg;
+    if (backgroundMode == "rule") {
+        bg = selectDocuments(*corpus, SelectionRule::parse(backgroundRule));
+    } else {
+        // A session's background "every document not in the foreground" (or every document).
+        for (std::int64_t doc = 0; doc < corpus->numDocuments(); ++doc) {
+            if (backgroundMode == "all" ||
+                !std::binary_search(fg.documents.begin(), fg.documents.end(), doc)) {
+                bg.documents.push_back(doc);
+            }
+        }
+    }
     for (const auto& w : fg.warnings) {
         warnings.push_back("foreground rule: " + w);
     }

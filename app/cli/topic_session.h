@@ -22,6 +22,9 @@ struct TopicSession {
     CorpusLoadOptions loadOptions;
     std::string foregroundRule;
     std::string backgroundRule;
+    /// rule (backgroundRule) | not_foreground | all: sessions may choose the background as the
+    /// GUI does; the command line always gives a rule.
+    std::string backgroundMode = "rule";
     TopicModelOptions modelOptions;
     ProjectionOptions projectionOptions;
     std::string method = "projected"; ///< projected | direct

@@ -3,6 +3,7 @@
 #include "ui/shell/app_style.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/project_session.h"
 #include "ui/topics/topics_workspace.h"
 #include "ui/topics/topics_controller.h"
 
@@ -131,6 +132,9 @@ int main(int argc, char** argv) {
                          qPrintable(message));
             QTimer::singleShot(0, qApp, [] { QCoreApplication::exit(1); });
         });
+        // Nobody can say where moved data went: a session naming missing files is reported.
+        cx::ui::ProjectSession::setLocateHandler(
+            [](const QString&, const QString&) { return QString(); });
         window.setSettingsPersistent(false);
         const QRegularExpressionMatch size =
             QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(sizeOption));
