@@ -252,6 +252,11 @@ void ChromatinWorkspace::openTracks(const QStringList& paths) {
     }
     m_pendingSection.reset();
     m_loadingTracks = paths;
+    // The previous data's annotations go once these tracks are read (BEDs added meanwhile stay).
+    m_staleAnnotations.clear();
+    for (const AnnotationListModel::Entry& entry : m_annotationModel->entries()) {
+        m_staleAnnotations << entry.path;
+    }
     m_interactiveOpen = true;
     m_controller->loadTracks(paths);
     emit settledChanged();
@@ -343,8 +348,9 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
         // New data replaces the old completely: the previous data's annotations (e.g. the
         // demo's 0–30 Mb genes) would silently define a wrong foreground on these tracks.
         m_sessionBase = {};
-        removeAllAnnotations();
-        {
+        removeAnnotations(m_staleAnnotations);
+        m_staleAnnotations.clear();
+        if (m_annotationModel->rowCount() == 0) {
             const QStringList found = discoverAnnotations(data.paths);
             if (!found.isEmpty()) {
                 addAnnotations(found);

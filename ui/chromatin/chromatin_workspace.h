@@ -103,6 +103,7 @@ private:
     void restoreStateRows(const std::vector<cx::ChromatinSection::StateView>& states);
     void connectSessionSignals();
     void removeAllAnnotations();
+    void removeAnnotations(const QStringList& paths);
     void onDataChanged(const ChromatinDataHandle& data);
     void onMomentsChanged(const MomentsState& moments);
     void onSolutionChanged(const HmmSolution& solution);
@@ -166,6 +167,8 @@ private:
     /// The section last opened: keeps the estimator options the GUI does not set.
     cx::ChromatinSection m_sessionBase;
     QStringList m_loadingTracks;
+    /// Annotations listed when new tracks were asked for: removed once those tracks are read.
+    QStringList m_staleAnnotations;
     bool m_interactiveOpen = false;
     double m_lastLatencyMs = -1;
 };

@@ -131,10 +131,17 @@ void ChromatinWorkspace::clearSession() {
 }
 
 void ChromatinWorkspace::removeAllAnnotations() {
-    const auto entries = m_annotationModel->entries();
-    for (const AnnotationListModel::Entry& entry : entries) {
-        m_annotationModel->removePath(entry.path);
-        m_controller->removeAnnotation(entry.path);
+    QStringList paths;
+    for (const AnnotationListModel::Entry& entry : m_annotationModel->entries()) {
+        paths << entry.path;
+    }
+    removeAnnotations(paths);
+}
+
+void ChromatinWorkspace::removeAnnotations(const QStringList& paths) {
+    for (const QString& path : paths) {
+        m_annotationModel->removePath(path);
+        m_controller->removeAnnotation(path);
     }
     refreshLanes();
 }

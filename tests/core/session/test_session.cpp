@@ -8,6 +8,8 @@
 #include "core/session/session_paths.h"
 #include "core/session/topics_section.h"
 
+#include "../../test_support/file_size_limit.h"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -348,23 +350,7 @@ TEST(Session, BundledDemoSessionsRead) {
     }
 }
 
-/// Lowers the file size limit of this process (SIGXFSZ ignored, so write() fails with EFBIG):
-/// a failing write even for root, who ignores folder permissions.
-struct FileSizeLimit {
-    rlimit previous{};
-    void (*previousHandler)(int) = nullptr;
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &previous);
-        previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = previous;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-        setrlimit(RLIMIT_FSIZE, &previous);
-        std::signal(SIGXFSZ, previousHandler);
-    }
-};
+using cx::test::FileSizeLimit;
 
 TEST(Session, FailedWriteLeavesTheOldFileIntact) {
     TempFolder folder;

@@ -21,6 +21,8 @@
 
 #include "core/session/session.h"
 
+#include "../../test_support/file_size_limit.h"
+
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -320,23 +322,7 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
-/// Lowers this process' file size limit (SIGXFSZ ignored): write() then fails with EFBIG,
-/// even for root, whom folder permissions do not stop.
-struct FileSizeLimit {
-    rlimit previous{};
-    void (*previousHandler)(int) = nullptr;
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &previous);
-        previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = previous;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-        setrlimit(RLIMIT_FSIZE, &previous);
-        std::signal(SIGXFSZ, previousHandler);
-    }
-};
+using cx::test::FileSizeLimit;
 
 TEST(ProjectSession, FailedSaveKeepsTheOldFileAndTheUnsavedChanges) {
     ErrorRecorder errors;
