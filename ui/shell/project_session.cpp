@@ -144,7 +144,11 @@ void ProjectSession::scheduleCheck() {
 void ProjectSession::checkModified() {
     if (m_settling) {
         const bool settled = std::all_of(m_workspaces.begin(), m_workspaces.end(),
-                                         [](const Workspace* w) { return w->isSettled(); });
+                                         [](const Workspace* w) {
+                                             // Only what the session restores has to settle.
+                                             return w->sessionKey().isEmpty() ||
+                                                    !w->hasSessionData() || w->isSettled();
+                                         });
         if (!settled) {
             return;
         }
