@@ -1,6 +1,7 @@
 // contrast-explorer: the desktop application. Thin: options, application identity, style, and
 // the main window; everything else lives in cx_ui.
 #include "ui/shell/app_style.h"
+#include "ui/dialogs/figure_set_export.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
@@ -92,6 +93,17 @@ int main(int argc, char** argv) {
         QStringLiteral("NAME"));
     const QCommandLineOption timingOption(
         QStringLiteral("timing"), QStringLiteral("Print launch and first-result times to stderr."));
+    const QCommandLineOption exportOption(
+        QStringLiteral("export-figures"),
+        QStringLiteral("Without a display: write every figure of the shown workspace (PNG, SVG, "
+                       "PDF), its tables (TSV) and figures.json to DIR once its results are "
+                       "shown, print the folder and exit."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption dpiOption(
+        QStringLiteral("dpi"), QStringLiteral("PNG resolution for --export-figures (default 300)."),
+        QStringLiteral("N"), QStringLiteral("300"));
+    parser.addOption(exportOption);
+    parser.addOption(dpiOption);
     parser.addOption(demoOption);
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
@@ -106,7 +118,20 @@ int main(int argc, char** argv) {
     parser.process(application);
 
     QString screenshotPath = parser.value(screenshotOption);
-    bool screenshot = parser.isSet(screenshotOption);
+    const QString exportDirectory = parser.value(exportOption);
+    const bool exportFigures = parser.isSet(exportOption);
+    int exportDpi = 300;
+    if (exportFigures) {
+        bool okDpi = false;
+        exportDpi = parser.value(dpiOption).toInt(&okDpi);
+        if (!okDpi || exportDpi < 36 || exportDpi > 2400 || exportDirectory.isEmpty()) {
+            std::fprintf(stderr, "contrast-explorer: --export-figures DIR [--dpi N]: N must be "
+                                 "an integer between 36 and 2400\n");
+            return 2;
+        }
+    }
+    // --export-figures runs like --screenshot: headless handler, waits for the results.
+    bool screenshot = parser.isSet(screenshotOption) || exportFigures;
     if (headless && !screenshot) {
         screenshot = true;
         screenshotPath = QDir::current().absoluteFilePath(
@@ -118,7 +143,7 @@ int main(int argc, char** argv) {
                      qPrintable(screenshotPath));
     }
     const bool timing = parser.isSet(timingOption) || screenshot;
-    if (screenshot && screenshotPath.isEmpty()) {
+    if (screenshot && !exportFigures && screenshotPath.isEmpty()) {
         std::fprintf(stderr, "contrast-explorer: --screenshot needs a file name\n");
         return 2;
     }
@@ -183,7 +208,8 @@ int main(int argc, char** argv) {
     if (screenshot) {
         // Shared, not a local: the lambdas run from the event loop, after this block ends.
         auto taken = std::make_shared<bool>(false);
-        const auto capture = [&window, taken, screenshotPath](bool timedOut) {
+        const auto capture = [&window, taken, screenshotPath, exportFigures, exportDirectory,
+                              exportDpi](bool timedOut) {
             if (*taken) {
                 return;
             }
@@ -191,6 +217,19 @@ int main(int argc, char** argv) {
             if (timedOut) {
                 std::fprintf(stderr, "contrast-explorer: results not ready before the timeout; "
                                      "rendering the window as it is\n");
+            }
+            if (exportFigures) {
+                QString error;
+                if (!cx::ui::exportAllFigures(*window.currentWorkspace(), exportDirectory,
+                                              exportDpi, nullptr, &error)) {
+                    std::fprintf(stderr, "contrast-explorer: %s\n", qPrintable(error));
+                    QCoreApplication::exit(1);
+                    return;
+                }
+                std::printf("%s\n", qPrintable(QDir(exportDirectory).absolutePath()));
+                std::fflush(stdout);
+                QCoreApplication::exit(0);
+                return;
             }
             const QPixmap image = window.grab();
             if (image.isNull() || !image.save(screenshotPath, "PNG")) {

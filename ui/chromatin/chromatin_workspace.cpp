@@ -19,6 +19,7 @@
 
 #include "core/hmm/contrastive_hmm.h"
 
+#include <QJsonArray>
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
@@ -647,6 +648,16 @@ void ChromatinWorkspace::restoreSettings() {
     m_analysisPanel->setDecodingMethod(method);
     m_controller->setDecodingMethod(method);
     m_showValuesAction->setChecked(settings.value(kShowValuesKey, true).toBool());
+}
+
+QJsonObject ChromatinWorkspace::figureProvenance() const {
+    const ChromatinController& c = *controller();
+    return {{QStringLiteral("data"), QJsonArray::fromStringList(c.data().paths)},
+            {QStringLiteral("foreground"), QJsonArray::fromStringList(c.regions().foreground)},
+            {QStringLiteral("background"), QJsonArray::fromStringList(c.regions().background)},
+            {QStringLiteral("gamma"), c.gamma()},
+            {QStringLiteral("K"), c.parameters().numComponents},
+            {QStringLiteral("seed"), QString::number(c.parameters().seed)}};
 }
 
 } // namespace cx::ui

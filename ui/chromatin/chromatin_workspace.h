@@ -46,6 +46,8 @@ public:
     QList<QAction*> viewActions() const override;
     void cancelTask() override;
     bool isSettled() const override;
+    /// γ, K, seed, rules and data for figures.json.
+    QJsonObject figureProvenance() const override;
     void saveSettings() const override;
     void restoreSettings() override;
 

@@ -4,7 +4,9 @@
 #include "core/session/session_paths.h"
 
 #include <QIcon>
+#include <QJsonObject>
 #include <QList>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -14,8 +16,24 @@
 
 class QAction;
 class QMenu;
+class QPainter;
+class QRectF;
 
 namespace cx::ui {
+
+/// One figure of a workspace for File ▸ Export All Figures and `--export-figures`.
+struct WorkspaceFigure {
+    QString name;  ///< file base name, e.g. "emissions"
+    QString title; ///< what it shows, e.g. "Emission heatmap"
+    QSizeF size;   ///< logical (96-DPI) size it is drawn at: its size on screen
+    std::function<void(QPainter& painter, const QRectF& target)> paint;
+};
+
+/// One table of a workspace, written as TSV next to the figures.
+struct WorkspaceTable {
+    QString name; ///< file base name
+    std::function<QString()> tsv;
+};
 
 /// One analysis mode hosted by the main window shell (Topics, Chromatin). The
 /// shell owns the menus, status bar, progress/cancel UI, recent files, drag-and-drop and window
@@ -41,6 +59,15 @@ public:
     virtual void openInteractive() = 0;
     /// Actions for File ▸ Export (the first is the default, bound to Ctrl+E).
     virtual QList<QAction*> exportActions() const { return {}; }
+    /// Every chart, heatmap and track this workspace shows, for Export All Figures. Default:
+    /// the figure views found among its children (HeatmapView, SegmentationTrackView and the
+    /// γ charts; see workspace_figures.cpp), named by their objectName. Override to choose.
+    virtual QList<WorkspaceFigure> figures() const;
+    /// Its tables as TSV. Default: the model of every table or tree view among its children.
+    virtual QList<WorkspaceTable> tables() const;
+    /// What figures.json states about the analysis behind the figures (γ, K, seed, the rules
+    /// and the data they came from). Default: nothing beyond the workspace's title.
+    virtual QJsonObject figureProvenance() const { return {}; }
     /// Actions for the View menu.
     virtual QList<QAction*> viewActions() const { return {}; }
     /// Cancels the running long task, if any.

@@ -1,5 +1,7 @@
 #include "ui/shell/main_window.h"
 
+#include "ui/dialogs/figure_set_export.h"
+
 #include "ui/chromatin/chromatin_workspace.h"
 #include "ui/crowd/crowd_workspace.h"
 #include "core/io/crowd_labels.h"
@@ -177,6 +179,14 @@ void MainWindow::createMenus() {
     saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     m_exportMenu = file->addMenu(tr("&Export"));
+    file->addAction(tr("Export &All Figures…"), this, [this] {
+        if (Workspace* workspace = currentWorkspace()) {
+            const QString folder = exportAllFiguresInteractively(this, *workspace);
+            if (!folder.isEmpty()) {
+                statusBar()->showMessage(tr("Figures and tables written to %1").arg(folder), 10000);
+            }
+        }
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

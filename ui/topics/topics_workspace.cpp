@@ -16,6 +16,7 @@
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
 
+#include <QJsonArray>
 #include <QAction>
 #include <QFileInfo>
 #include <QLocale>
@@ -478,6 +479,19 @@ void TopicsWorkspace::restoreSettings() {
     m_controller->setParameters(p);
     m_specificityPanel->setGammaGrid(
         settings.value(kGridKey, QStringLiteral("0:10:0.25")).toString());
+}
+
+QJsonObject TopicsWorkspace::figureProvenance() const {
+    const TopicsController& c = *m_controller;
+    return {{QStringLiteral("data"), c.corpus().source},
+            {QStringLiteral("foreground_rule"), c.selection().foregroundRule},
+            {QStringLiteral("background"), c.selection().backgroundDescription()},
+            {QStringLiteral("gamma"), c.gamma()},
+            {QStringLiteral("K"), c.parameters().numComponents},
+            {QStringLiteral("seed"), QString::number(c.parameters().seed)},
+            {QStringLiteral("iterations"), c.parameters().iterations},
+            {QStringLiteral("restarts"), c.parameters().restarts},
+            {QStringLiteral("positive_rule"), c.sweep().positiveRule}};
 }
 
 } // namespace cx::ui

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QWidget;
+
+namespace cx::ui {
+
+class Workspace;
+
+/// File ▸ Export All Figures and `contrast-explorer --export-figures DIR`: every figure of
+/// `workspace` (Workspace::figures()) as NAME.png at `dpi`, NAME.svg and NAME.pdf, each at
+/// its on-screen size printed at `dpi` (so text, cells and lines look as on screen); its
+/// tables (Workspace::tables()) as NAME.tsv; and figures.json listing the files with the
+/// workspace's figureProvenance() (γ, K, seed, rules, data sources). Creates `directory`.
+/// Returns false and sets `error` ("PATH: problem") on the first failure; `written` gets the
+/// files written so far.
+bool exportAllFigures(const Workspace& workspace, const QString& directory, int dpi,
+                      QStringList* written, QString* error);
+
+/// The interactive form: asks for a folder and the PNG resolution, exports, reports failures
+/// through ErrorReporter. Returns the folder written, or an empty string.
+QString exportAllFiguresInteractively(QWidget* parent, const Workspace& workspace);
+
+} // namespace cx::ui
