@@ -63,7 +63,7 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.reader.maxDocumentFraction = reader.real("max_df", 1.0, 1e-9, 1.0);
     section.reader.maxVocabulary = reader.integer("max_vocab", 0, 0, 100000000);
     section.reader.removeStopWords = !reader.boolean("keep_stopwords", false);
-    section.reader.removeNumbers = reader.boolean("drop_numbers", false);
+    section.reader.removeNumbers = reader.boolean("drop_numbers", true); // CLI default (--keep-numbers)
     section.reader.minTokens = reader.integer("min_tokens", 3, 3, 1000000);
 
     section.foreground = fields.requiredString("foreground");
@@ -88,7 +88,8 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.restarts = static_cast<int>(model.integer("restarts", 5, 1, 1000));
     section.rankPerSide = static_cast<int>(model.integer("rank_per_side", 0, 0, 100000));
     section.rangeIterations = static_cast<int>(model.integer("range_iterations", 3, 0, 100));
-    section.smoothing = model.real("smoothing", 0.01, 1e-12, 1e6);
+    // 0 = the Jeffreys rule (kAutoSmoothing); sessions saved before it existed carry 0.01.
+    section.smoothing = model.real("smoothing", 0.0, 0.0, 1e6);
 
     const SessionFields auc = fields.object("auc");
     section.positive = auc.string("positive", "");

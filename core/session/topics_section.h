@@ -16,11 +16,11 @@ namespace cx {
 ///
 ///     {"corpus": [{"path": "reuters", "absolute": "/…/reuters"}],
 ///      "reader": {"format": "auto", "min_df": 2, "max_df": 1, "max_vocab": 0,
-///                 "keep_stopwords": false, "drop_numbers": false, "min_tokens": 3},
+///                 "keep_stopwords": false, "drop_numbers": true, "min_tokens": 3},
 ///      "foreground": "places=usa",
 ///      "background": {"mode": "rule", "rule": "topics=gnp,cpi"},
 ///      "model": {"method": "projected", "k": 10, "gamma": 2, "seed": 1, "iterations": 100,
-///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0.01},
+///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0},
 ///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25"},
 ///      "view": {"top_words": 10, "all_components": false},
 ///      "saved_by": "topics"}
@@ -47,7 +47,7 @@ struct TopicsSection {
     int restarts = 5;
     int rankPerSide = 0; ///< 0 = max(2K, K + 8)
     int rangeIterations = 3;
-    double smoothing = 0.01;
+    double smoothing = 0.0; ///< 0 = the Jeffreys rule (kAutoSmoothing), > 0 a fixed α
     std::string positive;            ///< specificity rule of the AUC; empty = no AUC
     std::string aucGammas = "0:4:0.25"; ///< γ grid text, FROM:TO:STEP
     int topWords = 10;

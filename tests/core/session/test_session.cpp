@@ -196,6 +196,24 @@ TEST(Session, RoundTripsBothWorkspacesExactly) {
     EXPECT_EQ(readText(folder.path / "project" / "again.cxproj"), text);
 }
 
+TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {
+    // 0 is kAutoSmoothing (the Jeffreys rule, the CLI default); a session saved with it must reopen.
+    TempFolder folder;
+    TopicsSection topics = sampleTopics(folder.path / "data");
+    topics.smoothing = 0.0;
+    const ChromatinSection chromatin = sampleChromatin(folder.path / "data");
+    createDataFiles(topics, chromatin);
+    Session session;
+    const fs::path file = folder.path / "auto.cxproj";
+    session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
+    writeSession(session, file);
+    const Session read = readSession(file);
+    PathResolver resolver(read.file);
+    expectSameTopics(TopicsSection::fromSession(read, resolver), topics);
+    EXPECT_EQ(TopicsSection().smoothing, 0.0) << "the default is the CLI's default";
+    EXPECT_TRUE(TopicsSection().reader.removeNumbers) << "the default is the CLI's default";
+}
+
 TEST(Session, KeepsSectionsAndKeysItDoesNotKnow) {
     TempFolder folder;
     const fs::path file = folder.path / "s.cxproj";
