@@ -290,6 +290,9 @@ void ChromatinController::setParameters(const ChromatinModelParameters& paramete
 }
 
 void ChromatinController::setGamma(double gamma) {
+    if (!acceptGamma(gamma)) {
+        return;
+    }
     m_gamma = gamma;
     requestSolve();
 }

@@ -1,5 +1,9 @@
 #include "ui/framework/workspace_controller.h"
 
+#include "core/common/format.h"
+
+#include <cmath>
+
 namespace cx::ui {
 
 WorkspaceController::WorkspaceController(QObject* parent) : QObject(parent) {
@@ -22,6 +26,17 @@ void WorkspaceController::waitForJobs() {
     for (const auto& pool : m_pools) {
         pool->waitForDone();
     }
+}
+
+bool WorkspaceController::acceptGamma(double gamma) {
+    if (std::isfinite(gamma) && gamma >= 0) {
+        return true;
+    }
+    emit errorOccurred(tr("Invalid contrast weight"),
+                       tr("γ must be a finite number ≥ 0 (got %1); the previous γ and its results "
+                          "are kept.")
+                           .arg(QString::fromStdString(cx::formatNumber(gamma))));
+    return false;
 }
 
 } // namespace cx::ui

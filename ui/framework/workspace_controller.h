@@ -70,6 +70,9 @@ protected:
     /// cancelling their jobs, because jobs post their results to `this`.
     void waitForJobs();
     quint64 nextGeneration() { return ++m_nextGeneration; }
+    /// Whether `gamma` is a usable contrast weight (finite, >= 0). If not, emits errorOccurred
+    /// naming the value and returns false; the caller keeps its previous γ and results.
+    bool acceptGamma(double gamma);
 
     /// Runs `compute(cancel)` on `pool`, then `done(result, error)` on the GUI thread: `error`
     /// is empty on success, else the message of the std::exception it threw. Nothing is

@@ -185,6 +185,9 @@ void TopicsController::setParameters(const ModelParameters& parameters) {
 }
 
 void TopicsController::setGamma(double gamma) {
+    if (!acceptGamma(gamma)) {
+        return;
+    }
     m_gamma = gamma;
     requestSolve();
 }

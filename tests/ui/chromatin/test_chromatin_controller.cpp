@@ -161,6 +161,20 @@ TEST(ChromatinController, GammaBurstEndsOnTheLastGammaAndDropsStaleResults) {
     }));
 }
 
+TEST(ChromatinController, NonFiniteOrNegativeGammaIsRefusedAndTheShownModelStays) {
+    ChromatinController controller;
+    ASSERT_TRUE(prepareSlice(controller, 0.5));
+    QSignalSpy errors(&controller, &ChromatinController::errorOccurred);
+    const auto before = controller.statistics();
+    controller.setGamma(std::numeric_limits<double>::quiet_NaN());
+    controller.setGamma(-std::numeric_limits<double>::infinity());
+    ASSERT_EQ(errors.count(), 2);
+    EXPECT_TRUE(errors.at(1).at(1).toString().contains(QStringLiteral("inf")))
+        << errors.at(1).at(1).toString().toStdString();
+    EXPECT_EQ(controller.statistics().solveRequests, before.solveRequests) << "nothing is solved";
+    EXPECT_DOUBLE_EQ(controller.solution().gamma, 0.5);
+}
+
 TEST(ChromatinController, ResultsOfAnOlderEpochAreDropped) {
     ChromatinController controller;
     ASSERT_TRUE(prepareSlice(controller, 0.5));

@@ -130,6 +130,26 @@ TEST(TopicsController, NewSelectionSupersedesRunningBuild) {
     EXPECT_EQ(controller.engine()->selection, syntheticSelection());
 }
 
+TEST(TopicsController, NonFiniteOrNegativeGammaIsRefusedAndTheShownModelStays) {
+    TopicsController controller;
+    prepare(controller, 0.75);
+    QSignalSpy errors(&controller, &TopicsController::errorOccurred);
+    const auto before = controller.statistics();
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(), -0.5}) {
+        controller.setGamma(bad);
+    }
+    ASSERT_EQ(errors.count(), 3);
+    EXPECT_TRUE(errors.at(0).at(1).toString().contains(QStringLiteral("nan")))
+        << errors.at(0).at(1).toString().toStdString();
+    EXPECT_TRUE(errors.at(2).at(1).toString().contains(QStringLiteral("-0.5")));
+    EXPECT_EQ(controller.statistics().solveRequests, before.solveRequests) << "nothing is solved";
+    EXPECT_DOUBLE_EQ(controller.solution().gamma, 0.75);
+    controller.setGamma(1.0); // a good γ afterwards still works
+    ASSERT_TRUE(waitUntil([&] { return !controller.isSolving(); }));
+    EXPECT_DOUBLE_EQ(controller.solution().gamma, 1.0);
+}
+
 TEST(TopicsController, BurstOfGammaChangesShowsTheLastGamma) {
     TopicsController controller;
     prepare(controller);
