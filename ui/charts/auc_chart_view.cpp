@@ -84,7 +84,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
 }
 
 AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
-    setUpChartView(this, 180);
+    setUpChartView(this, 140);
     m_parts = createParts(new QChart, 1.0);
     setChart(m_parts.chart);
     m_message = createChartMessage(m_parts.chart);

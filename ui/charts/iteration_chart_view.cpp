@@ -49,7 +49,7 @@ void setAxisRange(QValueAxis* axis, double low, double high) {
 } // namespace
 
 IterationChartView::IterationChartView(QWidget* parent) : QChartView(parent) {
-    setUpChartView(this, 180);
+    setUpChartView(this, 140);
     setCursor(Qt::ArrowCursor);
     rebuild();
 }

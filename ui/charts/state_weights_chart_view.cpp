@@ -32,7 +32,7 @@ QColor lineColour(const QColor& colour) {
 } // namespace
 
 StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(parent) {
-    setUpChartView(this, 160);
+    setUpChartView(this, 120);
     m_message = nullptr;
     rebuild();
 }

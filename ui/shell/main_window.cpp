@@ -27,9 +27,12 @@
 #include <QScreen>
 #include <QSettings>
 #include <QShortcut>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUrl>
+
+#include <Eigen/Core>
 
 #include <algorithm>
 
@@ -39,6 +42,13 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow.geometry");
 const QString kStateKey = QStringLiteral("mainWindow.state");
 const QString kWorkspaceKey = QStringLiteral("mainWindow.workspace");
+
+/// Settings key of a workspace's `index`-th splitter (construction order is stable).
+QString splitterKey(const Workspace& workspace, int index) {
+    const QString key = workspace.sessionKey().isEmpty() ? workspace.title().toLower()
+                                                         : workspace.sessionKey();
+    return QStringLiteral("%1.splitter%2").arg(key).arg(index);
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -59,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
     });
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setWhatsThis(tr("Cancel the running task"));
     connect(escape, &QShortcut::activated, this, [this] {
         if (m_progress->isRunning() && m_taskOwner) {
             m_taskOwner->cancelTask();
@@ -134,10 +145,11 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
         RecentFiles::add(paths);
         rebuildRecentMenu();
     });
-    connect(workspace, &Workspace::documentTitleChanged, this, [this](const QString& title) {
-        m_documentTitle = title;
-        updateTitle();
-    });
+    connect(workspace, &Workspace::documentTitleChanged, this,
+            [this, workspace](const QString& title) {
+                m_documentTitles[workspace] = title;
+                updateTitle();
+            });
 }
 
 void MainWindow::createMenus() {
@@ -190,11 +202,16 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    if (quit->shortcut().isEmpty()) { // platforms without a standard Quit key (offscreen, xcb without a desktop)
+        quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    }
     quit->setMenuRole(QAction::QuitRole);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About Contrast Explorer"), this, &MainWindow::showAbout);
 }
 
@@ -244,12 +261,16 @@ void MainWindow::rebuildWorkspaceMenus() {
 }
 
 void MainWindow::updateTitle() {
-    // "analysis.cxproj* — reuters — Contrast Explorer"; Qt draws the '*' for [*] while the
-    // window is modified.
+    // "analysis.cxproj* — Topics: reuters — Contrast Explorer": the session, then the active
+    // tab and what it shows. Qt draws the '*' for [*] while the window is modified.
     QString title = m_project ? m_project->displayName() + QStringLiteral("[*]")
                               : QStringLiteral("[*]");
-    if (!m_documentTitle.isEmpty()) {
-        title += QStringLiteral(" — ") + m_documentTitle;
+    if (const Workspace* workspace = currentWorkspace()) {
+        const QString document = m_documentTitles.value(workspace);
+        title += QStringLiteral(" — ") + workspace->title();
+        if (!document.isEmpty()) {
+            title += QStringLiteral(": ") + document;
+        }
     }
     setWindowTitle(title + QStringLiteral(" — Contrast Explorer"));
     setWindowModified(m_project && m_project->isModified());
@@ -390,6 +411,13 @@ void MainWindow::restoreSettings() {
     }
     for (Workspace* workspace : m_workspaces) {
         workspace->restoreSettings();
+        const QList<QSplitter*> splitters = workspace->findChildren<QSplitter*>();
+        for (int i = 0; i < splitters.size(); ++i) {
+            const QByteArray state = settings.value(splitterKey(*workspace, i)).toByteArray();
+            if (!state.isEmpty()) {
+                splitters[i]->restoreState(state);
+            }
+        }
     }
 }
 
@@ -405,6 +433,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         settings.setValue(kWorkspaceKey, m_tabs->currentIndex());
         for (Workspace* workspace : m_workspaces) {
             workspace->saveSettings();
+            // Every splitter of every workspace, so that a new workspace gets this for free.
+            const QList<QSplitter*> splitters = workspace->findChildren<QSplitter*>();
+            for (int i = 0; i < splitters.size(); ++i) {
+                settings.setValue(splitterKey(*workspace, i), splitters[i]->saveState());
+            }
         }
     }
     // Stop background work promptly; controllers wait for their threads in their destructors.
@@ -442,13 +475,92 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
+QString MainWindow::aboutText() {
+    return tr("<h3>Contrast Explorer %1</h3>"
+              "<p>What makes one data set different from another: contrastive spectral "
+              "method-of-moments models of the structure specific to a foreground relative to a "
+              "background, updated live as the contrast weight γ moves.</p>"
+              "<p><b>Methods</b></p><ol>"
+              "<li>J. Zou, D. Hsu, D. Parkes, R. Adams. <i>Contrastive Learning Using Spectral "
+              "Methods.</i> NIPS 2013 (contrastive topics and chromatin HMMs).</li>"
+              "<li>C. Zhang, J. Song, K. Chen, K. Chaudhuri. <i>Spectral Learning of Large "
+              "Structured HMMs for Comparative Epigenomics.</i> NIPS 2015 (Spectral-Tree).</li>"
+              "<li>A. Blum. <i>Tensor methods</i>, lecture notes, 2015 (Jennrich's "
+              "algorithm).</li>"
+              "<li>V. Zhao, S. Zucker. <i>Stagewise Learning for Sparse Clustering of "
+              "Discretely-Valued Data.</i> 2015 (stagewise EM, crowdsourcing).</li></ol>"
+              "<p>Qt %2 · Eigen %3.%4.%5</p>")
+        .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()))
+        .arg(EIGEN_WORLD_VERSION)
+        .arg(EIGEN_MAJOR_VERSION)
+        .arg(EIGEN_MINOR_VERSION);
+}
+
 void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About Contrast Explorer"),
-        tr("<h3>Contrast Explorer %1</h3><p>What makes one data set different from another: "
-           "contrastive spectral method-of-moments models of the structure specific to a "
-           "foreground relative to a background.</p><p>Qt %2</p>")
-            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    QMessageBox::about(this, tr("About Contrast Explorer"), aboutText());
+}
+
+namespace {
+
+/// The actions of `menu` and its submenus that have a shortcut, as {menu path, text, keys}.
+void collectMenuShortcuts(const QMenu* menu, const QString& where,
+                          QList<MainWindow::ShortcutEntry>& out) {
+    for (QAction* action : menu->actions()) {
+        const QString text = action->text().remove(QLatin1Char('&'));
+        if (action->menu()) {
+            collectMenuShortcuts(action->menu(), where + QStringLiteral(" ▸ ") + text, out);
+        } else if (!action->shortcut().isEmpty()) {
+            out.push_back({where, text, action->shortcut().toString(QKeySequence::NativeText)});
+        }
+    }
+}
+
+} // namespace
+
+QList<MainWindow::ShortcutEntry> MainWindow::shortcuts() const {
+    QList<ShortcutEntry> entries;
+    for (QAction* action : menuBar()->actions()) {
+        if (action->menu() && action->menu() != m_exportMenu && action->menu() != m_viewMenu) {
+            collectMenuShortcuts(action->menu(), action->text().remove(QLatin1Char('&')), entries);
+        }
+    }
+    // Workspace actions (export, view) of every tab, not only the current one.
+    for (const Workspace* workspace : m_workspaces) {
+        for (QAction* action : workspace->exportActions() + workspace->viewActions()) {
+            if (!action->shortcut().isEmpty()) {
+                entries.push_back({workspace->title(), action->text().remove(QLatin1Char('&')),
+                                   action->shortcut().toString(QKeySequence::NativeText)});
+            }
+        }
+    }
+    for (const QShortcut* shortcut : findChildren<QShortcut*>()) {
+        if (!shortcut->key().isEmpty()) {
+            entries.push_back({tr("Window"),
+                               shortcut->whatsThis().isEmpty() ? tr("Cancel the running task")
+                                                               : shortcut->whatsThis(),
+                               shortcut->key().toString(QKeySequence::NativeText)});
+        }
+    }
+    return entries;
+}
+
+void MainWindow::showShortcuts() {
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
+    QString lastWhere;
+    for (const ShortcutEntry& entry : shortcuts()) {
+        if (entry.where != lastWhere) {
+            html += QStringLiteral("<tr><td colspan='2'><b>%1</b></td></tr>")
+                        .arg(entry.where.toHtmlEscaped());
+            lastWhere = entry.where;
+        }
+        html += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td></tr>")
+                    .arg(entry.what.toHtmlEscaped(), entry.keys.toHtmlEscaped());
+    }
+    html += QStringLiteral("</table>");
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), html, QMessageBox::Close,
+                    this);
+    box.setTextFormat(Qt::RichText);
+    box.exec();
 }
 
 } // namespace cx::ui

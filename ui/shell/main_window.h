@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 
+#include <QHash>
 #include <QList>
 
 class QLabel;
@@ -60,6 +61,17 @@ public:
     /// When false, closing does not write QSettings (screenshot mode, tests).
     void setSettingsPersistent(bool persistent) { m_persistSettings = persistent; }
 
+    /// Every keyboard shortcut of the window and of every workspace (Help ▸ Keyboard
+    /// Shortcuts): {where, what, keys}, read from the actions themselves.
+    struct ShortcutEntry {
+        QString where;
+        QString what;
+        QString keys;
+    };
+    QList<ShortcutEntry> shortcuts() const;
+    /// The About text (version, the four source papers), shown by Help ▸ About.
+    static QString aboutText();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -72,6 +84,7 @@ private:
     void connectWorkspace(Workspace* workspace);
     void updateTitle();
     void showAbout();
+    void showShortcuts();
     QStringList droppedPaths(const QMimeData* mime) const;
 
     QTabWidget* m_tabs = nullptr;
@@ -85,7 +98,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QString m_documentTitle;
+    QHash<const Workspace*, QString> m_documentTitles; ///< per workspace: the title follows the tab
     bool m_persistSettings = true;
 };
 

@@ -65,6 +65,8 @@ SelectionPicker::SelectionPicker(Role role, QWidget* parent) : QWidget(parent), 
         m_mode->addItem(tr("All documents not in the foreground"),
                         static_cast<int>(BackgroundMode::NotForeground));
         m_mode->addItem(tr("All documents"), static_cast<int>(BackgroundMode::All));
+        m_mode->setToolTip(tr("Which documents form the background: those matching the rule "
+                              "below, every document outside the foreground, or every document"));
         layout->addWidget(m_mode);
         connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();
@@ -81,6 +83,8 @@ SelectionPicker::SelectionPicker(Role role, QWidget* parent) : QWidget(parent), 
     m_field = new QComboBox(m_pickerArea);
     m_field->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_field->setMinimumContentsLength(10);
+    m_field->setToolTip(tr("The label field whose values are listed below (e.g. topics, places; "
+                           "a TSV/CSV column or a UCI labels sidecar)"));
     fieldLabel->setBuddy(m_field);
     fieldRow->addWidget(fieldLabel);
     fieldRow->addWidget(m_field, 1);
@@ -89,6 +93,7 @@ SelectionPicker::SelectionPicker(Role role, QWidget* parent) : QWidget(parent), 
     m_search = new QLineEdit(m_pickerArea);
     m_search->setPlaceholderText(tr("Filter values…"));
     m_search->setClearButtonEnabled(true);
+    m_search->setToolTip(tr("Show only the values containing this text (case-insensitive)"));
     pickerLayout->addWidget(m_search);
 
     m_model = new LabelValuesModel(this);
@@ -112,6 +117,8 @@ SelectionPicker::SelectionPicker(Role role, QWidget* parent) : QWidget(parent), 
     pickerLayout->addWidget(m_values, 1);
 
     m_exclude = new QCheckBox(tr("Exclude the checked values (NOT)"), m_pickerArea);
+    m_exclude->setToolTip(tr("Select the documents that have none of the checked values "
+                             "(writes !FIELD=… into the rule)"));
     pickerLayout->addWidget(m_exclude);
     layout->addWidget(m_pickerArea, 1);
 

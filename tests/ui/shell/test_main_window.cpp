@@ -286,8 +286,16 @@ TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
     ASSERT_FALSE(cx::ui::RecentFiles::entries().isEmpty());
     EXPECT_EQ(cx::ui::RecentFiles::entries().front(),
               QStringList{QFileInfo(folder).absoluteFilePath()});
-    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral(" — reuters — ")))
+    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral(" — Topics: reuters — ")))
         << window.windowTitle().toStdString();
+    // The title follows the active tab: the chromatin tab has no data yet.
+    ASSERT_TRUE(window.setCurrentWorkspace(QStringLiteral("chromatin")));
+    EXPECT_FALSE(window.windowTitle().contains(QStringLiteral("reuters")))
+        << window.windowTitle().toStdString();
+    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral(" — Chromatin — ")))
+        << window.windowTitle().toStdString();
+    ASSERT_TRUE(window.setCurrentWorkspace(QStringLiteral("topics")));
+    EXPECT_TRUE(window.windowTitle().contains(QStringLiteral(" — Topics: reuters — ")));
     cx::ui::RecentFiles::clear();
 }
 
