@@ -35,4 +35,16 @@ inline std::string quoteForMessage(std::string_view token, size_t maxLength = 24
     return out + "'";
 }
 
+/// `text` with every byte outside printable ASCII replaced by '?': for messages that quote what
+/// a library said about a file's bytes (e.g. a JSON parser's "last read: '…'").
+inline std::string printableAscii(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (c < 32 || c >= 127) {
+            c = '?';
+        }
+    }
+    return out;
+}
+
 } // namespace cx

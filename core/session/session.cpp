@@ -2,6 +2,7 @@
 
 #include "core/common/atomic_file.h"
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/session/session_fields.h"
 #include "core/session/session_paths.h"
 
@@ -36,7 +37,7 @@ std::string parseProblem(const nlohmann::json::parse_error& error) {
         const size_t end = what.find(':', column);
         problem += " (" + what.substr(column, end - column) + ")";
     }
-    return "not valid JSON: " + problem;
+    return "not valid JSON: " + printableAscii(problem);
 }
 
 std::int64_t lineOfByte(std::string_view text, size_t byte) {
@@ -143,8 +144,9 @@ Session parseSession(std::string_view text, const std::filesystem::path& file) {
         const std::string what = error.what();
         const size_t bracket = what.find("] ");
         throw InputError(name, 0,
-                         "not valid JSON: " +
-                             (bracket == std::string::npos ? what : what.substr(bracket + 2)));
+                         "not valid JSON: " + printableAscii(bracket == std::string::npos
+                                                                 ? what
+                                                                 : what.substr(bracket + 2)));
     }
     if (!document.is_object()) {
         throw InputError(name, 0, "/: expected a JSON object, got " + jsonTypeName(document));

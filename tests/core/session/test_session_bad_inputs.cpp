@@ -14,14 +14,37 @@ namespace {
 
 const std::string kBad = std::string(CX_TEST_DATA_DIR) + "/bad/";
 
+/// Valid UTF-8 without control characters other than line breaks and tabs: what a dialog can
+/// show (a file's raw bytes pasted into a message fail this).
 bool isPrintableText(const std::string& text) {
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 && c != '\n' && c != '\t') {
+    for (size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte < 0x80) {
+            if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) {
+                return false;
+            }
+            ++i;
+            continue;
+        }
+        const size_t length = byte >= 0xf0 && byte < 0xf5 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 0;
+        if (length == 0 || (byte >= 0xe0 && length == 2) || i + length > text.size()) {
             return false;
         }
+        for (size_t k = 1; k < length; ++k) {
+            if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) {
+                return false;
+            }
+        }
+        i += length;
     }
     return true;
+}
+
+TEST(PrintableText, RejectsRawBytesAndAcceptsUtf8) {
+    EXPECT_TRUE(isPrintableText("file.cxproj:1: not valid JSON (column 1) \xe2\x80\xa6"));
+    EXPECT_FALSE(isPrintableText("last read: '\xff'"));
+    EXPECT_FALSE(isPrintableText("last read: '\x01'"));
+    EXPECT_FALSE(isPrintableText("cut \xe2\x80"));
 }
 
 /// Reads the session and its topics section; returns the InputError's message ("" if none).
