@@ -1,6 +1,7 @@
 #include "core/tensor/tensor_power_method.h"
 
 #include "core/common/random.h"
+#include "core/tensor/jennrich.h"
 
 #include <algorithm>
 #include <functional>
@@ -338,6 +339,62 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
     const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
                                                    : Eigen::MatrixXd();
     return runAlgorithm2(m_low, options, steps, cancel, warm);
+}
+
+PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& options) const {
+    const Eigen::Index k = m_low.vectors.cols();
+    validate(options, m_low.vectors.rows(), "runJennrich");
+    if (options.numComponents != k) {
+        throw std::invalid_argument("runJennrich: M2 factor has " + std::to_string(k) +
+                                    " columns, numComponents = " +
+                                    std::to_string(options.numComponents));
+    }
+    const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
+    const Eigen::ArrayXd sign = m_low.values.array().sign();
+    SymmetricTensor3 whitened(k); // T_w(i, j, l) = t(i, j, l)·s_i·s_j·s_l
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j < k; ++j) {
+            whitened.unfolded().col(j + k * l) =
+                (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
+        }
+    }
+    whitened.symmetrize(); // estimated moments are symmetric only up to rounding
+    JennrichOptions jennrich;
+    jennrich.rank = static_cast<int>(k);
+    jennrich.slices = std::max(1, options.restarts);
+    jennrich.seed = options.seed;
+    const JennrichResult found = jennrichSymmetric(whitened, jennrich);
+
+    PowerMethodResult out;
+    out.components = Eigen::MatrixXd::Zero(m_low.vectors.rows(), k);
+    out.lambdas = Eigen::VectorXd::Zero(k);
+    out.iterations.assign(static_cast<size_t>(k), 0);
+    out.converged.assign(static_cast<size_t>(k), true);
+    out.degenerate.assign(static_cast<size_t>(k), false);
+    out.m2Eigenvalues = m_low.values;
+    const Eigen::ArrayXd rootAbs = m_low.values.cwiseAbs().cwiseSqrt().array();
+    bool anyDegenerate = found.status != Status::Successful;
+    for (Eigen::Index t = 0; t < k; ++t) {
+        const Eigen::VectorXd v = found.a.col(t);
+        const double norm = (v.array().square() * sign).sum(); // v_tᵀ S v_t
+        const double w = found.weights[t];
+        if (!(std::abs(norm) > 1e-12) || !std::isfinite(w) || w == 0 || !v.allFinite()) {
+            out.degenerate[static_cast<size_t>(t)] = true;
+            anyDegenerate = true;
+            continue;
+        }
+        const double c = std::copysign(1.0 / std::sqrt(std::abs(norm)), w);
+        const double lambda = std::copysign(std::abs(w) / std::pow(std::abs(c), 3.0), norm);
+        if (std::abs(lambda) < options.minAbsLambda) {
+            out.degenerate[static_cast<size_t>(t)] = true;
+            anyDegenerate = true;
+            continue;
+        }
+        out.lambdas[t] = lambda;
+        out.components.col(t) = m_low.vectors * (rootAbs * (c * v).array()).matrix();
+    }
+    out.status = anyDegenerate ? Status::NumericalIssue : Status::Successful;
+    return out;
 }
 
 double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const {

@@ -95,6 +95,18 @@ public:
     PowerMethodResult run(const PowerMethodOptions& options, const CancelToken& cancel = {},
                           const Eigen::MatrixXd& starts = Eigen::MatrixXd()) const;
 
+    /// The same K pairs (â_t, λ̂_t), same conventions, by Jennrich's simultaneous
+    /// diagonalisation (paper 003) of the whitened K×K×K tensor T_w = T(W, W, W),
+    /// W = V_K|Λ|^{-1/2}: T_w = Σ_t |λ_t| z_t^{⊗3} with z_t = Wᵀâ_t. jennrichSymmetric gives unit
+    /// v_t and weights w_t with T_w = Σ w_t v_t^{⊗3}, so z_t = c_t v_t; the normalisation
+    /// |⟨â, M2⁺â⟩| = |z_tᵀ S z_t| = 1 (S = sign Λ) fixes |c_t| = |v_tᵀSv_t|^{-1/2}, the cube
+    /// |λ_t| c_t³ = w_t fixes c_t's sign, and sign(λ_t) = sign(v_tᵀSv_t) = sign(ω_t). Then
+    /// â_t = V_K|Λ|^{1/2} z_t. No iterations, no restarts, no deflation: every component comes
+    /// from one eigendecomposition (the best separated of options.restarts random slice pairs,
+    /// seeded by options.seed). A component with v_tᵀSv_t ≈ 0 or |λ̂| < options.minAbsLambda
+    /// is degenerate, as in run().
+    PowerMethodResult runJennrich(const PowerMethodOptions& options) const;
+
     /// Relative Frobenius residual of the whitened tensor left by a decomposition:
     /// ‖T_w − Σ_t |λ̂_t| z_t^{⊗3}‖ / ‖T_w‖ (deflation's convention: â carries the sign) with W = V_K|Λ|^{-1/2}, T_w = T(W, W, W) and
     /// z_t = Wᵀâ_t. For exact moments of K components it is 0 at the true decomposition; between

@@ -354,9 +354,10 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         out.kept = selectKeptDirections(m2, noise, options.numComponents, rule);
         checkRank(out.kept.low.values, options.numComponents, gamma);
         const DensePowerMethod method(out.kept.low, m3);
-        out.decomposition = method.run(power, cancel);
+        const bool jennrich = options.decomposition == Decomposition::Jennrich;
+        out.decomposition = jennrich ? method.runJennrich(power) : method.run(power, cancel);
         out.residual = method.whitenedResidual(out.decomposition);
-        if (haveNeighbour) {
+        if (haveNeighbour && !jennrich) {
             PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
             const double continuedResidual = method.whitenedResidual(continued);
             if (!(out.residual < continuedResidual - kResidualTie)) {
@@ -417,6 +418,10 @@ TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
                                               const CancelToken& cancel, Eigen::Index denseLimit) {
     validateGamma(gamma);
     validateOptions(options);
+    if (options.decomposition != Decomposition::Power) {
+        throw InputError("parameter decomposition: the direct method decomposes with the power "
+                         "method only (use the projected method for jennrich)");
+    }
     const Eigen::Index d = foreground.dimension();
     if (background.dimension() != d) {
         throw std::invalid_argument("solveContrastiveTopicsDirect: vocabulary sizes differ");

@@ -4,6 +4,7 @@
 #include "core/common/status.h"
 #include "core/io/corpus.h"
 #include "core/topics/document_moments.h"
+#include "core/tensor/jennrich.h"
 #include "core/tensor/symmetric_tensor.h"
 #include "core/tensor/tensor_power_method.h"
 
@@ -22,6 +23,11 @@ struct TopicModelOptions {
     int restarts = 5;         ///< trials per component (median-|λ̂| kept)
     std::uint64_t seed = 1;
     double tolerance = 1e-10;
+    /// Power: Alg. 2 (restarts, median trial, deflation, warm starts along a γ path).
+    /// Jennrich: simultaneous diagonalisation of the whitened core (DensePowerMethod::
+    /// runJennrich; `restarts` random slice pairs, no iterations, no warm starts). The direct
+    /// (unprojected) method supports Power only.
+    Decomposition decomposition = Decomposition::Power;
 };
 
 /// One decomposition at one γ. Components are sorted by signed weight sign(λ̂)/λ̂², so the

@@ -122,6 +122,34 @@ TEST(ContrastiveTopicModel, ProjectedEngineMatchesDirectMethod) {
     }
 }
 
+TEST(ContrastiveTopicModel, JennrichAndPowerMethodAgreeOnASampledCorpus) {
+    // Estimated (noisy) moments of the A/B/C corpus above the bound: both decompositions find
+    // the two A topics as the only foreground-specific ones, with the same weights.
+    const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(40000, 2024));
+    auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    TopicModelOptions options;
+    options.numComponents = 7;
+    options.seed = 5;
+    options.iterations = 50;
+    const TopicModelResult power = engine.solve(2.25, options);
+    options.decomposition = Decomposition::Jennrich;
+    const TopicModelResult jennrich = engine.solve(2.25, options);
+    EXPECT_EQ(jennrich.numForegroundSpecific(), 2);
+    EXPECT_EQ(power.numForegroundSpecific(), 2);
+    const Matching m = matchTopics(data.topics, jennrich.topics);
+    for (int t = 0; t < 2; ++t) {
+        const int j = m.assignment[static_cast<size_t>(t)];
+        EXPECT_TRUE(jennrich.foregroundSpecific[static_cast<size_t>(j)]) << "A topic " << t;
+        EXPECT_LT(m.cost(t, j), 0.1) << "A topic " << t;
+        EXPECT_NEAR(jennrich.weights[j], data.foregroundWeights[t], 0.03) << "A topic " << t;
+    }
+    EXPECT_FALSE(jennrich.warmStarted);
+    // The direct method refuses it by name.
+    EXPECT_THROW(solveContrastiveTopicsDirect(engine.foreground(), engine.background(), 2.25, options),
+                 InputError);
+}
+
 TEST(ContrastiveTopicModel, EffectiveRankCountsEigenvaluesAboveSplitHalfNoise) {
     // γ = 0: the foreground has |A| + |B| = 5 topics, so M2f has 5 eigenvalues well above the
     // sampling noise and the rest at the noise floor.
