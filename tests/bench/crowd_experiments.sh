@@ -2,7 +2,7 @@
 # Paper 004's experiments and the real-data table of README ("Crowdsourcing"), with contrast-cli.
 #   tests/bench/crowd_experiments.sh [build/app/contrast-cli] [OUTDIR]
 # Needs ../shared/data (bluebird, RTE, TEMP). Writes OUTDIR/real.tsv, OUTDIR/sparse03_trace.tsv
-# and OUTDIR/beta_sweep.tsv.
+# and OUTDIR/beta_sweep.tsv. CX_BETAS="0.2 0.3" restricts the β-sparse sweep to those β.
 set -eu
 CLI=${1:-build/app/contrast-cli}
 OUT=${2:-crowd_experiments}
@@ -34,7 +34,7 @@ cp "$OUT/sparse03/stagewise/trace.tsv" "$OUT/sparse03_trace.tsv"
 
 # β-sparse sweep: informative workers at 0.6, 10 repetitions per β.
 echo "beta	seed	true_model	mv	mv-em	spectral-em	stagewise	stagewise-refine" > "$OUT/beta_sweep.tsv"
-for beta in 0.05 0.1 0.15 0.2 0.3 0.5; do
+for beta in ${CX_BETAS:-0.05 0.1 0.15 0.2 0.3 0.5}; do
     for seed in 1 2 3 4 5 6 7 8 9 10; do
         D="$OUT/beta_${beta}_${seed}"
         truth=$("$CLI" generate-crowd --out "$D" --items 1000 --workers 100 --classes 3 \

@@ -17,6 +17,7 @@ cx::ContrastiveHmmOptions ChromatinModelParameters::toOptions() const {
     cx::ContrastiveHmmOptions options;
     options.numComponents = numComponents;
     options.seed = seed;
+    options.initialization = decomposition;
     return options;
 }
 

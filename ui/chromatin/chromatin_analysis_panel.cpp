@@ -16,8 +16,8 @@ namespace cx::ui {
 ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("analysisPanel"));
     auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(14, 10, 14, 8);
-    grid->setVerticalSpacing(8);
+    grid->setContentsMargins(14, 6, 14, 4);
+    grid->setVerticalSpacing(4);
     m_gamma = new GammaControl(kSliderMaximum, kSpinMaximum, this);
     m_gamma->setToolTip(tr("Contrast weight: the model decomposes M_fg − γ·M_bg. States whose "
                            "weight turns negative are as common in the background as in the "
@@ -43,6 +43,15 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     m_decoding->addItem(tr("Viterbi"), static_cast<int>(cx::DecodingMethod::Viterbi));
     m_decoding->setToolTip(tr("Segmentation: most probable state per bin (posterior) or most "
                               "probable path (Viterbi)"));
+    m_decomposition = new QComboBox(this);
+    m_decomposition->addItem(tr("deflation"), static_cast<int>(cx::AsymmetricInit::Deflation));
+    m_decomposition->addItem(tr("Jennrich"),
+                             static_cast<int>(cx::AsymmetricInit::SimultaneousDiagonalization));
+    m_decomposition->setToolTip(
+        tr("<p>How the states are extracted from the third moment.</p><p><b>deflation</b> "
+           "(paper 001, Alg. 3): power iterations from random starts, one state at a time.</p>"
+           "<p><b>Jennrich</b> (paper 003): all states at once by simultaneous "
+           "diagonalisation; exact on exact moments, less stable on real (misspecified) ones.</p>"));
     row->addWidget(fieldLabel(tr("States &K"), m_components, this));
     row->addWidget(m_components);
     row->addSpacing(10);
@@ -51,15 +60,22 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     row->addSpacing(10);
     row->addWidget(fieldLabel(tr("&Encoding"), m_encoding, this));
     row->addWidget(m_encoding);
-    row->addSpacing(10);
-    row->addWidget(fieldLabel(tr("&Decoding"), m_decoding, this));
-    row->addWidget(m_decoding);
-    row->addSpacing(10);
+    row->addStretch(1);
+    grid->addLayout(row, 1, 0);
+    // Second row: how the model is extracted and decoded, then the model's summary line.
+    auto* methodRow = new QHBoxLayout;
+    methodRow->setSpacing(8);
+    methodRow->addWidget(fieldLabel(tr("&Tensor"), m_decomposition, this));
+    methodRow->addWidget(m_decomposition);
+    methodRow->addSpacing(10);
+    methodRow->addWidget(fieldLabel(tr("&Decoding"), m_decoding, this));
+    methodRow->addWidget(m_decoding);
+    methodRow->addSpacing(10);
     m_info = new QLabel(this);
     m_info->setObjectName(QStringLiteral("hint"));
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    row->addWidget(m_info, 1);
-    grid->addLayout(row, 1, 0);
+    methodRow->addWidget(m_info, 1);
+    grid->addLayout(methodRow, 2, 0);
 
     connect(m_gamma, &GammaControl::gammaChanged, this, &ChromatinAnalysisPanel::gammaChanged);
     for (QSpinBox* box : {m_components, m_seed}) {
@@ -69,11 +85,13 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
             }
         });
     }
-    connect(m_encoding, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_syncing) {
-            emit parametersChanged(parameters());
-        }
-    });
+    for (QComboBox* combo : {m_encoding, m_decomposition}) {
+        connect(combo, &QComboBox::currentIndexChanged, this, [this] {
+            if (!m_syncing) {
+                emit parametersChanged(parameters());
+            }
+        });
+    }
     connect(m_decoding, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_syncing) {
             emit decodingChanged(decodingMethod());
@@ -94,6 +112,7 @@ ChromatinModelParameters ChromatinAnalysisPanel::parameters() const {
     p.numComponents = m_components->value();
     p.seed = static_cast<std::uint64_t>(m_seed->value());
     p.encoding = static_cast<cx::ObservationEncoding>(m_encoding->currentData().toInt());
+    p.decomposition = static_cast<cx::AsymmetricInit>(m_decomposition->currentData().toInt());
     return p;
 }
 
@@ -106,6 +125,8 @@ void ChromatinAnalysisPanel::setParameters(const ChromatinModelParameters& param
     m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(parameters.seed, 2147483647)));
     m_encoding->setCurrentIndex(
         std::max(0, m_encoding->findData(static_cast<int>(parameters.encoding))));
+    m_decomposition->setCurrentIndex(
+        std::max(0, m_decomposition->findData(static_cast<int>(parameters.decomposition))));
     m_syncing = false;
 }
 

@@ -39,6 +39,7 @@ public:
     QSpinBox* componentsSpin() const { return m_components; }
     QComboBox* encodingCombo() const { return m_encoding; }
     QComboBox* decodingCombo() const { return m_decoding; }
+    QComboBox* decompositionCombo() const { return m_decomposition; }
 
 signals:
     void gammaChanged(double gamma);
@@ -51,6 +52,7 @@ private:
     QSpinBox* m_seed = nullptr;
     QComboBox* m_encoding = nullptr;
     QComboBox* m_decoding = nullptr;
+    QComboBox* m_decomposition = nullptr;
     QLabel* m_info = nullptr;
     bool m_syncing = false;
 };

@@ -69,6 +69,8 @@ struct ChromatinModelParameters {
     int numComponents = 7;
     std::uint64_t seed = 1;
     cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
+    /// How the components are extracted: deflation (Alg. 3) or Jennrich (paper 003).
+    cx::AsymmetricInit decomposition = cx::AsymmetricInit::Deflation;
 
     bool operator==(const ChromatinModelParameters&) const = default;
     cx::ContrastiveHmmOptions toOptions() const;

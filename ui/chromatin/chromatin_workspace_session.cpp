@@ -80,6 +80,9 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     section.seed = parameters.seed;
     section.encoding =
         parameters.encoding == cx::ObservationEncoding::MarkCombination ? "combinations" : "marks";
+    section.decomposition =
+        parameters.decomposition == cx::AsymmetricInit::SimultaneousDiagonalization ? "jennrich"
+                                                                                     : "deflation";
     section.gamma = m_controller->gamma();
     section.decode = cx::toString(m_controller->decodingMethod());
     section.region.clear();
@@ -179,6 +182,9 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
     parameters.numComponents = section.numComponents;
     parameters.seed = section.seed;
     parameters.encoding = cx::parseObservationEncoding(section.encoding);
+    parameters.decomposition = section.decomposition == "jennrich"
+                                   ? cx::AsymmetricInit::SimultaneousDiagonalization
+                                   : cx::AsymmetricInit::Deflation;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     const cx::DecodingMethod decoding = section.decode == "viterbi" ? cx::DecodingMethod::Viterbi

@@ -81,6 +81,7 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     auto* workersLayout = new QVBoxLayout(workers);
     m_workerSearch = new QLineEdit;
     m_workerSearch->setPlaceholderText(tr("Search workers…"));
+    m_workerSearch->setToolTip(tr("Show only the workers whose id contains this text"));
     m_workerSearch->setClearButtonEnabled(true);
     m_workerModel = new QStandardItemModel(this);
     m_workerProxy = new QSortFilterProxyModel(this);

@@ -82,7 +82,12 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
     m_components = numberSpin(0, 64, 0, 70, controls);
     m_components->setSpecialValueText(tr("classes"));
     m_components->setToolTip(tr("Number of mixture components (0 = the number of classes)"));
+    m_method->setToolTip(tr("<p>How the true labels and each worker's confusion matrix are "
+                            "estimated from the workers' labels.</p><p><b>Stagewise EM</b> is "
+                            "paper 004's method; majority vote, EM from random restarts or from "
+                            "majority vote, and spectral-initialised EM are its baselines.</p>"));
     m_seed = numberSpin(0, 1000000, 1, 70, controls);
+    m_seed->setToolTip(tr("Seed of the random draws (initial splits and restarts)"));
     m_compare = new QPushButton(tr("Compare methods"), controls);
     m_compare->setEnabled(false);
     controlLayout->addWidget(fieldLabel(tr("Method"), m_method, controls));

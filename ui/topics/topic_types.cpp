@@ -24,6 +24,7 @@ cx::TopicModelOptions ModelParameters::toOptions() const {
     options.iterations = iterations;
     options.restarts = restarts;
     options.seed = seed;
+    options.decomposition = decomposition;
     return options;
 }
 

@@ -46,6 +46,7 @@ struct ModelParameters {
     int iterations = 100;
     int restarts = 5;
     std::uint64_t seed = 1;
+    cx::Decomposition decomposition = cx::Decomposition::Power; ///< of the whitened core
 
     bool operator==(const ModelParameters&) const = default;
     cx::TopicModelOptions toOptions() const;

@@ -3,6 +3,7 @@
 #include "ui/widgets/form_widgets.h"
 #include "ui/widgets/gamma_control.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -41,6 +42,15 @@ TopicsAnalysisPanel::TopicsAnalysisPanel(QWidget* parent) : QWidget(parent) {
     m_restarts->setToolTip(tr("Trials per component (the median-|λ| trial is kept)"));
     m_iterations = numberSpin(1, 10000, 100, 64, this);
     m_iterations->setToolTip(tr("Power iterations per trial"));
+    m_decomposition = new QComboBox(this);
+    m_decomposition->addItem(tr("Power method"), static_cast<int>(cx::Decomposition::Power));
+    m_decomposition->addItem(tr("Jennrich"), static_cast<int>(cx::Decomposition::Jennrich));
+    m_decomposition->setToolTip(
+        tr("<p>How the whitened third moment is decomposed.</p><p><b>Power method</b> (paper 001, "
+           "Alg. 2): restarts, median trial, deflation; continues each γ from its neighbour.</p>"
+           "<p><b>Jennrich</b> (paper 003): one simultaneous diagonalisation of random slices "
+           "(Restarts = slice pairs tried); exact on exact moments, less accurate under sampling "
+           "noise.</p>"));
     row->addWidget(fieldLabel(tr("Components &K"), m_components, this));
     row->addWidget(m_components);
     row->addSpacing(10);
@@ -59,8 +69,20 @@ TopicsAnalysisPanel::TopicsAnalysisPanel(QWidget* parent) : QWidget(parent) {
     m_engineInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_engineInfo, 1);
     grid->addLayout(row, 1, 0, 1, 5);
+    // The decomposition on a line of its own: the window must fit 1024 px.
+    auto* methodRow = new QHBoxLayout;
+    methodRow->setSpacing(8);
+    methodRow->addWidget(fieldLabel(tr("&Decomposition"), m_decomposition, this));
+    methodRow->addWidget(m_decomposition);
+    methodRow->addStretch(1);
+    grid->addLayout(methodRow, 2, 0, 1, 5);
 
     connect(m_gamma, &GammaControl::gammaChanged, this, &TopicsAnalysisPanel::gammaChanged);
+    connect(m_decomposition, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing) {
+            emit parametersChanged(parameters());
+        }
+    });
     for (QSpinBox* box : {m_components, m_seed, m_restarts, m_iterations}) {
         connect(box, &QSpinBox::valueChanged, this, [this] {
             if (!m_syncing) {
@@ -92,6 +114,7 @@ ModelParameters TopicsAnalysisPanel::parameters() const {
     p.seed = static_cast<std::uint64_t>(m_seed->value());
     p.restarts = m_restarts->value();
     p.iterations = m_iterations->value();
+    p.decomposition = static_cast<cx::Decomposition>(m_decomposition->currentData().toInt());
     return p;
 }
 
@@ -101,6 +124,8 @@ void TopicsAnalysisPanel::setParameters(const ModelParameters& parameters) {
     m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(parameters.seed, 2147483647)));
     m_restarts->setValue(parameters.restarts);
     m_iterations->setValue(parameters.iterations);
+    m_decomposition->setCurrentIndex(
+        std::max(0, m_decomposition->findData(static_cast<int>(parameters.decomposition))));
     m_syncing = false;
 }
 

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
@@ -52,6 +53,7 @@ private:
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_restarts = nullptr;
     QSpinBox* m_iterations = nullptr;
+    QComboBox* m_decomposition = nullptr;
     QLabel* m_engineInfo = nullptr;
     QString m_engineInfoText;
     bool m_syncing = false;

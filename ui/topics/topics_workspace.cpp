@@ -265,6 +265,7 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.numComponents = parameters.numComponents;
     section.iterations = parameters.iterations;
     section.restarts = parameters.restarts;
+    section.decomposition = cx::toString(parameters.decomposition);
     section.seed = parameters.seed;
     section.gamma = m_controller->gamma();
     section.positive = m_controller->sweep().positiveRule.toStdString();
@@ -375,6 +376,7 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     parameters.seed = section.seed;
     parameters.iterations = section.iterations;
     parameters.restarts = section.restarts;
+    parameters.decomposition = cx::parseDecomposition(section.decomposition);
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     setGammaEverywhere(section.gamma);

@@ -76,6 +76,7 @@ TopicsSection sampleTopics(const fs::path& data) {
     topics.seed = 12345678901234ULL;
     topics.iterations = 55;
     topics.restarts = 4;
+    topics.decomposition = "jennrich";
     topics.smoothing = 0.02;
     topics.positive = "!topics=gnp";
     topics.aucGammas = "0:2:0.5";
@@ -139,6 +140,7 @@ void expectSameTopics(const TopicsSection& a, const TopicsSection& b) {
     EXPECT_EQ(a.positive, b.positive);
     EXPECT_EQ(a.aucGammas, b.aucGammas);
     EXPECT_EQ(a.topWords, b.topWords);
+    EXPECT_EQ(a.decomposition, b.decomposition);
     EXPECT_EQ(a.allComponents, b.allComponents);
     EXPECT_EQ(a.savedBy, b.savedBy);
 }

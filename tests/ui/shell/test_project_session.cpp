@@ -5,6 +5,7 @@
 #include "chromatin/chromatin_test_helpers.h"
 
 #include "ui/chromatin/annotation_list_model.h"
+#include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_workspace.h"
 #include "ui/chromatin/state_matrix_model.h"
@@ -25,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -149,7 +151,12 @@ void openDemoAndEdit(MainWindow& window) {
     topics->tablePanel()->setShowAll(true);
     topics->analysisPanel()->setGamma(1.5);
     emit topics->analysisPanel()->gammaChanged(1.5);
+    cx::ui::ModelParameters parameters = topics->analysisPanel()->parameters();
+    parameters.decomposition = cx::Decomposition::Jennrich;
+    topics->analysisPanel()->setParameters(parameters);
+    emit topics->analysisPanel()->parametersChanged(parameters);
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    chromatin->analysisPanel()->decompositionCombo()->setCurrentIndex(1); // Jennrich
     chromatin->setGamma(0.5);
     ASSERT_TRUE(settleBoth(window));
     // Rename the second row of the emission heatmap and scroll the track.
@@ -193,6 +200,14 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
     expectSame(saved, Snapshot::of(reopened));
+    EXPECT_EQ(reopened.topicsWorkspace()->analysisPanel()->parameters().decomposition,
+              cx::Decomposition::Jennrich);
+    EXPECT_EQ(reopened.topicsWorkspace()->controller()->parameters().decomposition,
+              cx::Decomposition::Jennrich);
+    EXPECT_EQ(reopened.chromatinWorkspace()->controller()->parameters().decomposition,
+              cx::AsymmetricInit::SimultaneousDiagonalization);
+    EXPECT_EQ(reopened.chromatinWorkspace()->analysisPanel()->decompositionCombo()->currentIndex(),
+              1);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     EXPECT_EQ(reopened.project()->filePath(), QFileInfo(file).absoluteFilePath());
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
