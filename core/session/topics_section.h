@@ -20,7 +20,8 @@ namespace cx {
 ///      "foreground": "places=usa",
 ///      "background": {"mode": "rule", "rule": "topics=gnp,cpi"},
 ///      "model": {"method": "projected", "k": 10, "gamma": 2, "seed": 1, "iterations": 100,
-///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0},
+///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0,
+///                "decomposition": "power"},
 ///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25"},
 ///      "view": {"top_words": 10, "all_components": false},
 ///      "saved_by": "topics"}
@@ -45,6 +46,7 @@ struct TopicsSection {
     std::uint64_t seed = 1;
     int iterations = 100;
     int restarts = 5;
+    std::string decomposition = "power"; ///< "power" or "jennrich" (cx::parseDecomposition)
     int rankPerSide = 0; ///< 0 = max(2K, K + 8)
     int rangeIterations = 3;
     double smoothing = 0.0; ///< 0 = the Jeffreys rule (kAutoSmoothing), > 0 a fixed α
