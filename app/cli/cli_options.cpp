@@ -38,7 +38,7 @@ CLI::Option* OptionList::add(const std::string& name, std::function<void(const s
                              const std::string& typeName, const std::string& meaning,
                              const std::string& defaultValue) {
     const std::string description =
-        defaultValue.empty() ? meaning : meaning + " (default: " + defaultValue + ")";
+        meaning + " (default: " + (defaultValue.empty() ? "none" : defaultValue) + ")";
     CLI::Option* option = m_app->add_option_function<std::string>("--" + name, std::move(parse),
                                                                   description);
     option->type_name(typeName);

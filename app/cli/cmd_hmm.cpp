@@ -268,7 +268,7 @@ CommandEntry addHmmCommand(CLI::App& root) {
         addSubcommand(root, "hmm", "contrastive HMM on ChromHMM binarized chromatin tracks"));
     list.text("tracks", options->tracks, "ChromHMM binarized files F1[,F2...]").required()
         .text("fg-regions", options->foregroundRegions,
-              "BED files of the foreground regions (default: every bin)")
+              "BED files of the foreground regions")
         .text("bg-regions", options->backgroundRegions, "BED files of the background regions")
         .integer("k", job.numComponents, 1, 1000, "number of hidden states K").required()
         .real("gamma", job.gamma, 0.0, 1e6, "contrast γ").required()

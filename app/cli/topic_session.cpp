@@ -37,7 +37,7 @@ void declareLoadOptions(OptionList& options, LoadOptionValues& values) {
         .real("max-df", values.maxDf, 1e-9, 1.0,
               "drop words found in more than this fraction of the documents")
         .integer("max-vocab", values.maxVocab, 0, 100000000,
-                 "keep only the most frequent words (0 = no limit)")
+                 "keep only the N most frequent words (0 = at most max(documents, 1000))")
         .flag("keep-stopwords", values.keepStopwords, "keep English stop words")
         .flag("keep-numbers", values.keepNumbers, "keep tokens that are pure numbers")
         .flag("drop-numbers", values.dropNumbers,
