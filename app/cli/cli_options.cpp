@@ -32,7 +32,29 @@ std::string rangeText(std::int64_t min, std::int64_t max) {
     return "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 
+class HelpFormatter : public CLI::Formatter {
+public:
+    std::string make_option(const CLI::Option* option, bool positional) const override {
+        const std::string left =
+            "  " + make_option_name(option, positional) + make_option_opts(option);
+        const size_t width = get_column_width();
+        std::string out = left;
+        if (left.size() + 2 > width) {
+            out += "\n" + std::string(width, ' ');
+        } else {
+            out += std::string(width - left.size(), ' ');
+        }
+        return out + make_option_desc(option) + "\n";
+    }
+};
+
 } // namespace
+
+std::shared_ptr<CLI::Formatter> makeHelpFormatter() {
+    auto formatter = std::make_shared<HelpFormatter>();
+    formatter->column_width(36);
+    return formatter;
+}
 
 CLI::Option* OptionList::add(const std::string& name, std::function<void(const std::string&)> parse,
                              const std::string& typeName, const std::string& meaning,

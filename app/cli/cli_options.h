@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct CommandEntry {
     CLI::App* app = nullptr;
     std::function<int()> run;
 };
+
+/// The help layout of every command: option name and type, then at least two spaces and the
+/// meaning on the same line, or the meaning on the next line when the name and type are long.
+std::shared_ptr<CLI::Formatter> makeHelpFormatter();
 
 /// Splits "a,b,c" at commas, dropping empty pieces.
 std::vector<std::string> splitList(const std::string& text, char separator = ',');

@@ -36,6 +36,8 @@ void ensureFolder(const std::string& dir) {
 /// The options of `crowd` (declared in addCrowdCommand).
 struct CrowdCommandOptions {
     CrowdSection section;
+    std::string labels; ///< → section.labels
+    std::string gold;   ///< → section.gold
     std::string methodName = "stagewise-refine";
     std::string outDir;
     std::string sessionPath;
@@ -44,6 +46,8 @@ struct CrowdCommandOptions {
 
 int runCrowd(CrowdCommandOptions& options) {
     CrowdSection& section = options.section;
+    section.labels = options.labels;
+    section.gold = options.gold;
     const std::string& methodName = options.methodName;
     const std::string& outDir = options.outDir;
     const std::string& sessionPath = options.sessionPath;
@@ -221,8 +225,8 @@ CommandEntry addCrowdCommand(CLI::App& root) {
     CrowdSection& section = options->section;
     OptionList list(addSubcommand(
         root, "crowd", "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)"));
-    list.text("labels", section.labels, "labels file (item,worker,label)").required()
-        .text("gold", section.gold, "gold file (item,truth): reports the error rate")
+    list.text("labels", options->labels, "labels file (item,worker,label)").required()
+        .text("gold", options->gold, "gold file (item,truth): reports the error rate")
         .text("method", options->methodName,
               "stagewise | stagewise-refine | mv-em | spectral-em | em | mv")
         .integer("k", section.numComponents, 0, 64, "number of classes (0 = from the labels)")

@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
     using namespace cx::cli;
     CLI::App root("contrast-cli — Contrast Explorer batch tool", "contrast-cli");
     root.require_subcommand(0, 1);
+    // Subcommands copy the formatter when added.
+    root.formatter(makeHelpFormatter());
     root.footer("Rules select documents by label: FIELD=V1,V2 (has any of the values), !FIELD=V "
                 "(negation),\n'A;B' (both). '*' selects every document. "
                 "`contrast-cli COMMAND --help` lists a command's options.");
@@ -47,7 +50,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string name = argv[1];
-    if (!name.empty() && name[0] != '-' && root.get_subcommand_no_throw(name) == nullptr) {
+    const bool known = std::any_of(entries.begin(), entries.end(), [&](const CommandEntry& entry) {
+        return entry.app->get_name() == name;
+    });
+    if (!name.empty() && name[0] != '-' && !known) {
         std::cerr << "contrast-cli: unknown command '" << name << "' (try --help)\n";
         return 2;
     }

@@ -79,18 +79,29 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
     return all;
 }
 
-/// The help line of --NAME: the line whose first word is --NAME (after indentation).
+/// The help entry of --NAME: the line whose first word is --NAME (after indentation), joined
+/// with the indented continuation line CLI11 uses when the name and type fill the first column.
 std::map<std::string, std::string> optionLines(const std::string& help) {
     std::map<std::string, std::string> lines;
     std::istringstream in(help);
     std::string line;
+    std::string last;
     while (std::getline(in, line)) {
         const auto start = line.find_first_not_of(' ');
-        if (start == std::string::npos || line.compare(start, 2, "--") != 0) {
+        if (start == std::string::npos) {
+            last.clear();
+            continue;
+        }
+        if (line.compare(start, 2, "--") != 0) {
+            if (!last.empty() && start >= 20) {
+                lines[last] += "  " + line.substr(start);
+            }
+            last.clear();
             continue;
         }
         const auto end = line.find_first_of(" ,", start);
-        lines[line.substr(start + 2, end == std::string::npos ? end : end - start - 2)] = line;
+        last = line.substr(start + 2, end == std::string::npos ? end : end - start - 2);
+        lines[last] = line;
     }
     return lines;
 }
