@@ -2,12 +2,8 @@
 // tracks, with tree-aware posterior decoding, per-cell spectral HMM and flattened EM baselines
 // and promoter F1 against TSS annotations.
 //
-// Options beyond the usage line: --decode auto|path|joint (tree decoding, see
-// TreeDecodingMode), --strict-marks (refuse cell types whose marks differ), --flank BP (1000,
-// TSS ± flank), --promoter-state N (1-based label of the promoter state; default: the state
-// most enriched in TSS bins, chosen per cell and method), --projection M (product-projection
-// dimension; K), --iterations N, --restarts R, --em-iterations N (50), --bin-size BP (200),
-// --no-segments.
+// Every option, with its meaning and default, is declared in addTreeCommand at the end of this
+// file (`contrast-cli tree --help` lists them).
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -343,9 +339,9 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .text("out", o.outDir, "output folder").required()
         .flag("json", o.json, "print a JSON summary on standard output")
         .flag("no-segments", o.noSegments, "do not write the segmentation BED files")
-        .integer("flank", o.flank, 0, 100000000, "TSS flank in base pairs")
+        .integer("flank", o.flank, 0, 100000000, "promoter = TSS ± flank base pairs")
         .integer("promoter-state", o.promoterLabel, 0, maxStates,
-                 "state scored as promoter (0 = by enrichment at the TSS)")
+                 "1-based label of the promoter state (0 = the state most enriched in TSS bins, per cell and method)")
         .integer("em-iterations", o.emIterations, 1, 100000,
                  "Baum–Welch iterations of --compare em")
         .text("decode", o.decodeName, "auto | path | joint")
