@@ -1,6 +1,6 @@
 #include "cli_session.h"
 
-#include "args.h"
+#include "cli_options.h"
 
 #include "core/common/error.h"
 #include "core/session/session.h"
@@ -34,6 +34,7 @@ TopicsSection topicsSectionOf(const TopicSession& session, double gamma,
     section.seed = session.modelOptions.seed;
     section.iterations = session.modelOptions.iterations;
     section.restarts = session.modelOptions.restarts;
+    section.decomposition = toString(session.modelOptions.decomposition);
     section.rankPerSide = session.projectionOptions.rankPerSide;
     section.rangeIterations = session.projectionOptions.powerIterations;
     section.smoothing = session.smoothing;
@@ -57,6 +58,8 @@ void applyTopicsSection(const TopicsSection& section, TopicSession& session) {
     session.modelOptions.seed = section.seed;
     session.modelOptions.iterations = section.iterations;
     session.modelOptions.restarts = section.restarts;
+    session.decomposition = section.decomposition;
+    session.modelOptions.decomposition = parseDecomposition(section.decomposition);
     session.projectionOptions.seed = section.seed;
     session.projectionOptions.rankPerSide = section.rankPerSide;
     session.projectionOptions.powerIterations = section.rangeIterations;

@@ -14,13 +14,21 @@
 
 namespace cx::cli {
 
-int runConvert(const std::vector<std::string>& argv) {
-    const Args args(argv, corpusFlags());
-    const std::string path = args.string("corpus");
-    const CorpusLoadOptions options = readLoadOptions(args);
-    const std::string outDir = args.string("out");
-    const std::string name = args.string("name", "corpus");
-    args.rejectUnused();
+namespace {
+
+/// The options of `convert` (declared in addConvertCommand).
+struct ConvertCommandOptions {
+    std::string path;
+    LoadOptionValues load;
+    std::string outDir;
+    std::string name = "corpus";
+};
+
+int runConvert(const ConvertCommandOptions& command) {
+    const std::string& path = command.path;
+    const CorpusLoadOptions options = command.load.toOptions();
+    const std::string& outDir = command.outDir;
+    const std::string& name = command.name;
     std::error_code error;
     std::filesystem::create_directories(outDir, error);
     if (error || !std::filesystem::is_directory(outDir)) {
@@ -76,6 +84,22 @@ int runConvert(const std::vector<std::string>& argv) {
               << "/docword." << name << ".txt, vocab." << name << ".txt"
               << (corpus.labels.empty() ? "" : ", labels." + name + ".tsv") << "\n";
     return 0;
+}
+
+} // namespace
+
+CommandEntry addConvertCommand(CLI::App& root) {
+    auto options = std::make_shared<ConvertCommandOptions>();
+    OptionList list(addSubcommand(root, "convert",
+                                  "load a corpus and write it as UCI bag-of-words (+ labels sidecar)"));
+    list.text("corpus", options->path, "corpus file or folder").required();
+    declareLoadOptions(list, options->load);
+    list.text("out", options->outDir, "output folder").required()
+        .text("name", options->name, "file name stem: docword.NAME.txt, vocab.NAME.txt");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runConvert(*options);
+            }};
 }
 
 } // namespace cx::cli

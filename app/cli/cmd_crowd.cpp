@@ -33,24 +33,25 @@ void ensureFolder(const std::string& dir) {
     }
 }
 
-} // namespace
-
-int runCrowd(const std::vector<std::string>& argv) {
-    const Args args(argv, {"json"});
+/// The options of `crowd` (declared in addCrowdCommand).
+struct CrowdCommandOptions {
     CrowdSection section;
-    section.labels = args.string("labels");
-    section.gold = args.string("gold", "");
-    const std::string methodName = args.string("method", "stagewise-refine");
-    section.numComponents = static_cast<int>(args.integer("k", 0, 0, 64));
-    section.seed = args.seed("seed", 1);
-    section.restarts = static_cast<int>(args.integer("restarts", 10, 1, 10000));
-    section.maxIterations = static_cast<int>(args.integer("max-iter", 100, 1, 1000000));
-    section.smoothing = args.real("smoothing", 0.01, 0.0, 1e6);
-    section.significance = args.real("significance", 0.0, 0.0, 0.999999);
-    const std::string outDir = args.string("out", "");
-    const std::string sessionPath = args.string("save-session", "");
-    const bool json = args.flag("json");
-    args.rejectUnused();
+    std::string labels; ///< → section.labels
+    std::string gold;   ///< → section.gold
+    std::string methodName = "stagewise-refine";
+    std::string outDir;
+    std::string sessionPath;
+    bool json = false;
+};
+
+int runCrowd(CrowdCommandOptions& options) {
+    CrowdSection& section = options.section;
+    section.labels = options.labels;
+    section.gold = options.gold;
+    const std::string& methodName = options.methodName;
+    const std::string& outDir = options.outDir;
+    const std::string& sessionPath = options.sessionPath;
+    const bool json = options.json;
     const std::optional<CrowdMethod> method = parseCrowdMethod(methodName);
     if (!method) {
         throw InputError("parameter --method: '" + methodName +
@@ -130,20 +131,33 @@ int runCrowd(const std::vector<std::string>& argv) {
     return 0;
 }
 
-int runGenerateCrowd(const std::vector<std::string>& argv) {
-    const Args args(argv, {"json"});
-    const std::string outDir = args.string("out");
-    const std::string name = args.string("name", "crowd");
-    const int numItems = static_cast<int>(args.integer("items", 1000, 1, 10000000));
-    const int numWorkers = static_cast<int>(args.integer("workers", 100, 1, 100000));
-    const int numClasses = static_cast<int>(args.integer("classes", 3, 2, 64));
-    const double beta = args.real("beta", 0.3, 0.0, 1.0);
-    const double accuracy = args.real("accuracy", 0.6, 0.0, 1.0);
-    const double lastAccuracy = args.real("last-accuracy", accuracy, 0.0, 1.0);
-    const double labelProbability = args.real("label-probability", 1.0, 0.0, 1.0);
-    const std::uint64_t seed = args.seed("seed", 1);
-    const bool json = args.flag("json");
-    args.rejectUnused();
+/// The options of `generate-crowd` (declared in addGenerateCrowdCommand).
+struct GenerateCrowdCommandOptions {
+    std::string outDir;
+    std::string name = "crowd";
+    int numItems = 1000;
+    int numWorkers = 100;
+    int numClasses = 3;
+    double beta = 0.3;
+    double accuracy = 0.6;
+    double lastAccuracy = -1; ///< < 0: same as accuracy
+    double labelProbability = 1.0;
+    std::uint64_t seed = 1;
+    bool json = false;
+};
+
+int runGenerateCrowd(const GenerateCrowdCommandOptions& options) {
+    const std::string& outDir = options.outDir;
+    const std::string& name = options.name;
+    const int numItems = options.numItems;
+    const int numWorkers = options.numWorkers;
+    const int numClasses = options.numClasses;
+    const double beta = options.beta;
+    const double accuracy = options.accuracy;
+    const double lastAccuracy = options.lastAccuracy < 0 ? accuracy : options.lastAccuracy;
+    const double labelProbability = options.labelProbability;
+    const std::uint64_t seed = options.seed;
+    const bool json = options.json;
     const int numInformative = static_cast<int>(std::lround(beta * numWorkers));
     SparseCrowdSpec spec = decayingExpertsSpec(accuracy, lastAccuracy, numInformative, numItems,
                                                numWorkers, numClasses, seed);
@@ -202,6 +216,58 @@ int runGenerateCrowd(const std::vector<std::string>& argv) {
         std::cout << out.dump() << "\n";
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addCrowdCommand(CLI::App& root) {
+    auto options = std::make_shared<CrowdCommandOptions>();
+    CrowdSection& section = options->section;
+    OptionList list(addSubcommand(
+        root, "crowd", "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)"));
+    list.text("labels", options->labels, "labels file (item,worker,label)").required()
+        .text("gold", options->gold, "gold file (item,truth): reports the error rate")
+        .text("method", options->methodName,
+              "stagewise | stagewise-refine | mv-em | spectral-em | em | mv")
+        .integer("k", section.numComponents, 0, 64, "number of classes (0 = from the labels)")
+        .seed("seed", section.seed, "random seed")
+        .integer("restarts", section.restarts, 1, 10000, "random restarts")
+        .integer("max-iter", section.maxIterations, 1, 1000000, "maximum EM iterations")
+        .real("smoothing", section.smoothing, 0.0, 1e6, "additive smoothing of the confusion matrices")
+        .real("significance", section.significance, 0.0, 0.999999,
+              "stagewise: significance level of the informative-worker test (0 = the paper's rule)")
+        .text("out", options->outDir, "write result files into this folder")
+        .flag("json", options->json, "print a JSON summary on standard output")
+        .text("save-session", options->sessionPath, "also save these options as a session (.cxproj)");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runCrowd(*options);
+            }};
+}
+
+CommandEntry addGenerateCrowdCommand(CLI::App& root) {
+    auto options = std::make_shared<GenerateCrowdCommandOptions>();
+    GenerateCrowdCommandOptions& o = *options;
+    OptionList list(addSubcommand(
+        root, "generate-crowd", "seeded beta-sparse synthetic crowd (labels, gold, true workers)"));
+    list.text("out", o.outDir, "output folder").required()
+        .text("name", o.name, "file name stem: NAME.labels.csv, NAME.gold.csv, …")
+        .integer("items", o.numItems, 1, 10000000, "items")
+        .integer("workers", o.numWorkers, 1, 100000, "workers")
+        .integer("classes", o.numClasses, 2, 64, "classes")
+        .real("beta", o.beta, 0.0, 1.0, "fraction β of informative workers")
+        .real("accuracy", o.accuracy, 0.0, 1.0, "accuracy of the first informative worker")
+        .real("last-accuracy", o.lastAccuracy, 0.0, 1.0,
+              "accuracy of the last informative worker (decaying in between)")
+        .defaultText("--accuracy")
+        .real("label-probability", o.labelProbability, 0.0, 1.0,
+              "probability that a worker labels an item")
+        .seed("seed", o.seed, "random seed")
+        .flag("json", o.json, "print a JSON summary on standard output");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runGenerateCrowd(*options);
+            }};
 }
 
 } // namespace cx::cli

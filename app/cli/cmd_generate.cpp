@@ -4,9 +4,10 @@
 #include "topic_session.h"
 
 #include "core/common/error.h"
-#include "core/common/json_writer.h"
 #include "core/common/timer.h"
 #include "core/topics/synthetic_topics.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,23 +15,29 @@
 
 namespace cx::cli {
 
-int runGenerate(const std::vector<std::string>& argv) {
-    const Args args(argv, {"json"});
+namespace {
+
+/// The options of `generate` (declared in addGenerateCommand).
+struct GenerateCommandOptions {
     SyntheticTopicSpec spec;
-    const std::string outDir = args.string("out");
-    const std::string name = args.string("name", "synthetic");
-    spec.foregroundDocuments = args.integer("fg-docs", 5000, 1, 1000000000);
-    spec.backgroundDocuments = args.integer("bg-docs", 5000, 1, 1000000000);
-    spec.vocabularySize = static_cast<int>(args.integer("vocab", 2000, 2, 10000000));
-    spec.numA = static_cast<int>(args.integer("a", 3, 0, 1000));
-    spec.numB = static_cast<int>(args.integer("b", 3, 0, 1000));
-    spec.numC = static_cast<int>(args.integer("c", 3, 0, 1000));
-    spec.documentLength = static_cast<int>(args.integer("length", 100, 3, 1000000));
-    spec.lengthSpread = static_cast<int>(args.integer("spread", 20, 0, 1000000));
-    spec.topicConcentration = args.real("concentration", 0.05, 1e-6, 1e6);
-    spec.seed = args.seed("seed", 1);
-    const bool json = args.flag("json");
-    args.rejectUnused();
+    std::string outDir;
+    std::string name = "synthetic";
+    bool json = false;
+    GenerateCommandOptions() {
+        spec.foregroundDocuments = 5000;
+        spec.backgroundDocuments = 5000;
+        spec.vocabularySize = 2000;
+        spec.documentLength = 100;
+        spec.lengthSpread = 20;
+        spec.topicConcentration = 0.05;
+    }
+};
+
+int runGenerate(GenerateCommandOptions& options) {
+    SyntheticTopicSpec& spec = options.spec;
+    const std::string& outDir = options.outDir;
+    const std::string& name = options.name;
+    const bool json = options.json;
     if (spec.documentLength - spec.lengthSpread < 3) {
         throw InputError("parameter --spread: length - spread must be at least 3 (got " +
                          std::to_string(spec.documentLength - spec.lengthSpread) + ")");
@@ -76,16 +83,14 @@ int runGenerate(const std::vector<std::string>& argv) {
 
     const std::string docword = outDir + "/docword." + name + ".txt";
     if (json) {
-        JsonWriter out(std::cout);
-        out.beginObject();
-        out.field("command", "generate");
-        out.field("docword", docword);
-        out.field("documents", spec.foregroundDocuments + spec.backgroundDocuments);
-        out.field("vocabulary", spec.vocabularySize);
-        out.field("gamma_bound", truth.gammaBound());
-        out.key("timings_ms").beginObject().field("generate_and_write", writeMs).endObject();
-        out.endObject();
-        std::cout << "\n";
+        nlohmann::ordered_json out;
+        out["command"] = "generate";
+        out["docword"] = docword;
+        out["documents"] = spec.foregroundDocuments + spec.backgroundDocuments;
+        out["vocabulary"] = spec.vocabularySize;
+        out["gamma_bound"] = truth.gammaBound();
+        out["timings_ms"] = {{"generate_and_write", writeMs}};
+        std::cout << out.dump() << "\n";
     } else {
         std::cout << "wrote " << docword << " (+ vocab, labels sidecar, truth) with "
                   << spec.foregroundDocuments + spec.backgroundDocuments
@@ -95,6 +100,34 @@ int runGenerate(const std::vector<std::string>& argv) {
                   << "Prop. 1 bound on gamma: " << truth.gammaBound() << "\n";
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addGenerateCommand(CLI::App& root) {
+    auto options = std::make_shared<GenerateCommandOptions>();
+    SyntheticTopicSpec& spec = options->spec;
+    OptionList list(addSubcommand(
+        root, "generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)"));
+    list.text("out", options->outDir, "output folder").required()
+        .text("name", options->name, "file name stem: docword.NAME.txt, vocab.NAME.txt, …")
+        .integer("fg-docs", spec.foregroundDocuments, 1, 1000000000, "foreground documents")
+        .integer("bg-docs", spec.backgroundDocuments, 1, 1000000000, "background documents")
+        .integer("vocab", spec.vocabularySize, 2, 10000000, "vocabulary size")
+        .integer("a", spec.numA, 0, 1000, "foreground-only topics (set A)")
+        .integer("b", spec.numB, 0, 1000, "shared topics (set B)")
+        .integer("c", spec.numC, 0, 1000, "background-only topics (set C)")
+        .integer("length", spec.documentLength, 3, 1000000, "mean document length in tokens")
+        .integer("spread", spec.lengthSpread, 0, 1000000,
+                 "document length uniform in [length − spread, length + spread]")
+        .real("concentration", spec.topicConcentration, 1e-6, 1e6,
+              "Dirichlet concentration β of each topic's word distribution")
+        .seed("seed", spec.seed, "random seed")
+        .flag("json", options->json, "print a JSON summary on standard output");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runGenerate(*options);
+            }};
 }
 
 } // namespace cx::cli

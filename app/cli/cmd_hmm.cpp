@@ -1,21 +1,14 @@
 // contrast-cli hmm: contrastive spectral HMM on ChromHMM binarized chromatin tracks
 // (paper 001, Sec. 4 and Alg. 3), Baum–Welch EM baseline/refinement, genome segmentation.
 //
-// Options beyond the usage line: --method spectral|em (em: Baum–Welch from a random start to
-// convergence, the baseline; needs --gamma 0), --em-max-iter N (1000), --em-tolerance T (1e-5,
-// relative log-likelihood gain), --decode posterior|viterbi, --bin-size BP (200), --lag D
-// (triples x_{t−D}, x_t, x_{t+D}; 1), --window L (side views = windows of L bins; 1),
-// --extra-components E (reserve components of the decomposition; 1), --validity-z Z (3),
-// --decomposition deflation|jennrich, --als-sweeps N (0), --scaling mean|none|whiten,
-// --iterations N, --restarts R, --refine-rounds N (power method), --projection-rank R
-// (combinations), --threads T, --no-segments.
+// Every option, with its meaning and default, is declared in addHmmCommand at the end of this
+// file (`contrast-cli hmm --help` lists them).
 #include "cli_session.h"
 #include "commands.h"
 #include "hmm_job.h"
 
 #include "core/common/error.h"
 #include "core/common/format.h"
-#include "core/common/json_writer.h"
 #include "core/common/parallel.h"
 #include "core/common/timer.h"
 #include "core/hmm/baum_welch.h"
@@ -24,6 +17,8 @@
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/sequence_moments.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -42,48 +37,31 @@ std::vector<double> toVector(const Eigen::VectorXd& v) {
     return std::vector<double>(v.data(), v.data() + v.size());
 }
 
-/// The command line → HmmJobOptions (ranges checked here, combinations by validate()).
-HmmJobOptions readHmmOptions(const Args& args) {
-    HmmJobOptions options;
-    options.trackPaths = splitList(args.string("tracks"));
-    options.foregroundPaths = splitList(args.string("fg-regions", ""));
-    options.backgroundPaths = splitList(args.string("bg-regions", ""));
-    options.numComponents = static_cast<int>(args.integer("k", 1, 1000));
-    options.gamma = args.real("gamma", 0.0, 1e6);
-    options.encoding = parseObservationEncoding(args.string("encoding", "marks"));
-    options.method = args.string("method", "spectral");
-    options.refineEm = static_cast<int>(args.integer("refine-em", 0, 0, 100000));
-    options.seed = args.seed("seed", 1);
-    options.writeSegments = !args.flag("no-segments");
-    options.binSize = static_cast<int>(args.integer("bin-size", 200, 1, 1000000000));
-    options.emMaxIterations = static_cast<int>(args.integer("em-max-iter", 1000, 1, 1000000));
-    options.emTolerance = args.real("em-tolerance", 1e-5, 0.0, 1.0);
-    options.decodeName = args.string("decode", "posterior");
-    ContrastiveHmmOptions& solve = options.solveOptions;
-    solve.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
-    solve.trials = static_cast<int>(args.integer("restarts", 10, 1, 10000));
-    options.projectionRank = static_cast<int>(args.integer("projection-rank", 0, 0, 10000));
-    options.lag = static_cast<int>(args.integer("lag", 1, 1, 1000));
-    solve.refinementRounds = static_cast<int>(args.integer("refine-rounds", 0, 0, 100));
-    options.window = static_cast<int>(args.integer("window", 1, 1, 1000));
-    solve.extraComponents = static_cast<int>(args.integer("extra-components", 1, 0, 1000));
-    solve.validityZ = args.real("validity-z", 3.0, 0.0, 1e6);
-    solve.alsSweeps = static_cast<int>(args.integer("als-sweeps", 0, 0, 100000));
-    options.decompositionName = args.string("decomposition", "deflation");
-    options.scalingName = args.string("scaling", "mean");
-    return options;
-}
+/// The options of `hmm` (declared in addHmmCommand; lists and names converted by runHmm).
+struct HmmCommandOptions {
+    HmmJobOptions job;
+    std::string tracks;
+    std::string foregroundRegions;
+    std::string backgroundRegions;
+    std::string encoding = "marks";
+    bool noSegments = false;
+    std::string outDir;
+    bool json = false;
+    int threads = 0;
+    std::string saveSession;
+};
 
-} // namespace
-
-int runHmm(const std::vector<std::string>& argv) {
-    const Args args(argv, {"json", "no-segments"});
-    HmmJobOptions options = readHmmOptions(args);
-    const std::string outDir = args.string("out");
-    const bool json = args.flag("json");
-    const int threads = static_cast<int>(args.integer("threads", 0, 0, 1024));
-    const std::string saveSession = args.string("save-session", "");
-    args.rejectUnused();
+int runHmm(HmmCommandOptions& command) {
+    HmmJobOptions& options = command.job;
+    options.trackPaths = splitList(command.tracks);
+    options.foregroundPaths = splitList(command.foregroundRegions);
+    options.backgroundPaths = splitList(command.backgroundRegions);
+    options.encoding = parseObservationEncoding(command.encoding);
+    options.writeSegments = !command.noSegments;
+    const std::string& outDir = command.outDir;
+    const bool json = command.json;
+    const int threads = command.threads;
+    const std::string& saveSession = command.saveSession;
     options.validate();
     setThreadCount(threads);
     {
@@ -131,120 +109,105 @@ int runHmm(const std::vector<std::string>& argv) {
         std::cerr << "contrast-cli hmm: warning: " << warning << "\n";
     }
     if (json) {
-        JsonWriter out(std::cout);
-        out.beginObject();
-        out.field("command", "hmm");
-        out.key("parameters").beginObject();
-        out.field("k", k);
-        out.field("gamma", gamma);
-        out.field("encoding", toString(options.encoding));
-        out.field("method", method);
-        out.field("refine_em", options.refineEm);
-        out.field("seed", static_cast<std::int64_t>(options.seed));
-        out.field("bin_size", options.binSize);
-        out.field("lag", options.lag);
-        out.field("window", options.window);
-        out.field("extra_components", solveOptions.extraComponents);
-        out.field("validity_z", solveOptions.validityZ);
-        out.field("decomposition", options.decompositionName);
-        out.field("als_sweeps", solveOptions.alsSweeps);
-        out.field("scaling", options.scalingName);
-        out.field("decode", toString(options.decoding));
-        out.field("threads", threadCount());
-        out.endObject();
-        out.key("data").beginObject();
-        out.key("tracks").beginArray();
+        using Json = nlohmann::ordered_json;
+        Json out;
+        out["command"] = "hmm";
+        out["parameters"] = {{"k", k},
+                             {"gamma", gamma},
+                             {"encoding", toString(options.encoding)},
+                             {"method", method},
+                             {"refine_em", options.refineEm},
+                             {"seed", options.seed},
+                             {"bin_size", options.binSize},
+                             {"lag", options.lag},
+                             {"window", options.window},
+                             {"extra_components", solveOptions.extraComponents},
+                             {"validity_z", solveOptions.validityZ},
+                             {"decomposition", options.decompositionName},
+                             {"als_sweeps", solveOptions.alsSweeps},
+                             {"scaling", options.scalingName},
+                             {"decode", toString(options.decoding)},
+                             {"threads", threadCount()}};
+        Json tracks = Json::array();
         for (const auto& track : data.tracks) {
-            out.beginObject();
-            out.field("path", track.path);
-            out.field("cell", track.cell);
-            out.field("chrom", track.chrom);
-            out.field("bins", track.numBins());
-            out.endObject();
+            tracks.push_back({{"path", track.path},
+                              {"cell", track.cell},
+                              {"chrom", track.chrom},
+                              {"bins", track.numBins()}});
         }
-        out.endArray();
-        out.key("marks").beginArray();
-        for (const auto& mark : data.markNames) {
-            out.value(mark);
-        }
-        out.endArray();
-        out.field("patterns", data.numPatterns());
-        out.field("foreground_bins", classes.foregroundBins);
-        out.field("background_bins", classes.backgroundBins);
+        Json dataJson;
+        dataJson["tracks"] = tracks;
+        dataJson["marks"] = data.markNames;
+        dataJson["patterns"] = data.numPatterns();
+        dataJson["foreground_bins"] = classes.foregroundBins;
+        dataJson["background_bins"] = classes.backgroundBins;
         if (method == "spectral") {
-            out.field("foreground_triples", moments.foreground.numTriples);
-            out.field("background_triples", moments.background.numTriples);
+            dataJson["foreground_triples"] = moments.foreground.numTriples;
+            dataJson["background_triples"] = moments.background.numTriples;
         }
-        out.field("likelihood_sequences", static_cast<std::int64_t>(result.sequences.size()));
-        out.field("likelihood_bins", sequenceBins);
-        out.endObject();
-        out.key("timings_ms").beginObject();
-        out.field("load", result.loadMs);
-        out.field("regions", result.regionsMs);
-        out.field("moments", result.momentsMs);
-        out.field("solve", result.solveMs);
-        out.field("learning", result.momentsMs + result.solveMs);
-        out.field("em", result.emMs);
-        out.field("decode", result.decodeMs);
-        out.field("write", writeMs);
-        out.field("total", total.elapsedMs());
-        out.endObject();
-        out.key("model").beginObject();
-        out.field("states", states);
+        dataJson["likelihood_sequences"] = static_cast<std::int64_t>(result.sequences.size());
+        dataJson["likelihood_bins"] = sequenceBins;
+        out["data"] = dataJson;
+        out["timings_ms"] = {{"load", result.loadMs},
+                             {"regions", result.regionsMs},
+                             {"moments", result.momentsMs},
+                             {"solve", result.solveMs},
+                             {"learning", result.momentsMs + result.solveMs},
+                             {"em", result.emMs},
+                             {"decode", result.decodeMs},
+                             {"write", writeMs},
+                             {"total", total.elapsedMs()}};
+        Json modelJson;
+        modelJson["states"] = states;
         if (method == "spectral") {
-            out.field("status", toString(spectral.status));
-            out.field("components", k);
-            out.field("foreground_specific", spectral.numSpecific);
-            out.field("weights", toVector(spectral.weights));
-            out.field("lambdas", toVector(spectral.lambdas));
-            out.field("residual", spectral.residual);
-            out.field("decomposition_rank", spectral.decompositionRank);
-            out.field("candidate_ranks", spectral.candidateRanks);
-            out.field("invalid_mass", spectral.invalidMass);
-            out.field("component_invalid_mass", toVector(spectral.componentInvalidMass));
-            out.field("emission_clipping", toVector(spectral.emissionClipping));
-            out.field("emission_tolerance", toVector(spectral.emissionTolerance));
-            out.field("dropped_weights", toVector(spectral.droppedWeights));
+            modelJson["status"] = toString(spectral.status);
+            modelJson["components"] = k;
+            modelJson["foreground_specific"] = spectral.numSpecific;
+            modelJson["weights"] = toVector(spectral.weights);
+            modelJson["lambdas"] = toVector(spectral.lambdas);
+            modelJson["residual"] = spectral.residual;
+            modelJson["decomposition_rank"] = spectral.decompositionRank;
+            modelJson["candidate_ranks"] = spectral.candidateRanks;
+            modelJson["invalid_mass"] = spectral.invalidMass;
+            modelJson["component_invalid_mass"] = toVector(spectral.componentInvalidMass);
+            modelJson["emission_clipping"] = toVector(spectral.emissionClipping);
+            modelJson["emission_tolerance"] = toVector(spectral.emissionTolerance);
+            modelJson["dropped_weights"] = toVector(spectral.droppedWeights);
         }
-        auto matrix = [&](const char* name, const Eigen::MatrixXd& m) {
-            out.key(name).beginArray();
+        auto matrix = [](const Eigen::MatrixXd& m) {
+            Json rows = Json::array();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
-                out.beginArray();
+                Json row = Json::array();
                 for (Eigen::Index j = 0; j < m.cols(); ++j) {
-                    out.value(m(i, j));
+                    row.push_back(m(i, j));
                 }
-                out.endArray();
+                rows.push_back(row);
             }
-            out.endArray();
+            return rows;
         };
-        matrix("emissions", markEmissions);
+        modelJson["emissions"] = matrix(markEmissions);
         if (method == "spectral") {
-            matrix("components", spectral.markProbabilities);
-            matrix("dropped_components", spectral.droppedMarkProbabilities);
+            modelJson["components"] = matrix(spectral.markProbabilities);
+            modelJson["dropped_components"] = matrix(spectral.droppedMarkProbabilities);
         }
-        matrix("transitions", model.transitions);
-        out.field("start", toVector(model.start));
-        out.endObject();
-        out.key("log_likelihood").beginObject();
-        out.field("spectral", spectralLogLikelihood);
+        modelJson["transitions"] = matrix(model.transitions);
+        modelJson["start"] = toVector(model.start);
+        out["model"] = modelJson;
+        Json likelihood;
+        likelihood["spectral"] = spectralLogLikelihood;
         if (ranEm) {
-            out.field("em", em.logLikelihoods);
-            out.field("em_iterations", em.iterations);
-            out.field("em_status", toString(em.status));
+            likelihood["em"] = em.logLikelihoods;
+            likelihood["em_iterations"] = em.iterations;
+            likelihood["em_status"] = toString(em.status);
         }
-        out.field("final", finalLogLikelihood);
-        out.field("final_per_bin", sequenceBins > 0
-                                       ? finalLogLikelihood / static_cast<double>(sequenceBins)
-                                       : std::nan(""));
-        out.field("segmentation", segmentation.logLikelihood);
-        out.endObject();
-        out.key("warnings").beginArray();
-        for (const auto& warning : warnings) {
-            out.value(warning);
-        }
-        out.endArray();
-        out.endObject();
-        std::cout << "\n";
+        likelihood["final"] = finalLogLikelihood;
+        likelihood["final_per_bin"] = sequenceBins > 0
+                                          ? finalLogLikelihood / static_cast<double>(sequenceBins)
+                                          : std::nan("");
+        likelihood["segmentation"] = segmentation.logLikelihood;
+        out["log_likelihood"] = likelihood;
+        out["warnings"] = warnings;
+        std::cout << out.dump() << "\n";
     } else {
         std::cout << "tracks: " << data.tracks.size() << " (" << data.totalBins() << " bins, "
                   << data.numMarks() << " marks, " << data.numPatterns()
@@ -293,6 +256,59 @@ int runHmm(const std::vector<std::string>& argv) {
                   << "}\n";
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addHmmCommand(CLI::App& root) {
+    auto options = std::make_shared<HmmCommandOptions>();
+    HmmJobOptions& job = options->job;
+    ContrastiveHmmOptions& solve = job.solveOptions;
+    OptionList list(
+        addSubcommand(root, "hmm", "contrastive HMM on ChromHMM binarized chromatin tracks"));
+    list.text("tracks", options->tracks, "ChromHMM binarized files F1[,F2...]").required()
+        .text("fg-regions", options->foregroundRegions,
+              "BED files of the foreground regions")
+        .text("bg-regions", options->backgroundRegions, "BED files of the background regions")
+        .integer("k", job.numComponents, 1, 1000, "number of hidden states K").required()
+        .real("gamma", job.gamma, 0.0, 1e6, "contrast γ").required()
+        .text("encoding", options->encoding,
+              "observations: marks (one view per mark) | combinations (one symbol per pattern)")
+        .text("method", job.method,
+              "spectral (contrastive moments) | em (Baum–Welch from a random start; needs "
+              "--gamma 0)")
+        .integer("refine-em", job.refineEm, 0, 100000,
+                 "Baum–Welch iterations refining the spectral model")
+        .seed("seed", job.seed, "random seed")
+        .flag("no-segments", options->noSegments, "do not write segments.bed")
+        .integer("bin-size", job.binSize, 1, 1000000000, "bin size in base pairs")
+        .integer("em-max-iter", job.emMaxIterations, 1, 1000000, "maximum EM iterations")
+        .real("em-tolerance", job.emTolerance, 0.0, 1.0,
+              "EM stops when the relative log-likelihood gain is below this")
+        .text("decode", job.decodeName, "posterior | viterbi")
+        .integer("iterations", solve.iterations, 1, 100000, "power iterations per trial")
+        .integer("restarts", solve.trials, 1, 10000, "random starts per component")
+        .integer("projection-rank", job.projectionRank, 0, 10000,
+                 "projection rank for --encoding combinations (0 = automatic)")
+        .integer("lag", job.lag, 1, 1000, "triples x(t−D), x(t), x(t+D)")
+        .integer("refine-rounds", solve.refinementRounds, 0, 100,
+                 "refinement rounds of the power method")
+        .integer("window", job.window, 1, 1000, "side views are windows of L bins")
+        .integer("extra-components", solve.extraComponents, 0, 1000,
+                 "reserve components of the decomposition")
+        .real("validity-z", solve.validityZ, 0.0, 1e6,
+              "z-score of the sampling tolerance of the validity checks")
+        .integer("als-sweeps", solve.alsSweeps, 0, 100000, "CP-ALS sweeps after the extraction")
+        .text("decomposition", job.decompositionName, "deflation | jennrich")
+        .text("scaling", job.scalingName, "mean | none | whiten")
+        .text("out", options->outDir, "output folder").required()
+        .flag("json", options->json, "print a JSON summary on standard output")
+        .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)")
+        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runHmm(*options);
+            }};
 }
 
 } // namespace cx::cli

@@ -62,15 +62,19 @@ void runChromatinSection(const ChromatinSection& section, const fs::path& out) {
               << (options.writeSegments ? " and segments.bed" : "") << "\n";
 }
 
-} // namespace
+/// The options of `run` (declared in addRunCommand).
+struct RunCommandOptions {
+    std::string file;
+    std::string outDir;
+    std::string only;
+    int threads = 0;
+};
 
-int runSessionFile(const std::vector<std::string>& argv) {
-    const Args args(argv, {}, {"SESSION"});
-    const std::string file = args.positional(0);
-    const fs::path outDir = args.string("out");
-    const std::string only = args.string("workspace", "");
-    setThreadCount(static_cast<int>(args.integer("threads", 0, 0, 1024)));
-    args.rejectUnused();
+int runSessionFile(const RunCommandOptions& options) {
+    const std::string& file = options.file;
+    const fs::path outDir = options.outDir;
+    const std::string& only = options.only;
+    setThreadCount(options.threads);
 
     const Session session = readSession(file);
     // No one to ask where moved data went: a missing file is an error naming the entry.
@@ -124,6 +128,24 @@ int runSessionFile(const std::vector<std::string>& argv) {
         runChromatinSection(section, out);
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addRunCommand(CLI::App& root) {
+    auto options = std::make_shared<RunCommandOptions>();
+    OptionList list(addSubcommand(
+        root, "run",
+        "repeat what a saved session (.cxproj) describes: the saving command's result files, "
+        "byte for byte (several workspaces: DIR/topics, DIR/chromatin)"));
+    list.positional("SESSION", options->file, "the session file (.cxproj)")
+        .text("out", options->outDir, "output folder").required()
+        .text("workspace", options->only, "run only this workspace (topics | chromatin)")
+        .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runSessionFile(*options);
+            }};
 }
 
 } // namespace cx::cli

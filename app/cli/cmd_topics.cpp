@@ -6,10 +6,11 @@
 
 #include "core/common/error.h"
 #include "core/common/format.h"
-#include "core/common/json_writer.h"
 #include "core/common/timer.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -65,16 +66,31 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     }
 }
 
-} // namespace
+using Json = nlohmann::ordered_json;
 
-int runTopics(const std::vector<std::string>& argv) {
-    const Args args(argv, corpusFlags());
+/// The options of `topics` (declared in addTopicsCommand).
+struct TopicsCommandOptions {
     TopicSession session;
-    session.readOptions(args);
-    const double gamma = args.real("gamma", 0.0, 1e12);
-    const std::string positiveRule = args.string("positive", "");
-    const std::string saveSession = args.string("save-session", "");
-    args.rejectUnused();
+    double gamma = 0.0;
+    std::string positiveRule;
+    std::string saveSession;
+};
+
+/// The options of `sweep` (declared in addSweepCommand).
+struct SweepCommandOptions {
+    TopicSession session;
+    std::string positiveRule;
+    std::string gammaGrid = "0:4:0.25";
+    int replicates = 0;
+    std::string saveSession;
+};
+
+int runTopics(TopicsCommandOptions& options) {
+    TopicSession& session = options.session;
+    session.finishOptions();
+    const double gamma = options.gamma;
+    const std::string& positiveRule = options.positiveRule;
+    const std::string& saveSession = options.saveSession;
     session.ensureOutDir();
     session.prepare();
 
@@ -101,46 +117,42 @@ int runTopics(const std::vector<std::string>& argv) {
                            [&](const auto& directory) { return section.toJson(directory); });
     }
     if (session.json) {
-        JsonWriter json(std::cout);
-        json.beginObject();
+        Json json;
         session.writeJsonPreamble(json, "topics");
-        json.field("gamma", gamma);
-        json.key("timings_ms").beginObject();
-        json.field("load", session.loadMs);
-        json.field("moments", session.engine->timings().rangeMs);
-        json.field("projection", session.engine->timings().projectionMs);
-        json.key("decompositions").beginArray().value(model.solveMs).endArray();
-        json.endObject();
-        json.key("result").beginObject();
-        json.field("status", toString(model.status));
-        json.field("foreground_specific", model.numForegroundSpecific());
-        json.field("rejected_components", model.numRejected);
+        json["gamma"] = gamma;
+        json["timings_ms"] = {{"load", session.loadMs},
+                              {"moments", session.engine->timings().rangeMs},
+                              {"projection", session.engine->timings().projectionMs},
+                              {"decompositions", Json::array({model.solveMs})}};
+        Json result;
+        result["status"] = toString(model.status);
+        result["foreground_specific"] = model.numForegroundSpecific();
+        result["rejected_components"] = model.numRejected;
         if (session.method != "direct") {
-            json.field("m2_noise_level", model.noiseLevel);
-            json.field("effective_rank", model.effectiveRank);
+            result["m2_noise_level"] = model.noiseLevel;
+            result["effective_rank"] = model.effectiveRank;
         }
-        std::vector<double> lambdas(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());
-        std::vector<double> weights(model.weights.data(), model.weights.data() + model.weights.size());
-        json.field("lambdas", lambdas);
-        json.field("weights", weights);
-        json.field("iterations", model.iterations);
+        result["lambdas"] =
+            std::vector<double>(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());
+        result["weights"] =
+            std::vector<double>(model.weights.data(), model.weights.data() + model.weights.size());
+        result["iterations"] = model.iterations;
         if (!positiveRule.empty()) {
-            json.field("positive", positiveRule);
-            json.field("auc", auc);
-            json.field("relative_auc", auc / baselineAuc);
+            result["positive"] = positiveRule;
+            result["auc"] = auc;
+            result["relative_auc"] = auc / baselineAuc;
         }
-        json.key("top_words").beginArray();
+        Json topWords = Json::array();
         for (int t = 0; t < model.numComponents(); ++t) {
-            json.beginArray();
+            Json words = Json::array();
             for (auto i : topEntries(model.topics.col(t), session.topWords)) {
-                json.value(session.corpus->vocabulary[static_cast<size_t>(i)]);
+                words.push_back(session.corpus->vocabulary[static_cast<size_t>(i)]);
             }
-            json.endArray();
+            topWords.push_back(words);
         }
-        json.endArray();
-        json.endObject();
-        json.endObject();
-        std::cout << "\n";
+        result["top_words"] = topWords;
+        json["result"] = result;
+        std::cout << json.dump() << "\n";
     } else {
         printHumanSummary(session, model);
         if (!positiveRule.empty()) {
@@ -154,14 +166,13 @@ int runTopics(const std::vector<std::string>& argv) {
     return 0;
 }
 
-int runSweep(const std::vector<std::string>& argv) {
-    const Args args(argv, corpusFlags());
-    TopicSession session;
-    session.readOptions(args);
-    const std::string positiveRule = args.string("positive");
-    const std::string gammaGrid = args.string("gammas", "0:4:0.25");
+int runSweep(SweepCommandOptions& options) {
+    TopicSession& session = options.session;
+    session.finishOptions();
+    const std::string& positiveRule = options.positiveRule;
+    const std::string& gammaGrid = options.gammaGrid;
     const std::vector<double> gammas = parseGrid("gammas", gammaGrid);
-    const std::string saveSession = args.string("save-session", "");
+    const std::string& saveSession = options.saveSession;
     for (double g : gammas) {
         validateGamma(g);
     }
@@ -172,11 +183,10 @@ int runSweep(const std::vector<std::string>& argv) {
                              formatNumber(gammas[i]) + ")");
         }
     }
-    const int replicates = static_cast<int>(args.integer("bootstrap", 0, 0, 10000));
+    const int replicates = options.replicates;
     if (replicates == 1) {
         throw InputError("parameter --bootstrap: needs at least 2 resamples (got 1; 0 = none)");
     }
-    args.rejectUnused();
     session.ensureOutDir();
     session.prepare();
     const std::vector<bool> positive = positiveFlags(session, positiveRule);
@@ -211,65 +221,53 @@ int runSweep(const std::vector<std::string>& argv) {
                            [&](const auto& directory) { return section.toJson(directory); });
     }
     if (session.json) {
-        JsonWriter json(std::cout);
-        json.beginObject();
+        Json json;
         session.writeJsonPreamble(json, "sweep");
-        json.field("positive", positiveRule);
-        json.field("positive_documents", static_cast<std::int64_t>(numPositive));
-        json.key("timings_ms").beginObject();
-        json.field("load", session.loadMs);
-        json.field("moments", session.engine->timings().rangeMs);
-        json.field("projection", session.engine->timings().projectionMs);
-        json.field("sweep", sweepMs);
+        json["positive"] = positiveRule;
+        json["positive_documents"] = static_cast<std::int64_t>(numPositive);
+        Json timings = {{"load", session.loadMs},
+                        {"moments", session.engine->timings().rangeMs},
+                        {"projection", session.engine->timings().projectionMs},
+                        {"sweep", sweepMs}};
         if (replicates > 0) {
-            json.field("bootstrap", bootstrapMs);
+            timings["bootstrap"] = bootstrapMs;
         }
-        json.key("decompositions").beginArray();
+        Json decompositions = Json::array();
+        Json scoring = Json::array();
         for (const auto& p : sweep.points) {
-            json.value(p.solveMs);
+            decompositions.push_back(p.solveMs);
+            scoring.push_back(p.scoreMs);
         }
-        json.endArray();
-        json.key("scoring").beginArray();
+        timings["decompositions"] = decompositions;
+        timings["scoring"] = scoring;
+        json["timings_ms"] = timings;
+        json["baseline_auc"] = sweep.baselineAuc;
+        Json points = Json::array();
         for (const auto& p : sweep.points) {
-            json.value(p.scoreMs);
-        }
-        json.endArray();
-        json.endObject();
-        json.field("baseline_auc", sweep.baselineAuc);
-        json.key("points").beginArray();
-        for (const auto& p : sweep.points) {
-            json.beginObject();
-            json.field("gamma", p.gamma);
-            json.field("auc", p.auc);
-            json.field("relative_auc", p.relativeAuc);
-            json.field("n_foreground_specific", p.numForegroundSpecific);
+            Json point = {{"gamma", p.gamma},
+                          {"auc", p.auc},
+                          {"relative_auc", p.relativeAuc},
+                          {"n_foreground_specific", p.numForegroundSpecific}};
             if (replicates > 0) {
-                json.field("auc_lo", band(p, bands.aucLo));
-                json.field("auc_hi", band(p, bands.aucHi));
+                point["auc_lo"] = band(p, bands.aucLo);
+                point["auc_hi"] = band(p, bands.aucHi);
             }
             if (!p.failure.empty()) {
-                json.field("failure", p.failure);
+                point["failure"] = p.failure;
             }
-            json.endObject();
+            points.push_back(point);
         }
-        json.endArray();
-        json.field("bootstrap_replicates", static_cast<std::int64_t>(replicates));
+        json["points"] = points;
+        json["bootstrap_replicates"] = static_cast<std::int64_t>(replicates);
         if (replicates > 0) {
             // Per identity of the path: how often it reappears across resamples.
-            json.key("stability").beginArray();
-            for (double value : bands.identityStability) {
-                json.value(value);
-            }
-            json.endArray();
+            json["stability"] = bands.identityStability;
         }
-        json.key("suggestions").beginObject();
-        json.field("foreground_set_changes", suggestions.setChanges);
-        json.field("best_gamma", suggestions.bestGamma);
-        json.field("near_best_gammas", suggestions.nearBest);
-        json.field("suggested_k", static_cast<std::int64_t>(suggestions.suggestedK));
-        json.endObject();
-        json.endObject();
-        std::cout << "\n";
+        json["suggestions"] = {{"foreground_set_changes", suggestions.setChanges},
+                               {"best_gamma", suggestions.bestGamma},
+                               {"near_best_gammas", suggestions.nearBest},
+                               {"suggested_k", static_cast<std::int64_t>(suggestions.suggestedK)}};
+        std::cout << json.dump() << "\n";
     } else {
         std::cout << table;
         std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma) << " (within the band: "
@@ -281,6 +279,41 @@ int runSweep(const std::vector<std::string>& argv) {
         }
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addTopicsCommand(CLI::App& root) {
+    auto options = std::make_shared<TopicsCommandOptions>();
+    OptionList list(addSubcommand(root, "topics", "contrastive topic model at one γ"));
+    options->session.declareOptions(list);
+    list.real("gamma", options->gamma, 0.0, 1e12, "contrast γ (M2f − γ·M2b, M3f − γ·M3b)")
+        .required()
+        .text("positive", options->positiveRule,
+              "rule marking the foreground documents that should score high: prints the "
+              "specificity AUC")
+        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runTopics(*options);
+            }};
+}
+
+CommandEntry addSweepCommand(CLI::App& root) {
+    auto options = std::make_shared<SweepCommandOptions>();
+    OptionList list(addSubcommand(root, "sweep", "specificity AUC over a γ grid"));
+    options->session.declareOptions(list);
+    list.text("positive", options->positiveRule,
+              "rule marking the foreground documents that should score high")
+        .required()
+        .text("gammas", options->gammaGrid, "γ grid FROM:TO:STEP")
+        .integer("bootstrap", options->replicates, 0, 10000,
+                 "bootstrap resamples for AUC bands and stability (0 = none, else ≥ 2)")
+        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runSweep(*options);
+            }};
 }
 
 } // namespace cx::cli

@@ -2,12 +2,8 @@
 // tracks, with tree-aware posterior decoding, per-cell spectral HMM and flattened EM baselines
 // and promoter F1 against TSS annotations.
 //
-// Options beyond the usage line: --decode auto|path|joint (tree decoding, see
-// TreeDecodingMode), --strict-marks (refuse cell types whose marks differ), --flank BP (1000,
-// TSS ± flank), --promoter-state N (1-based label of the promoter state; default: the state
-// most enriched in TSS bins, chosen per cell and method), --projection M (product-projection
-// dimension; K), --iterations N, --restarts R, --em-iterations N (50), --bin-size BP (200),
-// --no-segments.
+// Every option, with its meaning and default, is declared in addTreeCommand at the end of this
+// file (`contrast-cli tree --help` lists them).
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -117,33 +113,40 @@ nlohmann::json promoterScores(const MultiCellTracks& tracks,
     return out;
 }
 
-} // namespace
-
-int runTree(const std::vector<std::string>& argv) {
-    Stopwatch total;
-    const Args args(argv, {"json", "strict-marks", "no-segments"});
-    const auto trackItems = splitList(args.string("tracks"));
-    const std::string treeText = args.string("tree");
-    SpectralTreeOptions options;
-    options.numStates = static_cast<int>(args.integer("k", 1, kMaxTreeMarks + 1));
-    options.decomposition = parseDecomposition(args.string("decomposition", "power"));
-    options.seed = args.seed("seed", 1);
-    options.projectionDim = static_cast<int>(args.integer("projection", 0, 0, kMaxTreeMarks + 1));
-    options.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
-    options.trials = static_cast<int>(args.integer("restarts", 10, 1, 10000));
-    const std::string tssPath = args.string("tss", "");
-    const auto compare = splitList(args.string("compare", ""));
-    const std::string outDir = args.string("out");
-    const bool json = args.flag("json");
-    const bool writeSegments = !args.flag("no-segments");
-    const std::int64_t flank = args.integer("flank", 1000, 0, 100000000);
-    const int promoterLabel = static_cast<int>(args.integer("promoter-state", 0, 0, kMaxTreeMarks + 1));
-    const int emIterations = static_cast<int>(args.integer("em-iterations", 50, 1, 100000));
-    const std::string decodeName = args.string("decode", "auto");
+/// The options of `tree` (declared in addTreeCommand).
+struct TreeCommandOptions {
+    std::string tracks;
+    std::string tree;
+    SpectralTreeOptions model;
+    std::string decomposition = "power";
+    std::string tssPath;
+    std::string compare;
+    std::string outDir;
+    bool json = false;
+    bool noSegments = false;
+    std::int64_t flank = 1000;
+    int promoterLabel = 0;
+    int emIterations = 50;
+    std::string decodeName = "auto";
     MultiCellReadOptions readOptions;
-    readOptions.strictMarks = args.flag("strict-marks");
-    readOptions.binSize = static_cast<int>(args.integer("bin-size", 200, 1, 1000000000));
-    args.rejectUnused();
+};
+
+int runTree(TreeCommandOptions& command) {
+    Stopwatch total;
+    const auto trackItems = splitList(command.tracks);
+    const std::string& treeText = command.tree;
+    SpectralTreeOptions& options = command.model;
+    options.decomposition = parseDecomposition(command.decomposition);
+    const std::string& tssPath = command.tssPath;
+    const auto compare = splitList(command.compare);
+    const std::string& outDir = command.outDir;
+    const bool json = command.json;
+    const bool writeSegments = !command.noSegments;
+    const std::int64_t flank = command.flank;
+    const int promoterLabel = command.promoterLabel;
+    const int emIterations = command.emIterations;
+    const std::string& decodeName = command.decodeName;
+    MultiCellReadOptions& readOptions = command.readOptions;
     bool comparePerCell = false, compareEm = false;
     for (const auto& item : compare) {
         if (item == "per-cell") {
@@ -311,6 +314,44 @@ int runTree(const std::vector<std::string>& argv) {
         std::cout << out.dump(2) << "\n";
     }
     return 0;
+}
+
+} // namespace
+
+CommandEntry addTreeCommand(CLI::App& root) {
+    auto options = std::make_shared<TreeCommandOptions>();
+    TreeCommandOptions& o = *options;
+    const int maxStates = kMaxTreeMarks + 1;
+    OptionList list(addSubcommand(
+        root, "tree", "Spectral-Tree: HMM with tree-structured states across cell types"));
+    list.text("tracks", o.tracks, "ChromHMM binarized files F1,F2,... or a folder of them").required()
+        .text("tree", o.tree, "cell-type tree ROOT>CHILD1,CHILD2[;CHILD1>...]").required()
+        .integer("k", o.model.numStates, 1, maxStates, "states per cell type K").required()
+        .text("decomposition", o.decomposition, "power | jennrich")
+        .seed("seed", o.model.seed, "random seed")
+        .integer("projection", o.model.projectionDim, 0, maxStates,
+                 "dimension m of the product projections (0 = K)")
+        .integer("iterations", o.model.iterations, 1, 100000, "power iterations per trial")
+        .integer("restarts", o.model.trials, 1, 10000,
+                 "random starts per component (Jennrich: slice pairs)")
+        .text("tss", o.tssPath, "TSS file: scores the promoter state per cell type")
+        .text("compare", o.compare, "also fit per-cell[,em] baselines and compare")
+        .text("out", o.outDir, "output folder").required()
+        .flag("json", o.json, "print a JSON summary on standard output")
+        .flag("no-segments", o.noSegments, "do not write the segmentation BED files")
+        .integer("flank", o.flank, 0, 100000000, "promoter = TSS ± flank base pairs")
+        .integer("promoter-state", o.promoterLabel, 0, maxStates,
+                 "1-based label of the promoter state (0 = the state most enriched in TSS bins, per cell and method)")
+        .integer("em-iterations", o.emIterations, 1, 100000,
+                 "Baum–Welch iterations of --compare em")
+        .text("decode", o.decodeName, "auto | path | joint")
+        .flag("strict-marks", o.readOptions.strictMarks,
+              "refuse files whose marks differ (default: keep the shared marks)")
+        .integer("bin-size", o.readOptions.binSize, 1, 1000000000, "bin size in base pairs");
+    return {list.app(), [options, list]() {
+                list.checkAfterParse();
+                return runTree(*options);
+            }};
 }
 
 } // namespace cx::cli

@@ -1,35 +1,27 @@
 #pragma once
 
-#include "args.h"
+#include "cli_options.h"
 
-#include <iosfwd>
-#include <string>
-#include <vector>
+#include <CLI/CLI.hpp>
 
 namespace cx::cli {
 
-/// A subcommand: receives the arguments after its name, writes results, returns the exit code.
+/// Each command declares itself: addXxxCommand adds a CLI11 subcommand to `root` with its summary
+/// and every option (one OptionList in one function of its cmd_*.cpp), and returns what runs it.
 /// Throwing cx::InputError is the normal way to report bad input: main() prints it and exits 2.
-struct Command {
-    const char* name;
-    const char* summary;
-    const char* usage;
-    int (*run)(const std::vector<std::string>& args);
-};
-
-/// Every subcommand, in help order. Defined in main.cpp; each command's run function is defined
-/// in its own cmd_*.cpp.
-const std::vector<Command>& commands();
-
-int runTopics(const std::vector<std::string>& args);
-int runSweep(const std::vector<std::string>& args);
-int runHmm(const std::vector<std::string>& args);
-int runGenerate(const std::vector<std::string>& args);
-int runConvert(const std::vector<std::string>& args);
-int runCrowd(const std::vector<std::string>& args);
-int runGenerateCrowd(const std::vector<std::string>& args);
-int runTree(const std::vector<std::string>& args);
+CommandEntry addTopicsCommand(CLI::App& root);
+CommandEntry addSweepCommand(CLI::App& root);
+CommandEntry addHmmCommand(CLI::App& root);
+CommandEntry addTreeCommand(CLI::App& root);
 /// `run SESSION.cxproj --out DIR [--workspace NAME]` (cmd_run.cpp).
-int runSessionFile(const std::vector<std::string>& args);
+CommandEntry addRunCommand(CLI::App& root);
+CommandEntry addGenerateCommand(CLI::App& root);
+CommandEntry addConvertCommand(CLI::App& root);
+CommandEntry addCrowdCommand(CLI::App& root);
+CommandEntry addGenerateCrowdCommand(CLI::App& root);
+
+/// A new subcommand of `root` that keeps unknown options for OptionList::checkAfterParse (so
+/// they are refused with "unknown option --NAME").
+CLI::App* addSubcommand(CLI::App& root, const std::string& name, const std::string& summary);
 
 } // namespace cx::cli

@@ -1,7 +1,6 @@
 #include "topic_session.h"
 
 #include "core/common/error.h"
-#include "core/common/json_writer.h"
 #include "core/common/parallel.h"
 #include "core/common/timer.h"
 #include "core/io/selection.h"
@@ -17,44 +16,75 @@
 
 namespace cx::cli {
 
-CorpusLoadOptions readLoadOptions(const Args& args) {
+CorpusLoadOptions LoadOptionValues::toOptions() const {
     CorpusLoadOptions options;
-    options.format = parseCorpusFormat(args.string("format", "auto"));
-    options.minDocumentFrequency = args.integer("min-df", 2, 1, 1000000000);
-    options.maxVocabulary = args.integer("max-vocab", 0, 0, 100000000);
-    options.maxDocumentFraction = args.real("max-df", 1.0, 1e-9, 1.0);
-    options.removeStopWords = !args.flag("keep-stopwords");
+    options.format = parseCorpusFormat(format);
+    options.minDocumentFrequency = minDf;
+    options.maxVocabulary = maxVocab;
+    options.maxDocumentFraction = maxDf;
+    options.removeStopWords = !keepStopwords;
     // Pure numbers are dropped by default (MALLET, gensim); --drop-numbers is still accepted.
-    const bool dropNumbers = args.flag("drop-numbers");
-    options.removeNumbers = dropNumbers || !args.flag("keep-numbers");
-    // The moment estimators need documents of at least 3 tokens (Prop. 4).
-    options.minTokens = args.integer("min-tokens", 3, 3, 1000000);
+    options.removeNumbers = dropNumbers || !keepNumbers;
+    options.minTokens = minTokens;
     return options;
 }
 
-void TopicSession::readOptions(const Args& args) {
-    corpusPath = args.string("corpus");
-    loadOptions = readLoadOptions(args);
-    foregroundRule = args.string("fg");
-    backgroundRule = args.string("bg");
-    modelOptions.numComponents = static_cast<int>(args.integer("k", 1, 1000));
-    modelOptions.iterations = static_cast<int>(args.integer("iterations", 100, 1, 100000));
-    modelOptions.restarts = static_cast<int>(args.integer("restarts", 5, 1, 1000));
-    modelOptions.seed = args.seed("seed", 1);
-    projectionOptions.seed = modelOptions.seed;
-    projectionOptions.rankPerSide = static_cast<int>(args.integer("rank-per-side", 0, 0, 100000));
-    projectionOptions.powerIterations =
-        static_cast<int>(args.integer("range-iterations", 3, 0, 100));
-    method = args.string("method", "projected");
-    if (method != "projected" && method != "direct") {
-        throw InputError("parameter --method: '" + method + "' is not projected or direct");
+void declareLoadOptions(OptionList& options, LoadOptionValues& values) {
+    options.choice("format", values.format, {"auto", "tsv", "csv", "uci", "reuters", "txt"},
+                   "corpus file format (auto: from the file name and content)")
+        .integer("min-df", values.minDf, 1, 1000000000,
+                 "drop words found in fewer documents")
+        .real("max-df", values.maxDf, 1e-9, 1.0,
+              "drop words found in more than this fraction of the documents")
+        .integer("max-vocab", values.maxVocab, 0, 100000000,
+                 "keep only the N most frequent words (0 = at most max(documents, 1000))")
+        .flag("keep-stopwords", values.keepStopwords, "keep English stop words")
+        .flag("keep-numbers", values.keepNumbers, "keep tokens that are pure numbers")
+        .flag("drop-numbers", values.dropNumbers,
+              "drop tokens that are pure numbers (the default; kept for old scripts)")
+        // The moment estimators need documents of at least 3 tokens (Prop. 4).
+        .integer("min-tokens", values.minTokens, 3, 1000000,
+                 "skip documents with fewer tokens after filtering");
+}
+
+void TopicSession::declareOptions(OptionList& options) {
+    options.text("corpus", corpusPath, "corpus file or folder").required();
+    declareLoadOptions(options, loadValues);
+    options.text("fg", foregroundRule, "rule selecting the foreground documents").required()
+        .text("bg", backgroundRule, "rule selecting the background documents").required()
+        .integer("k", modelOptions.numComponents, 1, 1000, "number of topics K").required()
+        .integer("iterations", modelOptions.iterations, 1, 100000,
+                 "maximum power iterations per trial")
+        .integer("restarts", modelOptions.restarts, 1, 1000,
+                 "trials per component (power) or random slice pairs (jennrich)")
+        .seed("seed", seedValue, "random seed")
+        .choice("decomposition", decomposition, {"power", "jennrich"},
+                "tensor decomposition: power (Alg. 2, deflation) or jennrich (simultaneous "
+                "diagonalisation; projected method only)")
+        .integer("rank-per-side", projectionOptions.rankPerSide, 0, 100000,
+                 "projection rank per side (0 = automatic)")
+        .integer("range-iterations", projectionOptions.powerIterations, 0, 100,
+                 "power iterations of the randomized range finder")
+        .choice("method", method, {"projected", "direct"},
+                "projected (randomized projection) or direct (dense moments)")
+        // 0 = the Jeffreys rule of perTokenLogLikelihood (kAutoSmoothing).
+        .real("smoothing", smoothing, 0.0, 1e6,
+              "additive smoothing of the topic-word probabilities when scoring (0 = Jeffreys)")
+        .integer("top", topWords, 1, 10000, "top words listed per topic")
+        .integer("threads", threads, 0, 1024, "worker threads (0 = all cores)")
+        .text("out", outDir, "write result files into this folder")
+        .flag("json", json, "print a JSON summary on standard output");
+}
+
+void TopicSession::finishOptions() {
+    loadOptions = loadValues.toOptions();
+    modelOptions.seed = seedValue;
+    projectionOptions.seed = seedValue;
+    modelOptions.decomposition = parseDecomposition(decomposition);
+    if (method == "direct" && modelOptions.decomposition == Decomposition::Jennrich) {
+        throw InputError("parameter --decomposition: jennrich needs --method projected (the direct "
+                         "method supports the power method only)");
     }
-    // 0 = the Jeffreys rule of perTokenLogLikelihood (kAutoSmoothing).
-    smoothing = args.real("smoothing", kAutoSmoothing, 0.0, 1e6);
-    topWords = static_cast<int>(args.integer("top", 10, 1, 10000));
-    threads = static_cast<int>(args.integer("threads", 0, 0, 1024));
-    outDir = args.string("out", "");
-    json = args.flag("json");
     setThreadCount(threads);
 }
 
@@ -132,49 +162,48 @@ void TopicSession::ensureOutDir() const {
     }
 }
 
-void TopicSession::writeJsonPreamble(JsonWriter& json, const char* command) const {
-    json.field("command", command);
-    json.key("parameters").beginObject();
-    json.field("corpus", corpusPath);
-    json.field("format", toString(loadOptions.format));
-    json.field("fg", foregroundRule);
-    json.field("bg", backgroundRule);
-    json.field("k", modelOptions.numComponents);
-    json.field("seed", static_cast<std::int64_t>(modelOptions.seed));
-    json.field("iterations", modelOptions.iterations);
-    json.field("restarts", modelOptions.restarts);
-    json.field("method", method);
-    json.field("min_df", loadOptions.minDocumentFrequency);
-    json.field("max_vocab", loadOptions.maxVocabulary);
-    json.field("stopwords_removed", loadOptions.removeStopWords);
-    json.field("numbers_removed", loadOptions.removeNumbers);
-    json.field("max_df", loadOptions.maxDocumentFraction);
-    json.field("smoothing", smoothing);
-    json.field("threads", threadCount());
-    json.endObject();
+void TopicSession::writeJsonPreamble(nlohmann::ordered_json& json, const char* command) const {
+    json["command"] = command;
+    json["parameters"] = {
+        {"corpus", corpusPath},
+        {"format", toString(loadOptions.format)},
+        {"fg", foregroundRule},
+        {"bg", backgroundRule},
+        {"k", modelOptions.numComponents},
+        {"seed", modelOptions.seed},
+        {"iterations", modelOptions.iterations},
+        {"restarts", modelOptions.restarts},
+        {"method", method},
+        {"decomposition", toString(modelOptions.decomposition)},
+        {"min_df", loadOptions.minDocumentFrequency},
+        {"max_vocab", loadOptions.maxVocabulary},
+        {"stopwords_removed", loadOptions.removeStopWords},
+        {"numbers_removed", loadOptions.removeNumbers},
+        {"max_df", loadOptions.maxDocumentFraction},
+        {"smoothing", smoothing},
+        {"threads", threadCount()},
+    };
     const LoadReport& r = corpus->report;
-    json.key("load_report").beginObject();
-    json.field("documents_read", r.documentsRead);
-    json.field("documents_kept", r.documentsKept);
-    json.field("documents_skipped_short", r.documentsSkippedShort);
-    json.field("tokens", r.tokensKept);
-    json.field("vocabulary_size", r.vocabularySize);
-    json.field("invalid_bytes", r.invalidBytes);
-    json.field("foreground_documents", static_cast<std::int64_t>(foreground.size()));
-    json.field("background_documents", static_cast<std::int64_t>(background.size()));
-    json.key("warnings").beginArray();
+    nlohmann::ordered_json allWarnings = nlohmann::ordered_json::array();
     for (const auto& w : r.warnings) {
-        json.value(w);
+        allWarnings.push_back(w);
     }
     for (const auto& w : warnings) {
-        json.value(w);
+        allWarnings.push_back(w);
     }
-    json.endArray();
-    json.endObject();
-    json.key("engine").beginObject();
-    json.field("rank_per_side", engine->rankPerSide());
-    json.field("projection_rank", engine->rank());
-    json.endObject();
+    json["load_report"] = {
+        {"documents_read", r.documentsRead},
+        {"documents_kept", r.documentsKept},
+        {"documents_skipped_short", r.documentsSkippedShort},
+        {"tokens", r.tokensKept},
+        {"vocabulary_size", r.vocabularySize},
+        {"invalid_bytes", r.invalidBytes},
+        {"foreground_documents", foreground.size()},
+        {"background_documents", background.size()},
+        {"warnings", allWarnings},
+    };
+    json["engine"] = {{"rank_per_side", engine->rankPerSide()},
+                      {"projection_rank", engine->rank()}};
 }
 
 void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content) {

@@ -1,12 +1,13 @@
 #pragma once
 
-#include "args.h"
+#include "cli_options.h"
 
-#include "core/common/json_writer.h"
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
 #include "core/topics/contrastive_topic_model.h"
 #include "core/topics/topic_evaluation.h"
+
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <set>
@@ -16,7 +17,25 @@
 namespace cx::cli {
 
 /// Everything `topics` and `sweep` share: load the corpus, select the foreground and background,
-/// build the projected engine. Reads its options from Args and records phase timings.
+/// build the projected engine. Declares its options (declareOptions) and records phase timings.
+/// The reader options as given on the command line (declareLoadOptions); toOptions() applies the
+/// switches.
+struct LoadOptionValues {
+    std::string format = "auto";
+    std::int64_t minDf = 2;
+    std::int64_t maxVocab = 0;
+    double maxDf = 1.0;
+    bool keepStopwords = false;
+    bool keepNumbers = false;
+    bool dropNumbers = false;
+    std::int64_t minTokens = 3;
+    CorpusLoadOptions toOptions() const;
+};
+
+/// Declares --format, --min-df, --max-vocab, --max-df, --keep-stopwords, --keep-numbers,
+/// --drop-numbers and --min-tokens.
+void declareLoadOptions(OptionList& options, LoadOptionValues& values);
+
 struct TopicSession {
     std::string corpusPath;
     CorpusLoadOptions loadOptions;
@@ -28,6 +47,7 @@ struct TopicSession {
     TopicModelOptions modelOptions;
     ProjectionOptions projectionOptions;
     std::string method = "projected"; ///< projected | direct
+    std::string decomposition = "power"; ///< power | jennrich (TopicModelOptions::decomposition)
     double smoothing = kAutoSmoothing; ///< 0 = Jeffreys rule (perTokenLogLikelihood)
     int topWords = 10;
     int threads = 0;
@@ -42,8 +62,13 @@ struct TopicSession {
 
     double loadMs = 0;
 
-    /// Parses the options common to topics and sweep.
-    void readOptions(const Args& args);
+    LoadOptionValues loadValues; ///< bound by declareOptions, applied by finishOptions
+    std::uint64_t seedValue = 1;
+
+    /// Declares the options common to topics and sweep (bound to this session's members).
+    void declareOptions(OptionList& options);
+    /// After parsing: applies the reader switches, seed, decomposition and thread count.
+    void finishOptions();
     /// Loads, selects, and (for the projected method) builds the engine.
     void prepare();
     /// Foreground flags for a rule: true where the i-th foreground document matches `rule`.
@@ -51,19 +76,9 @@ struct TopicSession {
     /// Creates --out (if given); throws InputError when it cannot.
     void ensureOutDir() const;
     /// Writes the shared JSON members: parameters, load report, selection, engine timings.
-    void writeJsonPreamble(JsonWriter& json, const char* command) const;
+    void writeJsonPreamble(nlohmann::ordered_json& json, const char* command) const;
 };
 
-/// Switches (options without a value) understood by every command that loads a corpus.
-inline const std::set<std::string>& corpusFlags() {
-    static const std::set<std::string> flags = {"json", "keep-stopwords", "drop-numbers",
-                                                "keep-numbers"};
-    return flags;
-}
-
-/// Reads --format, --min-df, --max-vocab, --max-df, --keep-stopwords, --drop-numbers and
-/// --min-tokens.
-CorpusLoadOptions readLoadOptions(const Args& args);
 
 /// Writes `content` to DIR/name atomically (temporary file + rename). Throws InputError.
 void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content);
