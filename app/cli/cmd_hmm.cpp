@@ -7,6 +7,8 @@
 // (triples x_{t−D}, x_t, x_{t+D}; 1), --window L (side views = windows of L bins; 1),
 // --extra-components E (reserve components of the decomposition; 1), --validity-z Z (3),
 // --decomposition deflation|jennrich, --als-sweeps N (0), --scaling mean|none|whiten,
+// --moment-fit N (marks: re-select/refit the states against the first and second mark moments
+// with N joint sweeps; -1 = off, the default),
 // --iterations N, --restarts R, --refine-rounds N (power method), --projection-rank R
 // (combinations), --threads T, --no-segments.
 #include "cli_session.h"
@@ -69,6 +71,7 @@ HmmJobOptions readHmmOptions(const Args& args) {
     solve.extraComponents = static_cast<int>(args.integer("extra-components", 1, 0, 1000));
     solve.validityZ = args.real("validity-z", 3.0, 0.0, 1e6);
     solve.alsSweeps = static_cast<int>(args.integer("als-sweeps", 0, 0, 100000));
+    solve.momentRefitSweeps = static_cast<int>(args.integer("moment-fit", -1, -1, 100000));
     options.decompositionName = args.string("decomposition", "deflation");
     options.scalingName = args.string("scaling", "mean");
     return options;
@@ -148,6 +151,7 @@ int runHmm(const std::vector<std::string>& argv) {
         out.field("validity_z", solveOptions.validityZ);
         out.field("decomposition", options.decompositionName);
         out.field("als_sweeps", solveOptions.alsSweeps);
+        out.field("moment_fit", solveOptions.momentRefitSweeps);
         out.field("scaling", options.scalingName);
         out.field("decode", toString(options.decoding));
         out.field("threads", threadCount());
@@ -205,6 +209,8 @@ int runHmm(const std::vector<std::string>& argv) {
             out.field("emission_clipping", toVector(spectral.emissionClipping));
             out.field("emission_tolerance", toVector(spectral.emissionTolerance));
             out.field("dropped_weights", toVector(spectral.droppedWeights));
+            out.field("moment_residual_selected", spectral.momentResidualSelected);
+            out.field("moment_residual_final", spectral.momentResidualFinal);
         }
         auto matrix = [&](const char* name, const Eigen::MatrixXd& m) {
             out.key(name).beginArray();
