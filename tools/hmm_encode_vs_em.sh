@@ -21,7 +21,7 @@ for c in "${CELLS[@]}"; do
   [ -s "$em" ] || "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --method em --seed 1 --no-segments \
       --out "$CACHE/out.$c" --json > "$em"
   "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --out "$CACHE/sp.$c" --json > "$CACHE/$c.plain.json"
-  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "${FIT:-200}" --out "$CACHE/fit.$c" --json \
+  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "${FIT:-200}" ${EXTRA:-} --out "$CACHE/fit.$c" --json \
       > "$CACHE/$c.fit.json"
   python3 - "$c" "$em" "$CACHE/$c.plain.json" "$CACHE/$c.fit.json" <<'PY'
 import itertools, json, sys
