@@ -135,15 +135,90 @@ double binomial(int n, int k) {
     return out;
 }
 
-/// Weight-only fit of a fixed emission set; returns the objective.
-double fitWeights(Residuals& res, Eigen::VectorXd& w, const Eigen::MatrixXd& o,
-                  const MarkMomentTargets& targets, double lo, int sweeps) {
-    res.reset(w, o, targets);
-    for (int s = 0; s < sweeps; ++s) {
-        for (Eigen::Index h = 0; h < w.size(); ++h) {
-            res.stepWeight(w, o, h, lo, 1.0);
+/// Lawson–Hanson non-negative least squares min ‖Ax − b‖, x ≥ 0 (exact in finitely many steps).
+Eigen::VectorXd nonNegativeLeastSquares(const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
+    const auto n = a.cols();
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    std::vector<bool> passive(static_cast<size_t>(n), false);
+    const double tol = 1e-12 * std::max(1.0, a.norm() * b.norm());
+    for (int outer = 0; outer < 3 * static_cast<int>(n) + 10; ++outer) {
+        const Eigen::VectorXd grad = a.transpose() * (b - a * x);
+        Eigen::Index add = -1;
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (!passive[static_cast<size_t>(j)] && grad[j] > tol && (add < 0 || grad[j] > grad[add])) {
+                add = j;
+            }
+        }
+        if (add < 0) {
+            break;
+        }
+        passive[static_cast<size_t>(add)] = true;
+        for (int inner = 0; inner < 3 * static_cast<int>(n) + 10; ++inner) {
+            std::vector<Eigen::Index> cols;
+            for (Eigen::Index j = 0; j < n; ++j) {
+                if (passive[static_cast<size_t>(j)]) {
+                    cols.push_back(j);
+                }
+            }
+            Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+            for (size_t c = 0; c < cols.size(); ++c) {
+                sub.col(static_cast<Eigen::Index>(c)) = a.col(cols[c]);
+            }
+            const Eigen::VectorXd zs = sub.completeOrthogonalDecomposition().solve(b);
+            Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+            for (size_t c = 0; c < cols.size(); ++c) {
+                z[cols[c]] = zs[static_cast<Eigen::Index>(c)];
+            }
+            bool allPositive = true;
+            double alpha = 1.0;
+            for (Eigen::Index j : cols) {
+                if (z[j] <= 0) {
+                    allPositive = false;
+                    alpha = std::min(alpha, x[j] / std::max(x[j] - z[j], 1e-300));
+                }
+            }
+            if (allPositive) {
+                x = z;
+                break;
+            }
+            x += alpha * (z - x);
+            for (Eigen::Index j : cols) {
+                if (x[j] <= 1e-15) {
+                    x[j] = 0;
+                    passive[static_cast<size_t>(j)] = false;
+                }
+            }
         }
     }
+    return x;
+}
+
+/// Weight-only fit of a fixed emission set: the weighted objective is linear in ω, so this is
+/// a bounded least-squares problem, solved exactly by NNLS in ω − lo (the upper bound 1 is
+/// applied afterwards). Returns the objective.
+double fitWeights(Residuals& res, Eigen::VectorXd& w, const Eigen::MatrixXd& o,
+                  const MarkMomentTargets& targets, double lo) {
+    const auto k = o.rows();
+    const auto m = o.cols();
+    const auto rows = 1 + m + m * (m - 1) / 2;
+    Eigen::MatrixXd a(rows, k);
+    Eigen::VectorXd b(rows);
+    a.row(0).setConstant(res.constWeight);
+    b[0] = res.constWeight * targets.total;
+    Eigen::Index row = 1;
+    for (Eigen::Index i = 0; i < m; ++i, ++row) {
+        a.row(row) = res.rowWeight[i] * o.col(i).transpose();
+        b[row] = res.rowWeight[i] * targets.mean[i];
+    }
+    for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index j = i + 1; j < m; ++j, ++row) {
+            a.row(row) = res.pairWeight(i, j) * o.col(i).cwiseProduct(o.col(j)).transpose();
+            b[row] = res.pairWeight(i, j) * targets.second(i, j);
+        }
+    }
+    const Eigen::VectorXd shifted = nonNegativeLeastSquares(a, b - lo * a.rowwise().sum());
+    w = (shifted.array() + lo).min(1.0).matrix();
+    res.reset(w, o, targets);
     return res.objective();
 }
 
@@ -176,7 +251,6 @@ MomentRefitResult refitMarkStates(const Eigen::MatrixXd& candidates,
     const int n = static_cast<int>(pool.rows());
     Residuals res(targets);
     const double lo = options.minWeight;
-    const int weightSweeps = 300;
 
     // (1) the best K-subset by its weight-only fit.
     std::vector<int> best(static_cast<size_t>(k));
@@ -189,7 +263,7 @@ MomentRefitResult refitMarkStates(const Eigen::MatrixXd& candidates,
             o.row(h) = pool.row(subset[static_cast<size_t>(h)]);
         }
         Eigen::VectorXd w = Eigen::VectorXd::Constant(k, targets.total / k);
-        const double f = fitWeights(res, w, o, targets, lo, weightSweeps);
+        const double f = fitWeights(res, w, o, targets, lo);
         if (f < bestObjective) {
             bestObjective = f;
             best = subset;

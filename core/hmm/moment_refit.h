@@ -40,7 +40,7 @@ struct MomentRefitResult {
 ///   Σ_i ρ_i² (Σ_h ω_h o_hi − mean_i)² + Σ_{i<j} ρ_ij² (Σ_h ω_h o_hi o_hj − second_ij)²
 ///   + ρ_0² (Σ_h ω_h − total)²,  ρ_0 = max(ρ_i, ρ_ij) (the constant is exact).
 /// (1) every K-subset of the candidates (≤ 5000 subsets, else the first K) gets its weights
-/// by box-constrained coordinate descent (ω ∈ [minWeight, 1]); the subset of least residual is
+/// by non-negative least squares in ω − minWeight (Lawson–Hanson; ω ≤ 1 applied after); the subset of least residual is
 /// kept — the weights are estimated from the moments against the recovered emissions, not from
 /// the eigenvalues; the remainder of the first moment goes to the unmarked state when the data
 /// have one. (2) `sweeps` rounds of exact coordinate minimisation over all ω_h and o_hi
