@@ -94,6 +94,7 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options) {
     section.lag = options.lag;
     section.refineRounds = options.solveOptions.refinementRounds;
     section.alsSweeps = options.solveOptions.alsSweeps;
+    section.momentFit = options.solveOptions.momentRefitSweeps;
     section.decomposition = options.decompositionName;
     section.scaling = options.scalingName;
     section.projectionRank = options.projectionRank;
@@ -131,6 +132,7 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     options.lag = section.lag;
     options.solveOptions.refinementRounds = section.refineRounds;
     options.solveOptions.alsSweeps = section.alsSweeps;
+    options.solveOptions.momentRefitSweeps = section.momentFit;
     options.decompositionName = section.decomposition;
     options.scalingName = section.scaling;
     options.projectionRank = section.projectionRank;

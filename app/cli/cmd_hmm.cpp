@@ -125,6 +125,7 @@ int runHmm(HmmCommandOptions& command) {
                              {"validity_z", solveOptions.validityZ},
                              {"decomposition", options.decompositionName},
                              {"als_sweeps", solveOptions.alsSweeps},
+                             {"moment_fit", solveOptions.momentRefitSweeps},
                              {"scaling", options.scalingName},
                              {"decode", toString(options.decoding)},
                              {"threads", threadCount()}};
@@ -173,6 +174,8 @@ int runHmm(HmmCommandOptions& command) {
             modelJson["emission_clipping"] = toVector(spectral.emissionClipping);
             modelJson["emission_tolerance"] = toVector(spectral.emissionTolerance);
             modelJson["dropped_weights"] = toVector(spectral.droppedWeights);
+            modelJson["moment_residual_selected"] = spectral.momentResidualSelected;
+            modelJson["moment_residual_final"] = spectral.momentResidualFinal;
         }
         auto matrix = [](const Eigen::MatrixXd& m) {
             Json rows = Json::array();
@@ -299,6 +302,9 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .real("validity-z", solve.validityZ, 0.0, 1e6,
               "z-score of the sampling tolerance of the validity checks")
         .integer("als-sweeps", solve.alsSweeps, 0, 100000, "CP-ALS sweeps after the extraction")
+        .integer("moment-fit", solve.momentRefitSweeps, -1, 100000,
+                 "marks: re-select and refit the states against the first and second mark "
+                 "moments with N joint sweeps (-1 = off)")
         .text("decomposition", job.decompositionName, "deflation | jennrich")
         .text("scaling", job.scalingName, "mean | none | whiten")
         .text("out", options->outDir, "output folder").required()

@@ -1,5 +1,7 @@
 #include "core/hmm/contrastive_hmm.h"
 
+#include "core/hmm/moment_refit.h"
+
 #include "core/common/timer.h"
 #include "core/tensor/asymmetric_power_method.h"
 #include "core/tensor/linalg.h"
@@ -401,6 +403,77 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
     return out;
 }
 
+/// ContrastiveHmmOptions::momentRefitSweeps: replaces the kept states of `out` by the
+/// moment-refitted ones (MarkVector moments, y = (x, 1)).
+void applyMomentRefit(const SequenceMoments& moments, double gamma,
+                      const ContrastiveHmmOptions& options, ContrastiveHmmResult& out) {
+    const int m = moments.numMarks();
+    const int k = options.numComponents;
+    const ClassMoments& fg = moments.foreground;
+    const ClassMoments& bg = moments.background;
+    if (fg.m22.rows() != m + 1 || moments.rank() != m + 1) {
+        return;
+    }
+    const Eigen::MatrixXd m22 = bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m22 - gamma * bg.m22)
+                                                                 : fg.m22;
+    MarkMomentTargets targets;
+    targets.mean = m22.col(m).head(m);
+    targets.second = m22.topLeftCorner(m, m);
+    targets.total = m22(m, m);
+    const double nf = static_cast<double>(fg.numTriples);
+    const double nb = static_cast<double>(std::max<std::int64_t>(bg.numTriples, 1));
+    targets.effectiveBins = 1.0 / (1.0 / nf + gamma * gamma / nb);
+    Eigen::MatrixXd candidates(out.markProbabilities.rows() + out.droppedMarkProbabilities.rows(), m);
+    candidates << out.markProbabilities, out.droppedMarkProbabilities;
+    MomentRefitOptions refit;
+    refit.numStates = k;
+    refit.minWeight = -gamma;
+    refit.sweeps = options.momentRefitSweeps;
+    const MomentRefitResult fit = refitMarkStates(candidates, targets, refit);
+    out.momentResidualSelected = fit.residualSelected;
+    out.momentResidualFinal = fit.residualFinal;
+    out.weights = fit.weights;
+    out.markProbabilities = fit.emissions;
+    out.lambdas = out.weights.unaryExpr([](double w) {
+        return w == 0 ? 0.0 : std::copysign(1.0 / std::sqrt(std::abs(w)), w);
+    });
+    out.emissionClipping = Eigen::VectorXd::Zero(k);
+    out.transitionClipping = Eigen::VectorXd::Zero(k);
+    out.componentInvalidMass = Eigen::VectorXd::Zero(k);
+    out.invalidMass = 0;
+    out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
+    const int specific = out.numSpecific;
+    out.hmm.encoding = moments.encoding;
+    if (specific == 0) {
+        out.hmm.start.resize(0);
+        out.hmm.transitions.resize(0, 0);
+        out.hmm.emissions.resize(0, m);
+        return;
+    }
+    // PairMoment transitions: m23 = Σ_ij P(h_t = i, h_{t+1} = j)·o_i o_jᵀ (y-coordinates).
+    Eigen::MatrixXd columns(m + 1, k);
+    columns.topRows(m) = out.markProbabilities.transpose();
+    columns.row(m).setOnes();
+    const Eigen::MatrixXd m23 = (bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m23 - gamma * bg.m23)
+                                                                  : fg.m23) *
+                                moments.sideBlock(0).transpose();
+    const Eigen::MatrixXd pinv = columns.completeOrthogonalDecomposition().pseudoInverse();
+    const Eigen::MatrixXd joint = pinv * m23 * pinv.transpose();
+    out.hmm.transitions.resize(specific, specific);
+    for (int i = 0; i < specific; ++i) {
+        Eigen::VectorXd row = joint.block(i, 0, 1, specific).transpose();
+        const double sum = row.sum();
+        row = sum > 0 && std::isfinite(sum) ? Eigen::VectorXd(row / sum)
+                                            : Eigen::VectorXd(Eigen::VectorXd::Unit(specific, i));
+        out.hmm.transitions.row(i) = projectToSimplex(row).transpose();
+    }
+    if (moments.lag > 1) {
+        out.hmm.transitions = transitionRoot(out.hmm.transitions, moments.lag);
+    }
+    out.hmm.start = projectToSimplex(out.weights.head(specific) / out.weights.head(specific).sum());
+    out.hmm.emissions = out.markProbabilities.topRows(specific);
+}
+
 } // namespace
 
 double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
@@ -456,6 +529,10 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
         if (best.invalidMass == 0) {
             break;
         }
+    }
+    if (options.momentRefitSweeps >= 0 && moments.encoding == ObservationEncoding::MarkVector &&
+        moments.window == 1) {
+        applyMomentRefit(moments, gamma, options, best);
     }
     best.candidateRanks = candidates;
     best.elapsedMs = watch.elapsedMs();

@@ -64,6 +64,12 @@ struct ContrastiveHmmOptions {
     /// the default: on chr11 it keeps the dominant quiescent state at every rank but sharpens
     /// the other states and lowers their weights (MAD to EM 0.18 at K = 7), and costs ~4 ms.
     int alsSweeps = 0;
+    /// MarkVector only, < 0 = off: re-select and refit the K states against the first and
+    /// off-diagonal second mark moments (refitMarkStates, with this many joint sweeps): the
+    /// candidates are all R extracted emissions plus the all-zero (unmarked) one, the weights
+    /// come from least squares of the moments (summing to 1 − γ), not from λ; transitions are
+    /// then re-estimated by the PairMoment estimator from the refitted emissions.
+    int momentRefitSweeps = -1;
     /// First extraction of the components (AsymmetricPowerOptions::initialization).
     /// SimultaneousDiagonalization is exact on exact moments but, from one random slice, far
     /// less stable than deflation on real (misspecified) moments; a cross-check.
@@ -105,6 +111,10 @@ struct ContrastiveHmmResult {
     /// Σ_t componentInvalidMass_t: 0 when every reported component is a valid state (emission
     /// in the valid set, weight in [−γ, 1]) up to sampling error.
     double invalidMass = 0;
+    /// Moment refit (ContrastiveHmmOptions::momentRefitSweeps): weighted moment residual of the
+    /// selected subset before and after the joint sweeps (0 when off).
+    double momentResidualSelected = 0;
+    double momentResidualFinal = 0;
     int decompositionRank = 0; ///< R of the decomposition the result comes from
     int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
     int iterations = 0;

@@ -65,6 +65,7 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
                         {"lag", lag},
                         {"refine_rounds", refineRounds},
                         {"als_sweeps", alsSweeps},
+                        {"moment_fit", momentFit},
                         {"decomposition", decomposition},
                         {"scaling", scaling},
                         {"projection_rank", projectionRank},
@@ -132,6 +133,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     section.lag = static_cast<int>(model.integer("lag", 1, 1, 1000));
     section.refineRounds = static_cast<int>(model.integer("refine_rounds", 0, 0, 100));
     section.alsSweeps = static_cast<int>(model.integer("als_sweeps", 0, 0, 100000));
+    section.momentFit = static_cast<int>(model.integer("moment_fit", -1, -1, 100000));
     section.decomposition =
         model.choice("decomposition", "deflation", {"deflation", "jennrich"});
     section.scaling = model.choice("scaling", "mean", {"mean", "none", "whiten"});

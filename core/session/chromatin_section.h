@@ -65,6 +65,7 @@ struct ChromatinSection {
     int lag = 1;
     int refineRounds = 0;
     int alsSweeps = 0;
+    int momentFit = -1; ///< sweeps of the moment refit (`hmm --moment-fit`); -1 = off
     std::string decomposition = "deflation"; ///< deflation | jennrich
     std::string scaling = "mean";            ///< mean | none | whiten
     int projectionRank = 0;

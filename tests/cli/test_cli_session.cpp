@@ -69,6 +69,7 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
                                             "K562_chr11_slice.txt.gz",
                      "--fg-regions", kData + "RefSeqGene.chr11_slice.bed", "--k", "5", "--gamma",
                      "0.5", "--seed", "2", "--extra-components", "0", "--decode", "viterbi",
+                     "--moment-fit", "0",
                      "--out", dir / "hmm", "--save-session", dir / "project/analysis.cxproj"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
@@ -76,6 +77,7 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     EXPECT_NE(session.find("\"format\": \"contrast-explorer-session\""), std::string::npos);
     EXPECT_NE(session.find("\"topics\""), std::string::npos);
     EXPECT_NE(session.find("\"chromatin\""), std::string::npos);
+    EXPECT_NE(session.find("\"moment_fit\": 0"), std::string::npos) << session;
     EXPECT_NE(session.find("\"path\": \"../corpus/docword.synthetic.txt\""), std::string::npos)
         << session;
 
