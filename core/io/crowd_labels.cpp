@@ -251,28 +251,52 @@ int internClass(RawLabels& raw, const std::string& path, std::int64_t line,
     return index;
 }
 
+/// The non-blank rows of a delimited label or gold file, split into fields; the delimiter is
+/// detected on the first such row. Binary data and unterminated quotes are errors naming the line.
+class DelimitedRows {
+public:
+    DelimitedRows(const std::string& path, const char* what) : m_path(path), m_what(what), m_reader(path) {}
+
+    /// The next row into fields; false at the end of the file.
+    bool next(std::vector<std::string>& fields) {
+        std::string_view line;
+        while (m_reader.next(line)) {
+            const std::int64_t lineNumber = m_reader.lineNumber();
+            if (looksBinary(line)) {
+                throw InputError(m_path, lineNumber,
+                                 std::string("binary data (NUL byte): not a text ") + m_what);
+            }
+            if (trimmed(line).empty()) {
+                continue;
+            }
+            if (m_rows++ == 0) {
+                m_delimiter = detectDelimiter(line);
+            }
+            if (!splitFields(line, m_delimiter, fields)) {
+                throw InputError(m_path, lineNumber, "unterminated quoted field");
+            }
+            return true;
+        }
+        return false;
+    }
+    std::int64_t lineNumber() const { return m_reader.lineNumber(); }
+
+private:
+    const std::string& m_path;
+    const char* m_what;
+    LineReader m_reader;
+    char m_delimiter = ',';
+    std::int64_t m_rows = 0;
+};
+
 void readLabelFile(const std::string& path, RawLabels& raw) {
-    LineReader reader(path);
-    std::string_view line;
+    DelimitedRows reader(path, "label file");
     std::vector<std::string> fields;
     Layout layout;
-    char delimiter = ',';
     bool first = true;
     std::unordered_map<std::uint64_t, std::int64_t> seenPairs;
-    while (reader.next(line)) {
+    while (reader.next(fields)) {
         const std::int64_t lineNumber = reader.lineNumber();
-        if (looksBinary(line)) {
-            throw InputError(path, lineNumber, "binary data (NUL byte): not a text label file");
-        }
-        if (trimmed(line).empty()) {
-            continue;
-        }
-        if (first) {
-            delimiter = detectDelimiter(line);
-        }
-        if (!splitFields(line, delimiter, fields)) {
-            throw InputError(path, lineNumber, "unterminated quoted field");
-        }
         if (first) {
             first = false;
             layout = labelLayout(path, fields);
@@ -329,31 +353,17 @@ void readLabelFile(const std::string& path, RawLabels& raw) {
 }
 
 void readGoldFile(const std::string& path, RawLabels& raw, std::vector<std::string>& warnings) {
-    LineReader reader(path);
-    std::string_view line;
+    DelimitedRows reader(path, "gold file");
     std::vector<std::string> fields;
     bool first = true;
-    char delimiter = ',';
     int itemColumn = 0;
     int truthColumn = 1;
     size_t numFields = 2;
     int unknownItems = 0;
     int known = 0;
     std::string firstUnknown;
-    while (reader.next(line)) {
+    while (reader.next(fields)) {
         const std::int64_t lineNumber = reader.lineNumber();
-        if (looksBinary(line)) {
-            throw InputError(path, lineNumber, "binary data (NUL byte): not a text gold file");
-        }
-        if (trimmed(line).empty()) {
-            continue;
-        }
-        if (first) {
-            delimiter = detectDelimiter(line);
-        }
-        if (!splitFields(line, delimiter, fields)) {
-            throw InputError(path, lineNumber, "unterminated quoted field");
-        }
         if (first) {
             first = false;
             numFields = fields.size();

@@ -101,6 +101,18 @@ double canonicalSign(Eigen::Ref<Eigen::VectorXd> v) {
     return 1.0;
 }
 
+/// Scales every column to unit length; false when a column is zero (or not finite).
+bool normaliseColumns(Eigen::MatrixXd& a) {
+    for (Eigen::Index t = 0; t < a.cols(); ++t) {
+        const double norm = a.col(t).norm();
+        if (!(norm > 0) || !std::isfinite(norm)) {
+            return false;
+        }
+        a.col(t) /= norm;
+    }
+    return true;
+}
+
 void checkRank(int k, Eigen::Index minDim, int slices, const char* where) {
     if (k < 1 || k > minDim || slices < 1) {
         throw std::invalid_argument(std::string(where) + ": need 1 <= K <= " +
@@ -129,13 +141,9 @@ JennrichResult jennrichDecomposition(const DenseTensor3& tensor, const JennrichO
         return out;
     }
     out.a = u1 * diag.vectors;
-    for (int t = 0; t < k; ++t) {
-        const double norm = out.a.col(t).norm();
-        if (!(norm > 0)) {
-            out.status = Status::NumericalIssue;
-            return out;
-        }
-        out.a.col(t) /= norm;
+    if (!normaliseColumns(out.a)) {
+        out.status = Status::NumericalIssue;
+        return out;
     }
     const Eigen::MatrixXd rows =
         out.a.completeOrthogonalDecomposition().pseudoInverse() * tensor.matrix(); // K × d2·d3
@@ -177,13 +185,11 @@ JennrichResult jennrichSymmetric(const SymmetricTensor3& tensor, const JennrichO
         return out;
     }
     out.a = u * diag.vectors;
+    if (!normaliseColumns(out.a)) {
+        out.status = Status::NumericalIssue;
+        return out;
+    }
     for (int t = 0; t < k; ++t) {
-        const double norm = out.a.col(t).norm();
-        if (!(norm > 0)) {
-            out.status = Status::NumericalIssue;
-            return out;
-        }
-        out.a.col(t) /= norm;
         canonicalSign(out.a.col(t));
     }
     // Least squares for the weights: Gram G_st = ⟨v_s, v_t⟩³, right-hand side T(v_t, v_t, v_t).
