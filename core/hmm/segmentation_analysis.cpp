@@ -164,6 +164,53 @@ OverlapEnrichment overlapEnrichment(const ChromatinData& data,
     return table;
 }
 
+DecodedContrast decodedContrast(const DecodedSegmentation& segmentation, const BinClasses& classes,
+                                const ContrastiveHmmResult& result) {
+    if (classes.flags.size() < segmentation.runs.size()) {
+        throw std::invalid_argument("decodedContrast: the bin classes cover " +
+                                    std::to_string(classes.flags.size()) + " tracks, the segmentation " +
+                                    std::to_string(segmentation.runs.size()));
+    }
+    const auto numStates = static_cast<size_t>(std::max(0, segmentation.numStates));
+    std::vector<std::int64_t> foreground(numStates, 0), background(numStates, 0);
+    for (size_t track = 0; track < segmentation.runs.size(); ++track) {
+        const std::vector<std::uint8_t>& flags = classes.flags[track];
+        for (const StateRun& run : segmentation.runs[track]) {
+            if (run.end > static_cast<std::int64_t>(flags.size()) || run.begin < 0 ||
+                run.state < 0 || static_cast<size_t>(run.state) >= numStates) {
+                throw std::invalid_argument("decodedContrast: a run lies outside the bin classes");
+            }
+            for (std::int64_t bin = run.begin; bin < run.end; ++bin) {
+                const std::uint8_t flag = flags[static_cast<size_t>(bin)];
+                foreground[static_cast<size_t>(run.state)] += (flag & kForegroundBin) != 0;
+                background[static_cast<size_t>(run.state)] += (flag & kBackgroundBin) != 0;
+            }
+        }
+    }
+    const double nf = static_cast<double>(classes.foregroundBins);
+    const double nb = static_cast<double>(classes.backgroundBins);
+    const double gamma = nb > 0 ? result.gamma : 0.0;
+    DecodedContrast out;
+    for (size_t s = 0; s < numStates; ++s) {
+        const double pf = nf > 0 ? static_cast<double>(foreground[s]) / nf : 0.0;
+        const double pb = nb > 0 ? static_cast<double>(background[s]) / nb : 0.0;
+        const double variance = (nf > 0 ? pf * (1 - pf) / nf : 0.0) +
+                                (nb > 0 ? gamma * gamma * pb * (1 - pb) / nb : 0.0);
+        out.foregroundShare.push_back(pf);
+        out.backgroundShare.push_back(pb);
+        out.contrast.push_back(pf - gamma * pb);
+        out.standardError.push_back(std::sqrt(variance));
+        const auto component = static_cast<Eigen::Index>(s);
+        if (component < result.weights.size()) {
+            const double omega = result.weights[component];
+            if (omega > 0 && out.contrast.back() + omega < -3.0 * out.standardError.back()) {
+                out.contradicted.push_back(static_cast<int>(s));
+            }
+        }
+    }
+    return out;
+}
+
 StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
                                    const std::vector<double>& gammas,
                                    const ContrastiveHmmOptions& options,

@@ -90,6 +90,29 @@ OverlapEnrichment overlapEnrichment(const ChromatinData& data,
                                     const std::vector<const BedRegions*>& annotations,
                                     const CancelToken& cancel = {});
 
+/// What a decoded segmentation says about each state's contrast: its share of the foreground
+/// bins p_f and of the background bins p_b, and p_f − γ·p_b — the quantity the model's weight ω
+/// estimates (ω = foreground minus γ × background occupancy). The segmentation of a model that
+/// describes the data reproduces ω; the decoding HMM has no state for what the contrast removed,
+/// so where the components miss most of the data (e.g. no unmarked state at large γ) it forces
+/// those bins into one specific state, whose decoded contrast then turns strongly negative.
+struct DecodedContrast {
+    std::vector<double> foregroundShare; ///< per state (DecodedSegmentation's indices)
+    std::vector<double> backgroundShare; ///< 0 without background bins
+    std::vector<double> contrast;        ///< p_f − γ·p_b
+    std::vector<double> standardError;   ///< binomial standard error of the contrast
+    /// Foreground-specific states (ω > 0) whose decoded contrast lies below −ω by more than
+    /// three standard errors: the segmentation puts them in the background at least as much as
+    /// the model puts them in the foreground. Empty when the segmentation agrees with the model.
+    std::vector<int> contradicted;
+};
+
+/// DecodedContrast of `segmentation` (decoded from `result`) over the foreground and background
+/// bins of `classes` (the classes the moments were computed on). Cost O(bins).
+/// \throws std::invalid_argument when the classes do not cover the segmentation's tracks.
+DecodedContrast decodedContrast(const DecodedSegmentation& segmentation, const BinClasses& classes,
+                                const ContrastiveHmmResult& result);
+
 /// State weights over a γ grid, with the components tracked from one γ to the next by
 /// matchStates (row t of every matrix is the same "track" of states).
 struct StateWeightSweep {

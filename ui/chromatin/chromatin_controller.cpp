@@ -421,15 +421,19 @@ void ChromatinController::startDecode() {
     const quint64 solutionGeneration = m_shown.generation;
     const cx::DecodingMethod method = m_decoding;
     const bool label = m_labelBackground;
+    const auto classes = m_shown.moments->classes;
     startJob(
         m_decodePool, m_decodeJob, generation,
-        [data, result, solutionGeneration, method, label](const cx::CancelToken& cancel) {
+        [data, result, classes, solutionGeneration, method, label](const cx::CancelToken& cancel) {
             // A pass over every bin of every track (hundreds of ms on a whole chromosome),
             // never on the GUI thread.
             auto state = std::make_shared<SegmentationState>(
                 cx::ui::decodeSegmentation(*data, *result, method, label, cancel));
             state->generation = solutionGeneration;
             state->data = data;
+            if (classes) {
+                state->contrast = cx::decodedContrast(*state, *classes, *result);
+            }
             return SegmentationHandle(std::move(state));
         },
         [this](SegmentationHandle segmentation, const QString& error) {

@@ -289,6 +289,43 @@ QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
     return invalidStates;
 }
 
+QStringList contradictedStates(const SegmentationState& segmentation, const StateCatalog& catalog) {
+    QStringList states;
+    const cx::DecodedContrast& contrast = segmentation.contrast;
+    for (int state : contrast.contradicted) {
+        const auto s = static_cast<size_t>(state);
+        if (s >= contrast.foregroundShare.size()) {
+            continue;
+        }
+        const int slot = catalog.slotOfComponent(state);
+        states << tr("%1 (%2 % of the foreground, %3 % of the "
+                                              "background bins)")
+                      .arg(slot >= 0 ? catalog.name(slot) : QString::number(state + 1))
+                      .arg(100.0 * contrast.foregroundShare[s], 0, 'f', 0)
+                      .arg(100.0 * contrast.backgroundShare[s], 0, 'f', 0);
+    }
+    return states;
+}
+
+QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateCatalog& catalog,
+                            const QStringList& contradicted) {
+    const QStringList invalid = invalidSpecificStates(result, catalog);
+    QStringList warnings;
+    if (!invalid.isEmpty()) {
+        warnings << tr("⚠ not a valid state here: %1").arg(invalid.join(QStringLiteral(", ")));
+    }
+    if (!contradicted.isEmpty()) {
+        warnings << tr("⚠ segmentation contradicts the model: %1")
+                        .arg(contradicted.join(QStringLiteral(", ")));
+    }
+    if (!warnings.isEmpty()) {
+        return warnings.join(QStringLiteral(" · "));
+    }
+    return tr("%1 of %2 states foreground-specific")
+        .arg(result.numSpecific)
+        .arg(result.weights.size());
+}
+
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog) {
     std::vector<int> displaySlots;

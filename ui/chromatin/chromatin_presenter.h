@@ -59,6 +59,14 @@ std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable
 /// Names of the foreground-specific states (ω > 0) that fail core's validity test.
 QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
                                   const StateCatalog& catalog);
+/// The foreground-specific states whose decoded contrast contradicts their weight
+/// (cx::DecodedContrast::contradicted), as "name (x % of the foreground, y % of the background
+/// bins)".
+QStringList contradictedStates(const SegmentationState& segmentation, const StateCatalog& catalog);
+/// The subtitle of the contrastive heatmap: how many states are foreground-specific, or what
+/// is wrong — states that fail the validity test, then states the segmentation contradicts.
+QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateCatalog& catalog,
+                            const QStringList& contradicted);
 /// Display slot of every state of `segmentation` (as mapped by the catalog now).
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog);

@@ -86,6 +86,9 @@ struct MomentsState {
     std::int64_t totalBins = 0;
     std::int64_t foregroundBins = 0;
     std::int64_t backgroundBins = 0;
+    /// Foreground/background class of every bin (what the moments were computed on; the
+    /// decoded contrast of a segmentation is measured on them).
+    std::shared_ptr<const cx::BinClasses> classes;
     QStringList warnings;
     double classifyMs = 0;
     double momentsMs = 0;
@@ -118,6 +121,9 @@ using StateRun = cx::StateRun;
 struct SegmentationState : cx::DecodedSegmentation {
     quint64 generation = 0; ///< generation of the solution that was decoded
     std::shared_ptr<const cx::ChromatinData> data;
+    /// What the segmentation says of each state's contrast (cx::decodedContrast); empty
+    /// vectors when the bin classes are not known.
+    cx::DecodedContrast contrast;
 };
 using SegmentationHandle = std::shared_ptr<const SegmentationState>;
 

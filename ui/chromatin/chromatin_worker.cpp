@@ -88,9 +88,10 @@ MomentsState ChromatinWorker::buildMoments(const MomentsRequest& request,
     }
     const cx::BedRegions foreground = unionOf(request.foreground);
     const cx::BedRegions background = unionOf(request.background);
-    const cx::BinClasses classes =
+    const auto classesHandle = std::make_shared<const cx::BinClasses>(
         cx::classifyBins(data, request.choice.foreground.isEmpty() ? nullptr : &foreground,
-                         request.choice.background.isEmpty() ? nullptr : &background);
+                         request.choice.background.isEmpty() ? nullptr : &background));
+    const cx::BinClasses& classes = *classesHandle;
     MomentsState state;
     state.classifyMs = watch.elapsedMs();
     if (classes.foregroundBins == 0) {
@@ -121,6 +122,7 @@ MomentsState ChromatinWorker::buildMoments(const MomentsRequest& request,
     state.totalBins = data.totalBins();
     state.foregroundBins = classes.foregroundBins;
     state.backgroundBins = classes.backgroundBins;
+    state.classes = classesHandle;
     state.warnings = summarizeWarnings(classes.warnings);
     if (!request.choice.isWholeGenome() && state.moments->background.numTriples == 0) {
         state.warnings << QStringLiteral("the background has no run of 3 consecutive bins: γ "

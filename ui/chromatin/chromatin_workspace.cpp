@@ -411,14 +411,10 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
     // A foreground-specific state whose emission leaves [0, 1] or whose weight leaves [−γ, 1]
     // beyond sampling error (core's validity test) is no state of any HMM: typically near a γ
     // where a large component's weight changes sign and shared states differ between the sides.
-    const QStringList invalidStates = invalidSpecificStates(result, m_catalog);
-    m_emissionView->setTitle(
-        tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
-        invalidStates.isEmpty()
-            ? tr("%1 of %2 states foreground-specific")
-                  .arg(result.numSpecific)
-                  .arg(result.weights.size())
-            : tr("⚠ not a valid state here: %1").arg(invalidStates.join(QStringLiteral(", "))));
+    // The segmentation's verdict belongs to the solution it was decoded from: cleared until
+    // this solution's segmentation arrives.
+    m_contradictedStates.clear();
+    refreshContrastiveTitle();
     m_lastLatencyMs = static_cast<double>(m_controller->clockMs() - solution.requestedAtMs);
     const MomentsState& moments = *solution.moments;
     m_analysisPanel->setInfo(
@@ -495,8 +491,18 @@ void ChromatinWorkspace::refreshSegmentationAppearance() {
     m_trackView->setStateAppearance(colours, names);
 }
 
+void ChromatinWorkspace::refreshContrastiveTitle() {
+    const HmmSolution& solution = m_controller->solution();
+    if (!solution.isValid()) {
+        return;
+    }
+    m_emissionView->setTitle(tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
+                             contrastiveSubtitle(*solution.result, m_catalog, m_contradictedStates));
+}
+
 void ChromatinWorkspace::onSegmentationChanged(const SegmentationHandle& segmentation) {
     m_segmentationSlots.clear();
+    m_contradictedStates.clear();
     if (!segmentation) {
         m_trackView->setSegmentation(nullptr, {}, {});
         m_trackView->setPlaceholder(
@@ -515,6 +521,21 @@ void ChromatinWorkspace::onSegmentationChanged(const SegmentationHandle& segment
         names << m_catalog.name(slot);
     }
     m_trackView->setSegmentation(segmentation, colours, names);
+    // A foreground-specific state that the segmentation puts in the background at least as
+    // much as the model puts it in the foreground: the components miss most of the data (no
+    // state for it at this γ and K), and the decoding forces those bins into this state.
+    m_contradictedStates = contradictedStates(*segmentation, m_catalog);
+    refreshContrastiveTitle();
+    if (!m_contradictedStates.isEmpty()) {
+        emit statusMessage(tr("⚠ The segmentation contradicts the model at this γ: %1. The "
+                              "components leave most bins without a state of their own, so the "
+                              "decoding forces them into a foreground-specific state; lower γ or "
+                              "raise K.")
+                               .arg(m_contradictedStates.join(QStringLiteral("; "))),
+                           15000);
+        emit settledChanged();
+        return;
+    }
     const qint64 bins = segmentation->data ? segmentation->data->totalBins() : 0;
     emit statusMessage(tr("Segmented %1 bins (%2) in %3 ms; %4 % in background-like runs")
                            .arg(QLocale().toString(bins))

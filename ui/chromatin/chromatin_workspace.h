@@ -119,6 +119,8 @@ private:
     void refreshTransitionModel();
     void refreshEnrichmentModel();
     void refreshSegmentationAppearance();
+    /// The contrastive heatmap's title from the shown solution and its segmentation's verdict.
+    void refreshContrastiveTitle();
     void refreshWeightsChart(bool force);
     void refreshLanes();
     void syncAnnotationChecks();
@@ -162,6 +164,8 @@ private:
     std::vector<std::string> m_marks;
     /// Display slot of each state of the shown segmentation (mapped when it arrived).
     std::vector<int> m_segmentationSlots;
+    /// States the shown segmentation contradicts (contradictedStates), for the heatmap title.
+    QStringList m_contradictedStates;
     /// Sweep track → display slot, as last drawn (the chart is rebuilt when it changes).
     std::vector<int> m_chartSlots;
     QStringList m_chartNames;

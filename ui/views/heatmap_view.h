@@ -29,6 +29,7 @@ public:
     const ColourScale& scale() const { return m_scale; }
     void setTitle(const QString& title, const QString& subtitle = {});
     QString title() const { return m_title; }
+    QString subtitle() const { return m_subtitle; }
     /// Shown instead of the matrix when the model is empty.
     void setPlaceholder(const QString& text);
     void setRowLabelsEditable(bool editable) { m_editable = editable; }

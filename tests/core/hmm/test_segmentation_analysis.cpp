@@ -203,3 +203,62 @@ TEST(RunsBed9, SameBytesAsTheSegmentationWriterAndChecksLabels) {
     EXPECT_THROW(writeRunsBed9(missing, data, segmentationRuns(segmentation), {"E1"}, {"1,1,1"}),
                  std::invalid_argument);
 }
+
+// Decoded contrast: shares and p_f − γ·p_b against a count by hand; a specific state the
+// segmentation puts everywhere (the forced state of a model without an unmarked state) is
+// contradicted, one whose decoded contrast matches its weight is not.
+TEST(DecodedContrast, SharesAgainstACountAndTheForcedStateIsFlagged) {
+    // Two tracks of 1,000 bins; the first 500 of each foreground, the rest background.
+    const int bins = 1000;
+    BinClasses classes;
+    for (int track = 0; track < 2; ++track) {
+        std::vector<std::uint8_t> flags(bins, kBackgroundBin);
+        std::fill(flags.begin(), flags.begin() + 500, kForegroundBin);
+        classes.flags.push_back(flags);
+    }
+    classes.foregroundBins = 1000;
+    classes.backgroundBins = 1000;
+    // State 0 (ω = 0.10): 150 foreground bins and 20 background bins in all → p_f 0.15, p_b 0.02.
+    // State 1 (ω = 0.05): most other bins → p_f 0.85, p_b 0.97: decoded contrast 0.85 − 2·0.97.
+    // State 2: background-like (ω < 0), never flagged.
+    DecodedSegmentation segmentation;
+    segmentation.numStates = 3;
+    segmentation.numSpecific = 2;
+    segmentation.runs = {{{0, 100, 0}, {100, 500, 1}, {500, 510, 0}, {510, 1000, 1}},
+                         {{0, 50, 0}, {50, 500, 1}, {500, 510, 0}, {510, 990, 1}, {990, 1000, 2}}};
+    ContrastiveHmmResult result;
+    result.gamma = 2.0;
+    result.weights = Eigen::Vector3d(0.10, 0.05, -0.3);
+
+    const DecodedContrast contrast = decodedContrast(segmentation, classes, result);
+    ASSERT_EQ(contrast.contrast.size(), 3u);
+    EXPECT_DOUBLE_EQ(contrast.foregroundShare[0], 0.15);
+    EXPECT_DOUBLE_EQ(contrast.backgroundShare[0], 0.02);
+    EXPECT_DOUBLE_EQ(contrast.foregroundShare[1], 0.85);
+    EXPECT_DOUBLE_EQ(contrast.backgroundShare[1], 0.97);
+    EXPECT_DOUBLE_EQ(contrast.backgroundShare[2], 0.01);
+    EXPECT_NEAR(contrast.contrast[0], 0.15 - 2 * 0.02, 1e-12);
+    EXPECT_NEAR(contrast.contrast[1], 0.85 - 2 * 0.97, 1e-12);
+    EXPECT_NEAR(contrast.standardError[0],
+                std::sqrt(0.15 * 0.85 / 1000 + 4 * 0.02 * 0.98 / 1000), 1e-12);
+    EXPECT_EQ(contrast.contradicted, std::vector<int>{1});
+
+    // Without background bins (whole genome), γ has no effect: contrast = foreground share.
+    BinClasses whole = classes;
+    for (auto& flags : whole.flags) {
+        std::fill(flags.begin(), flags.end(), kForegroundBin);
+    }
+    whole.foregroundBins = 2000;
+    whole.backgroundBins = 0;
+    const DecodedContrast plain = decodedContrast(segmentation, whole, result);
+    EXPECT_NEAR(plain.contrast[1], 1820.0 / 2000, 1e-12);
+    EXPECT_TRUE(plain.contradicted.empty());
+
+    // Classes of another data set: refused, not read out of bounds.
+    BinClasses oneTrack = classes;
+    oneTrack.flags.pop_back();
+    EXPECT_THROW(decodedContrast(segmentation, oneTrack, result), std::invalid_argument);
+    BinClasses shortTrack = classes;
+    shortTrack.flags[1].resize(500);
+    EXPECT_THROW(decodedContrast(segmentation, shortTrack, result), std::invalid_argument);
+}

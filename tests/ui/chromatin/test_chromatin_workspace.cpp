@@ -264,6 +264,55 @@ TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeigh
     EXPECT_GT(flagged, 0) << "γ = " << invalidGamma;
 }
 
+// A foreground-specific state that the segmentation puts in the background at least as much
+// as the model puts it in the foreground is named in the heatmap title and the status bar
+// (issue 9: "6 of 7 states foreground-specific" while one state covered 94 % of the bins).
+// On the slice at γ = 2 no component is left for the unmarked bins and the decoding forces
+// them into one specific state; at γ = 0 the decoded contrast is a share, never below −ω.
+TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    QStringList messages;
+    QObject::connect(chromatin, &cx::ui::Workspace::statusMessage,
+                     [&](const QString& message, int) { messages << message; });
+    for (const double gamma : {0.0, 2.0}) {
+        messages.clear();
+        chromatin->setGamma(gamma);
+        ASSERT_TRUE(waitUntil([&] {
+            const auto segmentation = chromatin->controller()->segmentation();
+            return settledWithModel(chromatin) && segmentation &&
+                   segmentation->generation == chromatin->controller()->solution().generation;
+        }));
+        const auto segmentation = chromatin->controller()->segmentation();
+        const cx::DecodedContrast& contrast = segmentation->contrast;
+        ASSERT_EQ(contrast.contrast.size(), static_cast<size_t>(segmentation->numStates));
+        // Every share is a share, and the flags follow the rule.
+        const auto& result = *chromatin->controller()->solution().result;
+        std::vector<int> expected;
+        for (size_t s = 0; s < contrast.contrast.size(); ++s) {
+            EXPECT_GE(contrast.foregroundShare[s], 0.0);
+            EXPECT_LE(contrast.foregroundShare[s], 1.0);
+            const double omega = result.weights[static_cast<Eigen::Index>(s)];
+            if (omega > 0 && contrast.contrast[s] < -omega - 3 * contrast.standardError[s]) {
+                expected.push_back(static_cast<int>(s));
+            }
+        }
+        EXPECT_EQ(contrast.contradicted, expected) << "γ = " << gamma;
+        const QString subtitle = chromatin->emissionView()->subtitle();
+        const bool warned = subtitle.contains(QStringLiteral("contradicts"));
+        EXPECT_EQ(warned, !expected.empty()) << subtitle.toStdString();
+        if (gamma == 2.0) {
+            EXPECT_FALSE(expected.empty()) << "the forced state at γ = 2 is not flagged";
+            EXPECT_TRUE(std::any_of(messages.begin(), messages.end(), [](const QString& m) {
+                return m.contains(QStringLiteral("contradicts the model"));
+            }));
+        } else {
+            EXPECT_TRUE(expected.empty()) << subtitle.toStdString();
+        }
+    }
+}
+
 TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     MainWindow window;
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
