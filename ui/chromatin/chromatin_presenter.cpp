@@ -115,6 +115,12 @@ QStringList discoverAnnotations(const QStringList& trackPaths) {
 
 namespace {
 
+/// Appended to a row's tooltip when the state fails core's validity test.
+QString invalidStateNote() {
+    return tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight leaves [−γ, 1] "
+              "by more than sampling error");
+}
+
 QStringList markColumns(const std::vector<std::string>& marks) {
     QStringList columns;
     for (const std::string& mark : marks) {
@@ -151,8 +157,7 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
         const bool invalid = !result.isValidComponent(component);
         current.rowFlagged << invalid;
         if (invalid) {
-            note += tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight "
-                       "leaves [−γ, 1] by more than sampling error");
+            note += invalidStateNote();
         }
         current.rowNotes << note;
     }
@@ -176,23 +181,41 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
     left.columnLabels = markColumns(marks);
     left.valueName = tr("P(mark present)");
     QMap<QString, int> seen;
+    const bool sameShape = catalog.profiles().rows() == static_cast<Eigen::Index>(match.size()) &&
+                           catalog.profiles().cols() == reference.markProbabilities.cols();
     for (size_t i = 0; i < match.size(); ++i) {
         const int row = match[i];
+        const auto slot = static_cast<int>(i);
         left.values.row(static_cast<Eigen::Index>(i)) = reference.markProbabilities.row(row);
+        // The very state shown on the right (γ = 0 on both sides): one name and colour.
+        const bool same = sameShape && (reference.markProbabilities.row(row) -
+                                        catalog.profiles().row(slot))
+                                               .cwiseAbs()
+                                               .maxCoeff() == 0.0;
         StateClass guess = classifyChromatinState(reference.markProbabilities.row(row), marks);
-        if (guess.name.isEmpty()) {
+        if (same) {
+            guess.name = catalog.name(slot);
+            guess.colour = catalog.colour(slot);
+        } else if (guess.name.isEmpty()) {
             guess.name = tr("State %1").arg(i + 1);
             guess.colour = QColor(0xa0, 0xa6, 0xad);
         }
         const int repeat = ++seen[guess.name];
-        left.rowLabels << (repeat > 1 ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
-                                      : guess.name);
+        left.rowLabels << (repeat > 1 && !same ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
+                                               : guess.name);
         left.rowColours << guess.colour;
         left.rowWeights << reference.weights[row];
         left.rowDimmed << (reference.weights[row] <= 0);
-        left.rowSlots << static_cast<int>(i);
-        left.rowNotes << tr("γ = 0 state matched to the contrastive row “%1”")
-                             .arg(catalog.name(static_cast<int>(i)));
+        left.rowSlots << slot;
+        // The same validity test as the contrastive heatmap, so one state is flagged alike.
+        const bool invalid = row < reference.componentInvalidMass.size() &&
+                             !reference.isValidComponent(row);
+        left.rowFlagged << invalid;
+        QString note = tr("γ = 0 state matched to the contrastive row “%1”").arg(catalog.name(slot));
+        if (invalid) {
+            note += invalidStateNote();
+        }
+        left.rowNotes << note;
     }
     return left;
 }

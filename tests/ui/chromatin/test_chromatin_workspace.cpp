@@ -313,6 +313,40 @@ TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
     }
 }
 
+// At γ = 0 the two heatmaps show the same model: every row has the same name, colour, numbers
+// and validity flag on both sides (issue 9: the same numbers, yet only one side flagged a
+// state, and the γ = 0 side named states on its own).
+TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    // A renamed state keeps its name on both sides.
+    chromatin->setGamma(0.0);
+    ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+    ASSERT_TRUE(chromatin->emissionModel()->setHeaderData(0, Qt::Vertical, QStringLiteral("Mine"),
+                                                          Qt::EditRole));
+    ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+    const cx::ui::StateMatrixModel* right = chromatin->emissionModel();
+    const cx::ui::StateMatrixModel* left = chromatin->referenceModel();
+    ASSERT_EQ(left->rowCount(), right->rowCount());
+    ASSERT_GT(right->rowCount(), 0);
+    using Model = cx::ui::StateMatrixModel;
+    for (int row = 0; row < right->rowCount(); ++row) {
+        for (const int role : {int(Qt::DisplayRole), int(Model::ColourRole), int(Model::FlaggedRole),
+                               int(Model::WeightRole)}) {
+            EXPECT_EQ(left->headerData(row, Qt::Vertical, role),
+                      right->headerData(row, Qt::Vertical, role))
+                << "row " << row << ", role " << role;
+        }
+        for (int column = 0; column < right->columnCount(); ++column) {
+            EXPECT_EQ(left->index(row, column).data(Qt::DisplayRole),
+                      right->index(row, column).data(Qt::DisplayRole));
+        }
+    }
+    EXPECT_EQ(right->headerData(0, Qt::Vertical, Qt::DisplayRole).toString(),
+              QStringLiteral("Mine"));
+}
+
 TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     MainWindow window;
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
