@@ -136,6 +136,8 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_rangeLabel = new QLabel(segmentation);
     m_rangeLabel->setObjectName(QStringLiteral("hint"));
     m_rangeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The range text yields its width to the buttons at 1024 px (the tooltip keeps it whole).
+    m_rangeLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     toolbar->addWidget(m_rangeLabel, 1);
     auto* zoomOut =
         toolButton(QStyle::SP_CustomBase, QStringLiteral("−"), tr("Zoom out (−)"), segmentation);
@@ -212,6 +214,7 @@ void ChromatinResultsView::updateRangeControls() {
     const qint64 end = m_trackView->rangeEnd();
     const qint64 length = m_trackView->chromosomeLength();
     m_rangeLabel->setText(genomicRangeText(m_trackView->chromosome(), start, end, length));
+    m_rangeLabel->setToolTip(m_rangeLabel->text());
     if (length <= 0) {
         m_scroll->setRange(0, 0);
         return;

@@ -78,6 +78,9 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     m_transitionView = m_results->transitionView();
     m_enrichmentView = m_results->enrichmentView();
     m_weightsChart = m_results->weightsChart();
+    // Valid weights lie in [−γ, 1]: the axis may reach −γ_max (and as far up, so that what a
+    // junk component does inside a "no valid model" band stays on the plot).
+    m_weightsChart->setWeightLimit(ChromatinAnalysisPanel::kSliderMaximum);
     m_trackView = m_results->trackView();
     connect(m_results, &ChromatinResultsView::exportBedRequested, this,
             &ChromatinWorkspace::exportSegmentationBed);

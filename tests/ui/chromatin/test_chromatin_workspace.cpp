@@ -246,6 +246,17 @@ TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeigh
     }
     ASSERT_GT(shaded, 0);
     EXPECT_LT(shaded, sweep.gammas.size());
+    // The y-axis fits every weight of the sweep, junk inside the shaded bands included (issue
+    // 9: curves used to leave the plot).
+    const auto [yMin, yMax] = chromatin->weightsChart()->weightRange();
+    for (const auto& line : chromatin->weightsChart()->lines()) {
+        for (const QPointF& point : line.points) {
+            if (std::isfinite(point.y()) && std::abs(point.y()) <= 2.0) {
+                EXPECT_GE(point.y(), yMin) << "γ = " << point.x();
+                EXPECT_LE(point.y(), yMax) << "γ = " << point.x();
+            }
+        }
+    }
 
     // At such a γ the heatmap flags the foreground-specific state that is not a valid state.
     chromatin->setGamma(invalidGamma);
