@@ -3,6 +3,7 @@
 #include "core/crowd/crowd_tables.h"
 #include "core/io/crowd_labels.h"
 #include "ui/charts/iteration_chart_view.h"
+#include "ui/chromatin/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_presenter.h"
 #include "ui/crowd/crowd_results_panel.h"
