@@ -150,6 +150,11 @@ void saveSessionSection(
     const fs::path target = absolutePath(file);
     Session session;
     std::error_code error;
+    // Like --out, the session's folder is created when it does not exist yet.
+    fs::create_directories(target.parent_path(), error);
+    if (error) {
+        throw InputError(file, 0, "cannot create the session's folder: " + error.message());
+    }
     if (fs::exists(target, error)) {
         session = readSession(target); // keep the other workspaces of an existing session
     }

@@ -32,8 +32,8 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options);
 HmmJobOptions hmmOptionsOf(const ChromatinSection& section);
 
 /// `--save-session FILE`: writes the section `sectionJson(FILE's folder)` as the `key`
-/// workspace of the session FILE (atomic), keeping the other workspaces of an existing session,
-/// which becomes active on `key`. \throws InputError naming FILE.
+/// workspace of the session FILE (atomic; its folder is created), keeping the other workspaces of
+/// an existing session, which becomes active on `key`. \throws InputError naming FILE.
 void saveSessionSection(
     const std::string& file, const std::string& key,
     const std::function<SessionJson(const std::filesystem::path& sessionDirectory)>& sectionJson);

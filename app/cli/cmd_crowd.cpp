@@ -1,5 +1,6 @@
 // contrast-cli crowd: aggregate crowdsourced labels (majority vote, EM, MV-EM, spectral-EM,
 // stagewise EM of paper 004) and contrast-cli generate-crowd: the β-sparse synthetic crowds.
+#include "cli_session.h"
 #include "commands.h"
 #include "topic_session.h"
 
@@ -77,11 +78,8 @@ int runCrowd(CrowdCommandOptions& options) {
     }
     if (!sessionPath.empty()) {
         section.savedBy = "crowd";
-        Session session;
-        session.active = CrowdSection::kKey;
-        session.setSection(CrowdSection::kKey,
-                           section.toJson(std::filesystem::absolute(sessionPath).parent_path()));
-        writeSession(session, sessionPath);
+        saveSessionSection(sessionPath, CrowdSection::kKey,
+                           [&](const std::filesystem::path& folder) { return section.toJson(folder); });
     }
     if (json) {
         nlohmann::ordered_json out;

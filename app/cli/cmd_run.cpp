@@ -7,9 +7,14 @@
 
 #include "core/common/error.h"
 #include "core/common/parallel.h"
+#include "core/crowd/crowd_methods.h"
+#include "core/crowd/crowd_tables.h"
+#include "core/session/crowd_section.h"
+#include "core/io/crowd_labels.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -62,6 +67,29 @@ void runChromatinSection(const ChromatinSection& section, const fs::path& out) {
               << (options.writeSegments ? " and segments.bed" : "") << "\n";
 }
 
+/// Crowd: the method of the section on its labels (and gold), the files `contrast-cli crowd
+/// --out` writes.
+void runCrowdSection(const CrowdSection& section, const fs::path& out) {
+    const CrowdLabels data = readCrowdLabels(section.labels.string(), section.gold.string());
+    for (const std::string& warning : data.warnings) {
+        std::cerr << "warning: " << warning << "\n";
+    }
+    const CrowdMethod method =
+        parseCrowdMethod(section.method).value_or(CrowdMethod::StagewiseRefine);
+    const CrowdResult result = runCrowdMethod(data, method, section.options());
+    writeFileAtomically(out.string(), "labels.tsv", crowdLabelsTable(data, result));
+    writeFileAtomically(out.string(), "workers.tsv", crowdWorkersTable(data, result));
+    writeFileAtomically(out.string(), "trace.tsv", crowdTraceTable(result));
+    std::cout << crowdMethodName(method) << ": " << data.numItems << " items, "
+              << data.numWorkers << " workers";
+    if (std::isfinite(result.errorRate)) {
+        std::cout << ", error rate " << formatCrowdNumber(100 * result.errorRate) << " % on "
+                  << data.numGold() << " gold items";
+    }
+    std::cout << "\nwrote " << out.string() << "/{labels,workers,trace}.tsv\n";
+}
+
+
 /// The options of `run` (declared in addRunCommand).
 struct RunCommandOptions {
     std::string file;
@@ -83,7 +111,8 @@ int runSessionFile(const RunCommandOptions& options) {
     std::string present;
     for (const auto& [key, section] : session.workspaces.items()) {
         present += (present.empty() ? "" : ", ") + key;
-        const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey;
+        const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey ||
+                              key == CrowdSection::kKey;
         if (!only.empty() && key != only) {
             continue;
         }
@@ -108,9 +137,12 @@ int runSessionFile(const RunCommandOptions& options) {
     // Read every section before computing anything: a bad one stops the run at once.
     std::vector<TopicsSection> topics;
     std::vector<ChromatinSection> chromatin;
+    std::vector<CrowdSection> crowd;
     for (const std::string& key : keys) {
         if (key == TopicsSection::kKey) {
             topics.push_back(TopicsSection::fromSession(session, resolver));
+        } else if (key == CrowdSection::kKey) {
+            crowd.push_back(CrowdSection::fromSession(session, resolver));
         } else {
             chromatin.push_back(ChromatinSection::fromSession(session, resolver));
         }
@@ -127,6 +159,11 @@ int runSessionFile(const RunCommandOptions& options) {
         createFolder(out);
         runChromatinSection(section, out);
     }
+    for (const auto& section : crowd) {
+        const fs::path out = oneFolder ? outDir : outDir / CrowdSection::kKey;
+        createFolder(out);
+        runCrowdSection(section, out);
+    }
     return 0;
 }
 
@@ -137,10 +174,10 @@ CommandEntry addRunCommand(CLI::App& root) {
     OptionList list(addSubcommand(
         root, "run",
         "repeat what a saved session (.cxproj) describes: the saving command's result files, "
-        "byte for byte (several workspaces: DIR/topics, DIR/chromatin)"));
+        "byte for byte (several workspaces: DIR/topics, DIR/chromatin, DIR/crowd)"));
     list.positional("SESSION", options->file, "the session file (.cxproj)")
         .text("out", options->outDir, "output folder").required()
-        .text("workspace", options->only, "run only this workspace (topics | chromatin)")
+        .text("workspace", options->only, "run only this workspace (topics | chromatin | crowd)")
         .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();

@@ -26,6 +26,10 @@ SessionJson CrowdSection::toJson(const std::filesystem::path& sessionDirectory) 
                         {"max_iter", maxIterations}, {"smoothing", smoothing},
                         {"significance", significance}};
     section["view"] = {{"worker_filter", workerFilter}, {"compare", compare}};
+    if (workerSortColumn >= 0) {
+        section["view"]["worker_sort_column"] = workerSortColumn;
+        section["view"]["worker_sort_descending"] = workerSortDescending;
+    }
     if (!savedBy.empty()) {
         section["saved_by"] = savedBy;
     }
@@ -59,6 +63,8 @@ CrowdSection CrowdSection::fromSession(const Session& session, PathResolver& res
     const SessionFields view = fields.object("view");
     section.workerFilter = view.string("worker_filter", "");
     section.compare = view.boolean("compare", false);
+    section.workerSortColumn = static_cast<int>(view.integer("worker_sort_column", -1, -1, 64));
+    section.workerSortDescending = view.boolean("worker_sort_descending", false);
     section.savedBy = fields.choice("saved_by", "", {"", "crowd"});
     return section;
 }

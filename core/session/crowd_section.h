@@ -17,7 +17,8 @@ namespace cx {
 ///      "gold": {"path": "truth.csv", "absolute": "/…"},            (optional)
 ///      "model": {"method": "stagewise-refine", "k": 0, "seed": 1, "restarts": 10,
 ///                "max_iter": 100, "smoothing": 0.01, "significance": 0},
-///      "view": {"worker_filter": "", "compare": true},
+///      "view": {"worker_filter": "", "compare": true,
+///               "worker_sort_column": 2, "worker_sort_descending": true},   (sort optional)
 ///      "saved_by": "crowd"}
 ///
 /// k = 0 means "the number of classes in the labels".
@@ -35,6 +36,8 @@ struct CrowdSection {
     double significance = 0;
     std::string workerFilter; ///< view: the worker table's search text
     bool compare = false;     ///< view: the method comparison was shown
+    int workerSortColumn = -1;       ///< view: the worker table's sort column (-1: unsorted)
+    bool workerSortDescending = false; ///< view: its order
     std::string savedBy;      ///< "crowd" (CLI) or empty (GUI)
 
     /// The core options these settings describe.

@@ -82,3 +82,30 @@ TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
     EXPECT_EQ(ragged.exitCode, 2);
     EXPECT_NE(ragged.err.find("bad.csv:3:"), std::string::npos) << ragged.err;
 }
+
+// contrast-cli run SESSION --workspace crowd repeats `crowd --save-session`: the same
+// labels/workers/trace files byte for byte.
+TEST(CliCrowd, RunReproducesASavedCrowdSessionByteForByte) {
+    TempDir dir;
+    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "200",
+                                   "--workers", "20", "--classes", "3", "--beta", "0.3",
+                                   "--accuracy", "0.8", "--seed", "6"},
+                                  dir);
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const auto saved = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--gold",
+                               dir / "gen/crowd.gold.csv", "--method", "em", "--seed", "7",
+                               "--restarts", "3", "--k", "3", "--out", dir / "direct",
+                               "--save-session", dir / "project/crowd.cxproj"},
+                              dir);
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    const auto rerun = runCli({"run", dir / "project/crowd.cxproj", "--out", dir / "again",
+                               "--workspace", "crowd"},
+                              dir);
+    ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
+    for (const char* name : {"labels.tsv", "workers.tsv", "trace.tsv"}) {
+        const std::string want = readText(dir / (std::string("direct/") + name));
+        ASSERT_FALSE(want.empty()) << name;
+        EXPECT_EQ(readText(dir / (std::string("again/") + name)), want) << name << " differs";
+    }
+    EXPECT_NE(rerun.out.find("error rate"), std::string::npos) << rerun.out;
+}

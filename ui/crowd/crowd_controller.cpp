@@ -4,16 +4,13 @@
 
 namespace cx::ui {
 
-CrowdController::CrowdController(QObject* parent) : QObject(parent) {
+CrowdController::CrowdController(QObject* parent)
+    : WorkspaceControllerBase(QStringLiteral("crowd worker"), CrowdTaskKind::Load, m_stats,
+                              parent) {
     qRegisterMetaType<CrowdData>();
     qRegisterMetaType<CrowdRun>();
-    CrowdWorker* worker = m_thread.worker();
-    connect(worker, &CrowdWorker::progress, this,
-            [this](quint64 generation, double fraction, const QString& phase) {
-                if (m_task.isCurrent(generation)) {
-                    emit taskProgress(fraction, phase);
-                }
-            });
+    qRegisterMetaType<CrowdTaskKind>();
+    const CrowdWorker* worker = m_worker.worker();
     connect(worker, &CrowdWorker::loaded, this, [this](quint64 generation, const CrowdData& data) {
         if (!m_task.isCurrent(generation)) {
             return;
@@ -21,7 +18,7 @@ CrowdController::CrowdController(QObject* parent) : QObject(parent) {
         m_data = data;
         m_labelsPath = m_pendingLabels;
         m_goldPath = m_pendingGold;
-        endTask(tr("Read %1 labels").arg(data->observations.size()));
+        finishTask(QStringLiteral("finished"));
         emit dataLoaded();
     });
     connect(worker, &CrowdWorker::runFinished, this,
@@ -29,7 +26,9 @@ CrowdController::CrowdController(QObject* parent) : QObject(parent) {
                 if (!m_task.isCurrent(generation)) {
                     return;
                 }
-                endTask(tr("%1 done").arg(QString::fromLatin1(cx::crowdMethodName(run.method))));
+                m_shownMethod = m_pendingMethod;
+                m_shownOptions = m_pendingOptions;
+                finishTask(QStringLiteral("finished"));
                 emit runReady(run);
             });
     connect(worker, &CrowdWorker::comparisonStep, this,
@@ -40,89 +39,92 @@ CrowdController::CrowdController(QObject* parent) : QObject(parent) {
             });
     connect(worker, &CrowdWorker::comparisonFinished, this, [this](quint64 generation) {
         if (m_task.isCurrent(generation)) {
-            endTask(tr("Comparison done"));
+            finishTask(QStringLiteral("finished"));
             emit comparisonDone(true);
         }
     });
-    connect(worker, &CrowdWorker::taskCancelled, this, [this](quint64 generation) {
-        if (!m_task.isCurrent(generation)) {
-            return;
-        }
-        const Task task = m_task.kind();
-        endTask(tr("Cancelled"));
-        if (task == Task::Compare) {
-            emit comparisonDone(false);
-        }
-    });
-    connect(worker, &CrowdWorker::taskFailed, this,
-            [this](quint64 generation, const QString& message) {
-                if (!m_task.isCurrent(generation)) {
-                    return;
-                }
-                const Task task = m_task.kind();
-                endTask(tr("Failed"));
-                if (task == Task::Compare) {
-                    emit comparisonDone(false);
-                }
-                emit errorOccurred(task == Task::Load ? tr("Cannot read the labels")
-                                                      : tr("Cannot fit the model"),
-                                   message);
-            });
-    m_thread.start();
+    m_worker.start();
 }
 
 CrowdController::~CrowdController() {
-    // Cancel first so that the worker's running call returns quickly, then stop the thread.
-    m_task.cancel();
-    m_thread.stop();
+    shutDown();
 }
 
-quint64 CrowdController::startTask(Task task, const QString& description) {
-    m_task.start(task, ++m_generation);
-    emit taskStarted(description, true);
-    return m_generation;
+QString CrowdController::taskFailureTitle(CrowdTaskKind kind) const {
+    return kind == CrowdTaskKind::Load ? tr("Cannot read the labels") : tr("Cannot fit the model");
 }
 
-void CrowdController::endTask(const QString& outcome) {
-    m_task.finish();
-    emit taskFinished(outcome);
+QString CrowdController::solveFailureTitle() const {
+    return tr("Cannot fit the model");
+}
+
+void CrowdController::taskAborted() {
+    if (m_task.kind() == CrowdTaskKind::Compare) {
+        emit comparisonDone(false);
+    }
+}
+
+void CrowdController::dispatchSolve(CrowdSolveRequest /*request*/) {
+    // Never scheduled: fits are long tasks (see CrowdSolveRequest).
 }
 
 void CrowdController::open(const QString& labelsPath, const QString& goldPath) {
-    const quint64 generation =
-        startTask(Task::Load, tr("Reading %1…").arg(QFileInfo(labelsPath).fileName()));
+    const bool comparing = m_task.isRunning(CrowdTaskKind::Compare);
+    startTask(CrowdTaskKind::Load, tr("Reading %1…").arg(QFileInfo(labelsPath).fileName()));
     m_pendingLabels = labelsPath;
     m_pendingGold = goldPath;
-    m_thread.post([generation, labelsPath, goldPath](CrowdWorker& worker) {
+    m_worker.post([generation = m_task.generation(), labelsPath, goldPath](CrowdWorker& worker) {
         worker.load(generation, labelsPath, goldPath);
     });
+    endSupersededComparison(comparing);
 }
 
 void CrowdController::run(cx::CrowdMethod method, const cx::CrowdOptions& options) {
     if (!m_data) {
         return;
     }
-    const quint64 generation = startTask(
-        Task::Run, tr("Running %1…").arg(QString::fromLatin1(cx::crowdMethodName(method))));
-    m_thread.post([generation, data = m_data, method, options,
+    const bool comparing = m_task.isRunning(CrowdTaskKind::Compare);
+    startTask(CrowdTaskKind::Run,
+              tr("Running %1…").arg(QString::fromLatin1(cx::crowdMethodName(method))));
+    m_pendingMethod = method;
+    m_pendingOptions = options;
+    m_worker.post([generation = m_task.generation(), data = m_data, method, options,
                    cancel = m_task.cancelToken()](CrowdWorker& worker) {
         worker.run(generation, data, method, options, cancel);
     });
+    endSupersededComparison(comparing);
 }
 
 void CrowdController::compare(const cx::CrowdOptions& options) {
     if (!m_data) {
         return;
     }
-    const quint64 generation = startTask(Task::Compare, tr("Comparing methods…"));
-    m_thread.post([generation, data = m_data, options,
+    const bool comparing = m_task.isRunning(CrowdTaskKind::Compare);
+    startTask(CrowdTaskKind::Compare, tr("Comparing methods…"));
+    m_worker.post([generation = m_task.generation(), data = m_data, options,
                    cancel = m_task.cancelToken()](CrowdWorker& worker) {
         worker.compare(generation, data, options, cancel);
     });
+    endSupersededComparison(comparing);
 }
 
-void CrowdController::cancel() {
-    m_task.cancel();
+void CrowdController::endSupersededComparison(bool wasComparing) {
+    // The superseded comparison's late signals are ignored (older generation): it ends here.
+    if (wasComparing) {
+        emit comparisonDone(false);
+    }
+}
+
+void CrowdController::clear() {
+    if (isTaskRunning()) {
+        cancelTask();
+        // The late signals of the cancelled task are ignored: it is over for the shell now.
+        finishTask(QStringLiteral("cancelled"));
+        taskAborted();
+    }
+    m_data.reset();
+    m_labelsPath.clear();
+    m_goldPath.clear();
 }
 
 } // namespace cx::ui

@@ -2,22 +2,23 @@
 
 #include "ui/crowd/crowd_types.h"
 #include "ui/crowd/crowd_worker.h"
-#include "ui/framework/task_slot.h"
-#include "ui/framework/worker_thread.h"
+#include "ui/framework/workspace_controller.h"
 
-#include <QObject>
 #include <QString>
 
 namespace cx::ui {
 
-/// The Crowd workspace's controller (GUI thread). One task at a time — loading labels, running
-/// one method, or the method comparison — on a member worker thread; a new task cancels the
-/// running one and its late signals (older generation) are dropped. On failure or cancel the
-/// previous labels and results stay.
-class CrowdController : public QObject {
+/// The Crowd workspace's controller (GUI thread), on WorkspaceControllerBase: one long task at
+/// a time — loading labels, running one method, or the method comparison — on the base's
+/// worker thread; a new task cancels the running one and its late signals (older generation)
+/// are dropped. On failure or cancel the previous labels and results stay, and failures reach
+/// errorOccurred with the base's reporting.
+class CrowdController
+    : public WorkspaceControllerBase<CrowdController, CrowdTaskKind, CrowdWorker,
+                                     CrowdSolveRequest> {
     Q_OBJECT
 public:
-    enum class Task { Load, Run, Compare };
+    using Task = CrowdTaskKind;
 
     explicit CrowdController(QObject* parent = nullptr);
     ~CrowdController() override;
@@ -28,36 +29,51 @@ public:
     void run(cx::CrowdMethod method, const cx::CrowdOptions& options);
     /// Runs every method on the loaded labels, one after the other.
     void compare(const cx::CrowdOptions& options);
-    void cancel();
+    void cancel() { cancelTask(); }
+    /// Drops the labels (File ▸ New): cancels the running task.
+    void clear();
 
-    bool isBusy() const { return m_task.isRunning(); }
+    bool isBusy() const { return isTaskRunning(); }
+    /// The kind of the running task (or of the last one).
+    CrowdTaskKind taskKind() const { return m_task.kind(); }
     const CrowdData& data() const { return m_data; }
     const QString& labelsPath() const { return m_labelsPath; }
     const QString& goldPath() const { return m_goldPath; }
+    /// The method and options of the last run that finished (shown).
+    cx::CrowdMethod shownMethod() const { return m_shownMethod; }
+    const cx::CrowdOptions& shownOptions() const { return m_shownOptions; }
 
 signals:
-    void taskStarted(const QString& description, bool cancellable);
-    void taskProgress(double fraction, const QString& phase);
-    void taskFinished(const QString& outcome);
+    void taskStarted(cx::ui::CrowdTaskKind kind, const QString& description);
+    /// outcome: "finished", "cancelled" or "failed".
+    void taskFinished(cx::ui::CrowdTaskKind kind, const QString& outcome);
+    void solveFailed(const QString& message);
     void dataLoaded();
     void runReady(const cx::ui::CrowdRun& run);
     void comparisonStep(const cx::ui::CrowdRun& run);
     /// The comparison ended; `complete` is false when it was cancelled or failed.
     void comparisonDone(bool complete);
-    void errorOccurred(const QString& title, const QString& message);
+
+protected:
+    QString taskFailureTitle(CrowdTaskKind kind) const override;
+    QString solveFailureTitle() const override;
+    void taskAborted() override;
+    void dispatchSolve(CrowdSolveRequest request) override;
 
 private:
-    quint64 startTask(Task task, const QString& description);
-    void endTask(const QString& outcome);
+    /// A new task replaced a running comparison: report it as stopped.
+    void endSupersededComparison(bool wasComparing);
 
-    WorkerThread<CrowdWorker> m_thread{QStringLiteral("crowd worker")};
-    TaskSlot<Task> m_task{Task::Load};
-    quint64 m_generation = 0;
+    SolveStatistics m_stats;
     CrowdData m_data;
     QString m_labelsPath;
     QString m_goldPath;
     QString m_pendingLabels;
     QString m_pendingGold;
+    cx::CrowdMethod m_pendingMethod = cx::CrowdMethod::StagewiseRefine;
+    cx::CrowdOptions m_pendingOptions;
+    cx::CrowdMethod m_shownMethod = cx::CrowdMethod::StagewiseRefine;
+    cx::CrowdOptions m_shownOptions;
 };
 
 } // namespace cx::ui

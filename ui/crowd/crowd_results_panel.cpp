@@ -2,6 +2,7 @@
 
 #include "ui/charts/iteration_chart_view.h"
 #include "ui/chromatin/state_matrix_model.h"
+#include "ui/crowd/crowd_presenter.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/form_widgets.h"
@@ -64,6 +65,8 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     auto* convergenceLayout = new QVBoxLayout(convergence);
     m_likelihoodChart = new IterationChartView;
     m_informativeChart = new IterationChartView;
+    m_likelihoodChart->setObjectName(QStringLiteral("convergence-likelihood"));
+    m_informativeChart->setObjectName(QStringLiteral("convergence-informative-set"));
     m_likelihoodChart->setPlaceholder(tr("Open crowd labels to fit a model"));
     convergenceLayout->addWidget(m_likelihoodChart, 1);
     convergenceLayout->addWidget(m_informativeChart, 1);
@@ -71,6 +74,7 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
 
     m_cmiModel = new StateMatrixModel(this);
     m_cmiView = new HeatmapView;
+    m_cmiView->setObjectName(QStringLiteral("cmi"));
     m_cmiView->setModel(m_cmiModel);
     m_cmiView->setPlaceholder(tr("No model yet"));
     m_cmiView->setShowValues(false);
@@ -81,26 +85,39 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     auto* workersLayout = new QVBoxLayout(workers);
     m_workerSearch = new QLineEdit;
     m_workerSearch->setPlaceholderText(tr("Search workers…"));
-    m_workerSearch->setToolTip(tr("Show only the workers whose id contains this text"));
     m_workerSearch->setClearButtonEnabled(true);
+    m_workerSearch->setToolTip(tr("Show only the workers whose name contains this text"));
     m_workerModel = new QStandardItemModel(this);
     m_workerProxy = new QSortFilterProxyModel(this);
     m_workerProxy->setSourceModel(m_workerModel);
     m_workerProxy->setFilterKeyColumn(0);
     m_workerProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_workerTable = new QTableView;
+    m_workerTable->setObjectName(QStringLiteral("workersTable"));
     m_workerTable->setModel(m_workerProxy);
     m_workerTable->setSortingEnabled(true);
     m_workerTable->verticalHeader()->hide();
     m_workerTable->horizontalHeader()->setStretchLastSection(true);
-    connect(m_workerSearch, &QLineEdit::textChanged, m_workerProxy,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_workerSearch, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_workerProxy->setFilterFixedString(text);
+        emit workerViewChanged();
+    });
+    connect(m_workerTable->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            [this](int column, Qt::SortOrder order) {
+                if (m_workerModel->columnCount() == 0) {
+                    return; // cleared: keep the chosen sort for the next run
+                }
+                m_sortColumn = column;
+                m_sortDescending = order == Qt::DescendingOrder;
+                emit workerViewChanged();
+            });
     workersLayout->addWidget(m_workerSearch);
     workersLayout->addWidget(m_workerTable, 1);
     addTab(workers, tr("Workers"));
 
     m_confusionModel = new StateMatrixModel(this);
     m_confusionView = new HeatmapView;
+    m_confusionView->setObjectName(QStringLiteral("confusion-vs-gold"));
     m_confusionView->setModel(m_confusionModel);
     m_confusionView->setPlaceholder(tr("Open a gold file to compare with the truth"));
     m_confusionView->setScale(ColourScale::probability(tr("fraction of the gold class")));
@@ -110,6 +127,7 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     auto* comparison = new QWidget;
     auto* comparisonLayout = new QVBoxLayout(comparison);
     m_comparison = new QTableWidget(0, 7);
+    m_comparison->setObjectName(QStringLiteral("comparisonTable"));
     m_comparison->setHorizontalHeaderLabels({tr("Method"), tr("Error rate (%)"), tr("Accuracy"),
                                              tr("Informative set"), tr("Iterations"),
                                              tr("Time (ms)"), tr("Notes")});
@@ -123,6 +141,7 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     addTab(comparison, tr("Comparison"));
 
     m_disagreements = new QTableWidget(0, 0);
+    m_disagreements->setObjectName(QStringLiteral("disagreementsTable"));
     m_disagreements->verticalHeader()->hide();
     m_disagreements->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_disagreements->setSortingEnabled(true);
@@ -180,18 +199,7 @@ void CrowdResultsPanel::showTrace(const cx::CrowdResult& result) {
 void CrowdResultsPanel::showCmi(const cx::CrowdLabels& data, const CrowdRun& run) {
     const cx::CrowdResult& result = *run.result;
     // Informative workers first (in the order they entered S), then the others by accuracy.
-    std::vector<int> order(result.informativeOrder.begin(), result.informativeOrder.end());
-    std::vector<int> rest;
-    for (int m = 0; m < data.numWorkers; ++m) {
-        if (std::find(order.begin(), order.end(), m) == order.end()) {
-            rest.push_back(m);
-        }
-    }
-    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
-        return result.workers[static_cast<size_t>(a)].accuracy >
-               result.workers[static_cast<size_t>(b)].accuracy;
-    });
-    order.insert(order.end(), rest.begin(), rest.end());
+    const std::vector<int> order = crowdCmiWorkerOrder(data, result);
     const int shown = std::min<int>(kMaxHeatmapWorkers, static_cast<int>(order.size()));
     StateMatrixModel::Content content;
     content.values.resize(shown, shown);
@@ -247,7 +255,8 @@ void CrowdResultsPanel::showWorkers(const cx::CrowdLabels& data, const cx::Crowd
             << number(rounded(worker.accuracyHigh, 3));
         m_workerModel->appendRow(row);
     }
-    m_workerTable->sortByColumn(3, Qt::DescendingOrder);
+    m_workerTable->sortByColumn(m_sortColumn,
+                                m_sortDescending ? Qt::DescendingOrder : Qt::AscendingOrder);
     m_workerTable->resizeColumnsToContents();
 }
 
@@ -256,25 +265,15 @@ void CrowdResultsPanel::showConfusion(const cx::CrowdLabels& data, const cx::Cro
         m_confusionModel->clear();
         return;
     }
+    const CrowdConfusion confusion = crowdConfusion(data, result);
     StateMatrixModel::Content content;
-    content.values = Eigen::MatrixXd::Zero(data.numClasses, data.numClasses);
-    Eigen::VectorXd totals = Eigen::VectorXd::Zero(data.numClasses);
-    for (int n = 0; n < data.numItems; ++n) {
-        const int gold = data.gold[static_cast<size_t>(n)];
-        if (gold != cx::CrowdLabels::kMissingLabel) {
-            content.values(gold, result.predicted[static_cast<size_t>(n)]) += 1;
-            totals[gold] += 1;
-        }
-    }
+    content.values = confusion.fractions;
     for (int c = 0; c < data.numClasses; ++c) {
         const QString name = QString::fromStdString(data.classNames[static_cast<size_t>(c)]);
         content.rowLabels << tr("gold %1").arg(name);
         content.columnLabels << tr("predicted %1").arg(name);
         content.rowColours << kOtherColour;
-        content.rowNotes << tr("%1 items").arg(totals[c]);
-        if (totals[c] > 0) {
-            content.values.row(c) /= totals[c];
-        }
+        content.rowNotes << tr("%1 items").arg(confusion.totals[c]);
     }
     content.valueName = tr("fraction of the gold class");
     content.rowHeader = tr("gold");
@@ -342,14 +341,11 @@ void CrowdResultsPanel::finishComparison(const cx::CrowdLabels& data, bool compl
                    ? QStringLiteral("—")
                    : QString::fromStdString(data.classNames[static_cast<size_t>(c)]);
     };
-    for (int n = 0; n < data.numItems; ++n) {
-        const int first = m_compared.begin()->second->predicted[static_cast<size_t>(n)];
-        const bool differ = std::any_of(m_compared.begin(), m_compared.end(), [&](const auto& entry) {
-            return entry.second->predicted[static_cast<size_t>(n)] != first;
-        });
-        if (!differ) {
-            continue;
-        }
+    std::vector<const cx::CrowdResult*> results;
+    for (const auto& [method, result] : m_compared) {
+        results.push_back(result.get());
+    }
+    for (int n : crowdDisagreements(data.numItems, results)) {
         const int row = m_disagreements->rowCount();
         m_disagreements->insertRow(row);
         m_disagreements->setItem(
@@ -369,6 +365,18 @@ void CrowdResultsPanel::finishComparison(const cx::CrowdLabels& data, bool compl
 
 void CrowdResultsPanel::setWorkerFilter(const QString& text) {
     m_workerSearch->setText(text);
+}
+
+void CrowdResultsPanel::setWorkerSort(int column, bool descending) {
+    if (column < 0 || (column == m_sortColumn && descending == m_sortDescending)) {
+        return;
+    }
+    m_sortColumn = column;
+    m_sortDescending = descending;
+    if (m_workerModel->columnCount() > column) {
+        m_workerTable->sortByColumn(column, descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+    }
+    emit workerViewChanged();
 }
 
 QString CrowdResultsPanel::workerFilter() const {

@@ -41,6 +41,18 @@ public:
 
     void setWorkerFilter(const QString& text);
     QString workerFilter() const;
+    /// The worker table's sort (column, descending); kept across runs. Default: accuracy,
+    /// descending.
+    void setWorkerSort(int column, bool descending);
+    int workerSortColumn() const { return m_sortColumn; }
+    bool workerSortDescending() const { return m_sortDescending; }
+    QTableView* workerTable() const { return m_workerTable; }
+
+signals:
+    /// The worker search or sort changed (view state a session records).
+    void workerViewChanged();
+
+public:
 
     IterationChartView* likelihoodChart() const { return m_likelihoodChart; }
     IterationChartView* informativeChart() const { return m_informativeChart; }
@@ -76,6 +88,8 @@ private:
     QLabel* m_comparisonNote = nullptr;
     QTableWidget* m_disagreements = nullptr;
     std::map<cx::CrowdMethod, std::shared_ptr<const cx::CrowdResult>> m_compared;
+    int m_sortColumn = 3; ///< accuracy
+    bool m_sortDescending = true;
 };
 
 } // namespace cx::ui

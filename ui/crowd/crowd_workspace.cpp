@@ -3,13 +3,14 @@
 #include "core/crowd/crowd_tables.h"
 #include "core/io/crowd_labels.h"
 #include "ui/charts/iteration_chart_view.h"
+#include "ui/chromatin/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
+#include "ui/crowd/crowd_presenter.h"
 #include "ui/crowd/crowd_results_panel.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/framework/workspace_support.h"
-#include "ui/chromatin/state_matrix_model.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/form_widgets.h"
 
@@ -17,6 +18,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -32,24 +34,6 @@ namespace cx::ui {
 namespace {
 
 const char* const kDirectoryKey = "crowd.directory";
-
-QString methodLabel(cx::CrowdMethod method) {
-    switch (method) {
-    case cx::CrowdMethod::MajorityVote:
-        return QObject::tr("Majority vote");
-    case cx::CrowdMethod::Em:
-        return QObject::tr("EM (random restarts)");
-    case cx::CrowdMethod::MvEm:
-        return QObject::tr("Dawid–Skene EM from majority vote");
-    case cx::CrowdMethod::SpectralEm:
-        return QObject::tr("Spectral-initialised EM");
-    case cx::CrowdMethod::Stagewise:
-        return QObject::tr("Stagewise EM");
-    case cx::CrowdMethod::StagewiseRefine:
-        return QObject::tr("Stagewise EM + refine");
-    }
-    return {};
-}
 
 } // namespace
 
@@ -76,19 +60,22 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
     auto* controlLayout = new QHBoxLayout(controls);
     m_method = new QComboBox(controls);
     for (cx::CrowdMethod method : cx::allCrowdMethods()) {
-        m_method->addItem(methodLabel(method), static_cast<int>(method));
+        m_method->addItem(crowdMethodLabel(method), static_cast<int>(method));
     }
+    m_method->setToolTip(tr("How the labels are aggregated: majority vote, Dawid–Skene EM (random "
+                            "restarts, or started from majority vote or a spectral estimate), "
+                            "or stagewise EM (paper 004), which grows a set of informative "
+                            "workers"));
     setMethod(cx::CrowdMethod::StagewiseRefine);
     m_components = numberSpin(0, 64, 0, 70, controls);
     m_components->setSpecialValueText(tr("classes"));
     m_components->setToolTip(tr("Number of mixture components (0 = the number of classes)"));
-    m_method->setToolTip(tr("<p>How the true labels and each worker's confusion matrix are "
-                            "estimated from the workers' labels.</p><p><b>Stagewise EM</b> is "
-                            "paper 004's method; majority vote, EM from random restarts or from "
-                            "majority vote, and spectral-initialised EM are its baselines.</p>"));
     m_seed = numberSpin(0, 1000000, 1, 70, controls);
-    m_seed->setToolTip(tr("Seed of the random draws (initial splits and restarts)"));
+    m_seed->setToolTip(tr("Random seed of the EM restarts and initialisations (the same seed "
+                          "gives the same result)"));
     m_compare = new QPushButton(tr("Compare methods"), controls);
+    m_compare->setToolTip(tr("Run every method in the background and list their error rates "
+                             "and the items on which they disagree"));
     m_compare->setEnabled(false);
     controlLayout->addWidget(fieldLabel(tr("Method"), m_method, controls));
     controlLayout->addWidget(m_method);
@@ -147,53 +134,62 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_compare, &QPushButton::clicked, this, &CrowdWorkspace::compareMethods);
 
     forwardControllerReports(m_controller, this);
-    connect(m_controller, &CrowdController::taskStarted, this, &Workspace::taskStarted);
-    connect(m_controller, &CrowdController::taskFinished, this, [this](const QString& outcome) {
-        emit taskFinished(outcome);
-        emit settledChanged();
-    });
+    connect(m_controller, &CrowdController::taskStarted, this,
+            [this](CrowdTaskKind, const QString& description) {
+                emit taskStarted(description, true);
+                emit settledChanged();
+            });
+    connect(m_controller, &CrowdController::taskFinished, this,
+            [this](CrowdTaskKind kind, const QString& outcome) {
+                if (kind == CrowdTaskKind::Load && outcome != QLatin1String("finished") &&
+                    m_pendingSection) {
+                    // The session's labels could not be read: what was shown stays.
+                    m_pendingSection.reset();
+                    emit sessionStateChanged();
+                }
+                emit taskFinished(outcome == QLatin1String("finished") ? tr("Done")
+                                  : outcome == QLatin1String("cancelled") ? tr("Cancelled")
+                                                                          : tr("Failed"));
+                emit settledChanged();
+            });
     connect(m_controller, &CrowdController::dataLoaded, this, [this] {
         m_run.reset();
         m_results->clear();
         updateSummary();
         emit pathOpened(m_controller->labelsPath());
         emit documentTitleChanged(QFileInfo(m_controller->labelsPath()).fileName());
-        refit(); // the load task has finished: the controller is free
+        if (m_pendingSection) {
+            const cx::CrowdSection section = *m_pendingSection;
+            m_pendingSection.reset();
+            applySection(section); // fits
+        } else {
+            refit(); // the load task has finished: the controller is free
+        }
+        emit sessionStateChanged();
     });
     connect(m_controller, &CrowdController::runReady, this, [this](const CrowdRun& run) {
         m_run = run;
         const cx::CrowdLabels& data = *m_controller->data();
         m_results->showRun(data, run);
-        const cx::CrowdResult& result = *run.result;
-        QString text = tr("<b>%1</b>: ").arg(QString::fromLatin1(cx::crowdMethodName(run.method)));
-        if (std::isfinite(result.errorRate)) {
-            text += tr("error <b>%1 %</b> on %2 gold items · ")
-                        .arg(100 * result.errorRate, 0, 'f', 2)
-                        .arg(data.numGold());
-        }
-        text += tr("%1 of %2 workers informative · %3 iterations · %4 ms")
-                    .arg(result.informativeSetSize())
-                    .arg(data.numWorkers)
-                    .arg(result.iterations)
-                    .arg(result.elapsedMs, 0, 'f', 1);
-        for (const std::string& note : result.notes) {
-            text += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped();
-        }
-        m_status->setText(text);
+        m_status->setText(crowdRunSummary(data, *run.result));
         for (QAction* action : {m_exportLabels, m_exportWorkers, m_exportConvergence, m_exportCmi}) {
             action->setEnabled(true);
         }
+        emit sessionStateChanged();
     });
     connect(m_controller, &CrowdController::comparisonStep, this, [this](const CrowdRun& run) {
         m_results->addComparisonRow(*m_controller->data(), run);
     });
     connect(m_controller, &CrowdController::comparisonDone, this, [this](bool complete) {
         m_results->finishComparison(*m_controller->data(), complete);
-        // A comparison started before the first fit finished cancelled it: fit now.
-        if (!m_run) {
+        // A comparison started after a parameter change (or before the first fit) cancelled
+        // that fit: fit now, unless another task already runs.
+        if (!m_controller->isBusy() && !shownRunIsCurrent()) {
             refit();
         }
+        emit sessionStateChanged();
     });
+    connectSessionSignals();
 }
 
 CrowdWorkspace::~CrowdWorkspace() = default;
@@ -246,7 +242,66 @@ void CrowdWorkspace::cancelTask() {
 }
 
 bool CrowdWorkspace::isSettled() const {
-    return m_run.has_value() && !m_controller->isBusy();
+    return m_run.has_value() && !m_controller->isBusy() && !m_pendingSection;
+}
+
+bool CrowdWorkspace::shownRunIsCurrent() const {
+    if (!m_run) {
+        return false;
+    }
+    const cx::CrowdOptions& shown = m_controller->shownOptions();
+    const cx::CrowdOptions wanted = options();
+    return m_controller->shownMethod() == method() &&
+           shown.numComponents == wanted.numComponents && shown.seed == wanted.seed &&
+           shown.restarts == wanted.restarts &&
+           shown.em.maxIterations == wanted.em.maxIterations &&
+           shown.em.smoothing == wanted.em.smoothing &&
+           shown.significance == wanted.significance;
+}
+
+QList<WorkspaceFigure> CrowdWorkspace::figures() const {
+    QList<WorkspaceFigure> out = Workspace::figures();
+    const auto chart = [](IterationChartView* view, const QString& title) {
+        WorkspaceFigure figure;
+        figure.name = view->objectName();
+        figure.title = title;
+        const QSize shown = view->size();
+        figure.size = view->isVisible() && shown.width() > 200 && shown.height() > 120
+                          ? QSizeF(shown)
+                          : QSizeF(640, 360);
+        figure.paint = [view](QPainter& painter, const QRectF& target) {
+            view->paintFigure(painter, target);
+        };
+        return figure;
+    };
+    if (m_run) {
+        out << chart(m_results->likelihoodChart(), tr("Log-likelihood per iteration"));
+        if (!m_results->informativeChart()->lines().isEmpty()) {
+            out << chart(m_results->informativeChart(),
+                         tr("Informative set size and largest CMI per iteration"));
+        }
+    }
+    return out;
+}
+
+QJsonObject CrowdWorkspace::figureProvenance() const {
+    const cx::CrowdOptions fitted = m_controller->shownOptions();
+    QJsonObject out{{QStringLiteral("labels"), m_controller->labelsPath()},
+                    {QStringLiteral("method"),
+                     QString::fromLatin1(cx::crowdMethodName(m_controller->shownMethod()))},
+                    {QStringLiteral("K"), fitted.numComponents},
+                    {QStringLiteral("seed"), QString::number(fitted.seed)},
+                    {QStringLiteral("restarts"), fitted.restarts},
+                    {QStringLiteral("max_iter"), fitted.em.maxIterations},
+                    {QStringLiteral("smoothing"), fitted.em.smoothing},
+                    {QStringLiteral("significance"), fitted.significance}};
+    if (!m_controller->goldPath().isEmpty()) {
+        out.insert(QStringLiteral("gold"), m_controller->goldPath());
+    }
+    if (m_run && std::isfinite(m_run->result->errorRate)) {
+        out.insert(QStringLiteral("error_rate"), m_run->result->errorRate);
+    }
+    return out;
 }
 
 void CrowdWorkspace::setMethod(cx::CrowdMethod method) {
@@ -257,8 +312,16 @@ cx::CrowdMethod CrowdWorkspace::method() const {
     return static_cast<cx::CrowdMethod>(m_method->currentData().toInt());
 }
 
+void CrowdWorkspace::setNumComponents(int k) {
+    m_components->setValue(k);
+}
+
+void CrowdWorkspace::setSeed(int seed) {
+    m_seed->setValue(seed);
+}
+
 cx::CrowdOptions CrowdWorkspace::options() const {
-    cx::CrowdOptions options;
+    cx::CrowdOptions options = m_sessionBase.options();
     options.numComponents = m_components->value();
     options.seed = static_cast<std::uint64_t>(m_seed->value());
     return options;
@@ -270,6 +333,7 @@ void CrowdWorkspace::refit() {
     }
     m_controller->run(method(), options());
     emit settledChanged();
+    emit sessionStateChanged();
 }
 
 void CrowdWorkspace::compareMethods() {
@@ -282,34 +346,8 @@ void CrowdWorkspace::compareMethods() {
 }
 
 void CrowdWorkspace::updateSummary() {
-    const cx::CrowdLabels& data = *m_controller->data();
-    QStringList classes;
-    for (const std::string& name : data.classNames) {
-        classes << QString::fromStdString(name);
-    }
-    QString text = tr("<b>%1</b><br>%2 items · %3 workers · %4 labels<br>classes: %5")
-                       .arg(QFileInfo(m_controller->labelsPath()).fileName().toHtmlEscaped())
-                       .arg(data.numItems)
-                       .arg(data.numWorkers)
-                       .arg(data.observations.size())
-                       .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped());
-    const double density = static_cast<double>(data.observations.size()) /
-                           (static_cast<double>(data.numItems) * data.numWorkers);
-    text += tr("<br>%1 % of the item × worker matrix labelled").arg(100 * density, 0, 'f', 1);
-    if (data.hasGold()) {
-        text += tr("<br>gold: %1 items%2")
-                    .arg(data.numGold())
-                    .arg(m_controller->goldPath().isEmpty()
-                             ? tr(" (gold column)")
-                             : tr(" from %1").arg(QFileInfo(m_controller->goldPath()).fileName()));
-    } else {
-        text += tr("<br>no gold labels");
-    }
-    for (const std::string& warning : data.warnings) {
-        text += QStringLiteral("<br><i>") + QString::fromStdString(warning).toHtmlEscaped() +
-                QStringLiteral("</i>");
-    }
-    m_summary->setText(text);
+    m_summary->setText(crowdDataSummary(*m_controller->data(), m_controller->labelsPath(),
+                                        m_controller->goldPath()));
     m_openGold->setEnabled(true);
     m_compare->setEnabled(true);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/session/crowd_section.h"
 #include "ui/crowd/crowd_types.h"
 #include "ui/framework/workspace.h"
 
@@ -38,13 +39,33 @@ public:
     QList<QAction*> exportActions() const override;
     void cancelTask() override;
     bool isSettled() const override;
+    /// The two convergence charts besides the heatmaps (CMI, confusion).
+    QList<WorkspaceFigure> figures() const override;
+    QJsonObject figureProvenance() const override;
+
+    // Session section "crowd" (crowd_workspace_session.cpp).
+    QString sessionKey() const override { return QString::fromLatin1(cx::CrowdSection::kKey); }
+    bool hasSessionData() const override;
+    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
+    std::function<void()> readSession(const cx::Session& session,
+                                      cx::PathResolver& resolver) override;
+    void clearSession() override;
+    /// The section describing what is shown (or the one being restored while it loads).
+    cx::CrowdSection currentSection() const;
+    /// Restores `section`: reads its files unless they are the ones open, then applies
+    /// method, K, seed, the other options and the view state, and refits.
+    void openSection(const cx::CrowdSection& section);
 
     /// Opens labels and (optionally) gold together.
     void openFiles(const QString& labelsPath, const QString& goldPath);
     /// Runs every method in the background and fills the comparison and disagreement tabs.
     void compareMethods();
     void setMethod(cx::CrowdMethod method);
+    void setNumComponents(int k);
+    void setSeed(int seed);
     cx::CrowdMethod method() const;
+    /// K and seed from the controls; restarts, iterations, smoothing and significance from the
+    /// restored session (the CLI's defaults otherwise).
     cx::CrowdOptions options() const;
 
     CrowdController* controller() const { return m_controller; }
@@ -56,6 +77,11 @@ private:
     void refit();
     void updateSummary();
     void exportLabels();
+    /// Sets the controls and the view state of `section` (labels loaded), then fits.
+    void applySection(const cx::CrowdSection& section);
+    void connectSessionSignals();
+    /// Whether the shown run was fitted with the controls' method and options.
+    bool shownRunIsCurrent() const;
 
     CrowdController* m_controller = nullptr;
     CrowdResultsPanel* m_results = nullptr;
@@ -71,6 +97,10 @@ private:
     QAction* m_exportConvergence = nullptr;
     QAction* m_exportCmi = nullptr;
     std::optional<CrowdRun> m_run;
+    /// The options a session holds that have no control (restarts, …) and its view state.
+    cx::CrowdSection m_sessionBase;
+    /// A section being restored: its labels are being read.
+    std::optional<cx::CrowdSection> m_pendingSection;
 };
 
 } // namespace cx::ui

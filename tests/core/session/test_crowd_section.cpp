@@ -26,6 +26,8 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     section.significance = 0.01;
     section.workerFilter = "A1";
     section.compare = true;
+    section.workerSortColumn = 2;
+    section.workerSortDescending = true;
     cx::Session session;
     session.setSection(cx::CrowdSection::kKey, section.toJson(folder));
     cx::writeSession(session, folder / "s.cxproj");
@@ -41,6 +43,8 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     EXPECT_DOUBLE_EQ(back.options().significance, 0.01);
     EXPECT_EQ(back.workerFilter, "A1");
     EXPECT_TRUE(back.compare);
+    EXPECT_EQ(back.workerSortColumn, 2);
+    EXPECT_TRUE(back.workerSortDescending);
     EXPECT_EQ(read.section("crowd").at("labels").at("path"), "labels.csv");
 
     cx::Session bad = read;

@@ -13,7 +13,10 @@
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTableWidget>
+#include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
 
 #include <gtest/gtest.h>
 
@@ -121,4 +124,45 @@ TEST(CrowdWorkspace, CancelKeepsTheShownResultAndErrorsNameFileAndLine) {
         << errors.messages.front().toStdString();
     // The previous labels stay loaded.
     EXPECT_TRUE(workspace.controller()->labelsPath().endsWith(QStringLiteral("labels.csv")));
+}
+
+TEST(CrowdController, WorksOffTheGuiThreadAndTheNewestRunWins) {
+    QTemporaryDir dir;
+    writeCrowd(dir, 300, 20);
+    ErrorRecorder errors;
+    CrowdController controller;
+    EXPECT_NE(controller.workerThread(), QThread::currentThread());
+    EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
+    QSignalSpy loaded(&controller, &CrowdController::dataLoaded);
+    QSignalSpy finished(&controller, &CrowdController::taskFinished);
+    controller.open(dir.filePath(QStringLiteral("labels.csv")), dir.filePath(QStringLiteral("gold.csv")));
+    EXPECT_TRUE(controller.isBusy());
+    ASSERT_TRUE(loaded.wait(20000));
+    ASSERT_EQ(finished.size(), 1);
+    EXPECT_EQ(finished.front().at(0).value<CrowdTaskKind>(), CrowdTaskKind::Load);
+    EXPECT_EQ(finished.front().at(1).toString(), QStringLiteral("finished"));
+
+    // Three runs in a row: the first two are superseded, only the last is reported.
+    QSignalSpy ready(&controller, &CrowdController::runReady);
+    cx::CrowdOptions options;
+    for (std::uint64_t seed : {1, 2, 3}) {
+        options.seed = seed;
+        controller.run(cx::CrowdMethod::Em, options);
+    }
+    ASSERT_TRUE(waitUntil([&] { return !controller.isBusy(); }));
+    QTest::qWait(50);
+    ASSERT_EQ(ready.size(), 1);
+    EXPECT_EQ(controller.shownOptions().seed, 3u);
+    const cx::CrowdResult expected =
+        cx::runCrowdMethod(*controller.data(), cx::CrowdMethod::Em, options);
+    EXPECT_EQ(ready.front().front().value<CrowdRun>().result->predicted, expected.predicted);
+
+    // A failing fit (K = 1) is reported under the controller's title; the data stay.
+    QSignalSpy failed(&controller, &CrowdController::errorOccurred);
+    options.numComponents = 1;
+    controller.run(cx::CrowdMethod::Em, options);
+    ASSERT_TRUE(failed.wait(20000));
+    EXPECT_EQ(failed.front().at(0).toString(), QStringLiteral("Cannot fit the model"));
+    EXPECT_TRUE(controller.data() != nullptr);
+    EXPECT_EQ(controller.shownOptions().seed, 3u);
 }

@@ -1,0 +1,144 @@
+#include "ui/crowd/crowd_presenter.h"
+
+#include "core/io/crowd_labels.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cx::ui {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("CrowdPresenter", text);
+}
+
+} // namespace
+
+QString crowdMethodLabel(cx::CrowdMethod method) {
+    switch (method) {
+    case cx::CrowdMethod::MajorityVote:
+        return tr("Majority vote");
+    case cx::CrowdMethod::Em:
+        return tr("EM (random restarts)");
+    case cx::CrowdMethod::MvEm:
+        return tr("Dawid–Skene EM from majority vote");
+    case cx::CrowdMethod::SpectralEm:
+        return tr("Spectral-initialised EM");
+    case cx::CrowdMethod::Stagewise:
+        return tr("Stagewise EM");
+    case cx::CrowdMethod::StagewiseRefine:
+        return tr("Stagewise EM + refine");
+    }
+    return {};
+}
+
+std::vector<int> crowdCmiWorkerOrder(const cx::CrowdLabels& data, const cx::CrowdResult& result) {
+    std::vector<int> order(result.informativeOrder.begin(), result.informativeOrder.end());
+    std::vector<int> rest;
+    for (int m = 0; m < data.numWorkers; ++m) {
+        if (std::find(order.begin(), order.end(), m) == order.end()) {
+            rest.push_back(m);
+        }
+    }
+    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
+        return result.workers[static_cast<size_t>(a)].accuracy >
+               result.workers[static_cast<size_t>(b)].accuracy;
+    });
+    order.insert(order.end(), rest.begin(), rest.end());
+    return order;
+}
+
+CrowdConfusion crowdConfusion(const cx::CrowdLabels& data, const cx::CrowdResult& result) {
+    CrowdConfusion out;
+    out.fractions = Eigen::MatrixXd::Zero(data.numClasses, data.numClasses);
+    out.totals = Eigen::VectorXd::Zero(data.numClasses);
+    for (int n = 0; n < data.numItems && static_cast<size_t>(n) < data.gold.size(); ++n) {
+        const int gold = data.gold[static_cast<size_t>(n)];
+        if (gold != cx::CrowdLabels::kMissingLabel) {
+            out.fractions(gold, result.predicted[static_cast<size_t>(n)]) += 1;
+            out.totals[gold] += 1;
+        }
+    }
+    for (int c = 0; c < data.numClasses; ++c) {
+        if (out.totals[c] > 0) {
+            out.fractions.row(c) /= out.totals[c];
+        }
+    }
+    return out;
+}
+
+std::vector<int> crowdDisagreements(int numItems,
+                                    const std::vector<const cx::CrowdResult*>& results) {
+    std::vector<int> items;
+    if (results.empty()) {
+        return items;
+    }
+    for (int n = 0; n < numItems; ++n) {
+        const int first = results.front()->predicted[static_cast<size_t>(n)];
+        if (std::any_of(results.begin(), results.end(), [&](const cx::CrowdResult* result) {
+                return result->predicted[static_cast<size_t>(n)] != first;
+            })) {
+            items.push_back(n);
+        }
+    }
+    return items;
+}
+
+QString crowdRunSummary(const cx::CrowdLabels& data, const cx::CrowdResult& result) {
+    QString text =
+        tr("<b>%1</b>: ").arg(QString::fromLatin1(cx::crowdMethodName(result.method)));
+    if (std::isfinite(result.errorRate)) {
+        text += tr("error <b>%1 %</b> on %2 gold items · ")
+                    .arg(100 * result.errorRate, 0, 'f', 2)
+                    .arg(data.numGold());
+    }
+    text += tr("%1 of %2 workers informative · %3 iterations · %4 ms")
+                .arg(result.informativeSetSize())
+                .arg(data.numWorkers)
+                .arg(result.iterations)
+                .arg(result.elapsedMs, 0, 'f', 1);
+    for (const std::string& note : result.notes) {
+        text += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped();
+    }
+    return text;
+}
+
+QString crowdDataSummary(const cx::CrowdLabels& data, const QString& labelsPath,
+                         const QString& goldPath) {
+    QStringList classes;
+    for (const std::string& name : data.classNames) {
+        classes << QString::fromStdString(name);
+    }
+    QString text = tr("<b>%1</b><br>%2 items · %3 workers · %4 labels<br>classes: %5")
+                       .arg(QFileInfo(labelsPath).fileName().toHtmlEscaped())
+                       .arg(data.numItems)
+                       .arg(data.numWorkers)
+                       .arg(data.observations.size())
+                       .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped());
+    const double cells = static_cast<double>(data.numItems) * data.numWorkers;
+    if (cells > 0) {
+        const double density = static_cast<double>(data.observations.size()) / cells;
+        text += tr("<br>%1 % of the item × worker matrix labelled").arg(100 * density, 0, 'f', 1);
+    }
+    if (data.hasGold()) {
+        text += tr("<br>gold: %1 items%2")
+                    .arg(data.numGold())
+                    .arg(goldPath.isEmpty()
+                             ? tr(" (gold column)")
+                             : tr(" from %1").arg(QFileInfo(goldPath).fileName().toHtmlEscaped()));
+    } else {
+        text += tr("<br>no gold labels");
+    }
+    for (const std::string& warning : data.warnings) {
+        text += QStringLiteral("<br><i>") + QString::fromStdString(warning).toHtmlEscaped() +
+                QStringLiteral("</i>");
+    }
+    return text;
+}
+
+} // namespace cx::ui
