@@ -79,7 +79,8 @@ int runSessionFile(const std::vector<std::string>& argv) {
     std::string present;
     for (const auto& [key, section] : session.workspaces.items()) {
         present += (present.empty() ? "" : ", ") + key;
-        const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey;
+        const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey ||
+                              key == TreeSection::kKey;
         if (!only.empty() && key != only) {
             continue;
         }
@@ -104,9 +105,12 @@ int runSessionFile(const std::vector<std::string>& argv) {
     // Read every section before computing anything: a bad one stops the run at once.
     std::vector<TopicsSection> topics;
     std::vector<ChromatinSection> chromatin;
+    std::vector<TreeSection> trees;
     for (const std::string& key : keys) {
         if (key == TopicsSection::kKey) {
             topics.push_back(TopicsSection::fromSession(session, resolver));
+        } else if (key == TreeSection::kKey) {
+            trees.push_back(TreeSection::fromSession(session, resolver));
         } else {
             chromatin.push_back(ChromatinSection::fromSession(session, resolver));
         }
@@ -122,6 +126,15 @@ int runSessionFile(const std::vector<std::string>& argv) {
         const fs::path out = oneFolder ? outDir : outDir / ChromatinSection::kKey;
         createFolder(out);
         runChromatinSection(section, out);
+    }
+    for (const auto& section : trees) {
+        const fs::path out = oneFolder ? outDir : outDir / TreeSection::kKey;
+        createFolder(out);
+        std::vector<std::string> arguments = treeArgumentsOf(section);
+        arguments.emplace_back("--out");
+        arguments.push_back(out.string());
+        runTree(arguments);
+        std::cout << "wrote " << out.string() << "/{emissions,transitions,segments}_CELL.*\n";
     }
     return 0;
 }

@@ -8,6 +8,7 @@
 // most enriched in TSS bins, chosen per cell and method), --projection M (product-projection
 // dimension; K), --iterations N, --restarts R, --em-iterations N (50), --bin-size BP (200),
 // --no-segments.
+#include "cli_session.h"
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -143,6 +144,7 @@ int runTree(const std::vector<std::string>& argv) {
     MultiCellReadOptions readOptions;
     readOptions.strictMarks = args.flag("strict-marks");
     readOptions.binSize = static_cast<int>(args.integer("bin-size", 200, 1, 1000000000));
+    const std::string saveSession = args.string("save-session", "");
     args.rejectUnused();
     bool comparePerCell = false, compareEm = false;
     for (const auto& item : compare) {
@@ -177,6 +179,38 @@ int runTree(const std::vector<std::string>& argv) {
             throw InputError(outDir, 0, "cannot create output folder" +
                                             (error ? ": " + error.message() : std::string()));
         }
+    }
+    if (!saveSession.empty()) {
+        TreeSection section;
+        for (const auto& item : trackItems) {
+            section.tracks.push_back(std::filesystem::absolute(item).lexically_normal());
+        }
+        section.binSize = readOptions.binSize;
+        section.strictMarks = readOptions.strictMarks;
+        section.tree = treeText;
+        section.numStates = options.numStates;
+        section.decomposition = toString(options.decomposition);
+        section.seed = options.seed;
+        section.projection = options.projectionDim;
+        section.iterations = options.iterations;
+        section.restarts = options.trials;
+        section.decode = decodeName;
+        if (comparePerCell) {
+            section.compare.push_back("per-cell");
+        }
+        if (compareEm) {
+            section.compare.push_back("em");
+        }
+        section.emIterations = emIterations;
+        if (!tssPath.empty()) {
+            section.tss = std::filesystem::absolute(tssPath).lexically_normal();
+        }
+        section.flank = flank;
+        section.promoterState = promoterLabel;
+        section.segments = writeSegments;
+        section.savedBy = "tree";
+        saveSessionSection(saveSession, TreeSection::kKey,
+                           [&](const auto& directory) { return section.toJson(directory); });
     }
     Stopwatch phase;
     readOptions.cells = tree.names;
