@@ -53,6 +53,8 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
     workspace.setTreeText("H1-hESC>GM12878,Nope");
     EXPECT_TRUE(workspace.treeProblem().contains("no tracks for: Nope"));
     EXPECT_FALSE(workspace.learn());
+    EXPECT_EQ(errors.messages.size(), 1); // "Tree: no tracks for: Nope …"
+    errors.messages.clear();
     workspace.setTreeText("H1-hESC>GM12878;GM12878>K562");
     EXPECT_TRUE(workspace.treeProblem().isEmpty());
     workspace.statesSpin()->setValue(4);
@@ -171,12 +173,12 @@ TEST(TreeWorkspace, CancelKeepsThePreviousResult) {
     TreeWorkspace workspace;
     openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
     const auto before = workspace.analysis().learned;
-    QSignalSpy finished(workspace.controller(), &TreeController::taskFinished);
+    QSignalSpy finished(&workspace, &Workspace::taskFinished);
     workspace.statesSpin()->setValue(5);
     ASSERT_TRUE(workspace.learn());
     workspace.cancelTask();
     ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }, 60000));
-    EXPECT_EQ(finished.front().at(1).toString(), "cancelled");
+    EXPECT_EQ(finished.front().at(0).toString(), "cancelled");
     EXPECT_EQ(workspace.analysis().learned, before);
     EXPECT_EQ(workspace.emissionModels().front()->content().values.rows(), 4);
     EXPECT_TRUE(errors.messages.isEmpty());
