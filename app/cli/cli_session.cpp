@@ -144,6 +144,45 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     return options;
 }
 
+std::vector<std::string> treeArgumentsOf(const TreeSection& section) {
+    std::string tracks;
+    for (const auto& path : section.tracks) {
+        tracks += (tracks.empty() ? "" : ",") + path.string();
+    }
+    std::vector<std::string> out = {"--tracks", tracks,
+                                    "--tree", section.tree,
+                                    "--bin-size", std::to_string(section.binSize),
+                                    "--k", std::to_string(section.numStates),
+                                    "--decomposition", section.decomposition,
+                                    "--seed", std::to_string(section.seed),
+                                    "--projection", std::to_string(section.projection),
+                                    "--iterations", std::to_string(section.iterations),
+                                    "--restarts", std::to_string(section.restarts),
+                                    "--decode", section.decode,
+                                    "--em-iterations", std::to_string(section.emIterations),
+                                    "--flank", std::to_string(section.flank),
+                                    "--promoter-state", std::to_string(section.promoterState)};
+    if (section.strictMarks) {
+        out.emplace_back("--strict-marks");
+    }
+    if (!section.segments) {
+        out.emplace_back("--no-segments");
+    }
+    if (!section.compare.empty()) {
+        std::string methods;
+        for (const auto& method : section.compare) {
+            methods += (methods.empty() ? "" : ",") + method;
+        }
+        out.emplace_back("--compare");
+        out.push_back(methods);
+    }
+    if (!section.tss.empty()) {
+        out.emplace_back("--tss");
+        out.push_back(section.tss.string());
+    }
+    return out;
+}
+
 void saveSessionSection(
     const std::string& file, const std::string& key,
     const std::function<SessionJson(const std::filesystem::path& sessionDirectory)>& sectionJson) {

@@ -9,10 +9,12 @@
 
 #include "core/session/chromatin_section.h"
 #include "core/session/topics_section.h"
+#include "core/session/tree_section.h"
 
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace cx::cli {
 
@@ -30,6 +32,10 @@ void applyTopicsSection(const TopicsSection& section, TopicSession& session);
 ChromatinSection chromatinSectionOf(const HmmJobOptions& options);
 /// The `hmm` options a section describes, validated. \throws InputError.
 HmmJobOptions hmmOptionsOf(const ChromatinSection& section);
+
+/// The `tree` arguments (without --out) a section describes: `contrast-cli run` passes them to
+/// the tree command, so it writes what `tree --save-session` would have written.
+std::vector<std::string> treeArgumentsOf(const TreeSection& section);
 
 /// `--save-session FILE`: writes the section `sectionJson(FILE's folder)` as the `key`
 /// workspace of the session FILE (atomic; its folder is created), keeping the other workspaces of

@@ -98,6 +98,17 @@ struct RunCommandOptions {
     int threads = 0;
 };
 
+/// Runs the command that `add` declares on `arguments` (its options, without the command's
+/// name), parsed by CLI11 exactly as from the command line.
+int runCommandLine(CommandEntry (*add)(CLI::App&), const std::vector<std::string>& arguments) {
+    CLI::App root;
+    const CommandEntry entry = add(root);
+    std::vector<std::string> reversed(arguments.rbegin(), arguments.rend()); // CLI11's order
+    reversed.push_back(entry.app->get_name());
+    root.parse(reversed);
+    return entry.run();
+}
+
 int runSessionFile(const RunCommandOptions& options) {
     const std::string& file = options.file;
     const fs::path outDir = options.outDir;
@@ -112,7 +123,7 @@ int runSessionFile(const RunCommandOptions& options) {
     for (const auto& [key, section] : session.workspaces.items()) {
         present += (present.empty() ? "" : ", ") + key;
         const bool runnable = key == TopicsSection::kKey || key == ChromatinSection::kKey ||
-                              key == CrowdSection::kKey;
+                              key == CrowdSection::kKey || key == TreeSection::kKey;
         if (!only.empty() && key != only) {
             continue;
         }
@@ -138,11 +149,14 @@ int runSessionFile(const RunCommandOptions& options) {
     std::vector<TopicsSection> topics;
     std::vector<ChromatinSection> chromatin;
     std::vector<CrowdSection> crowd;
+    std::vector<TreeSection> trees;
     for (const std::string& key : keys) {
         if (key == TopicsSection::kKey) {
             topics.push_back(TopicsSection::fromSession(session, resolver));
         } else if (key == CrowdSection::kKey) {
             crowd.push_back(CrowdSection::fromSession(session, resolver));
+        } else if (key == TreeSection::kKey) {
+            trees.push_back(TreeSection::fromSession(session, resolver));
         } else {
             chromatin.push_back(ChromatinSection::fromSession(session, resolver));
         }
@@ -164,6 +178,15 @@ int runSessionFile(const RunCommandOptions& options) {
         createFolder(out);
         runCrowdSection(section, out);
     }
+    for (const auto& section : trees) {
+        const fs::path out = oneFolder ? outDir : outDir / TreeSection::kKey;
+        createFolder(out);
+        std::vector<std::string> arguments = treeArgumentsOf(section);
+        arguments.emplace_back("--out");
+        arguments.push_back(out.string());
+        runCommandLine(addTreeCommand, arguments);
+        std::cout << "wrote " << out.string() << "/{emissions,transitions,segments}_CELL.*\n";
+    }
     return 0;
 }
 
@@ -174,10 +197,10 @@ CommandEntry addRunCommand(CLI::App& root) {
     OptionList list(addSubcommand(
         root, "run",
         "repeat what a saved session (.cxproj) describes: the saving command's result files, "
-        "byte for byte (several workspaces: DIR/topics, DIR/chromatin, DIR/crowd)"));
+        "byte for byte (several workspaces: DIR/topics, DIR/chromatin, DIR/crowd, DIR/tree)"));
     list.positional("SESSION", options->file, "the session file (.cxproj)")
         .text("out", options->outDir, "output folder").required()
-        .text("workspace", options->only, "run only this workspace (topics | chromatin | crowd)")
+        .text("workspace", options->only, "run only this workspace (topics | chromatin | crowd | tree)")
         .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();

@@ -4,6 +4,7 @@
 //
 // Every option, with its meaning and default, is declared in addTreeCommand at the end of this
 // file (`contrast-cli tree --help` lists them).
+#include "cli_session.h"
 #include "commands.h"
 #include "topic_session.h" // writeFileAtomically
 
@@ -129,6 +130,7 @@ struct TreeCommandOptions {
     int emIterations = 50;
     std::string decodeName = "auto";
     MultiCellReadOptions readOptions;
+    std::string saveSession; ///< --save-session FILE (empty: none)
 };
 
 int runTree(TreeCommandOptions& command) {
@@ -147,6 +149,7 @@ int runTree(TreeCommandOptions& command) {
     const int emIterations = command.emIterations;
     const std::string& decodeName = command.decodeName;
     MultiCellReadOptions& readOptions = command.readOptions;
+    const std::string& saveSession = command.saveSession;
     bool comparePerCell = false, compareEm = false;
     for (const auto& item : compare) {
         if (item == "per-cell") {
@@ -180,6 +183,38 @@ int runTree(TreeCommandOptions& command) {
             throw InputError(outDir, 0, "cannot create output folder" +
                                             (error ? ": " + error.message() : std::string()));
         }
+    }
+    if (!saveSession.empty()) {
+        TreeSection section;
+        for (const auto& item : trackItems) {
+            section.tracks.push_back(std::filesystem::absolute(item).lexically_normal());
+        }
+        section.binSize = readOptions.binSize;
+        section.strictMarks = readOptions.strictMarks;
+        section.tree = treeText;
+        section.numStates = options.numStates;
+        section.decomposition = toString(options.decomposition);
+        section.seed = options.seed;
+        section.projection = options.projectionDim;
+        section.iterations = options.iterations;
+        section.restarts = options.trials;
+        section.decode = decodeName;
+        if (comparePerCell) {
+            section.compare.push_back("per-cell");
+        }
+        if (compareEm) {
+            section.compare.push_back("em");
+        }
+        section.emIterations = emIterations;
+        if (!tssPath.empty()) {
+            section.tss = std::filesystem::absolute(tssPath).lexically_normal();
+        }
+        section.flank = flank;
+        section.promoterState = promoterLabel;
+        section.segments = writeSegments;
+        section.savedBy = "tree";
+        saveSessionSection(saveSession, TreeSection::kKey,
+                           [&](const auto& directory) { return section.toJson(directory); });
     }
     Stopwatch phase;
     readOptions.cells = tree.names;
@@ -347,7 +382,8 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .text("decode", o.decodeName, "auto | path | joint")
         .flag("strict-marks", o.readOptions.strictMarks,
               "refuse files whose marks differ (default: keep the shared marks)")
-        .integer("bin-size", o.readOptions.binSize, 1, 1000000000, "bin size in base pairs");
+        .integer("bin-size", o.readOptions.binSize, 1, 1000000000, "bin size in base pairs")
+        .text("save-session", o.saveSession, "also save these options as a session (.cxproj)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runTree(*options);

@@ -78,6 +78,11 @@ void SessionFields::fail(const std::string& key, const std::string& problem) con
     throw InputError(m_file.string(), 0, pointer(key) + ": " + problem);
 }
 
+void SessionFields::failItem(const std::string& key, std::size_t index,
+                             const std::string& problem) const {
+    throw InputError(m_file.string(), 0, pointer(key) + "/" + std::to_string(index) + ": " + problem);
+}
+
 std::string SessionFields::string(const std::string& key, const std::string& fallback) const {
     if (!has(key)) {
         return fallback;

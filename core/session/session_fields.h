@@ -43,6 +43,9 @@ public:
     const SessionJson& array(const std::string& key) const;
 
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+    /// The same for entry `index` of the array `key` ("/…/key/index: problem").
+    [[noreturn]] void failItem(const std::string& key, std::size_t index,
+                               const std::string& problem) const;
 
 private:
     const SessionJson& m_object;

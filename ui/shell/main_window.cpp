@@ -12,6 +12,7 @@
 #include "ui/widgets/task_progress_widget.h"
 #include "ui/framework/workspace.h"
 #include "ui/topics/topics_workspace.h"
+#include "ui/tree/tree_workspace.h"
 
 #include <QAction>
 #include <QApplication>
@@ -83,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addWorkspace(m_chromatin);
     m_crowd = new CrowdWorkspace(this);
     addWorkspace(m_crowd);
+    addWorkspace(new TreeWorkspace(this));
     m_project = new ProjectSession(this, m_workspaces, [this] { return currentWorkspace(); });
     connect(m_project, &ProjectSession::changed, this, &MainWindow::updateTitle);
     connect(m_project, &ProjectSession::opened, this, [this](const QString& active) {

@@ -77,7 +77,7 @@ ProjectSession::ProjectSession(QWidget* window, QList<Workspace*> workspaces,
         connect(workspace, &Workspace::sessionStateChanged, this, &ProjectSession::scheduleCheck);
         connect(workspace, &Workspace::settledChanged, this, &ProjectSession::scheduleCheck);
     }
-    m_reference = currentText();
+    m_reference = currentSections();
 }
 
 ProjectSession::~ProjectSession() = default;
@@ -130,11 +130,14 @@ cx::Session ProjectSession::currentSession(const std::filesystem::path& target) 
     return session;
 }
 
-std::string ProjectSession::currentText() const {
+std::map<std::string, std::string> ProjectSession::currentSections() const {
     const std::filesystem::path target = referenceDirectory() / "session.cxproj";
-    cx::Session session = currentSession(target);
-    session.active.clear(); // switching tabs is not a change worth saving for
-    return cx::serializeSession(session, target);
+    const cx::Session session = currentSession(target);
+    std::map<std::string, std::string> out;
+    for (const auto& [key, section] : session.workspaces.items()) {
+        out[key] = section.dump();
+    }
+    return out;
 }
 
 void ProjectSession::scheduleCheck() {
@@ -142,20 +145,33 @@ void ProjectSession::scheduleCheck() {
 }
 
 void ProjectSession::checkModified() {
+    std::map<std::string, std::string> current = currentSections();
     if (m_settling) {
-        const bool settled = std::all_of(m_workspaces.begin(), m_workspaces.end(),
-                                         [](const Workspace* w) {
-                                             // Only what the session restores has to settle.
-                                             return w->sessionKey().isEmpty() ||
-                                                    !w->hasSessionData() || w->isSettled();
-                                         });
-        if (!settled) {
-            return;
+        // Only what the session restores has to settle; each workspace's reference is taken
+        // when it has.
+        for (const Workspace* workspace : m_workspaces) {
+            const std::string key = workspace->sessionKey().toStdString();
+            if (m_pending.count(key) != 0 && (!workspace->hasSessionData() || workspace->isSettled())) {
+                const auto it = current.find(key);
+                if (it == current.end()) {
+                    m_reference.erase(key);
+                } else {
+                    m_reference[key] = it->second;
+                }
+                m_pending.erase(key);
+            }
         }
-        m_settling = false;
-        m_reference = currentText();
+        m_settling = !m_pending.empty();
     }
-    const bool modified = currentText() != m_reference;
+    // A section still settling is compared once its reference is taken.
+    for (const std::string& key : m_pending) {
+        current.erase(key);
+    }
+    std::map<std::string, std::string> reference = m_reference;
+    for (const std::string& key : m_pending) {
+        reference.erase(key);
+    }
+    const bool modified = current != reference;
     if (modified != m_modified) {
         m_modified = modified;
         emit changed();
@@ -202,7 +218,8 @@ bool ProjectSession::newSession() {
     m_demo = false;
     m_loaded = cx::Session{};
     m_settling = false;
-    m_reference = currentText();
+    m_pending.clear();
+    m_reference = currentSections();
     m_modified = false;
     emit changed();
     return true;
@@ -220,7 +237,7 @@ bool ProjectSession::openInteractive() {
     }
     // Already asked: open without asking again.
     m_modified = false;
-    m_reference = currentText();
+    m_reference = currentSections();
     return open(path);
 }
 
@@ -299,6 +316,14 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
         RecentFiles::add(m_file);
     }
     m_settling = true;
+    m_pending.clear();
+    for (const Workspace* workspace : m_workspaces) {
+        if (!workspace->sessionKey().isEmpty()) {
+            m_pending.insert(workspace->sessionKey().toStdString());
+        }
+    }
+    // Sections this build does not know are compared from now; the others once they settle.
+    m_reference = currentSections();
     m_modified = false;
     emit opened(QString::fromStdString(session.active));
     emit changed();
@@ -343,7 +368,8 @@ bool ProjectSession::saveTo(const QString& path) {
     m_file = QString::fromStdString(target.string());
     m_demo = false;
     m_settling = false;
-    m_reference = currentText();
+    m_pending.clear();
+    m_reference = currentSections();
     m_modified = false;
     RecentFiles::add(m_file);
     emit changed();

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <set>
 #include <optional>
 
 class QTimer;
@@ -86,7 +88,8 @@ signals:
 private:
     void scheduleCheck();
     void checkModified();
-    std::string currentText() const;
+    /// The session as it would be saved, one text per workspace section (key → JSON).
+    std::map<std::string, std::string> currentSections() const;
     std::filesystem::path referenceDirectory() const;
     std::optional<std::filesystem::path> locate(const std::filesystem::path& expected,
                                                 const std::string& pointer) const;
@@ -98,9 +101,13 @@ private:
     bool m_demo = false;
     /// The file last opened (its unknown sections and keys are written back).
     cx::Session m_loaded;
-    std::string m_reference; ///< JSON of the last opened/saved state
+    /// Per workspace section: its JSON in the last opened/saved state. After an open, a
+    /// workspace's entry is taken when that workspace has settled (what it restores is filled
+    /// in asynchronously), so an edit made in one tab while another still computes counts.
+    std::map<std::string, std::string> m_reference;
     bool m_modified = false;
     bool m_settling = false; ///< waiting for the workspaces to settle after an open
+    std::set<std::string> m_pending; ///< while settling: keys whose reference is not taken yet
     QTimer* m_checkTimer = nullptr;
 };
 

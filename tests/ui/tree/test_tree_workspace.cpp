@@ -1,0 +1,187 @@
+// The Tree workspace on the real chr20 slices of tests/data/tree: open a folder, edit the tree
+// (checked live), learn in the background, per-cell heatmaps in one state order, tracks with
+// the regions differing from the root (BED export checked against the segmentation), the
+// promoter F1 table, the diagram selects cells, session round trip, cancel keeps the result.
+#include "gui_test_helpers.h"
+
+#include "core/session/session.h"
+#include "ui/chromatin/state_matrix_model.h"
+#include "ui/tree/tree_controller.h"
+#include "ui/tree/tree_diagram_view.h"
+#include "ui/tree/tree_workspace.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/segmentation_track_view.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace cx::ui;
+using cx::ui::test::ErrorRecorder;
+using cx::ui::test::waitUntil;
+
+namespace {
+
+const QString kFolder = QStringLiteral(CX_TEST_DATA_DIR "/tree");
+const QString kTss = kFolder + QStringLiteral("/RefSeqTSS.chr20_3Mb.txt.gz");
+
+void openAndLearn(TreeWorkspace& workspace, const QString& tree, int k) {
+    workspace.openTracks({kFolder});
+    workspace.setTreeText(tree);
+    workspace.statesSpin()->setValue(k);
+    workspace.setTssFile(kTss);
+    ASSERT_TRUE(workspace.learn());
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }, 60000));
+}
+
+} // namespace
+
+TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    EXPECT_EQ(workspace.openPreference(kFolder), 2);
+    EXPECT_EQ(workspace.openPreference(kTss), 0);
+    workspace.openTracks({kFolder});
+    // The proposed star tree over the four cell types of the folder.
+    EXPECT_EQ(workspace.treeText(), "H1-hESC>GM12878,HeLa-S3,K562");
+    // Checked as typed.
+    workspace.setTreeText("H1-hESC>GM12878,Nope");
+    EXPECT_TRUE(workspace.treeProblem().contains("no tracks for: Nope"));
+    EXPECT_FALSE(workspace.learn());
+    EXPECT_EQ(errors.messages.size(), 1); // "Tree: no tracks for: Nope …"
+    errors.messages.clear();
+    workspace.setTreeText("H1-hESC>GM12878;GM12878>K562");
+    EXPECT_TRUE(workspace.treeProblem().isEmpty());
+    workspace.statesSpin()->setValue(4);
+    workspace.setTssFile(kTss);
+    ASSERT_TRUE(workspace.learn());
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }, 60000))
+        << errors.messages.join('\n').toStdString();
+    ASSERT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+
+    const TreeAnalysis& analysis = workspace.analysis();
+    ASSERT_EQ(workspace.emissionModels().size(), 3);
+    // Every heatmap: the same row names and colours; row r shows the same model state.
+    const auto& first = workspace.emissionModels().front()->content();
+    for (int v = 0; v < 3; ++v) {
+        const auto& content = workspace.emissionModels()[v]->content();
+        EXPECT_EQ(content.rowLabels, first.rowLabels);
+        EXPECT_EQ(content.rowColours, first.rowColours);
+        ASSERT_EQ(content.values.rows(), 4);
+        for (int slot = 0; slot < 4; ++slot) {
+            const int state = workspace.catalog().componentOfSlot(slot);
+            for (Eigen::Index m = 0; m < content.values.cols(); ++m) {
+                EXPECT_DOUBLE_EQ(content.values(slot, m),
+                                 analysis.learned->model.emissions[static_cast<size_t>(v)](state, m));
+            }
+        }
+    }
+    // Tracks: one per cell (one chromosome) and a lane per child.
+    EXPECT_EQ(workspace.trackView()->laneCount(), 2);
+    EXPECT_EQ(analysis.trackData->tracks.size(), 3u);
+    // Promoter F1 for the three cell types, in [0, 1].
+    ASSERT_EQ(workspace.promoterTable()->rowCount(), 3);
+    for (const auto& row : analysis.promoterF1) {
+        EXPECT_GE(row.f1, 0.0);
+        EXPECT_LE(row.f1, 1.0);
+    }
+    EXPECT_FALSE(workspace.figures().isEmpty());
+    EXPECT_GE(workspace.tables().size(), 5); // 3 emissions, F1, 2 change sets
+
+    // Clicking a node of the diagram selects that cell.
+    TreeDiagramView* diagram = workspace.diagram();
+    diagram->resize(300, 160);
+    const QPointF k562 = diagram->nodeCentre("K562");
+    ASSERT_FALSE(k562.isNull());
+    QTest::mouseClick(diagram, Qt::LeftButton, {}, k562.toPoint());
+    EXPECT_EQ(workspace.selectedCell(), "K562");
+}
+
+TEST(TreeWorkspace, DifferingRegionsBedMatchesTheSegmentation) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
+    const TreeAnalysis& analysis = workspace.analysis();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("changes.bed");
+    QString error;
+    ASSERT_TRUE(workspace.exportDifferingRegions("K562", path, &error)) << error.toStdString();
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    std::int64_t bedBins = 0;
+    for (const QString& line : lines) {
+        const QStringList fields = line.split('\t');
+        ASSERT_GE(fields.size(), 4);
+        EXPECT_EQ(fields[0], "chr20");
+        bedBins += (fields[2].toLongLong() - fields[1].toLongLong()) / analysis.tracks->binSize;
+    }
+    const int cell = analysis.tracks->findCell("K562");
+    std::int64_t differing = 0;
+    const auto& root = analysis.segmentation->states[0][0];
+    const auto& child = analysis.segmentation->states[static_cast<size_t>(cell)][0];
+    for (size_t t = 0; t < root.size(); ++t) {
+        differing += root[t] != child[t] ? 1 : 0;
+    }
+    EXPECT_GT(differing, 0);
+    EXPECT_EQ(bedBins, differing);
+    EXPECT_TRUE(workspace.differingRegionsText("H1-hESC").isEmpty()); // the root
+}
+
+TEST(TreeWorkspace, SessionRoundTripRestoresTreeParametersAndNames) {
+    ErrorRecorder errors;
+    QTemporaryDir dir;
+    cx::Session session;
+    QStringList names;
+    std::vector<double> emissions;
+    {
+        TreeWorkspace workspace;
+        openAndLearn(workspace, "H1-hESC>GM12878;GM12878>K562", 3);
+        workspace.emissionModels()[1]->setHeaderData(0, Qt::Vertical, "my state", Qt::EditRole);
+        workspace.selectCell("GM12878");
+        names = workspace.emissionModels()[2]->content().rowLabels;
+        EXPECT_EQ(names[0], "my state");
+        const auto& e = workspace.analysis().learned->model.emissions[2];
+        emissions.assign(e.data(), e.data() + e.size());
+        session.setSection("tree", workspace.saveSession(dir.path().toStdString()));
+    }
+    cx::writeSession(session, dir.filePath("s.cxproj").toStdString());
+    const cx::Session read = cx::readSession(dir.filePath("s.cxproj").toStdString());
+    TreeWorkspace restored;
+    cx::PathResolver resolver(read.file);
+    const auto apply = restored.readSession(read, resolver);
+    ASSERT_TRUE(apply);
+    apply();
+    ASSERT_TRUE(waitUntil([&] { return restored.isSettled(); }, 60000))
+        << errors.messages.join('\n').toStdString();
+    EXPECT_EQ(restored.treeText(), "H1-hESC>GM12878;GM12878>K562");
+    EXPECT_EQ(restored.statesSpin()->value(), 3);
+    EXPECT_EQ(restored.selectedCell(), "GM12878");
+    EXPECT_EQ(restored.emissionModels()[2]->content().rowLabels, names);
+    const auto& e = restored.analysis().learned->model.emissions[2];
+    EXPECT_EQ(std::vector<double>(e.data(), e.data() + e.size()), emissions);
+    EXPECT_EQ(restored.saveSession(dir.path().toStdString()), read.section("tree"));
+}
+
+TEST(TreeWorkspace, CancelKeepsThePreviousResult) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
+    const auto before = workspace.analysis().learned;
+    QSignalSpy finished(&workspace, &Workspace::taskFinished);
+    workspace.statesSpin()->setValue(5);
+    ASSERT_TRUE(workspace.learn());
+    workspace.cancelTask();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }, 60000));
+    EXPECT_EQ(finished.front().at(0).toString(), "cancelled");
+    EXPECT_EQ(workspace.analysis().learned, before);
+    EXPECT_EQ(workspace.emissionModels().front()->content().values.rows(), 4);
+    EXPECT_TRUE(errors.messages.isEmpty());
+    // The worker really ran off the GUI thread.
+    EXPECT_NE(workspace.controller()->workerThread(), QThread::currentThread());
+}

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ui/framework/workspace_controller.h"
+#include "ui/tree/tree_types.h"
+#include "ui/tree/tree_worker.h"
+
+namespace cx::ui {
+
+/// The Tree workspace's controller (GUI thread): one long task, learning Spectral-Tree on the
+/// worker thread (read, learn, decode, promoter F1); a new run cancels the running one, and a
+/// cancelled or failed run keeps the analysis shown. There are no slider-driven solves, so the
+/// base's solve scheduler stays idle.
+class TreeController
+    : public WorkspaceControllerBase<TreeController, TreeTaskKind, TreeWorker, TreeSolveRequest> {
+    Q_OBJECT
+public:
+    explicit TreeController(QObject* parent = nullptr);
+    ~TreeController() override;
+
+    /// Starts learning (cancelling a running run). Returns false, with errorOccurred, when the
+    /// tree text does not parse.
+    bool learn(const TreeLearnRequest& request);
+    const TreeAnalysis& analysis() const { return m_analysis; }
+    /// Cancels a running run and forgets the analysis (File ▸ New).
+    void clear();
+    bool isIdle() const { return !isTaskRunning(); }
+
+signals:
+    void taskStarted(cx::ui::TreeTaskKind kind, const QString& description);
+    void taskFinished(cx::ui::TreeTaskKind kind, const QString& outcome);
+    void solveFailed(const QString& message);
+    void analysisReady(const cx::ui::TreeAnalysis& analysis);
+
+protected:
+    QString taskFailureTitle(TreeTaskKind kind) const override;
+    QString solveFailureTitle() const override;
+    void dispatchSolve(TreeSolveRequest request) override;
+
+private:
+    SolveStatistics m_statistics;
+    TreeAnalysis m_analysis;
+};
+
+} // namespace cx::ui

@@ -1,0 +1,116 @@
+#include "ui/tree/tree_diagram_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+namespace cx::ui {
+
+TreeDiagramView::TreeDiagramView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("tree"));
+    setMouseTracking(false);
+    setToolTip(tr("The cell-type tree, root on top. Click a cell type to select it in the "
+                  "heatmaps and tracks."));
+}
+
+void TreeDiagramView::setTree(const cx::TreeSpec& tree) {
+    m_places = layOutTree(tree);
+    m_problem.clear();
+    update();
+}
+
+void TreeDiagramView::setProblem(const QString& problem) {
+    m_places.clear();
+    m_problem = problem;
+    update();
+}
+
+void TreeDiagramView::setSelectedCell(const QString& cell) {
+    m_selected = cell;
+    update();
+}
+
+QRectF TreeDiagramView::nodeRect(int node, const QRectF& area) const {
+    const auto& place = m_places[static_cast<size_t>(node)];
+    const int depth = treeDepth(m_places);
+    const double boxHeight = std::min(26.0, area.height() / (depth + 1) * 0.6);
+    const double rowStep = depth == 0 ? 0 : (area.height() - boxHeight) / depth;
+    const QFontMetricsF metrics(font());
+    const double width = metrics.horizontalAdvance(place.name) + 14;
+    const double x = area.left() + place.x * area.width();
+    const double y = area.top() + place.depth * rowStep + (depth == 0 ? (area.height() - boxHeight) / 2 : 0);
+    return {x - width / 2, y, width, boxHeight};
+}
+
+QPointF TreeDiagramView::nodeCentre(const QString& cell) const {
+    const QRectF area = QRectF(rect()).adjusted(6, 6, -6, -6);
+    for (size_t v = 0; v < m_places.size(); ++v) {
+        if (m_places[v].name == cell) {
+            return nodeRect(static_cast<int>(v), area).center();
+        }
+    }
+    return {};
+}
+
+void TreeDiagramView::paintInto(QPainter& painter, const QRectF& area) const {
+    painter.setRenderHint(QPainter::Antialiasing);
+    if (m_places.empty()) {
+        painter.setPen(m_problem.isEmpty() ? palette().color(QPalette::PlaceholderText)
+                                           : QColor(0xb0, 0x20, 0x20));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                         m_problem.isEmpty() ? tr("Open a folder of cell types") : m_problem);
+        return;
+    }
+    painter.setPen(QPen(QColor(0x70, 0x78, 0x88), 1.5));
+    for (size_t v = 0; v < m_places.size(); ++v) {
+        const int parent = m_places[v].parent;
+        if (parent < 0) {
+            continue;
+        }
+        const QRectF child = nodeRect(static_cast<int>(v), area);
+        const QRectF up = nodeRect(parent, area);
+        QPainterPath path(QPointF(up.center().x(), up.bottom()));
+        const double middle = (up.bottom() + child.top()) / 2;
+        path.lineTo(up.center().x(), middle);
+        path.lineTo(child.center().x(), middle);
+        path.lineTo(child.center().x(), child.top());
+        painter.drawPath(path);
+    }
+    for (size_t v = 0; v < m_places.size(); ++v) {
+        const QRectF box = nodeRect(static_cast<int>(v), area);
+        const bool selected = m_places[v].name == m_selected;
+        painter.setPen(QPen(selected ? QColor(0x1f, 0x5f, 0xbf) : QColor(0x70, 0x78, 0x88),
+                            selected ? 2.0 : 1.0));
+        painter.setBrush(selected ? QColor(0xdd, 0xe8, 0xfa) : QColor(0xf4, 0xf5, 0xf7));
+        painter.drawRoundedRect(box, 4, 4);
+        painter.setPen(QColor(0x20, 0x20, 0x20));
+        painter.drawText(box, Qt::AlignCenter, m_places[v].name);
+    }
+}
+
+void TreeDiagramView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    paintInto(painter, QRectF(rect()).adjusted(6, 6, -6, -6));
+}
+
+void TreeDiagramView::paintFigure(QPainter& painter, const QRectF& target) const {
+    painter.save();
+    painter.fillRect(target, Qt::white);
+    painter.setFont(font());
+    paintInto(painter, target.adjusted(6, 6, -6, -6));
+    painter.restore();
+}
+
+void TreeDiagramView::mousePressEvent(QMouseEvent* event) {
+    const QRectF area = QRectF(rect()).adjusted(6, 6, -6, -6);
+    for (size_t v = 0; v < m_places.size(); ++v) {
+        if (nodeRect(static_cast<int>(v), area).contains(event->position())) {
+            setSelectedCell(m_places[v].name);
+            emit cellClicked(m_places[v].name);
+            return;
+        }
+    }
+    QWidget::mousePressEvent(event);
+}
+
+} // namespace cx::ui

@@ -1,0 +1,75 @@
+#pragma once
+
+// Value types that cross the GUI ↔ worker thread boundary of the Tree workspace (as in
+// chromatin_types.h: by value, large payloads as shared_ptr<const T>).
+
+#include "core/common/cancel.h"
+#include "core/tree/multi_cell_tracks.h"
+#include "core/tree/spectral_tree.h"
+#include "core/tree/tree_decoding.h"
+#include "core/tree/tree_spec.h"
+#include "ui/chromatin/chromatin_types.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cx::ui {
+
+enum class TreeTaskKind { Learn };
+
+/// Everything one Spectral-Tree analysis needs (what `contrast-cli tree` takes).
+struct TreeLearnRequest {
+    QStringList trackPaths; ///< files or folders
+    int binSize = 200;
+    bool strictMarks = false;
+    QString treeText;
+    cx::SpectralTreeOptions options;
+    cx::TreeDecodingMode decode = cx::TreeDecodingMode::Auto;
+    QString tssPath;  ///< empty: no promoter F1
+    qint64 flank = 1000;
+    int promoterState = 0; ///< 1-based; 0: by TSS enrichment
+    bool comparePerCell = false;
+};
+
+/// One row of the promoter F1 table.
+struct PromoterF1Row {
+    QString method; ///< "spectral-tree" or "per-cell"
+    QString cell;
+    int state = -1; ///< 0-based state scored as the promoter
+    double precision = 0;
+    double recall = 0;
+    double f1 = 0;
+};
+
+/// A learnt and decoded tree: the tracks, the model, every cell's states (also as a combined
+/// ChromatinData + runs for SegmentationTrackView, tracks ordered cell by cell) and the F1 rows.
+struct TreeAnalysis {
+    TreeLearnRequest request;
+    cx::TreeSpec tree;
+    std::shared_ptr<const cx::MultiCellTracks> tracks;
+    std::shared_ptr<const cx::SpectralTreeResult> learned;
+    std::shared_ptr<const cx::TreeSegmentation> segmentation;
+    std::shared_ptr<const cx::ChromatinData> trackData;
+    SegmentationHandle runs;
+    std::vector<PromoterF1Row> promoterF1;
+    double learnMs = 0;
+    double decodeMs = 0;
+
+    bool isValid() const { return learned != nullptr; }
+};
+
+/// Unused solve request of the controller base: the Tree workspace has one long task only.
+struct TreeSolveRequest {
+    quint64 generation = 0;
+    quint64 epoch = 0;
+    cx::CancelToken cancel;
+};
+
+} // namespace cx::ui
+
+Q_DECLARE_METATYPE(cx::ui::TreeAnalysis)

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "ui/framework/worker_base.h"
+#include "ui/tree/tree_types.h"
+
+namespace cx::ui {
+
+/// The Tree workspace's worker (on TreeController's thread, stateless): reads the cell types'
+/// tracks, learns Spectral-Tree, decodes every cell and scores promoters, reporting progress;
+/// a cancelled or failed run leaves the previous analysis as it was.
+class TreeWorker : public WorkerBase {
+    Q_OBJECT
+public:
+    using WorkerBase::WorkerBase;
+
+    void learn(quint64 generation, const cx::ui::TreeLearnRequest& request,
+               const cx::CancelToken& cancel);
+    /// The whole analysis, synchronously (also what learn() runs).
+    static TreeAnalysis analyse(const TreeLearnRequest& request, const cx::CancelToken& cancel,
+                                const cx::ProgressFn& progress);
+
+signals:
+    void learned(quint64 generation, const cx::ui::TreeAnalysis& analysis);
+};
+
+} // namespace cx::ui

@@ -1,0 +1,136 @@
+#pragma once
+
+#include "core/session/tree_section.h"
+#include "ui/chromatin/state_catalog.h"
+#include "ui/framework/workspace.h"
+#include "ui/tree/tree_types.h"
+
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTabWidget;
+
+namespace cx::ui {
+
+class HeatmapView;
+class SegmentationTrackView;
+class StateMatrixModel;
+class TreeController;
+class TreeDiagramView;
+
+/// The Tree workspace (issue 10 part 8): Spectral-Tree (paper 002) over several cell types'
+/// ChromHMM tracks. A folder of cell types (or several files) and a TSS file on the left with
+/// the tree, editable as text (`ROOT>CHILD1,CHILD2;…`, checked as typed) and drawn root on top
+/// (click a cell type to select it); K, decomposition, seed, decoding and promoter options on
+/// top; results below: per-cell emission heatmaps side by side in one shared state order with
+/// one set of names and colours (StateCatalog of the root's emissions), stacked segmentation
+/// tracks per cell type with a lane per child marking where its state differs from the root's
+/// (exportable as BED), and the promoter F1 table per cell and method. Learning runs in the
+/// background (TreeController) with progress and Cancel.
+class TreeWorkspace : public Workspace {
+    Q_OBJECT
+public:
+    explicit TreeWorkspace(QWidget* parent = nullptr);
+    ~TreeWorkspace() override;
+
+    QString title() const override { return tr("Tree"); }
+    bool canOpen(const QString& path) const override;
+    /// 2 for a folder holding ChromHMM binarized files of two or more cell types.
+    int openPreference(const QString& path) const override;
+    void openPath(const QString& path) override;
+    void openInteractive() override;
+    QList<QAction*> exportActions() const override;
+    QList<WorkspaceFigure> figures() const override;
+    QList<WorkspaceTable> tables() const override;
+    void cancelTask() override;
+    bool isSettled() const override;
+
+    QString sessionKey() const override { return QString::fromLatin1(cx::TreeSection::kKey); }
+    bool hasSessionData() const override;
+    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
+    std::function<void()> readSession(const cx::Session& session,
+                                      cx::PathResolver& resolver) override;
+    void clearSession() override;
+
+    /// Opens tracks (files or folders); proposes a star tree when the current one does not fit.
+    void openTracks(const QStringList& paths);
+    void setTssFile(const QString& path);
+    void setTreeText(const QString& text);
+    QString treeText() const;
+    /// The problem of the tree text (empty: valid over the opened cell types).
+    QString treeProblem() const;
+    /// Starts learning with the current options (false when nothing to learn or bad tree).
+    bool learn();
+    void selectCell(const QString& cell);
+    QString selectedCell() const;
+
+    TreeController* controller() const { return m_controller; }
+    const TreeAnalysis& analysis() const;
+    const StateCatalog& catalog() const { return m_catalog; }
+    /// Per-cell heatmap models, in tree order (empty before the first result).
+    QList<StateMatrixModel*> emissionModels() const { return m_emissionModels; }
+    QList<HeatmapView*> heatmapViews() const { return m_heatmaps; }
+    SegmentationTrackView* trackView() const { return m_trackView; }
+    TreeDiagramView* diagram() const { return m_diagram; }
+    QTableWidget* promoterTable() const { return m_f1Table; }
+    QSpinBox* statesSpin() const { return m_states; }
+    /// BED of the regions where `cell` differs from the root (empty for the root or no result).
+    QString differingRegionsText(const QString& cell) const;
+    bool exportDifferingRegions(const QString& cell, const QString& path, QString* error) const;
+    /// The model's state labels (the shared names, by model state).
+    QStringList stateLabels() const;
+
+private:
+    TreeLearnRequest currentRequest() const;
+    void treeTextEdited();
+    void showAnalysis(const TreeAnalysis& analysis);
+    void refreshStateViews();
+    void updateSummary();
+    cx::TreeSection currentSection() const;
+    void openSection(const cx::TreeSection& section);
+    void applyViewState(const cx::TreeSection& section);
+
+    TreeController* m_controller = nullptr;
+    QStringList m_trackPaths;
+    QStringList m_cells;
+    QString m_tssPath;
+    StateCatalog m_catalog;
+    std::optional<cx::TreeSection> m_pendingSection;
+    cx::TreeSection m_sessionBase;
+
+    QLabel* m_dataSummary = nullptr;
+    QLabel* m_tssLabel = nullptr;
+    QLineEdit* m_treeEdit = nullptr;
+    QLabel* m_treeProblem = nullptr;
+    TreeDiagramView* m_diagram = nullptr;
+    QSpinBox* m_states = nullptr;
+    QComboBox* m_decomposition = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QComboBox* m_decode = nullptr;
+    QSpinBox* m_flank = nullptr;
+    QSpinBox* m_promoterState = nullptr;
+    QCheckBox* m_perCell = nullptr;
+    QCheckBox* m_strictMarks = nullptr;
+    QPushButton* m_learn = nullptr;
+    QLabel* m_status = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QWidget* m_heatmapRow = nullptr;
+    QHBoxLayout* m_heatmapLayout = nullptr;
+    QList<HeatmapView*> m_heatmaps;
+    QList<StateMatrixModel*> m_emissionModels;
+    SegmentationTrackView* m_trackView = nullptr;
+    QTableWidget* m_f1Table = nullptr;
+    QAction* m_exportChanges = nullptr;
+    QAction* m_exportF1 = nullptr;
+    QAction* m_exportTree = nullptr;
+};
+
+} // namespace cx::ui
