@@ -223,7 +223,11 @@ TEST(TopicBootstrap, BandsAndStabilityAreSeededAndHonest) {
     ASSERT_EQ(b.aucLo.size(), sweep.path.gammas.size());
     for (size_t i = 0; i < b.aucLo.size(); ++i) {
         EXPECT_LE(b.aucLo[i], b.aucHi[i]);
-        EXPECT_LT(b.aucHi[i] - b.aucLo[i], 0.2);
+        // Without contrast (γ = 0) the replicates' AUC spreads widely (band width 0.16 with -O3,
+        // 0.40 with -O1: a different rounding picks other topics); with contrast it is narrow.
+        if (sweep.path.gammas[i] > 0) {
+            EXPECT_LT(b.aucHi[i] - b.aucLo[i], 0.2) << "γ = " << sweep.path.gammas[i];
+        }
     }
     // At γ = 0 resampling moves the AUC; at γ = 3 the A topics separate their documents
     // perfectly in every replicate (band [1, 1]).
