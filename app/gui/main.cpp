@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
         QStringLiteral("SECONDS"), QStringLiteral("120"));
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
-        QStringLiteral("Show this workspace first: topics or chromatin (with --screenshot, the "
-                       "image waits for its results)."),
+        QStringLiteral("Show this workspace first: topics, chromatin, crowd or tree (with "
+                       "--screenshot, the image waits for its results)."),
         QStringLiteral("NAME"));
     const QCommandLineOption timingOption(
         QStringLiteral("timing"), QStringLiteral("Print launch and first-result times to stderr."));
