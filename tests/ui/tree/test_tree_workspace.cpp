@@ -12,7 +12,10 @@
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -20,6 +23,9 @@
 #include <QTest>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace cx::ui;
 using cx::ui::test::ErrorRecorder;
@@ -100,6 +106,43 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
     ASSERT_FALSE(k562.isNull());
     QTest::mouseClick(diagram, Qt::LeftButton, {}, k562.toPoint());
     EXPECT_EQ(workspace.selectedCell(), "K562");
+}
+
+// The workspace shows what `contrast-cli tree` writes for the same input and options: every
+// cell's emission matrix, row by row (the CLI prints 6 significant digits).
+TEST(TreeWorkspace, EmissionsEqualThoseOfTheTreeCommand) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
+    const TreeAnalysis& analysis = workspace.analysis();
+    ASSERT_TRUE(analysis.learned);
+    QTemporaryDir dir;
+    const QString cli =
+        QFileInfo(QStringLiteral(CX_GUI_PATH)).dir().filePath(QStringLiteral("contrast-cli"));
+    ASSERT_TRUE(QFileInfo::exists(cli)) << cli.toStdString();
+    QProcess process;
+    process.start(cli, {"tree", "--tracks", kFolder, "--tree", "H1-hESC>GM12878,K562", "--k", "4",
+                        "--tss", kTss, "--no-segments", "--out", dir.path()});
+    ASSERT_TRUE(process.waitForFinished(120000));
+    ASSERT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+    const std::vector<std::string>& cells = analysis.tracks->cells;
+    ASSERT_EQ(cells.size(), 3u);
+    for (size_t c = 0; c < cells.size(); ++c) {
+        QFile file(dir.filePath(QStringLiteral("emissions_%1.tsv").arg(QString::fromStdString(cells[c]))));
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << cells[c];
+        const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+        const Eigen::MatrixXd& emissions = analysis.learned->model.emissions[c];
+        ASSERT_EQ(lines.size(), emissions.rows() + 1) << cells[c];
+        for (Eigen::Index state = 0; state < emissions.rows(); ++state) {
+            const QStringList fields = lines[static_cast<int>(state) + 1].split('\t');
+            ASSERT_EQ(fields.size(), emissions.cols() + 1);
+            for (Eigen::Index m = 0; m < emissions.cols(); ++m) {
+                EXPECT_NEAR(fields[static_cast<int>(m) + 1].toDouble(), emissions(state, m),
+                            1e-5 * std::max(1.0, std::abs(emissions(state, m))))
+                    << cells[c] << " state " << state << " mark " << m;
+            }
+        }
+    }
 }
 
 TEST(TreeWorkspace, DifferingRegionsBedMatchesTheSegmentation) {
