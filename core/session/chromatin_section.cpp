@@ -97,14 +97,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     const SessionFields fields(session.section(kKey), std::string("/workspaces/") + kKey,
                                session.file);
     ChromatinSection section;
-    const SessionJson& tracks = fields.array("tracks");
-    if (tracks.empty()) {
-        fields.fail("tracks", "missing: the section names no track");
-    }
-    for (size_t i = 0; i < tracks.size(); ++i) {
-        section.tracks.push_back(
-            resolver.resolve(tracks[i], fields.pointer("tracks") + "/" + std::to_string(i)));
-    }
+    section.tracks = resolver.resolveAll(fields, "tracks", "the section names no track");
     section.binSize = static_cast<int>(fields.integer("bin_size", 200, 1, 1000000000));
     for (const SessionFields& entry : fields.objects("annotations")) {
         Annotation annotation;

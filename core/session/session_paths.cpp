@@ -104,6 +104,19 @@ void PathResolver::learnMove(const fs::path& expected, const fs::path& actual) {
     }
 }
 
+std::vector<fs::path> PathResolver::resolveAll(const SessionFields& fields, const std::string& key,
+                                               const std::string& whenEmpty) {
+    const SessionJson& entries = fields.array(key);
+    if (entries.empty()) {
+        fields.fail(key, "missing: " + whenEmpty);
+    }
+    std::vector<fs::path> out;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        out.push_back(resolve(entries[i], fields.pointer(key) + "/" + std::to_string(i)));
+    }
+    return out;
+}
+
 fs::path PathResolver::resolve(const SessionJson& entry, const std::string& pointer) {
     fs::path stored;
     fs::path absolute;

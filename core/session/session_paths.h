@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/session/session.h"
+#include "core/session/session_fields.h"
 
 #include <filesystem>
 #include <functional>
@@ -43,6 +44,11 @@ public:
     /// cx::InputError "SESSION: POINTER: EXPECTED: no such file or folder (…)" when the file is
     /// missing and the handler gives up or names a path that does not exist either.
     std::filesystem::path resolve(const SessionJson& entry, const std::string& pointer);
+
+    /// Every entry of the array `key` of `fields` resolved, in order (a section's data files).
+    /// Throws cx::InputError "POINTER: missing: `whenEmpty`" when the array is empty.
+    std::vector<std::filesystem::path> resolveAll(const SessionFields& fields, const std::string& key,
+                                                  const std::string& whenEmpty);
 
     /// Moves learnt so far (old folder → new folder).
     const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& moves() const {

@@ -49,14 +49,7 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     const SessionFields fields(session.section(kKey), std::string("/workspaces/") + kKey,
                                session.file);
     TopicsSection section;
-    const SessionJson& corpus = fields.array("corpus");
-    if (corpus.empty()) {
-        fields.fail("corpus", "missing: the section names no corpus");
-    }
-    for (size_t i = 0; i < corpus.size(); ++i) {
-        section.corpus.push_back(resolver.resolve(corpus[i], fields.pointer("corpus") + "/" +
-                                                                 std::to_string(i)));
-    }
+    section.corpus = resolver.resolveAll(fields, "corpus", "the section names no corpus");
     const SessionFields reader = fields.object("reader");
     section.reader.format = parseCorpusFormat(
         reader.choice("format", "auto", {"auto", "tsv", "csv", "uci", "reuters", "txt"}));

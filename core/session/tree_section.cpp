@@ -61,14 +61,8 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     const SessionFields fields(session.section(kKey), std::string("/workspaces/") + kKey,
                                session.file);
     TreeSection section;
-    const SessionJson& tracks = fields.array("tracks");
-    if (tracks.empty()) {
-        fields.fail("tracks", "missing: the section names no track file or folder");
-    }
-    for (size_t i = 0; i < tracks.size(); ++i) {
-        section.tracks.push_back(
-            resolver.resolve(tracks[i], fields.pointer("tracks") + "/" + std::to_string(i)));
-    }
+    section.tracks =
+        resolver.resolveAll(fields, "tracks", "the section names no track file or folder");
     section.binSize = static_cast<int>(fields.integer("bin_size", 200, 1, 1000000000));
     section.strictMarks = fields.boolean("strict_marks", false);
     section.tree = fields.requiredString("tree");

@@ -85,14 +85,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
                                                                                      : "deflation";
     section.gamma = m_controller->gamma();
     section.decode = cx::toString(m_controller->decodingMethod());
-    section.region.clear();
-    if (!m_trackView->chromosome().isEmpty() && m_trackView->rangeEnd() > m_trackView->rangeStart()) {
-        section.region = QStringLiteral("%1:%2-%3")
-                             .arg(m_trackView->chromosome())
-                             .arg(m_trackView->rangeStart())
-                             .arg(m_trackView->rangeEnd())
-                             .toStdString();
-    }
+    section.region = m_trackView->regionText().toStdString();
     section.states.clear();
     const Eigen::MatrixXd& profiles = m_catalog.profiles();
     for (int slot = 0; slot < m_catalog.numSlots() && slot < profiles.rows(); ++slot) {

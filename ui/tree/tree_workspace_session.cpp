@@ -46,14 +46,7 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     section.flank = m_flank->value();
     section.promoterState = m_promoterState->value();
     section.selectedCell = selectedCell().toStdString();
-    section.region.clear();
-    if (!m_trackView->chromosome().isEmpty() && m_trackView->rangeEnd() > m_trackView->rangeStart()) {
-        section.region = QStringLiteral("%1:%2-%3")
-                             .arg(m_trackView->chromosome())
-                             .arg(m_trackView->rangeStart())
-                             .arg(m_trackView->rangeEnd())
-                             .toStdString();
-    }
+    section.region = m_trackView->regionText().toStdString();
     section.states.clear();
     if (analysis().isValid() && m_catalog.numSlots() == section.numStates) {
         for (int slot = 0; slot < m_catalog.numSlots(); ++slot) {

@@ -565,4 +565,11 @@ bool SegmentationTrackView::event(QEvent* event) {
     return QWidget::event(event);
 }
 
+QString SegmentationTrackView::regionText() const {
+    if (chromosome().isEmpty() || rangeEnd() <= rangeStart()) {
+        return {};
+    }
+    return QStringLiteral("%1:%2-%3").arg(chromosome()).arg(rangeStart()).arg(rangeEnd());
+}
+
 } // namespace cx::ui

@@ -50,6 +50,8 @@ public:
     void setRange(qint64 start, qint64 end);
     qint64 rangeStart() const { return m_start; }
     qint64 rangeEnd() const { return m_end; }
+    /// The shown range as "CHROM:START-END" (a session's view region); empty before any data.
+    QString regionText() const;
     void zoomBy(double factor, double anchorFraction = 0.5);
     void zoomIn() { zoomBy(0.5); }
     void zoomOut() { zoomBy(2.0); }
