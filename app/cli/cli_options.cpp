@@ -148,7 +148,7 @@ OptionList& OptionList::seed(const std::string& name, std::uint64_t& target,
             }
             target = v;
         },
-        "INT ≥ 0", meaning, std::to_string(target));
+        "INT >= 0", meaning, std::to_string(target));
     return *this;
 }
 

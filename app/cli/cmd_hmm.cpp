@@ -16,6 +16,7 @@
 #include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_path.h"
 #include "core/hmm/sequence_moments.h"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,52 @@ struct HmmCommandOptions {
     bool json = false;
     int threads = 0;
     std::string saveSession;
+    std::string gammaPath;                  ///< FROM:TO:STEP, empty = no path
+    std::string pathStarts = "continued";   ///< continued | fresh
 };
+
+/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities).
+std::string pathTable(const HmmPath& path, const std::vector<std::string>& marks) {
+    std::string table = "gamma\tidentity\tcomponent\tweight\tforeground_specific\tvalid\tcontinued";
+    for (const auto& mark : marks) {
+        table += '\t' + mark;
+    }
+    table += '\n';
+    for (size_t i = 0; i < path.solutions.size(); ++i) {
+        const ContrastiveHmmResult& r = path.solutions[i];
+        for (Eigen::Index t = 0; t < r.weights.size(); ++t) {
+            table += number(path.gammas[i]) + '\t' + std::to_string(path.ids[i][static_cast<size_t>(t)]) +
+                     '\t' + std::to_string(t + 1) + '\t' + number(r.weights[t]) + '\t' +
+                     (r.weights[t] > 0 ? "1" : "0") + '\t' + (r.isValidComponent(t) ? "1" : "0") +
+                     '\t' + (path.continued[i] ? "1" : "0");
+            for (Eigen::Index m = 0; m < r.markProbabilities.cols(); ++m) {
+                table += '\t' + number(r.markProbabilities(t, m));
+            }
+            table += '\n';
+        }
+    }
+    return table;
+}
+
+/// One line: where along the path the model is valid and how often a state changes identity.
+std::string pathSummary(const HmmPath& path) {
+    std::ostringstream out;
+    out << "gamma path " << number(path.gammas.front()) << " to " << number(path.gammas.back())
+        << " (" << path.gammas.size() << " points): valid model at " << path.validPoints();
+    const auto ranges = path.validRanges();
+    if (!ranges.empty()) {
+        out << " (";
+        for (size_t i = 0; i < ranges.size(); ++i) {
+            out << (i ? ", " : "") << '[' << number(ranges[i].first) << ", "
+                << number(ranges[i].second) << ']';
+        }
+        out << ')';
+    }
+    out << "; " << path.identityChanges() << " identity changes ("
+        << path.specificIdentityChanges() << " of foreground-specific states), "
+        << path.numIdentities << " identities";
+    return out.str();
+}
 
 int runHmm(HmmCommandOptions& command) {
     HmmJobOptions& options = command.job;
@@ -63,6 +109,20 @@ int runHmm(HmmCommandOptions& command) {
     const int threads = command.threads;
     const std::string& saveSession = command.saveSession;
     options.validate();
+    std::vector<double> pathGammas;
+    if (!command.gammaPath.empty()) {
+        pathGammas = parseGrid("gamma-path", command.gammaPath);
+        if (pathGammas.front() < 0) {
+            throw InputError("parameter --gamma-path: γ must be >= 0 in '" + command.gammaPath + "'");
+        }
+        if (options.method != "spectral") {
+            throw InputError("parameter --gamma-path: needs --method spectral");
+        }
+    }
+    if (command.pathStarts != "continued" && command.pathStarts != "fresh") {
+        throw InputError("parameter --path-starts: '" + command.pathStarts +
+                         "' is not one of continued, fresh");
+    }
     setThreadCount(threads);
     {
         std::error_code error;
@@ -78,6 +138,16 @@ int runHmm(HmmCommandOptions& command) {
     Stopwatch phase;
     writeHmmFiles(options, result, outDir);
     const double writeMs = phase.elapsedMs();
+    HmmPath path;
+    double pathMs = 0;
+    if (!pathGammas.empty()) {
+        Stopwatch pathWatch;
+        path = solveHmmPath(result.moments, pathGammas, options.solveOptions,
+                            command.pathStarts == "fresh" ? HmmPathStarts::Fresh
+                                                          : HmmPathStarts::Continued);
+        pathMs = pathWatch.elapsedMs();
+        writeFileAtomically(outDir, "path.tsv", pathTable(path, result.data.markNames));
+    }
     if (!saveSession.empty()) {
         const ChromatinSection section = chromatinSectionOf(options);
         saveSessionSection(saveSession, ChromatinSection::kKey,
@@ -157,6 +227,7 @@ int runHmm(HmmCommandOptions& command) {
                              {"em", result.emMs},
                              {"decode", result.decodeMs},
                              {"write", writeMs},
+                             {"path", pathMs},
                              {"total", total.elapsedMs()}};
         Json modelJson;
         modelJson["states"] = states;
@@ -209,6 +280,25 @@ int runHmm(HmmCommandOptions& command) {
                                           : std::nan("");
         likelihood["segmentation"] = segmentation.logLikelihood;
         out["log_likelihood"] = likelihood;
+        if (!path.gammas.empty()) {
+            Json ranges = Json::array();
+            for (const auto& [from, to] : path.validRanges()) {
+                ranges.push_back({from, to});
+            }
+            int continued = 0;
+            for (char c : path.continued) {
+                continued += c ? 1 : 0;
+            }
+            out["path"] = {{"starts", command.pathStarts},
+                           {"gammas", path.gammas},
+                           {"points", static_cast<int>(path.gammas.size())},
+                           {"valid_points", path.validPoints()},
+                           {"valid_ranges", ranges},
+                           {"identities", path.numIdentities},
+                           {"identity_changes", path.identityChanges()},
+                           {"specific_identity_changes", path.specificIdentityChanges()},
+                           {"continued_points", continued}};
+        }
         out["warnings"] = warnings;
         std::cout << out.dump() << "\n";
     } else {
@@ -253,6 +343,9 @@ int runHmm(HmmCommandOptions& command) {
                           << number(markEmissions(s, j));
             }
             std::cout << '\n';
+        }
+        if (!path.gammas.empty()) {
+            std::cout << pathSummary(path) << "; wrote " << outDir << "/path.tsv\n";
         }
         std::cout << "log-likelihood " << number(finalLogLikelihood) << "\nwrote " << outDir
                   << "/{emissions,transitions,states" << (writeSegments ? ",segments" : "")
@@ -310,7 +403,13 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .text("out", options->outDir, "output folder").required()
         .flag("json", options->json, "print a JSON summary on standard output")
         .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)")
-        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)")
+        .text("gamma-path", options->gammaPath,
+              "also solve along γ = FROM:TO:STEP as a path and write path.tsv (identities, "
+              "validity per γ)")
+        .text("path-starts", options->pathStarts,
+              "continued (each γ from its neighbour's states, checked against fresh starts) | "
+              "fresh (every γ on its own)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runHmm(*options);

@@ -205,9 +205,10 @@ Eigen::MatrixXd mapBack(const Eigen::MatrixXd& factor, const Eigen::MatrixXd& fu
 }
 
 /// Decomposes the prepared moments at rank R and maps the factors back to natural coordinates.
+/// `internalA` receives the first-view factors before the back map (warm starts of a path).
 AsymmetricDecomposition decomposeAtRank(const PreparedMoments& prepared, int rank,
                                         const ContrastiveHmmOptions& options,
-                                        const CancelToken& cancel) {
+                                        Eigen::MatrixXd& internalA, const CancelToken& cancel) {
     AsymmetricPowerOptions powerOptions;
     powerOptions.rank = rank;
     powerOptions.iterations = options.iterations;
@@ -217,8 +218,19 @@ AsymmetricDecomposition decomposeAtRank(const PreparedMoments& prepared, int ran
     powerOptions.refinementRounds = options.refinementRounds;
     powerOptions.initialization = options.initialization;
     powerOptions.alsSweeps = options.alsSweeps;
+    if (options.warmStarts.size() > 0) {
+        if (options.warmStarts.rows() != prepared.mab.rows()) {
+            throw std::invalid_argument(
+                "solveContrastiveHmm: warm starts have " +
+                std::to_string(options.warmStarts.rows()) + " rows but the moments need " +
+                std::to_string(prepared.mab.rows()) + " (they come from other moments)");
+        }
+        powerOptions.starts =
+            options.warmStarts.leftCols(std::min<Eigen::Index>(rank, options.warmStarts.cols()));
+    }
     AsymmetricDecomposition dec = asymmetricTensorPowerMethod(
         prepared.mab, prepared.mac, prepared.mbc, prepared.tensor, powerOptions, cancel);
+    internalA = dec.a;
     dec.a = mapBack(dec.a, prepared.backA, prepared.diagA);
     dec.b = mapBack(dec.b, prepared.backB, prepared.diagB);
     dec.c = mapBack(dec.c, prepared.backC, prepared.diagC);
@@ -519,8 +531,12 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     int candidates = 0;
     for (int rank = maxRank; rank >= k; --rank) {
         ++candidates;
-        ContrastiveHmmResult result = assembleResult(
-            moments, gamma, options, decomposeAtRank(prepared, rank, options, cancel), rank);
+        Eigen::MatrixXd internalA;
+        const AsymmetricDecomposition dec =
+            decomposeAtRank(prepared, rank, options, internalA, cancel);
+        ContrastiveHmmResult result = assembleResult(moments, gamma, options, dec, rank);
+        result.warmStarts = std::move(internalA);
+        result.warmStarted = dec.warmStarted;
         const bool better = rank == k ? result.invalidMass <= best.invalidMass
                                       : result.invalidMass < best.invalidMass;
         if (candidates == 1 || better) {

@@ -74,6 +74,11 @@ struct ContrastiveHmmOptions {
     /// SimultaneousDiagonalization is exact on exact moments but, from one random slice, far
     /// less stable than deflation on real (misspecified) moments; a cross-check.
     AsymmetricInit initialization = AsymmetricInit::Deflation;
+    /// Warm starts of the decomposition: a neighbouring solution's `warmStarts` on the SAME
+    /// moments and options (a γ path, solveHmmPath). Component t < columns is first extracted
+    /// by one power-iteration run from column t (AsymmetricPowerOptions::starts), so the
+    /// solution continues its neighbour's. Empty = random starts only (deflation only).
+    Eigen::MatrixXd warmStarts;
 };
 
 /// Result of a solve at one γ. Components are sorted by decreasing weight, so the
@@ -116,6 +121,11 @@ struct ContrastiveHmmResult {
     double momentResidualSelected = 0;
     double momentResidualFinal = 0;
     int decompositionRank = 0; ///< R of the decomposition the result comes from
+    /// The R extracted first-view factors of that decomposition in the solver's internal
+    /// (rescaled) coordinates and extraction order: ContrastiveHmmOptions::warmStarts of the
+    /// next point of a path.
+    Eigen::MatrixXd warmStarts;
+    int warmStarted = 0; ///< components continued from ContrastiveHmmOptions::warmStarts
     int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
     int iterations = 0;
     double elapsedMs = 0;

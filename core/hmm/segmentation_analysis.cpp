@@ -1,5 +1,6 @@
 #include "core/hmm/segmentation_analysis.h"
 
+#include "core/hmm/hmm_path.h"
 #include "core/common/timer.h"
 
 #include <algorithm>
@@ -217,9 +218,10 @@ StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
                                    const CancelToken& cancel) {
     StateWeightSweep sweep;
     Eigen::MatrixXd previous;
-    for (double gamma : gammas) {
-        throwIfCancelled(cancel);
-        const ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, options, cancel);
+    const HmmPath path = solveHmmPath(moments, gammas, options, HmmPathStarts::Continued, cancel);
+    for (size_t i = 0; i < path.gammas.size(); ++i) {
+        const double gamma = path.gammas[i];
+        const ContrastiveHmmResult& result = path.solutions[i];
         const Eigen::MatrixXd& current = result.markProbabilities;
         const auto k = current.rows();
         std::vector<int> order(static_cast<size_t>(k));

@@ -123,9 +123,10 @@ struct StateWeightSweep {
     std::vector<double> specificInvalidMass;
 };
 
-/// Solves at every γ of `gammas` (ascending) and tracks the components from one γ to the next
-/// with matchStates, so that row t of every result is the same state followed along γ.
-/// Cost: one solve per γ (about a millisecond each for K ≤ 10). Polls `cancel`.
+/// Solves along `gammas` (ascending) as a path (solveHmmPath, each γ continued from its
+/// neighbour's states and checked against fresh starts) and tracks the components from one γ
+/// to the next with matchStates, so that row t of every result is the same state followed
+/// along γ. Cost: two solves per γ (about a millisecond each for K ≤ 10). Polls `cancel`.
 StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
                                    const std::vector<double>& gammas,
                                    const ContrastiveHmmOptions& options,

@@ -410,7 +410,27 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             out.status = Status::NumericalIssue;
         }
     }
+    if (options.starts.size() > 0 && options.starts.rows() != d1) {
+        throw std::invalid_argument("asymmetricTensorPowerMethod: warm starts have " +
+                                    std::to_string(options.starts.rows()) + " rows, the tensor " +
+                                    std::to_string(d1));
+    }
     for (int t = 0; t < k && options.initialization == AsymmetricInit::Deflation; ++t) {
+        if (t < options.starts.cols()) {
+            throwIfCancelled(cancel);
+            const Eigen::VectorXd start = options.starts.col(t);
+            const Eigen::VectorXd u0 = range * (range.transpose() * start);
+            Trial trial;
+            if (std::isfinite(u0.norm()) && u0.norm() > 1e-9 * start.norm() &&
+                runTrial(tensor, u0, trial)) {
+                keep(t, trial);
+                ++out.warmStarted;
+                found[static_cast<size_t>(t)] = 1;
+                tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t),
+                                  out.c.col(t));
+                continue;
+            }
+        }
         trials.clear();
         for (int r = 0; r < options.trials; ++r) {
             throwIfCancelled(cancel);

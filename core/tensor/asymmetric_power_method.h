@@ -81,6 +81,12 @@ struct AsymmetricPowerOptions {
     /// Joint refinement after extraction (and refinementRounds): up to this many CP-ALS sweeps
     /// on M_abc (see alsRefine); 0 = none.
     int alsSweeps = 0;
+    /// Warm starts (d1 × S, Deflation only): component t < S is first tried as ONE power
+    /// iteration run from the projection of starts.col(t) on range(M_ab) — a component of a
+    /// neighbouring solution (e.g. the previous γ of a path), which the iteration then follows
+    /// — and kept as it is; a start with no part in that range, or whose run degenerates, falls
+    /// back to the random trials. Components t ≥ S always use the random trials.
+    Eigen::MatrixXd starts;
 };
 
 /// Components of M_abc ≈ Σ_t λ_t â_t ⊗ b̂_t ⊗ ĉ_t in the ±1-normalised form of App. D.
@@ -97,6 +103,7 @@ struct AsymmetricDecomposition {
     Eigen::MatrixXd c;       ///< ĉ_t (d3 × K)
     Status status = Status::NotComputed;
     int iterations = 0;  ///< total power iterations over all kept trials
+    int warmStarted = 0; ///< components kept from AsymmetricPowerOptions::starts
     double residual = 0; ///< ‖T_final‖_F / ‖M_abc‖_F after K deflations
 
     /// w_t = sign(λ_t)/λ_t² (0 where λ_t = 0).

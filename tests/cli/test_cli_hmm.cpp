@@ -149,6 +149,55 @@ TEST(CliHmm, EmBaselineCombinationsAndViterbi) {
     EXPECT_EQ(parseTsv(readText(dir / "comb/emissions.tsv"))[0].size(), 11u);
 }
 
+TEST(CliHmm, GammaPathWritesIdentitiesAndValidityPerGamma) {
+    TempDir dir;
+    const std::vector<std::string> base = {"hmm",          "--tracks", kTracks, "--fg-regions",
+                                           kForeground,    "--k",      "4",     "--gamma",
+                                           "0.5",          "--seed",   "3",     "--no-segments",
+                                           "--json",       "--gamma-path", "0:1:0.25"};
+    for (const std::string starts : {"continued", "fresh"}) {
+        auto args = base;
+        args.insert(args.end(), {"--path-starts", starts, "--out", dir / starts});
+        const auto result = runCli(args, dir);
+        ASSERT_EQ(result.exitCode, 0) << result.err;
+        for (const char* key : {"\"path\":", "\"valid_points\":", "\"valid_ranges\":",
+                                "\"identity_changes\":", "\"specific_identity_changes\":",
+                                "\"identities\":", "\"continued_points\":"}) {
+            EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
+        }
+        EXPECT_NE(result.out.find("\"starts\":\"" + starts + "\""), std::string::npos);
+        const auto table = parseTsv(readText(dir / (starts + "/path.tsv")));
+        ASSERT_FALSE(table.empty());
+        const std::vector<std::string> head = {"gamma", "identity", "component", "weight",
+                                               "foreground_specific", "valid", "continued"};
+        ASSERT_EQ(table[0].size(), head.size() + kMarks.size());
+        for (size_t j = 0; j < head.size(); ++j) {
+            EXPECT_EQ(table[0][j], head[j]);
+        }
+        // Five γ values, each with at least K rows; every γ of the grid appears.
+        std::set<std::string> gammas;
+        for (size_t row = 1; row < table.size(); ++row) {
+            ASSERT_EQ(table[row].size(), table[0].size());
+            gammas.insert(table[row][0]);
+            const double w = std::stod(table[row][3]);
+            EXPECT_EQ(table[row][4], w > 0 ? "1" : "0");
+            if (starts == "fresh") {
+                EXPECT_EQ(table[row][6], "0"); // fresh starts never continue
+            }
+            for (size_t j = head.size(); j < table[row].size(); ++j) {
+                EXPECT_TRUE(std::isfinite(std::stod(table[row][j])));
+            }
+        }
+        EXPECT_EQ(gammas.size(), 5u);
+        EXPECT_GE(table.size(), 1u + 5u * 4u);
+    }
+    // Same seed, same path.
+    auto again = base;
+    again.insert(again.end(), {"--out", dir / "again"});
+    ASSERT_EQ(runCli(again, dir).exitCode, 0);
+    EXPECT_EQ(readText(dir / "continued/path.tsv"), readText(dir / "again/path.tsv"));
+}
+
 TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
     TempDir dir;
     const std::string out = dir / "out";
@@ -188,6 +237,18 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
          "unknown option --bogus"},
         {{"hmm", "--tracks", "/nonexistent.txt", "--k", "3", "--gamma", "0", "--out", out},
          "/nonexistent.txt: cannot open"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "1:0:0.1",
+          "--out", out},
+         "parameter --gamma-path"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:x",
+          "--out", out},
+         "parameter --gamma-path"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
+          "--path-starts", "warm", "--out", out},
+         "parameter --path-starts: 'warm'"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--method", "em",
+          "--gamma-path", "0:1:0.5", "--out", out},
+         "parameter --gamma-path: needs --method spectral"},
     };
     for (const auto& c : cases) {
         const auto result = runCli(c.args, dir);

@@ -1,6 +1,7 @@
 // What is computed from a decoded segmentation: runs, background-like run labels, overlap fold
 // enrichment against a brute-force count, the tracked state-weight sweep against direct
 // solves, and BED9 text (one writer for the CLI's and the GUI's files).
+#include "core/hmm/hmm_path.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/synthetic_hmm.h"
 
@@ -138,7 +139,7 @@ TEST(BackgroundRuns, RunsABackgroundStateExplainsBetterAreRelabelled) {
     EXPECT_EQ(labelBackgroundRuns(data, result, same), 0);
 }
 
-TEST(StateWeightSweep, TracksTheDirectSolvesAlongGamma) {
+TEST(StateWeightSweep, TracksThePathAlongGamma) {
     const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
     const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
     const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
@@ -149,8 +150,14 @@ TEST(StateWeightSweep, TracksTheDirectSolvesAlongGamma) {
     const StateWeightSweep sweep = sweepStateWeights(moments, gammas, options);
     ASSERT_EQ(sweep.gammas, gammas);
     ASSERT_EQ(sweep.weights.size(), gammas.size());
+    const HmmPath path = solveHmmPath(moments, gammas, options);
     for (size_t g = 0; g < gammas.size(); ++g) {
-        const ContrastiveHmmResult direct = solveContrastiveHmm(moments, gammas[g], options);
+        // The sweep is the path; on exact moments the path equals the direct solves.
+        const ContrastiveHmmResult& direct = path.solutions[g];
+        const ContrastiveHmmResult fresh = solveContrastiveHmm(moments, gammas[g], options);
+        EXPECT_LT(matchedMeanAbsoluteDifference(fresh.markProbabilities, direct.markProbabilities),
+                  1e-8);
+        EXPECT_NEAR(direct.weights.sum(), fresh.weights.sum(), 1e-8);
         EXPECT_DOUBLE_EQ(sweep.specificInvalidMass[g], direct.specificInvalidMass());
         // Row t of the sweep is some component of the direct solve, each used once.
         std::vector<bool> used(static_cast<size_t>(direct.weights.size()), false);
