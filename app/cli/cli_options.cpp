@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace cx::cli {
@@ -250,7 +251,10 @@ std::vector<double> parseGrid(const std::string& parameter, const std::string& t
     }
     std::vector<double> grid;
     for (std::int64_t i = 0; i < count; ++i) {
-        grid.push_back(from + static_cast<double>(i) * step);
+        // Round to 12 significant digits so 0:4:0.1 gives 2.4, not 2.4000000000000004.
+        char rounded[32];
+        std::snprintf(rounded, sizeof rounded, "%.12g", from + static_cast<double>(i) * step);
+        grid.push_back(std::strtod(rounded, nullptr));
     }
     return grid;
 }

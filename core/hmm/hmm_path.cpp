@@ -29,6 +29,30 @@ bool freshIsBetter(const ContrastiveHmmResult& fresh, const ContrastiveHmmResult
     return fresh.residual < continued.residual - kPathTie;
 }
 
+/// Solves at γ from fresh starts and, when `previous` has components to start from and the
+/// method is deflation, also continued from them; returns the continued run unless the fresh
+/// one is better (freshIsBetter). `continued` says which was kept.
+ContrastiveHmmResult solveContinued(const SequenceMoments& moments, double gamma,
+                                    const ContrastiveHmmOptions& options,
+                                    const ContrastiveHmmResult* previous,
+                                    const CancelToken& cancel, bool& continued) {
+    ContrastiveHmmOptions fresh = options;
+    fresh.warmStarts.resize(0, 0);
+    ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, fresh, cancel);
+    continued = false;
+    if (previous != nullptr && options.initialization == AsymmetricInit::Deflation &&
+        previous->warmStarts.size() > 0) {
+        ContrastiveHmmOptions warm = fresh;
+        warm.warmStarts = previous->warmStarts;
+        ContrastiveHmmResult next = solveContrastiveHmm(moments, gamma, warm, cancel);
+        if (!freshIsBetter(result, next)) {
+            result = std::move(next);
+            continued = true;
+        }
+    }
+    return result;
+}
+
 } // namespace
 
 int HmmPath::nearest(double gamma) const {
@@ -146,24 +170,14 @@ HmmPath solveHmmPath(const SequenceMoments& moments, const std::vector<double>& 
         }
     }
     HmmPath path;
-    ContrastiveHmmOptions fresh = options;
-    fresh.warmStarts.resize(0, 0);
     for (size_t i = 0; i < gammas.size(); ++i) {
         throwIfCancelled(cancel);
         const double gamma = gammas[i];
-        ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, fresh, cancel);
+        const bool fromNeighbour = i > 0 && starts == HmmPathStarts::Continued;
         bool continued = false;
-        if (i > 0 && starts == HmmPathStarts::Continued &&
-            options.initialization == AsymmetricInit::Deflation &&
-            path.solutions.back().warmStarts.size() > 0) {
-            ContrastiveHmmOptions warm = fresh;
-            warm.warmStarts = path.solutions.back().warmStarts;
-            ContrastiveHmmResult next = solveContrastiveHmm(moments, gamma, warm, cancel);
-            if (!freshIsBetter(result, next)) {
-                result = std::move(next);
-                continued = true;
-            }
-        }
+        ContrastiveHmmResult result =
+            solveContinued(moments, gamma, options,
+                           fromNeighbour ? &path.solutions.back() : nullptr, cancel, continued);
         std::vector<int> ids;
         if (path.solutions.empty()) {
             ids = continueIdentities(Eigen::MatrixXd(0, result.markProbabilities.cols()), {},
@@ -181,6 +195,26 @@ HmmPath solveHmmPath(const SequenceMoments& moments, const std::vector<double>& 
         }
     }
     return path;
+}
+
+ContrastiveHmmResult solveOnPath(const SequenceMoments& moments, const HmmPath& path, double gamma,
+                                 const ContrastiveHmmOptions& options, const CancelToken& cancel,
+                                 bool* continued) {
+    const int i = path.nearest(gamma);
+    if (i >= 0 && std::abs(path.gammas[static_cast<size_t>(i)] - gamma) <= 1e-12) {
+        if (continued != nullptr) {
+            *continued = path.continued[static_cast<size_t>(i)] != 0;
+        }
+        return path.solutions[static_cast<size_t>(i)];
+    }
+    bool kept = false;
+    ContrastiveHmmResult result = solveContinued(
+        moments, gamma, options, i >= 0 ? &path.solutions[static_cast<size_t>(i)] : nullptr,
+        cancel, kept);
+    if (continued != nullptr) {
+        *continued = kept;
+    }
+    return result;
 }
 
 } // namespace cx

@@ -68,6 +68,16 @@ HmmPath solveHmmPath(const SequenceMoments& moments, const std::vector<double>& 
                      const CancelToken& cancel = {},
                      const std::function<void(const HmmPath&, int)>& onPoint = {});
 
+/// The solution at γ as the path gives it (what a slider over the path shows): the path's own
+/// solution when γ is one of its points (within 1e-12); otherwise continued from the components
+/// of the nearest point and checked against a fresh solve by the path's rule; the fresh solve
+/// for an empty path. `options` must be the ones the path was solved with. `continued`, when
+/// given, says whether the result is the continued run (or the path's own continued point).
+/// \throws std::invalid_argument (solveContrastiveHmm's preconditions); Cancelled.
+ContrastiveHmmResult solveOnPath(const SequenceMoments& moments, const HmmPath& path, double gamma,
+                                 const ContrastiveHmmOptions& options,
+                                 const CancelToken& cancel = {}, bool* continued = nullptr);
+
 /// Identities of the components of `next` given those of `previous` (same number of marks):
 /// each component matched by matchStates within kStateIdentityMaxMarkChange inherits its
 /// partner's id; the others get numIdentities, numIdentities + 1, … (row order), and

@@ -218,7 +218,10 @@ StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
                                    const CancelToken& cancel) {
     StateWeightSweep sweep;
     Eigen::MatrixXd previous;
-    const HmmPath path = solveHmmPath(moments, gammas, options, HmmPathStarts::Continued, cancel);
+    auto shared = std::make_shared<const HmmPath>(
+        solveHmmPath(moments, gammas, options, HmmPathStarts::Continued, cancel));
+    const HmmPath& path = *shared;
+    sweep.path = shared;
     for (size_t i = 0; i < path.gammas.size(); ++i) {
         const double gamma = path.gammas[i];
         const ContrastiveHmmResult& result = path.solutions[i];

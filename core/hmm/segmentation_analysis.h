@@ -8,6 +8,7 @@
 #include "core/common/cancel.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_path.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
 
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -121,6 +123,8 @@ struct StateWeightSweep {
     std::vector<Eigen::MatrixXd> profiles; ///< per γ: K × M mark probabilities in track order
     /// per γ: invalid mass of the foreground-specific components (> 0: no valid model there)
     std::vector<double> specificInvalidMass;
+    /// The path behind the sweep (solveOnPath continues from it, so a slider shows its solutions).
+    std::shared_ptr<const HmmPath> path;
 };
 
 /// Solves along `gammas` (ascending) as a path (solveHmmPath, each γ continued from its

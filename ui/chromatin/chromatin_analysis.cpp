@@ -163,6 +163,7 @@ WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<
     sweep.weights = std::move(tracked.weights);
     sweep.profiles = std::move(tracked.profiles);
     sweep.specificInvalidMass = std::move(tracked.specificInvalidMass);
+    sweep.path = std::move(tracked.path);
     return sweep;
 }
 

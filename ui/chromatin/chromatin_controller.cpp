@@ -341,6 +341,9 @@ void ChromatinController::requestSolve() {
     request.moments = m_moments;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
+    if (m_sweep.path && m_sweep.epoch == m_solves.epoch()) {
+        request.path = m_sweep.path; // the slider shows the path's solution at γ
+    }
     request.cancel = cx::CancelToken::create();
     request.requestedAtMs = clockMs();
     // A decode scheduled for the shown model would decode a model that is about to change.
@@ -509,6 +512,11 @@ void ChromatinController::restartSweep() {
             // chart just stays empty.
             m_sweep = sweep;
             emit sweepChanged(m_sweep);
+            // The shown model was solved before the path existed: show the path's solution.
+            if (m_sweep.path && m_sweep.epoch == m_solves.epoch() &&
+                !(m_shown.isValid() && m_shown.onPath && m_shown.epoch == m_sweep.epoch)) {
+                requestSolve();
+            }
             emit activityChanged();
         });
     emit sweepChanged(m_sweep);

@@ -110,6 +110,10 @@ struct HmmSolution {
     double solveMs = 0;       ///< core time of the γ solve
     double workerMs = 0;      ///< everything the worker did for this request
     qint64 requestedAtMs = 0; ///< controller clock when the request was made (for latency)
+    /// Solved on the γ path of its epoch (solveOnPath); false = from fresh starts (no path yet).
+    bool onPath = false;
+    /// The path kept the run continued from its nearest point (onPath only).
+    bool continued = false;
 
     bool isValid() const { return result != nullptr; }
 };
@@ -148,6 +152,8 @@ struct WeightSweep {
     std::vector<Eigen::MatrixXd> profiles; ///< per γ: K × M mark probabilities in track order
     /// per γ: invalid mass of the foreground-specific components (> 0: no valid model there)
     std::vector<double> specificInvalidMass;
+    /// The solved path (the γ solve continues from it when it belongs to the current epoch).
+    std::shared_ptr<const cx::HmmPath> path;
 
     bool isEmpty() const { return gammas.isEmpty(); }
     int numTracks() const { return weights.empty() ? 0 : static_cast<int>(weights.front().size()); }

@@ -150,8 +150,18 @@ void ChromatinWorker::solve(const HmmSolveRequest& request) {
         solution.gamma = request.gamma;
         solution.parameters = request.parameters;
         solution.moments = request.moments;
-        auto result = std::make_shared<const cx::ContrastiveHmmResult>(cx::solveContrastiveHmm(
-            *request.moments->moments, request.gamma, options, request.cancel));
+        std::shared_ptr<const cx::ContrastiveHmmResult> result;
+        if (request.path) {
+            bool continued = false;
+            result = std::make_shared<const cx::ContrastiveHmmResult>(
+                cx::solveOnPath(*request.moments->moments, *request.path, request.gamma, options,
+                                request.cancel, &continued));
+            solution.onPath = true;
+            solution.continued = continued;
+        } else {
+            result = std::make_shared<const cx::ContrastiveHmmResult>(cx::solveContrastiveHmm(
+                *request.moments->moments, request.gamma, options, request.cancel));
+        }
         solution.solveMs = result->elapsedMs;
         if (request.withReference) {
             solution.reference =

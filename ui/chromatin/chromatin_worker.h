@@ -36,6 +36,8 @@ struct HmmSolveRequest {
     double gamma = 0;
     ChromatinModelParameters parameters;
     bool withReference = false;
+    /// The γ path of this epoch, when the sweep has finished: the solve continues from it.
+    std::shared_ptr<const cx::HmmPath> path;
     cx::CancelToken cancel;
     qint64 requestedAtMs = 0;
 };

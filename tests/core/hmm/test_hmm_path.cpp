@@ -133,6 +133,34 @@ TEST(HmmPath, IdentityIsLostWhenAMarkAppearsOrVanishes) {
     EXPECT_THROW(continueIdentities(previous, {7}, more, numIdentities), std::invalid_argument);
 }
 
+TEST(HmmPath, SolveOnPathGivesThePathsSolutionAtItsPointsAndContinuesBetweenThem) {
+    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
+    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
+    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    options.seed = 5;
+    const HmmPath path = solveHmmPath(moments, grid(0.5, 2.0, 0.25), options);
+    // At a grid point: the path's own solution, bit for bit.
+    bool continued = false;
+    const ContrastiveHmmResult atPoint = solveOnPath(moments, path, 1.0, options, {}, &continued);
+    EXPECT_EQ(atPoint.weights, path.solutions[2].weights);
+    EXPECT_EQ(atPoint.markProbabilities, path.solutions[2].markProbabilities);
+    EXPECT_EQ(continued, path.continued[2] != 0);
+    // Between points: continued from the nearest point's components, and the exact solution.
+    const ContrastiveHmmResult between = solveOnPath(moments, path, 1.1, options, {}, &continued);
+    EXPECT_TRUE(continued);
+    EXPECT_EQ(between.warmStarted, between.decompositionRank);
+    EXPECT_EQ(between.numSpecific, 3);
+    EXPECT_LT(maxMatchedError(a.emissions, between.hmm.emissions), 1e-7);
+    const ContrastiveHmmResult fresh = solveContrastiveHmm(moments, 1.1, options);
+    EXPECT_LT(maxMatchedError(fresh.markProbabilities, between.markProbabilities), 1e-7);
+    // Without a path: the fresh solve.
+    const ContrastiveHmmResult alone = solveOnPath(moments, HmmPath{}, 1.1, options, {}, &continued);
+    EXPECT_FALSE(continued);
+    EXPECT_EQ(alone.weights, fresh.weights);
+}
+
 TEST(HmmPath, SampledDataKeepsTheForegroundStatesAndRejectsABadGrid) {
     const HmmParameters a = randomSyntheticHmm(3, 10, 31, 0.9);
     HmmParameters b = randomSyntheticHmm(3, 10, 32, 0.85);

@@ -395,6 +395,31 @@ TEST(ChromatinController, SweepTracksEveryStateAcrossGamma) {
     }
 }
 
+TEST(ChromatinController, TheShownModelIsThePathsSolutionOnceTheSweepHasRun) {
+    ChromatinController controller;
+    controller.setSweepGammas({0.0, 0.25, 0.5, 0.75, 1.0});
+    ASSERT_TRUE(prepareSlice(controller));
+    ASSERT_TRUE(waitUntil([&] { return controller.sweep().path && controller.solution().onPath; }));
+    const auto path = controller.sweep().path;
+    ASSERT_EQ(path->gammas.size(), 5u);
+    // At a grid γ the slider shows exactly the path's point (the chart and the view agree).
+    controller.setGamma(0.5);
+    ASSERT_TRUE(waitUntil([&] {
+        return controller.solution().isValid() && controller.solution().gamma == 0.5 &&
+               controller.solution().onPath && controller.isIdle();
+    }));
+    EXPECT_EQ(controller.solution().result->weights, path->solutions[2].weights);
+    EXPECT_EQ(controller.solution().result->markProbabilities, path->solutions[2].markProbabilities);
+    // Between grid points it is solved on the path too (continued from the nearest point).
+    controller.setGamma(0.6);
+    ASSERT_TRUE(waitUntil([&] {
+        return controller.solution().isValid() && controller.solution().gamma == 0.6 &&
+               controller.isIdle();
+    }));
+    EXPECT_TRUE(controller.solution().onPath);
+    EXPECT_EQ(controller.solution().result->weights.size(), 7);
+}
+
 TEST(ChromatinController, DestroyingWithWorkInFlightIsClean) {
     auto controller = std::make_unique<ChromatinController>();
     controller->addAnnotations({geneBed(), tssBed()});
