@@ -421,17 +421,26 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
     m_lastLatencyMs = static_cast<double>(m_controller->clockMs() - solution.requestedAtMs);
     const MomentsState& moments = *solution.moments;
     m_analysisPanel->setInfo(
-        tr("solve %1 ms · view +%2 ms · moments %3 s")
+        tr("solve %1 ms%4 · view +%2 ms · moments %3 s")
             .arg(solution.solveMs, 0, 'f', 1)
             .arg(m_lastLatencyMs, 0, 'f', 0)
-            .arg((moments.classifyMs + moments.momentsMs) / 1000.0, 0, 'f', 2),
+            .arg((moments.classifyMs + moments.momentsMs) / 1000.0, 0, 'f', 2)
+            .arg(solution.onPath ? tr(" on the γ path") : QString()),
         tr("Solve %1 ms (residual %2); %3 foreground and %4 background triples; the moments "
-           "(rank %5) are reused for every γ and K")
+           "(rank %5) are reused for every γ and K.\n%6")
             .arg(solution.solveMs, 0, 'f', 2)
             .arg(result.residual, 0, 'g', 3)
             .arg(QLocale().toString(moments.moments->foreground.numTriples),
                  QLocale().toString(moments.moments->background.numTriples))
-            .arg(moments.moments->rank()));
+            .arg(moments.moments->rank())
+            .arg(!solution.onPath ? tr("Solved from fresh starts (the γ path is still being "
+                                       "computed, or there is no background).")
+                 : solution.continued
+                     ? tr("On the γ path: continued from the states at the nearest grid γ "
+                          "(a fresh solve was checked and was not better), so states keep "
+                          "their identity as γ moves.")
+                     : tr("On the γ path: a fresh solve explained the data better than the "
+                          "continued one here.")));
     emit settledChanged();
 }
 
