@@ -1,5 +1,7 @@
 #include "core/hmm/hmm_path.h"
 
+#include "core/common/grid.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -56,16 +58,7 @@ ContrastiveHmmResult solveContinued(const SequenceMoments& moments, double gamma
 } // namespace
 
 int HmmPath::nearest(double gamma) const {
-    int best = -1;
-    double distance = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < gammas.size(); ++i) {
-        const double d = std::abs(gammas[i] - gamma);
-        if (d < distance) {
-            distance = d;
-            best = static_cast<int>(i);
-        }
-    }
-    return best;
+    return nearestIndex(gammas, gamma);
 }
 
 bool HmmPath::isValid(int i) const {

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/format.h"
+#include "core/common/grid.h"
 #include "core/tensor/linalg.h"
 
 #include <algorithm>
@@ -11,16 +12,7 @@
 namespace cx {
 
 int TopicPath::nearest(double gamma) const {
-    int best = -1;
-    double distance = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < gammas.size(); ++i) {
-        const double d = std::abs(gammas[i] - gamma);
-        if (d < distance) {
-            distance = d;
-            best = static_cast<int>(i);
-        }
-    }
-    return best;
+    return nearestIndex(gammas, gamma);
 }
 
 int TopicPath::slotOf(int i, int id) const {
