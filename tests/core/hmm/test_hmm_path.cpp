@@ -4,6 +4,7 @@
 #include "core/hmm/sequence_moments.h"
 #include "core/hmm/synthetic_hmm.h"
 #include "core/io/bed.h"
+#include "hmm_test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -21,16 +22,7 @@ std::vector<double> grid(double from, double to, double step) {
     return out;
 }
 
-double maxMatchedError(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& estimate) {
-    const auto match = matchStates(truth, estimate);
-    double worst = 0;
-    for (Eigen::Index i = 0; i < truth.rows(); ++i) {
-        worst = std::max(worst, (truth.row(i) - estimate.row(match[static_cast<size_t>(i)]))
-                                    .cwiseAbs()
-                                    .maxCoeff());
-    }
-    return worst;
-}
+using test::maxMatchedEmissionError;
 
 TEST(HmmPath, WarmStartFromTheExactSolutionReproducesItWithoutRandomTrials) {
     const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
@@ -59,13 +51,10 @@ TEST(HmmPath, WarmStartFromTheExactSolutionReproducesItWithoutRandomTrials) {
 }
 
 TEST(HmmPath, ExactMomentsGiveOneIdentityPerStateAlongTheWholePath) {
-    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
-    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
-    const double rho = 0.4;
-    const SequenceMoments moments = populationContrastiveMoments(a, b, rho);
-    ContrastiveHmmOptions options;
-    options.numComponents = 6;
-    options.seed = 5;
+    const test::ExactContrast exact;
+    const HmmParameters& a = exact.a;
+    const SequenceMoments& moments = exact.moments;
+    const ContrastiveHmmOptions& options = exact.options;
     const std::vector<double> gammas = grid(0.5, 2.0, 0.1);
     for (HmmPathStarts starts : {HmmPathStarts::Continued, HmmPathStarts::Fresh}) {
         int called = 0;
@@ -85,7 +74,7 @@ TEST(HmmPath, ExactMomentsGiveOneIdentityPerStateAlongTheWholePath) {
         for (size_t i = 0; i < gammas.size(); ++i) {
             const ContrastiveHmmResult& r = path.solutions[i];
             ASSERT_EQ(r.numSpecific, 3) << "γ = " << gammas[i];
-            EXPECT_LT(maxMatchedError(a.emissions, r.hmm.emissions), 1e-7);
+            EXPECT_LT(maxMatchedEmissionError(a.emissions, r.hmm.emissions), 1e-7);
             // The same identity follows the same true state of A along the path.
             const auto match = matchStates(a.emissions, r.markProbabilities.topRows(3));
             const auto first = matchStates(a.emissions, path.solutions[0].markProbabilities.topRows(3));
@@ -134,12 +123,10 @@ TEST(HmmPath, IdentityIsLostWhenAMarkAppearsOrVanishes) {
 }
 
 TEST(HmmPath, SolveOnPathGivesThePathsSolutionAtItsPointsAndContinuesBetweenThem) {
-    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
-    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
-    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
-    ContrastiveHmmOptions options;
-    options.numComponents = 6;
-    options.seed = 5;
+    const test::ExactContrast exact;
+    const HmmParameters& a = exact.a;
+    const SequenceMoments& moments = exact.moments;
+    const ContrastiveHmmOptions& options = exact.options;
     const HmmPath path = solveHmmPath(moments, grid(0.5, 2.0, 0.25), options);
     // At a grid point: the path's own solution, bit for bit.
     bool continued = false;
@@ -152,9 +139,9 @@ TEST(HmmPath, SolveOnPathGivesThePathsSolutionAtItsPointsAndContinuesBetweenThem
     EXPECT_TRUE(continued);
     EXPECT_EQ(between.warmStarted, between.decompositionRank);
     EXPECT_EQ(between.numSpecific, 3);
-    EXPECT_LT(maxMatchedError(a.emissions, between.hmm.emissions), 1e-7);
+    EXPECT_LT(maxMatchedEmissionError(a.emissions, between.hmm.emissions), 1e-7);
     const ContrastiveHmmResult fresh = solveContrastiveHmm(moments, 1.1, options);
-    EXPECT_LT(maxMatchedError(fresh.markProbabilities, between.markProbabilities), 1e-7);
+    EXPECT_LT(maxMatchedEmissionError(fresh.markProbabilities, between.markProbabilities), 1e-7);
     // Without a path: the fresh solve.
     const ContrastiveHmmResult alone = solveOnPath(moments, HmmPath{}, 1.1, options, {}, &continued);
     EXPECT_FALSE(continued);
@@ -177,7 +164,7 @@ TEST(HmmPath, SampledDataKeepsTheForegroundStatesAndRejectsABadGrid) {
     for (size_t i = 0; i < gammas.size(); ++i) {
         const ContrastiveHmmResult& r = path.solutions[i];
         ASSERT_EQ(r.numSpecific, 3) << "γ = " << gammas[i];
-        EXPECT_LT(maxMatchedError(a.emissions, r.hmm.emissions), 0.08) << "γ = " << gammas[i];
+        EXPECT_LT(maxMatchedEmissionError(a.emissions, r.hmm.emissions), 0.08) << "γ = " << gammas[i];
         for (int t = 0; t < 3; ++t) {
             specificIds.insert(path.ids[i][static_cast<size_t>(t)]);
         }

@@ -4,6 +4,7 @@
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/hmm/synthetic_hmm.h"
+#include "hmm_test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -27,16 +28,7 @@ double matchedTransitionError(const HmmParameters& truth, const HmmParameters& e
     return worst;
 }
 
-double maxMatchedEmissionError(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& estimate) {
-    const auto match = matchStates(truth, estimate);
-    double worst = 0;
-    for (Eigen::Index i = 0; i < truth.rows(); ++i) {
-        worst = std::max(
-            worst,
-            (truth.row(i) - estimate.row(match[static_cast<size_t>(i)])).cwiseAbs().maxCoeff());
-    }
-    return worst;
-}
+using test::maxMatchedEmissionError;
 
 TEST(HmmSpectral, PopulationMomentsRecoverPlainHmmExactly) {
     const HmmParameters truth = randomSyntheticHmm(5, 8, 42);

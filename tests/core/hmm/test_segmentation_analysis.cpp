@@ -4,6 +4,7 @@
 #include "core/hmm/hmm_path.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/synthetic_hmm.h"
+#include "hmm_test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -140,12 +141,9 @@ TEST(BackgroundRuns, RunsABackgroundStateExplainsBetterAreRelabelled) {
 }
 
 TEST(StateWeightSweep, TracksThePathAlongGamma) {
-    const HmmParameters a = randomSyntheticHmm(3, 9, 101, 0.85);
-    const HmmParameters b = randomSyntheticHmm(3, 9, 202, 0.7);
-    const SequenceMoments moments = populationContrastiveMoments(a, b, 0.4);
-    ContrastiveHmmOptions options;
-    options.numComponents = 6;
-    options.seed = 5;
+    const test::ExactContrast exact;
+    const SequenceMoments& moments = exact.moments;
+    const ContrastiveHmmOptions& options = exact.options;
     const std::vector<double> gammas = {0.0, 0.5, 1.0, 1.5};
     const StateWeightSweep sweep = sweepStateWeights(moments, gammas, options);
     ASSERT_EQ(sweep.gammas, gammas);
