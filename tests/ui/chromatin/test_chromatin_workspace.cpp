@@ -324,6 +324,12 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
         }
     }
     EXPECT_GT(wide, 0);
+    // For looking at it: CX_TEST_SCREENSHOT_DIR=/tmp cx_ui_tests --gtest_filter='*Bootstrap*'.
+    if (const QString dir = qEnvironmentVariable("CX_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        window.resize(1024, 700);
+        QApplication::processEvents();
+        window.grab().save(dir + QStringLiteral("/chromatin_bootstrap.png"));
+    }
     // The heatmap's notes carry each state's stability; unstable ones are flagged.
     const cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
     const QVector<double> stability =
