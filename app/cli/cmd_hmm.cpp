@@ -16,6 +16,7 @@
 #include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_path.h"
 #include "core/hmm/sequence_moments.h"
 
@@ -52,11 +53,18 @@ struct HmmCommandOptions {
     std::string saveSession;
     std::string gammaPath;                  ///< FROM:TO:STEP, empty = no path
     std::string pathStarts = "continued";   ///< continued | fresh
+    int bootstrap = 0;                      ///< B block-bootstrap replicates of the path, 0 = none
+    int blockLength = 0;                    ///< bootstrap block length in bins, 0 = automatic
 };
 
-/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities).
-std::string pathTable(const HmmPath& path, const std::vector<std::string>& marks) {
+/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities;
+/// with a bootstrap also the weight band and the stability at that γ and of the identity).
+std::string pathTable(const HmmPath& path, const std::vector<std::string>& marks,
+                      const HmmPathBootstrap* bands) {
     std::string table = "gamma\tidentity\tcomponent\tweight\tforeground_specific\tvalid\tcontinued";
+    if (bands != nullptr) {
+        table += "\tweight_lo\tweight_hi\tstability\tidentity_stability\tstable";
+    }
     for (const auto& mark : marks) {
         table += '\t' + mark;
     }
@@ -68,6 +76,14 @@ std::string pathTable(const HmmPath& path, const std::vector<std::string>& marks
                      '\t' + std::to_string(t + 1) + '\t' + number(r.weights[t]) + '\t' +
                      (r.weights[t] > 0 ? "1" : "0") + '\t' + (r.isValidComponent(t) ? "1" : "0") +
                      '\t' + (path.continued[i] ? "1" : "0");
+            if (bands != nullptr) {
+                const auto slot = static_cast<size_t>(t);
+                const int id = path.ids[i][slot];
+                table += '\t' + number(bands->weightLo[i][slot]) + '\t' +
+                         number(bands->weightHi[i][slot]) + '\t' +
+                         number(bands->stability[i][slot]) + '\t' + number(bands->stabilityOf(id)) +
+                         '\t' + (bands->isUnstable(id) ? "0" : "1");
+            }
             for (Eigen::Index m = 0; m < r.markProbabilities.cols(); ++m) {
                 table += '\t' + number(r.markProbabilities(t, m));
             }
@@ -119,6 +135,20 @@ int runHmm(HmmCommandOptions& command) {
             throw InputError("parameter --gamma-path: needs --method spectral");
         }
     }
+    if (command.bootstrap != 0) {
+        if (pathGammas.empty()) {
+            throw InputError("parameter --bootstrap: needs --gamma-path (the bootstrap gives bands "
+                             "along the γ path)");
+        }
+        if (command.bootstrap < 2 || command.bootstrap > kMaxHmmBootstrapReplicates) {
+            throw InputError("parameter --bootstrap: needs 2 to " +
+                             std::to_string(kMaxHmmBootstrapReplicates) + " replicates (got " +
+                             std::to_string(command.bootstrap) + ")");
+        }
+    }
+    if (command.blockLength != 0 && command.bootstrap == 0) {
+        throw InputError("parameter --block-length: needs --bootstrap");
+    }
     if (command.pathStarts != "continued" && command.pathStarts != "fresh") {
         throw InputError("parameter --path-starts: '" + command.pathStarts +
                          "' is not one of continued, fresh");
@@ -140,13 +170,27 @@ int runHmm(HmmCommandOptions& command) {
     const double writeMs = phase.elapsedMs();
     HmmPath path;
     double pathMs = 0;
+    HmmPathBootstrap bands;
+    double blocksMs = 0;
     if (!pathGammas.empty()) {
         Stopwatch pathWatch;
-        path = solveHmmPath(result.moments, pathGammas, options.solveOptions,
-                            command.pathStarts == "fresh" ? HmmPathStarts::Fresh
-                                                          : HmmPathStarts::Continued);
+        const HmmPathStarts starts = command.pathStarts == "fresh" ? HmmPathStarts::Fresh
+                                                                   : HmmPathStarts::Continued;
+        path = solveHmmPath(result.moments, pathGammas, options.solveOptions, starts);
         pathMs = pathWatch.elapsedMs();
-        writeFileAtomically(outDir, "path.tsv", pathTable(path, result.data.markNames));
+        if (command.bootstrap > 0) {
+            Stopwatch blockWatch;
+            const HmmBlockMoments blocks = computeBlockMoments(
+                result.data, result.classes, result.moments, command.blockLength);
+            blocksMs = blockWatch.elapsedMs();
+            HmmBootstrapOptions bootstrap;
+            bootstrap.replicates = command.bootstrap;
+            bootstrap.seed = options.seed;
+            bootstrap.blockLength = command.blockLength;
+            bands = bootstrapHmmPath(blocks, path, options.solveOptions, bootstrap, starts);
+        }
+        writeFileAtomically(outDir, "path.tsv",
+                            pathTable(path, result.data.markNames, bands.empty() ? nullptr : &bands));
     }
     if (!saveSession.empty()) {
         const ChromatinSection section = chromatinSectionOf(options);
@@ -228,6 +272,8 @@ int runHmm(HmmCommandOptions& command) {
                              {"decode", result.decodeMs},
                              {"write", writeMs},
                              {"path", pathMs},
+                             {"bootstrap_blocks", blocksMs},
+                             {"bootstrap", bands.elapsedMs},
                              {"total", total.elapsedMs()}};
         Json modelJson;
         modelJson["states"] = states;
@@ -298,6 +344,35 @@ int runHmm(HmmCommandOptions& command) {
                            {"identity_changes", path.identityChanges()},
                            {"specific_identity_changes", path.specificIdentityChanges()},
                            {"continued_points", continued}};
+            if (!bands.empty()) {
+                Json& p = out["path"];
+                Json ids = Json::array(), weights = Json::array();
+                for (size_t i = 0; i < path.gammas.size(); ++i) {
+                    ids.push_back(path.ids[i]);
+                    weights.push_back(toVector(path.solutions[i].weights));
+                }
+                std::vector<int> unstable;
+                for (int id = 0; id < path.numIdentities; ++id) {
+                    if (bands.isUnstable(id)) {
+                        unstable.push_back(id);
+                    }
+                }
+                p["ids"] = ids;
+                p["weights"] = weights;
+                p["weight_lo"] = bands.weightLo;
+                p["weight_hi"] = bands.weightHi;
+                p["stability"] = bands.stability;
+                p["identity_stability"] = bands.identityStability;
+                p["unstable_identities"] = unstable;
+                p["bootstrap"] = {{"replicates", bands.replicates},
+                                  {"seed", bands.seed},
+                                  {"level", bands.level},
+                                  {"foreground_block_length", bands.foregroundBlockLength},
+                                  {"background_block_length", bands.backgroundBlockLength},
+                                  {"foreground_blocks", bands.foregroundBlocks},
+                                  {"background_blocks", bands.backgroundBlocks},
+                                  {"min_stability", kMinStateStability}};
+            }
         }
         out["warnings"] = warnings;
         std::cout << out.dump() << "\n";
@@ -346,6 +421,18 @@ int runHmm(HmmCommandOptions& command) {
         }
         if (!path.gammas.empty()) {
             std::cout << pathSummary(path) << "; wrote " << outDir << "/path.tsv\n";
+        }
+        if (!bands.empty()) {
+            std::cout << "bootstrap: " << bands.replicates << " block resamples (blocks of "
+                      << bands.foregroundBlockLength << " foreground / "
+                      << bands.backgroundBlockLength << " background bins, "
+                      << bands.foregroundBlocks << " / " << bands.backgroundBlocks
+                      << " blocks), " << number(bands.elapsedMs) << " ms; stability per identity:";
+            for (int id = 0; id < path.numIdentities; ++id) {
+                std::cout << ' ' << id << '=' << number(bands.stabilityOf(id))
+                          << (bands.isUnstable(id) ? " (unstable)" : "");
+            }
+            std::cout << '\n';
         }
         std::cout << "log-likelihood " << number(finalLogLikelihood) << "\nwrote " << outDir
                   << "/{emissions,transitions,states" << (writeSegments ? ",segments" : "")
@@ -409,7 +496,12 @@ CommandEntry addHmmCommand(CLI::App& root) {
               "validity per γ)")
         .text("path-starts", options->pathStarts,
               "continued (each γ from its neighbour's states, checked against fresh starts) | "
-              "fresh (every γ on its own)");
+              "fresh (every γ on its own)")
+        .integer("bootstrap", options->bootstrap, 0, 1000000000,
+                 "block-bootstrap resamples of the --gamma-path (0 = none, else 2 to 10000): "
+                 "weight bands and state stability in path.tsv and the JSON path")
+        .integer("block-length", options->blockLength, 0, 1000000000,
+                 "bootstrap block length in bins (0 = chosen from the data's autocorrelation)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runHmm(*options);

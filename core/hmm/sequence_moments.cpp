@@ -1,4 +1,5 @@
 #include "core/hmm/sequence_moments.h"
+#include "core/hmm/sequence_moments_detail.h"
 
 #include "core/common/parallel.h"
 #include "core/common/random.h"
@@ -99,15 +100,7 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
     const size_t cube =
         static_cast<size_t>(side) * static_cast<size_t>(d) * static_cast<size_t>(side);
     // Present marks of every pattern (the constant is added per view below).
-    std::vector<std::vector<int>> present(static_cast<size_t>(data.numPatterns()));
-    for (int p = 0; p < data.numPatterns(); ++p) {
-        auto& nz = present[static_cast<size_t>(p)];
-        for (int j = 0; j < m; ++j) {
-            if (data.value(p, j) == static_cast<std::uint8_t>(MarkValue::Present)) {
-                nz.push_back(j);
-            }
-        }
-    }
+    const std::vector<std::vector<int>> present = detail::presentMarksOfPatterns(data);
     const int lag = runs.lag;
     const size_t square = static_cast<size_t>(side) * static_cast<size_t>(side);
     std::vector<std::vector<std::int64_t>> slotCounts(kReductionSlots);
@@ -187,51 +180,10 @@ ClassMoments markVectorMoments(const ChromatinData& data, const ClassRuns& runs,
             patternTotal[p] += slotPatterns[static_cast<size_t>(slot)][p];
         }
     }
-    ClassMoments out;
-    out.numTriples = runs.numTriples;
-    out.numBins = runs.numBins;
-    out.numRuns = runs.numRuns;
-    emptyMoments(out, d, side);
-    if (runs.numTriples == 0) {
-        return out;
-    }
-    const double inv = 1.0 / static_cast<double>(runs.numTriples);
-    for (int k = 0; k < side; ++k) {
-        for (int j = 0; j < d; ++j) {
-            for (int i = 0; i < side; ++i) {
-                out.m123(i, j, k) =
-                    static_cast<double>(total[static_cast<size_t>(i + side * (j + d * k))]) * inv;
-            }
-        }
-    }
-    // Pairs: contract the other view with its constant coordinate.
-    for (int i = 0; i < side; ++i) {
-        for (int j = 0; j < d; ++j) {
-            out.m12(i, j) = out.m123(i, j, side - 1);
-            out.m23(j, i) = out.m123(side - 1, j, i);
-        }
-        for (int k = 0; k < side; ++k) {
-            out.m13(i, k) = out.m123(i, m, k);
-            out.m11(i, k) =
-                static_cast<double>(secondTotal[static_cast<size_t>(side * i + k)]) * inv;
-            out.m33(i, k) =
-                static_cast<double>(secondTotal[square + static_cast<size_t>(side * i + k)]) * inv;
-        }
-    }
-    for (int p = 0; p < data.numPatterns(); ++p) {
-        const double weight = static_cast<double>(patternTotal[static_cast<size_t>(p)]) * inv;
-        if (weight == 0) {
-            continue;
-        }
-        std::vector<int> nz = present[static_cast<size_t>(p)];
-        nz.push_back(m);
-        for (int i : nz) {
-            for (int j : nz) {
-                out.m22(i, j) += weight;
-            }
-        }
-    }
-    return out;
+    detail::MarkVectorTotals totals{std::move(total), std::move(secondTotal),
+                                    std::move(patternTotal)};
+    return detail::markVectorMomentsFromTotals(present, m, window, totals, runs.numTriples,
+                                               runs.numBins, runs.numRuns);
 }
 
 /// Sorted sparse pattern-triple counts of one class (key = c0·2⁴² + c1·2²¹ + c2).
@@ -371,15 +323,15 @@ Eigen::MatrixXd jointRangeBasis(const std::vector<const SparseMatrix*>& blocks, 
 
 ClassMoments
 projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>& triples,
-                       const SparsePairs& pairs, const ClassRuns& runs,
-                       const Eigen::MatrixXd& basis) {
+                       const SparsePairs& pairs, std::int64_t numTriples, std::int64_t numBins,
+                       std::int64_t numRuns, const Eigen::MatrixXd& basis) {
     const Eigen::Index r = basis.cols();
     ClassMoments out;
-    out.numTriples = runs.numTriples;
-    out.numBins = runs.numBins;
-    out.numRuns = runs.numRuns;
+    out.numTriples = numTriples;
+    out.numBins = numBins;
+    out.numRuns = numRuns;
     emptyMoments(out, r);
-    if (runs.numTriples == 0) {
+    if (numTriples == 0) {
         return out;
     }
     out.m12 = basis.transpose() * (pairs.m12 * basis);
@@ -397,7 +349,7 @@ projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>
         out.m33 = basis.transpose() * f3.asDiagonal() * basis;
     }
     // m123 = Σ n·U[c0] ⊗ U[c1] ⊗ U[c2] / N, grouped by c0 then c1 (keys are sorted).
-    const double inv = 1.0 / static_cast<double>(runs.numTriples);
+    const double inv = 1.0 / static_cast<double>(numTriples);
     const std::uint64_t mask = (std::uint64_t{1} << 21) - 1;
     const Eigen::MatrixXd ut = basis.transpose(); // columns = U rows
     Eigen::MatrixXd z(r, r);
@@ -575,8 +527,10 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
             progress(0.6, "projecting moments");
         }
         const Eigen::MatrixXd projection = out.projection();
-        out.foreground = projectCategoryMoments(fgTriples, fgPairs, fgRuns, projection);
-        out.background = projectCategoryMoments(bgTriples, bgPairs, bgRuns, projection);
+        out.foreground = projectCategoryMoments(fgTriples, fgPairs, fgRuns.numTriples,
+                                                fgRuns.numBins, fgRuns.numRuns, projection);
+        out.background = projectCategoryMoments(bgTriples, bgPairs, bgRuns.numTriples,
+                                                bgRuns.numBins, bgRuns.numRuns, projection);
     }
     if (progress) {
         progress(1.0, "moments");
@@ -679,5 +633,142 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
     }
     return out;
 }
+
+namespace detail {
+
+std::vector<std::vector<int>> presentMarksOfPatterns(const ChromatinData& data) {
+    std::vector<std::vector<int>> present(static_cast<size_t>(data.numPatterns()));
+    for (int p = 0; p < data.numPatterns(); ++p) {
+        auto& nz = present[static_cast<size_t>(p)];
+        for (int j = 0; j < data.numMarks(); ++j) {
+            if (data.value(p, j) == static_cast<std::uint8_t>(MarkValue::Present)) {
+                nz.push_back(j);
+            }
+        }
+    }
+    return present;
+}
+
+MarkVectorTotals emptyMarkVectorTotals(int numMarks, int window, int numPatterns) {
+    const auto d = static_cast<size_t>(numMarks + 1);
+    const auto side = static_cast<size_t>(window * numMarks + 1);
+    MarkVectorTotals totals;
+    totals.cube.assign(side * d * side, 0);
+    totals.second.assign(2 * side * side, 0);
+    totals.patterns.assign(static_cast<size_t>(numPatterns), 0);
+    return totals;
+}
+
+void addMarkVectorTuple(MarkVectorTotals& totals, const std::vector<std::vector<int>>& present,
+                        int numMarks, int window, const std::uint32_t* tuple,
+                        std::int64_t count) {
+    const int m = numMarks;
+    const int d = m + 1;
+    const int side = window * m + 1;
+    const size_t square = static_cast<size_t>(side) * static_cast<size_t>(side);
+    // tuple[window − 1 − l] is x_{t−d−l}, tuple[window] is x_t, tuple[window + 1 + l] x_{t+d+l}.
+    std::vector<int> past, future;
+    for (int l = 0; l < window; ++l) {
+        for (int j : present[tuple[window - 1 - l]]) {
+            past.push_back(l * m + j);
+        }
+        for (int j : present[tuple[window + 1 + l]]) {
+            future.push_back(l * m + j);
+        }
+    }
+    past.push_back(side - 1);
+    future.push_back(side - 1);
+    std::vector<int> middle = present[tuple[window]];
+    middle.push_back(m);
+    totals.patterns[tuple[window]] += count;
+    for (int i : past) {
+        std::int64_t* row = totals.second.data() + static_cast<size_t>(side) * i;
+        for (int i2 : past) {
+            row[i2] += count;
+        }
+    }
+    for (int k : future) {
+        std::int64_t* row = totals.second.data() + square + static_cast<size_t>(side) * k;
+        for (int k2 : future) {
+            row[k2] += count;
+        }
+    }
+    for (int k : future) {
+        for (int j : middle) {
+            std::int64_t* base = totals.cube.data() +
+                                 static_cast<size_t>(side) * static_cast<size_t>(j + d * k);
+            for (int i : past) {
+                base[i] += count;
+            }
+        }
+    }
+}
+
+ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& present,
+                                         int numMarks, int window, const MarkVectorTotals& totals,
+                                         std::int64_t numTriples, std::int64_t numBins,
+                                         std::int64_t numRuns) {
+    const int m = numMarks;
+    const int d = m + 1;
+    const int side = window * m + 1;
+    const size_t square = static_cast<size_t>(side) * static_cast<size_t>(side);
+    ClassMoments out;
+    out.numTriples = numTriples;
+    out.numBins = numBins;
+    out.numRuns = numRuns;
+    emptyMoments(out, d, side);
+    if (numTriples == 0) {
+        return out;
+    }
+    const double inv = 1.0 / static_cast<double>(numTriples);
+    for (int k = 0; k < side; ++k) {
+        for (int j = 0; j < d; ++j) {
+            for (int i = 0; i < side; ++i) {
+                out.m123(i, j, k) =
+                    static_cast<double>(totals.cube[static_cast<size_t>(i + side * (j + d * k))]) *
+                    inv;
+            }
+        }
+    }
+    // Pairs: contract the other view with its constant coordinate.
+    for (int i = 0; i < side; ++i) {
+        for (int j = 0; j < d; ++j) {
+            out.m12(i, j) = out.m123(i, j, side - 1);
+            out.m23(j, i) = out.m123(side - 1, j, i);
+        }
+        for (int k = 0; k < side; ++k) {
+            out.m13(i, k) = out.m123(i, m, k);
+            out.m11(i, k) =
+                static_cast<double>(totals.second[static_cast<size_t>(side * i + k)]) * inv;
+            out.m33(i, k) =
+                static_cast<double>(totals.second[square + static_cast<size_t>(side * i + k)]) *
+                inv;
+        }
+    }
+    for (size_t p = 0; p < totals.patterns.size(); ++p) {
+        const double weight = static_cast<double>(totals.patterns[p]) * inv;
+        if (weight == 0) {
+            continue;
+        }
+        std::vector<int> nz = present[p];
+        nz.push_back(m);
+        for (int i : nz) {
+            for (int j : nz) {
+                out.m22(i, j) += weight;
+            }
+        }
+    }
+    return out;
+}
+
+ClassMoments categoryMomentsFromCounts(const CategoryTripleCounts& triples,
+                                       std::int64_t numTriples, std::int64_t numBins,
+                                       std::int64_t numRuns, int categories,
+                                       const Eigen::MatrixXd& projection) {
+    const SparsePairs pairs = sparsePairs(triples, numTriples, categories);
+    return projectCategoryMoments(triples, pairs, numTriples, numBins, numRuns, projection);
+}
+
+} // namespace detail
 
 } // namespace cx

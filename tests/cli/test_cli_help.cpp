@@ -50,7 +50,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
            "seed", "bin-size", "em-max-iter", "em-tolerance", "decode", "iterations", "restarts",
            "projection-rank", "lag", "refine-rounds", "window", "extra-components", "validity-z",
            "als-sweeps", "moment-fit", "decomposition", "scaling", "out", "threads",
-           "save-session", "gamma-path", "path-starts"},
+           "save-session", "gamma-path", "path-starts", "bootstrap", "block-length"},
           {"tracks", "k", "gamma", "out"},
           {"no-segments", "json"}}},
         {"tree",

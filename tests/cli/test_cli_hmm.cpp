@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -198,6 +199,67 @@ TEST(CliHmm, GammaPathWritesIdentitiesAndValidityPerGamma) {
     EXPECT_EQ(readText(dir / "continued/path.tsv"), readText(dir / "again/path.tsv"));
 }
 
+TEST(CliHmm, GammaPathBootstrapAddsWeightBandsAndStability) {
+    TempDir dir;
+    const std::vector<std::string> base = {"hmm",          "--tracks",     kTracks,   "--fg-regions",
+                                           kForeground,    "--k",          "4",       "--gamma",
+                                           "0.5",          "--seed",       "3",       "--no-segments",
+                                           "--json",       "--gamma-path", "0:1:0.5", "--bootstrap",
+                                           "4"};
+    auto args = base;
+    args.insert(args.end(), {"--out", dir / "a"});
+    const auto result = runCli(args, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    for (const char* key : {"\"weight_lo\":", "\"weight_hi\":", "\"stability\":",
+                            "\"identity_stability\":", "\"unstable_identities\":",
+                            "\"bootstrap\":{\"replicates\":4", "\"foreground_block_length\":"}) {
+        EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
+    }
+    const auto table = parseTsv(readText(dir / "a/path.tsv"));
+    ASSERT_GT(table.size(), 1u);
+    const std::vector<std::string> head = {"gamma",    "identity",  "component", "weight",
+                                           "foreground_specific", "valid", "continued",
+                                           "weight_lo", "weight_hi", "stability",
+                                           "identity_stability", "stable"};
+    ASSERT_EQ(table[0].size(), head.size() + kMarks.size());
+    for (size_t j = 0; j < head.size(); ++j) {
+        EXPECT_EQ(table[0][j], head[j]);
+    }
+    int banded = 0;
+    for (size_t row = 1; row < table.size(); ++row) {
+        ASSERT_EQ(table[row].size(), table[0].size());
+        const double lo = std::stod(table[row][7]);
+        const double hi = std::stod(table[row][8]);
+        const double stability = std::stod(table[row][9]);
+        const double identity = std::stod(table[row][10]);
+        EXPECT_GE(stability, 0.0);
+        EXPECT_LE(stability, 1.0);
+        EXPECT_GE(identity, 0.0);
+        EXPECT_LE(identity, 1.0);
+        EXPECT_EQ(table[row][11], identity < 0.5 ? "0" : "1");
+        if (std::isfinite(lo)) {
+            EXPECT_LE(lo, hi);
+            ++banded;
+        } else {
+            EXPECT_LT(stability, 0.5); // fewer than 2 of 4 replicates matched it
+        }
+    }
+    EXPECT_GT(banded, 0);
+    // Same seed, same bands; the bands are printed in the text report too.
+    auto again = base;
+    again.insert(again.end(), {"--out", dir / "b"});
+    ASSERT_EQ(runCli(again, dir).exitCode, 0);
+    EXPECT_EQ(readText(dir / "a/path.tsv"), readText(dir / "b/path.tsv"));
+    auto text = base;
+    text.erase(std::find(text.begin(), text.end(), "--json"));
+    text.insert(text.end(), {"--out", dir / "c", "--block-length", "25"});
+    const auto report = runCli(text, dir);
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    EXPECT_NE(report.out.find("bootstrap: 4 block resamples (blocks of 25 foreground / 25 background"),
+              std::string::npos)
+        << report.out;
+}
+
 TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
     TempDir dir;
     const std::string out = dir / "out";
@@ -249,6 +311,21 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
         {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--method", "em",
           "--gamma-path", "0:1:0.5", "--out", out},
          "parameter --gamma-path: needs --method spectral"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--bootstrap", "5", "--out",
+          out},
+         "parameter --bootstrap: needs --gamma-path"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
+          "--bootstrap", "1", "--out", out},
+         "parameter --bootstrap: needs 2 to 10000 replicates (got 1)"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
+          "--bootstrap", "20000", "--out", out},
+         "parameter --bootstrap: needs 2 to 10000 replicates (got 20000)"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
+          "--bootstrap", "-3", "--out", out},
+         "parameter --bootstrap"},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--block-length", "10", "--out",
+          out},
+         "parameter --block-length: needs --bootstrap"},
     };
     for (const auto& c : cases) {
         const auto result = runCli(c.args, dir);

@@ -7,7 +7,9 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QSpinBox>
+#include <QToolButton>
 
 #include <algorithm>
 
@@ -61,6 +63,32 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     row->addWidget(fieldLabel(tr("&Encoding"), m_encoding, this));
     row->addWidget(m_encoding);
     row->addStretch(1);
+    // Block bootstrap over genomic regions of the weights-vs-γ path.
+    m_replicates = numberSpin(2, 1000, 20, 56, this);
+    m_replicates->setToolTip(
+        tr("Bootstrap over genomic regions: the foreground and background bins are cut into "
+           "blocks (length chosen from the marks' autocorrelation, never across a region or "
+           "chromosome) and this many block resamples solve the same γ path"));
+    m_bootstrap = new QToolButton(this);
+    m_bootstrap->setText(tr("Bootstrap"));
+    m_bootstrap->setToolTip(
+        tr("Bands on the state weights ω (95 % percentile interval) and a stability per state "
+           "(how often it reappears, same sign, across resamples); states below 50 % are "
+           "flagged ⚠ unstable. Runs in the background; seeded by Seed"));
+    m_bootstrap->setEnabled(false);
+    m_bootstrapProgress = new QProgressBar(this);
+    m_bootstrapProgress->setMaximumWidth(90);
+    m_bootstrapProgress->setToolTip(tr("Bootstrap resamples done"));
+    m_bootstrapProgress->hide();
+    m_cancelBootstrap = new QToolButton(this);
+    m_cancelBootstrap->setText(tr("Cancel"));
+    m_cancelBootstrap->setToolTip(tr("Stop the bootstrap (the chart keeps its previous bands)"));
+    m_cancelBootstrap->hide();
+    row->addWidget(fieldLabel(tr("Resa&mples"), m_replicates, this));
+    row->addWidget(m_replicates);
+    row->addWidget(m_bootstrap);
+    row->addWidget(m_bootstrapProgress);
+    row->addWidget(m_cancelBootstrap);
     grid->addLayout(row, 1, 0);
     // Second row: how the model is extracted and decoded, then the model's summary line.
     auto* methodRow = new QHBoxLayout;
@@ -92,6 +120,10 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
             }
         });
     }
+    connect(m_bootstrap, &QToolButton::clicked, this,
+            [this] { emit bootstrapRequested(m_replicates->value()); });
+    connect(m_cancelBootstrap, &QToolButton::clicked, this,
+            &ChromatinAnalysisPanel::bootstrapCancelRequested);
     connect(m_decoding, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_syncing) {
             emit decodingChanged(decodingMethod());
@@ -153,6 +185,40 @@ void ChromatinAnalysisPanel::setMaximumComponents(int maximum) {
 void ChromatinAnalysisPanel::setInfo(const QString& text, const QString& toolTip) {
     m_info->setText(text);
     m_info->setToolTip(toolTip.isEmpty() ? text : toolTip);
+}
+
+void ChromatinAnalysisPanel::setBootstrapAvailable(bool available) {
+    m_bootstrapAvailable = available;
+    m_bootstrap->setEnabled(available && !m_bootstrapRunning);
+}
+
+void ChromatinAnalysisPanel::onBootstrapStarted(int replicates) {
+    m_bootstrapRunning = true;
+    m_bootstrapProgress->setRange(0, replicates);
+    m_bootstrapProgress->setValue(0);
+    m_bootstrapProgress->show();
+    m_cancelBootstrap->show();
+    m_bootstrap->setEnabled(false);
+}
+
+void ChromatinAnalysisPanel::onBootstrapProgress(int done, int total) {
+    m_bootstrapProgress->setRange(0, total);
+    m_bootstrapProgress->setValue(done);
+}
+
+void ChromatinAnalysisPanel::onBootstrapEnded() {
+    m_bootstrapRunning = false;
+    m_bootstrapProgress->hide();
+    m_cancelBootstrap->hide();
+    m_bootstrap->setEnabled(m_bootstrapAvailable);
+}
+
+int ChromatinAnalysisPanel::bootstrapReplicates() const {
+    return m_replicates->value();
+}
+
+void ChromatinAnalysisPanel::setBootstrapReplicates(int replicates) {
+    m_replicates->setValue(replicates);
 }
 
 } // namespace cx::ui

@@ -6,7 +6,9 @@
 
 class QComboBox;
 class QLabel;
+class QProgressBar;
 class QSpinBox;
+class QToolButton;
 
 namespace cx::ui {
 
@@ -34,17 +36,31 @@ public:
     void setMaximumComponents(int maximum);
     /// Beside the controls: e.g. "moments 0.07 s · 5 of 7 states specific".
     void setInfo(const QString& text, const QString& toolTip = {});
+    /// Whether a γ path exists to bootstrap (enables the Bootstrap button when none runs).
+    void setBootstrapAvailable(bool available);
+    /// Bootstrap progress: a bar and Cancel while it runs.
+    void onBootstrapStarted(int replicates);
+    void onBootstrapProgress(int done, int total);
+    void onBootstrapEnded();
+    int bootstrapReplicates() const;
+    void setBootstrapReplicates(int replicates);
 
     GammaControl* gammaControl() const { return m_gamma; }
     QSpinBox* componentsSpin() const { return m_components; }
     QComboBox* encodingCombo() const { return m_encoding; }
     QComboBox* decodingCombo() const { return m_decoding; }
     QComboBox* decompositionCombo() const { return m_decomposition; }
+    QSpinBox* replicatesSpin() const { return m_replicates; }
+    QToolButton* bootstrapButton() const { return m_bootstrap; }
+    QToolButton* cancelBootstrapButton() const { return m_cancelBootstrap; }
+    QProgressBar* bootstrapProgress() const { return m_bootstrapProgress; }
 
 signals:
     void gammaChanged(double gamma);
     void parametersChanged(const cx::ui::ChromatinModelParameters& parameters);
     void decodingChanged(cx::DecodingMethod method);
+    void bootstrapRequested(int replicates);
+    void bootstrapCancelRequested();
 
 private:
     GammaControl* m_gamma = nullptr;
@@ -54,6 +70,12 @@ private:
     QComboBox* m_decoding = nullptr;
     QComboBox* m_decomposition = nullptr;
     QLabel* m_info = nullptr;
+    QSpinBox* m_replicates = nullptr;
+    QToolButton* m_bootstrap = nullptr;
+    QProgressBar* m_bootstrapProgress = nullptr;
+    QToolButton* m_cancelBootstrap = nullptr;
+    bool m_bootstrapAvailable = false;
+    bool m_bootstrapRunning = false;
     bool m_syncing = false;
 };
 

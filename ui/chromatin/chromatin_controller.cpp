@@ -45,6 +45,7 @@ ChromatinController::~ChromatinController() {
     m_decodeJob.stop();
     m_enrichmentJob.stop();
     m_sweepJob.stop();
+    m_bootstrapJob.stop();
     m_annotationCancel.cancel();
     shutDown();
 }
@@ -103,6 +104,7 @@ void ChromatinController::setData(const ChromatinDataHandle& data) {
     m_segmentation.reset();
     m_enrichment.reset();
     m_sweepJob.stop();
+    cancelBootstrap();
     m_sweep = {};
     emit dataChanged(m_data);
     emit solutionChanged(m_shown);
@@ -485,7 +487,70 @@ void ChromatinController::startEnrichment() {
     emit activityChanged();
 }
 
+void ChromatinController::startBootstrap(int replicates) {
+    const quint64 generation = m_bootstrapJob.restart();
+    if (!m_sweep.path || m_sweep.epoch != m_solves.epoch() || !momentsFit() ||
+        !m_moments->classes || !m_moments->data) {
+        emit bootstrapFailed(tr("Wait for the weights-vs-γ sweep: the bootstrap resamples its "
+                                "path"));
+        return;
+    }
+    if (replicates < 2 || replicates > cx::kMaxHmmBootstrapReplicates) {
+        emit bootstrapFailed(tr("The bootstrap needs 2 to %1 resamples")
+                                 .arg(cx::kMaxHmmBootstrapReplicates));
+        return;
+    }
+    m_bootstrapReplicates = replicates;
+    const auto moments = m_moments;
+    const auto path = m_sweep.path;
+    const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    startJob(
+        m_sweepPool, m_bootstrapJob, generation,
+        [this, generation, moments, path, options, replicates](const cx::CancelToken& cancel) {
+            const cx::HmmBlockMoments blocks = cx::computeBlockMoments(
+                *moments->data, *moments->classes, *moments->moments, 0, cancel);
+            cx::HmmBootstrapOptions bootstrap;
+            bootstrap.replicates = replicates;
+            bootstrap.seed = options.seed;
+            return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
+                blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel,
+                [this, generation](int done, int total) {
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, generation, done, total] {
+                            if (m_bootstrapJob.isCurrent(generation)) {
+                                emit bootstrapProgress(done, total);
+                            }
+                        },
+                        Qt::QueuedConnection);
+                }));
+        },
+        [this, path](std::shared_ptr<const cx::HmmPathBootstrap> result, const QString& error) {
+            if (result && error.isEmpty() && m_sweep.path == path) {
+                m_sweep.bootstrap = std::move(result);
+                emit bootstrapFinished();
+                emit sweepChanged(m_sweep);
+            } else {
+                emit bootstrapFailed(error.isEmpty() ? tr("The sweep changed; bootstrap again")
+                                                     : error);
+            }
+            emit activityChanged();
+        });
+    emit bootstrapStarted(replicates);
+    emit activityChanged();
+}
+
+void ChromatinController::cancelBootstrap() {
+    const bool wasRunning = m_bootstrapJob.running;
+    m_bootstrapJob.stop();
+    if (wasRunning) {
+        emit bootstrapFailed(QString());
+        emit activityChanged();
+    }
+}
+
 void ChromatinController::restartSweep() {
+    cancelBootstrap(); // its path is about to be superseded
     const quint64 generation = m_sweepJob.restart();
     m_sweep = {};
     if (!momentsFit() || m_sweepGammas.isEmpty() || !m_moments->hasBackground()) {

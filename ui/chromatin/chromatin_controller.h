@@ -101,10 +101,20 @@ public:
         return m_decodeTimer.isActive() || m_decodeJob.running || m_enrichmentJob.running;
     }
     bool isSweepRunning() const { return m_sweepJob.running; }
+    /// Block bootstrap of the current sweep's γ path over genomic regions (`replicates`
+    /// resamples, seeded by the model seed; cx::bootstrapHmmPath), on the sweep pool:
+    /// bootstrapStarted, bootstrapProgress, then bootstrapFinished (the bands land in sweep()
+    /// and sweepChanged is emitted) or bootstrapFailed. A new sweep cancels it.
+    void startBootstrap(int replicates);
+    void cancelBootstrap();
+    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
+    /// Resamples of the last bootstrap started (0: none).
+    int bootstrapReplicates() const { return m_bootstrapReplicates; }
     bool isLoadingAnnotations() const { return !m_loadingAnnotations.isEmpty(); }
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
         return !isTaskRunning() && !isSolving() && !isDecoding() && !m_sweepJob.running &&
+               !m_bootstrapJob.running &&
                !isLoadingAnnotations() && !m_momentsWaiting;
     }
     const Statistics& statistics() const { return m_stats; }
@@ -131,6 +141,11 @@ signals:
     void segmentationChanged(const cx::ui::SegmentationHandle& segmentation);
     void enrichmentChanged(const cx::ui::EnrichmentTable& enrichment);
     void sweepChanged(const cx::ui::WeightSweep& sweep);
+    void bootstrapStarted(int replicates);
+    void bootstrapProgress(int done, int total);
+    void bootstrapFinished();
+    /// Empty message: cancelled (or superseded by a new sweep).
+    void bootstrapFailed(const QString& message);
 
 private:
     QString taskFailureTitle(ChromatinTaskKind kind) const override;
@@ -197,6 +212,8 @@ private:
     QVector<double> m_sweepGammas;
     JobSlot m_sweepJob;
     WeightSweep m_sweep;
+    JobSlot m_bootstrapJob;
+    int m_bootstrapReplicates = 0;
 };
 
 } // namespace cx::ui

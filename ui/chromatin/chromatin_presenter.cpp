@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cx::ui {
 
@@ -131,9 +132,46 @@ QStringList markColumns(const std::vector<std::string>& marks) {
 
 } // namespace
 
+QString unstableSuffix(double stability) {
+    return std::isfinite(stability) && stability < cx::kMinStateStability
+               ? tr(" ⚠ %1 %").arg(qRound(100 * stability))
+               : QString();
+}
+
+QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
+                                const StateCatalog& catalog) {
+    QVector<double> out;
+    if (!sweep.bootstrap || !sweep.path || sweep.bootstrap->gammas != sweep.path->gammas) {
+        return out;
+    }
+    const cx::HmmPath& path = *sweep.path;
+    const int nearest = path.nearest(gamma);
+    if (nearest < 0) {
+        return out;
+    }
+    const Eigen::MatrixXd& profiles = path.solutions[static_cast<size_t>(nearest)].markProbabilities;
+    const Eigen::MatrixXd& shown = catalog.profiles();
+    out.fill(std::numeric_limits<double>::quiet_NaN(), catalog.numSlots());
+    if (shown.rows() != catalog.numSlots() || shown.cols() != profiles.cols() ||
+        shown.rows() > profiles.rows() || shown.rows() == 0) {
+        return out;
+    }
+    const std::vector<int> match = cx::matchStates(shown, profiles);
+    for (int s = 0; s < catalog.numSlots(); ++s) {
+        const int c = match[static_cast<size_t>(s)];
+        if (c < 0 || (shown.row(s) - profiles.row(c)).cwiseAbs().maxCoeff() >
+                         cx::kStateIdentityMaxMarkChange) {
+            continue;
+        }
+        out[s] = sweep.bootstrap->stabilityOf(path.ids[static_cast<size_t>(nearest)][static_cast<size_t>(c)]);
+    }
+    return out;
+}
+
 StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result,
                                           const StateCatalog& catalog,
-                                          const std::vector<std::string>& marks) {
+                                          const std::vector<std::string>& marks,
+                                          const QVector<double>& stability) {
     const int shownSlots = catalog.numSlots();
     StateMatrixModel::Content current;
     current.values.resize(shownSlots, result.markProbabilities.cols());
@@ -155,9 +193,17 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
             note += tr(" · automatic name: %1").arg(catalog.autoName(s));
         }
         const bool invalid = !result.isValidComponent(component);
-        current.rowFlagged << invalid;
+        const double stable = stability.value(s, std::numeric_limits<double>::quiet_NaN());
+        const bool unstable = std::isfinite(stable) && stable < cx::kMinStateStability;
+        current.rowFlagged << (invalid || unstable);
         if (invalid) {
             note += invalidStateNote();
+        }
+        if (unstable) {
+            note += tr(" · ⚠ unstable: reappears in only %1 % of the bootstrap resamples")
+                        .arg(qRound(100 * stable));
+        } else if (std::isfinite(stable)) {
+            note += tr(" · bootstrap stability %1 %").arg(qRound(100 * stable));
         }
         current.rowNotes << note;
     }
@@ -331,11 +377,22 @@ QStringList contradictedStates(const SegmentationState& segmentation, const Stat
 }
 
 QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateCatalog& catalog,
-                            const QStringList& contradicted) {
+                            const QStringList& contradicted, const QVector<double>& stability) {
     const QStringList invalid = invalidSpecificStates(result, catalog);
     QStringList warnings;
     if (!invalid.isEmpty()) {
         warnings << tr("⚠ not a valid state here: %1").arg(invalid.join(QStringLiteral(", ")));
+    }
+    QStringList unstable;
+    for (int s = 0; s < catalog.numSlots() && s < stability.size(); ++s) {
+        const int component = catalog.componentOfSlot(s);
+        if (component >= 0 && component < result.weights.size() && result.weights[component] > 0 &&
+            !unstableSuffix(stability[s]).isEmpty()) {
+            unstable << catalog.name(s);
+        }
+    }
+    if (!unstable.isEmpty()) {
+        warnings << tr("⚠ unstable under the bootstrap: %1").arg(unstable.join(QStringLiteral(", ")));
     }
     if (!contradicted.isEmpty()) {
         warnings << tr("⚠ segmentation contradicts the model: %1")
@@ -375,13 +432,42 @@ WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatal
         return out;
     }
     out.trackOfSlot = cx::matchStates(catalog.profiles(), profiles);
+    // Bands: the sweep's rows are copies of the path's components, so the component drawn at
+    // γ_i is the path row equal to it.
+    const bool banded = sweep.bootstrap && sweep.path &&
+                        sweep.path->gammas.size() == static_cast<size_t>(sweep.gammas.size()) &&
+                        sweep.bootstrap->gammas == sweep.path->gammas;
+    const QVector<double> stability = slotStabilities(sweep, gamma, catalog);
     for (int s = 0; s < catalog.numSlots(); ++s) {
         StateWeightsChartView::Line line;
-        line.name = catalog.name(s);
+        line.name = catalog.name(s) + unstableSuffix(stability.value(s, std::nan("")));
         line.colour = catalog.colour(s);
         const int track = out.trackOfSlot[static_cast<size_t>(s)];
         for (int i = 0; i < sweep.gammas.size(); ++i) {
-            line.points << QPointF(sweep.gammas[i], sweep.weights[static_cast<size_t>(i)][track]);
+            const double weight = sweep.weights[static_cast<size_t>(i)][track];
+            line.points << QPointF(sweep.gammas[i], weight);
+            if (!banded) {
+                continue;
+            }
+            const auto point = static_cast<size_t>(i);
+            const Eigen::MatrixXd& components = sweep.path->solutions[point].markProbabilities;
+            const Eigen::RowVectorXd row = sweep.profiles[point].row(track);
+            double lo = weight;
+            double hi = weight;
+            for (Eigen::Index c = 0; c < components.rows(); ++c) {
+                if (components.row(c) == row &&
+                    sweep.path->solutions[point].weights[c] == weight) {
+                    const double l = sweep.bootstrap->weightLo[point][static_cast<size_t>(c)];
+                    const double h = sweep.bootstrap->weightHi[point][static_cast<size_t>(c)];
+                    if (std::isfinite(l) && std::isfinite(h)) {
+                        lo = l; // the percentile band as it is (it need not contain ω)
+                        hi = h;
+                    }
+                    break;
+                }
+            }
+            line.lower << QPointF(sweep.gammas[i], lo);
+            line.upper << QPointF(sweep.gammas[i], hi);
         }
         out.lines << line;
     }

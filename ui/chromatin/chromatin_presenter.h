@@ -40,9 +40,20 @@ QStringList discoverAnnotations(const QStringList& trackPaths);
 
 /// Heatmap rows of the contrastive model: every component in display-slot order, with
 /// weights (dimmed when ω ≤ 0, flagged when not a valid state) and notes.
+/// `stability` (optional, per display slot, NaN = unknown; slotStabilities) adds the bootstrap
+/// stability to the notes and flags states below cx::kMinStateStability like invalid ones.
 StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result,
                                           const StateCatalog& catalog,
-                                          const std::vector<std::string>& marks);
+                                          const std::vector<std::string>& marks,
+                                          const QVector<double>& stability = {});
+/// Bootstrap stability (cx::HmmPathBootstrap::identityStability) of each display slot's state:
+/// the slot is matched (matchStates, within cx::kStateIdentityMaxMarkChange) to a component of
+/// the sweep path's point nearest `gamma`, whose identity's stability it gets. Empty without a
+/// bootstrap; NaN for a slot without a partner.
+QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
+                                const StateCatalog& catalog);
+/// " ⚠ 35 %" for an unstable state (stability below cx::kMinStateStability), else empty.
+QString unstableSuffix(double stability);
 /// Heatmap rows of the γ = 0 model, matched row by row to the catalog's states.
 StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
                                            const StateCatalog& catalog,
@@ -64,9 +75,12 @@ QStringList invalidSpecificStates(const cx::ContrastiveHmmResult& result,
 /// bins)".
 QStringList contradictedStates(const SegmentationState& segmentation, const StateCatalog& catalog);
 /// The subtitle of the contrastive heatmap: how many states are foreground-specific, or what
-/// is wrong — states that fail the validity test, then states the segmentation contradicts.
+/// is wrong — states that fail the validity test, foreground-specific states the bootstrap
+/// finds unstable (`stability` per display slot, optional), then states the segmentation
+/// contradicts.
 QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateCatalog& catalog,
-                            const QStringList& contradicted);
+                            const QStringList& contradicted,
+                            const QVector<double>& stability = {});
 /// Display slot of every state of `segmentation` (as mapped by the catalog now).
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog);
@@ -79,7 +93,10 @@ struct WeightLines {
     bool isValid() const { return !trackOfSlot.empty(); }
 };
 /// One line per display slot: the sweep track matched to the slot at the grid point nearest
-/// `gamma`. Invalid (empty) when the sweep and the catalog do not fit together.
+/// `gamma`. With a bootstrap (sweep.bootstrap) each line gets its weight band (the band of the
+/// path component drawn at each γ; the weight itself where fewer than 2 resamples matched) and
+/// unstable states get unstableSuffix in their name. Invalid (empty) when the sweep and the
+/// catalog do not fit together.
 WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog);
 /// Grid points without a valid model (specificInvalidMass > 0), as γ ranges reaching halfway
 /// to the neighbours; adjacent ranges merge.

@@ -9,6 +9,7 @@
 #include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_model.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/sequence_moments.h"
@@ -154,6 +155,9 @@ struct WeightSweep {
     std::vector<double> specificInvalidMass;
     /// The solved path (the γ solve continues from it when it belongs to the current epoch).
     std::shared_ptr<const cx::HmmPath> path;
+    /// Block bootstrap of `path` (ChromatinController::startBootstrap), null until one ran:
+    /// weight bands per γ and component, stability per identity.
+    std::shared_ptr<const cx::HmmPathBootstrap> bootstrap;
 
     bool isEmpty() const { return gammas.isEmpty(); }
     int numTracks() const { return weights.empty() ? 0 : static_cast<int>(weights.front().size()); }

@@ -189,6 +189,40 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
             });
     connect(m_analysisPanel, &ChromatinAnalysisPanel::decodingChanged, m_controller,
             &ChromatinController::setDecodingMethod);
+    // Block bootstrap of the sweep's γ path: panel ↔ controller.
+    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapRequested, m_controller,
+            &ChromatinController::startBootstrap);
+    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapCancelRequested, m_controller,
+            &ChromatinController::cancelBootstrap);
+    connect(m_controller, &ChromatinController::bootstrapStarted, m_analysisPanel,
+            &ChromatinAnalysisPanel::onBootstrapStarted);
+    connect(m_controller, &ChromatinController::bootstrapProgress, m_analysisPanel,
+            &ChromatinAnalysisPanel::onBootstrapProgress);
+    connect(m_controller, &ChromatinController::bootstrapFinished, this, [this] {
+        m_analysisPanel->onBootstrapEnded();
+        const WeightSweep& sweep = m_controller->sweep();
+        if (sweep.bootstrap) {
+            int unstable = 0;
+            for (double s : sweep.bootstrap->identityStability) {
+                unstable += std::isfinite(s) && s < cx::kMinStateStability ? 1 : 0;
+            }
+            emit statusMessage(
+                tr("Bootstrap: %1 block resamples in %2 s (blocks of %3 foreground / %4 "
+                   "background bins); %5 of %6 state identities unstable")
+                    .arg(sweep.bootstrap->replicates)
+                    .arg(sweep.bootstrap->elapsedMs / 1000.0, 0, 'f', 1)
+                    .arg(sweep.bootstrap->foregroundBlockLength)
+                    .arg(sweep.bootstrap->backgroundBlockLength)
+                    .arg(unstable)
+                    .arg(sweep.bootstrap->identityStability.size()));
+        }
+    });
+    connect(m_controller, &ChromatinController::bootstrapFailed, this,
+            [this](const QString& message) {
+                m_analysisPanel->onBootstrapEnded();
+                emit statusMessage(message.isEmpty() ? tr("Bootstrap cancelled")
+                                                     : tr("⚠ Bootstrap: %1").arg(message));
+            });
     connect(m_weightsChart, &StateWeightsChartView::gammaClicked, this,
             &ChromatinWorkspace::setGamma);
     for (StateMatrixModel* model : {m_emissionModel, m_transitionModel, m_enrichmentModel}) {
@@ -457,7 +491,9 @@ void ChromatinWorkspace::refreshEmissionModels() {
     if (!solution.isValid()) {
         return;
     }
-    m_emissionModel->setContent(emissionContent(*solution.result, m_catalog, m_marks));
+    m_emissionModel->setContent(
+        emissionContent(*solution.result, m_catalog, m_marks,
+                        slotStabilities(m_controller->sweep(), solution.gamma, m_catalog)));
     if (!solution.reference) {
         m_referenceModel->clear();
         return;
@@ -509,7 +545,9 @@ void ChromatinWorkspace::refreshContrastiveTitle() {
         return;
     }
     m_emissionView->setTitle(tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
-                             contrastiveSubtitle(*solution.result, m_catalog, m_contradictedStates));
+                             contrastiveSubtitle(*solution.result, m_catalog, m_contradictedStates,
+                                                 slotStabilities(m_controller->sweep(),
+                                                                 solution.gamma, m_catalog)));
 }
 
 void ChromatinWorkspace::onSegmentationChanged(const SegmentationHandle& segmentation) {
@@ -568,6 +606,7 @@ void ChromatinWorkspace::onEnrichmentChanged(const EnrichmentTable& /*table*/) {
 }
 
 void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
+    m_analysisPanel->setBootstrapAvailable(sweep.path != nullptr);
     if (sweep.isEmpty()) {
         m_weightsChart->setLines({}, 0, ChromatinAnalysisPanel::kSliderMaximum);
         m_chartSlots.clear();
@@ -582,6 +621,8 @@ void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
         return;
     }
     refreshWeightsChart(true);
+    refreshEmissionModels(); // bootstrap stability in the heatmap's notes and flags
+    refreshContrastiveTitle();
     emit settledChanged();
 }
 

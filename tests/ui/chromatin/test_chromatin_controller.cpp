@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -450,4 +451,54 @@ TEST(ChromatinController, CombinationEncodingRebuildsTheMomentsAndFits) {
     EXPECT_EQ(result.markProbabilities.rows(), 7);
     EXPECT_EQ(result.markProbabilities.cols(), 10); // per-mark view of pattern emissions
     EXPECT_EQ(result.hmm.encoding, cx::ObservationEncoding::MarkCombination);
+}
+
+TEST(ChromatinController, BootstrapOfTheSweepPathGivesBandsStabilityAndCanBeCancelled) {
+    ChromatinController controller;
+    controller.setSweepGammas({0.0, 0.5, 1.0});
+    ASSERT_TRUE(prepareSlice(controller));
+    ASSERT_TRUE(waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
+    QSignalSpy started(&controller, &ChromatinController::bootstrapStarted);
+    QSignalSpy progress(&controller, &ChromatinController::bootstrapProgress);
+    QSignalSpy finished(&controller, &ChromatinController::bootstrapFinished);
+    QSignalSpy failed(&controller, &ChromatinController::bootstrapFailed);
+    QSignalSpy sweeps(&controller, &ChromatinController::sweepChanged);
+    controller.startBootstrap(4);
+    EXPECT_EQ(started.count(), 1);
+    EXPECT_TRUE(controller.isBootstrapRunning());
+    EXPECT_FALSE(controller.isIdle());
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+    EXPECT_EQ(failed.count(), 0);
+    EXPECT_GE(progress.count(), 1);
+    EXPECT_GE(sweeps.count(), 1);
+    const auto bootstrap = controller.sweep().bootstrap;
+    ASSERT_TRUE(bootstrap);
+    EXPECT_EQ(bootstrap->replicates, 4);
+    EXPECT_EQ(bootstrap->gammas, controller.sweep().path->gammas);
+    ASSERT_EQ(bootstrap->weightLo.size(), 3u);
+    EXPECT_EQ(bootstrap->identityStability.size(),
+              static_cast<size_t>(controller.sweep().path->numIdentities));
+    for (double s : bootstrap->identityStability) {
+        EXPECT_TRUE(!std::isfinite(s) || (s >= 0 && s <= 1));
+    }
+    // Same seed, same bands.
+    controller.startBootstrap(4);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }));
+    EXPECT_EQ(controller.sweep().bootstrap->weightLo, bootstrap->weightLo);
+    // Cancel: reported with an empty message, the previous bands stay.
+    controller.startBootstrap(200);
+    controller.cancelBootstrap();
+    EXPECT_FALSE(controller.isBootstrapRunning());
+    ASSERT_GE(failed.count(), 1);
+    EXPECT_TRUE(failed.back().at(0).toString().isEmpty());
+    EXPECT_TRUE(controller.sweep().bootstrap);
+    // Too few resamples are refused with a message.
+    controller.startBootstrap(1);
+    EXPECT_FALSE(failed.back().at(0).toString().isEmpty());
+    // A new sweep (other K) drops the bands.
+    auto parameters = controller.parameters();
+    parameters.numComponents = 5;
+    controller.setParameters(parameters);
+    ASSERT_TRUE(waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
+    EXPECT_FALSE(controller.sweep().bootstrap);
 }

@@ -208,3 +208,77 @@ TEST(ChromatinPresenter, UnreliableRangesReachHalfwayAndMerge) {
     EXPECT_DOUBLE_EQ(ranges[1].second, 2.0);
     EXPECT_TRUE(unreliableRanges(gammas, {0, 0, 0, 0, 0}).isEmpty());
 }
+
+TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
+    const cx::ContrastiveHmmResult result = threeStates();
+    const StateCatalog catalog = catalogOf(result);
+    // A two-point path whose components are the result's, identities 0, 1, 2 at both points.
+    auto path = std::make_shared<cx::HmmPath>();
+    path->gammas = {0.0, 1.0};
+    path->solutions = {result, result};
+    path->ids = {{0, 1, 2}, {0, 1, 2}};
+    path->continued = {0, 1};
+    path->numIdentities = 3;
+    WeightSweep sweep;
+    sweep.gammas = {0.0, 1.0};
+    Eigen::MatrixXd profiles = result.markProbabilities; // tracks reversed, as the sweep may do
+    profiles.row(0) = result.markProbabilities.row(2);
+    profiles.row(2) = result.markProbabilities.row(0);
+    Eigen::VectorXd w(3);
+    w << result.weights[2], result.weights[1], result.weights[0];
+    sweep.weights = {w, w};
+    sweep.profiles = {profiles, profiles};
+    sweep.specificInvalidMass = {0.0, 0.0};
+    sweep.path = path;
+    // Without a bootstrap: no bands, no stability.
+    EXPECT_TRUE(weightLines(sweep, 1.0, catalog).lines[0].lower.isEmpty());
+    EXPECT_TRUE(slotStabilities(sweep, 1.0, catalog).isEmpty());
+    auto bootstrap = std::make_shared<cx::HmmPathBootstrap>();
+    bootstrap->replicates = 20;
+    bootstrap->gammas = path->gammas;
+    bootstrap->weightLo = {{0.25, 0.45, -0.3}, {0.2, 0.4, std::nan("")}};
+    bootstrap->weightHi = {{0.35, 0.55, -0.1}, {0.4, 0.6, std::nan("")}};
+    bootstrap->stability = {{1.0, 1.0, 0.3}, {1.0, 0.9, 0.3}};
+    bootstrap->identityStability = {1.0, 0.95, 0.3}; // component 2 (background-like) unstable
+    sweep.bootstrap = bootstrap;
+    const WeightLines chart = weightLines(sweep, 1.0, catalog);
+    ASSERT_TRUE(chart.isValid());
+    const QVector<double> stability = slotStabilities(sweep, 1.0, catalog);
+    ASSERT_EQ(stability.size(), 3);
+    for (int s = 0; s < 3; ++s) {
+        const int component = catalog.componentOfSlot(s);
+        EXPECT_EQ(stability[s], bootstrap->identityStability[static_cast<size_t>(component)]);
+        const auto& line = chart.lines[s];
+        ASSERT_EQ(line.lower.size(), 2);
+        ASSERT_EQ(line.upper.size(), 2);
+        EXPECT_EQ(line.lower[0].y(), bootstrap->weightLo[0][static_cast<size_t>(component)]);
+        EXPECT_EQ(line.upper[0].y(), bootstrap->weightHi[0][static_cast<size_t>(component)]);
+        if (component == 2) {
+            // Fewer than 2 matched resamples (NaN band): the band collapses onto the line.
+            EXPECT_EQ(line.lower[1].y(), result.weights[2]);
+            EXPECT_EQ(line.upper[1].y(), result.weights[2]);
+            EXPECT_EQ(line.name, catalog.name(s) + QStringLiteral(" ⚠ 30 %"));
+        } else {
+            EXPECT_EQ(line.lower[1].y(), bootstrap->weightLo[1][static_cast<size_t>(component)]);
+            EXPECT_EQ(line.name, catalog.name(s));
+        }
+    }
+    // The heatmap flags the unstable state like an invalid one and says why; stable ones get
+    // their stability in the note.
+    const StateMatrixModel::Content content = emissionContent(result, catalog, kMarks, stability);
+    for (int s = 0; s < 3; ++s) {
+        const int component = catalog.componentOfSlot(s);
+        EXPECT_EQ(content.rowFlagged[s], component == 2);
+        EXPECT_TRUE(content.rowNotes[s].contains(component == 2 ? "unstable" : "bootstrap stability"))
+            << content.rowNotes[s].toStdString();
+    }
+    // An unstable foreground-specific state is named in the subtitle.
+    bootstrap->identityStability = {0.2, 0.95, 0.9};
+    const QString subtitle =
+        contrastiveSubtitle(result, catalog, {}, slotStabilities(sweep, 1.0, catalog));
+    EXPECT_TRUE(subtitle.contains("unstable under the bootstrap: " +
+                                  catalog.name(catalog.slotOfComponent(0))))
+        << subtitle.toStdString();
+    EXPECT_EQ(unstableSuffix(0.5), QString());
+    EXPECT_EQ(unstableSuffix(std::nan("")), QString());
+}

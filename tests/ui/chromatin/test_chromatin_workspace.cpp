@@ -15,6 +15,7 @@
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
 #include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/chromatin_presenter.h"
 
 #include <gtest/gtest.h>
 
@@ -28,6 +29,9 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QSpinBox>
+#include <QProgressBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -273,6 +277,77 @@ TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeigh
         flagged += flag && result.weights[component] > 0;
     }
     EXPECT_GT(flagged, 0) << "γ = " << invalidGamma;
+}
+
+TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHeatmap) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    ASSERT_TRUE(waitUntil([&] {
+        return chromatin->controller()->sweep().path != nullptr &&
+               !chromatin->weightsChart()->lines().isEmpty() && settledWithModel(chromatin);
+    }));
+    cx::ui::ChromatinAnalysisPanel* panel = chromatin->analysisPanel();
+    for (QWidget* widget : std::initializer_list<QWidget*>{
+             panel->replicatesSpin(), panel->bootstrapButton(), panel->cancelBootstrapButton(),
+             panel->bootstrapProgress()}) {
+        EXPECT_FALSE(widget->toolTip().isEmpty()) << widget->metaObject()->className();
+    }
+    ASSERT_TRUE(panel->bootstrapButton()->isEnabled());
+    for (const auto& line : chromatin->weightsChart()->lines()) {
+        EXPECT_TRUE(line.lower.isEmpty()); // no bands before a bootstrap
+    }
+    panel->replicatesSpin()->setValue(3);
+    panel->bootstrapButton()->click();
+    EXPECT_FALSE(panel->bootstrapButton()->isEnabled());
+    EXPECT_FALSE(panel->cancelBootstrapButton()->isHidden());
+    ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->sweep().bootstrap != nullptr; },
+                          60000));
+    ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+    EXPECT_TRUE(panel->bootstrapButton()->isEnabled());
+    EXPECT_TRUE(panel->cancelBootstrapButton()->isHidden());
+    EXPECT_TRUE(panel->bootstrapProgress()->isHidden());
+    // Every line has a band over the whole grid, inside the chart's y-range.
+    const auto sweep = chromatin->controller()->sweep();
+    const auto [yMin, yMax] = chromatin->weightsChart()->weightRange();
+    int wide = 0;
+    for (const auto& line : chromatin->weightsChart()->lines()) {
+        ASSERT_EQ(line.lower.size(), sweep.gammas.size());
+        ASSERT_EQ(line.upper.size(), sweep.gammas.size());
+        for (int i = 0; i < line.lower.size(); ++i) {
+            EXPECT_LE(line.lower[i].y(), line.upper[i].y());
+            wide += line.upper[i].y() > line.lower[i].y() ? 1 : 0;
+            if (std::abs(line.lower[i].y()) <= 1.0 && std::abs(line.upper[i].y()) <= 1.0) {
+                EXPECT_GE(line.lower[i].y(), yMin);
+                EXPECT_LE(line.upper[i].y(), yMax);
+            }
+        }
+    }
+    EXPECT_GT(wide, 0);
+    // For looking at it: CX_TEST_SCREENSHOT_DIR=/tmp cx_ui_tests --gtest_filter='*Bootstrap*'.
+    if (const QString dir = qEnvironmentVariable("CX_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        window.resize(1024, 700);
+        QApplication::processEvents();
+        window.grab().save(dir + QStringLiteral("/chromatin_bootstrap.png"));
+    }
+    // The heatmap's notes carry each state's stability; unstable ones are flagged.
+    const cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
+    const QVector<double> stability =
+        cx::ui::slotStabilities(sweep, chromatin->controller()->solution().gamma, chromatin->catalog());
+    ASSERT_EQ(stability.size(), emissions->rowCount());
+    const auto& result = *chromatin->controller()->solution().result;
+    for (int row = 0; row < emissions->rowCount(); ++row) {
+        const QString note = emissions->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString();
+        const bool flag =
+            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole).toBool();
+        const int component = chromatin->catalog().componentOfSlot(row);
+        const bool unstable = std::isfinite(stability[row]) && stability[row] < cx::kMinStateStability;
+        EXPECT_EQ(flag, unstable || result.componentInvalidMass[component] > 0) << row;
+        if (std::isfinite(stability[row])) {
+            EXPECT_TRUE(note.contains(unstable ? "unstable" : "bootstrap stability"))
+                << note.toStdString();
+        }
+    }
 }
 
 // A foreground-specific state that the segmentation puts in the background at least as much
