@@ -1,5 +1,7 @@
 #include "core/tensor/symmetric_tensor.h"
 
+#include "core/common/parallel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -100,6 +102,73 @@ void SymmetricTensor3::symmetrize() {
             }
         }
     }
+}
+
+SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::MatrixXd& v,
+                                       double alpha, const SymmetricTensor3* b) {
+    const Eigen::Index n = a.dimension();
+    requireDimension("contractSymmetric", n, v.rows());
+    if (b != nullptr) {
+        requireDimension("contractSymmetric", n, b->dimension());
+    }
+    const bool combine = b != nullptr && alpha != 0.0;
+    const Eigen::Index m = v.cols();
+    const Eigen::MatrixXd vt = v.transpose(); // m × n
+    // Tasks are fixed per k (step 1) and per j (step 2): each output column is computed by the
+    // same GEMM whichever thread runs it, so threads change nothing but the wall time. Below
+    // this size thread start-up costs more than it saves.
+    const bool threaded = static_cast<double>(n) * static_cast<double>(n) *
+                              static_cast<double>(n) * static_cast<double>(std::max<Eigen::Index>(m, 1)) >=
+                          2e6;
+    const int slots = threaded ? kReductionSlots : 1;
+
+    // Step 1: X (m × n²), column j + n·k = Vᵀ·T(:, j, k) = T(V, e_j, e_k), computed for j ≤ k
+    // (block k: one m × n × (k+1) GEMM) and mirrored to (k, j). Blocks are visited in the order
+    // 0, n−1, 1, n−2, … so that contiguous slot ranges carry equal work.
+    Eigen::MatrixXd x(m, n * n);
+    forEachSlot(n, slots, [&](int, std::int64_t begin, std::int64_t end) {
+        Eigen::MatrixXd buffer;
+        if (combine) {
+            buffer.resize(n, n);
+        }
+        for (std::int64_t item = begin; item < end; ++item) {
+            const Eigen::Index k = (item % 2 == 0) ? item / 2 : n - 1 - item / 2;
+            const Eigen::Index width = k + 1;
+            Eigen::Map<const Eigen::MatrixXd> ak(a.unfolded().data() + n * n * k, n, width);
+            auto xk = x.middleCols(n * k, width);
+            if (combine) {
+                Eigen::Map<const Eigen::MatrixXd> bk(b->unfolded().data() + n * n * k, n, width);
+                buffer.leftCols(width) = ak + alpha * bk;
+                xk.noalias() = vt * buffer.leftCols(width);
+            } else {
+                xk.noalias() = vt * ak;
+            }
+            for (Eigen::Index j = 0; j < k; ++j) {
+                x.col(k + n * j) = x.col(j + n * k);
+            }
+        }
+    });
+
+    // Step 2: T(e_j, V_a, V_b) = Σ_k X(a, k, j)·V(k, b): block j of X (m × n) times V, written
+    // as column j of partialᵀ (m² × n).
+    Eigen::MatrixXd partialT(m * m, n);
+    forEachSlot(n, slots, [&](int, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t j = begin; j < end; ++j) {
+            Eigen::Map<Eigen::MatrixXd> zj(partialT.col(j).data(), m, m);
+            zj.noalias() = x.middleCols(n * j, n) * v;
+        }
+    });
+    SymmetricContraction out;
+    out.partial = partialT.transpose();
+    // Step 3: core = Vᵀ·partial, one m × n × m GEMM per column block b.
+    out.core.resize(m, m * m);
+    forEachSlot(m, threaded ? std::min<int>(kReductionSlots, static_cast<int>(std::max<Eigen::Index>(m, 1))) : 1,
+                [&](int, std::int64_t begin, std::int64_t end) {
+                    for (std::int64_t c = begin; c < end; ++c) {
+                        out.core.middleCols(m * c, m).noalias() = vt * out.partial.middleCols(m * c, m);
+                    }
+                });
+    return out;
 }
 
 double SymmetricTensor3::asymmetry() const {

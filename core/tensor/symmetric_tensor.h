@@ -48,4 +48,23 @@ private:
     Eigen::MatrixXd m_unfolded;
 };
 
+/// T(I, V, V) and T(V, V, V) of a symmetric tensor.
+struct SymmetricContraction {
+    Eigen::MatrixXd partial; ///< T(I, V, V): n × m², partial(i, a + m·b) = T(e_i, V_a, V_b)
+    Eigen::MatrixXd core;    ///< T(V, V, V): m × m², the mode-1 unfolding of the m × m × m core
+};
+
+/// T(I, V, V) and T(V, V, V) for the symmetric T = A + alpha·B (B == nullptr: T = A), without
+/// forming T. Uses T's symmetry: only the unfolding columns (j, k) with j ≤ k of A and B are
+/// read. Steps: X(a, j, k) = T(V_a, e_j, e_k) for j ≤ k by one GEMM per k (mirrored to j > k),
+/// then partial(j, a + m·b) = Σ_k X(a, k, j)·V(k, b) by one m × n × m GEMM per j, then
+/// core = Vᵀ·partial. Cost ≈ n³m + 2n²m² + 2nm³ flops (contractModes23 then Vᵀ·: 2n³m + 2n²m² +
+/// 2nm³, plus n³ to form A + alpha·B). Work is split over threadCount() threads by fixed
+/// per-k and per-j tasks, so the result is bit-identical for any thread count.
+/// Equals contractModes23 / multilinear up to rounding when A and B are symmetric (as every
+/// moment estimator here makes them; see symmetrize()); asymmetric parts are not seen.
+/// \throws std::invalid_argument on a dimension mismatch.
+SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::MatrixXd& v,
+                                       double alpha = 0.0, const SymmetricTensor3* b = nullptr);
+
 } // namespace cx

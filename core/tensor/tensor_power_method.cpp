@@ -1,5 +1,6 @@
 #include "core/tensor/tensor_power_method.h"
 
+#include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/tensor/jennrich.h"
 
@@ -260,42 +261,327 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& low, const Symm
     return DensePowerMethod(low, m3).run(options, cancel);
 }
 
-DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3)
-    : m_low(std::move(low)) {
-    const Eigen::Index n = m_low.vectors.rows();
-    if (m3.dimension() != n) {
+namespace {
+
+void validateFactor(const SymmetricLowRank& low, Eigen::Index tensorDimension) {
+    const Eigen::Index n = low.vectors.rows();
+    if (tensorDimension != n) {
         throw std::invalid_argument("generalizedPowerMethod: M2 factor has " + std::to_string(n) +
-                                    " rows, M3 has dimension " + std::to_string(m3.dimension()));
+                                    " rows, M3 has dimension " + std::to_string(tensorDimension));
     }
-    if (m_low.values.size() != m_low.vectors.cols()) {
+    if (low.values.size() != low.vectors.cols()) {
         throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
-                                    std::to_string(m_low.vectors.cols()) + " columns but " +
-                                    std::to_string(m_low.values.size()) + " values");
+                                    std::to_string(low.vectors.cols()) + " columns but " +
+                                    std::to_string(low.values.size()) + " values");
     }
-    // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
-    m_partial = m3.contractModes23(m_low.vectors);
-    m_core = m_low.vectors.transpose() * m_partial; // K × K², unfolding of t
 }
 
-PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
-                                        const CancelToken& cancel,
-                                        const Eigen::MatrixXd& starts) const {
-    const Eigen::Index n = m_low.vectors.rows();
+void validateRun(const SymmetricLowRank& low, const PowerMethodOptions& options,
+                 const Eigen::MatrixXd& starts) {
+    const Eigen::Index n = low.vectors.rows();
     validate(options, n, "generalizedPowerMethod");
-    const int k = options.numComponents;
-    if (m_low.vectors.cols() != k) {
+    if (low.vectors.cols() != options.numComponents) {
         throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
-                                    std::to_string(m_low.vectors.cols()) + " columns, numComponents = " +
-                                    std::to_string(k));
+                                    std::to_string(low.vectors.cols()) + " columns, numComponents = " +
+                                    std::to_string(options.numComponents));
     }
     if (starts.cols() > 0 && starts.rows() != n) {
         throw std::invalid_argument("generalizedPowerMethod: warm starts have " +
                                     std::to_string(starts.rows()) + " rows, expected " +
                                     std::to_string(n));
     }
+}
+
+/// Packs the columns (j, l), j ≤ l, of a symmetric-in-(j, l) unfolding rows × K² into
+/// rows × K(K+1)/2, off-diagonal pairs doubled (exact: a power of two).
+Eigen::MatrixXd packPairs(const Eigen::MatrixXd& unfolding, Eigen::Index k) {
+    Eigen::MatrixXd packed(unfolding.rows(), k * (k + 1) / 2);
+    Eigen::Index p = 0;
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j <= l; ++j, ++p) {
+            packed.col(p) = unfolding.col(j + k * l);
+            if (j < l) {
+                packed.col(p) *= 2.0;
+            }
+        }
+    }
+    return packed;
+}
+
+/// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
+void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out) {
+    const Eigen::Index k = y.rows();
+    out.resize(k * (k + 1) / 2, y.cols());
+    for (Eigen::Index c = 0; c < y.cols(); ++c) {
+        double* column = out.col(c).data();
+        const double* yc = y.col(c).data();
+        Eigen::Index p = 0;
+        for (Eigen::Index l = 0; l < k; ++l) {
+            const double yl = yc[l];
+            for (Eigen::Index j = 0; j <= l; ++j) {
+                column[p++] = yc[j] * yl;
+            }
+        }
+    }
+}
+
+} // namespace
+
+DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3)
+    : m_low(std::move(low)) {
+    validateFactor(m_low, m3.dimension());
+    adopt(contractSymmetric(m3, m_low.vectors));
+}
+
+DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& a, double alpha,
+                                   const SymmetricTensor3& b)
+    : m_low(std::move(low)) {
+    validateFactor(m_low, a.dimension());
+    validateFactor(m_low, b.dimension());
+    adopt(contractSymmetric(a, m_low.vectors, alpha, &b));
+}
+
+void DensePowerMethod::adopt(SymmetricContraction contraction) {
+    const Eigen::Index k = m_low.vectors.cols();
+    m_core = std::move(contraction.core);
+    m_corePacked = packPairs(m_core, k);
+    m_partialPacked = packPairs(contraction.partial, k);
+}
+
+namespace {
+
+/// Deflations so far, in K coordinates: α_τ = V_Kᵀâ_τ (columns) and weights |λ̂_τ|.
+struct KDeflations {
+    Eigen::MatrixXd alpha;
+    Eigen::VectorXd weight;
+    Eigen::Index count = 0;
+
+    /// Σ_{τ<used} |λ̂_τ|⟨α_τ, y⟩²·target_τ for every column y of ys (target: K × used or
+    /// n × used, its columns the deflated vectors in α's or in ℝⁿ's coordinates).
+    Eigen::MatrixXd term(const Eigen::MatrixXd& ys, const Eigen::Ref<const Eigen::MatrixXd>& target,
+                         Eigen::Index used) const {
+        Eigen::MatrixXd g = alpha.leftCols(used).transpose() * ys; // used × m
+        g = (g.array().square().colwise() * weight.head(used).array()).matrix();
+        return target * g;
+    }
+};
+
+/// t(I, y, y) with the deflations, for every column y of ys: one GEMM of the packed core.
+Eigen::MatrixXd contractPacked(const Eigen::MatrixXd& corePacked, const KDeflations& deflations,
+                               const Eigen::MatrixXd& ys, Eigen::MatrixXd& pairs) {
+    pairProducts(ys, pairs);
+    Eigen::MatrixXd out = corePacked * pairs;
+    if (deflations.count > 0) {
+        out -= deflations.term(ys, deflations.alpha.leftCols(deflations.count), deflations.count);
+    }
+    return out;
+}
+
+/// Trials of one component run together (DensePowerMethod::run): each power step of the trials
+/// still running is one GEMM. â is not formed here (trial.a stays empty).
+struct TrialBatch {
+    std::vector<Trial> trials;
+    Eigen::MatrixXd yLast;      // K × m: y of each trial's last power step
+    Eigen::VectorXd scales;     // 1/|⟨u, M2⁺u⟩|^{1/2} per trial (0 if degenerate)
+    Eigen::MatrixXd coords;     // K × m: V_Kᵀu of the last step
+};
+
+TrialBatch iterateTrials(const Eigen::MatrixXd& corePacked, const KDeflations& deflations,
+                         const Eigen::VectorXd& inverse, const PowerMethodOptions& options,
+                         Eigen::MatrixXd x, const CancelToken& cancel) {
+    const Eigen::Index k = x.rows();
+    const Eigen::Index m = x.cols();
+    TrialBatch batch;
+    batch.trials.resize(static_cast<size_t>(m));
+    batch.yLast = Eigen::MatrixXd::Zero(k, m);
+    batch.coords = Eigen::MatrixXd::Zero(k, m);
+    batch.scales = Eigen::VectorXd::Zero(m);
+    for (Eigen::Index c = 0; c < m; ++c) {
+        x.col(c).normalize();
+    }
+    std::vector<Eigen::Index> active(static_cast<size_t>(m));
+    std::iota(active.begin(), active.end(), Eigen::Index{0});
+    Eigen::MatrixXd y;
+    Eigen::MatrixXd pairs;
+    for (int it = 0; it < options.iterations && !active.empty(); ++it) {
+        throwIfCancelled(cancel);
+        const auto width = static_cast<Eigen::Index>(active.size());
+        y.resize(k, width);
+        for (Eigen::Index i = 0; i < width; ++i) {
+            y.col(i) = inverse.cwiseProduct(x.col(active[static_cast<size_t>(i)])); // V_Kᵀ M2⁺ u
+        }
+        const Eigen::MatrixXd next = contractPacked(corePacked, deflations, y, pairs);
+        std::vector<Eigen::Index> running;
+        for (Eigen::Index i = 0; i < width; ++i) {
+            const Eigen::Index c = active[static_cast<size_t>(i)];
+            Trial& trial = batch.trials[static_cast<size_t>(c)];
+            trial.iterations = it + 1;
+            const double norm = next.col(i).norm();
+            if (!(norm > 0) || !std::isfinite(norm)) {
+                trial.degenerate = true;
+                continue;
+            }
+            batch.yLast.col(c) = y.col(i);
+            batch.coords.col(c) = next.col(i);
+            const Eigen::VectorXd unit = next.col(i) / norm;
+            const double change = directionChange(x.col(c), unit);
+            x.col(c) = unit;
+            if (change < options.tolerance) {
+                trial.converged = true;
+                continue;
+            }
+            running.push_back(c);
+        }
+        active.swap(running);
+    }
+    // ⟨u, M2⁺u⟩ = coordsᵀΛ⁻¹coords; â = u·scale; λ̂ = t(z, z, z) with z = Λ⁻¹V_Kᵀâ.
+    std::vector<Eigen::Index> valid;
+    for (Eigen::Index c = 0; c < m; ++c) {
+        Trial& trial = batch.trials[static_cast<size_t>(c)];
+        if (trial.degenerate) {
+            continue;
+        }
+        const double quadratic = batch.coords.col(c).dot(inverse.cwiseProduct(batch.coords.col(c)));
+        if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
+            trial.degenerate = true;
+            continue;
+        }
+        batch.scales[c] = 1.0 / std::sqrt(std::abs(quadratic));
+        valid.push_back(c);
+    }
+    if (!valid.empty()) {
+        Eigen::MatrixXd z(k, static_cast<Eigen::Index>(valid.size()));
+        for (size_t i = 0; i < valid.size(); ++i) {
+            const Eigen::Index c = valid[i];
+            z.col(static_cast<Eigen::Index>(i)) = batch.scales[c] * inverse.cwiseProduct(batch.coords.col(c));
+        }
+        const Eigen::MatrixXd tz = contractPacked(corePacked, deflations, z, pairs);
+        for (size_t i = 0; i < valid.size(); ++i) {
+            Trial& trial = batch.trials[static_cast<size_t>(valid[i])];
+            trial.lambda = z.col(static_cast<Eigen::Index>(i)).dot(tz.col(static_cast<Eigen::Index>(i)));
+            if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
+                trial.degenerate = true; // outside what the model allows (see minAbsLambda)
+            }
+        }
+    }
+    return batch;
+}
+
+/// Components at or above this K split their trials into two fixed groups that run on up to
+/// two threads. The split depends on K and the trial count only, never on the thread count.
+constexpr int kGroupedTrialsFromK = 16;
+
+} // namespace
+
+PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
+                                        const CancelToken& cancel,
+                                        const Eigen::MatrixXd& starts) const {
+    validateRun(m_low, options, starts);
+    const Eigen::Index n = m_low.vectors.rows();
+    const int k = options.numComponents;
     const Eigen::MatrixXd& v = m_low.vectors;
-    const Eigen::MatrixXd& partial = m_partial;
-    const Eigen::MatrixXd& core = m_core;
+    const Eigen::VectorXd inverse = m_low.values.cwiseInverse();
+    const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
+                                                   : Eigen::MatrixXd();
+    KDeflations deflations;
+    deflations.alpha.resize(k, k);
+    deflations.weight.resize(k);
+    // The trials of component t from the columns of x0 (K × m), in fixed column groups.
+    auto runTrials = [&](const Eigen::MatrixXd& x0) {
+        const Eigen::Index m = x0.cols();
+        const Eigen::Index groups = (k >= kGroupedTrialsFromK && m >= 2) ? 2 : 1;
+        std::vector<TrialBatch> parts(static_cast<size_t>(groups));
+        auto runGroup = [&](std::int64_t g) {
+            const Eigen::Index begin = m * g / groups;
+            const Eigen::Index end = m * (g + 1) / groups;
+            parts[static_cast<size_t>(g)] = iterateTrials(m_corePacked, deflations, inverse, options,
+                                                          x0.middleCols(begin, end - begin), cancel);
+        };
+        if (groups == 1) {
+            runGroup(0);
+            return std::move(parts.front());
+        }
+        parallelFor(groups, runGroup);
+        TrialBatch all;
+        all.yLast.resize(k, m);
+        all.coords.resize(k, m);
+        all.scales.resize(m);
+        Eigen::Index offset = 0;
+        for (TrialBatch& part : parts) {
+            const auto width = static_cast<Eigen::Index>(part.trials.size());
+            all.yLast.middleCols(offset, width) = part.yLast;
+            all.coords.middleCols(offset, width) = part.coords;
+            all.scales.segment(offset, width) = part.scales;
+            all.trials.insert(all.trials.end(), part.trials.begin(), part.trials.end());
+            offset += width;
+        }
+        return all;
+    };
+
+    std::vector<Trial> kept;
+    Eigen::MatrixXd keptY = Eigen::MatrixXd::Zero(k, k); // y of each kept trial's last step
+    Eigen::VectorXd keptScale = Eigen::VectorXd::Zero(k);
+    for (int t = 0; t < k; ++t) {
+        throwIfCancelled(cancel);
+        TrialBatch batch;
+        if (t < warm.cols() && warm.col(t).norm() > 1e-12) {
+            batch = runTrials(warm.col(t));
+        }
+        if (batch.trials.empty() || batch.trials.front().degenerate) {
+            Eigen::MatrixXd x0(k, options.restarts);
+            for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
+                x0.col(trialIndex) = randomStart(options.seed, t, trialIndex, options.restarts, k);
+            }
+            batch = runTrials(x0);
+        }
+        const Trial& best = medianTrial(batch.trials);
+        const auto index = static_cast<Eigen::Index>(&best - batch.trials.data());
+        kept.push_back(best);
+        if (!best.degenerate) {
+            keptY.col(t) = batch.yLast.col(index);
+            keptScale[t] = batch.scales[index];
+            // V_Kᵀâ = scale·V_Kᵀu: the deflation of the next components, in K coordinates.
+            deflations.alpha.col(deflations.count) = batch.scales[index] * batch.coords.col(index);
+            deflations.weight[deflations.count] = std::abs(best.lambda);
+            ++deflations.count;
+        }
+    }
+    // â_t = scale_t·(T(I, V_K y_t, V_K y_t) − Σ_{τ<t} |λ̂_τ|⟨α_τ, y_t⟩²â_τ) in ℝⁿ: one GEMM for
+    // the kept trials only, then the deflation terms in order.
+    Eigen::MatrixXd pairs;
+    pairProducts(keptY, pairs);
+    const Eigen::MatrixXd u = m_partialPacked * pairs; // n × K
+    Eigen::MatrixXd keptA = Eigen::MatrixXd::Zero(n, k); // â of the non-degenerate kept, in order
+    Eigen::Index done = 0;
+    for (int t = 0; t < k; ++t) {
+        Trial& trial = kept[static_cast<size_t>(t)];
+        trial.a = Eigen::VectorXd::Zero(n);
+        if (trial.degenerate) {
+            continue;
+        }
+        Eigen::VectorXd a = u.col(t);
+        if (done > 0) {
+            a -= deflations.term(keptY.col(t), keptA.leftCols(done), done);
+        }
+        trial.a = keptScale[t] * a;
+        keptA.col(done) = trial.a;
+        ++done;
+    }
+    return finish(kept, m_low.values, n);
+}
+
+PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const SymmetricTensor3& m3,
+                                            const PowerMethodOptions& options,
+                                            const CancelToken& cancel,
+                                            const Eigen::MatrixXd& starts) {
+    validateFactor(low, m3.dimension());
+    validateRun(low, options, starts);
+    const Eigen::Index n = low.vectors.rows();
+    const int k = options.numComponents;
+    const Eigen::MatrixXd& v = low.vectors;
+    // T(I, V, V) (n × K²) and its K×K×K core t = T(V, V, V).
+    const Eigen::MatrixXd partial = m3.contractModes23(v);
+    const Eigen::MatrixXd core = v.transpose() * partial; // K × K², unfolding of t
 
     struct Deflation {
         Eigen::VectorXd a;      // â in ℝⁿ
@@ -330,7 +616,7 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
         return u;
     };
     steps.lambdaOf = [&](const Eigen::VectorXd& a) {
-        const Eigen::VectorXd z = m_low.values.cwiseInverse().asDiagonal() * (v.transpose() * a);
+        const Eigen::VectorXd z = low.values.cwiseInverse().asDiagonal() * (v.transpose() * a);
         return z.dot(coreContract(z));
     };
     steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) {
@@ -338,7 +624,7 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
     };
     const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
                                                    : Eigen::MatrixXd();
-    return runAlgorithm2(m_low, options, steps, cancel, warm);
+    return runAlgorithm2(low, options, steps, cancel, warm);
 }
 
 PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& options) const {
@@ -411,18 +697,31 @@ double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const
     if (!(total > 0)) {
         return 0.0;
     }
+    // Deflation's convention: M3 = Σ |λ̂_t| â_t^{⊗3} (â carries the sign). With z_t = Wᵀâ_t the
+    // subtracted tensor is Z·diag(|λ̂|)·(Z ⊙ Z)ᵀ in the unfolding (⊙: column-wise Kronecker),
+    // one GEMM.
+    std::vector<Eigen::Index> used;
     for (Eigen::Index t = 0; t < result.lambdas.size(); ++t) {
-        if (static_cast<size_t>(t) < result.degenerate.size() && result.degenerate[static_cast<size_t>(t)]) {
-            continue;
+        const bool degenerate = static_cast<size_t>(t) < result.degenerate.size() &&
+                                result.degenerate[static_cast<size_t>(t)];
+        if (!degenerate) {
+            used.push_back(t);
         }
-        const Eigen::VectorXd z = (s * (m_low.vectors.transpose() * result.components.col(t)).array()).matrix();
-        // Deflation's convention: M3 = Σ |λ̂_t| â_t^{⊗3} (â carries the sign).
-        const double lambda = std::abs(result.lambdas[t]);
-        for (Eigen::Index l = 0; l < k; ++l) {
-            for (Eigen::Index j = 0; j < k; ++j) {
-                residual.col(j + k * l).noalias() -= (lambda * z[j] * z[l]) * z;
+    }
+    const auto count = static_cast<Eigen::Index>(used.size());
+    if (count > 0) {
+        Eigen::MatrixXd z(k, count);
+        Eigen::MatrixXd weighted(k, count);
+        Eigen::MatrixXd kron(k * k, count);
+        for (Eigen::Index c = 0; c < count; ++c) {
+            const Eigen::Index t = used[static_cast<size_t>(c)];
+            z.col(c) = (s * (m_low.vectors.transpose() * result.components.col(t)).array()).matrix();
+            weighted.col(c) = std::abs(result.lambdas[t]) * z.col(c);
+            for (Eigen::Index l = 0; l < k; ++l) {
+                kron.col(c).segment(k * l, k) = z(l, c) * z.col(c);
             }
         }
+        residual.noalias() -= weighted * kron.transpose();
     }
     return residual.norm() / total;
 }

@@ -83,15 +83,30 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const Symme
 /// and with the whitened residual that says which of two runs explains M3 better.
 class DensePowerMethod {
 public:
-    /// \pre low.vectors is n × K with orthonormal columns and non-zero values; m3 has dimension n.
-    /// 	hrows std::invalid_argument on shape mismatch.
+    /// \pre low.vectors is n × K with orthonormal columns and non-zero values; m3 has dimension n
+    /// and is symmetric (only its unfolding columns (j, k), j ≤ k, are read: contractSymmetric).
+    /// \throws std::invalid_argument on shape mismatch.
     DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3);
+
+    /// Decomposes the symmetric m3 = a + alpha·b (e.g. M3f − γ·M3b) without forming it: the same
+    /// numbers as DensePowerMethod(low, a.plusScaled(alpha, b)) up to rounding, without the n³
+    /// temporary. \throws std::invalid_argument on shape mismatch.
+    DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& a, double alpha,
+                     const SymmetricTensor3& b);
 
     /// Alg. 2. Without `starts` (n × 0) this is generalizedPowerMethod with the same seed.
     /// With warm starts (n × S), component t (t < S) is one trial from x⁽⁰⁾ = V_Kᵀ·starts.col(t)
     /// — a component of a neighbouring solution, which the iteration then follows — kept as it
     /// is; components t ≥ S, and warm trials that are degenerate or whose start has no part in
     /// range(M2_K), fall back to the random trials with the median-|λ̂| rule.
+    ///
+    /// The trials of a component run together: each power step of all still-running trials is one
+    /// GEMM of the packed core (K × K(K+1)/2, the symmetric pairs j ≤ l) with their packed y⊗y,
+    /// deflation is a rank-|deflated| correction inside that contraction (the core is never
+    /// rebuilt), a trial leaves the batch when it meets the tolerance, and the n-dimensional
+    /// u = T(I, V_K y, V_K y) is formed only for the kept trial (a trial's ⟨u, M2⁺u⟩ and λ̂ only
+    /// need V_Kᵀu, which is the last power step). Same numbers as denseReferencePowerMethod up to
+    /// rounding.
     PowerMethodResult run(const PowerMethodOptions& options, const CancelToken& cancel = {},
                           const Eigen::MatrixXd& starts = Eigen::MatrixXd()) const;
 
@@ -117,10 +132,24 @@ public:
     const SymmetricLowRank& m2() const { return m_low; }
 
 private:
+    void adopt(SymmetricContraction contraction);
+
     SymmetricLowRank m_low;
-    Eigen::MatrixXd m_partial; ///< T(I, V, V), n × K²
-    Eigen::MatrixXd m_core;    ///< T(V, V, V), K × K²
+    Eigen::MatrixXd m_core;          ///< T(V, V, V), K × K²
+    /// Packed symmetric pairs: column p(j, l) = j + l(l+1)/2 (j ≤ l) holds column j + K·l of
+    /// T(V, V, V) (resp. T(I, V, V)) times 2 if j < l, so that t(I, y, y) = packed·[y_j y_l]_p.
+    Eigen::MatrixXd m_corePacked;    ///< K × K(K+1)/2
+    Eigen::MatrixXd m_partialPacked; ///< n × K(K+1)/2
 };
+
+/// The previous implementation of DensePowerMethod::run (T(I, V, V) by contractModes23, one trial
+/// at a time, one K × K GEMV per core slice and power step, u formed in ℝⁿ for every trial),
+/// kept as the test oracle of the batched run: same seeds, same algorithm, same numbers up to
+/// rounding. Not used by the engines.
+PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const SymmetricTensor3& m3,
+                                            const PowerMethodOptions& options,
+                                            const CancelToken& cancel = {},
+                                            const Eigen::MatrixXd& starts = Eigen::MatrixXd());
 
 /// Numerical rank of the K retained M2 eigenvalues: how many have
 /// |value| > relativeTolerance·max|value|. Used to reject K above the data's rank.

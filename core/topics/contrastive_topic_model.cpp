@@ -337,7 +337,6 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
     const Eigen::MatrixXd noise =
         m_noiseAvailable ? Eigen::MatrixXd(m_noiseF - gamma * m_noiseB) : Eigen::MatrixXd();
-    const SymmetricTensor3 m3 = m_m3f.plusScaled(-gamma, m_m3b);
     const PowerMethodOptions power = powerOptions(options, gamma);
     const bool haveNeighbour = neighbour != nullptr && neighbour->projectedComponents.rows() == rank() &&
                                neighbour->projectedComponents.cols() > 0;
@@ -353,7 +352,8 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         Candidate out;
         out.kept = selectKeptDirections(m2, noise, options.numComponents, rule);
         checkRank(out.kept.low.values, options.numComponents, gamma);
-        const DensePowerMethod method(out.kept.low, m3);
+        // M3f − γ·M3b enters through its contraction with the kept directions only.
+        const DensePowerMethod method(out.kept.low, m_m3f, -gamma, m_m3b);
         const bool jennrich = options.decomposition == Decomposition::Jennrich;
         out.decomposition = jennrich ? method.runJennrich(power) : method.run(power, cancel);
         out.residual = method.whitenedResidual(out.decomposition);

@@ -1,3 +1,4 @@
+#include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/tensor/linalg.h"
 #include "core/tensor/symmetric_tensor.h"
@@ -347,6 +348,270 @@ TEST(TensorPowerMethod, WarmStartsFollowTheirComponents) {
     EXPECT_LT(method.whitenedResidual(warm), 1e-6);
     // Same inputs, same numbers.
     EXPECT_EQ(method.run(options, {}, starts).components, warm.components);
+}
+
+/// A random symmetric tensor that is not low-rank: a few mixed-sign rank-one terms of
+/// non-orthogonal directions plus symmetrised Gaussian noise.
+SymmetricTensor3 randomSymmetricTensor(Eigen::Index n, double noise, Rng& rng) {
+    SymmetricTensor3 t(n);
+    for (int r = 0; r < 4; ++r) {
+        t.addRankOne(rng.normal(), rng.normalVector(n));
+    }
+    t.unfolded() += noise * rng.normalMatrix(n, n * n);
+    t.symmetrize();
+    return t;
+}
+
+/// Random symmetric indefinite n × n matrix.
+Eigen::MatrixXd randomSymmetricMatrix(Eigen::Index n, Rng& rng) {
+    const Eigen::MatrixXd g = rng.normalMatrix(n, n);
+    return 0.5 * (g + g.transpose());
+}
+
+TEST(SymmetricTensor3, ContractSymmetricMatchesTheUnfoldingProducts) {
+    Rng rng(17);
+    for (const Eigen::Index n : {1, 7, 30}) {
+        const SymmetricTensor3 a = randomSymmetricTensor(n, 0.3, rng);
+        const SymmetricTensor3 b = randomSymmetricTensor(n, 0.3, rng);
+        const Eigen::Index m = std::min<Eigen::Index>(n, 6);
+        const Eigen::MatrixXd v = rng.normalMatrix(n, m);
+        const SymmetricContraction single = contractSymmetric(a, v);
+        const Eigen::MatrixXd partial = a.contractModes23(v);
+        EXPECT_LT((single.partial - partial).norm(), 1e-12 * partial.norm()) << n;
+        EXPECT_LT((single.core - a.multilinear(v).unfolded()).norm(), 1e-12 * single.core.norm()) << n;
+        // A − 1.7·B without forming it.
+        const SymmetricTensor3 difference = a.plusScaled(-1.7, b);
+        const SymmetricContraction combined = contractSymmetric(a, v, -1.7, &b);
+        EXPECT_LT((combined.partial - difference.contractModes23(v)).norm(), 1e-12 * partial.norm()) << n;
+        EXPECT_LT((combined.core - difference.multilinear(v).unfolded()).norm(),
+                  1e-12 * combined.core.norm())
+            << n;
+    }
+    const SymmetricTensor3 a(5);
+    EXPECT_THROW(contractSymmetric(a, Eigen::MatrixXd::Zero(4, 2)), std::invalid_argument);
+    const SymmetricTensor3 b(4);
+    EXPECT_THROW(contractSymmetric(a, Eigen::MatrixXd::Zero(5, 2), 1.0, &b), std::invalid_argument);
+}
+
+TEST(SymmetricTensor3, ContractSymmetricIsThreadCountIndependent) {
+    // Large enough for the threaded path (n³m ≥ 2·10⁶).
+    Rng rng(23);
+    const SymmetricTensor3 a = randomSymmetricTensor(64, 0.1, rng);
+    const SymmetricTensor3 b = randomSymmetricTensor(64, 0.1, rng);
+    const Eigen::MatrixXd v = rng.normalMatrix(64, 12);
+    const int saved = threadCount();
+    setThreadCount(1);
+    const SymmetricContraction one = contractSymmetric(a, v, -2.5, &b);
+    setThreadCount(2);
+    const SymmetricContraction two = contractSymmetric(a, v, -2.5, &b);
+    setThreadCount(3);
+    const SymmetricContraction three = contractSymmetric(a, v, -2.5, &b);
+    setThreadCount(saved);
+    EXPECT_EQ(one.partial, two.partial);
+    EXPECT_EQ(one.core, two.core);
+    EXPECT_EQ(one.partial, three.partial);
+    EXPECT_EQ(one.core, three.core);
+}
+
+/// The batched DensePowerMethod::run against the previous one-trial-at-a-time implementation.
+void expectSameDecomposition(const PowerMethodResult& fast, const PowerMethodResult& reference,
+                             double tolerance, bool sameIterations) {
+    ASSERT_EQ(fast.components.cols(), reference.components.cols());
+    EXPECT_LT((fast.components - reference.components).norm(),
+              tolerance * std::max(1.0, reference.components.norm()));
+    EXPECT_LT((fast.lambdas - reference.lambdas).norm(),
+              tolerance * std::max(1.0, reference.lambdas.norm()));
+    EXPECT_EQ(fast.degenerate, reference.degenerate);
+    EXPECT_EQ(fast.status, reference.status);
+    if (sameIterations) {
+        EXPECT_EQ(fast.iterations, reference.iterations);
+        EXPECT_EQ(fast.converged, reference.converged);
+    }
+}
+
+/// A random symmetric problem with structure: M2 and M3 of `rank` mixed-sign, non-orthogonal
+/// random components plus symmetric Gaussian noise of relative size `noise`, so that each
+/// component is an attractor of the power map.
+struct RandomProblem {
+    Eigen::MatrixXd m2;
+    SymmetricTensor3 m3;
+};
+
+RandomProblem randomStructuredProblem(Eigen::Index n, int rank, double noise, Rng& rng) {
+    RandomProblem p;
+    p.m2 = noise * randomSymmetricMatrix(n, rng);
+    p.m3 = SymmetricTensor3(n);
+    for (int t = 0; t < rank; ++t) {
+        const double weight = (t % 2 == 0 ? 1.0 : -1.0) * (1.0 + rng.uniform());
+        const Eigen::VectorXd a = rng.normalVector(n).normalized();
+        p.m2 += weight * a * a.transpose();
+        p.m3.addRankOne(weight, a);
+    }
+    p.m3.unfolded() += noise * rng.normalMatrix(n, n * n);
+    p.m3.symmetrize();
+    return p;
+}
+
+TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnRandomSymmetricTensors) {
+    // Structured random problems: with a fixed budget (tolerance 0) both implementations follow
+    // the same iterates step for step, and with early stopping they stop together.
+    Rng rng(31);
+    for (int round = 0; round < 6; ++round) {
+        const Eigen::Index n = 12 + 5 * round;
+        const int k = 3 + round;
+        const RandomProblem p = randomStructuredProblem(n, k, 1e-3, rng);
+        const SymmetricLowRank low = truncatedSymmetricEigen(p.m2, k);
+        PowerMethodOptions options;
+        options.numComponents = k;
+        options.restarts = 5;
+        options.seed = 100 + static_cast<std::uint64_t>(round);
+        options.iterations = 40;
+        options.tolerance = 0;
+        const DensePowerMethod method(low, p.m3);
+        const PowerMethodResult fast = method.run(options);
+        expectSameDecomposition(fast, denseReferencePowerMethod(low, p.m3, options), 1e-10, true);
+        // Same seed, same numbers.
+        const PowerMethodResult again = method.run(options);
+        EXPECT_EQ(fast.components, again.components);
+        EXPECT_EQ(fast.lambdas, again.lambdas);
+        EXPECT_EQ(fast.iterations, again.iterations);
+        // Warm starts (slot t from a random vector; the last slot has none).
+        const Eigen::MatrixXd starts = rng.normalMatrix(n, k - 1);
+        expectSameDecomposition(method.run(options, {}, starts),
+                                denseReferencePowerMethod(low, p.m3, options, {}, starts), 1e-10,
+                                true);
+        // A bound on |λ̂| that rejects some trials and components.
+        PowerMethodOptions bounded = options;
+        bounded.minAbsLambda = fast.lambdas.cwiseAbs().mean();
+        expectSameDecomposition(method.run(bounded), denseReferencePowerMethod(low, p.m3, bounded),
+                                1e-10, true);
+        // Early stopping: the kept iterates agree. Several trials reach the same fixed point with
+        // |λ̂| equal up to rounding, so the median rule may keep another of them (with another
+        // iteration count) — the component is the same.
+        options.iterations = 200;
+        options.tolerance = 1e-8;
+        const PowerMethodResult stopped = method.run(options);
+        const PowerMethodResult stoppedReference = denseReferencePowerMethod(low, p.m3, options);
+        expectSameDecomposition(stopped, stoppedReference, 1e-10, false);
+        EXPECT_EQ(stopped.converged, stoppedReference.converged);
+    }
+}
+
+TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnUnstructuredTensors) {
+    // A tensor without dominant components: the power map has no attractor, so over many steps
+    // it amplifies rounding (the implicit and the dense forms of Alg. 2 also drift apart there),
+    // but every step of the algebra — trials, median rule, deflation, rejection — must agree.
+    Rng rng(37);
+    for (int round = 0; round < 6; ++round) {
+        const Eigen::Index n = 10 + 4 * round;
+        const int k = 2 + round;
+        const SymmetricTensor3 m3 = randomSymmetricTensor(n, 0.3, rng);
+        const SymmetricLowRank low = truncatedSymmetricEigen(randomSymmetricMatrix(n, rng), k);
+        PowerMethodOptions options;
+        options.numComponents = k;
+        options.restarts = 4;
+        options.seed = 7 + static_cast<std::uint64_t>(round);
+        options.iterations = 2;
+        options.tolerance = 0;
+        const DensePowerMethod method(low, m3);
+        const PowerMethodResult fast = method.run(options);
+        expectSameDecomposition(fast, denseReferencePowerMethod(low, m3, options), 1e-10, true);
+        options.minAbsLambda = fast.lambdas.cwiseAbs().mean();
+        expectSameDecomposition(method.run(options), denseReferencePowerMethod(low, m3, options),
+                                1e-10, true);
+    }
+}
+
+TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceWithEarlyStopping) {
+    // Exact low-rank moments: trials converge to the same components.
+    Eigen::VectorXd omega(6);
+    omega << 0.3, 0.2, 0.1, -0.15, -0.4, -0.05;
+    const ExactProblem p = makeProblem(25, omega, 42);
+    PowerMethodOptions options;
+    options.numComponents = 6;
+    options.iterations = 100;
+    options.seed = 9;
+    const SymmetricLowRank low = truncatedSymmetricEigen(p.m2, 6);
+    const PowerMethodResult fast = DensePowerMethod(low, p.m3).run(options);
+    const PowerMethodResult reference = denseReferencePowerMethod(low, p.m3, options);
+    // At tolerance 1e-10 the last steps' changes are at the rounding floor, so the step at which
+    // a trial stops may differ by a few; the fixed point does not.
+    expectSameDecomposition(fast, reference, 1e-10, false);
+    EXPECT_EQ(fast.converged, reference.converged);
+    for (size_t t = 0; t < 6; ++t) {
+        EXPECT_LE(std::abs(fast.iterations[t] - reference.iterations[t]), 3) << t;
+    }
+}
+
+TEST(TensorPowerMethod, DifferenceConstructorEqualsTheFormedDifference) {
+    // What the topic engine does at contrast γ: M3f − γ·M3b without forming it.
+    Rng rng(41);
+    const Eigen::Index n = 20;
+    const SymmetricTensor3 f = randomSymmetricTensor(n, 0.05, rng);
+    const SymmetricTensor3 b = randomSymmetricTensor(n, 0.05, rng);
+    const SymmetricLowRank low = truncatedSymmetricEigen(randomSymmetricMatrix(n, rng), 5);
+    PowerMethodOptions options;
+    options.numComponents = 5;
+    options.iterations = 20;
+    options.tolerance = 0;
+    const double gamma = 2.3;
+    const DensePowerMethod combined(low, f, -gamma, b);
+    const DensePowerMethod formed(low, f.plusScaled(-gamma, b));
+    const PowerMethodResult fast = combined.run(options);
+    expectSameDecomposition(fast, formed.run(options), 1e-10, true);
+    expectSameDecomposition(fast, denseReferencePowerMethod(low, f.plusScaled(-gamma, b), options),
+                            1e-10, true);
+    EXPECT_NEAR(combined.whitenedResidual(fast), formed.whitenedResidual(fast), 1e-12);
+    const PowerMethodResult jc = combined.runJennrich(options);
+    const PowerMethodResult jf = formed.runJennrich(options);
+    EXPECT_LT((jc.lambdas - jf.lambdas).norm(), 1e-8 * jf.lambdas.norm());
+}
+
+TEST(TensorPowerMethod, BatchedRunIsThreadCountIndependent) {
+    Rng rng(53);
+    const Eigen::Index n = 64; // threaded contraction
+    const SymmetricTensor3 m3 = randomSymmetricTensor(n, 0.02, rng);
+    const SymmetricLowRank low = truncatedSymmetricEigen(randomSymmetricMatrix(n, rng), 12);
+    PowerMethodOptions options;
+    options.numComponents = 12;
+    options.iterations = 30;
+    const int saved = threadCount();
+    setThreadCount(1);
+    const PowerMethodResult one = DensePowerMethod(low, m3).run(options);
+    setThreadCount(2);
+    const PowerMethodResult two = DensePowerMethod(low, m3).run(options);
+    setThreadCount(saved);
+    EXPECT_EQ(one.components, two.components);
+    EXPECT_EQ(one.lambdas, two.lambdas);
+    EXPECT_EQ(one.iterations, two.iterations);
+}
+
+TEST(TensorPowerMethod, WhitenedResidualMatchesItsDefinition) {
+    Rng rng(61);
+    const Eigen::Index n = 15;
+    const int k = 4;
+    const SymmetricTensor3 m3 = randomSymmetricTensor(n, 0.1, rng);
+    const SymmetricLowRank low = truncatedSymmetricEigen(randomSymmetricMatrix(n, rng), k);
+    const DensePowerMethod method(low, m3);
+    PowerMethodOptions options;
+    options.numComponents = k;
+    PowerMethodResult result = method.run(options);
+    result.degenerate[1] = true; // left out of the sum
+    // Brute force: T_w = T(W, W, W), W = V|Λ|^{-1/2}; z_t = Wᵀâ_t.
+    Eigen::MatrixXd w = low.vectors;
+    for (int h = 0; h < k; ++h) {
+        w.col(h) /= std::sqrt(std::abs(low.values[h]));
+    }
+    const SymmetricTensor3 tw = m3.multilinear(w);
+    SymmetricTensor3 residual = tw;
+    for (int t = 0; t < k; ++t) {
+        if (!result.degenerate[static_cast<size_t>(t)]) {
+            residual.addRankOne(-std::abs(result.lambdas[t]),
+                                Eigen::VectorXd(w.transpose() * result.components.col(t)));
+        }
+    }
+    EXPECT_NEAR(method.whitenedResidual(result), residual.unfolded().norm() / tw.unfolded().norm(),
+                1e-10);
 }
 
 } // namespace
