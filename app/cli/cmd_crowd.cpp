@@ -93,7 +93,8 @@ int runCrowd(CrowdCommandOptions& options) {
                              {"restarts", section.restarts},
                              {"max_iter", section.maxIterations},
                              {"smoothing", section.smoothing},
-                             {"significance", section.significance}};
+                             {"significance", section.significance},
+                             {"extension_significance", section.extensionSignificance}};
         out["data"] = {{"items", data.numItems},
                        {"workers", data.numWorkers},
                        {"classes", data.classNames},
@@ -233,7 +234,10 @@ CommandEntry addCrowdCommand(CLI::App& root) {
         .integer("max-iter", section.maxIterations, 1, 1000000, "maximum EM iterations")
         .real("smoothing", section.smoothing, 0.0, 1e6, "additive smoothing of the confusion matrices")
         .real("significance", section.significance, 0.0, 0.999999,
-              "stagewise: significance level of the informative-worker test (0 = the paper's rule)")
+              "stagewise: significance level of the informative-pair test (0 = the paper's rule)")
+        .real("extension-significance", section.extensionSignificance, 0.0, 0.999999,
+              "stagewise: level at which a single worker whose labels depend on the posterior "
+              "joins the informative set when no pair does (0 = off: the paper's algorithm alone)")
         .text("out", options->outDir, "write result files into this folder")
         .flag("json", options->json, "print a JSON summary on standard output")
         .text("save-session", options->sessionPath, "also save these options as a session (.cxproj)");

@@ -220,6 +220,37 @@ double conditionalMutualInformationEntry(const CrowdLabels& data, const Eigen::M
     return qk > 0 ? qk * information : 0.0;
 }
 
+WorkerDependence workerComponentInformation(const CrowdLabels& data,
+                                            const Eigen::MatrixXd& posterior) {
+    if (posterior.rows() != data.numItems || posterior.cols() < 1) {
+        throw std::invalid_argument("workerComponentInformation: posterior has " +
+                                    std::to_string(posterior.rows()) + " rows, expected " +
+                                    std::to_string(data.numItems));
+    }
+    const auto numWorkers = static_cast<size_t>(data.numWorkers);
+    std::vector<Eigen::MatrixXd> tables(numWorkers,
+                                        Eigen::MatrixXd::Zero(data.numClasses, posterior.cols()));
+    for (const CrowdObservation& o : data.observations) {
+        tables[static_cast<size_t>(o.worker)].row(o.label) += posterior.row(o.item);
+    }
+    WorkerDependence out;
+    out.values.assign(numWorkers, 0.0);
+    out.degreesOfFreedom.assign(numWorkers, 0);
+    const double numItems = std::max(1, data.numItems);
+    for (size_t m = 0; m < numWorkers; ++m) {
+        double total = 0;
+        out.values[m] = tableInformation(tables[m], total, out.degreesOfFreedom[m]) * total / numItems;
+    }
+    return out;
+}
+
+double chiSquareUpperTail(double x, int degreesOfFreedom) {
+    if (degreesOfFreedom < 1) {
+        throw std::invalid_argument("chiSquareUpperTail: df " + std::to_string(degreesOfFreedom));
+    }
+    return x <= 0 ? 1.0 : std::max(0.0, 1.0 - regularizedGammaP(degreesOfFreedom / 2.0, x / 2));
+}
+
 double chiSquareQuantile(double probability, int degreesOfFreedom) {
     if (!(probability > 0 && probability < 1) || degreesOfFreedom < 1) {
         throw std::invalid_argument("chiSquareQuantile: probability " + std::to_string(probability) +

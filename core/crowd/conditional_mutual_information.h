@@ -68,9 +68,28 @@ CmiTensor conditionalMutualInformation(const CrowdLabels& data, const Eigen::Mat
 double conditionalMutualInformationEntry(const CrowdLabels& data, const Eigen::MatrixXd& posterior,
                                          int i, int j, int k);
 
+/// Dependence of each worker's labels on the latent component under the hybrid distribution:
+/// the C × K table T_m(c, k) = Σ_{n: m labelled n} q_nk·[x_nm = c] (the M-step's counts) gives
+///
+///   entry[m] = (W_m / N)·I_T(x_m; z),   W_m = Σ_c,k T_m(c, k) = labels of m,
+///
+/// on the same scale as the CMI entries (2·N·entry = the G statistic of T_m, χ² with
+/// (C_m − 1)(K_m − 1) degrees of freedom under independence, C_m and K_m the used rows and
+/// columns). A worker whose labels are independent of the class (paper 004's uninformative
+/// feature: θ_m(·, k) the same in every component) has entry ≈ 0. Unlike a pair's CMI, which
+/// rests on the items the two workers share, it uses every label of the worker.
+struct WorkerDependence {
+    std::vector<double> values;        ///< per worker
+    std::vector<int> degreesOfFreedom; ///< per worker
+};
+WorkerDependence workerComponentInformation(const CrowdLabels& data, const Eigen::MatrixXd& posterior);
+
 /// Quantile of the χ² distribution: the x with P(χ²_df ≤ x) = probability (regularised lower
 /// incomplete gamma by series/continued fraction, then bisection). \pre 0 < probability < 1,
 /// df ≥ 1.
 double chiSquareQuantile(double probability, int degreesOfFreedom);
+
+/// Upper tail P(χ²_df > x) (1 for x ≤ 0). \pre df ≥ 1.
+double chiSquareUpperTail(double x, int degreesOfFreedom);
 
 } // namespace cx

@@ -1,7 +1,5 @@
 #include "core/crowd/crowd_em.h"
 
-#include "core/common/random.h"
-
 #include <cmath>
 #include <stdexcept>
 
@@ -98,8 +96,70 @@ EmFit emFromPosterior(const CrowdLabels& data, const Eigen::MatrixXd& initialPos
     return runEm(data, items, initial, options, cancel);
 }
 
+Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data, const Eigen::VectorXd& workerWeights) {
+    if (workerWeights.size() != data.numWorkers) {
+        throw std::invalid_argument("weightedVoteFractions: " + std::to_string(workerWeights.size()) +
+                                    " weights for " + std::to_string(data.numWorkers) + " workers");
+    }
+    Eigen::MatrixXd fractions = Eigen::MatrixXd::Zero(data.numItems, data.numClasses);
+    for (const CrowdObservation& o : data.observations) {
+        fractions(o.item, o.label) += workerWeights[o.worker];
+    }
+    for (Eigen::Index n = 0; n < fractions.rows(); ++n) {
+        const double total = fractions.row(n).sum();
+        if (total > 0) {
+            fractions.row(n) /= total;
+        } else {
+            fractions.row(n).setConstant(1.0 / data.numClasses);
+        }
+    }
+    return fractions;
+}
+
+Eigen::MatrixXd classFractionsToComponents(const Eigen::MatrixXd& fractions, int numComponents,
+                                           Rng& rng) {
+    const auto numClasses = static_cast<int>(fractions.cols());
+    if (numComponents < 1) {
+        throw std::invalid_argument("classFractionsToComponents: numComponents = " +
+                                    std::to_string(numComponents));
+    }
+    if (numComponents == numClasses) {
+        return fractions;
+    }
+    Eigen::MatrixXd out = Eigen::MatrixXd::Zero(fractions.rows(), numComponents);
+    if (numComponents < numClasses) {
+        for (int c = 0; c < numClasses; ++c) {
+            out.col(c % numComponents) += fractions.col(c);
+        }
+        return out;
+    }
+    for (Eigen::Index n = 0; n < fractions.rows(); ++n) {
+        for (int c = 0; c < numClasses; ++c) {
+            const int copies = (numComponents - 1 - c) / numClasses + 1; // components c, c+C, … < K
+            const Eigen::VectorXd share = rng.dirichlet(copies, 1.0);
+            for (int t = 0; t < copies; ++t) {
+                out(n, c + t * numClasses) = fractions(n, c) * share[t];
+            }
+        }
+    }
+    return out;
+}
+
+Eigen::MatrixXd restartResponsibilities(const CrowdLabels& data, int numComponents, int restart,
+                                        std::uint64_t seed) {
+    Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(restart)));
+    Eigen::VectorXd weights = Eigen::VectorXd::Ones(data.numWorkers);
+    if (restart > 0) {
+        for (int m = 0; m < data.numWorkers; ++m) {
+            weights[m] = -std::log(rng.uniformOpen()); // Exp(1)
+        }
+    }
+    return classFractionsToComponents(weightedVoteFractions(data, weights), numComponents, rng);
+}
+
 EmFit emWithRestarts(const CrowdLabels& data, int numComponents, int restarts, std::uint64_t seed,
-                     const EmOptions& options, const CancelToken& cancel) {
+                     const EmOptions& options, const CancelToken& cancel,
+                     std::vector<double>* restartLogLikelihoods) {
     if (numComponents < 1 || restarts < 1) {
         throw std::invalid_argument("emWithRestarts: numComponents = " +
                                     std::to_string(numComponents) +
@@ -107,20 +167,17 @@ EmFit emWithRestarts(const CrowdLabels& data, int numComponents, int restarts, s
     }
     const ItemObservations items(data);
     const Eigen::VectorXd missing = missingRates(data);
+    if (restartLogLikelihoods != nullptr) {
+        restartLogLikelihoods->clear();
+    }
     EmFit best;
     for (int restart = 0; restart < restarts; ++restart) {
-        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(restart)));
-        ProductMixture initial;
-        initial.weights = rng.dirichlet(numComponents, 1.0);
-        initial.missingRate = missing;
-        for (int m = 0; m < data.numWorkers; ++m) {
-            Eigen::MatrixXd theta(data.numClasses, numComponents);
-            for (int k = 0; k < numComponents; ++k) {
-                theta.col(k) = rng.dirichlet(data.numClasses, 1.0);
-            }
-            initial.conditionals.push_back(theta);
-        }
+        const Eigen::MatrixXd start = restartResponsibilities(data, numComponents, restart, seed);
+        const ProductMixture initial = mStep(data, start, options.smoothing, missing);
         EmFit fit = runEm(data, items, initial, options, cancel);
+        if (restartLogLikelihoods != nullptr) {
+            restartLogLikelihoods->push_back(fit.finalLogLikelihood());
+        }
         if (restart == 0 || fit.finalLogLikelihood() > best.finalLogLikelihood()) {
             best = std::move(fit);
         }

@@ -2,6 +2,7 @@
 
 #include "core/common/cancel.h"
 #include "core/common/status.h"
+#include "core/common/random.h"
 #include "core/crowd/product_mixture.h"
 
 #include <cstdint>
@@ -46,10 +47,33 @@ EmFit emFromPosterior(const CrowdLabels& data, const Eigen::MatrixXd& initialPos
 EmFit emFromModel(const CrowdLabels& data, const ProductMixture& initial, const EmOptions& options,
                   const CancelToken& cancel = {});
 
-/// Plain EM with random restarts: each restart draws responsibilities from Dirichlet(1) rows
-/// (seeded by deriveSeed(seed, restart)); the fit of highest log-likelihood is returned.
-/// \throws std::invalid_argument if numComponents < 1 or restarts < 1.
+/// Soft weighted vote: row n ∝ Σ_{m labelled n} w_m·e_{x_nm} (uniform when the item has no label
+/// of positive weight). With every w_m = 1 this is majorityVoteFractions.
+/// \pre workerWeights has numWorkers non-negative entries.
+Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data, const Eigen::VectorXd& workerWeights);
+
+/// Class responsibilities (numItems × C) turned into K component responsibilities: K = C keeps
+/// them; K < C merges class c into component c mod K; K > C shares class c among components
+/// c, c + C, c + 2C, … < K with Dirichlet(1) proportions drawn per item from `rng`.
+Eigen::MatrixXd classFractionsToComponents(const Eigen::MatrixXd& fractions, int numComponents,
+                                           Rng& rng);
+
+/// The starting responsibilities of restart r of emWithRestarts: r = 0 the majority vote
+/// (majorityVoteFractions, i.e. MV-EM's start); r ≥ 1 a random weighted vote whose worker
+/// weights are i.i.d. Exp(1) (uniform on the simplex up to scale), drawn from
+/// Rng(deriveSeed(seed, r)). Data-driven and diverse: each start is a vote that trusts a
+/// random subset of workers more, so EM explores the optima a reliability-weighted
+/// aggregation can reach, not the arbitrary confusion matrices of Dirichlet draws (which on
+/// sparse crowds — 10 labels per item — mostly end in poor optima). Parameter-free.
+Eigen::MatrixXd restartResponsibilities(const CrowdLabels& data, int numComponents, int restart,
+                                        std::uint64_t seed);
+
+/// Plain EM with restarts from restartResponsibilities (restart 0 = majority vote, the others
+/// random weighted votes); the fit of highest log-likelihood is returned (ties: the earlier
+/// restart). Every restart's final log-likelihood is written to `restartLogLikelihoods` when
+/// given. \throws std::invalid_argument if numComponents < 1 or restarts < 1.
 EmFit emWithRestarts(const CrowdLabels& data, int numComponents, int restarts, std::uint64_t seed,
-                     const EmOptions& options, const CancelToken& cancel = {});
+                     const EmOptions& options, const CancelToken& cancel = {},
+                     std::vector<double>* restartLogLikelihoods = nullptr);
 
 } // namespace cx

@@ -199,6 +199,7 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
         stagewise.maxIterations = options.stagewiseIterations;
         stagewise.smoothing = options.em.smoothing;
         stagewise.significance = options.significance;
+        stagewise.extensionSignificance = options.extensionSignificance;
         const StagewiseResult staged = stagewiseEm(data, stagewise, cancel);
         result.trace = staged.trace;
         result.iterations = staged.iterations;

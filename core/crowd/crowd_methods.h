@@ -26,10 +26,12 @@ const std::vector<CrowdMethod>& allCrowdMethods();
 struct CrowdOptions {
     int numComponents = 0; ///< 0 = number of classes
     std::uint64_t seed = 1;
-    int restarts = 10; ///< plain EM
+    int restarts = 10; ///< plain EM (restart 0 from majority vote, the rest random weighted votes)
     EmOptions em;      ///< every EM run (also the refinement)
     int stagewiseIterations = 50;
     double significance = 0; ///< stagewise: see StagewiseOptions (0 = paper's rule)
+    /// stagewise: see StagewiseOptions::extensionSignificance (0 = the paper's algorithm alone)
+    double extensionSignificance = 0.05;
 };
 
 /// One worker as the fitted model sees it.

@@ -222,22 +222,29 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
     };
     double previous = logLikelihood(data, items, model);
     result.status = Status::NotConverged;
-    for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
+    int idleRounds = 0; // rounds that added nothing to S
+    for (int iteration = 0; idleRounds < options.maxIterations; ++iteration) {
         throwIfCancelled(cancel);
         StagewiseIteration round;
         const Eigen::MatrixXd posterior = regularizedPosterior(model);
         const CmiTensor cmi = conditionalMutualInformation(data, pairs, posterior);
         // Paper 004, Alg. 1: the largest entry over every pair and component; its pair joins S
-        // unless both are in S already (then this round only runs EM).
+        // unless both are in S already (then this round only runs EM, or the extension below
+        // adds one worker).
         int bestI = -1;
         int bestJ = -1;
         int bestK = -1;
+        auto isSignificant = [&](int i, int j, double value) {
+            const int dof =
+                cmi.degreesOfFreedom[static_cast<size_t>(i) * data.numWorkers + static_cast<size_t>(j)];
+            return dof >= 1 && value > threshold(dof);
+        };
         for (int i = 0; i < data.numWorkers; ++i) {
             for (int j = i + 1; j < data.numWorkers; ++j) {
                 for (int k = 0; k < cmi.numComponents; ++k) {
                     const double value = cmi.at(i, j, k);
-                    if (value > round.maxCmi) {
-                        round.maxCmi = value;
+                    round.maxCmi = std::max(round.maxCmi, value);
+                    if (value > 0 && (bestI < 0 || value > cmi.at(bestI, bestJ, bestK))) {
                         bestI = i;
                         bestJ = j;
                         bestK = k;
@@ -247,12 +254,10 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
         }
         bool added = false;
         if (bestI >= 0) {
-            const int dof = cmi.degreesOfFreedom[static_cast<size_t>(bestI) * data.numWorkers +
-                                                 static_cast<size_t>(bestJ)];
             const bool outside = !result.informative[static_cast<size_t>(bestI)] ||
                                  !result.informative[static_cast<size_t>(bestJ)];
-            const bool significant =
-                options.significance <= 0 || (dof >= 1 && round.maxCmi > threshold(dof));
+            const bool significant = options.significance <= 0 ||
+                                     isSignificant(bestI, bestJ, cmi.at(bestI, bestJ, bestK));
             if (outside && significant) {
                 for (int feature : {bestI, bestJ}) {
                     if (!result.informative[static_cast<size_t>(feature)]) {
@@ -270,6 +275,41 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
                 }
             }
         }
+        if (!added && options.extensionSignificance > 0) {
+            const WorkerDependence dependence = workerComponentInformation(data, posterior);
+            // Sparse crowds: a worker whose labels depend significantly on the responsibilities
+            // is informative even when it shares too few items with any other worker for a
+            // significant pair. G = 2·N·entry against χ², Bonferroni over the workers outside S.
+            const double outside = static_cast<double>(
+                std::count(result.informative.begin(), result.informative.end(), 0));
+            const double level = 1.0 - options.extensionSignificance / std::max(1.0, outside);
+            std::vector<double> quantileByDof;
+            int best = -1;
+            for (int m = 0; m < data.numWorkers; ++m) {
+                const int dof = dependence.degreesOfFreedom[static_cast<size_t>(m)];
+                const double value = dependence.values[static_cast<size_t>(m)];
+                if (result.informative[static_cast<size_t>(m)] || dof < 1 ||
+                    (best >= 0 && value <= dependence.values[static_cast<size_t>(best)])) {
+                    continue;
+                }
+                if (quantileByDof.size() <= static_cast<size_t>(dof)) {
+                    quantileByDof.resize(static_cast<size_t>(dof) + 1, -1.0);
+                }
+                double& quantile = quantileByDof[static_cast<size_t>(dof)];
+                if (quantile < 0) {
+                    quantile = chiSquareQuantile(level, dof);
+                }
+                if (2.0 * data.numItems * value > quantile) {
+                    best = m;
+                }
+            }
+            if (best >= 0) {
+                result.informative[static_cast<size_t>(best)] = 1;
+                result.informativeOrder.push_back(best);
+                round.addedFirst = best;
+                added = true;
+            }
+        }
         model = mStep(data, regularizedPosterior(model), options.smoothing, missing);
         const double current = eStep(items, model).logLikelihood + missingTerm;
         round.logLikelihood = current;
@@ -281,6 +321,7 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
             result.status = Status::Successful;
             break;
         }
+        idleRounds += added ? 0 : 1;
         previous = current;
     }
     result.posterior = regularizedPosterior(model);

@@ -11,6 +11,8 @@ namespace cx {
 
 struct StagewiseOptions {
     int numComponents = 2;  ///< the most components the model may grow to (crowds: classes)
+    /// The most rounds that add nothing to S (rounds that add are bounded by the number of
+    /// workers: each enters S once).
     int maxIterations = 50;
     /// Converged when an iteration adds no feature and the relative change of the full
     /// log-likelihood is below this.
@@ -21,6 +23,12 @@ struct StagewiseOptions {
     /// 2·N·entry above the χ² quantile of 1 − significance / (number of tests), Bonferroni over
     /// every (pair, component) — a guard against adding workers on sampling noise alone.
     double significance = 0;
+    /// Sparse crowds (each pair of workers shares few items): > 0 = when the pair rule adds
+    /// nothing in a round, the worker outside S whose labels depend most on the current
+    /// responsibilities (workerComponentInformation, the largest entry) joins S if that
+    /// dependence is significant at this level, Bonferroni over the workers outside S. 0 = the
+    /// paper's algorithm alone.
+    double extensionSignificance = 0.05;
 };
 
 /// One round of Alg. 1.

@@ -12,6 +12,7 @@ CrowdOptions CrowdSection::options() const {
     out.em.maxIterations = maxIterations;
     out.em.smoothing = smoothing;
     out.significance = significance;
+    out.extensionSignificance = extensionSignificance;
     return out;
 }
 
@@ -24,7 +25,8 @@ SessionJson CrowdSection::toJson(const std::filesystem::path& sessionDirectory) 
     section["model"] = {{"method", method},         {"k", numComponents},
                         {"seed", seed},             {"restarts", restarts},
                         {"max_iter", maxIterations}, {"smoothing", smoothing},
-                        {"significance", significance}};
+                        {"significance", significance},
+                        {"extension_significance", extensionSignificance}};
     section["view"] = {{"worker_filter", workerFilter}, {"compare", compare}};
     if (workerSortColumn >= 0) {
         section["view"]["worker_sort_column"] = workerSortColumn;
@@ -60,6 +62,7 @@ CrowdSection CrowdSection::fromSession(const Session& session, PathResolver& res
     section.maxIterations = static_cast<int>(model.integer("max_iter", 100, 1, 1000000));
     section.smoothing = model.real("smoothing", 0.01, 0.0, 1e6);
     section.significance = model.real("significance", 0.0, 0.0, 0.999999);
+    section.extensionSignificance = model.real("extension_significance", 0.05, 0.0, 0.999999);
     const SessionFields view = fields.object("view");
     section.workerFilter = view.string("worker_filter", "");
     section.compare = view.boolean("compare", false);

@@ -256,7 +256,8 @@ bool CrowdWorkspace::shownRunIsCurrent() const {
            shown.restarts == wanted.restarts &&
            shown.em.maxIterations == wanted.em.maxIterations &&
            shown.em.smoothing == wanted.em.smoothing &&
-           shown.significance == wanted.significance;
+           shown.significance == wanted.significance &&
+           shown.extensionSignificance == wanted.extensionSignificance;
 }
 
 QList<WorkspaceFigure> CrowdWorkspace::figures() const {
@@ -294,7 +295,8 @@ QJsonObject CrowdWorkspace::figureProvenance() const {
                     {QStringLiteral("restarts"), fitted.restarts},
                     {QStringLiteral("max_iter"), fitted.em.maxIterations},
                     {QStringLiteral("smoothing"), fitted.em.smoothing},
-                    {QStringLiteral("significance"), fitted.significance}};
+                    {QStringLiteral("significance"), fitted.significance},
+                    {QStringLiteral("extension_significance"), fitted.extensionSignificance}};
     if (!m_controller->goldPath().isEmpty()) {
         out.insert(QStringLiteral("gold"), m_controller->goldPath());
     }

@@ -64,8 +64,8 @@ public:
     void setNumComponents(int k);
     void setSeed(int seed);
     cx::CrowdMethod method() const;
-    /// K and seed from the controls; restarts, iterations, smoothing and significance from the
-    /// restored session (the CLI's defaults otherwise).
+    /// K and seed from the controls; restarts, iterations, smoothing and both significance
+    /// levels from the restored session (the CLI's defaults otherwise).
     cx::CrowdOptions options() const;
 
     CrowdController* controller() const { return m_controller; }

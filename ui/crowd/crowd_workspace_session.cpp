@@ -1,6 +1,6 @@
 // CrowdWorkspace: its section of a project session (.cxproj): labels and gold files, method, K,
-// seed, the options without a control (restarts, iterations, smoothing, significance) and the
-// view state (worker search and sort, whether the method comparison was shown).
+// seed, the options without a control (restarts, iterations, smoothing, both significance
+// levels) and the view state (worker search and sort, whether the method comparison was shown).
 #include "ui/crowd/crowd_workspace.h"
 
 #include "core/common/error.h"

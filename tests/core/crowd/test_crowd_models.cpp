@@ -266,3 +266,116 @@ TEST(CrowdMethods, WilsonIntervalContainsTheEstimate) {
     EXPECT_DOUBLE_EQ(high, 1.0);
     EXPECT_LT(low, 1.0);
 }
+
+TEST(WorkerComponentInformation, EqualsTheExactLabelClassInformation) {
+    // Exact data, one-hot true posterior: entry(m) = I(x_m; class) = ln 2 − H(a_m) for a
+    // balanced binary class and a symmetric worker of accuracy a_m; 0 for the coin (a = 0.5).
+    const Eigen::Vector2d prior(0.5, 0.5);
+    const std::vector<Eigen::MatrixXd> confusions = {symmetricConfusion(2, 0.8),
+                                                     symmetricConfusion(2, 0.7),
+                                                     symmetricConfusion(2, 0.5)};
+    const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 2000);
+    Eigen::MatrixXd truth = Eigen::MatrixXd::Zero(crowd.data.numItems, 2);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        truth(n, crowd.data.gold[static_cast<size_t>(n)]) = 1;
+    }
+    const cx::WorkerDependence dependence = cx::workerComponentInformation(crowd.data, truth);
+    const auto information = [](double a) {
+        return std::log(2.0) + a * std::log(a) + (1 - a) * std::log(1 - a);
+    };
+    EXPECT_NEAR(dependence.values[0], information(0.8), 1e-12);
+    EXPECT_NEAR(dependence.values[1], information(0.7), 1e-12);
+    EXPECT_NEAR(dependence.values[2], 0.0, 1e-12);
+    EXPECT_EQ(dependence.degreesOfFreedom[0], 1);
+    // One component: no dependence at all, and no degree of freedom to test.
+    const cx::WorkerDependence flat = cx::workerComponentInformation(
+        crowd.data, Eigen::MatrixXd::Ones(crowd.data.numItems, 1));
+    EXPECT_NEAR(flat.values[0], 0.0, 1e-15);
+    EXPECT_EQ(flat.degreesOfFreedom[0], 0);
+}
+
+TEST(WorkerComponentInformation, MatchesBruteForceWithMissingLabelsAndSoftPosteriors) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.4, 0.7, 150, 8, 3, 23);
+    spec.labelProbability = 0.4;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    cx::Rng rng(9);
+    Eigen::MatrixXd posterior(crowd.data.numItems, 2);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        posterior.row(n) = rng.dirichlet(2, 1.0).transpose();
+    }
+    const cx::WorkerDependence dependence = cx::workerComponentInformation(crowd.data, posterior);
+    for (int m = 0; m < crowd.data.numWorkers; ++m) {
+        // Q(x_m = c, z = k) over the items m labelled, from the definition.
+        Eigen::MatrixXd joint = Eigen::MatrixXd::Zero(3, 2);
+        for (int n = 0; n < crowd.data.numItems; ++n) {
+            const int x = crowd.data.at(n, m);
+            if (x != cx::CrowdLabels::kMissingLabel) {
+                joint.row(x) += posterior.row(n) / crowd.data.numItems;
+            }
+        }
+        const double mass = joint.sum();
+        double information = 0;
+        for (int c = 0; c < 3; ++c) {
+            for (int k = 0; k < 2; ++k) {
+                const double p = joint(c, k) / mass;
+                if (p > 0) {
+                    information += p * std::log(p / (joint.row(c).sum() / mass * joint.col(k).sum() / mass));
+                }
+            }
+        }
+        EXPECT_NEAR(dependence.values[static_cast<size_t>(m)], mass * information, 1e-12) << m;
+    }
+}
+
+TEST(ChiSquareUpperTail, MatchesTablesAndInvertsTheQuantile) {
+    EXPECT_NEAR(cx::chiSquareUpperTail(3.841458820694124, 1), 0.05, 1e-10);
+    EXPECT_NEAR(cx::chiSquareUpperTail(5.991464547107979, 2), 0.05, 1e-10);
+    EXPECT_NEAR(cx::chiSquareUpperTail(23.20925115650462, 10), 0.01, 1e-9);
+    EXPECT_DOUBLE_EQ(cx::chiSquareUpperTail(0.0, 3), 1.0);
+    EXPECT_NEAR(cx::chiSquareUpperTail(cx::chiSquareQuantile(0.999, 4), 4), 0.001, 1e-10);
+}
+
+TEST(CrowdEm, RestartsStartFromMajorityVoteThenRandomWeightedVotes) {
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.7, 200, 20, 3, 31);
+    spec.labelProbability = 0.5;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    // Unit weights are the majority vote; restart 0 is exactly MV-EM's start.
+    const Eigen::MatrixXd vote = cx::majorityVoteFractions(crowd.data);
+    EXPECT_LT((cx::weightedVoteFractions(crowd.data, Eigen::VectorXd::Ones(20)) - vote)
+                  .cwiseAbs()
+                  .maxCoeff(),
+              1e-15);
+    EXPECT_EQ(cx::restartResponsibilities(crowd.data, 3, 0, 7), vote);
+    // A weighted vote by hand: worker 0 alone.
+    Eigen::VectorXd only0 = Eigen::VectorXd::Zero(20);
+    only0[0] = 2.5;
+    const Eigen::MatrixXd single = cx::weightedVoteFractions(crowd.data, only0);
+    for (int n = 0; n < crowd.data.numItems; ++n) {
+        const int x = crowd.data.at(n, 0);
+        for (int c = 0; c < 3; ++c) {
+            EXPECT_DOUBLE_EQ(single(n, c), x < 0 ? 1.0 / 3 : (x == c ? 1.0 : 0.0));
+        }
+    }
+    // Later restarts: seeded, distinct, rows on the simplex.
+    const Eigen::MatrixXd r1 = cx::restartResponsibilities(crowd.data, 3, 1, 7);
+    EXPECT_EQ(r1, cx::restartResponsibilities(crowd.data, 3, 1, 7));
+    EXPECT_GT((r1 - vote).cwiseAbs().maxCoeff(), 1e-3);
+    EXPECT_GT((r1 - cx::restartResponsibilities(crowd.data, 3, 2, 7)).cwiseAbs().maxCoeff(), 1e-3);
+    EXPECT_LT((r1.rowwise().sum().array() - 1).abs().maxCoeff(), 1e-12);
+    // K ≠ C keeps each class's mass: merged (K = 2) or shared among its copies (K = 5).
+    const Eigen::MatrixXd merged = cx::restartResponsibilities(crowd.data, 2, 0, 7);
+    EXPECT_LT((merged.col(0) - vote.col(0) - vote.col(2)).cwiseAbs().maxCoeff(), 1e-15);
+    const Eigen::MatrixXd shared = cx::restartResponsibilities(crowd.data, 5, 3, 7);
+    const Eigen::MatrixXd base = cx::restartResponsibilities(crowd.data, 3, 3, 7);
+    EXPECT_LT((shared.col(0) + shared.col(3) - base.col(0)).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((shared.col(2) - base.col(2)).cwiseAbs().maxCoeff(), 1e-12);
+    // Picking by likelihood: never below MV-EM (restart 0), and the best of all restarts.
+    cx::EmOptions options;
+    std::vector<double> perRestart;
+    const cx::EmFit best = cx::emWithRestarts(crowd.data, 3, 6, 7, options, {}, &perRestart);
+    ASSERT_EQ(perRestart.size(), 6u);
+    const cx::EmFit mvEm = cx::emFromPosterior(crowd.data, vote, options);
+    EXPECT_DOUBLE_EQ(perRestart[0], mvEm.finalLogLikelihood());
+    EXPECT_DOUBLE_EQ(best.finalLogLikelihood(), *std::max_element(perRestart.begin(), perRestart.end()));
+    EXPECT_GE(best.finalLogLikelihood(), mvEm.finalLogLikelihood());
+}

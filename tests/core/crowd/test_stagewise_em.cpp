@@ -92,8 +92,26 @@ TEST(StagewiseEm, FindsTheExpertsFirstAndConvergesOnASparseCrowd) {
     const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
     cx::StagewiseOptions options;
     options.numComponents = 3;
+    options.extensionSignificance = 0; // the paper's algorithm alone
     const cx::StagewiseResult result = cx::stagewiseEm(crowd.data, options);
     EXPECT_EQ(result.model.numComponents(), 3);
+    // With the single-worker extension (the default) the order starts the same way and S ends
+    // with more of the 18 experts, at most one random worker added by the extension.
+    options.extensionSignificance = 0.05;
+    const cx::StagewiseResult extended = cx::stagewiseEm(crowd.data, options);
+    ASSERT_GE(extended.informativeOrder.size(), result.informativeOrder.size());
+    int expertsPaper = 0;
+    int expertsExtended = 0;
+    int randomAdded = 0;
+    for (int m = 0; m < 60; ++m) {
+        expertsPaper += m < 18 && result.informative[static_cast<size_t>(m)] ? 1 : 0;
+        expertsExtended += m < 18 && extended.informative[static_cast<size_t>(m)] ? 1 : 0;
+    }
+    for (const cx::StagewiseIteration& round : extended.trace) {
+        randomAdded += round.addedFirst >= 18 && round.addedSecond < 0 ? 1 : 0;
+    }
+    EXPECT_GT(expertsExtended, expertsPaper);
+    EXPECT_LE(randomAdded, 1);
     // The informative set stops growing within ~10 rounds (EM itself may creep on).
     ASSERT_GE(result.trace.size(), 15u);
     EXPECT_EQ(result.trace[14].informativeSetSize, result.trace.back().informativeSetSize);
@@ -115,7 +133,7 @@ TEST(StagewiseEm, FindsTheExpertsFirstAndConvergesOnASparseCrowd) {
     const cx::CrowdResult vote =
         cx::runCrowdMethod(crowd.data, cx::CrowdMethod::MajorityVote, crowdOptions);
     EXPECT_LT(staged.errorRate, vote.errorRate);
-    EXPECT_EQ(staged.informativeSetSize(), static_cast<int>(result.informativeOrder.size()));
+    EXPECT_EQ(staged.informativeSetSize(), static_cast<int>(extended.informativeOrder.size()));
     const cx::CrowdResult refined =
         cx::runCrowdMethod(crowd.data, cx::CrowdMethod::StagewiseRefine, crowdOptions);
     EXPECT_LT(refined.errorRate, truthError + 0.03);
@@ -148,4 +166,47 @@ TEST(StagewiseEm, BluebirdMeetsThePublishedErrorRate) {
         cx::runCrowdMethod(data, cx::CrowdMethod::StagewiseRefine, options);
     EXPECT_LE(std::min(staged.errorRate, refined.errorRate), 11.0 / 108 + 1e-12); // ≤ 10.19 %
     EXPECT_LT(staged.informativeSetSize(), 39);
+}
+
+TEST(StagewiseEm, ExtensionFindsTheExpertsOfASparselyLabelledCrowd) {
+    // 18 experts (accuracy 0.7) among 60 workers, each worker labels an item with probability
+    // 0.4: pairs share ~100 of 600 items, so the pair rule alone stops with part of the experts;
+    // the single-worker test (every label of the worker) adds the rest.
+    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.7, 600, 60, 3, 4);
+    spec.labelProbability = 0.4;
+    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
+    const cx::ItemObservations items(crowd.data);
+    const double truthError =
+        1 - cx::goldAccuracy(crowd.data, cx::argmaxRows(cx::eStep(items, crowd.truth).posterior));
+    cx::StagewiseOptions options;
+    options.numComponents = 3;
+    options.extensionSignificance = 0;
+    const cx::StagewiseResult paper = cx::stagewiseEm(crowd.data, options);
+    options.extensionSignificance = 0.05;
+    const cx::StagewiseResult extended = cx::stagewiseEm(crowd.data, options);
+    const auto experts = [](const cx::StagewiseResult& r) {
+        int count = 0;
+        for (int m = 0; m < 18; ++m) {
+            count += r.informative[static_cast<size_t>(m)] ? 1 : 0;
+        }
+        return count;
+    };
+    const auto error = [&](const cx::StagewiseResult& r) {
+        return 1 - cx::goldAccuracy(crowd.data,
+                                    cx::argmaxRows(cx::classPosterior(
+                                        r.posterior, cx::componentClasses(r.model), 3)));
+    };
+    EXPECT_GE(experts(extended), 16);
+    EXPECT_GT(experts(extended), experts(paper));
+    // The extension's own additions: experts, at most one random worker among them.
+    int randomAdded = 0;
+    for (const cx::StagewiseIteration& round : extended.trace) {
+        if (round.addedFirst >= 0 && round.addedSecond < 0) {
+            randomAdded += round.addedFirst >= 18 ? 1 : 0;
+        }
+    }
+    EXPECT_LE(randomAdded, 1);
+    EXPECT_LT(error(extended), error(paper));
+    EXPECT_LT(error(extended), truthError + 0.02);
+    EXPECT_EQ(extended.status, cx::Status::Successful);
 }

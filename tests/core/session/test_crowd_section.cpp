@@ -24,6 +24,7 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     section.seed = 42;
     section.smoothing = 0.5;
     section.significance = 0.01;
+    section.extensionSignificance = 0.2;
     section.workerFilter = "A1";
     section.compare = true;
     section.workerSortColumn = 2;
@@ -41,6 +42,7 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     EXPECT_EQ(back.seed, 42u);
     EXPECT_DOUBLE_EQ(back.smoothing, 0.5);
     EXPECT_DOUBLE_EQ(back.options().significance, 0.01);
+    EXPECT_DOUBLE_EQ(back.options().extensionSignificance, 0.2);
     EXPECT_EQ(back.workerFilter, "A1");
     EXPECT_TRUE(back.compare);
     EXPECT_EQ(back.workerSortColumn, 2);
