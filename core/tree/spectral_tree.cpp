@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/timer.h"
+#include "core/hmm/moment_refit.h"
 #include "core/tensor/linalg.h"
 #include "core/tree/count_table.h"
 #include "core/tensor/tensor_power_method.h"
@@ -108,16 +109,21 @@ PathIds buildPathIds(const MultiCellTracks& data, int u, const PathIds* parent,
     return out;
 }
 
-/// Skeletensor of node u: whitened, decomposed; fills emissions (K × M), occupancy and the
-/// report. Returns Õ (D × K, columns (o_h, 1)).
-Eigen::MatrixXd skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
-                            const Eigen::MatrixXd& phi, const SpectralTreeOptions& options,
-                            Eigen::MatrixXd& emissions, Eigen::VectorXd& occupancy,
-                            SpectralTreeNodeReport& report, double& momentMs,
-                            double& decompositionMs) {
-    const int k = options.numStates;
+/// What the skeletensor of one node yields: R candidate states.
+struct NodeCandidates {
+    Eigen::MatrixXd emissions; ///< R × M, clipped to [0, 1]
+    Eigen::VectorXd weights;   ///< R, 1/λ² (unnormalised occupancy)
+};
+
+/// Skeletensor of node u at rank R = `rank`: whitened, decomposed. `phi` holds the middle
+/// view's features (D × codes, scaled by `scale`: φ̃ = diag(scale)·φ); the recovered columns are
+/// unscaled before the constant coordinate is normalised to 1.
+NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
+                           const Eigen::MatrixXd& phi, const Eigen::VectorXd& scale, int rank,
+                           const SpectralTreeOptions& options, SpectralTreeNodeReport& report,
+                           double& momentMs, double& decompositionMs) {
+    const int k = rank;
     const int m = data.numMarks();
-    const Eigen::Index d = m + 1;
     Stopwatch timer;
     CountTable triples(1 << 16);
     std::int64_t positions = 0;
@@ -248,25 +254,24 @@ Eigen::MatrixXd skeletensor(const MultiCellTracks& data, int u, const PathIds& p
         report.residual = residual.unfolded().norm() / std::max(tensor.unfolded().norm(), 1e-300);
     }
     decompositionMs += decompositionTimer.elapsedMs();
-    Eigen::MatrixXd mu(d, k);
-    emissions.resize(k, m);
-    occupancy.resize(k);
+    NodeCandidates out;
+    out.emissions.resize(k, m);
+    out.weights.resize(k);
     report.clipping = 0;
     for (int h = 0; h < k; ++h) {
         Eigen::VectorXd col = lambdas[h] * (wPinvT * vectors.col(h));
+        col = col.cwiseQuotient(scale);
         const double constant = col[m];
         if (std::abs(constant) > 1e-12) {
             col /= constant;
         }
         for (int j = 0; j < m; ++j) {
             report.clipping = std::max({report.clipping, -col[j], col[j] - 1.0});
-            emissions(h, j) = std::clamp(col[j], 0.0, 1.0);
+            out.emissions(h, j) = std::clamp(col[j], 0.0, 1.0);
         }
-        mu.col(h) << emissions.row(h).transpose(), 1.0;
-        occupancy[h] = lambdas[h] != 0 ? 1.0 / (lambdas[h] * lambdas[h]) : 0.0;
+        out.weights[h] = lambdas[h] != 0 ? 1.0 / (lambdas[h] * lambdas[h]) : 0.0;
     }
-    occupancy /= std::max(occupancy.sum(), 1e-300);
-    return mu;
+    return out;
 }
 
 } // namespace
@@ -284,7 +289,13 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         throw InputError("parameter --k: " + std::to_string(k) + " states need 1 <= K <= " +
                          std::to_string(m + 1) + " (shared marks + 1)");
     }
-    const int proj = options.projectionDim > 0 ? options.projectionDim : k;
+    if (options.reserveComponents < 0) {
+        throw InputError("parameter --reserve: " + std::to_string(options.reserveComponents) +
+                         " reserve components must be >= 0");
+    }
+    // Rank of each node's decomposition: K, or K + E candidates for the moment refit.
+    const int rank = options.momentFitSweeps >= 0 ? std::min(k + options.reserveComponents, m + 1) : k;
+    const int proj = options.projectionDim > 0 ? options.projectionDim : rank;
     if (proj > m + 1) {
         throw InputError("parameter --projection: m = " + std::to_string(proj) +
                          " exceeds the feature dimension " + std::to_string(m + 1));
@@ -303,6 +314,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         const int parent = tree.parent[u];
         // Own pair, same-bin pair with the parent, and the transition triple, by counting.
         CountTable own, cross, trans;
+        std::vector<double> single(std::size_t{1} << m, 0.0); // same-bin code histogram
         for (int c = 0; c < data.numChroms(); ++c) {
             const auto& x = data.codes[u][static_cast<size_t>(c)];
             const auto* y = parent >= 0 ? &data.codes[static_cast<size_t>(parent)][static_cast<size_t>(c)]
@@ -311,6 +323,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
                 if (x[t] == kMissingObservation) {
                     continue;
                 }
+                single[x[t]] += 1;
                 if (y && (*y)[t] != kMissingObservation) {
                     cross.add((static_cast<std::uint64_t>(x[t]) << 16) | (*y)[t]);
                 }
@@ -337,9 +350,26 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
             t3.matrix() /= std::max(count, 1.0);
             transitionTriples[u] = std::move(t3);
         }
-        // Product projection of this node: U_vᵀφ for every code.
-        Eigen::BDCSVD<Eigen::MatrixXd> svd(ownPairs[u], Eigen::ComputeThinU);
-        const Eigen::MatrixXd projection = svd.matrixU().leftCols(proj).transpose() * phi;
+        // Feature scaling of this node's observation (FeatureScaling::InverseSqrtMean of the
+        // chromatin engine): mark i scaled by 1/√E[x_i] so that rare marks are not drowned by
+        // the constant coordinate and the frequent marks; every moment of the node is taken in
+        // these coordinates and the recovered emission columns are unscaled afterwards.
+        Eigen::VectorXd scale = Eigen::VectorXd::Ones(m + 1);
+        if (options.featureScaling) {
+            const Eigen::VectorXd mean = ownPairs[u].col(m);
+            double bins = 0;
+            for (double c : single) {
+                bins += c;
+            }
+            for (int j = 0; j < m; ++j) { // a mark never present: floor 1/N
+                scale[j] = 1.0 / std::sqrt(std::max(mean[j], 1.0 / std::max(bins, 1.0)));
+            }
+        }
+        const Eigen::MatrixXd phiScaled = scale.asDiagonal() * phi;
+        // Product projection of this node: U_vᵀφ̃ for every code.
+        Eigen::BDCSVD<Eigen::MatrixXd> svd(scale.asDiagonal() * ownPairs[u] * scale.asDiagonal(),
+                                           Eigen::ComputeThinU);
+        const Eigen::MatrixXd projection = svd.matrixU().leftCols(proj).transpose() * phiScaled;
         paths[u] = buildPathIds(data, static_cast<int>(u),
                                 parent >= 0 ? &paths[static_cast<size_t>(parent)] : nullptr,
                                 projection);
@@ -347,8 +377,50 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         SpectralTreeNodeReport& report = result.nodes[u];
         report.cell = tree.names[u];
         report.pathLength = static_cast<int>(tree.pathFromRoot(static_cast<int>(u)).size());
-        mus[u] = skeletensor(data, static_cast<int>(u), paths[u], phi, options, emissions[u],
-                             occupancy[u], report, result.momentMs, result.decompositionMs);
+        const NodeCandidates candidates =
+            skeletensor(data, static_cast<int>(u), paths[u], phiScaled, scale, rank, options,
+                        report, result.momentMs, result.decompositionMs);
+        report.decompositionRank = rank;
+        if (options.momentFitSweeps >= 0) {
+            // Moment refit (core/hmm/moment_refit.h): K of the R candidates and the all-zero
+            // (unmarked) state, weights and emissions fitted to the node's own first and
+            // off-diagonal second mark moments, so the occupancies sum to 1 and a dominant
+            // unmarked state is kept even when the rank-K truncation merged it away.
+            Stopwatch refitTimer;
+            MarkMomentTargets targets;
+            targets.mean = Eigen::VectorXd::Zero(m);
+            targets.second = Eigen::MatrixXd::Zero(m, m);
+            double bins = 0;
+            for (size_t code = 0; code < single.size(); ++code) {
+                if (single[code] == 0) {
+                    continue;
+                }
+                const Eigen::VectorXd x = phi.col(static_cast<Eigen::Index>(code)).head(m);
+                targets.mean += single[code] * x;
+                targets.second += single[code] * x * x.transpose();
+                bins += single[code];
+            }
+            targets.mean /= std::max(bins, 1.0);
+            targets.second /= std::max(bins, 1.0);
+            targets.total = 1.0;
+            targets.effectiveBins = std::max(bins, 1.0);
+            MomentRefitOptions refit;
+            refit.numStates = k;
+            refit.sweeps = options.momentFitSweeps;
+            const MomentRefitResult fit = refitMarkStates(candidates.emissions, targets, refit);
+            emissions[u] = fit.emissions;
+            occupancy[u] = fit.weights.cwiseMax(0.0);
+            report.momentResidualSelected = fit.residualSelected;
+            report.momentResidualFinal = fit.residualFinal;
+            result.decompositionMs += refitTimer.elapsedMs();
+        } else {
+            emissions[u] = candidates.emissions;
+            occupancy[u] = candidates.weights;
+        }
+        occupancy[u] /= std::max(occupancy[u].sum(), 1e-300);
+        mus[u].resize(m + 1, k);
+        mus[u].topRows(m) = emissions[u].transpose();
+        mus[u].row(m).setOnes();
         if (progress) {
             progress(static_cast<double>(u + 1) / static_cast<double>(n), "learning cell types");
         }
