@@ -48,17 +48,26 @@ Eigen::MatrixXd pairMoment(const CountTable& counts, const Eigen::MatrixXd& phi)
     return total > 0 ? Eigen::MatrixXd(out / total) : out;
 }
 
-/// Row normalised and rounded onto the simplex (uniform when it carries no mass).
-Eigen::RowVectorXd simplexRow(const Eigen::RowVectorXd& row) {
+/// Row normalised and rounded onto the simplex (uniform when it carries no mass), then kept
+/// at least `floor` in every entry: (1 − K·floor)·p + floor. Rounding gives exact zeros, but a
+/// probability estimated from N bin pairs is only resolved to about 1/N, and an exact zero in
+/// an HMM says "impossible": it makes states absorbing or unreachable for the decoder.
+Eigen::RowVectorXd simplexRow(const Eigen::RowVectorXd& row, double floor) {
+    const auto k = static_cast<double>(row.size());
+    Eigen::RowVectorXd out;
     const double sum = row.sum();
     if (!(sum > 1e-300) || !row.allFinite()) {
         const Eigen::VectorXd clipped = row.transpose().cwiseMax(0.0);
-        if (clipped.sum() > 0) {
-            return (clipped / clipped.sum()).transpose();
+        if (clipped.allFinite() && clipped.sum() > 0) {
+            out = (clipped / clipped.sum()).transpose();
+        } else {
+            out = Eigen::RowVectorXd::Constant(row.size(), 1.0 / k);
         }
-        return Eigen::RowVectorXd::Constant(row.size(), 1.0 / static_cast<double>(row.size()));
+    } else {
+        out = projectToSimplex((row / sum).transpose()).transpose();
     }
-    return projectToSimplex((row / sum).transpose()).transpose();
+    const double f = std::clamp(floor, 0.0, 1.0 / k);
+    return ((1.0 - k * f) * out.array() + f).matrix();
 }
 
 /// Hierarchical numbering of the distinct observations of the path root … u.
@@ -306,6 +315,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     result.nodes.resize(n);
     std::vector<Eigen::MatrixXd> mus(n), emissions(n), ownPairs(n), sameBin(n);
     std::vector<Eigen::VectorXd> occupancy(n);
+    std::vector<double> pairCount(n, 1.0); // bin pairs of the node's transition moments
     std::vector<DenseTensor3> transitionTriples(n);
     std::vector<PathIds> paths(n);
     for (size_t u = 0; u < n; ++u) {
@@ -337,6 +347,13 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
             }
         }
         ownPairs[u] = pairMoment(own, phi);
+        {
+            double pairs = 0;
+            (parent >= 0 ? trans : own).forEach([&](std::uint64_t, std::int64_t c) {
+                pairs += static_cast<double>(c);
+            });
+            pairCount[u] = std::max(pairs, 1.0);
+        }
         if (parent >= 0) {
             sameBin[u] = pairMoment(cross, phi);
             DenseTensor3 t3(m + 1, m + 1, m + 1);
@@ -487,7 +504,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         for (int g = 0; g < k; ++g) {
             row[g] = rootJoint(order[0][static_cast<size_t>(f)], order[0][static_cast<size_t>(g)]);
         }
-        model.rootTransitions.row(f) = simplexRow(row);
+        model.rootTransitions.row(f) = simplexRow(row, 1.0 / pairCount[0]);
     }
     for (size_t u = 1; u < n; ++u) {
         const auto p = static_cast<size_t>(tree.parent[u]);
@@ -500,7 +517,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
                     row[g] = transJoint[u](order[u][static_cast<size_t>(f)],
                                            order[u][static_cast<size_t>(g)], parentLocal);
                 }
-                model.childTransitions[u][static_cast<size_t>(kp)].row(f) = simplexRow(row);
+                model.childTransitions[u][static_cast<size_t>(kp)].row(f) = simplexRow(row, 1.0 / pairCount[u]);
             }
         }
     }
