@@ -206,6 +206,9 @@ int runTree(TreeCommandOptions& command) {
         section.projection = options.projectionDim;
         section.iterations = options.iterations;
         section.restarts = options.trials;
+        section.scaling = command.scaling;
+        section.momentFit = options.momentFitSweeps;
+        section.extraComponents = options.reserveComponents;
         section.decode = decodeName;
         if (comparePerCell) {
             section.compare.push_back("per-cell");

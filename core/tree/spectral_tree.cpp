@@ -129,9 +129,10 @@ struct NodeCandidates {
 /// unscaled before the constant coordinate is normalised to 1.
 NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
                            const Eigen::MatrixXd& phi, const Eigen::VectorXd& scale, int rank,
-                           const SpectralTreeOptions& options, SpectralTreeNodeReport& report,
+                           int minRank, const SpectralTreeOptions& options,
+                           SpectralTreeNodeReport& report,
                            double& momentMs, double& decompositionMs) {
-    const int k = rank;
+    int k = rank;
     const int m = data.numMarks();
     Stopwatch timer;
     CountTable triples(1 << 16);
@@ -202,6 +203,20 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     const Eigen::MatrixXd s3 = e12.transpose() * pinv13.transpose();
     Eigen::MatrixXd m2 = s1 * e13 * s3.transpose();
     m2 = 0.5 * (m2 + m2.transpose()).eval();
+    // Reserve components only where M2 has them: its eigenvalues beyond the K-th count when
+    // |λ| > 3|λ₁|/√N (the same three-sigma rule), so the moments of a K-state model stay at
+    // rank K (a whitened noise direction would corrupt every component).
+    if (k > minRank) {
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(m2, Eigen::EigenvaluesOnly);
+        Eigen::VectorXd mags = eig.eigenvalues().cwiseAbs();
+        std::sort(mags.data(), mags.data() + mags.size(), std::greater<>());
+        int significant = 0;
+        while (significant < mags.size() && mags[significant] > 3.0 * mags[0] / std::sqrt(total)) {
+            ++significant;
+        }
+        k = std::clamp(significant, minRank, k);
+    }
+    report.decompositionRank = k;
     const SymmetricLowRank low = truncatedSymmetricEigen(m2, k);
     Eigen::MatrixXd w = low.vectors;   // D × K
     Eigen::MatrixXd wPinvT = low.vectors; // (Wᵀ)⁺ = V |Λ|^{1/2}
@@ -395,9 +410,8 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         report.cell = tree.names[u];
         report.pathLength = static_cast<int>(tree.pathFromRoot(static_cast<int>(u)).size());
         const NodeCandidates candidates =
-            skeletensor(data, static_cast<int>(u), paths[u], phiScaled, scale, rank, options,
+            skeletensor(data, static_cast<int>(u), paths[u], phiScaled, scale, rank, k, options,
                         report, result.momentMs, result.decompositionMs);
-        report.decompositionRank = rank;
         if (options.momentFitSweeps >= 0) {
             // Moment refit (core/hmm/moment_refit.h): K of the R candidates and the all-zero
             // (unmarked) state, weights and emissions fitted to the node's own first and

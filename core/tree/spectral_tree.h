@@ -52,7 +52,9 @@ struct SpectralTreeNodeReport {
     /// Child only: Σ_h P(h_child = h, h_parent = h) of the recovered same-bin joint after the
     /// state matching (how much of the genome keeps its parent's state label).
     double agreement = 1;
-    int decompositionRank = 0; ///< R of the node's decomposition (K, or K + E with the refit)
+    /// R of the node's decomposition: K, or with the refit up to K + E (the eigenvalues of the
+    /// symmetrised M2 above 3|λ₁|/√N)
+    int decompositionRank = 0;
     /// Moment refit only: weighted moment residual of the selected states before/after the
     /// joint sweeps (markMomentResidual).
     double momentResidualSelected = 0;
