@@ -120,6 +120,7 @@ struct TreeCommandOptions {
     std::string tree;
     SpectralTreeOptions model;
     std::string decomposition = "power";
+    std::string scaling = "mean";
     std::string tssPath;
     std::string compare;
     std::string outDir;
@@ -139,6 +140,13 @@ int runTree(TreeCommandOptions& command) {
     const std::string& treeText = command.tree;
     SpectralTreeOptions& options = command.model;
     options.decomposition = parseDecomposition(command.decomposition);
+    if (command.scaling == "mean") {
+        options.featureScaling = true;
+    } else if (command.scaling == "none") {
+        options.featureScaling = false;
+    } else {
+        throw InputError("parameter --scaling: '" + command.scaling + "' is not mean or none");
+    }
     const std::string& tssPath = command.tssPath;
     const auto compare = splitList(command.compare);
     const std::string& outDir = command.outDir;
@@ -198,6 +206,9 @@ int runTree(TreeCommandOptions& command) {
         section.projection = options.projectionDim;
         section.iterations = options.iterations;
         section.restarts = options.trials;
+        section.scaling = command.scaling;
+        section.momentFit = options.momentFitSweeps;
+        section.extraComponents = options.reserveComponents;
         section.decode = decodeName;
         if (comparePerCell) {
             section.compare.push_back("per-cell");
@@ -305,6 +316,9 @@ int runTree(TreeCommandOptions& command) {
         out["parameters"] = {{"k", k},
                              {"tree", tree.toString()},
                              {"decomposition", toString(options.decomposition)},
+                             {"scaling", command.scaling},
+                             {"moment_fit", options.momentFitSweeps},
+                             {"extra_components", options.reserveComponents},
                              {"seed", options.seed},
                              {"decode", toString(segmentation.mode)},
                              {"flank", flank}};
@@ -325,7 +339,10 @@ int runTree(TreeCommandOptions& command) {
                              {"status", toString(node.status)},
                              {"residual", node.residual},
                              {"clipping", node.clipping},
-                             {"agreement", node.agreement}});
+                             {"agreement", node.agreement},
+                             {"decomposition_rank", node.decompositionRank},
+                             {"moment_residual_selected", node.momentResidualSelected},
+                             {"moment_residual_final", node.momentResidualFinal}});
         }
         out["nodes"] = nodes;
         out["timings_ms"] = {{"read", readMs},
@@ -369,6 +386,14 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .integer("iterations", o.model.iterations, 1, 100000, "power iterations per trial")
         .integer("restarts", o.model.trials, 1, 10000,
                  "random starts per component (Jennrich: slice pairs)")
+        .text("scaling", o.scaling,
+              "mean (each node's marks scaled by 1/sqrt(mean) before its moments) | none")
+        .integer("moment-fit", o.model.momentFitSweeps, -1, 100000,
+                 "per node: re-select K of the K+E decomposed states and the unmarked one and "
+                 "refit them to the node's first and second mark moments with N joint sweeps "
+                 "(-1 = off: rank K, weights from the eigenvalues)")
+        .integer("extra-components", o.model.reserveComponents, 0, maxStates,
+                 "E: reserve components of each node's decomposition for --moment-fit")
         .text("tss", o.tssPath, "TSS file: scores the promoter state per cell type")
         .text("compare", o.compare, "also fit per-cell[,em] baselines and compare")
         .text("out", o.outDir, "output folder").required()

@@ -192,6 +192,17 @@ double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd
             nextBeta[i] = s;
         }
         std::swap(beta, nextBeta);
+        // A state the forward pass cannot reach (α = 0: exact zeros in the transitions) has
+        // no posterior mass and its β feeds only the β of other unreachable states; left alone
+        // it can grow along a chromosome until it overflows, and inf·0 = NaN then reaches every
+        // state of every earlier bin (decoded as state 0). Zeroing it changes no posterior and
+        // no expected count (α(i)·A(i, j) = 0 for every reachable i).
+        const double* alphaT = alpha + t * k;
+        for (size_t j = 0; j < k; ++j) {
+            if (alphaT[j] == 0) {
+                beta[j] = 0;
+            }
+        }
         emit(t, beta);
     }
     if (stats != nullptr) {

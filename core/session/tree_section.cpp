@@ -30,6 +30,8 @@ SessionJson TreeSection::toJson(const std::filesystem::path& sessionDirectory) c
     section["model"] = {{"k", numStates},         {"decomposition", decomposition},
                         {"seed", seed},           {"projection", projection},
                         {"iterations", iterations}, {"restarts", restarts},
+                        {"scaling", scaling},     {"moment_fit", momentFit},
+                        {"extra_components", extraComponents},
                         {"decode", decode}};
     section["compare"] = compare;
     section["em_iterations"] = emIterations;
@@ -80,6 +82,10 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.projection = static_cast<int>(model.integer("projection", 0, 0, kMaxTreeMarks + 1));
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
+    section.scaling = model.choice("scaling", "mean", {"mean", "none"});
+    section.momentFit = static_cast<int>(model.integer("moment_fit", 200, -1, 100000));
+    section.extraComponents =
+        static_cast<int>(model.integer("extra_components", 1, 0, kMaxTreeMarks + 1));
     section.decode = model.choice("decode", "auto", {"auto", "path", "joint"});
 
     const SessionJson& compare = fields.array("compare");

@@ -24,6 +24,16 @@ struct SpectralTreeOptions {
     int projectionDim = 0;
     int iterations = 100; ///< power iterations per trial
     int trials = 10;      ///< random starts per component (median trial kept); Jennrich slices
+    /// Each node's marks scaled by 1/√E[x_i] before its moments are formed (undone on the
+    /// recovered emissions), as the chromatin engine's FeatureScaling::InverseSqrtMean.
+    bool featureScaling = true;
+    /// ≥ 0: per node, decompose at rank R = K + reserveComponents (≤ M + 1) and re-select and
+    /// refit K states (plus the all-zero unmarked candidate) against the node's own first and
+    /// off-diagonal second mark moments with this many joint sweeps (refitMarkStates, as the
+    /// chromatin engine's --moment-fit); occupancies are the refit's weights. −1 = off (rank K,
+    /// occupancies 1/λ²).
+    int momentFitSweeps = 200;
+    int reserveComponents = 1; ///< E of momentFitSweeps
     std::uint64_t seed = 1;
 };
 
@@ -42,6 +52,13 @@ struct SpectralTreeNodeReport {
     /// Child only: Σ_h P(h_child = h, h_parent = h) of the recovered same-bin joint after the
     /// state matching (how much of the genome keeps its parent's state label).
     double agreement = 1;
+    /// R of the node's decomposition: K, or with the refit up to K + E (the eigenvalues of the
+    /// symmetrised M2 above 3|λ₁|/√N)
+    int decompositionRank = 0;
+    /// Moment refit only: weighted moment residual of the selected states before/after the
+    /// joint sweeps (markMomentResidual).
+    double momentResidualSelected = 0;
+    double momentResidualFinal = 0;
 };
 
 struct SpectralTreeResult {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 
@@ -23,6 +24,8 @@ const char* toString(TreeDecodingMode mode) {
 }
 
 namespace {
+
+constexpr float kTinyFloat = std::numeric_limits<float>::denorm_min();
 
 /// Forward–backward over the meta-states of a node set S (closed under parents, root first).
 /// Meta-state i has digit q = (i / K^q) mod K for the node at position q. Tables of digits,
@@ -110,16 +113,12 @@ private:
         // Reused per thread: allocating and zeroing ~50 MB per chromosome costs more than the
         // recursion (every value is written before it is read).
         thread_local std::vector<float> alphas;
-        thread_local std::vector<double> scales;
         std::int64_t longest = 0;
         for (auto bins : tracks.chromBins) {
             longest = std::max(longest, bins);
         }
         if (alphas.size() < static_cast<size_t>(longest) * n) {
             alphas = std::vector<float>(static_cast<size_t>(longest) * n);
-        }
-        if (scales.size() < static_cast<size_t>(longest)) {
-            scales = std::vector<double>(static_cast<size_t>(longest));
         }
         std::vector<double> a(n), e(n);
         double logLik = 0;
@@ -144,11 +143,12 @@ private:
                     v *= inv;
                 }
             }
-            scales[t] = sum;
             logLik += std::log(sum);
             float* stored = alphas.data() + t * n;
             for (size_t i = 0; i < n; ++i) {
-                stored[i] = static_cast<float>(a[i]);
+                // Stored as float; a positive α below float range keeps the smallest positive
+                // float, so that stored α = 0 means exactly unreachable (see the backward pass).
+                stored[i] = a[i] > 0 ? std::max(static_cast<float>(a[i]), kTinyFloat) : 0.0f;
             }
         }
         std::vector<double> beta(n, 1.0), marginal(static_cast<size_t>(m_k));
@@ -159,12 +159,28 @@ private:
                     beta[i] *= e[i];
                 }
                 backward<KC>(beta);
-                const double inv = 1.0 / scales[tt + 1];
+            }
+            const float* stored = alphas.data() + tt * n;
+            // β is only needed up to a constant per bin (the marginals are normalised by the
+            // argmax). A meta-state the forward pass cannot reach (α = 0: exact zeros in the
+            // transitions) has no posterior mass and its β feeds only the β of other unreachable
+            // states, but left alone it grows relative to the reachable ones along a chromosome
+            // (by b/c per bin, c the forward normaliser) until it overflows, inf·0 = NaN reaches
+            // every state and every earlier bin decodes as state 0. Hence: β = 0 where α = 0, then
+            // β scaled to max 1 (never overflows; changes no argmax).
+            double largest = 0;
+            for (size_t i = 0; i < n; ++i) {
+                if (stored[i] == 0.0f) {
+                    beta[i] = 0.0;
+                }
+                largest = std::max(largest, beta[i]);
+            }
+            if (largest > 0 && std::isfinite(largest)) {
+                const double inv = 1.0 / largest;
                 for (double& v : beta) {
                     v *= inv;
                 }
             }
-            const float* stored = alphas.data() + tt * n;
             for (size_t w = 0; w < wanted.size(); ++w) {
                 const auto& digits = m_digits[static_cast<size_t>(wanted[w])];
                 std::fill(marginal.begin(), marginal.end(), 0.0);

@@ -115,6 +115,12 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : Workspace(parent) {
     m_perCell = new QCheckBox(tr("Per-cell HMMs"), controls);
     m_perCell->setToolTip(tr("Also score independent spectral HMMs per cell type (the baseline "
                              "of paper 002) in the promoter F1 table"));
+    m_momentFit = new QCheckBox(tr("Moment refit"), controls);
+    m_momentFit->setChecked(true);
+    m_momentFit->setToolTip(tr("Per cell type: decompose with a reserve component, then keep the "
+                               "K states (the unmarked one included) that best fit the cell's "
+                               "first and second mark moments, weights summing to 1 (contrast-cli "
+                               "tree --moment-fit; off: rank K, weights from the eigenvalues)"));
     m_strictMarks = new QCheckBox(tr("Strict marks"), controls);
     m_strictMarks->setToolTip(tr("Refuse cell types whose marks differ instead of keeping the "
                                  "marks every cell type has"));
@@ -136,6 +142,7 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : Workspace(parent) {
     form2->addWidget(fieldLabel(tr("Promoter state"), m_promoterState, controls));
     form2->addWidget(m_promoterState);
     form2->addWidget(m_perCell);
+    form2->addWidget(m_momentFit);
     form2->addWidget(m_strictMarks);
     form2->addWidget(m_learn);
     form->addStretch(1);
@@ -339,6 +346,13 @@ void TreeWorkspace::treeTextEdited() {
     emit sessionStateChanged();
 }
 
+int TreeWorkspace::momentFitSweeps() const {
+    if (!m_momentFit->isChecked()) {
+        return -1;
+    }
+    return m_sessionBase.momentFit >= 0 ? m_sessionBase.momentFit : cx::SpectralTreeOptions{}.momentFitSweeps;
+}
+
 TreeLearnRequest TreeWorkspace::currentRequest() const {
     TreeLearnRequest request;
     request.trackPaths = m_trackPaths;
@@ -352,6 +366,9 @@ TreeLearnRequest TreeWorkspace::currentRequest() const {
     request.options.projectionDim = m_sessionBase.projection;
     request.options.iterations = m_sessionBase.iterations;
     request.options.trials = m_sessionBase.restarts;
+    request.options.featureScaling = m_sessionBase.scaling != "none";
+    request.options.momentFitSweeps = momentFitSweeps();
+    request.options.reserveComponents = m_sessionBase.extraComponents;
     const QString decode = m_decode->currentData().toString();
     request.decode = decode == QLatin1String("path")    ? cx::TreeDecodingMode::PathMarginal
                      : decode == QLatin1String("joint") ? cx::TreeDecodingMode::Joint

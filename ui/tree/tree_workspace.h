@@ -90,6 +90,8 @@ public:
 
 private:
     TreeLearnRequest currentRequest() const;
+    /// --moment-fit of the request: -1 when "Moment refit" is off, else the session's sweeps.
+    int momentFitSweeps() const;
     void treeTextEdited();
     void showAnalysis(const TreeAnalysis& analysis);
     void refreshStateViews();
@@ -118,6 +120,7 @@ private:
     QSpinBox* m_flank = nullptr;
     QSpinBox* m_promoterState = nullptr;
     QCheckBox* m_perCell = nullptr;
+    QCheckBox* m_momentFit = nullptr;
     QCheckBox* m_strictMarks = nullptr;
     QPushButton* m_learn = nullptr;
     QLabel* m_status = nullptr;

@@ -38,6 +38,7 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     section.decomposition = m_decomposition->currentData().toString().toStdString();
     section.seed = static_cast<std::uint64_t>(m_seed->value());
     section.decode = m_decode->currentData().toString().toStdString();
+    section.momentFit = momentFitSweeps();
     section.compare.clear();
     if (m_perCell->isChecked()) {
         section.compare.emplace_back("per-cell");
@@ -85,6 +86,7 @@ void TreeWorkspace::openSection(const cx::TreeSection& section) {
     m_perCell->setChecked(std::find(section.compare.begin(), section.compare.end(), "per-cell") !=
                           section.compare.end());
     m_strictMarks->setChecked(section.strictMarks);
+    m_momentFit->setChecked(section.momentFit >= 0);
     setTssFile(QString::fromStdString(section.tss.string()));
     m_treeEdit->setText(QString::fromStdString(section.tree));
     openTracks(paths);

@@ -160,3 +160,46 @@ TEST(TreeDecoding, ExactJointMatchesFlattenedForwardBackwardOnTheTrueModel) {
 
 } // namespace
 } // namespace cx
+namespace cx {
+namespace {
+
+/// Feature scaling, the moment refit and its reserve components keep the recovery exact on a
+/// K-state tree (the reserve rank is only used where M2 has significant eigenvalues beyond K).
+TEST(SpectralTree, MomentRefitAndScalingKeepSyntheticRecovery) {
+    const TreeSpec tree = parseTreeSpec("R>A,B");
+    SyntheticTreeOptions so;
+    so.numStates = 3;
+    so.numMarks = 6;
+    const TreeHmmParameters truth = randomTreeHmm(tree, so, 7);
+    const MultiCellTracks data = sampleTreeTracks(truth, {150000, 150000}, 11);
+    for (Decomposition decomposition : {Decomposition::Power, Decomposition::Jennrich}) {
+        for (bool scaling : {false, true}) {
+            for (int fit : {-1, 200}) {
+                for (int extra : {0, 1, 2}) {
+                    if (fit < 0 && extra > 0) {
+                        continue;
+                    }
+                    SpectralTreeOptions options;
+                    options.numStates = 3;
+                    options.decomposition = decomposition;
+                    options.featureScaling = scaling;
+                    options.momentFitSweeps = fit;
+                    options.reserveComponents = extra;
+                    const SpectralTreeResult result = learnSpectralTree(data, tree, options);
+                    const std::vector<double> errors = globallyMatchedErrors(truth, result.model);
+                    for (size_t v = 0; v < errors.size(); ++v) {
+                        EXPECT_LT(errors[v], 0.03) << toString(decomposition) << " scaling "
+                                                   << scaling << " fit " << fit << " E " << extra;
+                    }
+                    for (const auto& node : result.nodes) {
+                        EXPECT_EQ(node.decompositionRank, 3);
+                    }
+                    EXPECT_NEAR(result.model.occupancy[0].sum(), 1.0, 1e-9);
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace cx
