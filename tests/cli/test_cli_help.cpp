@@ -56,7 +56,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
         {"tree",
          {{"tracks", "tree", "k", "decomposition", "seed", "projection", "iterations", "restarts",
            "tss", "compare", "out", "flank", "promoter-state", "em-iterations", "decode",
-           "bin-size", "save-session"},
+           "bin-size", "save-session", "scaling", "moment-fit", "extra-components"},
           {"tracks", "tree", "k", "out"},
           {"json", "no-segments", "strict-marks"}}},
         {"run", {{"out", "workspace", "threads"}, {"out"}, {}}},

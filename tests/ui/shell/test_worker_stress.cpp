@@ -11,7 +11,6 @@
 #include "ui/chromatin/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topic_table_panel.h"
-#include "ui/topics/topics_analysis_panel.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topics_controller.h"
 #include "ui/topics/topics_workspace.h"
@@ -19,7 +18,6 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <QSpinBox>
 
 #include <memory>
 #include <random>
@@ -127,16 +125,13 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
     expectConsistentViews(window, 1000);
     // The views show the parameters the controllers hold. Those are the last ones asked for,
     // unless a cancel hit the rebuild a K change needed: then the controller reverts to the
-    // shown model's K (and the panels with it, stateReverted). Which happens depends on timing
+    // shown model's K (stateReverted re-syncs the panels). Which happens depends on timing
     // (under ASan a rebuild is slow enough to be cancelled), so both are accepted, nothing else.
     const auto& topicSolution = topics->controller()->solution();
     EXPECT_DOUBLE_EQ(topicSolution.gamma, topicsGamma);
     EXPECT_TRUE(topicSolution.parameters == topics->controller()->parameters());
     EXPECT_EQ(topicSolution.result->numComponents(),
               topics->controller()->parameters().numComponents);
-    EXPECT_EQ(topics->analysisPanel()->componentsSpin()->value(),
-              topics->controller()->parameters().numComponents)
-        << "the panel shows the K of the view";
     const auto& hmm = chromatin->controller()->solution();
     EXPECT_DOUBLE_EQ(hmm.gamma, chromatinGamma);
     EXPECT_EQ(hmm.parameters, chromatin->controller()->parameters());
