@@ -33,19 +33,7 @@ std::vector<int> majorityVote(const CrowdLabels& data) {
 }
 
 Eigen::MatrixXd majorityVoteFractions(const CrowdLabels& data) {
-    Eigen::MatrixXd fractions = Eigen::MatrixXd::Zero(data.numItems, data.numClasses);
-    for (const CrowdObservation& o : data.observations) {
-        fractions(o.item, o.label) += 1;
-    }
-    for (Eigen::Index n = 0; n < fractions.rows(); ++n) {
-        const double total = fractions.row(n).sum();
-        if (total > 0) {
-            fractions.row(n) /= total;
-        } else {
-            fractions.row(n).setConstant(1.0 / data.numClasses);
-        }
-    }
-    return fractions;
+    return weightedVoteFractions(data, Eigen::VectorXd::Ones(data.numWorkers));
 }
 
 namespace {
