@@ -120,7 +120,7 @@ struct TreeCommandOptions {
     std::string tree;
     SpectralTreeOptions model;
     std::string decomposition = "power";
-    std::string scaling = "mean";
+    std::string scaling = "none";
     std::string tssPath;
     std::string compare;
     std::string outDir;

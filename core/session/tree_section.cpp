@@ -82,7 +82,7 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.projection = static_cast<int>(model.integer("projection", 0, 0, kMaxTreeMarks + 1));
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
-    section.scaling = model.choice("scaling", "mean", {"mean", "none"});
+    section.scaling = model.choice("scaling", "none", {"mean", "none"});
     section.momentFit = static_cast<int>(model.integer("moment_fit", 200, -1, 100000));
     section.extraComponents =
         static_cast<int>(model.integer("extra_components", 1, 0, kMaxTreeMarks + 1));

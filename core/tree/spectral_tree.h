@@ -25,8 +25,10 @@ struct SpectralTreeOptions {
     int iterations = 100; ///< power iterations per trial
     int trials = 10;      ///< random starts per component (median trial kept); Jennrich slices
     /// Each node's marks scaled by 1/√E[x_i] before its moments are formed (undone on the
-    /// recovered emissions), as the chromatin engine's FeatureScaling::InverseSqrtMean.
-    bool featureScaling = true;
+    /// recovered emissions), as the chromatin engine's FeatureScaling::InverseSqrtMean. Off by
+    /// default: together with the moment refit it recovered a 5-cell synthetic star with weak
+    /// children at emission error 0.060 (0.012 without; SpectralTree.DefaultsRecoverWeakChildren…).
+    bool featureScaling = false;
     /// ≥ 0: per node, decompose at rank R = K + reserveComponents (≤ M + 1) and re-select and
     /// refit K states (plus the all-zero unmarked candidate) against the node's own first and
     /// off-diagonal second mark moments with this many joint sweeps (refitMarkStates, as the
