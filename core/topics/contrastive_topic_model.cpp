@@ -77,8 +77,8 @@ constexpr double kResidualTie = 0.01;
 ///    point of the iteration (no tensor eigenvector): started again from it at the next γ it
 ///    moves on, so along a path it drifts with the number of grid points, not with γ.
 /// Dropped components are marked degenerate (left out of the result, counted in numRejected).
-/// Returns the foreground-specific (λ̂ > 0) components it dropped: solve() restores them when
-/// nothing foreground-specific is left otherwise (Prop. 1).
+/// Returns the moving foreground-specific (λ̂ > 0) components it dropped: solve() restores them
+/// when nothing foreground-specific is left otherwise (Prop. 1).
 /// Cost: K whitened residuals, O(K⁵) at most.
 std::vector<Eigen::Index> keepFollowableComponents(const DensePowerMethod& method,
                                                    PowerMethodResult& decomposition) {
@@ -87,7 +87,6 @@ std::vector<Eigen::Index> keepFollowableComponents(const DensePowerMethod& metho
     decomposition.degenerate.resize(ks, false);
     PowerMethodResult single = decomposition;
     single.degenerate.assign(ks, true);
-    std::vector<Eigen::Index> droppedPositive;
     for (size_t t = 0; t < ks; ++t) {
         if (decomposition.degenerate[t]) {
             continue;
@@ -95,11 +94,17 @@ std::vector<Eigen::Index> keepFollowableComponents(const DensePowerMethod& metho
         single.degenerate[t] = false;
         const double alone = method.whitenedResidual(single);
         single.degenerate[t] = true;
+        if (!(alone < 1.0)) {
+            decomposition.degenerate[t] = true;
+        }
+    }
+    std::vector<Eigen::Index> movingPositive;
+    for (size_t t = 0; t < ks; ++t) {
         const bool moving = t < decomposition.converged.size() && !decomposition.converged[t];
-        if (moving || !(alone < 1.0)) {
+        if (!decomposition.degenerate[t] && moving) {
             decomposition.degenerate[t] = true;
             if (decomposition.lambdas[static_cast<Eigen::Index>(t)] > 0) {
-                droppedPositive.push_back(static_cast<Eigen::Index>(t));
+                movingPositive.push_back(static_cast<Eigen::Index>(t));
             }
         }
     }
@@ -107,7 +112,7 @@ std::vector<Eigen::Index> keepFollowableComponents(const DensePowerMethod& metho
         decomposition.degenerate.end()) {
         decomposition.status = Status::NumericalIssue;
     }
-    return droppedPositive;
+    return movingPositive;
 }
 
 } // namespace
@@ -405,7 +410,7 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         double residual = 0;
         bool warm = false;
         KeptDirections kept;
-        std::vector<Eigen::Index> droppedPositive;
+        std::vector<Eigen::Index> movingPositive;
         std::shared_ptr<const DensePowerMethod> method;
     };
     auto solveKept = [&](KeptOrder rule) {
@@ -417,7 +422,7 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         const DensePowerMethod& method = *out.method;
         const bool jennrich = options.decomposition == Decomposition::Jennrich;
         out.decomposition = jennrich ? method.runJennrich(power) : method.run(power, cancel);
-        out.droppedPositive = keepFollowableComponents(method, out.decomposition);
+        out.movingPositive = keepFollowableComponents(method, out.decomposition);
         out.residual = method.whitenedResidual(out.decomposition);
         if (haveNeighbour && !jennrich) {
             PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
@@ -427,7 +432,7 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
                 out.decomposition = std::move(continued);
                 out.residual = continuedResidual;
                 out.warm = true;
-                out.droppedPositive = std::move(moving);
+                out.movingPositive = std::move(moving);
             }
         }
         return out;
@@ -450,10 +455,9 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
             pick = std::move(positive);
         }
     }
-    if (positiveComponents(pick.decomposition) == 0 && !pick.droppedPositive.empty()) {
-        // Prop. 1: rather than no foreground-specific component, the dropped ones (flagged by
-        // status NumericalIssue and their `converged` flags).
-        for (Eigen::Index t : pick.droppedPositive) {
+    if (positiveComponents(pick.decomposition) == 0 && !pick.movingPositive.empty()) {
+        // Prop. 1: rather than no foreground-specific component, the moving ones (NotConverged).
+        for (Eigen::Index t : pick.movingPositive) {
             pick.decomposition.degenerate[static_cast<size_t>(t)] = false;
         }
         pick.residual = pick.method->whitenedResidual(pick.decomposition);
