@@ -67,58 +67,10 @@ void checkRank(const Eigen::VectorXd& eigenvalues, int k, double gamma) {
 /// Whitened residuals closer than this count as equally good (ContrastiveTopicEngine::solve).
 constexpr double kResidualTie = 0.01;
 
-/// Keeps of a decomposition only the components a path can follow (ContrastiveTopicEngine::solve):
-///  - a component whose own rank-one term |λ̂|·z^{⊗3} (z = Wᵀâ, W = V_K|Λ|^{-1/2}), subtracted
-///    alone from the whitened M3, leaves a larger residual than no term at all explains no part of
-///    M3: its size is more than twice what M3 holds along z, or of the other sign. An iterate
-///    near the null cone of the indefinite whitening (zᵀSz ≈ 0, ‖z‖ and |λ̂| huge) or a trial that
-///    settled on noise gives one;
-///  - a component whose power iteration is still moving after the iteration limit is no fixed
-///    point of the iteration (no tensor eigenvector): started again from it at the next γ it
-///    moves on, so along a path it drifts with the number of grid points, not with γ.
-/// Dropped components are marked degenerate (left out of the result, counted in numRejected).
-/// Returns the moving foreground-specific (λ̂ > 0) components it dropped: solve() restores them
-/// when nothing foreground-specific is left otherwise (Prop. 1).
-/// Cost: K whitened residuals, O(K⁵) at most.
-std::vector<Eigen::Index> keepFollowableComponents(const DensePowerMethod& method,
-                                                   PowerMethodResult& decomposition) {
-    const Eigen::Index k = decomposition.lambdas.size();
-    const auto ks = static_cast<size_t>(k);
-    decomposition.degenerate.resize(ks, false);
-    PowerMethodResult single = decomposition;
-    single.degenerate.assign(ks, true);
-    for (size_t t = 0; t < ks; ++t) {
-        if (decomposition.degenerate[t]) {
-            continue;
-        }
-        single.degenerate[t] = false;
-        const double alone = method.whitenedResidual(single);
-        single.degenerate[t] = true;
-        if (!(alone < 1.0)) {
-            decomposition.degenerate[t] = true;
-        }
-    }
-    std::vector<Eigen::Index> movingPositive;
-    for (size_t t = 0; t < ks; ++t) {
-        const bool moving = t < decomposition.converged.size() && !decomposition.converged[t];
-        if (!decomposition.degenerate[t] && moving) {
-            decomposition.degenerate[t] = true;
-            if (decomposition.lambdas[static_cast<Eigen::Index>(t)] > 0) {
-                movingPositive.push_back(static_cast<Eigen::Index>(t));
-            }
-        }
-    }
-    if (std::find(decomposition.degenerate.begin(), decomposition.degenerate.end(), true) !=
-        decomposition.degenerate.end()) {
-        decomposition.status = Status::NumericalIssue;
-    }
-    return movingPositive;
-}
-
 } // namespace
 
 KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::MatrixXd& noise, int k,
-                                    KeptOrder orderRule, const Eigen::MatrixXd& previous) {
+                                    KeptOrder orderRule) {
     const Eigen::Index n = m2.rows();
     if (m2.cols() != n || k < 1 || k > n) {
         throw std::invalid_argument("selectKeptDirections: need a square matrix and 1 <= k <= n "
@@ -145,23 +97,9 @@ KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::Matr
         }
     }
     const bool positivesFirst = orderRule == KeptOrder::PositiveFirst;
-    // Rank used for the order: positives first keeps classes 0 < 1 < 2; by magnitude puts the
-    // significant directions (0, 1) before the rest (2).
-    auto rankOf = [&](Eigen::Index i) {
-        const int c = klass[static_cast<size_t>(i)];
-        return positivesFirst ? c : (c == 2 ? 1 : 0);
-    };
-    // Within a rank: decreasing |λ|, and along a path (previous subspace given) with the
-    // sampling error of each eigenvalue as hysteresis: a direction mostly inside the previous
-    // kept subspace (‖Pᵀv‖² > ½) counts as |λ| + ν, any other as |λ| − ν, so a newcomer displaces
-    // a kept direction only when their eigenvalues differ by more than ν_new + ν_kept.
-    Eigen::VectorXd key = values.cwiseAbs();
-    if (haveNoise && previous.rows() == n && previous.cols() > 0) {
-        const Eigen::VectorXd overlap = (previous.transpose() * vectors).colwise().squaredNorm().transpose();
-        for (Eigen::Index i = 0; i < n; ++i) {
-            key[i] += overlap[i] > 0.5 ? level[i] : -level[i];
-        }
-    }
+    // Rank used for the order: positives first keeps classes 0 < 1 < 2; by magnitude is one
+    // class. Within a rank: decreasing |λ| (stable: ties keep ascending λ).
+    auto rankOf = [&](Eigen::Index i) { return positivesFirst ? klass[static_cast<size_t>(i)] : 0; };
     std::vector<Eigen::Index> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
@@ -169,7 +107,7 @@ KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::Matr
         if (ra != rb) {
             return ra < rb;
         }
-        return key[a] > key[b];
+        return std::abs(values[a]) > std::abs(values[b]);
     });
     out.low.values.resize(k);
     out.low.vectors.resize(n, k);
@@ -410,29 +348,22 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         double residual = 0;
         bool warm = false;
         KeptDirections kept;
-        std::vector<Eigen::Index> movingPositive;
-        std::shared_ptr<const DensePowerMethod> method;
     };
     auto solveKept = [&](KeptOrder rule) {
         Candidate out;
-        out.kept = selectKeptDirections(m2, noise, options.numComponents, rule,
-                                        haveNeighbour ? neighbour->keptDirections : Eigen::MatrixXd());
+        out.kept = selectKeptDirections(m2, noise, options.numComponents, rule);
         checkRank(out.kept.low.values, options.numComponents, gamma);
-        out.method = std::make_shared<const DensePowerMethod>(out.kept.low, m3);
-        const DensePowerMethod& method = *out.method;
+        const DensePowerMethod method(out.kept.low, m3);
         const bool jennrich = options.decomposition == Decomposition::Jennrich;
         out.decomposition = jennrich ? method.runJennrich(power) : method.run(power, cancel);
-        out.movingPositive = keepFollowableComponents(method, out.decomposition);
         out.residual = method.whitenedResidual(out.decomposition);
         if (haveNeighbour && !jennrich) {
             PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
-            std::vector<Eigen::Index> moving = keepFollowableComponents(method, continued);
             const double continuedResidual = method.whitenedResidual(continued);
             if (!(out.residual < continuedResidual - kResidualTie)) {
                 out.decomposition = std::move(continued);
                 out.residual = continuedResidual;
                 out.warm = true;
-                out.movingPositive = std::move(moving);
             }
         }
         return out;
@@ -455,13 +386,6 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
             pick = std::move(positive);
         }
     }
-    if (positiveComponents(pick.decomposition) == 0 && !pick.movingPositive.empty()) {
-        // Prop. 1: rather than no foreground-specific component, the moving ones (NotConverged).
-        for (Eigen::Index t : pick.movingPositive) {
-            pick.decomposition.degenerate[static_cast<size_t>(t)] = false;
-        }
-        pick.residual = pick.method->whitenedResidual(pick.decomposition);
-    }
     PowerMethodResult& decomposition = pick.decomposition;
     const double residual = pick.residual;
     const bool warm = pick.warm;
@@ -471,7 +395,6 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
                                                    decomposition.components);
     result.residual = residual;
     result.warmStarted = warm;
-    result.keptDirections = kept.low.vectors;
     result.significantDirections = kept.significant;
     result.significantPositive = kept.significantPositive;
     if (m_noiseAvailable) {

@@ -53,9 +53,6 @@ struct TopicModelResult {
     /// Components in the engine's projected coordinates (r × K, result order): the warm start of
     /// a neighbouring γ on a path (empty for the direct method).
     Eigen::MatrixXd projectedComponents;
-    /// The K kept eigen-directions of M2f − γ·M2b in the engine's projected coordinates (r × K,
-    /// orthonormal): the neighbour's subspace that selectKeptDirections tracks along a path.
-    Eigen::MatrixXd keptDirections;
     /// Eigen-directions of M2f − γ·M2b above their noise level (see selectKeptDirections), of
     /// either sign and of them the positive (foreground-specific) ones: the suggested K is
     /// `significantDirections`.
@@ -75,9 +72,8 @@ struct TopicModelResult {
     /// data) gives steadier topics.
     int effectiveRank = 0;
     /// Components of the K requested that had no acceptable trial (a weight beyond the model's
-    /// bound |ω| ≤ max(1, γ), by more than a factor 2), that explain no part of the whitened M3,
-    /// or whose power iteration was still moving (see ContrastiveTopicEngine::solve): left out
-    /// of the result, status NumericalIssue. Typically K exceeds what the data support at this γ.
+    /// bound |ω| ≤ max(1, γ), by more than a factor 2): left out of the result, status
+    /// NumericalIssue. Typically K exceeds what the data support at this γ.
     int numRejected = 0;
     Status status = Status::NotComputed;
     double solveMs = 0;              ///< decomposition + mapping back
@@ -108,9 +104,7 @@ struct KeptDirections {
 /// Order in which selectKeptDirections fills the K slots.
 enum class KeptOrder {
     PositiveFirst, ///< significant positive, then significant negative, then the rest
-    /// Significant directions (either sign) by |λ|, then the rest by |λ|: Alg. 2's truncation,
-    /// except that a direction inside its noise never displaces one above it.
-    ByMagnitude,
+    ByMagnitude,   ///< by |λ| whatever the sign and the noise (Alg. 2's truncation)
 };
 
 /// Noise-thresholded, sign-aware choice of the K eigen-directions of `m2` (n × n symmetric)
@@ -121,17 +115,9 @@ enum class KeptOrder {
 /// against ‖E·v‖ ≈ σ√n), so 2‖N·v‖ is where a direction leaves the noise bulk. Directions of
 /// γ·M2b's noise grow with γ together with their noise level and never become significant.
 /// Within a class, larger |λ| first. Without a noise estimate every direction is in "the rest":
-/// the K largest |λ| (the literal Alg. 2), as with KeptOrder::ByMagnitude.
-/// Along a path, `previous` (n × K', orthonormal: the neighbour's kept directions) makes the
-/// choice continuous: within a class a direction v counts as |λ| + ν when it lies mostly in the
-/// previous subspace (‖previousᵀv‖² > ½) and as |λ| − ν otherwise (ν = ‖N·v‖), so a newcomer
-/// displaces a kept direction only when their eigenvalues differ by more than their sampling
-/// errors together, or when the kept one drops into the noise. Eigenvalues closer than that
-/// are not ordered by the data, and swapping them changes the whole decomposition.
-/// \pre 1 ≤ k ≤ n.
+/// the K largest |λ| (the literal Alg. 2), as with KeptOrder::ByMagnitude. \pre 1 ≤ k ≤ n.
 KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::MatrixXd& noise, int k,
-                                    KeptOrder order = KeptOrder::PositiveFirst,
-                                    const Eigen::MatrixXd& previous = Eigen::MatrixXd());
+                                    KeptOrder order = KeptOrder::PositiveFirst);
 
 /// Time spent building an engine, in milliseconds.
 struct EngineTimings {
@@ -158,23 +144,17 @@ public:
                            const ProgressFn& progress = {});
 
     /// Alg. 1 at contrast weight γ on the projected moments. The K kept eigen-directions of
-    /// m2f − γ·m2b (selectKeptDirections) are the K largest by magnitude among the significant
-    /// ones (KeptOrder::ByMagnitude); if that leaves no
+    /// m2f − γ·m2b (selectKeptDirections) are the K largest by magnitude (Alg. 2's
+    /// truncation); if that leaves no
     /// foreground-specific component although significant positive directions exist, the
     /// significant positive directions go first (KeptOrder::PositiveFirst). So the growing
     /// γ·M2b cannot push out every foreground-specific direction that is above the noise.
-    /// Of Alg. 2's components only those a path can follow are kept: a component whose
-    /// rank-one term alone leaves more of the whitened M3 unexplained than no term, or whose
-    /// power iteration is still moving at the iteration limit, is dropped (counted in
-    /// numRejected, status NumericalIssue) — except that moving foreground-specific ones stay
-    /// when nothing foreground-specific is left otherwise.
     /// \throws InputError if γ is negative or not finite, or K is outside [1, rank].
     TopicModelResult solve(double gamma, const TopicModelOptions& options,
                            const CancelToken& cancel = {}) const;
 
-    /// Alg. 1 at γ continued from a neighbouring solution (a path step): the kept directions
-    /// track `neighbour.keptDirections` (selectKeptDirections' `previous`); on them Alg. 2
-    /// runs once from `neighbour.projectedComponents` (one trial per
+    /// Alg. 1 at γ continued from a neighbouring solution (a path step): on the kept
+    /// directions Alg. 2 runs once from `neighbour.projectedComponents` (one trial per
     /// component) and once from fresh random starts; the continued run is kept unless a fresh
     /// one leaves a whitened residual of M3 smaller by more than 0.01 (a better explanation of
     /// the data, not a tie). `warmStarted` in the result says which was kept.

@@ -8,10 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <memory>
-#include <set>
 
 namespace cx {
 namespace {
@@ -117,110 +115,6 @@ TEST(KeptDirections, ForegroundTopicsSurviveFarAboveTheBound) {
                 }
             }
         }
-    }
-}
-
-TEST(KeptDirections, NoiseNeverDisplacesASignificantDirection) {
-    // |−3| is the largest eigenvalue but lies inside its noise (‖N e_0‖ = 2 > 3/2): Alg. 2's
-    // truncation by magnitude would keep it and drop the significant −0.8.
-    Eigen::MatrixXd m2 = Eigen::MatrixXd::Zero(3, 3);
-    m2.diagonal() << -3, 1, -0.8;
-    Eigen::MatrixXd noise = Eigen::MatrixXd::Zero(3, 3);
-    noise.diagonal() << 2, 0.1, 0.1;
-    const KeptDirections kept = selectKeptDirections(m2, noise, 2, KeptOrder::ByMagnitude);
-    EXPECT_EQ(kept.significant, 2);
-    EXPECT_DOUBLE_EQ(kept.low.values[0], 1);
-    EXPECT_DOUBLE_EQ(kept.low.values[1], -0.8);
-}
-
-TEST(KeptDirections, PathKeepsItsSubspaceUntilTheGapExceedsTheNoise) {
-    // A positive eigenvalue 1 − 0.1γ on e_1 and a negative −(0.5 + 0.1γ) on e_2 cross in
-    // magnitude at γ = 2.5; e_0 (eigenvalue 3) is kept throughout; noise ν = 0.05 on every unit
-    // vector. Fresh at each γ, the kept set jumps at the crossing; along the path, e_2 displaces
-    // e_1 only once |λ_2| − ν > |λ_1| + ν, i.e. for γ > 3, and never jumps back.
-    Eigen::MatrixXd noise = 0.05 * Eigen::MatrixXd::Identity(4, 4);
-    auto m2At = [](double gamma) {
-        Eigen::MatrixXd m = Eigen::MatrixXd::Zero(4, 4);
-        m.diagonal() << 3, 1 - 0.1 * gamma, -(0.5 + 0.1 * gamma), 0.01;
-        return m;
-    };
-    auto keepsE1 = [](const KeptDirections& k) {
-        return (k.low.vectors.transpose() * Eigen::Vector4d::UnitY()).norm() > 0.5;
-    };
-    Eigen::MatrixXd previous;
-    int switches = 0;
-    bool last = true;
-    for (int i = 0; i < 50; ++i) {
-        const double gamma = 0.05 + 0.1 * i; // no grid point on a tie
-        const KeptDirections fresh = selectKeptDirections(m2At(gamma), noise, 2, KeptOrder::ByMagnitude);
-        const KeptDirections path =
-            selectKeptDirections(m2At(gamma), noise, 2, KeptOrder::ByMagnitude, previous);
-        EXPECT_EQ(keepsE1(fresh), gamma < 2.5) << "gamma " << gamma;
-        EXPECT_EQ(keepsE1(path), gamma < 3.0) << "gamma " << gamma;
-        switches += keepsE1(path) != last ? 1 : 0;
-        last = keepsE1(path);
-        previous = path.low.vectors;
-    }
-    EXPECT_EQ(switches, 1);
-    // A kept direction that falls into its noise is dropped whatever the path: 0.08 < 2·0.05.
-    Eigen::MatrixXd m2 = Eigen::MatrixXd::Zero(4, 4);
-    m2.diagonal() << 3, 0.08, -0.07, 0.01;
-    Eigen::MatrixXd small = noise;
-    small(2, 2) = 0.01;
-    Eigen::MatrixXd before = Eigen::MatrixXd::Zero(4, 2);
-    before(0, 0) = before(1, 1) = 1;
-    const KeptDirections dropped = selectKeptDirections(m2, small, 2, KeptOrder::ByMagnitude, before);
-    EXPECT_DOUBLE_EQ(dropped.low.values[1], -0.07);
-}
-
-TEST(TopicPath, AucAndForegroundTopicsStayContinuousWhereKeptDirectionsCross) {
-    // K = 5 < 7 components: along γ the growing negative (B, C) eigenvalues of M2f − γ·M2b cross
-    // the positive (A) ones in magnitude, so the kept set of directions changes on the path.
-    const Fixture f = makeFixture(5000, 2024, 7);
-    TopicModelOptions options;
-    options.numComponents = 5;
-    options.seed = 5;
-    std::vector<double> gammas;
-    for (int i = 10; i <= 40; ++i) {
-        gammas.push_back(0.1 * i);
-    }
-    const SpecificitySweep sweep = specificitySweep(*f.engine, gammas, f.positive, options);
-    ASSERT_EQ(sweep.points.size(), gammas.size());
-    double largestDrop = 0;
-    for (size_t i = 0; i < sweep.points.size(); ++i) {
-        ASSERT_TRUE(std::isfinite(sweep.points[i].auc)) << "gamma " << gammas[i];
-        if (i > 0) {
-            largestDrop = std::max(largestDrop, sweep.points[i - 1].auc - sweep.points[i].auc);
-        }
-    }
-    EXPECT_LE(largestDrop, 0.05);
-    // Both A topics are foreground-specific at every γ and keep one identity.
-    for (int t = 0; t < 2; ++t) {
-        std::set<int> ids;
-        for (size_t i = 1; i < sweep.path.gammas.size(); ++i) { // skip the γ = 0 baseline
-            const TopicModelResult& s = sweep.path.solutions[i];
-            int slot = -1;
-            double best = INFINITY;
-            for (int j = 0; j < s.numComponents(); ++j) {
-                const double d = (f.data.topics.col(t) - s.topics.col(j)).lpNorm<1>();
-                if (d < best) {
-                    best = d;
-                    slot = j;
-                }
-            }
-            ASSERT_LT(best, 0.15) << "A topic " << t << " at gamma " << sweep.path.gammas[i];
-            EXPECT_TRUE(s.foregroundSpecific[static_cast<size_t>(slot)]);
-            ids.insert(sweep.path.ids[i][static_cast<size_t>(slot)]);
-        }
-        EXPECT_EQ(ids.size(), 1u) << "A topic " << t;
-    }
-    // Every component shown is a settled fixed point of the power iteration.
-    for (size_t i = 1; i < sweep.path.gammas.size(); ++i) {
-        const TopicModelResult& s = sweep.path.solutions[i];
-        for (int j = 0; j < s.numComponents(); ++j) {
-            EXPECT_TRUE(s.converged[static_cast<size_t>(j)]) << "gamma " << sweep.path.gammas[i];
-        }
-        EXPECT_EQ(s.keptDirections.cols(), options.numComponents);
     }
 }
 
