@@ -3,7 +3,7 @@
 #include "core/common/random.h"
 #include "core/common/timer.h"
 #include "core/hmm/sequence_moments_detail.h"
-#include "core/topics/topic_bootstrap.h" // percentileOf
+#include "core/common/statistics.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,7 @@
 #include "core/topics/topic_bootstrap.h"
 
 #include "core/common/random.h"
+#include "core/common/statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,21 +16,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 } // namespace
-
-double percentileOf(std::vector<double> values, double fraction) {
-    values.erase(std::remove_if(values.begin(), values.end(),
-                                [](double v) { return !std::isfinite(v); }),
-                 values.end());
-    if (values.size() < 2) {
-        return kNaN;
-    }
-    std::sort(values.begin(), values.end());
-    const double position = fraction * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<size_t>(std::floor(position));
-    const size_t above = std::min(below + 1, values.size() - 1);
-    const double t = position - static_cast<double>(below);
-    return values[below] * (1 - t) + values[above] * t;
-}
 
 PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
                             const std::vector<bool>& positive, const TopicModelOptions& options,

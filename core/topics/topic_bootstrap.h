@@ -69,7 +69,4 @@ struct TopicSuggestions {
 TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstrap* bootstrap,
                                int maxK);
 
-/// Percentile (linear interpolation) of the finite values; NaN when fewer than 2.
-double percentileOf(std::vector<double> values, double fraction);
-
 } // namespace cx
