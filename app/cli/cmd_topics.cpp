@@ -131,6 +131,11 @@ int runTopics(TopicsCommandOptions& options) {
         if (session.method != "direct") {
             result["m2_noise_level"] = model.noiseLevel;
             result["effective_rank"] = model.effectiveRank;
+            result["significant_directions"] = model.significantDirections;
+            result["significant_positive"] = model.significantPositive;
+            result["m2_eigenvalues"] = std::vector<double>(
+                model.m2Eigenvalues.data(), model.m2Eigenvalues.data() + model.m2Eigenvalues.size());
+            result["whitened_residual"] = model.residual;
         }
         result["lambdas"] =
             std::vector<double>(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());

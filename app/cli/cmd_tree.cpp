@@ -139,6 +139,10 @@ int runTree(TreeCommandOptions& command) {
     const auto trackItems = splitList(command.tracks);
     const std::string& treeText = command.tree;
     SpectralTreeOptions& options = command.model;
+    if (command.decomposition != "power" && command.decomposition != "jennrich") {
+        throw InputError("parameter --decomposition: '" + command.decomposition +
+                         "' is not 'power' or 'jennrich'");
+    }
     options.decomposition = parseDecomposition(command.decomposition);
     if (command.scaling == "mean") {
         options.featureScaling = true;

@@ -56,11 +56,13 @@ void TopicSession::declareOptions(OptionList& options) {
         .integer("iterations", modelOptions.iterations, 1, 100000,
                  "maximum power iterations per trial")
         .integer("restarts", modelOptions.restarts, 1, 1000,
-                 "trials per component (power) or random slice pairs (jennrich)")
+                 "trials per component (power), random slice pairs (jennrich) or extra "
+                 "directions for unseparated pairs (pencil)")
         .seed("seed", seedValue, "random seed")
-        .choice("decomposition", decomposition, {"power", "jennrich"},
-                "tensor decomposition: power (Alg. 2, deflation) or jennrich (simultaneous "
-                "diagonalisation; projected method only)")
+        .choice("decomposition", decomposition, {"power", "jennrich", "pencil"},
+                "tensor decomposition: power (Alg. 2, deflation), jennrich (simultaneous "
+                "diagonalisation) or pencil (eigenvectors of M3(η)·M2⁻¹, one fixed η for every "
+                "γ); jennrich and pencil need the projected method")
         .integer("rank-per-side", projectionOptions.rankPerSide, 0, 100000,
                  "projection rank per side (0 = automatic)")
         .integer("range-iterations", projectionOptions.powerIterations, 0, 100,
@@ -81,8 +83,8 @@ void TopicSession::finishOptions() {
     modelOptions.seed = seedValue;
     projectionOptions.seed = seedValue;
     modelOptions.decomposition = parseDecomposition(decomposition);
-    if (method == "direct" && modelOptions.decomposition == Decomposition::Jennrich) {
-        throw InputError("parameter --decomposition: jennrich needs --method projected (the direct "
+    if (method == "direct" && modelOptions.decomposition != Decomposition::Power) {
+        throw InputError("parameter --decomposition: " + decomposition + " needs --method projected (the direct "
                          "method supports the power method only)");
     }
     setThreadCount(threads);

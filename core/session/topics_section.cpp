@@ -80,7 +80,7 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.seed = model.seed("seed", 1);
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 5, 1, 1000));
-    section.decomposition = model.choice("decomposition", "power", {"power", "jennrich"});
+    section.decomposition = model.choice("decomposition", "power", {"power", "jennrich", "pencil"});
     section.rankPerSide = static_cast<int>(model.integer("rank_per_side", 0, 0, 100000));
     section.rangeIterations = static_cast<int>(model.integer("range_iterations", 3, 0, 100));
     // 0 = the Jeffreys rule (kAutoSmoothing); sessions saved before it existed carry 0.01.

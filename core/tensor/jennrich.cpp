@@ -14,7 +14,15 @@
 namespace cx {
 
 const char* toString(Decomposition decomposition) {
-    return decomposition == Decomposition::Jennrich ? "jennrich" : "power";
+    switch (decomposition) {
+    case Decomposition::Jennrich:
+        return "jennrich";
+    case Decomposition::Pencil:
+        return "pencil";
+    case Decomposition::Power:
+        break;
+    }
+    return "power";
 }
 
 Decomposition parseDecomposition(const std::string& text) {
@@ -24,7 +32,10 @@ Decomposition parseDecomposition(const std::string& text) {
     if (text == "jennrich") {
         return Decomposition::Jennrich;
     }
-    throw InputError("decomposition '" + text + "' is not 'power' or 'jennrich'");
+    if (text == "pencil") {
+        return Decomposition::Pencil;
+    }
+    throw InputError("decomposition '" + text + "' is not 'power', 'jennrich' or 'pencil'");
 }
 
 namespace {

@@ -15,9 +15,12 @@ namespace cx {
 enum class Decomposition {
     Power,    ///< tensor power method with deflation (paper 001, Alg. 2/3)
     Jennrich, ///< simultaneous diagonalisation (paper 003)
+    /// eigenvectors of the pencil of the third and second moments (DensePowerMethod::runPencil;
+    /// symmetric moments of the topic engine only)
+    Pencil,
 };
 const char* toString(Decomposition decomposition);
-/// "power" / "jennrich" (also "deflation" for Power). \throws InputError otherwise.
+/// "power" / "jennrich" / "pencil" (also "deflation" for Power). \throws InputError otherwise.
 Decomposition parseDecomposition(const std::string& text);
 
 /// Options of Jennrich's algorithm.

@@ -683,6 +683,237 @@ PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& option
     return out;
 }
 
+namespace {
+
+/// K × K slice T(V, V, η) of the symmetric tensor from its packed partial contraction
+/// T(I, V, V) (n × K(K+1)/2, off-diagonal pairs doubled, see packPairs).
+Eigen::MatrixXd sliceOfPartial(const Eigen::MatrixXd& partialPacked, const Eigen::VectorXd& eta,
+                               Eigen::Index k) {
+    const Eigen::VectorXd packed = partialPacked.transpose() * eta;
+    Eigen::MatrixXd slice(k, k);
+    Eigen::Index p = 0;
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j <= l; ++j, ++p) {
+            const double value = j < l ? 0.5 * packed[p] : packed[p];
+            slice(j, l) = value;
+            slice(l, j) = value;
+        }
+    }
+    return slice;
+}
+
+} // namespace
+
+Eigen::MatrixXd DensePowerMethod::pencilDirections(std::uint64_t seed, int count) const {
+    Rng rng(deriveSeed(seed, 0x70656e63696cULL)); // "pencil"
+    Eigen::MatrixXd eta(m_low.vectors.rows(), count);
+    for (Eigen::Index c = 0; c < eta.cols(); ++c) {
+        for (Eigen::Index i = 0; i < eta.rows(); ++i) {
+            eta(i, c) = rng.normal();
+        }
+    }
+    return eta;
+}
+
+PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
+                                              const Eigen::MatrixXd& directions) const {
+    const Eigen::Index k = m_low.vectors.cols();
+    const Eigen::Index n = m_low.vectors.rows();
+    validate(options, n, "runPencil");
+    if (options.numComponents != k) {
+        throw std::invalid_argument("runPencil: M2 factor has " + std::to_string(k) +
+                                    " columns, numComponents = " +
+                                    std::to_string(options.numComponents));
+    }
+    if (directions.rows() != n || directions.cols() < 1) {
+        throw std::invalid_argument("runPencil: directions must be n × (≥ 1)");
+    }
+    const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
+    const Eigen::ArrayXd sign = m_low.values.array().sign();
+    // M(η) = T_w(I, I, η)·S with T_w(I, I, η) = diag(s)·T(V, V, η)·diag(s): for
+    // T = Σ|λ_t| â_t^{⊗3} and Z = [Wᵀâ_t] (ZᵀSZ = Σ = diag sign λ) it equals
+    // Z·diag(λ_t⟨â_t, η⟩)·Z⁻¹, so its eigenvectors are the z_t.
+    auto pencil = [&](Eigen::Index c) {
+        const Eigen::MatrixXd slice = sliceOfPartial(m_partialPacked, directions.col(c), k);
+        return Eigen::MatrixXd(s.matrix().asDiagonal() * slice *
+                               (s * sign).matrix().asDiagonal());
+    };
+    // Real basis of the eigenvectors of M(η₀), in clusters: eigenvalues closer than
+    // kClusterGap × their spread, and every complex pair (its real and imaginary parts), form
+    // one cluster whose invariant subspace η₀ does not split reliably. Each cluster of two or
+    // more is re-diagonalised with the direction among columns 1, 2, … whose restriction
+    // R⁻¹M(η_c)R to the cluster's block has a real spectrum with the widest smallest gap; a
+    // cluster no column splits is degenerate.
+    constexpr double kClusterGap = 1e-3;
+    Eigen::EigenSolver<Eigen::MatrixXd> eigen(pencil(0), true);
+    const Eigen::VectorXcd values = eigen.eigenvalues();
+    const Eigen::MatrixXcd vectors = eigen.eigenvectors();
+    std::vector<Eigen::Index> order(static_cast<size_t>(k));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+        return values[a].real() < values[b].real() ||
+               (values[a].real() == values[b].real() && values[a].imag() > values[b].imag());
+    });
+    const double spread =
+        std::max(values.real().maxCoeff() - values.real().minCoeff(), values.cwiseAbs().maxCoeff()) + 1e-300;
+    // Clusters over the sorted order: neighbours closer than the tolerance, and conjugates.
+    std::vector<int> cluster(static_cast<size_t>(k), -1);
+    int clusters = 0;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const Eigen::Index t = order[i];
+        if (cluster[static_cast<size_t>(t)] >= 0) {
+            continue;
+        }
+        cluster[static_cast<size_t>(t)] = clusters;
+        for (size_t j = i + 1; j < order.size(); ++j) {
+            const Eigen::Index u = order[j];
+            if (cluster[static_cast<size_t>(u)] >= 0) {
+                continue;
+            }
+            const bool conjugate = std::abs(values[t].imag()) > 0 &&
+                                   std::abs(values[u] - std::conj(values[t])) <= 1e-12 * spread;
+            const bool close = std::abs(values[u].real() - values[order[j - 1]].real()) < kClusterGap * spread &&
+                               cluster[static_cast<size_t>(order[j - 1])] == clusters;
+            if (conjugate || close || std::abs(values[u] - values[t]) < kClusterGap * spread) {
+                cluster[static_cast<size_t>(u)] = clusters;
+            }
+        }
+        ++clusters;
+    }
+    // Columns of the real basis, cluster by cluster.
+    Eigen::MatrixXd basis(k, k);
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks; // (first column, size)
+    {
+        Eigen::Index column = 0;
+        for (int c = 0; c < clusters; ++c) {
+            const Eigen::Index first = column;
+            std::vector<bool> usedConjugate(static_cast<size_t>(k), false);
+            for (const Eigen::Index t : order) {
+                if (cluster[static_cast<size_t>(t)] != c || usedConjugate[static_cast<size_t>(t)]) {
+                    continue;
+                }
+                if (values[t].imag() == 0) {
+                    basis.col(column++) = vectors.col(t).real();
+                    continue;
+                }
+                basis.col(column++) = vectors.col(t).real();
+                basis.col(column++) = vectors.col(t).imag();
+                for (const Eigen::Index u : order) { // its conjugate is spanned already
+                    if (u != t && !usedConjugate[static_cast<size_t>(u)] &&
+                        std::abs(values[u] - std::conj(values[t])) <= 1e-12 * spread) {
+                        usedConjugate[static_cast<size_t>(u)] = true;
+                        break;
+                    }
+                }
+            }
+            blocks.emplace_back(first, column - first);
+        }
+    }
+    std::vector<bool> unresolved(static_cast<size_t>(k), false);
+    bool needsSplit = false;
+    for (const auto& [first, size] : blocks) {
+        needsSplit = needsSplit || size > 1;
+    }
+    if (needsSplit) {
+        const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+        std::vector<Eigen::MatrixXd> restricted; // R⁻¹M(η_c)R, c = 1, 2, …
+        if (lu.isInvertible()) {
+            for (Eigen::Index c = 1; c < directions.cols(); ++c) {
+                restricted.push_back(lu.solve(pencil(c) * basis));
+            }
+        }
+        for (const auto& [first, size] : blocks) {
+            if (size < 2) {
+                continue;
+            }
+            double bestGap = 0;
+            Eigen::MatrixXd bestMix;
+            for (const Eigen::MatrixXd& r : restricted) {
+                const Eigen::MatrixXd block = r.block(first, first, size, size);
+                Eigen::EigenSolver<Eigen::MatrixXd> small(block, true);
+                const Eigen::VectorXcd v = small.eigenvalues();
+                const double blockScale = v.cwiseAbs().maxCoeff() + 1e-300;
+                if (v.imag().cwiseAbs().maxCoeff() > 1e-12 * blockScale) {
+                    continue;
+                }
+                double gap = std::numeric_limits<double>::infinity();
+                for (Eigen::Index i = 0; i < size; ++i) {
+                    for (Eigen::Index j = i + 1; j < size; ++j) {
+                        gap = std::min(gap, std::abs(v[i].real() - v[j].real()) / blockScale);
+                    }
+                }
+                if (gap > bestGap) {
+                    bestGap = gap;
+                    bestMix = small.eigenvectors().real();
+                }
+            }
+            if (bestMix.size() == 0) {
+                for (Eigen::Index i = first; i < first + size; ++i) {
+                    unresolved[static_cast<size_t>(i)] = true;
+                }
+                continue;
+            }
+            const Eigen::MatrixXd mixed = basis.middleCols(first, size) * bestMix;
+            basis.middleCols(first, size) = mixed;
+        }
+    }
+
+    // Whitened core T_w(i, j + K·l) for the weights λ_t = T_w(y_t, y_t, y_t)·σ_t.
+    Eigen::MatrixXd whitened(k, k * k);
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j < k; ++j) {
+            whitened.col(j + k * l) = (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
+        }
+    }
+    PowerMethodResult out;
+    out.components = Eigen::MatrixXd::Zero(n, k);
+    out.lambdas = Eigen::VectorXd::Zero(k);
+    out.iterations.assign(static_cast<size_t>(k), 0);
+    out.converged.assign(static_cast<size_t>(k), true);
+    out.degenerate.assign(static_cast<size_t>(k), false);
+    out.m2Eigenvalues = m_low.values;
+    const Eigen::ArrayXd rootAbs = m_low.values.cwiseAbs().cwiseSqrt().array();
+    bool anyDegenerate = false;
+    for (Eigen::Index t = 0; t < k; ++t) {
+        Eigen::VectorXd z = basis.col(t);
+        const double norm = (z.array().square() * sign).sum(); // zᵀSz = σ_t after scaling
+        if (unresolved[static_cast<size_t>(t)] || !(std::abs(norm) > 1e-12 * z.squaredNorm()) ||
+            !z.allFinite()) {
+            out.degenerate[static_cast<size_t>(t)] = true;
+            anyDegenerate = true;
+            continue;
+        }
+        z /= std::sqrt(std::abs(norm));
+        const double sigma = norm > 0 ? 1.0 : -1.0;
+        // Dual y_t = σ_t·S·z_t (y_tᵀz_τ = δ_tτ), so T_w(y, y, y) = |λ_t| when z_t has the sign of
+        // the term; the other sign gives −|λ_t|.
+        const Eigen::VectorXd y = sigma * (sign.matrix().asDiagonal() * z);
+        Eigen::VectorXd yy(k * k);
+        for (Eigen::Index l = 0; l < k; ++l) {
+            yy.segment(l * k, k) = y[l] * y;
+        }
+        const double g = y.dot(whitened * yy);
+        if (!std::isfinite(g) || g == 0) {
+            out.degenerate[static_cast<size_t>(t)] = true;
+            anyDegenerate = true;
+            continue;
+        }
+        if (g < 0) {
+            z = -z;
+        }
+        const double lambda = sigma * std::abs(g);
+        if (std::abs(lambda) < options.minAbsLambda) {
+            out.degenerate[static_cast<size_t>(t)] = true;
+            anyDegenerate = true;
+            continue;
+        }
+        out.lambdas[t] = lambda;
+        out.components.col(t) = m_low.vectors * (rootAbs * z.array()).matrix();
+    }
+    out.status = anyDegenerate ? Status::NumericalIssue : Status::Successful;
+    return out;
+}
+
 double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const {
     const Eigen::Index k = m_low.vectors.cols();
     const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();

@@ -122,6 +122,28 @@ public:
     /// is degenerate, as in run().
     PowerMethodResult runJennrich(const PowerMethodOptions& options) const;
 
+    /// The same K pairs (â_t, λ̂_t), same conventions, from the matrix pencil of the third and
+    /// second moments: with W = V_K|Λ|^{-1/2}, S = sign Λ and z_t = Wᵀâ_t (so ZᵀSZ = diag σ_t,
+    /// σ_t = sign λ_t), the K × K matrix M(η) = T(W, W, η)·S = Z·diag(λ_t⟨â_t, η⟩)·Z⁻¹ for any
+    /// η ∈ ℝⁿ. One eigendecomposition gives every z_t (scaled to |z_tᵀSz_t| = 1), and the dual
+    /// y_t = σ_t·S·z_t gives |λ_t| = T_w(y_t, y_t, y_t), whose sign fixes z_t's. For a topic model
+    /// λ_t·â_t = μ_t, so the eigenvalue λ_t⟨â_t, η⟩ = ⟨μ_t, η⟩ depends on the topic alone, not on
+    /// γ or on the weights: with the same η at every γ a component keeps its eigenvalue along a
+    /// γ path, and the decomposition moves continuously with the moments (no random starts, no
+    /// deflation, no iteration). Unlike runJennrich the second moment is the second slice, so
+    /// one direction suffices. `directions` (n × R, R ≥ 1): column 0 is η; when η does not
+    /// separate two components (a complex pair of eigenvalues, from noise), their invariant
+    /// plane is re-diagonalised with columns 1, 2, … in turn; a pair no column separates is
+    /// degenerate (status NumericalIssue), as is a component with z_tᵀSz_t ≈ 0 or
+    /// |λ̂| < options.minAbsLambda. Cost O(nK² + K³).
+    /// \throws std::invalid_argument on shape mismatch.
+    PowerMethodResult runPencil(const PowerMethodOptions& options,
+                                const Eigen::MatrixXd& directions) const;
+
+    /// `count` standard normal directions in ℝⁿ drawn from `seed` (for runPencil): the same for
+    /// every γ, so a path's points share them.
+    Eigen::MatrixXd pencilDirections(std::uint64_t seed, int count) const;
+
     /// Relative Frobenius residual of the whitened tensor left by a decomposition:
     /// ‖T_w − Σ_t |λ̂_t| z_t^{⊗3}‖ / ‖T_w‖ (deflation's convention: â carries the sign) with W = V_K|Λ|^{-1/2}, T_w = T(W, W, W) and
     /// z_t = Wᵀâ_t. For exact moments of K components it is 0 at the true decomposition; between

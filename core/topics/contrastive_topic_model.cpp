@@ -354,10 +354,20 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         checkRank(out.kept.low.values, options.numComponents, gamma);
         // M3f − γ·M3b enters through its contraction with the kept directions only.
         const DensePowerMethod method(out.kept.low, m_m3f, -gamma, m_m3b);
-        const bool jennrich = options.decomposition == Decomposition::Jennrich;
-        out.decomposition = jennrich ? method.runJennrich(power) : method.run(power, cancel);
+        switch (options.decomposition) {
+        case Decomposition::Jennrich:
+            out.decomposition = method.runJennrich(power);
+            break;
+        case Decomposition::Pencil:
+            out.decomposition = method.runPencil(
+                power, method.pencilDirections(options.seed, 1 + options.restarts));
+            break;
+        case Decomposition::Power:
+            out.decomposition = method.run(power, cancel);
+            break;
+        }
         out.residual = method.whitenedResidual(out.decomposition);
-        if (haveNeighbour && !jennrich) {
+        if (haveNeighbour && options.decomposition == Decomposition::Power) {
             PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
             const double continuedResidual = method.whitenedResidual(continued);
             if (!(out.residual < continuedResidual - kResidualTie)) {

@@ -24,12 +24,18 @@ def main():
     aucs = [p["auc"] for p in points]
     drops = [aucs[i] - aucs[i + 1] for i in range(len(aucs) - 1)
              if not (math.isnan(aucs[i]) or math.isnan(aucs[i + 1]))]
+    # Total variation of the AUC curve against its net change: a monotone curve has
+    # total_variation == |net_change|; the excess is the zigzag (sawtooth) part.
+    finite_seq = [a for a in aucs if not math.isnan(a)]
+    total_variation = sum(abs(finite_seq[i + 1] - finite_seq[i]) for i in range(len(finite_seq) - 1))
     none = sum(1 for p in points if p["n_foreground_specific"] == 0)
     finite = [a for a in aucs if not math.isnan(a)]
     print(json.dumps({
         "command": " ".join(cmd),
         "points": len(points),
         "largest_drop": max(drops) if drops else float("nan"),
+        "total_variation": total_variation,
+        "zigzag": total_variation - (abs(finite_seq[-1] - finite_seq[0]) if finite_seq else 0.0),
         "gammas_without_fg_topic": none,
         "best_auc": max(finite) if finite else float("nan"),
         "best_relative_auc": max((p["relative_auc"] for p in points

@@ -1,7 +1,7 @@
 // contrast-cli on CLI11 (issue 8 part 2): every command's --help lists every option it accepts on
 // its own line with a meaning (and the default where there is one), a bad value names the option,
 // unknown options are refused; --json through nlohmann-json keeps its keys in order; topics and
-// sweep take --decomposition power|jennrich and sessions keep it.
+// sweep take --decomposition power|jennrich|pencil and sessions keep it.
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
@@ -187,7 +187,7 @@ TEST(CliHelp, OutOfRangeAndBadChoicesNameTheOption) {
         {{"sweep", "--max-df", "2"}, "parameter --max-df: 2 is outside"},
         {{"generate", "--concentration", "inf"}, "parameter --concentration: inf is not finite"},
         {{"topics", "--decomposition", "svd"},
-         "parameter --decomposition: 'svd' is not one of power|jennrich"},
+         "parameter --decomposition: 'svd' is not one of power|jennrich|pencil"},
         {{"topics", "--method", "dense"}, "parameter --method: 'dense' is not one of"},
         {{"convert", "--format", "pdf"}, "parameter --format: 'pdf' is not one of"},
         {{"crowd", "--seed", "-3"}, "parameter --seed: '-3' is not a non-negative integer"},
@@ -240,7 +240,9 @@ std::string generateCorpus(const TempDir& dir) {
     return dir / "docword.synthetic.txt";
 }
 
-TEST(CliTopics, JennrichDecompositionRunsRecordsAndReplaysFromASession) {
+TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {
+  for (const std::string name : {"jennrich", "pencil"}) {
+    SCOPED_TRACE(name);
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     const std::vector<std::string> base = {"topics", "--corpus", corpus, "--fg", "group=foreground",
@@ -252,7 +254,7 @@ TEST(CliTopics, JennrichDecompositionRunsRecordsAndReplaysFromASession) {
         return args;
     };
     const auto power = runCli(with({"--json"}), dir);
-    const auto jennrich = runCli(with({"--decomposition", "jennrich", "--json", "--out",
+    const auto jennrich = runCli(with({"--decomposition", name, "--json", "--out",
                                        dir / "j", "--save-session", dir / "j.cxproj"}),
                                  dir);
     ASSERT_EQ(power.exitCode, 0) << power.err;
@@ -260,7 +262,7 @@ TEST(CliTopics, JennrichDecompositionRunsRecordsAndReplaysFromASession) {
     const auto p = nlohmann::ordered_json::parse(power.out);
     const auto j = nlohmann::ordered_json::parse(jennrich.out);
     EXPECT_EQ(p["parameters"]["decomposition"], "power");
-    EXPECT_EQ(j["parameters"]["decomposition"], "jennrich");
+    EXPECT_EQ(j["parameters"]["decomposition"], name);
     // Both find the two foreground-only topics (set A) and rank the A documents first.
     EXPECT_EQ(p["result"]["foreground_specific"], 2) << power.out;
     EXPECT_EQ(j["result"]["foreground_specific"], 2) << jennrich.out;
@@ -268,26 +270,27 @@ TEST(CliTopics, JennrichDecompositionRunsRecordsAndReplaysFromASession) {
     EXPECT_NEAR(j["result"]["auc"].get<double>(), p["result"]["auc"].get<double>(), 0.05);
     // The session records it, and `run` repeats the Jennrich run byte for byte.
     const auto session = nlohmann::json::parse(readText(dir / "j.cxproj"));
-    EXPECT_EQ(session["workspaces"]["topics"]["model"]["decomposition"], "jennrich");
+    EXPECT_EQ(session["workspaces"]["topics"]["model"]["decomposition"], name);
     const auto replay = runCli({"run", dir / "j.cxproj", "--out", dir / "replay"}, dir);
     ASSERT_EQ(replay.exitCode, 0) << replay.err;
     for (const char* file : {"/topic_word.tsv", "/components.tsv", "/top_words.tsv"}) {
         EXPECT_EQ(readText(dir / "replay" + file), readText(dir / "j" + file)) << file;
     }
     // The direct method has no Jennrich: refused, naming the option.
-    const auto direct = runCli(with({"--decomposition", "jennrich", "--method", "direct"}), dir);
+    const auto direct = runCli(with({"--decomposition", name, "--method", "direct"}), dir);
     EXPECT_EQ(direct.exitCode, 2);
     EXPECT_NE(direct.err.find("parameter --decomposition"), std::string::npos) << direct.err;
     // sweep takes it too.
     const auto sweep = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
                                "group=background", "--k", "4", "--min-df", "1", "--positive",
-                               "set=a", "--gammas", "0:2:1", "--decomposition", "jennrich",
+                               "set=a", "--gammas", "0:2:1", "--decomposition", name,
                                "--json"},
                               dir);
     ASSERT_EQ(sweep.exitCode, 0) << sweep.err;
     const auto s = nlohmann::ordered_json::parse(sweep.out);
-    EXPECT_EQ(s["parameters"]["decomposition"], "jennrich");
+    EXPECT_EQ(s["parameters"]["decomposition"], name);
     EXPECT_EQ(s["points"].size(), 3u);
+  }
 }
 
 } // namespace

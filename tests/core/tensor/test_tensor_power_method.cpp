@@ -256,6 +256,92 @@ TEST(TensorPowerMethod, JennrichGivesThePowerMethodsPairsOnExactMoments) {
     EXPECT_LT(method.whitenedResidual(power), 1e-6);
 }
 
+TEST(TensorPowerMethod, PencilGivesThePowerMethodsPairsOnExactMomentsForAnyDirection) {
+    // Mixed signs, non-orthogonal components: M(η) = T(W, W, η)·S has the z_t as eigenvectors
+    // for every η, so three unrelated direction seeds give the same (â_t, λ_t), exactly.
+    Eigen::VectorXd omega(6);
+    omega << 0.3, 0.2, 0.1, -0.15, -0.4, -0.05;
+    const ExactProblem p = makeProblem(25, omega, 42);
+    PowerMethodOptions options;
+    options.numComponents = 6;
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 6), p.m3);
+    for (const std::uint64_t seed : {1u, 2u, 77u}) {
+        const PowerMethodResult result = method.runPencil(options, method.pencilDirections(seed, 3));
+        ASSERT_EQ(result.components.cols(), 6);
+        EXPECT_EQ(result.status, Status::Successful);
+        const std::vector<int> match = matchComponents(p.mu, result.components);
+        for (int t = 0; t < 6; ++t) {
+            const int j = match[static_cast<size_t>(t)];
+            const double sigma = omega[t] > 0 ? 1.0 : -1.0;
+            EXPECT_NEAR(result.lambdas[j], sigma / std::sqrt(std::abs(omega[t])), 1e-8) << t;
+            EXPECT_LT((result.components.col(j) -
+                       sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t)).norm(),
+                      1e-8)
+                << "component " << t << " seed " << seed;
+        }
+        EXPECT_LT(method.whitenedResidual(result), 1e-8);
+    }
+}
+
+TEST(TensorPowerMethod, PencilEigenvaluesAreTheComponentsMeansOfTheDirection) {
+    // λ_t·â_t = μ_t, so the pencil's eigenvalue for component t is ⟨μ_t, η⟩: it does not depend
+    // on the weights. Two problems with the same μ and different ω (as at two values of γ) give
+    // the same eigenvalues, hence the same order and separation.
+    Eigen::VectorXd omegaA(4), omegaB(4);
+    omegaA << 0.4, 0.3, -0.2, -0.1;
+    omegaB << 0.1, 0.05, -0.6, -0.9;
+    const ExactProblem a = makeProblem(12, omegaA, 8);
+    const ExactProblem b = makeProblem(12, omegaB, 8); // same seed: same μ
+    ASSERT_LT((a.mu - b.mu).norm(), 1e-15);
+    PowerMethodOptions options;
+    options.numComponents = 4;
+    for (const ExactProblem* p : {&a, &b}) {
+        const DensePowerMethod method(truncatedSymmetricEigen(p->m2, 4), p->m3);
+        const Eigen::MatrixXd eta = method.pencilDirections(5, 1);
+        const PowerMethodResult result = method.runPencil(options, eta);
+        ASSERT_EQ(result.status, Status::Successful);
+        const std::vector<int> match = matchComponents(p->mu, result.components);
+        for (int t = 0; t < 4; ++t) {
+            const int j = match[static_cast<size_t>(t)];
+            const Eigen::VectorXd mu = result.lambdas[j] * result.components.col(j);
+            EXPECT_LT((mu - p->mu.col(t)).norm(), 1e-9) << t;
+        }
+    }
+}
+
+TEST(TensorPowerMethod, PencilResolvesADirectionThatDoesNotSeparateTwoComponents) {
+    // η orthogonal to μ_0 − μ_1 gives components 0 and 1 the same eigenvalue ⟨μ, η⟩: their
+    // plane is not determined by η alone. The second direction resolves it, exactly.
+    Eigen::VectorXd omega(4);
+    omega << 0.3, 0.25, -0.2, -0.35;
+    const ExactProblem p = makeProblem(10, omega, 19);
+    PowerMethodOptions options;
+    options.numComponents = 4;
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 4), p.m3);
+    Eigen::MatrixXd eta = method.pencilDirections(3, 2);
+    const Eigen::VectorXd d = p.mu.col(0) - p.mu.col(1);
+    eta.col(0) -= d * (d.dot(eta.col(0)) / d.squaredNorm());
+    ASSERT_NEAR(eta.col(0).dot(p.mu.col(0)), eta.col(0).dot(p.mu.col(1)), 1e-12);
+    const PowerMethodResult result = method.runPencil(options, eta);
+    const std::vector<int> match = matchComponents(p.mu, result.components);
+    for (int t = 0; t < 4; ++t) {
+        const int j = match[static_cast<size_t>(t)];
+        ASSERT_FALSE(result.degenerate[static_cast<size_t>(j)]) << t;
+        const double sigma = omega[t] > 0 ? 1.0 : -1.0;
+        EXPECT_NEAR(result.lambdas[j], sigma / std::sqrt(std::abs(omega[t])), 1e-6) << t;
+    }
+    // One direction only: nothing can separate the pair; no garbage is returned for it.
+    const PowerMethodResult alone = method.runPencil(options, eta.leftCols(1));
+    int degenerate = 0;
+    for (const bool b : alone.degenerate) {
+        degenerate += b ? 1 : 0;
+    }
+    EXPECT_EQ(degenerate, 2);
+    EXPECT_EQ(alone.status, Status::NumericalIssue);
+    EXPECT_THROW(method.runPencil(options, Eigen::MatrixXd(10, 0)), std::invalid_argument);
+    EXPECT_THROW(method.runPencil(options, Eigen::MatrixXd::Ones(9, 1)), std::invalid_argument);
+}
+
 TEST(TensorPowerMethod, JennrichOnNoisyMomentsStaysCloseAndRejectsBelowTheBound) {
     Eigen::VectorXd omega(4);
     omega << 0.35, 0.25, -0.2, -0.3;

@@ -150,6 +150,45 @@ TEST(ContrastiveTopicModel, JennrichAndPowerMethodAgreeOnASampledCorpus) {
                  InputError);
 }
 
+TEST(ContrastiveTopicModel, PencilFindsTheForegroundTopicsAtEveryGammaWithoutAPath) {
+    // Estimated moments of the A/B/C corpus: above Prop. 1's bound (1.5) the pencil finds the
+    // two A topics as the only foreground-specific ones, with their weights, at 2, 4 and 10
+    // times the bound; it has no random starts and no warm start, so continuing from a
+    // neighbour gives the same numbers as a fresh solve (a path and the slider agree).
+    const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(40000, 2024));
+    auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    TopicModelOptions options;
+    options.numComponents = 7;
+    options.seed = 5;
+    options.decomposition = Decomposition::Pencil;
+    TopicModelResult previous = engine.solve(2.0, options);
+    for (const double gamma : {3.0, 6.0, 15.0}) {
+        const TopicModelResult fresh = engine.solve(gamma, options);
+        const TopicModelResult continued = engine.solveFrom(gamma, options, previous);
+        EXPECT_EQ(fresh.lambdas, continued.lambdas) << gamma;
+        EXPECT_FALSE(continued.warmStarted);
+        EXPECT_EQ(fresh.numForegroundSpecific(), 2) << "gamma " << gamma;
+        const Matching m = matchTopics(data.topics, fresh.topics);
+        for (int t = 0; t < 2; ++t) {
+            const int j = m.assignment[static_cast<size_t>(t)];
+            EXPECT_TRUE(fresh.foregroundSpecific[static_cast<size_t>(j)]) << gamma << " A " << t;
+            EXPECT_LT(m.cost(t, j), 0.1) << gamma << " A topic " << t;
+            EXPECT_NEAR(fresh.weights[j], data.foregroundWeights[t], 0.03) << gamma << " A " << t;
+            EXPECT_EQ(fresh.iterations[static_cast<size_t>(j)], 0);
+        }
+        previous = continued;
+    }
+    // Another seed draws another direction η: the same topics (the decomposition does not
+    // depend on η for exact moments, and little for estimated ones).
+    options.seed = 6;
+    const TopicModelResult other = engine.solve(3.0, options);
+    const Matching m = matchTopics(data.topics, other.topics);
+    for (int t = 0; t < 2; ++t) {
+        EXPECT_LT(m.cost(t, m.assignment[static_cast<size_t>(t)]), 0.1) << "seed 6, A " << t;
+    }
+}
+
 TEST(ContrastiveTopicModel, EffectiveRankCountsEigenvaluesAboveSplitHalfNoise) {
     // γ = 0: the foreground has |A| + |B| = 5 topics, so M2f has 5 eigenvalues well above the
     // sampling noise and the rest at the noise floor.
