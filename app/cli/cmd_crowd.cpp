@@ -94,7 +94,8 @@ int runCrowd(CrowdCommandOptions& options) {
                              {"max_iter", section.maxIterations},
                              {"smoothing", section.smoothing},
                              {"significance", section.significance},
-                             {"extension_significance", section.extensionSignificance}};
+                             {"extension_significance", section.extensionSignificance},
+                             {"extension_procedure", section.extensionProcedure}};
         out["data"] = {{"items", data.numItems},
                        {"workers", data.numWorkers},
                        {"classes", data.classNames},
@@ -236,8 +237,12 @@ CommandEntry addCrowdCommand(CLI::App& root) {
         .real("significance", section.significance, 0.0, 0.999999,
               "stagewise: significance level of the informative-pair test (0 = the paper's rule)")
         .real("extension-significance", section.extensionSignificance, 0.0, 0.999999,
-              "stagewise: level at which a single worker whose labels depend on the posterior "
-              "joins the informative set when no pair does (0 = off: the paper's algorithm alone)")
+              "stagewise: level at which workers whose labels depend on the posterior join the "
+              "informative set, every round without a split (0 = off: the paper's algorithm alone)")
+        .choice("extension-procedure", section.extensionProcedure, {"bh", "holm"},
+                "stagewise: multiple-testing procedure of that extension over the workers outside "
+                "the set: bh = Benjamini-Hochberg (false-discovery rate), holm = Holm step-down "
+                "(family-wise error)")
         .text("out", options->outDir, "write result files into this folder")
         .flag("json", options->json, "print a JSON summary on standard output")
         .text("save-session", options->sessionPath, "also save these options as a session (.cxproj)");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -249,6 +250,50 @@ double chiSquareUpperTail(double x, int degreesOfFreedom) {
         throw std::invalid_argument("chiSquareUpperTail: df " + std::to_string(degreesOfFreedom));
     }
     return x <= 0 ? 1.0 : std::max(0.0, 1.0 - regularizedGammaP(degreesOfFreedom / 2.0, x / 2));
+}
+
+const char* multipleTestingName(MultipleTesting procedure) {
+    return procedure == MultipleTesting::Holm ? "holm" : "bh";
+}
+
+std::vector<int> rejectedHypotheses(const std::vector<double>& pValues,
+                                    const std::vector<double>& strength, double alpha,
+                                    MultipleTesting procedure, int familySize) {
+    const auto tested = static_cast<int>(pValues.size());
+    if (!(alpha > 0 && alpha < 1) || (familySize != 0 && familySize < tested) ||
+        (!strength.empty() && strength.size() != pValues.size())) {
+        throw std::invalid_argument("rejectedHypotheses: alpha " + std::to_string(alpha) +
+                                    ", family " + std::to_string(familySize) + " for " +
+                                    std::to_string(tested) + " p-values");
+    }
+    const double m = familySize > 0 ? familySize : std::max(1, tested);
+    std::vector<int> order(static_cast<size_t>(tested));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const double pa = pValues[static_cast<size_t>(a)];
+        const double pb = pValues[static_cast<size_t>(b)];
+        if (pa != pb) {
+            return pa < pb;
+        }
+        return !strength.empty() && strength[static_cast<size_t>(a)] > strength[static_cast<size_t>(b)];
+    });
+    int rejected = 0;
+    if (procedure == MultipleTesting::Holm) {
+        while (rejected < tested &&
+               pValues[static_cast<size_t>(order[static_cast<size_t>(rejected)])] <=
+                   alpha / (m - rejected)) {
+            ++rejected;
+        }
+    } else {
+        for (int r = tested; r >= 1; --r) {
+            if (pValues[static_cast<size_t>(order[static_cast<size_t>(r - 1)])] <= r * alpha / m) {
+                rejected = r;
+                break;
+            }
+        }
+    }
+    order.resize(static_cast<size_t>(rejected));
+    return order;
 }
 
 double chiSquareQuantile(double probability, int degreesOfFreedom) {

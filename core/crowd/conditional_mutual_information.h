@@ -92,4 +92,24 @@ double chiSquareQuantile(double probability, int degreesOfFreedom);
 /// Upper tail P(χ²_df > x) (1 for x ≤ 0). \pre df ≥ 1.
 double chiSquareUpperTail(double x, int degreesOfFreedom);
 
+/// Multiple-testing procedures over a family of hypotheses given their p-values.
+enum class MultipleTesting {
+    /// Holm's step-down (controls the family-wise error rate at α, uniformly more powerful than
+    /// Bonferroni): sort p ascending, reject H_(1..r) for the largest r with
+    /// p_(i) ≤ α / (m − i + 1) for every i ≤ r.
+    Holm,
+    /// Benjamini–Hochberg step-up (controls the false-discovery rate at α for independent or
+    /// positively dependent tests): reject H_(1..r) for the largest r with p_(r) ≤ r·α / m.
+    BenjaminiHochberg,
+};
+
+/// "holm", "bh".
+const char* multipleTestingName(MultipleTesting procedure);
+/// The hypotheses rejected at level α, as indices into pValues ordered by p ascending (ties:
+/// larger `strength` first, then lower index). `familySize` m ≥ pValues.size() counts
+/// hypotheses that could not be tested (p = 1); 0 = pValues.size(). strength may be empty.
+std::vector<int> rejectedHypotheses(const std::vector<double>& pValues,
+                                    const std::vector<double>& strength, double alpha,
+                                    MultipleTesting procedure, int familySize = 0);
+
 } // namespace cx

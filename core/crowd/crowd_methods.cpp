@@ -200,6 +200,7 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
         stagewise.smoothing = options.em.smoothing;
         stagewise.significance = options.significance;
         stagewise.extensionSignificance = options.extensionSignificance;
+        stagewise.extensionProcedure = options.extensionProcedure;
         const StagewiseResult staged = stagewiseEm(data, stagewise, cancel);
         result.trace = staged.trace;
         result.iterations = staged.iterations;

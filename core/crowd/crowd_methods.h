@@ -32,6 +32,8 @@ struct CrowdOptions {
     double significance = 0; ///< stagewise: see StagewiseOptions (0 = paper's rule)
     /// stagewise: see StagewiseOptions::extensionSignificance (0 = the paper's algorithm alone)
     double extensionSignificance = 0.05;
+    /// stagewise: see StagewiseOptions::extensionProcedure
+    MultipleTesting extensionProcedure = MultipleTesting::BenjaminiHochberg;
 };
 
 /// One worker as the fitted model sees it.

@@ -183,11 +183,13 @@ ProductMixture splitComponent(const CrowdLabels& data, const ItemObservations& i
 StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& options,
                             const CancelToken& cancel) {
     if (options.numComponents < 1 || options.maxIterations < 1 ||
-        !(options.significance >= 0 && options.significance < 1)) {
-        throw std::invalid_argument("stagewiseEm: numComponents = " +
-                                    std::to_string(options.numComponents) + ", maxIterations = " +
-                                    std::to_string(options.maxIterations) + ", significance = " +
-                                    std::to_string(options.significance));
+        !(options.significance >= 0 && options.significance < 1) ||
+        !(options.extensionSignificance >= 0 && options.extensionSignificance < 1)) {
+        throw std::invalid_argument(
+            "stagewiseEm: numComponents = " + std::to_string(options.numComponents) +
+            ", maxIterations = " + std::to_string(options.maxIterations) +
+            ", significance = " + std::to_string(options.significance) +
+            ", extensionSignificance = " + std::to_string(options.extensionSignificance));
     }
     const ItemObservations items(data);
     const LabelPairs pairs(data);
@@ -263,50 +265,58 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
                     if (!result.informative[static_cast<size_t>(feature)]) {
                         result.informative[static_cast<size_t>(feature)] = 1;
                         result.informativeOrder.push_back(feature);
+                        round.added.push_back(feature);
                     }
                 }
                 round.addedFirst = bestI;
                 round.addedSecond = bestJ;
                 added = true;
-                if (model.numComponents() < options.numComponents) {
-                    model = splitComponent(data, items, model, bestK, bestI, bestJ,
-                                           result.informative);
-                    round.splitComponent = bestK;
-                }
+            }
+            // A large entry inside S means the model does not fit that pair (Prop. 3.1): the
+            // component still mixes classes, so it splits while more are allowed, whether or
+            // not the pair was new.
+            if (significant && (outside || options.extensionSignificance > 0) &&
+                model.numComponents() < options.numComponents) {
+                model = splitComponent(data, items, model, bestK, bestI, bestJ, result.informative);
+                round.splitComponent = bestK;
             }
         }
-        if (!added && options.extensionSignificance > 0) {
-            const WorkerDependence dependence = workerComponentInformation(data, posterior);
+        if (options.extensionSignificance > 0 && posterior.cols() > 1 &&
+            round.splitComponent < 0) {
             // Sparse crowds: a worker whose labels depend significantly on the responsibilities
             // is informative even when it shares too few items with any other worker for a
-            // significant pair. G = 2·N·entry against χ², Bonferroni over the workers outside S.
-            const double outside = static_cast<double>(
-                std::count(result.informative.begin(), result.informative.end(), 0));
-            const double level = 1.0 - options.extensionSignificance / std::max(1.0, outside);
-            std::vector<double> quantileByDof;
-            int best = -1;
+            // significant pair. G = 2·N·entry against χ², one hypothesis per worker outside S
+            // (before this round's pair), every rejection of the multiple-testing procedure
+            // joins S, strongest first. Not in a round that split a component: the split's
+            // new component is only fitted by this round's EM step, and a test against the
+            // responsibilities of the merged component would bring in, at once, workers that
+            // pull the E-step back to the model before the split.
+            const WorkerDependence dependence = workerComponentInformation(data, posterior);
+            std::vector<int> candidates;
+            std::vector<double> pValues;
+            std::vector<double> strength;
+            int family = 0;
             for (int m = 0; m < data.numWorkers; ++m) {
-                const int dof = dependence.degreesOfFreedom[static_cast<size_t>(m)];
-                const double value = dependence.values[static_cast<size_t>(m)];
-                if (result.informative[static_cast<size_t>(m)] || dof < 1 ||
-                    (best >= 0 && value <= dependence.values[static_cast<size_t>(best)])) {
+                if (result.informative[static_cast<size_t>(m)] &&
+                    std::find(round.added.begin(), round.added.end(), m) == round.added.end()) {
                     continue;
                 }
-                if (quantileByDof.size() <= static_cast<size_t>(dof)) {
-                    quantileByDof.resize(static_cast<size_t>(dof) + 1, -1.0);
+                ++family;
+                const int dof = dependence.degreesOfFreedom[static_cast<size_t>(m)];
+                if (dof < 1 || result.informative[static_cast<size_t>(m)]) {
+                    continue; // untestable, or entered S with this round's pair
                 }
-                double& quantile = quantileByDof[static_cast<size_t>(dof)];
-                if (quantile < 0) {
-                    quantile = chiSquareQuantile(level, dof);
-                }
-                if (2.0 * data.numItems * value > quantile) {
-                    best = m;
-                }
+                const double value = dependence.values[static_cast<size_t>(m)];
+                candidates.push_back(m);
+                pValues.push_back(chiSquareUpperTail(2.0 * data.numItems * value, dof));
+                strength.push_back(value);
             }
-            if (best >= 0) {
-                result.informative[static_cast<size_t>(best)] = 1;
-                result.informativeOrder.push_back(best);
-                round.addedFirst = best;
+            for (int index : rejectedHypotheses(pValues, strength, options.extensionSignificance,
+                                                options.extensionProcedure, std::max(1, family))) {
+                const int m = candidates[static_cast<size_t>(index)];
+                result.informative[static_cast<size_t>(m)] = 1;
+                result.informativeOrder.push_back(m);
+                round.added.push_back(m);
                 added = true;
             }
         }

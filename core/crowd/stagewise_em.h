@@ -23,12 +23,19 @@ struct StagewiseOptions {
     /// 2·N·entry above the χ² quantile of 1 − significance / (number of tests), Bonferroni over
     /// every (pair, component) — a guard against adding workers on sampling noise alone.
     double significance = 0;
-    /// Sparse crowds (each pair of workers shares few items): > 0 = when the pair rule adds
-    /// nothing in a round, the worker outside S whose labels depend most on the current
-    /// responsibilities (workerComponentInformation, the largest entry) joins S if that
-    /// dependence is significant at this level, Bonferroni over the workers outside S. 0 = the
-    /// paper's algorithm alone.
+    /// Sparse crowds (each pair of workers shares few items): > 0 = every round, each worker
+    /// outside S is tested for dependence of its labels on the current responsibilities
+    /// (workerComponentInformation: G = 2·N·entry against χ², paper 004's own definition of an
+    /// uninformative feature — the same conditional in every component), and every worker the
+    /// multiple-testing procedure rejects at this level (family: the workers outside S) joins S,
+    /// strongest first. Not in a round that split a component. 0 = the paper's algorithm alone.
     double extensionSignificance = 0.05;
+    /// The extension's procedure. Benjamini–Hochberg (default): choosing features is screening,
+    /// where the error that matters is the fraction of noise workers among those admitted (a
+    /// noise worker in S costs little: its fitted rows are nearly equal across components); on
+    /// real crowds most workers are informative, and a family-wise procedure (Holm) then leaves
+    /// out most workers with few labels. Holm: family-wise error at the level, per round.
+    MultipleTesting extensionProcedure = MultipleTesting::BenjaminiHochberg;
 };
 
 /// One round of Alg. 1.
@@ -37,8 +44,9 @@ struct StagewiseIteration {
     double maxCmi = 0;          ///< max_{i≠j,k} Q(k)·I(x_i; x_j | k) at the start of the round
     int informativeSetSize = 0; ///< |S| after the round
     int numComponents = 0;      ///< after the round
-    int addedFirst = -1;        ///< features added this round (-1 = none)
+    int addedFirst = -1;        ///< the pair the pair rule added this round (-1 = none)
     int addedSecond = -1;
+    std::vector<int> added;     ///< every feature that joined S this round (pair, then extension)
     int splitComponent = -1;    ///< the component duplicated this round (-1 = none)
 };
 
@@ -57,8 +65,11 @@ struct StagewiseResult {
 /// the hybrid distribution's CMI tensor (conditionalMutualInformation); if the pair (i, j) of
 /// its largest entry (i, j, k) is not inside S already (and, optionally, the entry is
 /// significant), i and j join S and, while the model has fewer than numComponents components,
-/// component k is split (splitComponent); then a regularised E-step (features in S only) and a
-/// full M-step (every feature). Deterministic: no random draw anywhere. Cost per round
+/// component k is split (splitComponent; with the extension on, also when i and j are both in
+/// S: a large entry inside S means the model does not fit them yet, Prop. 3.1); in a round
+/// without a split, the extension adds every worker outside S its multiple-testing procedure
+/// rejects; then a regularised E-step (features in S only) and a full M-step (every feature).
+/// Deterministic: no random draw anywhere. Cost per round
 /// O(K·Σ_n L_n²) for the CMI (L_n labels of item n) plus O(observations·K).
 StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& options,
                             const CancelToken& cancel = {});

@@ -13,6 +13,9 @@ CrowdOptions CrowdSection::options() const {
     out.em.smoothing = smoothing;
     out.significance = significance;
     out.extensionSignificance = extensionSignificance;
+    out.extensionProcedure = extensionProcedure == multipleTestingName(MultipleTesting::Holm)
+                                 ? MultipleTesting::Holm
+                                 : MultipleTesting::BenjaminiHochberg;
     return out;
 }
 
@@ -26,7 +29,8 @@ SessionJson CrowdSection::toJson(const std::filesystem::path& sessionDirectory) 
                         {"seed", seed},             {"restarts", restarts},
                         {"max_iter", maxIterations}, {"smoothing", smoothing},
                         {"significance", significance},
-                        {"extension_significance", extensionSignificance}};
+                        {"extension_significance", extensionSignificance},
+                        {"extension_procedure", extensionProcedure}};
     section["view"] = {{"worker_filter", workerFilter}, {"compare", compare}};
     if (workerSortColumn >= 0) {
         section["view"]["worker_sort_column"] = workerSortColumn;
@@ -63,6 +67,7 @@ CrowdSection CrowdSection::fromSession(const Session& session, PathResolver& res
     section.smoothing = model.real("smoothing", 0.01, 0.0, 1e6);
     section.significance = model.real("significance", 0.0, 0.0, 0.999999);
     section.extensionSignificance = model.real("extension_significance", 0.05, 0.0, 0.999999);
+    section.extensionProcedure = model.choice("extension_procedure", "bh", {"bh", "holm"});
     const SessionFields view = fields.object("view");
     section.workerFilter = view.string("worker_filter", "");
     section.compare = view.boolean("compare", false);

@@ -17,7 +17,7 @@ namespace cx {
 ///      "gold": {"path": "truth.csv", "absolute": "/…"},            (optional)
 ///      "model": {"method": "stagewise-refine", "k": 0, "seed": 1, "restarts": 10,
 ///                "max_iter": 100, "smoothing": 0.01, "significance": 0,
-///                "extension_significance": 0.05},
+///                "extension_significance": 0.05, "extension_procedure": "bh"},
 ///      "view": {"worker_filter": "", "compare": true,
 ///               "worker_sort_column": 2, "worker_sort_descending": true},   (sort optional)
 ///      "saved_by": "crowd"}
@@ -36,6 +36,7 @@ struct CrowdSection {
     double smoothing = 0.01;
     double significance = 0;
     double extensionSignificance = 0.05;
+    std::string extensionProcedure = "bh"; ///< "bh" (Benjamini–Hochberg) or "holm"
     std::string workerFilter; ///< view: the worker table's search text
     bool compare = false;     ///< view: the method comparison was shown
     int workerSortColumn = -1;       ///< view: the worker table's sort column (-1: unsorted)

@@ -109,3 +109,43 @@ TEST(CliCrowd, RunReproducesASavedCrowdSessionByteForByte) {
     }
     EXPECT_NE(rerun.out.find("error rate"), std::string::npos) << rerun.out;
 }
+
+// The extension's multiple-testing procedure: reported, saved in the session, repeated by
+// `run`, and anything but bh/holm refused naming the option.
+TEST(CliCrowd, ExtensionProcedureIsReportedSavedAndRepeated) {
+    TempDir dir;
+    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "300",
+                                   "--workers", "30", "--classes", "3", "--beta", "0.3",
+                                   "--accuracy", "0.7", "--seed", "9"},
+                                  dir);
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const auto saved = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--gold",
+                               dir / "gen/crowd.gold.csv", "--method", "stagewise",
+                               "--extension-procedure", "holm", "--json", "--out", dir / "direct",
+                               "--save-session", dir / "project/crowd.cxproj"},
+                              dir);
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    const auto json = nlohmann::json::parse(saved.out);
+    EXPECT_EQ(json["parameters"]["extension_procedure"], "holm");
+    const auto session = nlohmann::json::parse(readText(dir / "project/crowd.cxproj"));
+    EXPECT_EQ(session["workspaces"]["crowd"]["model"]["extension_procedure"], "holm");
+    const auto rerun = runCli({"run", dir / "project/crowd.cxproj", "--out", dir / "again",
+                               "--workspace", "crowd"},
+                              dir);
+    ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
+    for (const char* name : {"labels.tsv", "workers.tsv", "trace.tsv"}) {
+        const std::string want = readText(dir / (std::string("direct/") + name));
+        ASSERT_FALSE(want.empty()) << name;
+        EXPECT_EQ(readText(dir / (std::string("again/") + name)), want) << name << " differs";
+    }
+    const auto defaults = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--method",
+                                  "stagewise", "--json"},
+                                 dir);
+    ASSERT_EQ(defaults.exitCode, 0) << defaults.err;
+    EXPECT_EQ(nlohmann::json::parse(defaults.out)["parameters"]["extension_procedure"], "bh");
+    const auto bad = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv",
+                             "--extension-procedure", "bonferroni"},
+                            dir);
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--extension-procedure"), std::string::npos) << bad.err;
+}

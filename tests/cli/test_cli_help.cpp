@@ -68,7 +68,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
         {"convert", {join({"corpus", "out", "name"}, kLoad), {"corpus", "out"}, kLoadFlags}},
         {"crowd",
          {{"labels", "gold", "method", "k", "seed", "restarts", "max-iter", "smoothing",
-           "significance", "extension-significance", "out", "save-session"},
+           "significance", "extension-significance", "extension-procedure", "out", "save-session"},
           {"labels"},
           {"json"}}},
         {"generate-crowd",

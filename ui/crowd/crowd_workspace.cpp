@@ -257,7 +257,8 @@ bool CrowdWorkspace::shownRunIsCurrent() const {
            shown.em.maxIterations == wanted.em.maxIterations &&
            shown.em.smoothing == wanted.em.smoothing &&
            shown.significance == wanted.significance &&
-           shown.extensionSignificance == wanted.extensionSignificance;
+           shown.extensionSignificance == wanted.extensionSignificance &&
+           shown.extensionProcedure == wanted.extensionProcedure;
 }
 
 QList<WorkspaceFigure> CrowdWorkspace::figures() const {
@@ -296,7 +297,9 @@ QJsonObject CrowdWorkspace::figureProvenance() const {
                     {QStringLiteral("max_iter"), fitted.em.maxIterations},
                     {QStringLiteral("smoothing"), fitted.em.smoothing},
                     {QStringLiteral("significance"), fitted.significance},
-                    {QStringLiteral("extension_significance"), fitted.extensionSignificance}};
+                    {QStringLiteral("extension_significance"), fitted.extensionSignificance},
+                    {QStringLiteral("extension_procedure"),
+                     QString::fromLatin1(cx::multipleTestingName(fitted.extensionProcedure))}};
     if (!m_controller->goldPath().isEmpty()) {
         out.insert(QStringLiteral("gold"), m_controller->goldPath());
     }

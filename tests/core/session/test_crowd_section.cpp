@@ -25,6 +25,7 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     section.smoothing = 0.5;
     section.significance = 0.01;
     section.extensionSignificance = 0.2;
+    section.extensionProcedure = "holm";
     section.workerFilter = "A1";
     section.compare = true;
     section.workerSortColumn = 2;
@@ -43,6 +44,10 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
     EXPECT_DOUBLE_EQ(back.smoothing, 0.5);
     EXPECT_DOUBLE_EQ(back.options().significance, 0.01);
     EXPECT_DOUBLE_EQ(back.options().extensionSignificance, 0.2);
+    EXPECT_EQ(back.extensionProcedure, "holm");
+    EXPECT_EQ(back.options().extensionProcedure, cx::MultipleTesting::Holm);
+    EXPECT_EQ(cx::CrowdSection().options().extensionProcedure,
+              cx::MultipleTesting::BenjaminiHochberg);
     EXPECT_EQ(back.workerFilter, "A1");
     EXPECT_TRUE(back.compare);
     EXPECT_EQ(back.workerSortColumn, 2);
@@ -61,6 +66,17 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
             << error.what();
     }
     json["model"]["method"] = "mv";
+    json["model"]["extension_procedure"] = "bonferroni";
+    bad.setSection("crowd", json);
+    try {
+        cx::CrowdSection::fromSession(bad, resolver);
+        ADD_FAILURE() << "accepted an unknown extension procedure";
+    } catch (const cx::InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("/workspaces/crowd/model/extension_procedure"),
+                  std::string::npos)
+            << error.what();
+    }
+    json["model"]["extension_procedure"] = "bh";
     json["model"]["k"] = 1;
     bad.setSection("crowd", json);
     EXPECT_THROW(cx::CrowdSection::fromSession(bad, resolver), cx::InputError);
