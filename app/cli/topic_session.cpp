@@ -59,10 +59,11 @@ void TopicSession::declareOptions(OptionList& options) {
                  "trials per component (power), random slice pairs (jennrich) or extra "
                  "directions for unseparated pairs (pencil)")
         .seed("seed", seedValue, "random seed")
-        .choice("decomposition", decomposition, {"power", "jennrich", "pencil"},
-                "tensor decomposition: power (Alg. 2, deflation), jennrich (simultaneous "
-                "diagonalisation) or pencil (eigenvectors of M3(η)·M2⁻¹, one fixed η for every "
-                "γ); jennrich and pencil need the projected method")
+        .choice("decomposition", decomposition, {"auto", "pencil", "power", "jennrich"},
+                "tensor decomposition: pencil (eigenvectors of M3(η)·M2⁻¹ for seeded directions "
+                "η shared by every γ, jointly diagonalised), power (Alg. 2, deflation) or "
+                "jennrich (simultaneous diagonalisation of random slices); auto = pencil for "
+                "the projected method, power for the direct one")
         .integer("rank-per-side", projectionOptions.rankPerSide, 0, 100000,
                  "projection rank per side (0 = automatic)")
         .integer("range-iterations", projectionOptions.powerIterations, 0, 100,
@@ -82,6 +83,9 @@ void TopicSession::finishOptions() {
     loadOptions = loadValues.toOptions();
     modelOptions.seed = seedValue;
     projectionOptions.seed = seedValue;
+    if (decomposition == "auto") {
+        decomposition = method == "direct" ? "power" : "pencil";
+    }
     modelOptions.decomposition = parseDecomposition(decomposition);
     if (method == "direct" && modelOptions.decomposition != Decomposition::Power) {
         throw InputError("parameter --decomposition: " + decomposition + " needs --method projected (the direct "

@@ -47,7 +47,9 @@ struct TopicSession {
     TopicModelOptions modelOptions;
     ProjectionOptions projectionOptions;
     std::string method = "projected"; ///< projected | direct
-    std::string decomposition = "power"; ///< power | jennrich (TopicModelOptions::decomposition)
+    /// auto | pencil | power | jennrich (TopicModelOptions::decomposition); auto = pencil for
+    /// the projected method, power for the direct one
+    std::string decomposition = "auto";
     double smoothing = kAutoSmoothing; ///< 0 = Jeffreys rule (perTokenLogLikelihood)
     int topWords = 10;
     int threads = 0;

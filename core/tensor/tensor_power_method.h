@@ -125,18 +125,24 @@ public:
     /// The same K pairs (â_t, λ̂_t), same conventions, from the matrix pencil of the third and
     /// second moments: with W = V_K|Λ|^{-1/2}, S = sign Λ and z_t = Wᵀâ_t (so ZᵀSZ = diag σ_t,
     /// σ_t = sign λ_t), the K × K matrix M(η) = T(W, W, η)·S = Z·diag(λ_t⟨â_t, η⟩)·Z⁻¹ for any
-    /// η ∈ ℝⁿ. One eigendecomposition gives every z_t (scaled to |z_tᵀSz_t| = 1), and the dual
-    /// y_t = σ_t·S·z_t gives |λ_t| = T_w(y_t, y_t, y_t), whose sign fixes z_t's. For a topic model
-    /// λ_t·â_t = μ_t, so the eigenvalue λ_t⟨â_t, η⟩ = ⟨μ_t, η⟩ depends on the topic alone, not on
-    /// γ or on the weights: with the same η at every γ a component keeps its eigenvalue along a
-    /// γ path, and the decomposition moves continuously with the moments (no random starts, no
-    /// deflation, no iteration). Unlike runJennrich the second moment is the second slice, so
-    /// one direction suffices. `directions` (n × R, R ≥ 1): column 0 is η; when η does not
-    /// separate two components (a complex pair of eigenvalues, from noise), their invariant
-    /// plane is re-diagonalised with columns 1, 2, … in turn; a pair no column separates is
-    /// degenerate (status NumericalIssue), as is a component with z_tᵀSz_t ≈ 0 or
-    /// |λ̂| < options.minAbsLambda. Cost O(nK² + K³).
-    /// \throws std::invalid_argument on shape mismatch.
+    /// η ∈ ℝⁿ. For a topic model λ_t·â_t = μ_t, so the eigenvalue λ_t⟨â_t, η⟩ = ⟨μ_t, η⟩
+    /// depends on the topic alone, not on γ or on the weights, and with the same directions at
+    /// every γ the decomposition moves continuously with the moments (no random starts, no
+    /// deflation, no power iteration).
+    ///
+    /// Steps: (1) the eigenvectors of M(η₀) (η₀ = column 0 of `directions`, n × R) give a first
+    /// basis R; eigenvalues closer than 10⁻³ of their spread and complex pairs (η₀ does not
+    /// separate them) form clusters whose invariant subspace is re-diagonalised with the column
+    /// that splits it best; (2) joint diagonalisation of all R directions: every M(η_c) has the
+    /// eigenvectors Z, and R ← R(I + Δ) with the least-squares first-order correction
+    /// Δ_ij = −Σ_c (d_ci − d_cj)E_c(i, j) / Σ_c (d_ci − d_cj)² (B_c = R⁻¹M(η_c)R = D_c + E_c),
+    /// repeated until the step is negligible (≤ 50 times), so a pair one direction barely
+    /// separates is decided by the directions that separate it well; (3) each column z is
+    /// scaled to |zᵀSz| = 1 and the dual y = σ·S·z gives |λ_t| = T_w(y, y, y), whose sign fixes
+    /// z's. A cluster no direction splits is degenerate (status NumericalIssue), as is a
+    /// component with zᵀSz ≈ 0 or |λ̂| < options.minAbsLambda. Exact on exact moments for any
+    /// directions. Cost O(nK²R + K³R) per joint step.
+    /// \throws std::invalid_argument on shape mismatch (directions must be n × R, R ≥ 1).
     PowerMethodResult runPencil(const PowerMethodOptions& options,
                                 const Eigen::MatrixXd& directions) const;
 

@@ -187,7 +187,7 @@ TEST(CliHelp, OutOfRangeAndBadChoicesNameTheOption) {
         {{"sweep", "--max-df", "2"}, "parameter --max-df: 2 is outside"},
         {{"generate", "--concentration", "inf"}, "parameter --concentration: inf is not finite"},
         {{"topics", "--decomposition", "svd"},
-         "parameter --decomposition: 'svd' is not one of power|jennrich|pencil"},
+         "parameter --decomposition: 'svd' is not one of auto|pencil|power|jennrich"},
         {{"topics", "--method", "dense"}, "parameter --method: 'dense' is not one of"},
         {{"convert", "--format", "pdf"}, "parameter --format: 'pdf' is not one of"},
         {{"crowd", "--seed", "-3"}, "parameter --seed: '-3' is not a non-negative integer"},
@@ -240,6 +240,22 @@ std::string generateCorpus(const TempDir& dir) {
     return dir / "docword.synthetic.txt";
 }
 
+TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {
+    TempDir dir;
+    const std::string corpus = generateCorpus(dir);
+    const std::vector<std::string> base = {"topics", "--corpus", corpus, "--fg", "group=foreground",
+                                           "--bg", "group=background", "--k", "4", "--gamma",
+                                           "1", "--min-df", "1", "--json"};
+    const auto projected = runCli(base, dir);
+    ASSERT_EQ(projected.exitCode, 0) << projected.err;
+    EXPECT_EQ(nlohmann::json::parse(projected.out)["parameters"]["decomposition"], "pencil");
+    std::vector<std::string> direct = base;
+    direct.insert(direct.end(), {"--method", "direct"});
+    const auto d = runCli(direct, dir);
+    ASSERT_EQ(d.exitCode, 0) << d.err;
+    EXPECT_EQ(nlohmann::json::parse(d.out)["parameters"]["decomposition"], "power");
+}
+
 TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {
   for (const std::string name : {"jennrich", "pencil"}) {
     SCOPED_TRACE(name);
@@ -253,7 +269,7 @@ TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     };
-    const auto power = runCli(with({"--json"}), dir);
+    const auto power = runCli(with({"--decomposition", "power", "--json"}), dir);
     const auto jennrich = runCli(with({"--decomposition", name, "--json", "--out",
                                        dir / "j", "--save-session", dir / "j.cxproj"}),
                                  dir);

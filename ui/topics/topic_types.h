@@ -46,7 +46,8 @@ struct ModelParameters {
     int iterations = 100;
     int restarts = 5;
     std::uint64_t seed = 1;
-    cx::Decomposition decomposition = cx::Decomposition::Power; ///< of the whitened core
+    /// Of the whitened core: the pencil by default (continuous along γ, README "Pencil").
+    cx::Decomposition decomposition = cx::Decomposition::Pencil;
 
     bool operator==(const ModelParameters&) const = default;
     cx::TopicModelOptions toOptions() const;
