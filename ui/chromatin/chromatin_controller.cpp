@@ -487,7 +487,26 @@ void ChromatinController::startEnrichment() {
     emit activityChanged();
 }
 
-void ChromatinController::startBootstrap(int replicates) {
+bool ChromatinController::hasCurrentPath() const {
+    return m_sweep.path && m_sweep.epoch == m_solves.epoch() && !m_sweepJob.running &&
+           momentsFit() && m_moments->classes && m_moments->data;
+}
+
+int ChromatinController::bandReplicates() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapReplicates;
+    }
+    return m_sweep.bootstrap ? m_sweep.bootstrap->replicates : 0;
+}
+
+int ChromatinController::bandBlockLength() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapBlockLength;
+    }
+    return m_sweep.bootstrap ? m_bandBlockLength : 0;
+}
+
+void ChromatinController::startBootstrap(int replicates, int blockLength) {
     const quint64 generation = m_bootstrapJob.restart();
     if (!m_sweep.path || m_sweep.epoch != m_solves.epoch() || !momentsFit() ||
         !m_moments->classes || !m_moments->data) {
@@ -500,18 +519,25 @@ void ChromatinController::startBootstrap(int replicates) {
                                  .arg(cx::kMaxHmmBootstrapReplicates));
         return;
     }
+    if (blockLength < 0) {
+        emit bootstrapFailed(tr("The block length must be 0 (automatic) or positive"));
+        return;
+    }
     m_bootstrapReplicates = replicates;
+    m_bootstrapBlockLength = blockLength;
     const auto moments = m_moments;
     const auto path = m_sweep.path;
     const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
     startJob(
         m_sweepPool, m_bootstrapJob, generation,
-        [this, generation, moments, path, options, replicates](const cx::CancelToken& cancel) {
+        [this, generation, moments, path, options, replicates,
+         blockLength](const cx::CancelToken& cancel) {
             const cx::HmmBlockMoments blocks = cx::computeBlockMoments(
-                *moments->data, *moments->classes, *moments->moments, 0, cancel);
+                *moments->data, *moments->classes, *moments->moments, blockLength, cancel);
             cx::HmmBootstrapOptions bootstrap;
             bootstrap.replicates = replicates;
             bootstrap.seed = options.seed;
+            bootstrap.blockLength = blockLength;
             return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
                 blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel,
                 [this, generation](int done, int total) {
@@ -525,9 +551,11 @@ void ChromatinController::startBootstrap(int replicates) {
                         Qt::QueuedConnection);
                 }));
         },
-        [this, path](std::shared_ptr<const cx::HmmPathBootstrap> result, const QString& error) {
+        [this, path, blockLength](std::shared_ptr<const cx::HmmPathBootstrap> result,
+                                  const QString& error) {
             if (result && error.isEmpty() && m_sweep.path == path) {
                 m_sweep.bootstrap = std::move(result);
+                m_bandBlockLength = blockLength;
                 emit bootstrapFinished();
                 emit sweepChanged(m_sweep);
             } else {

@@ -105,11 +105,19 @@ public:
     /// resamples, seeded by the model seed; cx::bootstrapHmmPath), on the sweep pool:
     /// bootstrapStarted, bootstrapProgress, then bootstrapFinished (the bands land in sweep()
     /// and sweepChanged is emitted) or bootstrapFailed. A new sweep cancels it.
-    void startBootstrap(int replicates);
+    /// `blockLength` bins per block (0 = chosen from the data, cx::automaticBlockLength).
+    void startBootstrap(int replicates, int blockLength = 0);
     void cancelBootstrap();
     bool isBootstrapRunning() const { return m_bootstrapJob.running; }
     /// Resamples of the last bootstrap started (0: none).
     int bootstrapReplicates() const { return m_bootstrapReplicates; }
+    /// Resamples and requested block length (0 = automatic) of the bands shown or being
+    /// computed (0, 0: none), what a session records.
+    int bandReplicates() const;
+    int bandBlockLength() const;
+    /// The sweep's path is there, for the current moments and parameters, and no sweep runs:
+    /// a bootstrap can start.
+    bool hasCurrentPath() const;
     bool isLoadingAnnotations() const { return !m_loadingAnnotations.isEmpty(); }
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
@@ -214,6 +222,8 @@ private:
     WeightSweep m_sweep;
     JobSlot m_bootstrapJob;
     int m_bootstrapReplicates = 0;
+    int m_bootstrapBlockLength = 0;
+    int m_bandBlockLength = 0; ///< requested block length of sweep().bootstrap
 };
 
 } // namespace cx::ui

@@ -190,8 +190,11 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_analysisPanel, &ChromatinAnalysisPanel::decodingChanged, m_controller,
             &ChromatinController::setDecodingMethod);
     // Block bootstrap of the sweep's γ path: panel ↔ controller.
-    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapRequested, m_controller,
-            &ChromatinController::startBootstrap);
+    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapRequested, this,
+            [this](int replicates) {
+                m_pendingBootstrap.reset(); // the user's request replaces the session's
+                m_controller->startBootstrap(replicates);
+            });
     connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapCancelRequested, m_controller,
             &ChromatinController::cancelBootstrap);
     connect(m_controller, &ChromatinController::bootstrapStarted, m_analysisPanel,
@@ -289,6 +292,7 @@ void ChromatinWorkspace::openTracks(const QStringList& paths) {
         return;
     }
     m_pendingSection.reset();
+    m_pendingBootstrap.reset();
     m_loadingTracks = paths;
     // The previous data's annotations go once these tracks are read (BEDs added meanwhile stay).
     m_staleAnnotations.clear();
@@ -623,7 +627,19 @@ void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
     refreshWeightsChart(true);
     refreshEmissionModels(); // bootstrap stability in the heatmap's notes and flags
     refreshContrastiveTitle();
+    startPendingBootstrap();
     emit settledChanged();
+}
+
+void ChromatinWorkspace::startPendingBootstrap() {
+    if (!m_pendingBootstrap || !m_controller->hasCurrentPath()) {
+        return;
+    }
+    const PendingBootstrap pending = *m_pendingBootstrap;
+    m_pendingBootstrap.reset();
+    m_controller->startBootstrap(pending.replicates, pending.blockLength);
+    emit statusMessage(
+        tr("Recomputing the session's bootstrap (%1 block resamples)").arg(pending.replicates));
 }
 
 void ChromatinWorkspace::refreshWeightsChart(bool force) {

@@ -350,6 +350,7 @@ void TopicsController::startBootstrap(int replicates) {
         emit bootstrapFailed(tr("Compute the AUC sweep first (the bootstrap resamples its path)"));
         return;
     }
+    m_bootstrapReplicates = replicates;
     auto engine = m_lastSweepEngine;
     auto sweep = m_lastSweep;
     auto positive = m_lastPositive;
@@ -386,6 +387,13 @@ void TopicsController::startBootstrap(int replicates) {
         });
     emit bootstrapStarted(replicates);
     emit activityChanged();
+}
+
+int TopicsController::bandReplicates() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapReplicates;
+    }
+    return m_lastBootstrap ? m_lastBootstrap->replicates : 0;
 }
 
 void TopicsController::cancelBootstrap() {

@@ -62,6 +62,8 @@ public:
     void startBootstrap(int replicates);
     void cancelBootstrap();
     bool isBootstrapRunning() const { return m_bootstrapJob.running; }
+    /// Resamples of the bands shown or being computed (0: none), what a session records.
+    int bandReplicates() const;
     /// The last finished sweep (its path) and its bootstrap, if any.
     std::shared_ptr<const cx::SpecificitySweep> lastSweep() const { return m_lastSweep; }
     std::shared_ptr<const cx::PathBootstrap> lastBootstrap() const { return m_lastBootstrap; }
@@ -167,6 +169,7 @@ private:
     cx::TopicModelOptions m_lastSweepOptions;
     double m_lastSweepSmoothing = 0;
     JobSlot m_bootstrapJob;
+    int m_bootstrapReplicates = 0; ///< of the running bootstrap
     std::shared_ptr<const cx::PathBootstrap> m_lastBootstrap;
 
     JobSlot m_previewJob;
