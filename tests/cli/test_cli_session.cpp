@@ -155,7 +155,7 @@ TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
 
     // A path without a bootstrap is repeated too (path.tsv without bands).
     result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--fg-regions",
-                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--no-segments",
+                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1", "--no-segments",
                      "--gamma-path", "0:1:0.5", "--out", dir / "plain", "--save-session",
                      dir / "plain.cxproj"},
                     dir);

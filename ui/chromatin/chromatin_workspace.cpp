@@ -440,7 +440,11 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
         return;
     }
     const cx::ContrastiveHmmResult& result = *solution.result;
-    m_catalog.update(result.markProbabilities, result.weights, m_marks);
+    // Names and colours follow the γ path's state identities once the path is there.
+    const WeightSweep& sweep = m_controller->sweep();
+    m_catalog.setPath(sweep.path, m_marks);
+    m_catalog.update(result.markProbabilities, result.weights, m_marks,
+                     shownIdentities(sweep, solution));
     const QStringList dropped = m_catalog.takeDroppedNames();
     if (!dropped.isEmpty()) {
         emit statusMessage(tr("The state named “%1” changed its marks too much at this γ; its "
@@ -502,7 +506,9 @@ void ChromatinWorkspace::refreshEmissionModels() {
         m_referenceModel->clear();
         return;
     }
-    m_referenceModel->setContent(referenceContent(*solution.reference, m_catalog, m_marks));
+    m_referenceModel->setContent(
+        referenceContent(*solution.reference, m_catalog, m_marks,
+                         referenceIdentities(m_controller->sweep(), *solution.reference)));
 }
 
 void ChromatinWorkspace::refreshTransitionModel() {
@@ -611,6 +617,18 @@ void ChromatinWorkspace::onEnrichmentChanged(const EnrichmentTable& /*table*/) {
 
 void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
     m_analysisPanel->setBootstrapAvailable(sweep.path != nullptr);
+    if (sweep.path != m_catalog.path()) {
+        // A new path (or none): its identities name the states from the next solution on.
+        m_catalog.setPath(sweep.path, m_marks);
+        const HmmSolution& solution = m_controller->solution();
+        if (solution.isValid()) {
+            m_catalog.update(solution.result->markProbabilities, solution.result->weights,
+                             m_marks, shownIdentities(sweep, solution));
+            refreshTransitionModel();
+            refreshEnrichmentModel();
+            refreshSegmentationAppearance();
+        }
+    }
     if (sweep.isEmpty()) {
         m_weightsChart->setLines({}, 0, ChromatinAnalysisPanel::kSliderMaximum);
         m_chartSlots.clear();

@@ -7,6 +7,7 @@
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_data_panel.h"
+#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_results_view.h"
 #include "ui/chromatin/state_matrix_model.h"
 #include "ui/views/segmentation_track_view.h"
@@ -290,7 +291,8 @@ void ChromatinWorkspace::restoreStateRows(
     const HmmSolution& shown = m_controller->solution();
     if (shown.isValid()) {
         // Nothing may be left to solve (same parameters): map the shown states now.
-        m_catalog.update(shown.result->markProbabilities, shown.result->weights, m_marks);
+        m_catalog.update(shown.result->markProbabilities, shown.result->weights, m_marks,
+                         shownIdentities(m_controller->sweep(), shown));
         refreshStateViews();
     }
 }
