@@ -523,15 +523,14 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
         emit bootstrapFailed(tr("The block length must be 0 (automatic) or positive"));
         return;
     }
-    m_bootstrapReplicates = replicates;
     m_bootstrapBlockLength = blockLength;
     const auto moments = m_moments;
     const auto path = m_sweep.path;
     const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
-    startJob(
-        m_sweepPool, m_bootstrapJob, generation,
-        [this, generation, moments, path, options, replicates,
-         blockLength](const cx::CancelToken& cancel) {
+    startBootstrapJob(
+        m_sweepPool, generation, replicates,
+        [moments, path, options, replicates, blockLength](
+            const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
             const cx::HmmBlockMoments blocks = cx::computeBlockMoments(
                 *moments->data, *moments->classes, *moments->moments, blockLength, cancel);
             cx::HmmBootstrapOptions bootstrap;
@@ -540,16 +539,7 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
             bootstrap.blockLength = blockLength;
             return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
                 blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel,
-                [this, generation](int done, int total) {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, generation, done, total] {
-                            if (m_bootstrapJob.isCurrent(generation)) {
-                                emit bootstrapProgress(done, total);
-                            }
-                        },
-                        Qt::QueuedConnection);
-                }));
+                progress));
         },
         [this, path, blockLength](std::shared_ptr<const cx::HmmPathBootstrap> result,
                                   const QString& error) {
@@ -562,19 +552,7 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
                 emit bootstrapFailed(error.isEmpty() ? tr("The sweep changed; bootstrap again")
                                                      : error);
             }
-            emit activityChanged();
         });
-    emit bootstrapStarted(replicates);
-    emit activityChanged();
-}
-
-void ChromatinController::cancelBootstrap() {
-    const bool wasRunning = m_bootstrapJob.running;
-    m_bootstrapJob.stop();
-    if (wasRunning) {
-        emit bootstrapFailed(QString());
-        emit activityChanged();
-    }
 }
 
 void ChromatinController::restartSweep() {

@@ -106,11 +106,9 @@ public:
     /// bootstrapStarted, bootstrapProgress, then bootstrapFinished (the bands land in sweep()
     /// and sweepChanged is emitted) or bootstrapFailed. A new sweep cancels it.
     /// `blockLength` bins per block (0 = chosen from the data, cx::automaticBlockLength).
+    /// Cancel, progress and failure are WorkspaceController's (cancelBootstrap,
+    /// bootstrapProgress, bootstrapFailed; bootstrapReplicates: of the last one started).
     void startBootstrap(int replicates, int blockLength = 0);
-    void cancelBootstrap();
-    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
-    /// Resamples of the last bootstrap started (0: none).
-    int bootstrapReplicates() const { return m_bootstrapReplicates; }
     /// Resamples and requested block length (0 = automatic) of the bands shown or being
     /// computed (0, 0: none), what a session records.
     int bandReplicates() const;
@@ -149,11 +147,7 @@ signals:
     void segmentationChanged(const cx::ui::SegmentationHandle& segmentation);
     void enrichmentChanged(const cx::ui::EnrichmentTable& enrichment);
     void sweepChanged(const cx::ui::WeightSweep& sweep);
-    void bootstrapStarted(int replicates);
-    void bootstrapProgress(int done, int total);
     void bootstrapFinished();
-    /// Empty message: cancelled (or superseded by a new sweep).
-    void bootstrapFailed(const QString& message);
 
 private:
     QString taskFailureTitle(ChromatinTaskKind kind) const override;
@@ -220,8 +214,6 @@ private:
     QVector<double> m_sweepGammas;
     JobSlot m_sweepJob;
     WeightSweep m_sweep;
-    JobSlot m_bootstrapJob;
-    int m_bootstrapReplicates = 0;
     int m_bootstrapBlockLength = 0;
     int m_bandBlockLength = 0; ///< requested block length of sweep().bootstrap
 };
