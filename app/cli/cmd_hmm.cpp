@@ -57,42 +57,6 @@ struct HmmCommandOptions {
     int blockLength = 0;                    ///< bootstrap block length in bins, 0 = automatic
 };
 
-/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities;
-/// with a bootstrap also the weight band and the stability at that γ and of the identity).
-std::string pathTable(const HmmPath& path, const std::vector<std::string>& marks,
-                      const HmmPathBootstrap* bands) {
-    std::string table = "gamma\tidentity\tcomponent\tweight\tforeground_specific\tvalid\tcontinued";
-    if (bands != nullptr) {
-        table += "\tweight_lo\tweight_hi\tstability\tidentity_stability\tstable";
-    }
-    for (const auto& mark : marks) {
-        table += '\t' + mark;
-    }
-    table += '\n';
-    for (size_t i = 0; i < path.solutions.size(); ++i) {
-        const ContrastiveHmmResult& r = path.solutions[i];
-        for (Eigen::Index t = 0; t < r.weights.size(); ++t) {
-            table += number(path.gammas[i]) + '\t' + std::to_string(path.ids[i][static_cast<size_t>(t)]) +
-                     '\t' + std::to_string(t + 1) + '\t' + number(r.weights[t]) + '\t' +
-                     (r.weights[t] > 0 ? "1" : "0") + '\t' + (r.isValidComponent(t) ? "1" : "0") +
-                     '\t' + (path.continued[i] ? "1" : "0");
-            if (bands != nullptr) {
-                const auto slot = static_cast<size_t>(t);
-                const int id = path.ids[i][slot];
-                table += '\t' + number(bands->weightLo[i][slot]) + '\t' +
-                         number(bands->weightHi[i][slot]) + '\t' +
-                         number(bands->stability[i][slot]) + '\t' + number(bands->stabilityOf(id)) +
-                         '\t' + (bands->isUnstable(id) ? "0" : "1");
-            }
-            for (Eigen::Index m = 0; m < r.markProbabilities.cols(); ++m) {
-                table += '\t' + number(r.markProbabilities(t, m));
-            }
-            table += '\n';
-        }
-    }
-    return table;
-}
-
 /// One line: where along the path the model is valid and how often a state changes identity.
 std::string pathSummary(const HmmPath& path) {
     std::ostringstream out;
@@ -168,32 +132,22 @@ int runHmm(HmmCommandOptions& command) {
     Stopwatch phase;
     writeHmmFiles(options, result, outDir);
     const double writeMs = phase.elapsedMs();
-    HmmPath path;
-    double pathMs = 0;
-    HmmPathBootstrap bands;
-    double blocksMs = 0;
+    HmmPathRun pathRun;
     if (!pathGammas.empty()) {
-        Stopwatch pathWatch;
-        const HmmPathStarts starts = command.pathStarts == "fresh" ? HmmPathStarts::Fresh
-                                                                   : HmmPathStarts::Continued;
-        path = solveHmmPath(result.moments, pathGammas, options.solveOptions, starts);
-        pathMs = pathWatch.elapsedMs();
-        if (command.bootstrap > 0) {
-            Stopwatch blockWatch;
-            const HmmBlockMoments blocks = computeBlockMoments(
-                result.data, result.classes, result.moments, command.blockLength);
-            blocksMs = blockWatch.elapsedMs();
-            HmmBootstrapOptions bootstrap;
-            bootstrap.replicates = command.bootstrap;
-            bootstrap.seed = options.seed;
-            bootstrap.blockLength = command.blockLength;
-            bands = bootstrapHmmPath(blocks, path, options.solveOptions, bootstrap, starts);
-        }
-        writeFileAtomically(outDir, "path.tsv",
-                            pathTable(path, result.data.markNames, bands.empty() ? nullptr : &bands));
+        pathRun = runHmmPath(options, result, pathGammas, command.pathStarts, command.bootstrap,
+                             command.blockLength);
+        writeFileAtomically(outDir, "path.tsv", hmmPathTable(pathRun, result.data.markNames));
     }
+    const HmmPath& path = pathRun.path;
+    const HmmPathBootstrap& bands = pathRun.bands;
+    const double pathMs = pathRun.pathMs;
+    const double blocksMs = pathRun.blocksMs;
     if (!saveSession.empty()) {
-        const ChromatinSection section = chromatinSectionOf(options);
+        ChromatinSection section = chromatinSectionOf(options);
+        section.gammaPath = command.gammaPath;
+        section.pathStarts = command.pathStarts;
+        section.bootstrap = command.bootstrap;
+        section.blockLength = command.blockLength;
         saveSessionSection(saveSession, ChromatinSection::kKey,
                            [&](const auto& directory) { return section.toJson(directory); });
     }

@@ -3,6 +3,7 @@
 // `--save-session` reproduces that command's result files byte for byte.
 #include "cli_session.h"
 #include "commands.h"
+#include "hmm_job.h"
 #include "topic_job.h"
 
 #include "core/common/error.h"
@@ -51,7 +52,19 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
             specificitySweep(*session.engine, parseGrid("gammas", section.aucGammas),
                              positiveFlags(session, section.positive), session.modelOptions,
                              session.smoothing);
-        writeFileAtomically(session.outDir, "sweep.tsv", sweepTable(sweep));
+        // The bootstrap of `sweep --bootstrap B` (or the GUI's), seeded by the model seed as
+        // there: the same bands.
+        PathBootstrap bands;
+        if (section.bootstrap > 0) {
+            BootstrapOptions bootstrap;
+            bootstrap.replicates = section.bootstrap;
+            bootstrap.seed = session.modelOptions.seed;
+            bands = bootstrapPath(*session.engine, sweep.path,
+                                  positiveFlags(session, section.positive), session.modelOptions,
+                                  bootstrap, session.smoothing);
+        }
+        writeFileAtomically(session.outDir, "sweep.tsv",
+                            sweepTable(sweep, section.bootstrap > 0 ? &bands : nullptr));
         std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
     }
 }
@@ -65,6 +78,15 @@ void runChromatinSection(const ChromatinSection& section, const fs::path& out) {
     writeHmmFiles(options, result, out.string());
     std::cout << "wrote " << out.string() << "/{emissions,transitions,states}.tsv"
               << (options.writeSegments ? " and segments.bed" : "") << "\n";
+    if (!section.gammaPath.empty()) {
+        // `hmm --gamma-path … [--bootstrap B]`: the same path and, seeded alike, the same bands.
+        const HmmPathRun run =
+            runHmmPath(options, result, parseGrid("gamma-path", section.gammaPath),
+                       section.pathStarts, section.bootstrap, section.blockLength);
+        writeFileAtomically(out.string(), "path.tsv", hmmPathTable(run, result.data.markNames));
+        std::cout << "wrote " << out.string() << "/path.tsv"
+                  << (section.bootstrap > 0 ? " with bootstrap bands" : "") << "\n";
+    }
 }
 
 /// Crowd: the method of the section on its labels (and gold), the files `contrast-cli crowd

@@ -221,7 +221,8 @@ int runSweep(SweepCommandOptions& options) {
         writeFileAtomically(session.outDir, "sweep.tsv", table);
     }
     if (!saveSession.empty()) {
-        const TopicsSection section = topicsSectionOf(session, 0.0, positiveRule, gammaGrid, "sweep");
+        TopicsSection section = topicsSectionOf(session, 0.0, positiveRule, gammaGrid, "sweep");
+        section.bootstrap = replicates;
         saveSessionSection(saveSession, TopicsSection::kKey,
                            [&](const auto& directory) { return section.toJson(directory); });
     }

@@ -320,4 +320,65 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
     }
 }
 
+HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
+                      const std::vector<double>& gammas, const std::string& starts,
+                      int bootstrap, int blockLength) {
+    HmmPathRun run;
+    Stopwatch pathWatch;
+    const HmmPathStarts pathStarts =
+        starts == "fresh" ? HmmPathStarts::Fresh : HmmPathStarts::Continued;
+    run.path = solveHmmPath(result.moments, gammas, options.solveOptions, pathStarts);
+    run.pathMs = pathWatch.elapsedMs();
+    if (bootstrap > 0) {
+        Stopwatch blockWatch;
+        const HmmBlockMoments blocks =
+            computeBlockMoments(result.data, result.classes, result.moments, blockLength);
+        run.blocksMs = blockWatch.elapsedMs();
+        HmmBootstrapOptions bootstrapOptions;
+        bootstrapOptions.replicates = bootstrap;
+        bootstrapOptions.seed = options.seed;
+        bootstrapOptions.blockLength = blockLength;
+        run.bands =
+            bootstrapHmmPath(blocks, run.path, options.solveOptions, bootstrapOptions, pathStarts);
+    }
+    return run;
+}
+
+/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities;
+/// with a bootstrap also the weight band and the stability at that γ and of the identity).
+std::string hmmPathTable(const HmmPathRun& run, const std::vector<std::string>& marks) {
+    const HmmPath& path = run.path;
+    const HmmPathBootstrap* bands = run.bands.empty() ? nullptr : &run.bands;
+    std::string table = "gamma\tidentity\tcomponent\tweight\tforeground_specific\tvalid\tcontinued";
+    if (bands != nullptr) {
+        table += "\tweight_lo\tweight_hi\tstability\tidentity_stability\tstable";
+    }
+    for (const auto& mark : marks) {
+        table += '\t' + mark;
+    }
+    table += '\n';
+    for (size_t i = 0; i < path.solutions.size(); ++i) {
+        const ContrastiveHmmResult& r = path.solutions[i];
+        for (Eigen::Index t = 0; t < r.weights.size(); ++t) {
+            table += hmmNumber(path.gammas[i]) + '\t' + std::to_string(path.ids[i][static_cast<size_t>(t)]) +
+                     '\t' + std::to_string(t + 1) + '\t' + hmmNumber(r.weights[t]) + '\t' +
+                     (r.weights[t] > 0 ? "1" : "0") + '\t' + (r.isValidComponent(t) ? "1" : "0") +
+                     '\t' + (path.continued[i] ? "1" : "0");
+            if (bands != nullptr) {
+                const auto slot = static_cast<size_t>(t);
+                const int id = path.ids[i][slot];
+                table += '\t' + hmmNumber(bands->weightLo[i][slot]) + '\t' +
+                         hmmNumber(bands->weightHi[i][slot]) + '\t' +
+                         hmmNumber(bands->stability[i][slot]) + '\t' + hmmNumber(bands->stabilityOf(id)) +
+                         '\t' + (bands->isUnstable(id) ? "0" : "1");
+            }
+            for (Eigen::Index m = 0; m < r.markProbabilities.cols(); ++m) {
+                table += '\t' + hmmNumber(r.markProbabilities(t, m));
+            }
+            table += '\n';
+        }
+    }
+    return table;
+}
+
 } // namespace cx::cli

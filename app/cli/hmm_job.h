@@ -6,6 +6,8 @@
 #include "core/hmm/baum_welch.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_bootstrap.h"
+#include "core/hmm/hmm_path.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
@@ -87,5 +89,22 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
 
 /// Six significant digits, as in the HMM tables (probabilities, weights).
 std::string hmmNumber(double value);
+
+/// The γ path of `hmm --gamma-path` and its block bootstrap (`--bootstrap`), with timings.
+struct HmmPathRun {
+    HmmPath path;
+    HmmPathBootstrap bands; ///< empty without a bootstrap
+    double pathMs = 0;
+    double blocksMs = 0;
+};
+/// Solves the path over `gammas` (starts "continued" or "fresh") on the job's moments and, with
+/// `bootstrap` ≥ 2 resamples, its block bootstrap (block length `blockLength`, 0 = automatic;
+/// seeded by options.seed). \pre the spectral method; arguments checked by the caller.
+HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
+                      const std::vector<double>& gammas, const std::string& starts,
+                      int bootstrap, int blockLength);
+/// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities;
+/// with a bootstrap also the weight band and the stability at that γ and of the identity).
+std::string hmmPathTable(const HmmPathRun& run, const std::vector<std::string>& marks);
 
 } // namespace cx::cli

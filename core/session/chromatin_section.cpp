@@ -1,9 +1,12 @@
 #include "core/session/chromatin_section.h"
 
+#include "core/hmm/hmm_bootstrap.h"
 #include "core/session/session_fields.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 
 namespace cx {
 
@@ -12,6 +15,29 @@ bool isColour(const std::string& text) {
     return text.size() == 7 && text[0] == '#' &&
            std::all_of(text.begin() + 1, text.end(),
                        [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+/// Checks the text of a γ grid, FROM:TO:STEP with finite numbers, FROM ≥ 0, STEP > 0 and
+/// TO ≥ FROM (what `hmm --gamma-path` accepts).
+void checkGrid(const SessionFields& fields, const std::string& key, const std::string& text) {
+    std::vector<double> numbers;
+    size_t begin = 0;
+    while (true) {
+        const size_t end = text.find(':', begin);
+        const std::string piece = text.substr(begin, end == std::string::npos ? end : end - begin);
+        char* stop = nullptr;
+        const double value = std::strtod(piece.c_str(), &stop);
+        if (piece.empty() || *stop != '\0' || !std::isfinite(value)) {
+            fields.fail(key, "\"" + text + "\" is not FROM:TO:STEP with finite numbers");
+        }
+        numbers.push_back(value);
+        if (end == std::string::npos) {
+            break;
+        }
+        begin = end + 1;
+    }
+    if (numbers.size() != 3 || numbers[0] < 0 || numbers[2] <= 0 || numbers[1] < numbers[0]) {
+        fields.fail(key, "\"" + text + "\" is not FROM:TO:STEP with FROM ≥ 0, STEP > 0, TO ≥ FROM");
+    }
 }
 } // namespace
 
@@ -87,6 +113,14 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
         view["states"].push_back(std::move(row));
     }
     section["view"] = std::move(view);
+    if (!gammaPath.empty()) {
+        SessionJson path = {{"gammas", gammaPath}, {"starts", pathStarts}};
+        if (bootstrap > 0) {
+            path["bootstrap"] = bootstrap;
+            path["block_length"] = blockLength;
+        }
+        section["path"] = std::move(path);
+    }
     if (!savedBy.empty()) {
         section["saved_by"] = savedBy;
     }
@@ -161,6 +195,23 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
                                       std::to_string(section.states.front().profile.size()));
         }
         section.states.push_back(std::move(row));
+    }
+    const SessionFields path = fields.object("path");
+    section.gammaPath = path.string("gammas", "");
+    section.pathStarts = path.choice("starts", "continued", {"continued", "fresh"});
+    section.bootstrap = path.resamples("bootstrap", kMaxHmmBootstrapReplicates);
+    section.blockLength = static_cast<int>(path.integer("block_length", 0, 0, 1000000000));
+    if (!section.gammaPath.empty()) {
+        checkGrid(path, "gammas", section.gammaPath);
+        if (section.method != "spectral") {
+            path.fail("gammas", "a γ path needs the spectral method (model/method is \"" +
+                                    section.method + "\")");
+        }
+    } else if (section.bootstrap > 0) {
+        path.fail("gammas", "missing: the bootstrap resamples the γ path (FROM:TO:STEP)");
+    }
+    if (section.blockLength != 0 && section.bootstrap == 0) {
+        path.fail("block_length", "needs a bootstrap (path/bootstrap ≥ 2)");
     }
     section.savedBy = fields.choice("saved_by", "", {"", "hmm"});
     return section;

@@ -22,7 +22,15 @@ namespace cx {
 ///      "view": {"region": "chr11:5000000-5800000",
 ///               "states": [{"name": "active promoter", "colour": "#ff0000", "renamed": false,
 ///                           "profile": [0.91, 0.02, …]}, …]},
+///      "path": {"gammas": "0:2:0.05", "starts": "continued", "bootstrap": 20,
+///               "block_length": 0},
 ///      "saved_by": "hmm"}
+///
+/// "path" (optional) is the γ path (`hmm --gamma-path FROM:TO:STEP --path-starts`; the GUI's
+/// weights-vs-γ grid) and its block bootstrap over genomic regions (`--bootstrap B`, absent or
+/// 0 = none, else 2 … cx::kMaxHmmBootstrapReplicates; `--block-length L`, 0 = chosen from the
+/// data), seeded by the model seed: reopening runs it again and gets the same bands. Sessions
+/// written before the field existed have neither.
 ///
 /// Foreground regions are the annotations with "foreground": true (their union), background
 /// regions those with "background": true; without background annotations the background is
@@ -73,6 +81,11 @@ struct ChromatinSection {
     int emMaxIterations = 1000;
     double emTolerance = 1e-5;
     bool segments = true; ///< write/compute the segmentation
+
+    std::string gammaPath;                ///< FROM:TO:STEP of the γ path; empty = none
+    std::string pathStarts = "continued"; ///< continued | fresh
+    int bootstrap = 0;                    ///< block-bootstrap resamples of the path; 0 = none
+    int blockLength = 0;                  ///< bootstrap block length in bins; 0 = automatic
 
     std::string region; ///< view: "chr:start-end" (empty: the whole first chromosome)
     std::vector<StateView> states;

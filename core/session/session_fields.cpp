@@ -167,6 +167,27 @@ bool SessionFields::boolean(const std::string& key, bool fallback) const {
     return value.get<bool>();
 }
 
+int SessionFields::resamples(const std::string& key, int max) const {
+    if (!has(key)) {
+        return 0;
+    }
+    const SessionJson& value = m_object.at(key);
+    const std::string expected =
+        "expected a whole number of bootstrap resamples: 0 (none) or 2 to " + std::to_string(max);
+    if (!value.is_number_integer()) {
+        fail(key, expected + ", got " +
+                      (value.is_number() ? value.dump() : jsonTypeName(value)));
+    }
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+        fail(key, expected + ", got " + value.dump());
+    }
+    const std::int64_t number = value.get<std::int64_t>();
+    if (number != 0 && (number < 2 || number > max)) {
+        fail(key, expected + ", got " + std::to_string(number));
+    }
+    return static_cast<int>(number);
+}
+
 std::uint64_t SessionFields::seed(const std::string& key, std::uint64_t fallback) const {
     if (!has(key)) {
         return fallback;

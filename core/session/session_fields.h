@@ -34,6 +34,9 @@ public:
     /// A finite number in [min, max].
     double real(const std::string& key, double fallback, double min, double max) const;
     bool boolean(const std::string& key, bool fallback) const;
+    /// A bootstrap resample count: absent or 0 = none, else an integer in [2, max]. A value of
+    /// 1, a negative one or a non-integer is refused naming the entry.
+    int resamples(const std::string& key, int max) const;
     std::uint64_t seed(const std::string& key, std::uint64_t fallback) const;
     /// A nested object; an absent key gives an empty object.
     SessionFields object(const std::string& key) const;

@@ -38,6 +38,9 @@ SessionJson TopicsSection::toJson(const std::filesystem::path& sessionDirectory)
                         {"range_iterations", rangeIterations},
                         {"smoothing", smoothing}};
     section["auc"] = {{"positive", positive}, {"gammas", aucGammas}};
+    if (bootstrap > 0) {
+        section["auc"]["bootstrap"] = bootstrap;
+    }
     section["view"] = {{"top_words", topWords}, {"all_components", allComponents}};
     if (!savedBy.empty()) {
         section["saved_by"] = savedBy;
@@ -91,6 +94,10 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.aucGammas = auc.string("gammas", section.aucGammas);
     if (section.aucGammas.empty()) {
         auc.fail("gammas", "must not be empty (FROM:TO:STEP)");
+    }
+    section.bootstrap = auc.resamples("bootstrap", kMaxResamples);
+    if (section.bootstrap > 0 && section.positive.empty()) {
+        auc.fail("bootstrap", "needs the positive rule (the bootstrap resamples the AUC sweep)");
     }
     const SessionFields view = fields.object("view");
     section.topWords = static_cast<int>(view.integer("top_words", 10, 1, 10000));

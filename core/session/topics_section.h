@@ -22,15 +22,19 @@ namespace cx {
 ///      "model": {"method": "projected", "k": 10, "gamma": 2, "seed": 1, "iterations": 100,
 ///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0,
 ///                "decomposition": "power"},
-///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25"},
+///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25", "bootstrap": 20},
 ///      "view": {"top_words": 10, "all_components": false},
 ///      "saved_by": "topics"}
 ///
 /// "background" may also be a plain rule string; its mode "not_foreground" means every
 /// document outside the foreground, "all" every document. "saved_by" names the CLI command that
 /// wrote the section ("topics" or "sweep"; absent when the GUI wrote it): `contrast-cli run`
-/// repeats that command.
+/// repeats that command. "auc"/"bootstrap" (absent or 0 = none, else 2 … kMaxResamples) is the
+/// number of bootstrap resamples over documents of the AUC sweep's path (`sweep --bootstrap B`;
+/// the GUI's Bootstrap button), seeded by the model seed: reopening runs it again and gets the
+/// same bands. Sessions written before the field existed have none.
 struct TopicsSection {
+    static constexpr int kMaxResamples = 10000; ///< `sweep --bootstrap` accepts up to this
     static constexpr const char* kKey = "topics";
 
     /// Absolute paths; several are one comma list for the reader (Reuters files,
@@ -52,6 +56,7 @@ struct TopicsSection {
     double smoothing = 0.0; ///< 0 = the Jeffreys rule (kAutoSmoothing), > 0 a fixed α
     std::string positive;            ///< specificity rule of the AUC; empty = no AUC
     std::string aucGammas = "0:4:0.25"; ///< γ grid text, FROM:TO:STEP
+    int bootstrap = 0;                  ///< resamples of the AUC sweep's bootstrap; 0 = none
     int topWords = 10;
     bool allComponents = false; ///< view: every component (signed), not only foreground-specific
     std::string savedBy;        ///< "topics", "sweep" or empty (GUI)

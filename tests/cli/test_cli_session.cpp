@@ -117,6 +117,56 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     expectSameFiles(dir / "topics", dir / "after_move", {"topic_word.tsv"});
 }
 
+// The bootstrap of `sweep --bootstrap B` and `hmm --gamma-path … --bootstrap B` is part of the
+// saved session: `run` repeats it (seeded alike) and writes the same bands byte for byte.
+TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
+    TempDir dir;
+    const std::string corpus = generateCorpus(dir);
+    auto result = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
+                          "group=background", "--k", "4", "--seed", "5", "--min-df", "1",
+                          "--restarts", "2", "--iterations", "40", "--positive", "set=a",
+                          "--gammas", "0:1.5:0.5", "--bootstrap", "3", "--out", dir / "sweep",
+                          "--save-session", dir / "sweep.cxproj"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string sweepSession = readText(dir / "sweep.cxproj");
+    EXPECT_NE(sweepSession.find("\"bootstrap\": 3"), std::string::npos) << sweepSession;
+    ASSERT_NE(readText(dir / "sweep/sweep.tsv").find("auc_lo"), std::string::npos);
+    result = runCli({"run", dir / "sweep.cxproj", "--out", dir / "sweep2"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    expectSameFiles(dir / "sweep", dir / "sweep2", {"sweep.tsv"});
+
+    result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz," + kData +
+                                            "K562_chr11_slice.txt.gz",
+                     "--fg-regions", kData + "RefSeqGene.chr11_slice.bed", "--k", "4", "--gamma",
+                     "0.5", "--seed", "3", "--no-segments", "--gamma-path", "0:1:0.25",
+                     "--bootstrap", "3", "--block-length", "50", "--out", dir / "hmm",
+                     "--save-session", dir / "hmm.cxproj"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string hmmSession = readText(dir / "hmm.cxproj");
+    EXPECT_NE(hmmSession.find("\"gammas\": \"0:1:0.25\""), std::string::npos) << hmmSession;
+    EXPECT_NE(hmmSession.find("\"bootstrap\": 3"), std::string::npos) << hmmSession;
+    EXPECT_NE(hmmSession.find("\"block_length\": 50"), std::string::npos) << hmmSession;
+    ASSERT_NE(readText(dir / "hmm/path.tsv").find("weight_lo"), std::string::npos);
+    result = runCli({"run", dir / "hmm.cxproj", "--out", dir / "hmm2"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    expectSameFiles(dir / "hmm", dir / "hmm2", {"path.tsv", "emissions.tsv", "states.tsv"});
+
+    // A path without a bootstrap is repeated too (path.tsv without bands).
+    result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--fg-regions",
+                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1", "--no-segments",
+                     "--gamma-path", "0:1:0.5", "--out", dir / "plain", "--save-session",
+                     dir / "plain.cxproj"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(readText(dir / "plain.cxproj").find("\"bootstrap\""), std::string::npos);
+    result = runCli({"run", dir / "plain.cxproj", "--out", dir / "plain2"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    expectSameFiles(dir / "plain", dir / "plain2", {"path.tsv"});
+    EXPECT_EQ(readText(dir / "plain2/path.tsv").find("weight_lo"), std::string::npos);
+}
+
 TEST(CliSession, BadSessionsAreRefusedNamingFileAndEntry) {
     TempDir dir;
     const auto write = [&](const std::string& name, const std::string& text) {

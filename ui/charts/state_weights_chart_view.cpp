@@ -86,17 +86,35 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     QList<QAbstractSeries*> unnamed; // extra segments and bands: no legend entry
     for (const Line& line : m_lines) {
         if (!line.lower.isEmpty() && line.lower.size() == line.upper.size()) {
-            auto* upper = new QLineSeries(chart);
-            auto* lower = new QLineSeries(chart);
-            upper->replace(line.upper);
-            lower->replace(line.lower);
-            auto* band = new QAreaSeries(upper, lower);
-            QColor fill = lineColour(line.colour);
-            fill.setAlpha(45);
-            band->setPen(Qt::NoPen);
-            band->setBrush(fill);
-            chart->addSeries(band);
-            unnamed << band;
+            // One area per run of finite values: a NaN leaves a gap.
+            QList<QPointF> upperRun;
+            QList<QPointF> lowerRun;
+            auto addBand = [&] {
+                if (!upperRun.isEmpty()) {
+                    auto* upper = new QLineSeries(chart);
+                    auto* lower = new QLineSeries(chart);
+                    upper->replace(upperRun);
+                    lower->replace(lowerRun);
+                    auto* band = new QAreaSeries(upper, lower);
+                    QColor fill = lineColour(line.colour);
+                    fill.setAlpha(45);
+                    band->setPen(Qt::NoPen);
+                    band->setBrush(fill);
+                    chart->addSeries(band);
+                    unnamed << band;
+                }
+                upperRun.clear();
+                lowerRun.clear();
+            };
+            for (int i = 0; i < line.lower.size(); ++i) {
+                if (std::isfinite(line.lower[i].y()) && std::isfinite(line.upper[i].y())) {
+                    lowerRun << line.lower[i];
+                    upperRun << line.upper[i];
+                } else {
+                    addBand();
+                }
+            }
+            addBand();
         }
         // One series per run of finite points: a NaN leaves a gap.
         QList<QList<QPointF>> segments(1);
@@ -119,6 +137,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             chart->addSeries(series);
             if (first) {
                 parts.lines << series;
+                if (!line.inLegend) {
+                    unnamed << series;
+                }
             } else {
                 unnamed << series;
             }

@@ -26,8 +26,11 @@ public:
         QString name;
         QColor colour;
         QList<QPointF> points; ///< (γ, ω); a NaN ω leaves a gap (the component is absent there)
-        /// Optional uncertainty band (γ, low) / (γ, high), drawn translucent in the line colour.
+        /// Optional uncertainty band (γ, low) / (γ, high), drawn translucent in the line colour;
+        /// a NaN in either leaves a gap.
         QList<QPointF> lower, upper;
+        /// Listed in the legend (e.g. only the states present at the current γ).
+        bool inLegend = true;
     };
 
     explicit StateWeightsChartView(QWidget* parent = nullptr);

@@ -487,7 +487,26 @@ void ChromatinController::startEnrichment() {
     emit activityChanged();
 }
 
-void ChromatinController::startBootstrap(int replicates) {
+bool ChromatinController::hasCurrentPath() const {
+    return m_sweep.path && m_sweep.epoch == m_solves.epoch() && !m_sweepJob.running &&
+           momentsFit() && m_moments->classes && m_moments->data;
+}
+
+int ChromatinController::bandReplicates() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapReplicates;
+    }
+    return m_sweep.bootstrap ? m_sweep.bootstrap->replicates : 0;
+}
+
+int ChromatinController::bandBlockLength() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapBlockLength;
+    }
+    return m_sweep.bootstrap ? m_bandBlockLength : 0;
+}
+
+void ChromatinController::startBootstrap(int replicates, int blockLength) {
     const quint64 generation = m_bootstrapJob.restart();
     if (!m_sweep.path || m_sweep.epoch != m_solves.epoch() || !momentsFit() ||
         !m_moments->classes || !m_moments->data) {
@@ -500,53 +519,40 @@ void ChromatinController::startBootstrap(int replicates) {
                                  .arg(cx::kMaxHmmBootstrapReplicates));
         return;
     }
-    m_bootstrapReplicates = replicates;
+    if (blockLength < 0) {
+        emit bootstrapFailed(tr("The block length must be 0 (automatic) or positive"));
+        return;
+    }
+    m_bootstrapBlockLength = blockLength;
     const auto moments = m_moments;
     const auto path = m_sweep.path;
     const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
-    startJob(
-        m_sweepPool, m_bootstrapJob, generation,
-        [this, generation, moments, path, options, replicates](const cx::CancelToken& cancel) {
+    startBootstrapJob(
+        m_sweepPool, generation, replicates,
+        [moments, path, options, replicates, blockLength](
+            const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
             const cx::HmmBlockMoments blocks = cx::computeBlockMoments(
-                *moments->data, *moments->classes, *moments->moments, 0, cancel);
+                *moments->data, *moments->classes, *moments->moments, blockLength, cancel);
             cx::HmmBootstrapOptions bootstrap;
             bootstrap.replicates = replicates;
             bootstrap.seed = options.seed;
+            bootstrap.blockLength = blockLength;
             return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
                 blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel,
-                [this, generation](int done, int total) {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, generation, done, total] {
-                            if (m_bootstrapJob.isCurrent(generation)) {
-                                emit bootstrapProgress(done, total);
-                            }
-                        },
-                        Qt::QueuedConnection);
-                }));
+                progress));
         },
-        [this, path](std::shared_ptr<const cx::HmmPathBootstrap> result, const QString& error) {
+        [this, path, blockLength](std::shared_ptr<const cx::HmmPathBootstrap> result,
+                                  const QString& error) {
             if (result && error.isEmpty() && m_sweep.path == path) {
                 m_sweep.bootstrap = std::move(result);
+                m_bandBlockLength = blockLength;
                 emit bootstrapFinished();
                 emit sweepChanged(m_sweep);
             } else {
                 emit bootstrapFailed(error.isEmpty() ? tr("The sweep changed; bootstrap again")
                                                      : error);
             }
-            emit activityChanged();
         });
-    emit bootstrapStarted(replicates);
-    emit activityChanged();
-}
-
-void ChromatinController::cancelBootstrap() {
-    const bool wasRunning = m_bootstrapJob.running;
-    m_bootstrapJob.stop();
-    if (wasRunning) {
-        emit bootstrapFailed(QString());
-        emit activityChanged();
-    }
 }
 
 void ChromatinController::restartSweep() {

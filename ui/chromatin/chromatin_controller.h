@@ -105,11 +105,17 @@ public:
     /// resamples, seeded by the model seed; cx::bootstrapHmmPath), on the sweep pool:
     /// bootstrapStarted, bootstrapProgress, then bootstrapFinished (the bands land in sweep()
     /// and sweepChanged is emitted) or bootstrapFailed. A new sweep cancels it.
-    void startBootstrap(int replicates);
-    void cancelBootstrap();
-    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
-    /// Resamples of the last bootstrap started (0: none).
-    int bootstrapReplicates() const { return m_bootstrapReplicates; }
+    /// `blockLength` bins per block (0 = chosen from the data, cx::automaticBlockLength).
+    /// Cancel, progress and failure are WorkspaceController's (cancelBootstrap,
+    /// bootstrapProgress, bootstrapFailed; bootstrapReplicates: of the last one started).
+    void startBootstrap(int replicates, int blockLength = 0);
+    /// Resamples and requested block length (0 = automatic) of the bands shown or being
+    /// computed (0, 0: none), what a session records.
+    int bandReplicates() const;
+    int bandBlockLength() const;
+    /// The sweep's path is there, for the current moments and parameters, and no sweep runs:
+    /// a bootstrap can start.
+    bool hasCurrentPath() const;
     bool isLoadingAnnotations() const { return !m_loadingAnnotations.isEmpty(); }
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
@@ -141,11 +147,7 @@ signals:
     void segmentationChanged(const cx::ui::SegmentationHandle& segmentation);
     void enrichmentChanged(const cx::ui::EnrichmentTable& enrichment);
     void sweepChanged(const cx::ui::WeightSweep& sweep);
-    void bootstrapStarted(int replicates);
-    void bootstrapProgress(int done, int total);
     void bootstrapFinished();
-    /// Empty message: cancelled (or superseded by a new sweep).
-    void bootstrapFailed(const QString& message);
 
 private:
     QString taskFailureTitle(ChromatinTaskKind kind) const override;
@@ -212,8 +214,8 @@ private:
     QVector<double> m_sweepGammas;
     JobSlot m_sweepJob;
     WeightSweep m_sweep;
-    JobSlot m_bootstrapJob;
-    int m_bootstrapReplicates = 0;
+    int m_bootstrapBlockLength = 0;
+    int m_bandBlockLength = 0; ///< requested block length of sweep().bootstrap
 };
 
 } // namespace cx::ui

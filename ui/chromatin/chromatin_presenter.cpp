@@ -1,5 +1,7 @@
 #include "ui/chromatin/chromatin_presenter.h"
 
+#include "core/hmm/hmm_path.h"
+
 #include "core/hmm/contrastive_hmm.h"
 
 #include <QCoreApplication>
@@ -138,10 +140,48 @@ QString unstableSuffix(double stability) {
                : QString();
 }
 
+std::vector<int> shownIdentities(const WeightSweep& sweep, const HmmSolution& solution) {
+    if (!sweep.path || !solution.isValid() || !solution.onPath || solution.epoch != sweep.epoch) {
+        return {};
+    }
+    const cx::HmmPath& path = *sweep.path;
+    const int nearest = path.nearest(solution.gamma);
+    if (nearest < 0) {
+        return {};
+    }
+    const auto point = static_cast<size_t>(nearest);
+    const Eigen::MatrixXd& shown = solution.result->markProbabilities;
+    const Eigen::MatrixXd& profiles = path.solutions[point].markProbabilities;
+    if (shown.cols() != profiles.cols()) {
+        return {};
+    }
+    if (shown.rows() == profiles.rows() && shown == profiles) {
+        return path.ids[point]; // the path's own solution
+    }
+    int next = path.numIdentities;
+    std::vector<int> ids = cx::continueIdentities(profiles, path.ids[point], shown, next);
+    for (int& id : ids) {
+        if (id >= path.numIdentities) {
+            id = -1; // a state the path does not have
+        }
+    }
+    return ids;
+}
+
 QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
                                 const StateCatalog& catalog) {
     QVector<double> out;
     if (!sweep.bootstrap || !sweep.path || sweep.bootstrap->gammas != sweep.path->gammas) {
+        return out;
+    }
+    if (catalog.path() == sweep.path) {
+        // Path identities: each row's own identity.
+        out.fill(std::numeric_limits<double>::quiet_NaN(), catalog.numSlots());
+        for (int s = 0; s < catalog.numSlots(); ++s) {
+            if (catalog.identityOfSlot(s) >= 0) {
+                out[s] = sweep.bootstrap->stabilityOf(catalog.identityOfSlot(s));
+            }
+        }
         return out;
     }
     const cx::HmmPath& path = *sweep.path;
@@ -192,6 +232,17 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
         if (catalog.isRenamed(s)) {
             note += tr(" · automatic name: %1").arg(catalog.autoName(s));
         }
+        if (const int identity = catalog.identityOfSlot(s); identity >= 0) {
+            // The name is the identity's along the whole γ path (from its marks where it first
+            // appears); say so when its marks here read otherwise.
+            const StateClass here =
+                classifyChromatinState(result.markProbabilities.row(component), marks);
+            if (!here.name.isEmpty() && !catalog.identityAutoName(identity).startsWith(here.name)) {
+                note += tr(" · named where it first appears on the γ path; its marks here read "
+                           "as “%1”")
+                            .arg(here.name);
+            }
+        }
         const bool invalid = !result.isValidComponent(component);
         const double stable = stability.value(s, std::numeric_limits<double>::quiet_NaN());
         const bool unstable = std::isfinite(stable) && stable < cx::kMinStateStability;
@@ -210,9 +261,24 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
     return current;
 }
 
+std::vector<int> referenceIdentities(const WeightSweep& sweep,
+                                     const cx::ContrastiveHmmResult& reference) {
+    if (!sweep.path || sweep.path->gammas.empty() || sweep.path->gammas.front() != 0.0) {
+        return {};
+    }
+    const cx::ContrastiveHmmResult& first = sweep.path->solutions.front();
+    if (first.markProbabilities.rows() != reference.markProbabilities.rows() ||
+        first.markProbabilities.cols() != reference.markProbabilities.cols() ||
+        first.markProbabilities != reference.markProbabilities) {
+        return {};
+    }
+    return sweep.path->ids.front();
+}
+
 StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
                                            const StateCatalog& catalog,
-                                           const std::vector<std::string>& marks) {
+                                           const std::vector<std::string>& marks,
+                                           const std::vector<int>& identities) {
     // γ = 0 rows in the same order, by matching their emissions to the current states.
     std::vector<int> match(static_cast<size_t>(reference.weights.size()));
     for (size_t i = 0; i < match.size(); ++i) {
@@ -239,16 +305,25 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
                                                .cwiseAbs()
                                                .maxCoeff() == 0.0;
         StateClass guess = classifyChromatinState(reference.markProbabilities.row(row), marks);
+        const int identity = identities.size() == match.size() && catalog.path()
+                                 ? identities[static_cast<size_t>(row)]
+                                 : -1;
+        const bool named = identity >= 0 && identity < catalog.numIdentities();
         if (same) {
             guess.name = catalog.name(slot);
             guess.colour = catalog.colour(slot);
+        } else if (named) {
+            // The path's γ = 0 state: the identity's one name and colour.
+            guess.name = catalog.identityName(identity);
+            guess.colour = catalog.identityColour(identity);
         } else if (guess.name.isEmpty()) {
             guess.name = tr("State %1").arg(i + 1);
             guess.colour = QColor(0xa0, 0xa6, 0xad);
         }
         const int repeat = ++seen[guess.name];
-        left.rowLabels << (repeat > 1 && !same ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
-                                               : guess.name);
+        left.rowLabels << (repeat > 1 && !same && !named
+                               ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
+                               : guess.name);
         left.rowColours << guess.colour;
         left.rowWeights << reference.weights[row];
         left.rowDimmed << (reference.weights[row] <= 0);
@@ -415,10 +490,65 @@ std::vector<int> segmentationSlots(const SegmentationState& segmentation,
     return displaySlots;
 }
 
+namespace {
+
+/// weightLines with path identities: one line per identity of the path.
+WeightLines identityLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog) {
+    WeightLines out;
+    const cx::HmmPath& path = *sweep.path;
+    const bool banded = sweep.bootstrap && sweep.bootstrap->gammas == path.gammas;
+    const int nearest = path.nearest(gamma);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int s = 0; s < catalog.numSlots(); ++s) {
+        out.trackOfSlot.push_back(catalog.identityOfSlot(s));
+    }
+    for (int id = 0; id < path.numIdentities; ++id) {
+        StateWeightsChartView::Line line;
+        line.name = catalog.identityName(id) +
+                    unstableSuffix(banded ? sweep.bootstrap->stabilityOf(id) : nan);
+        line.colour = catalog.identityColour(id);
+        bool present = false;
+        for (size_t i = 0; i < path.gammas.size(); ++i) {
+            const auto& ids = path.ids[i];
+            const auto found = std::find(ids.begin(), ids.end(), id);
+            double weight = nan;
+            double lo = nan;
+            double hi = nan;
+            if (found != ids.end()) {
+                const auto c = static_cast<size_t>(found - ids.begin());
+                weight = path.solutions[i].weights[static_cast<Eigen::Index>(c)];
+                lo = weight;
+                hi = weight;
+                if (banded && std::isfinite(sweep.bootstrap->weightLo[i][c]) &&
+                    std::isfinite(sweep.bootstrap->weightHi[i][c])) {
+                    lo = sweep.bootstrap->weightLo[i][c]; // the percentile band as it is
+                    hi = sweep.bootstrap->weightHi[i][c];
+                }
+                present = present || static_cast<int>(i) == nearest;
+            }
+            line.points << QPointF(path.gammas[i], weight);
+            if (banded) {
+                line.lower << QPointF(path.gammas[i], lo);
+                line.upper << QPointF(path.gammas[i], hi);
+            }
+        }
+        line.inLegend = present;
+        out.lines << line;
+    }
+    out.unreliable = unreliableRanges(sweep.gammas, sweep.specificInvalidMass);
+    return out;
+}
+
+} // namespace
+
 WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog) {
     WeightLines out;
     if (sweep.isEmpty() || sweep.numTracks() != catalog.numSlots()) {
         return out;
+    }
+    if (catalog.path() && catalog.path() == sweep.path &&
+        sweep.path->gammas.size() == static_cast<size_t>(sweep.gammas.size())) {
+        return identityLines(sweep, gamma, catalog);
     }
     // Which sweep track is which display slot: match at the grid point nearest the shown γ.
     int nearest = 0;

@@ -54,10 +54,17 @@ QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
                                 const StateCatalog& catalog);
 /// " ⚠ 35 %" for an unstable state (stability below cx::kMinStateStability), else empty.
 QString unstableSuffix(double stability);
-/// Heatmap rows of the γ = 0 model, matched row by row to the catalog's states.
+/// Heatmap rows of the γ = 0 model, matched row by row to the catalog's states. With
+/// `identities` (per reference component, referenceIdentities) a row shows its path identity's
+/// name and colour, as every other view does.
 StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
                                            const StateCatalog& catalog,
-                                           const std::vector<std::string>& marks);
+                                           const std::vector<std::string>& marks,
+                                           const std::vector<int>& identities = {});
+/// Path identities of the γ = 0 model's components: the ids of the path's first point when the
+/// path starts at γ = 0 with this very solution; empty otherwise.
+std::vector<int> referenceIdentities(const WeightSweep& sweep,
+                                     const cx::ContrastiveHmmResult& reference);
 /// Transitions between the foreground-specific states, in display order (empty: none).
 StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
                                             const StateCatalog& catalog);
@@ -85,6 +92,13 @@ QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateC
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog);
 
+/// Path identity of each component of the shown `solution` (issue 9), for StateCatalog::update:
+/// the path's own ids when γ is a grid point of the path and the solution is that point's;
+/// between grid points the ids of the nearest point continued (cx::continueIdentities), −1 for a
+/// component the path does not have. Empty when the solution is not on the sweep's path (no
+/// path yet, another epoch).
+std::vector<int> shownIdentities(const WeightSweep& sweep, const HmmSolution& solution);
+
 /// Lines of the weights-vs-γ chart.
 struct WeightLines {
     std::vector<int> trackOfSlot; ///< sweep track drawn for each display slot
@@ -92,8 +106,11 @@ struct WeightLines {
     QList<StateWeightsChartView::GammaRange> unreliable;
     bool isValid() const { return !trackOfSlot.empty(); }
 };
-/// One line per display slot: the sweep track matched to the slot at the grid point nearest
-/// `gamma`. With a bootstrap (sweep.bootstrap) each line gets its weight band (the band of the
+/// With path identities (the catalog's path is the sweep's): one line per identity, in its name
+/// and colour, with its weight wherever the path has it and a gap (NaN) elsewhere, and its band
+/// with a bootstrap; only identities present at the grid point nearest `gamma` are in the
+/// legend; `trackOfSlot` holds each slot's identity. Otherwise (no path yet) one line per
+/// display slot: the sweep track matched to the slot at the grid point nearest `gamma`. With a bootstrap (sweep.bootstrap) each line gets its weight band (the band of the
 /// path component drawn at each γ; the weight itself where fewer than 2 resamples matched) and
 /// unstable states get unstableSuffix in their name. Invalid (empty) when the sweep and the
 /// catalog do not fit together.

@@ -190,8 +190,11 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_analysisPanel, &ChromatinAnalysisPanel::decodingChanged, m_controller,
             &ChromatinController::setDecodingMethod);
     // Block bootstrap of the sweep's γ path: panel ↔ controller.
-    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapRequested, m_controller,
-            &ChromatinController::startBootstrap);
+    connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapRequested, this,
+            [this](int replicates) {
+                m_pendingBootstrap.reset(); // the user's request replaces the session's
+                m_controller->startBootstrap(replicates);
+            });
     connect(m_analysisPanel, &ChromatinAnalysisPanel::bootstrapCancelRequested, m_controller,
             &ChromatinController::cancelBootstrap);
     connect(m_controller, &ChromatinController::bootstrapStarted, m_analysisPanel,
@@ -289,6 +292,7 @@ void ChromatinWorkspace::openTracks(const QStringList& paths) {
         return;
     }
     m_pendingSection.reset();
+    m_pendingBootstrap.reset();
     m_loadingTracks = paths;
     // The previous data's annotations go once these tracks are read (BEDs added meanwhile stay).
     m_staleAnnotations.clear();
@@ -436,7 +440,11 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
         return;
     }
     const cx::ContrastiveHmmResult& result = *solution.result;
-    m_catalog.update(result.markProbabilities, result.weights, m_marks);
+    // Names and colours follow the γ path's state identities once the path is there.
+    const WeightSweep& sweep = m_controller->sweep();
+    m_catalog.setPath(sweep.path, m_marks);
+    m_catalog.update(result.markProbabilities, result.weights, m_marks,
+                     shownIdentities(sweep, solution));
     const QStringList dropped = m_catalog.takeDroppedNames();
     if (!dropped.isEmpty()) {
         emit statusMessage(tr("The state named “%1” changed its marks too much at this γ; its "
@@ -498,7 +506,9 @@ void ChromatinWorkspace::refreshEmissionModels() {
         m_referenceModel->clear();
         return;
     }
-    m_referenceModel->setContent(referenceContent(*solution.reference, m_catalog, m_marks));
+    m_referenceModel->setContent(
+        referenceContent(*solution.reference, m_catalog, m_marks,
+                         referenceIdentities(m_controller->sweep(), *solution.reference)));
 }
 
 void ChromatinWorkspace::refreshTransitionModel() {
@@ -607,6 +617,18 @@ void ChromatinWorkspace::onEnrichmentChanged(const EnrichmentTable& /*table*/) {
 
 void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
     m_analysisPanel->setBootstrapAvailable(sweep.path != nullptr);
+    if (sweep.path != m_catalog.path()) {
+        // A new path (or none): its identities name the states from the next solution on.
+        m_catalog.setPath(sweep.path, m_marks);
+        const HmmSolution& solution = m_controller->solution();
+        if (solution.isValid()) {
+            m_catalog.update(solution.result->markProbabilities, solution.result->weights,
+                             m_marks, shownIdentities(sweep, solution));
+            refreshTransitionModel();
+            refreshEnrichmentModel();
+            refreshSegmentationAppearance();
+        }
+    }
     if (sweep.isEmpty()) {
         m_weightsChart->setLines({}, 0, ChromatinAnalysisPanel::kSliderMaximum);
         m_chartSlots.clear();
@@ -623,7 +645,19 @@ void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
     refreshWeightsChart(true);
     refreshEmissionModels(); // bootstrap stability in the heatmap's notes and flags
     refreshContrastiveTitle();
+    startPendingBootstrap();
     emit settledChanged();
+}
+
+void ChromatinWorkspace::startPendingBootstrap() {
+    if (!m_pendingBootstrap || !m_controller->hasCurrentPath()) {
+        return;
+    }
+    const PendingBootstrap pending = *m_pendingBootstrap;
+    m_pendingBootstrap.reset();
+    m_controller->startBootstrap(pending.replicates, pending.blockLength);
+    emit statusMessage(
+        tr("Recomputing the session's bootstrap (%1 block resamples)").arg(pending.replicates));
 }
 
 void ChromatinWorkspace::refreshWeightsChart(bool force) {

@@ -103,6 +103,8 @@ private:
     void buildActions();
     void applySection(const cx::ChromatinSection& section);
     void restoreStateRows(const std::vector<cx::ChromatinSection::StateView>& states);
+    /// Starts the bootstrap a reopened session asks for once the sweep's path is current.
+    void startPendingBootstrap();
     void connectSessionSignals();
     void removeAllAnnotations();
     void removeAnnotations(const QStringList& paths);
@@ -172,6 +174,13 @@ private:
     std::optional<cx::ChromatinSection> m_pendingSection;
     /// The section last opened: keeps the estimator options the GUI does not set.
     cx::ChromatinSection m_sessionBase;
+    /// A reopened session's bootstrap (resamples, block length), run once the weights-vs-γ
+    /// path is current.
+    struct PendingBootstrap {
+        int replicates = 0;
+        int blockLength = 0;
+    };
+    std::optional<PendingBootstrap> m_pendingBootstrap;
     QStringList m_loadingTracks;
     /// Annotations listed when new tracks were asked for: removed once those tracks are read.
     QStringList m_staleAnnotations;

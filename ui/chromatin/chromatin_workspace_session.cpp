@@ -7,6 +7,7 @@
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_data_panel.h"
+#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_results_view.h"
 #include "ui/chromatin/state_matrix_model.h"
 #include "ui/views/segmentation_track_view.h"
@@ -22,6 +23,11 @@
 namespace cx::ui {
 
 namespace {
+
+/// The weights-vs-γ grid of the GUI (chromatinSweepGrid(kSliderMaximum), step 0.05) as a
+/// session writes it.
+const QString kGuiPathGrid =
+    QStringLiteral("0:%1:0.05").arg(ChromatinAnalysisPanel::kSliderMaximum);
 
 QStringList toQStrings(const std::vector<std::filesystem::path>& paths) {
     QStringList out;
@@ -42,6 +48,10 @@ void ChromatinWorkspace::connectSessionSignals() {
     connect(m_annotationModel, &QAbstractItemModel::rowsRemoved, this, changed);
     connect(m_trackView, &SegmentationTrackView::rangeChanged, this, changed);
     connect(m_controller, &ChromatinController::solutionChanged, this, changed);
+    // The bands' resample count is part of the session.
+    connect(m_controller, &ChromatinController::bootstrapStarted, this, changed);
+    connect(m_controller, &ChromatinController::bootstrapFinished, this, changed);
+    connect(m_controller, &ChromatinController::bootstrapFailed, this, changed);
     for (StateMatrixModel* model : {m_emissionModel, m_transitionModel, m_enrichmentModel}) {
         connect(model, &StateMatrixModel::rowRenamed, this, changed);
     }
@@ -99,6 +109,22 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
         }
         section.states.push_back(std::move(state));
     }
+    // The bands shown (or being computed, or still to be recomputed after reopening) on the
+    // weights-vs-γ path. A path saved by `hmm --gamma-path` keeps its grid.
+    const int replicates = m_pendingBootstrap ? m_pendingBootstrap->replicates
+                                              : m_controller->bandReplicates();
+    section.bootstrap = replicates;
+    section.blockLength = m_pendingBootstrap ? m_pendingBootstrap->blockLength
+                                             : m_controller->bandBlockLength();
+    if (replicates > 0 && section.gammaPath.empty()) {
+        section.gammaPath = kGuiPathGrid.toStdString();
+        section.pathStarts = "continued";
+    }
+    if (section.method != "spectral") {
+        section.gammaPath.clear(); // the GUI solves spectrally; a path needs it
+        section.bootstrap = 0;
+        section.blockLength = 0;
+    }
     section.savedBy.clear();
     return section;
 }
@@ -116,6 +142,7 @@ std::function<void()> ChromatinWorkspace::readSession(const cx::Session& session
 
 void ChromatinWorkspace::clearSession() {
     m_pendingSection.reset();
+    m_pendingBootstrap.reset();
     m_sessionBase = {};
     m_loadingTracks.clear();
     m_controller->cancelTask();
@@ -151,6 +178,7 @@ void ChromatinWorkspace::openSection(const cx::ChromatinSection& section) {
         m_sessionBase = section;
         applySection(section);
         applyRegionChoice();
+        startPendingBootstrap(); // nothing to recompute: bootstrap the current path now
         emit sessionStateChanged();
         return;
     }
@@ -234,6 +262,13 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
     // The saved rows (order, names) seed the catalog: the states of the next solution are
     // matched to them by profile.
     restoreStateRows(section.states);
+    // A saved bootstrap is run again (seeded by the model seed: the same bands) once the
+    // weights-vs-γ path is current. The GUI's path is its own grid (kGuiPathGrid).
+    m_pendingBootstrap.reset();
+    if (section.bootstrap > 0) {
+        m_pendingBootstrap = PendingBootstrap{section.bootstrap, section.blockLength};
+        m_analysisPanel->setBootstrapReplicates(section.bootstrap);
+    }
 }
 
 void ChromatinWorkspace::restoreStateRows(
@@ -256,7 +291,8 @@ void ChromatinWorkspace::restoreStateRows(
     const HmmSolution& shown = m_controller->solution();
     if (shown.isValid()) {
         // Nothing may be left to solve (same parameters): map the shown states now.
-        m_catalog.update(shown.result->markProbabilities, shown.result->weights, m_marks);
+        m_catalog.update(shown.result->markProbabilities, shown.result->weights, m_marks,
+                         shownIdentities(m_controller->sweep(), shown));
         refreshStateViews();
     }
 }

@@ -2,8 +2,10 @@
 
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_path.h"
 
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +26,16 @@ QColor paletteColour(int index) {
     const QStringList rgb = QString::fromStdString(cx::stateColor(index)).split(QLatin1Char(','));
     return rgb.size() == 3 ? QColor(rgb[0].toInt(), rgb[1].toInt(), rgb[2].toInt())
                            : QColor(127, 127, 127);
+}
+
+/// The colour of the `repeat`-th state of one kind (1 = the kind's own colour): alternately
+/// darker and lighter, further from the base colour as the count grows.
+QColor repeatShade(const QColor& base, int repeat) {
+    if (repeat <= 1) {
+        return base;
+    }
+    const int step = repeat / 2; // 2, 3 → 1; 4, 5 → 2; …
+    return repeat % 2 == 0 ? base.darker(100 + 35 * step) : base.lighter(100 + 25 * step);
 }
 
 } // namespace
@@ -124,10 +136,87 @@ void StateCatalog::reset() {
     m_weights.resize(0);
     m_slotOfComponent.clear();
     m_resort = false;
+    m_path.reset();
+    m_identityAuto.clear();
+    m_identityColour.clear();
+    m_identityUser.clear();
+    m_carryNames = true;
+}
+
+void StateCatalog::setPath(std::shared_ptr<const cx::HmmPath> path,
+                           const std::vector<std::string>& marks) {
+    if (path == m_path) {
+        return;
+    }
+    m_path = std::move(path);
+    m_identityAuto.clear();
+    m_identityColour.clear();
+    m_identityUser.clear();
+    m_carryNames = true; // the rows' user names move to the new path's identities
+    if (!m_path) {
+        return;
+    }
+    // Each identity is named once, from its profile where it first appears along the path.
+    const int count = m_path->numIdentities;
+    m_identityAuto.assign(static_cast<size_t>(count), QString());
+    m_identityColour.assign(static_cast<size_t>(count), QColor(127, 127, 127));
+    std::vector<bool> named(static_cast<size_t>(count), false);
+    QMap<QString, int> seen;
+    int unnamed = 0;
+    // Identities are numbered in order of first appearance (points in γ order, components in
+    // row order), so visiting the path in that order names them in id order.
+    for (size_t i = 0; i < m_path->solutions.size(); ++i) {
+        const Eigen::MatrixXd& profiles = m_path->solutions[i].markProbabilities;
+        for (Eigen::Index t = 0; t < profiles.rows(); ++t) {
+            const int id = m_path->ids[i][static_cast<size_t>(t)];
+            if (id < 0 || id >= count || named[static_cast<size_t>(id)]) {
+                continue;
+            }
+            named[static_cast<size_t>(id)] = true;
+            StateClass guess = classifyChromatinState(profiles.row(t), marks);
+            if (guess.name.isEmpty()) {
+                guess.name = QStringLiteral("State %1").arg(id + 1);
+                guess.colour = paletteColour(unnamed++);
+            }
+            const int repeat = ++seen[guess.name];
+            m_identityAuto[static_cast<size_t>(id)] =
+                repeat > 1 ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat) : guess.name;
+            m_identityColour[static_cast<size_t>(id)] = repeatShade(guess.colour, repeat);
+        }
+    }
+}
+
+int StateCatalog::identityOfSlot(int slot) const {
+    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].identity : -1;
+}
+
+QString StateCatalog::identityAutoName(int id) const {
+    return id >= 0 && id < numIdentities() ? m_identityAuto[static_cast<size_t>(id)] : QString();
+}
+
+QString StateCatalog::identityName(int id) const {
+    const auto user = m_identityUser.find(id);
+    return user != m_identityUser.end() ? user->second : identityAutoName(id);
+}
+
+QColor StateCatalog::identityColour(int id) const {
+    return id >= 0 && id < numIdentities() ? m_identityColour[static_cast<size_t>(id)]
+                                           : QColor(127, 127, 127);
+}
+
+bool StateCatalog::isIdentityRenamed(int id) const {
+    return m_identityUser.count(id) > 0;
 }
 
 void StateCatalog::restore(const Eigen::MatrixXd& profiles, const QStringList& userNames) {
+    std::shared_ptr<const cx::HmmPath> path = m_path;
+    std::vector<QString> identityAuto = m_identityAuto;
+    std::vector<QColor> identityColour = m_identityColour;
     reset();
+    // The path (if any) stays; the saved user names reach its identities at the next update.
+    m_path = std::move(path);
+    m_identityAuto = std::move(identityAuto);
+    m_identityColour = std::move(identityColour);
     m_profiles = profiles;
     m_weights = Eigen::VectorXd::Zero(profiles.rows());
     for (int s = 0; s < profiles.rows(); ++s) {
@@ -146,7 +235,8 @@ void StateCatalog::sortByWeight() {
 }
 
 void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
-                          const std::vector<std::string>& marks) {
+                          const std::vector<std::string>& marks,
+                          const std::vector<int>& identities) {
     const auto k = static_cast<int>(profiles.rows());
     std::vector<Slot> previous = std::move(m_slots);
     m_slots.clear();
@@ -218,35 +308,78 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         m_weights[s] = weights[component];
         m_slotOfComponent[static_cast<size_t>(component)] = s;
         Slot& slot = m_slots[static_cast<size_t>(s)];
+        const bool withIdentity = m_path && identities.size() == static_cast<size_t>(k);
+        slot.identity = withIdentity ? identities[static_cast<size_t>(component)] : -1;
+        if (slot.identity >= numIdentities()) {
+            slot.identity = -1; // not one of the path's identities
+        }
+        if (withIdentity) {
+            continue; // names follow identities (below), not rows: no drift rule
+        }
         if (!slot.userName.isEmpty() && slot.namedProfile.size() == profiles.cols() &&
             (slot.namedProfile - m_profiles.row(s)).cwiseAbs().mean() > kRenameDriftLimit) {
             m_dropped << slot.userName;
             slot.userName.clear();
         }
     }
+    if (m_path && identities.size() == static_cast<size_t>(k)) {
+        // The rows' user names (typed before the path existed, restored from a session, or of
+        // the previous path) move to the identities now in those rows; later a name stays with
+        // its identity, whichever row the identity is in.
+        if (m_carryNames) {
+            for (const Slot& slot : m_slots) {
+                if (slot.identity >= 0 && !slot.userName.isEmpty() &&
+                    m_identityUser.count(slot.identity) == 0) {
+                    m_identityUser[slot.identity] = slot.userName;
+                }
+            }
+            m_carryNames = false;
+        }
+        for (Slot& slot : m_slots) {
+            if (slot.identity >= 0) {
+                const auto user = m_identityUser.find(slot.identity);
+                slot.userName = user != m_identityUser.end() ? user->second : QString();
+                slot.namedProfile = m_profiles.row(static_cast<Eigen::Index>(&slot - m_slots.data()));
+            }
+        }
+    }
     relabel(marks);
 }
 
 void StateCatalog::relabel(const std::vector<std::string>& marks) {
-    QMap<QString, int> seen;
+    // Names in use: with path identities, every identity's name (fixed along the path, even
+    // where the identity is not shown), so a component the path does not have (between grid
+    // points, rarely) never takes an identity's name.
+    QSet<QString> taken;
+    const bool withIdentities = std::any_of(m_slots.begin(), m_slots.end(),
+                                            [](const Slot& slot) { return slot.identity >= 0; });
+    if (withIdentities) {
+        for (const QString& name : m_identityAuto) {
+            taken.insert(name);
+        }
+    }
     int unnamed = 0;
     for (int s = 0; s < numSlots(); ++s) {
         Slot& slot = m_slots[static_cast<size_t>(s)];
+        if (slot.identity >= 0) {
+            slot.autoName = identityAutoName(slot.identity);
+            slot.colour = identityColour(slot.identity);
+            continue;
+        }
         StateClass guess = classifyChromatinState(m_profiles.row(s), marks);
         if (guess.name.isEmpty()) {
             guess.name = QStringLiteral("State %1").arg(s + 1);
             guess.colour = paletteColour(unnamed++);
         }
-        const int repeat = seen.value(guess.name, 0) + 1;
-        seen[guess.name] = repeat;
-        if (repeat > 1) {
-            // Two states of one kind: tell them apart by number and shade.
-            slot.autoName = QStringLiteral("%1 %2").arg(guess.name).arg(repeat);
-            slot.colour = repeat % 2 == 0 ? guess.colour.darker(135) : guess.colour.lighter(125);
-        } else {
-            slot.autoName = guess.name;
-            slot.colour = guess.colour;
+        // Two states of one kind: tell them apart by number and shade.
+        int repeat = 1;
+        QString name = guess.name;
+        while (taken.contains(name)) {
+            name = QStringLiteral("%1 %2").arg(guess.name).arg(++repeat);
         }
+        taken.insert(name);
+        slot.autoName = name;
+        slot.colour = repeatShade(guess.colour, repeat);
     }
 }
 
@@ -301,6 +434,14 @@ void StateCatalog::rename(int slot, const QString& name) {
     const QString trimmed = name.trimmed();
     s.userName = trimmed == s.autoName ? QString() : trimmed;
     s.namedProfile = m_profiles.row(slot);
+    if (s.identity >= 0) {
+        // The name belongs to the state (path identity), wherever it is shown.
+        if (s.userName.isEmpty()) {
+            m_identityUser.erase(s.identity);
+        } else {
+            m_identityUser[s.identity] = s.userName;
+        }
+    }
 }
 
 QStringList StateCatalog::takeDroppedNames() {

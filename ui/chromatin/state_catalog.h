@@ -6,8 +6,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace cx {
+struct HmmPath;
+} // namespace cx
 
 namespace cx::ui {
 
@@ -50,13 +56,37 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
 /// one's (cx::matchStates, minimum total L1 distance), and keeps names, including names the
 /// user typed, attached to the slot. A user name is dropped when its state's profile drifts
 /// too far from the profile it had when it was named (mean |Δp| > kRenameDriftLimit).
+///
+/// **Path identities** (issue 9). Once a γ path is set (setPath, the weights-vs-γ sweep's
+/// cx::HmmPath), names and colours belong to the path's state identities, not to the rows:
+/// every identity gets one automatic name and colour for the whole path — classifyChromatinState
+/// of its emission profile at the first γ where it exists, repeated names numbered " 2", " 3" …
+/// in order of first appearance — and a name the user types attaches to the identity. An update
+/// that passes the identities of its components (update's `identities`) shows each row under its
+/// identity's name and colour, so one state keeps one name and colour in the heatmaps, the
+/// segmentation, the transitions and the weights chart (weightLines draws one line per
+/// identity), whichever way γ was dragged. Rows keep their order as before (matching).
 class StateCatalog {
 public:
     static constexpr double kRenameDriftLimit = 0.25;
 
     /// Maps the components (rows of `profiles`, K × M; `weights` K) of a new result to slots.
+    /// `identities` (optional, K): the path identity of each component (setPath's path; −1 for a
+    /// component the path does not have); empty = no path identities for this result.
     void update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
-                const std::vector<std::string>& marks);
+                const std::vector<std::string>& marks, const std::vector<int>& identities = {});
+    /// Names and colours of the identities of `path` (null: none). A new path keeps the user's
+    /// names: they move to the identities of the rows that carry them at the next update.
+    void setPath(std::shared_ptr<const cx::HmmPath> path, const std::vector<std::string>& marks);
+    const std::shared_ptr<const cx::HmmPath>& path() const { return m_path; }
+    /// Path identity shown in `slot` (−1: none, e.g. before the path exists).
+    int identityOfSlot(int slot) const;
+    /// The user's name of path identity `id`, else its automatic one; empty for an unknown id.
+    QString identityName(int id) const;
+    QString identityAutoName(int id) const;
+    QColor identityColour(int id) const;
+    bool isIdentityRenamed(int id) const;
+    int numIdentities() const { return static_cast<int>(m_identityAuto.size()); }
     /// Forgets the slots (new data or marks); the next update starts in weight order.
     void reset();
     /// Starts from saved slots (a session): the rows of `profiles` (slots × marks, slot order)
@@ -92,8 +122,17 @@ private:
         QColor colour;
         QString userName;
         Eigen::RowVectorXd namedProfile; ///< profile when the user named it
+        int identity = -1;               ///< path identity shown here (−1: none)
     };
     void relabel(const std::vector<std::string>& marks);
+
+    std::shared_ptr<const cx::HmmPath> m_path;
+    std::vector<QString> m_identityAuto; ///< per path identity
+    std::vector<QColor> m_identityColour;
+    std::map<int, QString> m_identityUser; ///< user names of path identities
+    /// The next update with identities moves the rows' user names to their identities (after a
+    /// new path, a session's restore or a reset).
+    bool m_carryNames = true;
 
     std::vector<Slot> m_slots;
     Eigen::MatrixXd m_profiles;

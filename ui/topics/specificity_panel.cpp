@@ -311,6 +311,14 @@ void SpecificityPanel::onBootstrapFinished(std::shared_ptr<const cx::PathBootstr
     updateTrajectories();
 }
 
+void SpecificityPanel::setBootstrapReplicates(int replicates) {
+    m_replicates->setValue(replicates);
+}
+
+int SpecificityPanel::bootstrapReplicates() const {
+    return m_replicates->value();
+}
+
 void SpecificityPanel::onBootstrapFailed(const QString& message) {
     m_bootstrapProgress->hide();
     m_cancelBootstrap->hide();

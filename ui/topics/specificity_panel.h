@@ -51,6 +51,9 @@ public:
     void onBootstrapProgress(int done, int total);
     void onBootstrapFinished(std::shared_ptr<const cx::PathBootstrap> bootstrap);
     void onBootstrapFailed(const QString& message);
+    /// The resample count of the Bootstrap button (a reopened session's).
+    void setBootstrapReplicates(int replicates);
+    int bootstrapReplicates() const;
     void setCurrentGamma(double gamma);
     /// Colour of topic identity `id` (stable along the path).
     static QColor identityColour(int id);

@@ -355,25 +355,16 @@ void TopicsController::startBootstrap(int replicates) {
     auto positive = m_lastPositive;
     const cx::TopicModelOptions options = m_lastSweepOptions;
     const double smoothing = m_lastSweepSmoothing;
-    startJob(
-        m_sweepPool, m_bootstrapJob, generation,
-        [this, generation, engine, sweep, positive, options, smoothing,
-         replicates](const cx::CancelToken& cancel) {
+    startBootstrapJob(
+        m_sweepPool, generation, replicates,
+        [engine, sweep, positive, options, smoothing, replicates](
+            const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
             cx::BootstrapOptions bootstrap;
             bootstrap.replicates = replicates;
             bootstrap.seed = options.seed;
             return std::make_shared<const cx::PathBootstrap>(cx::bootstrapPath(
                 *engine->engine, sweep->path, *positive, options, bootstrap, smoothing, cancel,
-                [this, generation](int done, int total) {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, generation, done, total] {
-                            if (m_bootstrapJob.isCurrent(generation)) {
-                                emit bootstrapProgress(done, total);
-                            }
-                        },
-                        Qt::QueuedConnection);
-                }));
+                progress));
         },
         [this](std::shared_ptr<const cx::PathBootstrap> result, const QString& error) {
             if (result && error.isEmpty()) {
@@ -382,19 +373,14 @@ void TopicsController::startBootstrap(int replicates) {
             } else {
                 emit bootstrapFailed(error);
             }
-            emit activityChanged();
         });
-    emit bootstrapStarted(replicates);
-    emit activityChanged();
 }
 
-void TopicsController::cancelBootstrap() {
-    const bool wasRunning = m_bootstrapJob.running;
-    m_bootstrapJob.stop();
-    if (wasRunning) {
-        emit bootstrapFailed(QString());
-        emit activityChanged();
+int TopicsController::bandReplicates() const {
+    if (m_bootstrapJob.running) {
+        return m_bootstrapReplicates;
     }
+    return m_lastBootstrap ? m_lastBootstrap->replicates : 0;
 }
 
 void TopicsController::previewSelection(const SelectionSpec& selection) {

@@ -58,10 +58,11 @@ public:
     void setSweep(const SweepSpec& sweep);
     /// Bootstrap over documents of the last finished sweep's path (`replicates` resamples,
     /// seeded by the model seed), on the sweep pool: bootstrapStarted, bootstrapProgress, then
-    /// bootstrapFinished or bootstrapFailed. A new sweep cancels it.
+    /// bootstrapFinished or bootstrapFailed. A new sweep cancels it. Cancel, progress and
+    /// failure are WorkspaceController's (cancelBootstrap, bootstrapProgress, bootstrapFailed).
     void startBootstrap(int replicates);
-    void cancelBootstrap();
-    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
+    /// Resamples of the bands shown or being computed (0: none), what a session records.
+    int bandReplicates() const;
     /// The last finished sweep (its path) and its bootstrap, if any.
     std::shared_ptr<const cx::SpecificitySweep> lastSweep() const { return m_lastSweep; }
     std::shared_ptr<const cx::PathBootstrap> lastBootstrap() const { return m_lastBootstrap; }
@@ -108,11 +109,7 @@ signals:
     void sweepFailed(const QString& message);
     /// The finished sweep's path (solutions with stable identities along γ).
     void sweepPathReady(std::shared_ptr<const cx::SpecificitySweep> sweep);
-    void bootstrapStarted(int replicates);
-    void bootstrapProgress(int done, int total);
     void bootstrapFinished(std::shared_ptr<const cx::PathBootstrap> bootstrap);
-    /// "" when cancelled.
-    void bootstrapFailed(const QString& message);
 
 private:
     QString taskFailureTitle(TaskKind kind) const override;
@@ -166,7 +163,6 @@ private:
     std::shared_ptr<const EngineState> m_lastSweepEngine;
     cx::TopicModelOptions m_lastSweepOptions;
     double m_lastSweepSmoothing = 0;
-    JobSlot m_bootstrapJob;
     std::shared_ptr<const cx::PathBootstrap> m_lastBootstrap;
 
     JobSlot m_previewJob;

@@ -138,6 +138,10 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &SpecificityPanel::onSweepFailed);
     connect(m_controller, &TopicsController::sweepPathReady, m_specificityPanel,
             &SpecificityPanel::onSweepPath);
+    connect(m_controller, &TopicsController::sweepPathReady, this,
+            &TopicsWorkspace::startPendingBootstrap);
+    connect(m_controller, &TopicsController::sweepFailed, this,
+            [this] { m_pendingBootstrap = 0; }); // no path to resample
     connect(m_controller, &TopicsController::bootstrapStarted, m_specificityPanel,
             &SpecificityPanel::onBootstrapStarted);
     connect(m_controller, &TopicsController::bootstrapProgress, m_specificityPanel,
@@ -185,6 +189,10 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_controller, &TopicsController::corpusChanged, this, sessionChanged);
     connect(m_controller, &TopicsController::engineChanged, this, sessionChanged);
     connect(m_controller, &TopicsController::stateReverted, this, sessionChanged);
+    // The bands' resample count is part of the session.
+    connect(m_controller, &TopicsController::bootstrapStarted, this, sessionChanged);
+    connect(m_controller, &TopicsController::bootstrapFinished, this, sessionChanged);
+    connect(m_controller, &TopicsController::bootstrapFailed, this, sessionChanged);
 
     m_controller->setParameters(m_analysisPanel->parameters());
     m_controller->setGamma(m_analysisPanel->gamma());
@@ -214,6 +222,7 @@ bool TopicsWorkspace::canOpen(const QString& path) const {
 
 void TopicsWorkspace::openPath(const QString& path) {
     m_pendingSection.reset();
+    m_pendingBootstrap = 0;
     m_loadingPath = path;
     m_controller->loadCorpus(path, OpenCorpusDialog::savedOptions(false));
 }
@@ -228,6 +237,7 @@ void TopicsWorkspace::openInteractive() {
     }
     OpenCorpusDialog::saveOptions(dialog.options());
     m_pendingSection.reset();
+    m_pendingBootstrap = 0;
     m_loadingPath = dialog.path();
     m_controller->loadCorpus(dialog.path(), dialog.options());
 }
@@ -273,6 +283,12 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
     section.topWords = m_tablePanel->model()->topWordCount();
     section.allComponents = m_tablePanel->showAllAction()->isChecked();
+    // The bands shown (or being computed, or still to be recomputed after reopening).
+    section.bootstrap =
+        m_pendingBootstrap > 0 ? m_pendingBootstrap : m_controller->bandReplicates();
+    if (section.positive.empty()) {
+        section.bootstrap = 0;
+    }
     return section;
 }
 
@@ -288,6 +304,7 @@ std::function<void()> TopicsWorkspace::readSession(const cx::Session& session,
 
 void TopicsWorkspace::clearSession() {
     m_pendingSection.reset();
+    m_pendingBootstrap = 0;
     m_lastApplied.reset();
     m_loadingPath.clear();
     m_controller->cancelTask();
@@ -324,6 +341,7 @@ void TopicsWorkspace::openSection(const cx::TopicsSection& section) {
 
 void TopicsWorkspace::openCorpus(const CorpusHandle& corpus) {
     m_pendingSection.reset();
+    m_pendingBootstrap = 0;
     m_loadingPath.clear();
     m_controller->setCorpus(corpus);
 }
@@ -384,6 +402,12 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     m_specificityPanel->setPositiveRule(QString::fromStdString(section.positive));
     m_tablePanel->setTopWordCount(section.topWords);
     m_tablePanel->setShowAll(section.allComponents);
+    // A saved bootstrap is run again, seeded as before (the same bands), once the sweep's path
+    // is there.
+    m_pendingBootstrap = section.bootstrap;
+    if (section.bootstrap > 0) {
+        m_specificityPanel->setBootstrapReplicates(section.bootstrap);
+    }
     if (section.foreground.empty()) {
         return; // saved before a foreground was chosen
     }
@@ -397,6 +421,11 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     }
     m_dataPanel->setSelection(selection);
     applyPendingSelection();
+    // Nothing to recompute (the same data, choice and sweep as shown): bootstrap the shown
+    // sweep now; otherwise once the new sweep's path lands (sweepPathReady).
+    if (!m_controller->isTaskRunning() && !m_controller->isSweepRunning()) {
+        startPendingBootstrap();
+    }
 }
 
 void TopicsWorkspace::applyPendingSelection() {
@@ -408,6 +437,16 @@ void TopicsWorkspace::applyPendingSelection() {
     m_controller->applySelection(selection);
     m_dataPanel->setAppliedSelection(selection, true);
     emit settledChanged();
+}
+
+void TopicsWorkspace::startPendingBootstrap() {
+    if (m_pendingBootstrap <= 0 || !m_controller->lastSweep() || m_controller->isSweepRunning()) {
+        return;
+    }
+    const int replicates = m_pendingBootstrap;
+    m_pendingBootstrap = 0;
+    m_controller->startBootstrap(replicates);
+    emit statusMessage(tr("Recomputing the session's bootstrap (%1 resamples)").arg(replicates));
 }
 
 void TopicsWorkspace::setGammaEverywhere(double gamma) {

@@ -72,6 +72,8 @@ private:
     void applySection(const cx::TopicsSection& section);
     void applyPendingSelection();
     void setGammaEverywhere(double gamma);
+    /// Starts the bootstrap a reopened session asks for once its sweep's path is there.
+    void startPendingBootstrap();
 
     TopicsController* m_controller = nullptr;
     TopicsDataPanel* m_dataPanel = nullptr;
@@ -82,6 +84,9 @@ private:
     QSplitter* m_resultSplitter = nullptr;
     QAction* m_exportChartAction = nullptr;
     std::optional<cx::TopicsSection> m_pendingSection;
+    /// Resamples of a reopened session's bootstrap, run once the AUC sweep's path is there
+    /// (0: none).
+    int m_pendingBootstrap = 0;
     /// The last applied choice, re-applied when a corpus with the same fields is reloaded.
     std::optional<SelectionSpec> m_lastApplied;
     QString m_loadingPath;

@@ -32,6 +32,7 @@
 #include <QToolButton>
 #include <QSpinBox>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -56,6 +57,8 @@ using cx::ui::test::tssBed;
 using cx::ui::test::waitUntil;
 
 namespace {
+
+using StateWeightsLine = cx::ui::StateWeightsChartView::Line;
 
 bool settledWithModel(ChromatinWorkspace* chromatin) {
     return chromatin->isSettled() && chromatin->controller()->solution().isValid();
@@ -118,14 +121,15 @@ TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWit
         if (chromatin->catalog().weight(s) < chromatin->catalog().weight(lowest)) {
             lowest = s;
         }
-        if (chromatin->catalog().autoName(s) == QLatin1String("Active promoter")) {
+        // Names belong to the γ path's state identities (numbered when a kind recurs).
+        if (chromatin->catalog().autoName(s).startsWith(QLatin1String("Active promoter"))) {
             promoter = s;
         }
     }
     ASSERT_GE(promoter, 0) << atOne.join(", ").toStdString();
     EXPECT_LT(chromatin->catalog().weight(lowest), 0);
-    EXPECT_TRUE(chromatin->catalog().autoName(lowest) == QLatin1String("Quiescent") ||
-                chromatin->catalog().autoName(lowest) == QLatin1String("Low signal"))
+    EXPECT_TRUE(chromatin->catalog().autoName(lowest).startsWith(QLatin1String("Quiescent")) ||
+                chromatin->catalog().autoName(lowest).startsWith(QLatin1String("Low signal")))
         << chromatin->catalog().autoName(lowest).toStdString();
     EXPECT_GT(chromatin->catalog().weight(promoter), 0);
     EXPECT_NE(weightsAtZero, result.weights);
@@ -150,7 +154,10 @@ TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWit
     EXPECT_GT(chromatin->enrichmentModel()->rowCount(), 0);
     EXPECT_EQ(chromatin->enrichmentModel()->columnCount(), 2);
     ASSERT_TRUE(waitUntil([&] { return !chromatin->weightsChart()->lines().isEmpty(); }));
-    EXPECT_EQ(chromatin->weightsChart()->lines().size(), 7);
+    // One line per state identity of the γ path.
+    ASSERT_NE(chromatin->controller()->sweep().path, nullptr);
+    EXPECT_EQ(chromatin->weightsChart()->lines().size(),
+              chromatin->controller()->sweep().path->numIdentities);
     EXPECT_EQ(chromatin->trackView()->laneCount(), 1); // RefSeqGene ticked as a lane by default
     EXPECT_TRUE(chromatin->trackView()->segmentation());
 }
@@ -307,7 +314,8 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
     EXPECT_TRUE(panel->bootstrapButton()->isEnabled());
     EXPECT_TRUE(panel->cancelBootstrapButton()->isHidden());
     EXPECT_TRUE(panel->bootstrapProgress()->isHidden());
-    // Every line has a band over the whole grid, inside the chart's y-range.
+    // Every line (one per state identity of the path) has a band wherever it has a weight,
+    // inside the chart's y-range, and a gap where the identity does not exist.
     const auto sweep = chromatin->controller()->sweep();
     const auto [yMin, yMax] = chromatin->weightsChart()->weightRange();
     int wide = 0;
@@ -315,6 +323,11 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
         ASSERT_EQ(line.lower.size(), sweep.gammas.size());
         ASSERT_EQ(line.upper.size(), sweep.gammas.size());
         for (int i = 0; i < line.lower.size(); ++i) {
+            EXPECT_EQ(std::isnan(line.points[i].y()), std::isnan(line.lower[i].y()));
+            EXPECT_EQ(std::isnan(line.points[i].y()), std::isnan(line.upper[i].y()));
+            if (std::isnan(line.points[i].y())) {
+                continue;
+            }
             EXPECT_LE(line.lower[i].y(), line.upper[i].y());
             wide += line.upper[i].y() > line.lower[i].y() ? 1 : 0;
             if (std::abs(line.lower[i].y()) <= 1.0 && std::abs(line.upper[i].y()) <= 1.0) {
@@ -437,8 +450,14 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     MainWindow window;
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
     openSliceLikeAUser(window, chromatin);
+    ASSERT_TRUE(waitUntil([&] {
+        return settledWithModel(chromatin) && chromatin->controller()->solution().onPath;
+    }));
     cx::ui::HeatmapView* view = chromatin->emissionView();
     const int row = 0;
+    // The name goes to the state (its identity along the γ path), not to the row.
+    const int identity = chromatin->catalog().identityOfSlot(row);
+    ASSERT_GE(identity, 0);
     view->editRowLabel(row);
     QLineEdit* editor = view->rowEditor();
     ASSERT_NE(editor, nullptr);
@@ -448,15 +467,179 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     EXPECT_EQ(chromatin->catalog().name(row), QStringLiteral("Gene body"));
     EXPECT_EQ(chromatin->emissionModel()->headerData(row, Qt::Vertical).toString(),
               QStringLiteral("Gene body"));
-    for (double gamma : {0.9, 1.1, 0.95}) {
+    for (double gamma : {0.9, 1.1, 0.95, 0.5, 1.0}) {
         chromatin->setGamma(gamma);
         ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
+        EXPECT_EQ(chromatin->catalog().identityName(identity), QStringLiteral("Gene body"));
+        // Shown under that name exactly where its identity is shown; the chart's line of the
+        // identity carries it too.
+        for (int s = 0; s < chromatin->catalog().numSlots(); ++s) {
+            EXPECT_EQ(chromatin->catalog().name(s) == QStringLiteral("Gene body"),
+                      chromatin->catalog().identityOfSlot(s) == identity)
+                << "γ = " << gamma << ", row " << s;
+        }
+        int lines = 0;
+        for (const auto& line : chromatin->weightsChart()->lines()) {
+            lines += line.name.startsWith(QStringLiteral("Gene body")) ? 1 : 0;
+        }
+        EXPECT_EQ(lines, 1) << "γ = " << gamma;
     }
-    EXPECT_EQ(chromatin->catalog().name(row), QStringLiteral("Gene body"));
-    EXPECT_TRUE(chromatin->segmentationBed().contains(QStringLiteral("\tGene body\t")) ||
-                chromatin->controller()
-                        ->solution()
-                        .result->weights[chromatin->catalog().componentOfSlot(row)] <= 0);
+    const int slot = [&] {
+        for (int s = 0; s < chromatin->catalog().numSlots(); ++s) {
+            if (chromatin->catalog().identityOfSlot(s) == identity) {
+                return s;
+            }
+        }
+        return -1;
+    }();
+    if (slot >= 0 && chromatin->controller()->solution().result->weights[chromatin->catalog()
+                                                                              .componentOfSlot(slot)] > 0) {
+        EXPECT_TRUE(chromatin->segmentationBed().contains(QStringLiteral("\tGene body\t")));
+    }
+}
+
+// Issue 9: one state keeps one name and colour in every view as γ moves. γ is dragged over
+// every point of the weights-vs-γ path, up and back down; at each point the heatmap row named X
+// (colour C) must be the path identity that the weights chart draws as X (colour C) — the
+// chart's line X has that identity's weight wherever the path has it and a gap elsewhere — the
+// segmentation must use the same name and colour, and an identity must never be shown under
+// another name or colour, nor a name given to two identities.
+TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGamma) {
+    MainWindow window;
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    openSliceLikeAUser(window, chromatin);
+    const auto onPath = [&] {
+        const auto& solution = chromatin->controller()->solution();
+        return settledWithModel(chromatin) && chromatin->controller()->sweep().path != nullptr &&
+               solution.onPath;
+    };
+    ASSERT_TRUE(waitUntil(onPath, 60000));
+    const auto path = chromatin->controller()->sweep().path;
+    const int points = static_cast<int>(path->gammas.size());
+    std::vector<int> order;
+    for (int i = 0; i < points; ++i) {
+        order.push_back(i);
+    }
+    for (int i = points - 2; i >= 0; i -= 3) {
+        order.push_back(i); // back down, skipping points: another drag history
+    }
+    QMap<int, QPair<QString, QString>> shownAs; // identity → (name, colour)
+    QMap<QString, int> identityOfName;
+    // Problems by kind: the count and the first three of each.
+    QMap<QString, QPair<int, QStringList>> problems;
+    const auto problem = [&](const char* kind, const QString& text) {
+        auto& entry = problems[QString::fromUtf8(kind)];
+        ++entry.first;
+        if (entry.second.size() < 3) {
+            entry.second << text;
+        }
+    };
+    for (int i : order) {
+        const double gamma = path->gammas[static_cast<size_t>(i)];
+        chromatin->setGamma(gamma);
+        ASSERT_TRUE(waitUntil(
+            [&] {
+                const auto& solution = chromatin->controller()->solution();
+                return onPath() && solution.gamma == gamma &&
+                       chromatin->controller()->sweep().path == path;
+            },
+            30000))
+            << "γ = " << gamma;
+        const cx::ContrastiveHmmResult& result = *chromatin->controller()->solution().result;
+        const cx::ContrastiveHmmResult& point = path->solutions[static_cast<size_t>(i)];
+        ASSERT_TRUE(result.markProbabilities == point.markProbabilities)
+            << "the slider shows the path's own solution at a grid γ (" << gamma << ")";
+        const QString bed = chromatin->segmentationBed();
+        const cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
+        const auto lines = chromatin->weightsChart()->lines();
+        for (int row = 0; row < emissions->rowCount(); ++row) {
+            const QString name = emissions->headerData(row, Qt::Vertical).toString();
+            const QColor colour =
+                emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::ColourRole)
+                    .value<QColor>();
+            const int component = chromatin->catalog().componentOfSlot(row);
+            const int id = path->ids[static_cast<size_t>(i)][static_cast<size_t>(component)];
+            const QString at = QStringLiteral("γ = %1: ").arg(gamma);
+            if (shownAs.contains(id) && shownAs[id] != qMakePair(name, colour.name())) {
+                problem("identity renamed or recoloured along γ", at + QStringLiteral("path identity %1 is shown as “%2” %3, earlier as “%4” %5")
+                                 .arg(id)
+                                 .arg(name, colour.name(), shownAs[id].first, shownAs[id].second));
+            }
+            shownAs.insert(id, qMakePair(name, colour.name()));
+            if (identityOfName.contains(name) && identityOfName[name] != id) {
+                problem("one name for two identities", at + QStringLiteral("“%1” names path identity %2, earlier identity %3")
+                                 .arg(name)
+                                 .arg(id)
+                                 .arg(identityOfName[name]));
+            }
+            identityOfName.insert(name, id);
+            // The chart's line of that name draws this identity along the whole path.
+            const StateWeightsLine* line = nullptr;
+            for (const auto& candidate : lines) {
+                if (candidate.name == name || candidate.name.startsWith(name + QStringLiteral(" ⚠"))) {
+                    line = &candidate;
+                }
+            }
+            if (line == nullptr) {
+                problem("no chart line", at + QStringLiteral("no weights-chart line named “%1”").arg(name));
+                continue;
+            }
+            if (line->colour != colour) {
+                problem("chart colour differs", at + QStringLiteral("“%1” is %2 in the heatmap and %3 on the chart")
+                                 .arg(name, colour.name(), line->colour.name()));
+            }
+            for (int j = 0; j < points && j < line->points.size(); ++j) {
+                const auto& ids = path->ids[static_cast<size_t>(j)];
+                const auto found = std::find(ids.begin(), ids.end(), id);
+                const double drawn = line->points[j].y();
+                if (found == ids.end()) {
+                    if (!std::isnan(drawn)) {
+                        problem("chart line continues as another identity", at + QStringLiteral("the line “%1” goes on at γ = %2 where its "
+                                                    "identity %3 does not exist (another state)")
+                                         .arg(name)
+                                         .arg(path->gammas[static_cast<size_t>(j)])
+                                         .arg(id));
+                        break;
+                    }
+                    continue;
+                }
+                const double weight = path->solutions[static_cast<size_t>(j)]
+                                          .weights[static_cast<Eigen::Index>(found - ids.begin())];
+                if (drawn != weight) {
+                    problem("chart line draws another weight", at + QStringLiteral("the line “%1” draws %2 at γ = %3, its identity "
+                                                "%4 has weight %5 there")
+                                     .arg(name)
+                                     .arg(drawn)
+                                     .arg(path->gammas[static_cast<size_t>(j)])
+                                     .arg(id)
+                                     .arg(weight));
+                    break;
+                }
+            }
+            // The segmentation writes the same name and colour (foreground-specific states).
+            if (!bed.isEmpty() && result.weights[component] > 0 &&
+                bed.contains(QStringLiteral("\t%1\t").arg(name))) {
+                const QString rgb = QStringLiteral("%1,%2,%3")
+                                        .arg(colour.red())
+                                        .arg(colour.green())
+                                        .arg(colour.blue());
+                if (!bed.contains(QStringLiteral("\t%1\t").arg(name)) ||
+                    !bed.contains(QRegularExpression(
+                        QStringLiteral("\\t%1\\t[^\\n]*\\t%2\\n")
+                            .arg(QRegularExpression::escape(name), rgb)))) {
+                    problem("segmentation colour differs", at + QStringLiteral("the segmentation draws “%1” not in %2")
+                                     .arg(name, colour.name()));
+                }
+            }
+        }
+    }
+    QString report;
+    for (auto it = problems.cbegin(); it != problems.cend(); ++it) {
+        report += QStringLiteral("%1 × %2, e.g.\n  %3\n")
+                      .arg(it.value().first)
+                      .arg(it.key(), it.value().second.join(QStringLiteral("\n  ")));
+    }
+    EXPECT_TRUE(problems.isEmpty()) << report.toStdString();
 }
 
 TEST(ChromatinWorkspace, SegmentationExportsAsParsableBed9) {
