@@ -627,6 +627,37 @@ PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const S
     return runAlgorithm2(low, options, steps, cancel, warm);
 }
 
+namespace {
+
+/// T_w = T(W, W, W) of the K×K×K core T(V, V, V) with W = V·diag(s), s = |Λ|^{-1/2}: the
+/// unfolding T_w(i, j + K·l) = t(i, j, l)·s_i·s_j·s_l.
+Eigen::MatrixXd whitenCore(const Eigen::MatrixXd& core, const Eigen::ArrayXd& s) {
+    const Eigen::Index k = core.rows();
+    Eigen::MatrixXd whitened(k, k * k);
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j < k; ++j) {
+            whitened.col(j + k * l) = (core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
+        }
+    }
+    return whitened;
+}
+
+/// A result of K zero components, none degenerate, no iterations (the closed-form
+/// decompositions fill it in).
+PowerMethodResult closedFormResult(Eigen::Index n, const Eigen::VectorXd& m2Values) {
+    const Eigen::Index k = m2Values.size();
+    PowerMethodResult out;
+    out.components = Eigen::MatrixXd::Zero(n, k);
+    out.lambdas = Eigen::VectorXd::Zero(k);
+    out.iterations.assign(static_cast<size_t>(k), 0);
+    out.converged.assign(static_cast<size_t>(k), true);
+    out.degenerate.assign(static_cast<size_t>(k), false);
+    out.m2Eigenvalues = m2Values;
+    return out;
+}
+
+} // namespace
+
 PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& options) const {
     const Eigen::Index k = m_low.vectors.cols();
     validate(options, m_low.vectors.rows(), "runJennrich");
@@ -638,12 +669,7 @@ PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& option
     const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
     const Eigen::ArrayXd sign = m_low.values.array().sign();
     SymmetricTensor3 whitened(k); // T_w(i, j, l) = t(i, j, l)·s_i·s_j·s_l
-    for (Eigen::Index l = 0; l < k; ++l) {
-        for (Eigen::Index j = 0; j < k; ++j) {
-            whitened.unfolded().col(j + k * l) =
-                (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
-        }
-    }
+    whitened.unfolded() = whitenCore(m_core, s);
     whitened.symmetrize(); // estimated moments are symmetric only up to rounding
     JennrichOptions jennrich;
     jennrich.rank = static_cast<int>(k);
@@ -651,13 +677,7 @@ PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& option
     jennrich.seed = options.seed;
     const JennrichResult found = jennrichSymmetric(whitened, jennrich);
 
-    PowerMethodResult out;
-    out.components = Eigen::MatrixXd::Zero(m_low.vectors.rows(), k);
-    out.lambdas = Eigen::VectorXd::Zero(k);
-    out.iterations.assign(static_cast<size_t>(k), 0);
-    out.converged.assign(static_cast<size_t>(k), true);
-    out.degenerate.assign(static_cast<size_t>(k), false);
-    out.m2Eigenvalues = m_low.values;
+    PowerMethodResult out = closedFormResult(m_low.vectors.rows(), m_low.values);
     const Eigen::ArrayXd rootAbs = m_low.values.cwiseAbs().cwiseSqrt().array();
     bool anyDegenerate = found.status != Status::Successful;
     for (Eigen::Index t = 0; t < k; ++t) {
@@ -910,19 +930,8 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     }
 
     // Whitened core T_w(i, j + K·l) for the weights λ_t = T_w(y_t, y_t, y_t)·σ_t.
-    Eigen::MatrixXd whitened(k, k * k);
-    for (Eigen::Index l = 0; l < k; ++l) {
-        for (Eigen::Index j = 0; j < k; ++j) {
-            whitened.col(j + k * l) = (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
-        }
-    }
-    PowerMethodResult out;
-    out.components = Eigen::MatrixXd::Zero(n, k);
-    out.lambdas = Eigen::VectorXd::Zero(k);
-    out.iterations.assign(static_cast<size_t>(k), 0);
-    out.converged.assign(static_cast<size_t>(k), true);
-    out.degenerate.assign(static_cast<size_t>(k), false);
-    out.m2Eigenvalues = m_low.values;
+    const Eigen::MatrixXd whitened = whitenCore(m_core, s);
+    PowerMethodResult out = closedFormResult(n, m_low.values);
     const Eigen::ArrayXd rootAbs = m_low.values.cwiseAbs().cwiseSqrt().array();
     bool anyDegenerate = false;
     for (Eigen::Index t = 0; t < k; ++t) {
@@ -968,13 +977,7 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
 double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const {
     const Eigen::Index k = m_low.vectors.cols();
     const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
-    // T_w(i, j + K·l) = t(i, j, l)·s_i·s_j·s_l.
-    Eigen::MatrixXd residual(k, k * k);
-    for (Eigen::Index l = 0; l < k; ++l) {
-        for (Eigen::Index j = 0; j < k; ++j) {
-            residual.col(j + k * l) = (m_core.col(j + k * l).array() * s * (s[j] * s[l])).matrix();
-        }
-    }
+    Eigen::MatrixXd residual = whitenCore(m_core, s);
     const double total = residual.norm();
     if (!(total > 0)) {
         return 0.0;
