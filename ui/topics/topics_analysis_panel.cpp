@@ -37,11 +37,14 @@ TopicsAnalysisPanel::TopicsAnalysisPanel(QWidget* parent) : QWidget(parent) {
                                 "projection.")
                                  .arg(kMaxComponents));
     m_seed = numberSpin(0, 2147483647, 1, 72, this);
-    m_seed->setToolTip(tr("Seed of the random starts of the power method"));
+    m_seed->setToolTip(tr("Seed of the random starts of the power method, of the pencil's "
+                          "directions and of Jennrich's slices"));
     m_restarts = numberSpin(1, 100, 5, 56, this);
-    m_restarts->setToolTip(tr("Trials per component (the median-|λ| trial is kept)"));
+    m_restarts->setToolTip(tr("Power method: trials per component (the median-|λ| trial is "
+                              "kept). Pencil: extra directions jointly diagonalised with the "
+                              "first. Jennrich: random slice pairs tried"));
     m_iterations = numberSpin(1, 10000, 100, 64, this);
-    m_iterations->setToolTip(tr("Power iterations per trial"));
+    m_iterations->setToolTip(tr("Power method: iterations per trial (the pencil and Jennrich do not iterate)"));
     m_decomposition = new QComboBox(this);
     m_decomposition->addItem(tr("Power method"), static_cast<int>(cx::Decomposition::Power));
     m_decomposition->addItem(tr("Jennrich"), static_cast<int>(cx::Decomposition::Jennrich));
