@@ -56,8 +56,8 @@ void TopicSession::declareOptions(OptionList& options) {
         .integer("iterations", modelOptions.iterations, 1, 100000,
                  "maximum power iterations per trial")
         .integer("restarts", modelOptions.restarts, 1, 1000,
-                 "trials per component (power), random slice pairs (jennrich) or extra "
-                 "directions for unseparated pairs (pencil)")
+                 "trials per component (power), random slice pairs (jennrich) or directions "
+                 "jointly diagonalised besides the first (pencil)")
         .seed("seed", seedValue, "random seed")
         .choice("decomposition", decomposition, {"auto", "pencil", "power", "jennrich"},
                 "tensor decomposition: pencil (eigenvectors of M3(η)·M2⁻¹ for seeded directions "
