@@ -74,8 +74,10 @@ TEST(MainWindow, DemoSessionEndToEnd) {
 
     // The demo's values come from the JSON (not hard-coded): the panel shows the controller's.
     cx::ui::TopicsController* controller = topics->controller();
+    // K asked = components kept + components rejected for an inadmissible weight.
     EXPECT_EQ(topics->analysisPanel()->parameters().numComponents,
-              controller->solution().result->numComponents());
+              controller->solution().result->numComponents() +
+                  controller->solution().result->numRejected);
     EXPECT_DOUBLE_EQ(topics->analysisPanel()->gamma(), controller->solution().gamma);
     EXPECT_FALSE(controller->selection().foregroundRule.isEmpty());
     EXPECT_EQ(topics->dataPanel()->foregroundPicker()->rule(),
