@@ -868,8 +868,12 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
                 }
             }
             if (bestMix.size() == 0) {
-                for (Eigen::Index i = first; i < first + size; ++i) {
-                    unresolved[static_cast<size_t>(i)] = true;
+                // No single direction splits the cluster. With several directions the joint
+                // diagonalisation below still can (it weighs them all); with one, nothing can.
+                if (restricted.empty()) {
+                    for (Eigen::Index i = first; i < first + size; ++i) {
+                        unresolved[static_cast<size_t>(i)] = true;
+                    }
                 }
                 continue;
             }
@@ -879,26 +883,44 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     }
 
     // Joint diagonalisation: every M(η_c) has the same eigenvectors Z for exact moments. With
-    // B_c = R⁻¹M(η_c)R = D_c + E_c (E_c off-diagonal), R ← R(I + Δ) changes E_c(i, j) by
-    // (d_ci − d_cj)·Δ_ij to first order; Δ_ij is the least-squares solution over all
-    // directions, Δ_ij = −Σ_c (d_ci − d_cj)E_c(i, j) / Σ_c (d_ci − d_cj)², so a pair that one
-    // direction barely separates is decided by the directions that separate it well, with
-    // weights that vary continuously with the moments (no discrete choice of a direction).
+    // unit columns of R and B_c = R⁻¹M(η_c)R = D_c + E_c (E_c off-diagonal), the objective is
+    // the off-diagonal energy Σ_c ‖E_c‖². R ← R(I + αΔ) changes E_c(i, j) by (d_ci − d_cj)·Δ_ij to
+    // first order; Δ_ij is the least-squares solution over all directions,
+    // Δ_ij = −Σ_c (d_ci − d_cj)E_c(i, j) / Σ_c (d_ci − d_cj)², so a pair that one direction
+    // barely separates is decided by the directions that separate it well. The step length α
+    // (1, ½, ¼, …) is the first that lowers the objective; no such step ends the descent, so the
+    // result is a local minimum of a defined objective (on real moments the matrices are not
+    // exactly jointly diagonalisable), not wherever an iteration count stops.
     if (directions.cols() > 1) {
-        constexpr int kJointSteps = 50; // stops earlier once the step is below 1e-13
+        constexpr int kJointSteps = 100;
+        constexpr int kHalvings = 30;
         std::vector<Eigen::MatrixXd> slices;
         for (Eigen::Index c = 0; c < directions.cols(); ++c) {
             slices.push_back(pencil(c));
         }
-        for (int step = 0; step < kJointSteps; ++step) {
-            const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
+        // Off-diagonal energy of a unit-column basis, and the B_c (empty if R is singular).
+        auto offDiagonal = [&](const Eigen::MatrixXd& r, std::vector<Eigen::MatrixXd>* transformed) {
+            const Eigen::FullPivLU<Eigen::MatrixXd> lu(r);
             if (!lu.isInvertible()) {
-                break;
+                return std::numeric_limits<double>::infinity();
             }
+            double off = 0;
+            for (const Eigen::MatrixXd& slice : slices) {
+                Eigen::MatrixXd b = lu.solve(slice * r);
+                off += b.squaredNorm() - b.diagonal().squaredNorm();
+                if (transformed != nullptr) {
+                    transformed->push_back(std::move(b));
+                }
+            }
+            return std::isfinite(off) ? off : std::numeric_limits<double>::infinity();
+        };
+        basis.colwise().normalize();
+        std::vector<Eigen::MatrixXd> transformed;
+        double current = offDiagonal(basis, &transformed);
+        for (int step = 0; step < kJointSteps && std::isfinite(current) && current > 0; ++step) {
             Eigen::MatrixXd numerator = Eigen::MatrixXd::Zero(k, k);
             Eigen::MatrixXd denominator = Eigen::MatrixXd::Zero(k, k);
-            for (const Eigen::MatrixXd& slice : slices) {
-                const Eigen::MatrixXd b = lu.solve(slice * basis);
+            for (const Eigen::MatrixXd& b : transformed) {
                 for (Eigen::Index j = 0; j < k; ++j) {
                     for (Eigen::Index i = 0; i < k; ++i) {
                         if (i != j) {
@@ -917,15 +939,30 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
                     }
                 }
             }
-            const double largest = delta.cwiseAbs().maxCoeff();
-            if (!(largest > 1e-13)) {
+            if (!(delta.cwiseAbs().maxCoeff() > 1e-14)) {
                 break;
             }
-            if (largest > 0.5) {
-                delta *= 0.5 / largest; // a first-order step: keep it small
+            bool improved = false;
+            double alpha = 1.0;
+            for (int h = 0; h < kHalvings && !improved; ++h, alpha *= 0.5) {
+                Eigen::MatrixXd trial = basis * (Eigen::MatrixXd::Identity(k, k) + alpha * delta);
+                trial.colwise().normalize();
+                std::vector<Eigen::MatrixXd> trialTransformed;
+                const double value = offDiagonal(trial, &trialTransformed);
+                if (value < current) {
+                    improved = true;
+                    const double decrease = current - value;
+                    basis = std::move(trial);
+                    transformed = std::move(trialTransformed);
+                    current = value;
+                    if (decrease <= 1e-12 * current) {
+                        step = kJointSteps; // converged: the objective no longer moves
+                    }
+                }
             }
-            basis = basis * (Eigen::MatrixXd::Identity(k, k) + delta);
-            basis.colwise().normalize();
+            if (!improved) {
+                break;
+            }
         }
     }
 
