@@ -900,8 +900,8 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         }
         // Off-diagonal energy of a unit-column basis, and the B_c (empty if R is singular).
         auto offDiagonal = [&](const Eigen::MatrixXd& r, std::vector<Eigen::MatrixXd>* transformed) {
-            const Eigen::FullPivLU<Eigen::MatrixXd> lu(r);
-            if (!lu.isInvertible()) {
+            const Eigen::PartialPivLU<Eigen::MatrixXd> lu(r);
+            if (!(std::abs(lu.determinant()) > 0) || !(lu.rcond() > 1e-12)) {
                 return std::numeric_limits<double>::infinity();
             }
             double off = 0;
@@ -955,7 +955,7 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
                     basis = std::move(trial);
                     transformed = std::move(trialTransformed);
                     current = value;
-                    if (decrease <= 1e-12 * current) {
+                    if (decrease <= 1e-9 * current) {
                         step = kJointSteps; // converged: the objective no longer moves
                     }
                 }
