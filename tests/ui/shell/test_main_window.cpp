@@ -364,7 +364,9 @@ TEST(MainWindow, PickingValuesInTheListComputesTopics) {
         << errors.messages.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(topics->controller()->engine()->foreground.size(), 300u);
     EXPECT_EQ(topics->controller()->engine()->background.size(), 300u);
-    EXPECT_EQ(topics->controller()->solution().result->numComponents(), 4);
+    EXPECT_EQ(topics->controller()->solution().result->numComponents() +
+                  topics->controller()->solution().result->numRejected,
+              4);
     EXPECT_TRUE(errors.messages.isEmpty());
 }
 

@@ -130,7 +130,8 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
     const auto& topicSolution = topics->controller()->solution();
     EXPECT_DOUBLE_EQ(topicSolution.gamma, topicsGamma);
     EXPECT_TRUE(topicSolution.parameters == topics->controller()->parameters());
-    EXPECT_EQ(topicSolution.result->numComponents(),
+    // K asked = components kept + components rejected for an inadmissible weight.
+    EXPECT_EQ(topicSolution.result->numComponents() + topicSolution.result->numRejected,
               topics->controller()->parameters().numComponents);
     const auto& hmm = chromatin->controller()->solution();
     EXPECT_DOUBLE_EQ(hmm.gamma, chromatinGamma);

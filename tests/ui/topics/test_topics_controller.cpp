@@ -60,7 +60,7 @@ TEST(TopicsController, BuildsEngineAndShowsSolution) {
     EXPECT_EQ(engineSpy.count(), 1);
     const TopicSolution& solution = controller.solution();
     EXPECT_DOUBLE_EQ(solution.gamma, 0.75);
-    EXPECT_EQ(solution.result->numComponents(), 6);
+    EXPECT_EQ(solution.result->numComponents() + solution.result->numRejected, 6);
     ASSERT_EQ(solution.topWords.size(), 6u);
     EXPECT_FALSE(solution.topWords.front().empty());
     EXPECT_GT(solution.result->numForegroundSpecific(), 0);
@@ -218,7 +218,9 @@ TEST(TopicsController, ResultsOfSupersededParametersAreDropped) {
     controller.setGamma(1.5);                // in flight with K = 6
     controller.setParameters(smallModel(8)); // new epoch: the K = 6 result is stale
     ASSERT_TRUE(waitUntil([&] { return !controller.isSolving() && controller.isIdle(); }));
-    EXPECT_EQ(controller.solution().result->numComponents(), 8);
+    EXPECT_EQ(controller.solution().result->numComponents() +
+                  controller.solution().result->numRejected,
+              8);
     EXPECT_DOUBLE_EQ(controller.solution().gamma, 1.5);
     const auto after = controller.statistics();
     EXPECT_GE((after.staleDropped - before.staleDropped) +
