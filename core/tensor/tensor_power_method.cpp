@@ -753,11 +753,13 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     // M(η) = T_w(I, I, η)·S with T_w(I, I, η) = diag(s)·T(V, V, η)·diag(s): for
     // T = Σ|λ_t| â_t^{⊗3} and Z = [Wᵀâ_t] (ZᵀSZ = Σ = diag sign λ) it equals
     // Z·diag(λ_t⟨â_t, η⟩)·Z⁻¹, so its eigenvectors are the z_t.
-    auto pencil = [&](Eigen::Index c) {
+    // Every direction's matrix, formed once: the first gives the initial basis, the others
+    // split its clusters and all of them enter the joint diagonalisation.
+    std::vector<Eigen::MatrixXd> slices;
+    for (Eigen::Index c = 0; c < directions.cols(); ++c) {
         const Eigen::MatrixXd slice = sliceOfPartial(m_partialPacked, directions.col(c), k);
-        return Eigen::MatrixXd(s.matrix().asDiagonal() * slice *
-                               (s * sign).matrix().asDiagonal());
-    };
+        slices.emplace_back(s.matrix().asDiagonal() * slice * (s * sign).matrix().asDiagonal());
+    }
     // Real basis of the eigenvectors of M(η₀), in clusters: eigenvalues closer than
     // kClusterGap × their spread, and every complex pair (its real and imaginary parts), form
     // one cluster whose invariant subspace η₀ does not split reliably. Each cluster of two or
@@ -765,7 +767,7 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     // R⁻¹M(η_c)R to the cluster's block has a real spectrum with the widest smallest gap; a
     // cluster no column splits is degenerate.
     constexpr double kClusterGap = 1e-3;
-    Eigen::EigenSolver<Eigen::MatrixXd> eigen(pencil(0), true);
+    Eigen::EigenSolver<Eigen::MatrixXd> eigen(slices[0], true);
     const Eigen::VectorXcd values = eigen.eigenvalues();
     const Eigen::MatrixXcd vectors = eigen.eigenvectors();
     std::vector<Eigen::Index> order(static_cast<size_t>(k));
@@ -838,8 +840,8 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         const Eigen::FullPivLU<Eigen::MatrixXd> lu(basis);
         std::vector<Eigen::MatrixXd> restricted; // R⁻¹M(η_c)R, c = 1, 2, …
         if (lu.isInvertible()) {
-            for (Eigen::Index c = 1; c < directions.cols(); ++c) {
-                restricted.push_back(lu.solve(pencil(c) * basis));
+            for (size_t c = 1; c < slices.size(); ++c) {
+                restricted.push_back(lu.solve(slices[c] * basis));
             }
         }
         for (const auto& [first, size] : blocks) {
@@ -891,13 +893,9 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     // (1, ½, ¼, …) is the first that lowers the objective; no such step ends the descent, so the
     // result is a local minimum of a defined objective (on real moments the matrices are not
     // exactly jointly diagonalisable), not wherever an iteration count stops.
-    if (directions.cols() > 1) {
+    if (slices.size() > 1) {
         constexpr int kJointSteps = 100;
         constexpr int kHalvings = 30;
-        std::vector<Eigen::MatrixXd> slices;
-        for (Eigen::Index c = 0; c < directions.cols(); ++c) {
-            slices.push_back(pencil(c));
-        }
         // Off-diagonal energy of a unit-column basis, and the B_c (empty if R is singular).
         auto offDiagonal = [&](const Eigen::MatrixXd& r, std::vector<Eigen::MatrixXd>* transformed) {
             const Eigen::PartialPivLU<Eigen::MatrixXd> lu(r);
@@ -970,14 +968,12 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     const Eigen::MatrixXd whitened = whitenCore(m_core, s);
     PowerMethodResult out = closedFormResult(n, m_low.values);
     const Eigen::ArrayXd rootAbs = m_low.values.cwiseAbs().cwiseSqrt().array();
-    bool anyDegenerate = false;
     for (Eigen::Index t = 0; t < k; ++t) {
         Eigen::VectorXd z = basis.col(t);
         const double norm = (z.array().square() * sign).sum(); // zᵀSz = σ_t after scaling
         if (unresolved[static_cast<size_t>(t)] || !(std::abs(norm) > 1e-12 * z.squaredNorm()) ||
             !z.allFinite()) {
             out.degenerate[static_cast<size_t>(t)] = true;
-            anyDegenerate = true;
             continue;
         }
         z /= std::sqrt(std::abs(norm));
@@ -992,7 +988,6 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         const double g = y.dot(whitened * yy);
         if (!std::isfinite(g) || g == 0) {
             out.degenerate[static_cast<size_t>(t)] = true;
-            anyDegenerate = true;
             continue;
         }
         if (g < 0) {
@@ -1001,12 +996,13 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         const double lambda = sigma * std::abs(g);
         if (std::abs(lambda) < options.minAbsLambda) {
             out.degenerate[static_cast<size_t>(t)] = true;
-            anyDegenerate = true;
             continue;
         }
         out.lambdas[t] = lambda;
         out.components.col(t) = m_low.vectors * (rootAbs * z.array()).matrix();
     }
+    const bool anyDegenerate = std::find(out.degenerate.begin(), out.degenerate.end(), true) !=
+                               out.degenerate.end();
     out.status = anyDegenerate ? Status::NumericalIssue : Status::Successful;
     return out;
 }
