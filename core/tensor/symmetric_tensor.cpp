@@ -150,12 +150,14 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
     });
 
     // Step 2: T(e_j, V_a, V_b) = Σ_k X(a, k, j)·V(k, b): block j of X (m × n) times V, written
-    // as column j of partialᵀ (m² × n).
+    // as column j of partialᵀ (m² × n). It is symmetric in (a, b): only the lower triangle is
+    // computed (a triangular GEMM, half the work) and mirrored.
     Eigen::MatrixXd partialT(m * m, n);
     forEachSlot(n, slots, [&](int, std::int64_t begin, std::int64_t end) {
         for (std::int64_t j = begin; j < end; ++j) {
             Eigen::Map<Eigen::MatrixXd> zj(partialT.col(j).data(), m, m);
-            zj.noalias() = x.middleCols(n * j, n) * v;
+            zj.triangularView<Eigen::Lower>() = x.middleCols(n * j, n) * v;
+            zj.triangularView<Eigen::StrictlyUpper>() = zj.transpose();
         }
     });
     SymmetricContraction out;
