@@ -196,6 +196,39 @@ TEST(SpectralCrowd, RecoversConfusionsFromExactMoments) {
     }
 }
 
+TEST(SpectralCrowd, RecoversConfusionsOfSeveralWorkersPerGroupFromExactMoments) {
+    // Six workers who label every item: groups by label count dealt round-robin = {0, 3},
+    // {1, 4}, {2, 5}. Each worker is regressed on the sum of the other two groups' votes
+    // (E[e_x (Z_a + Z_b)ᵀ] = C_m diag(w) (μ_a + μ_b)ᵀ); with exact moments (probabilities in
+    // quarters, 4⁷ items) every confusion matrix and the class prior come out exactly.
+    const Eigen::Vector2d prior(0.25, 0.75);
+    auto confusion = [](double a, double b, double c, double d) {
+        Eigen::MatrixXd theta(2, 2);
+        theta << a, b, c, d; // column = true class
+        return theta;
+    };
+    const std::vector<Eigen::MatrixXd> confusions = {
+        confusion(0.75, 0.25, 0.25, 0.75), confusion(0.5, 0.25, 0.5, 0.75),
+        confusion(0.75, 0.5, 0.25, 0.5),   confusion(0.75, 0.25, 0.25, 0.75),
+        confusion(0.75, 0.25, 0.25, 0.75), confusion(0.5, 0.25, 0.5, 0.75)};
+    const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 16384);
+    ASSERT_EQ(crowd.data.numItems, 16384);
+    const cx::SpectralCrowdResult result = cx::spectralCrowdInitialization(crowd.data, 3);
+    ASSERT_EQ(result.status, cx::Status::Successful) << result.note;
+    EXPECT_LT((result.model.weights - prior).cwiseAbs().maxCoeff(), 1e-6);
+    for (int m = 0; m < 6; ++m) {
+        EXPECT_LT((result.model.conditionals[static_cast<size_t>(m)] -
+                   confusions[static_cast<size_t>(m)])
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-6)
+            << "worker " << m;
+    }
+    // Group means: E[Z_g | y] = the sum of the group's confusion matrices.
+    EXPECT_LT((result.groupMeans[0] - confusions[0] - confusions[3]).cwiseAbs().maxCoeff(), 1e-6);
+    EXPECT_LT((result.groupMeans[2] - confusions[2] - confusions[5]).cwiseAbs().maxCoeff(), 1e-6);
+}
+
 TEST(SyntheticCrowd, BetaSparseGeneratorRecoversItsParameters) {
     // Large sample: the empirical confusion of each worker against the truth approaches the
     // generating one, and MV-initialised EM recovers it without the truth.
