@@ -91,8 +91,8 @@ def fit_dirichlet(vectors, alpha):
 
 
 def dawid_skene(obs, N, M, C, alpha=0.01, uniform_prior=False, one_coin=False, variational=False,
-                empirical_bayes=False, rounds=200):
-    q = vote_fractions(obs, N, C)
+                empirical_bayes=False, rounds=200, start=None):
+    q = start if start is not None else vote_fractions(obs, N, C)
     previous = None
     priors = [[1.0] * C for _ in range(C)]
     for _ in range(rounds):
@@ -219,6 +219,12 @@ def main():
             strongest = ", ".join(f"worker {m} says {l}: {t:+.2f} nats" for t, m, l in terms)
             print(f"  item {i}: votes {votes}, gold {truth[i]}, first-seen {first_seen[i]}, Dawid-Skene {ds[i]}"
                   + (f"; strongest evidence against gold: {strongest}" if strongest else ""))
+        for rule, hard in (("first-seen", first_seen), ("smallest", smallest),
+                           ("largest", [max(c for c in range(C) if cnt[i][c] == max(cnt[i])) for i in range(N)])):
+            start = [[1.0 if c == hard[i] else 0.0 for c in range(C)] for i in range(N)]
+            q, _, _ = dawid_skene(obs, N, M, C, start=start)
+            print(f"  Dawid-Skene from the hard majority vote, ties to the {rule} label: "
+                  f"{errors([argmax(r) for r in q], truth)} errors")
         if name == "TEMP":
             for a in (0.01, 0.5, 1.0, 2.0):
                 q, _, _ = dawid_skene(obs, N, M, C, alpha=a)
