@@ -104,6 +104,13 @@ int runCrowd(CrowdCommandOptions& options) {
                        {"warnings", data.warnings}};
         out["error_rate"] = nullable(result.errorRate);
         out["accuracy"] = nullable(1.0 - result.errorRate);
+        if (*method == CrowdMethod::MajorityVote) {
+            // The rule above breaks ties toward the first-seen label; this is the same vote with
+            // ties broken at random (expected error), the convention of Zhang et al. 2014.
+            const MajorityVoteTies ties = majorityVoteRandomTies(data);
+            out["error_rate_random_ties"] = nullable(ties.expectedErrorRate);
+            out["tied_gold_items"] = ties.tiedGoldItems;
+        }
         out["informative_set_size"] = result.informativeSetSize();
         out["informative_order"] = nlohmann::ordered_json::array();
         for (int m : result.informativeOrder) {

@@ -1,6 +1,8 @@
 #include "core/crowd/crowd_em.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace cx {
@@ -29,6 +31,36 @@ std::vector<int> majorityVote(const CrowdLabels& data) {
         }
         out[n] = static_cast<int>(best);
     }
+    return out;
+}
+
+MajorityVoteTies majorityVoteRandomTies(const CrowdLabels& data) {
+    const auto numClasses = static_cast<size_t>(data.numClasses);
+    std::vector<int> counts(static_cast<size_t>(data.numItems) * numClasses, 0);
+    for (const CrowdObservation& o : data.observations) {
+        ++counts[static_cast<size_t>(o.item) * numClasses + static_cast<size_t>(o.label)];
+    }
+    MajorityVoteTies out;
+    double expectedCorrect = 0;
+    int numGold = 0;
+    for (int n = 0; n < data.numItems && static_cast<size_t>(n) < data.gold.size(); ++n) {
+        const int g = data.gold[static_cast<size_t>(n)];
+        if (g == CrowdLabels::kMissingLabel) {
+            continue;
+        }
+        ++numGold;
+        const int* row = &counts[static_cast<size_t>(n) * numClasses];
+        const int best = *std::max_element(row, row + numClasses);
+        const auto tied = std::count(row, row + numClasses, best);
+        if (tied > 1) {
+            ++out.tiedGoldItems;
+        }
+        if (row[g] == best) {
+            expectedCorrect += 1.0 / static_cast<double>(tied);
+        }
+    }
+    out.expectedErrorRate = numGold == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                         : 1.0 - expectedCorrect / numGold;
     return out;
 }
 

@@ -33,6 +33,17 @@ struct EmFit {
 /// labelled get class 0.
 std::vector<int> majorityVote(const CrowdLabels& data);
 
+/// Majority vote's gold error when every tie is broken uniformly at random among the tied
+/// classes (the convention of Zhang, Chen, Zhou & Jordan 2014, whose reference code counts a
+/// tied item as 1/|tied classes| correct when gold is among them): the expected error rate over
+/// the tie-breaks, and the number of gold items with a tie for the most votes (an item nobody
+/// labelled ties all classes). NaN error and 0 ties without gold.
+struct MajorityVoteTies {
+    double expectedErrorRate = 0;
+    int tiedGoldItems = 0;
+};
+MajorityVoteTies majorityVoteRandomTies(const CrowdLabels& data);
+
 /// Soft majority vote: row n = the fractions of item n's labels per class (uniform when the
 /// item has none). The initial responsibilities of Dawid–Skene EM ("MV-EM").
 Eigen::MatrixXd majorityVoteFractions(const CrowdLabels& data);

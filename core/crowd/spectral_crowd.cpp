@@ -141,16 +141,21 @@ SpectralCrowdResult spectralCrowdInitialization(const CrowdLabels& data, std::ui
     model.missingRate = missingRates(data);
     model.conditionals.assign(static_cast<size_t>(data.numWorkers),
                               Eigen::MatrixXd::Constant(numClasses, numClasses, 1.0 / numClasses));
+    // Worker m of group g is regressed on the sum of the other two groups' votes (the authors'
+    // reference implementation): E[e_{x_m} (Z_a + Z_b)ᵀ] = (1 − r_m)·C_m diag(w) (μ_a + μ_b)ᵀ uses
+    // about twice the labels of one group, so the estimate of C_m has about half the variance.
     std::vector<Eigen::MatrixXd> cross(static_cast<size_t>(data.numWorkers),
                                        Eigen::MatrixXd::Zero(numClasses, numClasses));
     for (const CrowdObservation& o : data.observations) {
-        const int other = (views.groupOf[static_cast<size_t>(o.worker)] + 1) % 3;
-        cross[static_cast<size_t>(o.worker)].row(o.label) += views.votes[other].row(o.item);
+        const int g = views.groupOf[static_cast<size_t>(o.worker)];
+        cross[static_cast<size_t>(o.worker)].row(o.label) +=
+            views.votes[(g + 1) % 3].row(o.item) + views.votes[(g + 2) % 3].row(o.item);
     }
     for (int m = 0; m < data.numWorkers; ++m) {
-        const int other = (views.groupOf[static_cast<size_t>(m)] + 1) % 3;
-        const Eigen::MatrixXd design = model.weights.asDiagonal() *
-                                       result.groupMeans[other].transpose(); // C × C
+        const int g = views.groupOf[static_cast<size_t>(m)];
+        const Eigen::MatrixXd otherMeans =
+            result.groupMeans[(g + 1) % 3] + result.groupMeans[(g + 2) % 3];
+        const Eigen::MatrixXd design = model.weights.asDiagonal() * otherMeans.transpose(); // C × C
         Eigen::MatrixXd confusion = cross[static_cast<size_t>(m)] / data.numItems *
                                     rankKPseudoInverse(design, numClasses);
         confusion = confusion.cwiseMax(kConfusionFloor);

@@ -26,8 +26,10 @@ struct SpectralCrowdResult {
 /// the generalized tensor power method (core/tensor) recovers μ_cl and w_l, components are
 /// matched to classes by the Hungarian method on the normalised group means (workers are better
 /// than chance on average). Worker m of group g then has
-/// E[e_{x_m} Z_g'ᵀ] = (1 − r_m)·C_m diag(w) μ_g'ᵀ with g' = g + 1 mod 3, solved for its confusion
-/// matrix C_m, clipped at 10⁻⁶ and renormalised per class. Needs ≥ 3 workers.
+/// E[e_{x_m} (Z_a + Z_b)ᵀ] = (1 − r_m)·C_m diag(w) (μ_a + μ_b)ᵀ over the two other groups a, b
+/// (as the authors' reference code does; one other group, as before, has about twice the
+/// variance), solved for its confusion matrix C_m, clipped at δ = 10⁻⁶ (the reference code's δ)
+/// and renormalised per class. Needs ≥ 3 workers.
 /// Cost O(N·W·C + C⁴·iterations).
 SpectralCrowdResult spectralCrowdInitialization(const CrowdLabels& data, std::uint64_t seed,
                                                 const CancelToken& cancel = {});

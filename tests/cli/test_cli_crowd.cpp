@@ -149,3 +149,34 @@ TEST(CliCrowd, ExtensionProcedureIsReportedSavedAndRepeated) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--extension-procedure"), std::string::npos) << bad.err;
 }
+
+// Majority vote reports both tie rules: the deterministic first-seen one (error_rate) and the
+// expected error when ties are broken at random; other methods do not carry the fields.
+TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
+    TempDir dir;
+    {
+        // Item 1: x, y (tie, x first; gold y); item 2: x, x, y (x; gold x); item 3: y, x (tie, y
+        // first; gold x). First-seen: wrong, right, wrong → 2/3; random: ½ + 1 + ½ right → 1/3.
+        std::ofstream(dir / "labels.tsv")
+            << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb\tx\n2\tc\ty\n3\ta\ty\n3\tb\tx\n";
+        std::ofstream(dir / "gold.tsv") << "item\ttruth\n1\ty\n2\tx\n3\tx\n";
+    }
+    const auto mv = runCli({"crowd", "--labels", dir / "labels.tsv", "--gold", dir / "gold.tsv",
+                            "--method", "mv", "--json"},
+                           dir);
+    ASSERT_EQ(mv.exitCode, 0) << mv.err;
+    const auto json = nlohmann::json::parse(mv.out);
+    EXPECT_NEAR(json["error_rate"].get<double>(), 2.0 / 3, 1e-12);
+    EXPECT_NEAR(json["error_rate_random_ties"].get<double>(), 1.0 / 3, 1e-12);
+    EXPECT_EQ(json["tied_gold_items"], 2);
+    const auto noGold = nlohmann::json::parse(
+        runCli({"crowd", "--labels", dir / "labels.tsv", "--method", "mv", "--json"}, dir).out);
+    EXPECT_TRUE(noGold["error_rate_random_ties"].is_null());
+    EXPECT_EQ(noGold["tied_gold_items"], 0);
+    const auto em = nlohmann::json::parse(
+        runCli({"crowd", "--labels", dir / "labels.tsv", "--gold", dir / "gold.tsv", "--method",
+                "mv-em", "--json"},
+               dir)
+            .out);
+    EXPECT_FALSE(em.contains("error_rate_random_ties"));
+}

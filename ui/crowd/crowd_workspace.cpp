@@ -62,7 +62,8 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
     for (cx::CrowdMethod method : cx::allCrowdMethods()) {
         m_method->addItem(crowdMethodLabel(method), static_cast<int>(method));
     }
-    m_method->setToolTip(tr("How the labels are aggregated: majority vote, Dawid–Skene EM (random "
+    m_method->setToolTip(tr("How the labels are aggregated: majority vote (a tie goes to the "
+                            "label seen first in the file), Dawid–Skene EM (random "
                             "restarts, or started from majority vote or a spectral estimate), "
                             "or stagewise EM (paper 004), which grows a set of informative "
                             "workers"));

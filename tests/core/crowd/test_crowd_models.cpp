@@ -75,6 +75,80 @@ TEST(MajorityVote, BreaksTiesTowardTheFirstSeenLabel) {
     EXPECT_DOUBLE_EQ(fractions(2, 0), 0.5);
 }
 
+TEST(MajorityVote, RandomTieBreakingErrorMatchesEnumeration) {
+    // Five items, four workers, three classes (-1 = not labelled): item 0 a 1–1 tie of classes 0
+    // and 2, item 1 a three-way tie, item 2 a clear majority, item 3 unlabelled (all three tie),
+    // item 4 a 2–2 tie without gold.
+    const std::vector<int> labels = {0, 2, -1, -1, //
+                                     0, 1, 2, -1,  //
+                                     1, 1, 0, -1,  //
+                                     -1, -1, -1, -1, //
+                                     0, 0, 1, 1};
+    const std::vector<int> gold = {2, 1, 0, 0, cx::CrowdLabels::kMissingLabel};
+    const cx::CrowdLabels data = cx::crowdLabelsFromMatrix(5, 4, 3, labels, gold);
+    // Brute force: every combination of choices among the tied classes, equally likely.
+    std::vector<std::vector<int>> choices(5);
+    for (int n = 0; n < 5; ++n) {
+        std::vector<int> counts(3, 0);
+        for (int m = 0; m < 4; ++m) {
+            if (labels[static_cast<size_t>(n * 4 + m)] >= 0) {
+                ++counts[static_cast<size_t>(labels[static_cast<size_t>(n * 4 + m)])];
+            }
+        }
+        const int best = *std::max_element(counts.begin(), counts.end());
+        for (int c = 0; c < 3; ++c) {
+            if (counts[static_cast<size_t>(c)] == best) {
+                choices[static_cast<size_t>(n)].push_back(c);
+            }
+        }
+    }
+    double totalError = 0;
+    int combinations = 0;
+    std::vector<size_t> pick(5, 0);
+    while (true) {
+        std::vector<int> predicted(5);
+        for (size_t n = 0; n < 5; ++n) {
+            predicted[n] = choices[n][pick[n]];
+        }
+        totalError += 1 - cx::goldAccuracy(data, predicted);
+        ++combinations;
+        size_t n = 0;
+        while (n < 5 && ++pick[n] == choices[n].size()) {
+            pick[n++] = 0;
+        }
+        if (n == 5) {
+            break;
+        }
+    }
+    ASSERT_EQ(combinations, 2 * 3 * 1 * 3 * 2);
+    const cx::MajorityVoteTies ties = cx::majorityVoteRandomTies(data);
+    EXPECT_NEAR(ties.expectedErrorRate, totalError / combinations, 1e-12);
+    // Expected correct: item 0 ½, item 1 ⅓, item 2 0 (the majority 1 is wrong), item 3 ⅓.
+    EXPECT_NEAR(ties.expectedErrorRate, 1 - (0.5 + 1.0 / 3 + 0 + 1.0 / 3) / 4, 1e-12);
+    EXPECT_EQ(ties.tiedGoldItems, 3); // items 0, 1, 3 (item 4 has no gold)
+    // The deterministic rule takes the first-seen label: item 0 → 0 (wrong), item 1 → 0 (wrong),
+    // item 2 → 1 (wrong), item 3 → 0 (right).
+    EXPECT_NEAR(1 - cx::goldAccuracy(data, cx::majorityVote(data)), 0.75, 1e-12);
+    // MV-EM's start is the soft vote: a tie is split evenly, not given to the first-seen label;
+    // its first M-step in closed form for worker 1, who labels items 0 (2), 1 (1), 2 (1), 4 (0).
+    const Eigen::MatrixXd soft = cx::majorityVoteFractions(data);
+    EXPECT_DOUBLE_EQ(soft(0, 0), 0.5);
+    EXPECT_DOUBLE_EQ(soft(0, 2), 0.5);
+    EXPECT_DOUBLE_EQ(soft(1, 1), 1.0 / 3);
+    EXPECT_DOUBLE_EQ(soft(4, 0), 0.5);
+    const cx::ProductMixture start = cx::mStep(data, soft, 0.0, cx::missingRates(data));
+    // Column k of worker 1: Σ_n soft(n, k)·e_{x_n1} over items 0, 1, 2, 4, normalised.
+    Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(3, 3);
+    expected.row(2) += soft.row(0);
+    expected.row(1) += soft.row(1);
+    expected.row(1) += soft.row(2);
+    expected.row(0) += soft.row(4);
+    for (int k = 0; k < 3; ++k) {
+        expected.col(k) /= expected.col(k).sum();
+    }
+    EXPECT_LT((start.conditionals[1] - expected).cwiseAbs().maxCoeff(), 1e-12);
+}
+
 TEST(CrowdEm, LogLikelihoodNeverDecreases) {
     cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.6, 300, 30, 3, 5);
     spec.labelProbability = 0.6;
@@ -194,6 +268,39 @@ TEST(SpectralCrowd, RecoversConfusionsFromExactMoments) {
                   1e-6)
             << "worker " << m;
     }
+}
+
+TEST(SpectralCrowd, RecoversConfusionsOfSeveralWorkersPerGroupFromExactMoments) {
+    // Six workers who label every item: groups by label count dealt round-robin = {0, 3},
+    // {1, 4}, {2, 5}. Each worker is regressed on the sum of the other two groups' votes
+    // (E[e_x (Z_a + Z_b)ᵀ] = C_m diag(w) (μ_a + μ_b)ᵀ); with exact moments (probabilities in
+    // quarters, 4⁷ items) every confusion matrix and the class prior come out exactly.
+    const Eigen::Vector2d prior(0.25, 0.75);
+    auto confusion = [](double a, double b, double c, double d) {
+        Eigen::MatrixXd theta(2, 2);
+        theta << a, b, c, d; // column = true class
+        return theta;
+    };
+    const std::vector<Eigen::MatrixXd> confusions = {
+        confusion(0.75, 0.25, 0.25, 0.75), confusion(0.5, 0.25, 0.5, 0.75),
+        confusion(0.75, 0.5, 0.25, 0.5),   confusion(0.75, 0.25, 0.25, 0.75),
+        confusion(0.75, 0.25, 0.25, 0.75), confusion(0.5, 0.25, 0.5, 0.75)};
+    const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 16384);
+    ASSERT_EQ(crowd.data.numItems, 16384);
+    const cx::SpectralCrowdResult result = cx::spectralCrowdInitialization(crowd.data, 3);
+    ASSERT_EQ(result.status, cx::Status::Successful) << result.note;
+    EXPECT_LT((result.model.weights - prior).cwiseAbs().maxCoeff(), 1e-6);
+    for (int m = 0; m < 6; ++m) {
+        EXPECT_LT((result.model.conditionals[static_cast<size_t>(m)] -
+                   confusions[static_cast<size_t>(m)])
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-6)
+            << "worker " << m;
+    }
+    // Group means: E[Z_g | y] = the sum of the group's confusion matrices.
+    EXPECT_LT((result.groupMeans[0] - confusions[0] - confusions[3]).cwiseAbs().maxCoeff(), 1e-6);
+    EXPECT_LT((result.groupMeans[2] - confusions[2] - confusions[5]).cwiseAbs().maxCoeff(), 1e-6);
 }
 
 TEST(SyntheticCrowd, BetaSparseGeneratorRecoversItsParameters) {
