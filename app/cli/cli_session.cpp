@@ -38,6 +38,7 @@ TopicsSection topicsSectionOf(const TopicSession& session, double gamma,
     section.rankPerSide = session.projectionOptions.rankPerSide;
     section.rangeIterations = session.projectionOptions.powerIterations;
     section.smoothing = session.smoothing;
+    section.smoothingPrior = session.smoothingPrior;
     section.positive = positiveRule;
     if (!gammas.empty()) {
         section.aucGammas = gammas;
@@ -64,6 +65,7 @@ void applyTopicsSection(const TopicsSection& section, TopicSession& session) {
     session.projectionOptions.rankPerSide = section.rankPerSide;
     session.projectionOptions.powerIterations = section.rangeIterations;
     session.smoothing = section.smoothing;
+    session.smoothingPrior = section.smoothingPrior;
     session.topWords = section.topWords;
 }
 

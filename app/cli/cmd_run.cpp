@@ -51,7 +51,7 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
         const SpecificitySweep sweep =
             specificitySweep(*session.engine, parseGrid("gammas", section.aucGammas),
                              positiveFlags(session, section.positive), session.modelOptions,
-                             session.smoothing);
+                             session.scorerSmoothing());
         // The bootstrap of `sweep --bootstrap B` (or the GUI's), seeded by the model seed as
         // there: the same bands.
         PathBootstrap bands;
@@ -61,7 +61,7 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
             bootstrap.seed = session.modelOptions.seed;
             bands = bootstrapPath(*session.engine, sweep.path,
                                   positiveFlags(session, section.positive), session.modelOptions,
-                                  bootstrap, session.smoothing);
+                                  bootstrap, session.scorerSmoothing());
         }
         writeFileAtomically(session.outDir, "sweep.tsv",
                             sweepTable(sweep, section.bootstrap > 0 ? &bands : nullptr));

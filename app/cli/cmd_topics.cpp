@@ -100,11 +100,11 @@ int runTopics(TopicsCommandOptions& options) {
     if (!positiveRule.empty()) {
         const std::vector<bool> positive = session.foregroundMatching(positiveRule);
         auc = rocAuc(perTokenLogLikelihood(session.corpus->counts, session.foreground, model,
-                                           session.smoothing),
+                                           session.scorerSmoothing()),
                      positive);
         const TopicModelResult baseline = session.engine->solve(0.0, session.modelOptions);
         baselineAuc = rocAuc(perTokenLogLikelihood(session.corpus->counts, session.foreground,
-                                                   baseline, session.smoothing),
+                                                   baseline, session.scorerSmoothing()),
                              positive);
     }
     if (!session.outDir.empty()) {
@@ -198,7 +198,8 @@ int runSweep(SweepCommandOptions& options) {
     const auto numPositive = std::count(positive.begin(), positive.end(), true);
     Stopwatch watch;
     const SpecificitySweep sweep =
-        specificitySweep(*session.engine, gammas, positive, session.modelOptions, session.smoothing);
+        specificitySweep(*session.engine, gammas, positive, session.modelOptions,
+                         session.scorerSmoothing());
     const double sweepMs = watch.elapsedMs();
     watch.restart();
     PathBootstrap bands;
@@ -207,7 +208,7 @@ int runSweep(SweepCommandOptions& options) {
         bootstrap.replicates = replicates;
         bootstrap.seed = session.modelOptions.seed;
         bands = bootstrapPath(*session.engine, sweep.path, positive, session.modelOptions, bootstrap,
-                              session.smoothing);
+                              session.scorerSmoothing());
     }
     const double bootstrapMs = watch.elapsedMs();
     const TopicSuggestions suggestions = suggestTopics(

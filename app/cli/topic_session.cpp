@@ -70,9 +70,13 @@ void TopicSession::declareOptions(OptionList& options) {
                  "power iterations of the randomized range finder")
         .choice("method", method, {"projected", "direct"},
                 "projected (randomized projection) or direct (dense moments)")
-        // 0 = the Jeffreys rule of perTokenLogLikelihood (kAutoSmoothing).
+        // 0 = the automatic rule of perTokenLogLikelihood (kAutoSmoothing).
         .real("smoothing", smoothing, 0.0, 1e6,
-              "additive smoothing of the topic-word probabilities when scoring (0 = Jeffreys)")
+              "fixed additive smoothing of the topic-word probabilities when scoring (0 = the "
+              "automatic rule: a prior of D/2 pseudo-counts, see --smoothing-prior)")
+        .choice("smoothing-prior", smoothingPrior, {"frequency", "uniform"},
+                "shape of the automatic smoothing's prior: frequency (each word's share of the "
+                "foreground's tokens) or uniform (½ per word, the Jeffreys rule)")
         .integer("top", topWords, 1, 10000, "top words listed per topic")
         .integer("threads", threads, 0, 1024, "worker threads (0 = all cores)")
         .text("out", outDir, "write result files into this folder")
@@ -187,6 +191,7 @@ void TopicSession::writeJsonPreamble(nlohmann::ordered_json& json, const char* c
         {"numbers_removed", loadOptions.removeNumbers},
         {"max_df", loadOptions.maxDocumentFraction},
         {"smoothing", smoothing},
+        {"smoothing_prior", smoothingPrior},
         {"threads", threadCount()},
     };
     const LoadReport& r = corpus->report;

@@ -50,7 +50,13 @@ struct TopicSession {
     /// auto | pencil | power | jennrich (TopicModelOptions::decomposition); auto = pencil for
     /// the projected method, power for the direct one
     std::string decomposition = "auto";
-    double smoothing = kAutoSmoothing; ///< 0 = Jeffreys rule (perTokenLogLikelihood)
+    double smoothing = kAutoSmoothing; ///< 0 = the automatic rule (perTokenLogLikelihood)
+    std::string smoothingPrior = "frequency"; ///< the automatic rule's prior: frequency | uniform
+
+    /// The scorer's smoothing (perTokenLogLikelihood) from the two options.
+    ScorerSmoothing scorerSmoothing() const {
+        return {smoothing, parseSmoothingPrior(smoothingPrior)};
+    }
     int topWords = 10;
     int threads = 0;
     std::string outDir;

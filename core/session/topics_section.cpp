@@ -36,7 +36,8 @@ SessionJson TopicsSection::toJson(const std::filesystem::path& sessionDirectory)
                         {"decomposition", decomposition},
                         {"rank_per_side", rankPerSide},
                         {"range_iterations", rangeIterations},
-                        {"smoothing", smoothing}};
+                        {"smoothing", smoothing},
+                        {"smoothing_prior", smoothingPrior}};
     section["auc"] = {{"positive", positive}, {"gammas", aucGammas}};
     if (bootstrap > 0) {
         section["auc"]["bootstrap"] = bootstrap;
@@ -88,6 +89,8 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.rangeIterations = static_cast<int>(model.integer("range_iterations", 3, 0, 100));
     // 0 = the Jeffreys rule (kAutoSmoothing); sessions saved before it existed carry 0.01.
     section.smoothing = model.real("smoothing", 0.0, 0.0, 1e6);
+    // Absent in sessions saved before the word-frequency prior: they scored with the uniform one.
+    section.smoothingPrior = model.choice("smoothing_prior", "uniform", {"frequency", "uniform"});
 
     const SessionFields auc = fields.object("auc");
     section.positive = auc.string("positive", "");

@@ -21,7 +21,7 @@ namespace cx {
 ///      "background": {"mode": "rule", "rule": "topics=gnp,cpi"},
 ///      "model": {"method": "projected", "k": 10, "gamma": 2, "seed": 1, "iterations": 100,
 ///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0,
-///                "decomposition": "power"},
+///                "smoothing_prior": "frequency", "decomposition": "power"},
 ///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25", "bootstrap": 20},
 ///      "view": {"top_words": 10, "all_components": false},
 ///      "saved_by": "topics"}
@@ -53,7 +53,11 @@ struct TopicsSection {
     std::string decomposition = "power"; ///< "power" or "jennrich" (cx::parseDecomposition)
     int rankPerSide = 0; ///< 0 = max(2K, K + 8)
     int rangeIterations = 3;
-    double smoothing = 0.0; ///< 0 = the Jeffreys rule (kAutoSmoothing), > 0 a fixed α
+    double smoothing = 0.0; ///< 0 = the automatic rule (kAutoSmoothing), > 0 a fixed α
+    /// Shape of the automatic rule's prior: "frequency" or "uniform" (cx::parseSmoothingPrior).
+    /// Sessions saved before the field existed used the uniform (Jeffreys) prior and reopen
+    /// with it; new sessions save the default, "frequency".
+    std::string smoothingPrior = "frequency";
     std::string positive;            ///< specificity rule of the AUC; empty = no AUC
     std::string aucGammas = "0:4:0.25"; ///< γ grid text, FROM:TO:STEP
     int bootstrap = 0;                  ///< resamples of the AUC sweep's bootstrap; 0 = none

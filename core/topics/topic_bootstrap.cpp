@@ -19,7 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
                             const std::vector<bool>& positive, const TopicModelOptions& options,
-                            const BootstrapOptions& bootstrap, double smoothing,
+                            const BootstrapOptions& bootstrap, const ScorerSmoothing& smoothing,
                             const CancelToken& cancel,
                             const std::function<void(int, int)>& progress) {
     if (bootstrap.replicates < 2) {

@@ -48,7 +48,7 @@ constexpr double kMinStability = 0.5;
 /// \throws Cancelled; std::invalid_argument for fewer than 2 replicates or a level outside (0, 1).
 PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
                             const std::vector<bool>& positive, const TopicModelOptions& options,
-                            const BootstrapOptions& bootstrap, double smoothing = kAutoSmoothing,
+                            const BootstrapOptions& bootstrap, const ScorerSmoothing& smoothing = {},
                             const CancelToken& cancel = {},
                             const std::function<void(int, int)>& progress = {});
 

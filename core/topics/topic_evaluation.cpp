@@ -14,10 +14,12 @@ namespace cx {
 
 Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
                                       const std::vector<std::int64_t>& documents,
-                                      const TopicModelResult& model, double smoothing) {
-    if (!(smoothing >= 0) || !std::isfinite(smoothing)) {
+                                      const TopicModelResult& model,
+                                      const ScorerSmoothing& smoothing) {
+    const double fixedAlpha = smoothing.alpha;
+    if (!(fixedAlpha >= 0) || !std::isfinite(fixedAlpha)) {
         throw std::invalid_argument("perTokenLogLikelihood: smoothing must be >= 0 (got " +
-                                    std::to_string(smoothing) + ")");
+                                    std::to_string(fixedAlpha) + ")");
     }
     const Eigen::Index d = model.topics.rows();
     if (d != counts.numCols) {
@@ -42,19 +44,38 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
     // Row-major D × k table of log μ̃ so that one word's k values are contiguous.
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> logTopic(d, k);
     Eigen::VectorXd logPrior(k);
-    double tokens = 0; // T, for the Jeffreys rule
-    if (smoothing == kAutoSmoothing) {
+    // T and the prior's shape p for the automatic rule (see the header).
+    const bool automatic = fixedAlpha == kAutoSmoothing;
+    double tokens = 0;
+    Eigen::ArrayXd shape;
+    if (automatic) {
+        shape = Eigen::ArrayXd::Zero(d);
         for (std::int64_t row : documents) {
-            tokens += counts.rowLength(row);
+            for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
+                shape[counts.colIdx[p]] += counts.counts[p];
+            }
+        }
+        tokens = shape.sum();
+        if (smoothing.prior == SmoothingPrior::Uniform || !(tokens > 0)) {
+            shape.setConstant(1.0 / static_cast<double>(d));
+        } else {
+            shape /= tokens;
         }
     }
+    const double priorMass = 0.5 * static_cast<double>(d); // the Jeffreys prior's ½ per word
     for (Eigen::Index j = 0; j < k; ++j) {
         const Eigen::Index t = specific[static_cast<size_t>(j)];
         const double prior = model.weights[t] / totalWeight;
-        // Jeffreys: α_t = 1/(2 n_t) with n_t = π_t·T tokens behind topic t.
-        const double alpha = smoothing > 0 ? smoothing : 1.0 / (2.0 * std::max(prior * tokens, 1.0));
-        const double normaliser = 1.0 + static_cast<double>(d) * alpha;
-        logTopic.col(j) = ((model.topics.col(t).array() + alpha) / normaliser).log().matrix();
+        if (automatic) {
+            const double behind = std::max(prior * tokens, 1.0); // n_t
+            logTopic.col(j) =
+                ((behind * model.topics.col(t).array() + priorMass * shape) / (behind + priorMass))
+                    .log()
+                    .matrix();
+        } else {
+            const double normaliser = 1.0 + static_cast<double>(d) * fixedAlpha;
+            logTopic.col(j) = ((model.topics.col(t).array() + fixedAlpha) / normaliser).log().matrix();
+        }
         logPrior[j] = std::log(prior);
     }
     parallelFor(n, [&](std::int64_t index) {
@@ -70,6 +91,20 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
         out[index] = length > 0 ? logSum / length : std::numeric_limits<double>::quiet_NaN();
     });
     return out;
+}
+
+const char* smoothingPriorName(SmoothingPrior prior) {
+    return prior == SmoothingPrior::Uniform ? "uniform" : "frequency";
+}
+
+SmoothingPrior parseSmoothingPrior(const std::string& name) {
+    if (name == "frequency") {
+        return SmoothingPrior::WordFrequency;
+    }
+    if (name == "uniform") {
+        return SmoothingPrior::Uniform;
+    }
+    throw std::invalid_argument("smoothing prior '" + name + "': expected frequency or uniform");
 }
 
 double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) {
@@ -113,7 +148,7 @@ double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) 
 }
 
 double specificityAuc(const ContrastiveTopicEngine& engine, const TopicModelResult& model,
-                      const std::vector<bool>& positive, double smoothing) {
+                      const std::vector<bool>& positive, const ScorerSmoothing& smoothing) {
     if (model.numForegroundSpecific() == 0) {
         return std::numeric_limits<double>::quiet_NaN();
     }
@@ -125,7 +160,7 @@ double specificityAuc(const ContrastiveTopicEngine& engine, const TopicModelResu
 SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
                                   const std::vector<double>& gammas,
                                   const std::vector<bool>& positive,
-                                  const TopicModelOptions& options, double smoothing,
+                                  const TopicModelOptions& options, const ScorerSmoothing& smoothing,
                                   const CancelToken& cancel,
                                   const std::function<void(const SpecificityPoint&)>& onPoint) {
     const auto& documents = engine.foreground().documents();

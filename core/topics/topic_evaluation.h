@@ -14,24 +14,53 @@
 
 namespace cx {
 
-/// Smoothing argument of perTokenLogLikelihood that selects the Jeffreys rule (below).
+/// Smoothing argument of perTokenLogLikelihood that selects the automatic rule (below).
 constexpr double kAutoSmoothing = 0.0;
+
+/// Where the automatic smoothing puts its pseudo-counts.
+enum class SmoothingPrior {
+    /// In proportion to each word's frequency in the scored documents (the default).
+    WordFrequency,
+    /// The same for every word: the Jeffreys prior ½ per word (the rule before sessions carried
+    /// a prior; such sessions reopen with it).
+    Uniform,
+};
+
+/// Name in sessions, the CLI and --json ("frequency", "uniform").
+const char* smoothingPriorName(SmoothingPrior prior);
+/// \throws std::invalid_argument for another name.
+SmoothingPrior parseSmoothingPrior(const std::string& name);
+
+/// The scorer's smoothing: a fixed additive α > 0, or kAutoSmoothing with a prior.
+struct ScorerSmoothing {
+    double alpha = kAutoSmoothing;
+    SmoothingPrior prior = SmoothingPrior::WordFrequency;
+    ScorerSmoothing() = default;
+    ScorerSmoothing(double fixedAlpha, SmoothingPrior autoPrior = SmoothingPrior::WordFrequency) // NOLINT: a bare α converts
+        : alpha(fixedAlpha), prior(autoPrior) {}
+    bool operator==(const ScorerSmoothing&) const = default;
+};
 
 /// Per-token log marginal likelihood of each listed document under the foreground-specific
 /// topics of `model` (components with λ̂ > 0):
-///   (1/ℓ_n) · log Σ_{t: λ̂_t>0} π_t Π_i μ̃_t(i)^{c_n(i)},   π_t = ω_t / Σ ω,
-///   μ̃_t = (μ_t + α_t) / (1 + D·α_t)   (additive smoothing).
-/// `smoothing` > 0 is a fixed α for every topic. kAutoSmoothing (0) applies the Jeffreys rule:
-/// topic t stands for about n_t = π_t·T tokens of the listed documents (T their total), and a
-/// Jeffreys prior adds a pseudo-count ½ per word, μ̃_t = (n_t μ_t + ½)/(n_t + D/2), i.e.
-/// α_t = 1/(2 n_t): the smoothing shrinks as the data behind a topic grow, whatever the corpus.
+///   (1/ℓ_n) · log Σ_{t: λ̂_t>0} π_t Π_i μ̃_t(i)^{c_n(i)},   π_t = ω_t / Σ ω.
+/// Fixed α > 0: μ̃_t = (μ_t + α)/(1 + D·α) (additive smoothing).
+/// kAutoSmoothing: topic t stands for about n_t = π_t·T tokens of the listed documents (T their
+/// total) and a Dirichlet prior of total mass D/2 (the Jeffreys prior's mass, ½ per word) is
+/// added to them, μ̃_t = (n_t μ_t + (D/2)·p)/(n_t + D/2): the smoothing shrinks as the data
+/// behind a topic grow, whatever the corpus. The prior's shape p is
+///  - WordFrequency (default): p(i) = the word's share of the listed documents' tokens. A word
+///    that the spectral estimate puts at zero (clipped noise) then costs what its frequency
+///    says, not the same ½ pseudo-count for a common and a rare word; with the uniform shape
+///    the AUC hinges on which words fall just below zero, which changes from one γ to the next.
+///  - Uniform: p(i) = 1/D, i.e. α_t = 1/(2 n_t) (the Jeffreys rule).
 /// The multinomial coefficient is omitted (it is the same for every model). Returns NaN for every
 /// document when the model has no foreground-specific topic. Cost O(nnz·K + D·K).
 /// \throws std::invalid_argument for a negative or non-finite smoothing.
 Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
                                       const std::vector<std::int64_t>& documents,
                                       const TopicModelResult& model,
-                                      double smoothing = kAutoSmoothing);
+                                      const ScorerSmoothing& smoothing = {});
 
 /// Area under the ROC curve of `scores` for the binary labels `positive` (Mann–Whitney U with
 /// ties counted one half). Higher score = more likely positive. NaN if either class is empty
@@ -68,14 +97,14 @@ SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
                                   const std::vector<double>& gammas,
                                   const std::vector<bool>& positive,
                                   const TopicModelOptions& options,
-                                  double smoothing = kAutoSmoothing,
+                                  const ScorerSmoothing& smoothing = {},
                                   const CancelToken& cancel = {},
                                   const std::function<void(const SpecificityPoint&)>& onPoint = {});
 
 /// AUC of one model on the engine's foreground documents (NaN without a foreground-specific
 /// topic). \pre positive has one flag per engine.foreground() document.
 double specificityAuc(const ContrastiveTopicEngine& engine, const TopicModelResult& model,
-                      const std::vector<bool>& positive, double smoothing = kAutoSmoothing);
+                      const std::vector<bool>& positive, const ScorerSmoothing& smoothing = {});
 
 /// Indices of the `count` largest entries of a topic column, largest first (ties by index).
 std::vector<Eigen::Index> topEntries(const Eigen::VectorXd& column, int count);

@@ -35,7 +35,7 @@ std::vector<std::string> join(std::vector<std::string> a, const std::vector<std:
 const std::map<std::string, CommandOptions>& expectedOptions() {
     static const std::vector<std::string> topicModel = {
         "corpus", "fg", "bg", "k", "iterations", "restarts", "seed", "decomposition",
-        "rank-per-side", "range-iterations", "method", "smoothing", "top", "threads", "out"};
+        "rank-per-side", "range-iterations", "method", "smoothing", "smoothing-prior", "top", "threads", "out"};
     static const std::map<std::string, CommandOptions> all = {
         {"topics",
          {join(join(topicModel, kLoad), {"gamma", "positive", "save-session"}),
@@ -254,6 +254,45 @@ TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {
     const auto d = runCli(direct, dir);
     ASSERT_EQ(d.exitCode, 0) << d.err;
     EXPECT_EQ(nlohmann::json::parse(d.out)["parameters"]["decomposition"], "power");
+}
+
+TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
+    TempDir dir;
+    const std::string corpus = generateCorpus(dir);
+    auto sweep = [&](const std::string& prior) {
+        std::vector<std::string> args = {"sweep", "--corpus", corpus, "--fg", "group=foreground",
+                                         "--bg", "group=background", "--k", "4", "--min-df", "1",
+                                         "--positive", "set=a", "--gammas", "0:2:0.5", "--json",
+                                         "--out", dir / prior, "--save-session",
+                                         dir / (prior + ".cxproj")};
+        if (!prior.empty()) {
+            args.insert(args.end(), {"--smoothing-prior", prior});
+        }
+        return runCli(args, dir);
+    };
+    const auto byDefault = sweep("");
+    const auto frequency = sweep("frequency");
+    const auto uniform = sweep("uniform");
+    ASSERT_EQ(byDefault.exitCode, 0) << byDefault.err;
+    ASSERT_EQ(uniform.exitCode, 0) << uniform.err;
+    const auto d = nlohmann::json::parse(byDefault.out);
+    const auto f = nlohmann::json::parse(frequency.out);
+    const auto u = nlohmann::json::parse(uniform.out);
+    EXPECT_EQ(d["parameters"]["smoothing_prior"], "frequency");
+    EXPECT_EQ(u["parameters"]["smoothing_prior"], "uniform");
+    EXPECT_EQ(d["points"], f["points"]) << "frequency is the default";
+    // The priors score differently (γ = 0.5: a mixed model, the AUC is below 1).
+    EXPECT_NE(f["points"][1]["auc"], u["points"][1]["auc"]);
+    const auto session = nlohmann::json::parse(readText(dir / "uniform.cxproj"));
+    EXPECT_EQ(session["workspaces"]["topics"]["model"]["smoothing_prior"], "uniform");
+    const auto replay = runCli({"run", dir / "uniform.cxproj", "--out", dir / "replay"}, dir);
+    ASSERT_EQ(replay.exitCode, 0) << replay.err;
+    EXPECT_EQ(readText(dir / "replay/sweep.tsv"), readText(dir / "uniform/sweep.tsv"));
+    const auto bad = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
+                             "group=background", "--positive", "set=a", "--smoothing-prior", "zipf"},
+                            dir);
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("smoothing-prior"), std::string::npos) << bad.err;
 }
 
 TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {

@@ -150,6 +150,7 @@ SweepSpec SpecificityPanel::sweep() const {
         spec.positiveRule = m_positive->text().trimmed();
         spec.gammas = m_gammas;
     }
+    spec.smoothing = m_smoothing;
     return spec;
 }
 

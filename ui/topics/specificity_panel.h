@@ -32,6 +32,8 @@ public:
     /// The sweep the inputs describe (empty rule when invalid).
     SweepSpec sweep() const;
     void setPositiveRule(const QString& rule);
+    /// The scorer's smoothing of the sweeps this panel asks for (from a session).
+    void setSmoothing(const cx::ScorerSmoothing& smoothing) { m_smoothing = smoothing; }
     void setGammaGrid(const QString& text);
     QString gammaGridText() const;
 
@@ -88,6 +90,7 @@ private:
     std::shared_ptr<const cx::SpecificitySweep> m_sweep;
     std::shared_ptr<const cx::PathBootstrap> m_bands;
     QVector<double> m_gammas;
+    cx::ScorerSmoothing m_smoothing;
     bool m_valid = false;
     bool m_running = false;
     qint64 m_startedAtMs = 0;

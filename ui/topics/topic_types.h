@@ -120,7 +120,7 @@ struct SweepPoint {
 struct SweepSpec {
     QString positiveRule; ///< foreground documents matching it are the "positives"
     QVector<double> gammas;
-    double smoothing = cx::kAutoSmoothing; ///< 0 = the Jeffreys rule
+    cx::ScorerSmoothing smoothing; ///< the scorer's smoothing (from the session; default: automatic, word-frequency prior)
 
     bool operator==(const SweepSpec&) const = default;
 };

@@ -354,7 +354,7 @@ void TopicsController::startBootstrap(int replicates) {
     auto sweep = m_lastSweep;
     auto positive = m_lastPositive;
     const cx::TopicModelOptions options = m_lastSweepOptions;
-    const double smoothing = m_lastSweepSmoothing;
+    const cx::ScorerSmoothing smoothing = m_lastSweepSmoothing;
     startBootstrapJob(
         m_sweepPool, generation, replicates,
         [engine, sweep, positive, options, smoothing, replicates](

@@ -162,7 +162,7 @@ private:
     std::shared_ptr<const std::vector<bool>> m_lastPositive;
     std::shared_ptr<const EngineState> m_lastSweepEngine;
     cx::TopicModelOptions m_lastSweepOptions;
-    double m_lastSweepSmoothing = 0;
+    cx::ScorerSmoothing m_lastSweepSmoothing;
     std::shared_ptr<const cx::PathBootstrap> m_lastBootstrap;
 
     JobSlot m_previewJob;

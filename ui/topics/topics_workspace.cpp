@@ -279,7 +279,8 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.seed = parameters.seed;
     section.gamma = m_controller->gamma();
     section.positive = m_controller->sweep().positiveRule.toStdString();
-    section.smoothing = m_controller->sweep().smoothing;
+    section.smoothing = m_controller->sweep().smoothing.alpha;
+    section.smoothingPrior = cx::smoothingPriorName(m_controller->sweep().smoothing.prior);
     section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
     section.topWords = m_tablePanel->model()->topWordCount();
     section.allComponents = m_tablePanel->showAllAction()->isChecked();
@@ -398,6 +399,8 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     setGammaEverywhere(section.gamma);
+    m_specificityPanel->setSmoothing(
+        cx::ScorerSmoothing(section.smoothing, cx::parseSmoothingPrior(section.smoothingPrior)));
     m_specificityPanel->setGammaGrid(QString::fromStdString(section.aucGammas));
     m_specificityPanel->setPositiveRule(QString::fromStdString(section.positive));
     m_tablePanel->setTopWordCount(section.topWords);

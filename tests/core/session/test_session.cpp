@@ -137,6 +137,7 @@ void expectSameTopics(const TopicsSection& a, const TopicsSection& b) {
     EXPECT_EQ(a.iterations, b.iterations);
     EXPECT_EQ(a.restarts, b.restarts);
     EXPECT_EQ(a.smoothing, b.smoothing);
+    EXPECT_EQ(a.smoothingPrior, b.smoothingPrior);
     EXPECT_EQ(a.positive, b.positive);
     EXPECT_EQ(a.aucGammas, b.aucGammas);
     EXPECT_EQ(a.topWords, b.topWords);
@@ -213,7 +214,30 @@ TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {
     PathResolver resolver(read.file);
     expectSameTopics(TopicsSection::fromSession(read, resolver), topics);
     EXPECT_EQ(TopicsSection().smoothing, 0.0) << "the default is the CLI's default";
+    EXPECT_EQ(TopicsSection().smoothingPrior, "frequency") << "the default is the CLI's default";
+    for (const char* prior : {"frequency", "uniform"}) {
+        topics.smoothingPrior = prior;
+        session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
+        writeSession(session, file);
+        const Session again = readSession(file);
+        PathResolver againResolver(again.file);
+        expectSameTopics(TopicsSection::fromSession(again, againResolver), topics);
+    }
     EXPECT_TRUE(TopicsSection().reader.removeNumbers) << "the default is the CLI's default";
+}
+
+TEST(Session, TopicsWithoutASmoothingPriorReopenWithTheUniformOneTheyWereScoredWith) {
+    // Sessions saved before "smoothing_prior" existed scored the AUC with the uniform (Jeffreys)
+    // prior: they must reopen to the same numbers, not with the newer default.
+    TempFolder folder;
+    writeText(folder.path / "c.tsv", "text\n");
+    const fs::path file = folder.path / "old.cxproj";
+    writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
+        "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
+                   "model": {"k": 3, "smoothing": 0}}}})j");
+    const Session session = readSession(file);
+    PathResolver resolver(session.file);
+    EXPECT_EQ(TopicsSection::fromSession(session, resolver).smoothingPrior, "uniform");
 }
 
 TEST(Session, KeepsSectionsAndKeysItDoesNotKnow) {
@@ -309,6 +333,9 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
     EXPECT_NE(sectionError(R"j({"method": "magic"})j").find("/workspaces/topics/model/method: 'magic' is not one of projected, direct"),
               std::string::npos);
     EXPECT_NE(sectionError(R"j([1])j").find("/workspaces/topics/model: expected an object"),
+              std::string::npos);
+    EXPECT_NE(sectionError(R"j({"smoothing_prior": "zipf"})j")
+                  .find("/workspaces/topics/model/smoothing_prior: 'zipf' is not one of frequency, uniform"),
               std::string::npos);
     EXPECT_EQ(sectionError(R"j({"k": 3})j"), "(no error)");
 }

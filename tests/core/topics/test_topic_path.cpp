@@ -269,8 +269,10 @@ TEST(TopicBootstrap, ResampledEngineIsSeeded) {
     EXPECT_EQ(a.foreground().numDocuments(), f.engine->foreground().numDocuments());
 }
 
-TEST(TopicEvaluation, JeffreysSmoothingMatchesItsFormula) {
-    // One topic over 4 words, documents of known length: α = 1/(2·T) with T the total tokens.
+TEST(TopicEvaluation, AutomaticSmoothingMatchesItsFormulaForBothPriors) {
+    // One topic over 4 words, documents of known length (T = 8 tokens, D = 4): the prior adds
+    // D/2 = 2 pseudo-counts to the n_t = T tokens behind the topic, spread uniformly (Jeffreys)
+    // or by each word's share of the scored documents' tokens.
     CountMatrix counts;
     counts.numRows = 2;
     counts.numCols = 4;
@@ -283,12 +285,37 @@ TEST(TopicEvaluation, JeffreysSmoothingMatchesItsFormula) {
     model.lambdas = Eigen::VectorXd::Ones(1);
     model.weights = Eigen::VectorXd::Ones(1);
     model.foregroundSpecific = {true};
-    const Eigen::VectorXd ll = perTokenLogLikelihood(counts, {0, 1}, model);
-    const double alpha = 1.0 / (2.0 * 8.0);
-    auto p = [&](double mu) { return (mu + alpha) / (1.0 + 4 * alpha); };
-    EXPECT_NEAR(ll[0], (3 * std::log(p(0.5)) + std::log(p(0.5))) / 4.0, 1e-12);
-    EXPECT_NEAR(ll[1], (4 * std::log(p(0.0))) / 4.0, 1e-12);
+    const double n = 8.0;
+    const double mass = 2.0;
+    {
+        const Eigen::VectorXd ll =
+            perTokenLogLikelihood(counts, {0, 1}, model, {kAutoSmoothing, SmoothingPrior::Uniform});
+        // The uniform prior is the Jeffreys rule α = 1/(2·T) of additive smoothing.
+        const double alpha = 1.0 / (2.0 * n);
+        auto p = [&](double mu) { return (mu + alpha) / (1.0 + 4 * alpha); };
+        EXPECT_NEAR(ll[0], (3 * std::log(p(0.5)) + std::log(p(0.5))) / 4.0, 1e-12);
+        EXPECT_NEAR(ll[1], (4 * std::log(p(0.0))) / 4.0, 1e-12);
+    }
+    {
+        const Eigen::VectorXd ll = perTokenLogLikelihood(counts, {0, 1}, model); // the default
+        const double share[4] = {3.0 / 8, 1.0 / 8, 2.0 / 8, 2.0 / 8};
+        auto p = [&](int word, double mu) { return (n * mu + mass * share[word]) / (n + mass); };
+        EXPECT_NEAR(ll[0], (3 * std::log(p(0, 0.5)) + std::log(p(1, 0.5))) / 4.0, 1e-12);
+        EXPECT_NEAR(ll[1], (2 * std::log(p(2, 0.0)) + 2 * std::log(p(3, 0.0))) / 4.0, 1e-12);
+        // Scoring one document alone: its own tokens are T and the shares.
+        const Eigen::VectorXd alone = perTokenLogLikelihood(counts, {1}, model);
+        auto q = [&](double mu, double s) { return (4.0 * mu + mass * s) / (4.0 + mass); };
+        EXPECT_NEAR(alone[0], std::log(q(0.0, 0.5)), 1e-12);
+    }
+    // A fixed α ignores the prior.
+    const Eigen::VectorXd fixedU = perTokenLogLikelihood(counts, {0, 1}, model, {0.1, SmoothingPrior::Uniform});
+    const Eigen::VectorXd fixedF = perTokenLogLikelihood(counts, {0, 1}, model, 0.1);
+    EXPECT_EQ(fixedU, fixedF);
+    EXPECT_NEAR(fixedF[1], std::log(0.1 / 1.4), 1e-12);
     EXPECT_THROW(perTokenLogLikelihood(counts, {0}, model, -1.0), std::invalid_argument);
+    EXPECT_EQ(parseSmoothingPrior("uniform"), SmoothingPrior::Uniform);
+    EXPECT_STREQ(smoothingPriorName(parseSmoothingPrior("frequency")), "frequency");
+    EXPECT_THROW(parseSmoothingPrior("zipf"), std::invalid_argument);
 }
 
 } // namespace
