@@ -175,6 +175,17 @@ void AucChartView::setBands(const QVector<double>& gammas, const QVector<double>
     refresh();
 }
 
+void AucChartView::setInadmissibleCounts(const QVector<double>& gammas,
+                                         const QVector<int>& counts) {
+    for (SweepPoint& point : m_points) {
+        for (int i = 0; i < gammas.size() && i < counts.size(); ++i) {
+            if (std::abs(gammas[i] - point.gamma) < 1e-9) {
+                point.numInadmissible = counts[i];
+            }
+        }
+    }
+}
+
 void AucChartView::fillParts(Parts& parts) const {
     // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
     // square on the reference line, its reason on hover. No point is dropped silently.
@@ -323,8 +334,13 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
     const QString band = std::isfinite(nearest->relativeLo)
                              ? tr("\nbootstrap band %1 – %2").arg(nearest->relativeLo, 0, 'f', 3).arg(nearest->relativeHi, 0, 'f', 3)
                              : QString();
+    const QString inadmissible =
+        nearest->numInadmissible > 0
+            ? tr("\n⚠ %1 with a weight outside [−γ, 1] (no topic of the model)")
+                  .arg(countOf(nearest->numInadmissible, tr("component"), tr("components")))
+            : QString();
     QToolTip::showText(QCursor::pos(),
-                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + band)
+                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + band)
                            .arg(nearest->gamma, 0, 'g', 4)
                            .arg(nearest->auc, 0, 'f', 3)
                            .arg(nearest->relativeAuc, 0, 'f', 3)

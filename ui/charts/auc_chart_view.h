@@ -33,6 +33,9 @@ public:
     void setBands(const QVector<double>& gammas, const QVector<double>& lower,
                   const QVector<double>& upper);
 
+    /// Inadmissible-component counts per γ (e.g. recomputed with the bootstrap's bands), shown
+    /// in the point tooltips; points of other γ keep theirs.
+    void setInadmissibleCounts(const QVector<double>& gammas, const QVector<int>& counts);
     const QVector<SweepPoint>& points() const { return m_points; }
     bool isComplete() const { return m_complete; }
     /// Relative AUC at γ by linear interpolation between grid points (NaN outside the grid).
