@@ -29,7 +29,7 @@ std::string asciiReason(Admissibility verdict, double weight, double gamma) {
     case Admissibility::AboveOne:
         return "weight " + formatNumber(weight, 3) + " > 1";
     case Admissibility::BelowMinusGamma:
-        return "weight " + formatNumber(weight, 3) + " < -gamma = " + formatNumber(-gamma, 3);
+        return "weight " + formatNumber(weight, 3) + " < -gamma = " + formatNumber(0.0 - gamma, 3);
     case Admissibility::NotFinite:
         return "weight not finite";
     case Admissibility::Admissible:
@@ -81,7 +81,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
             }
         }
         std::cout << "note: inadmissible: " << names << ": a topic's weight lies in [-gamma, 1] = ["
-                  << formatNumber(-model.gamma) << ", 1]; these components are no topic of the "
+                  << formatNumber(0.0 - model.gamma) << ", 1]; these components are no topic of the "
                   << "model (typically a blend of topics)\n";
     }
     if (admissibility.noAdmissibleForeground()) {

@@ -59,7 +59,7 @@ std::string admissibilityReason(Admissibility verdict, double weight, double gam
     case Admissibility::AboveOne:
         return "ω = " + formatNumber(weight, 3) + " > 1";
     case Admissibility::BelowMinusGamma:
-        return "ω = " + formatNumber(weight, 3) + " < −γ = " + formatNumber(-gamma, 3);
+        return "ω = " + formatNumber(weight, 3) + " < −γ = " + formatNumber(0.0 - gamma, 3);
     case Admissibility::NotFinite:
         return "ω is not finite";
     }

@@ -89,6 +89,51 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         }
     }
     QList<QAbstractSeries*> unnamed; // extra segments and bands: no legend entry
+    // Before the lines, so that their legend entries come first (the legend is cut when the
+    // chart is small) and the lines pass over them: hollow warning markers on the flagged
+    // points, and the admissible region's bounds.
+    QList<QPointF> flaggedPoints;
+    for (const Line& line : m_lines) {
+        for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
+            if (line.flagged[j] && std::isfinite(line.points[j].y())) {
+                flaggedPoints << QPointF(line.points[j].x(),
+                                         std::clamp(line.points[j].y(), yMin, yMax));
+            }
+        }
+    }
+    if (!flaggedPoints.isEmpty()) {
+        auto* flags = new QScatterSeries(chart);
+        flags->setName(m_flagName.isEmpty() ? tr("flagged") : m_flagName);
+        flags->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        flags->setMarkerSize(figure ? 6.0 : 7.0);
+        flags->setColor(Qt::white);
+        flags->setBorderColor(kFlagColour);
+        flags->setPen(QPen(kFlagColour, 1.4));
+        flags->replace(flaggedPoints);
+        chart->addSeries(flags);
+    }
+    // The admissible region ω ∈ [−γ, 1]: the line ω = 1 and the line ω = −γ, within the axes.
+    if (!m_boundsName.isEmpty() && !empty) {
+        QList<QList<QPointF>> bounds;
+        if (1.0 >= yMin && 1.0 <= yMax) {
+            bounds << QList<QPointF>{{m_gammaMinimum, 1.0}, {m_gammaMaximum, 1.0}};
+        }
+        const double from = std::max(m_gammaMinimum, -yMax);
+        const double to = std::min(m_gammaMaximum, -yMin);
+        if (from < to) {
+            bounds << QList<QPointF>{{from, -from}, {to, -to}};
+        }
+        for (int i = 0; i < bounds.size(); ++i) {
+            auto* bound = new QLineSeries(chart);
+            bound->setName(i == 0 ? m_boundsName : QString());
+            bound->setPen(QPen(kBoundColour, 1.0, Qt::DashDotLine));
+            bound->replace(bounds[i]);
+            chart->addSeries(bound);
+            if (i > 0) {
+                unnamed << bound;
+            }
+        }
+    }
     for (const Line& line : m_lines) {
         if (!line.lower.isEmpty() && line.lower.size() == line.upper.size()) {
             // One area per run of finite values: a NaN leaves a gap.
@@ -176,49 +221,6 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                 unnamed << series;
             }
             first = false;
-        }
-    }
-    // Hollow warning markers on the flagged points, over the lines.
-    QList<QPointF> flaggedPoints;
-    for (const Line& line : m_lines) {
-        for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
-            if (line.flagged[j] && std::isfinite(line.points[j].y())) {
-                flaggedPoints << QPointF(line.points[j].x(),
-                                         std::clamp(line.points[j].y(), yMin, yMax));
-            }
-        }
-    }
-    if (!flaggedPoints.isEmpty()) {
-        auto* flags = new QScatterSeries(chart);
-        flags->setName(m_flagName.isEmpty() ? tr("flagged") : m_flagName);
-        flags->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        flags->setMarkerSize(figure ? 6.0 : 7.0);
-        flags->setColor(Qt::white);
-        flags->setBorderColor(kFlagColour);
-        flags->setPen(QPen(kFlagColour, 1.4));
-        flags->replace(flaggedPoints);
-        chart->addSeries(flags);
-    }
-    // The admissible region ω ∈ [−γ, 1]: the line ω = 1 and the line ω = −γ, within the axes.
-    if (!m_boundsName.isEmpty() && !empty) {
-        QList<QList<QPointF>> bounds;
-        if (1.0 >= yMin && 1.0 <= yMax) {
-            bounds << QList<QPointF>{{m_gammaMinimum, 1.0}, {m_gammaMaximum, 1.0}};
-        }
-        const double from = std::max(m_gammaMinimum, -yMax);
-        const double to = std::min(m_gammaMaximum, -yMin);
-        if (from < to) {
-            bounds << QList<QPointF>{{from, -from}, {to, -to}};
-        }
-        for (int i = 0; i < bounds.size(); ++i) {
-            auto* bound = new QLineSeries(chart);
-            bound->setName(i == 0 ? m_boundsName : QString());
-            bound->setPen(QPen(kBoundColour, 1.0, Qt::DashDotLine));
-            bound->replace(bounds[i]);
-            chart->addSeries(bound);
-            if (i > 0) {
-                unnamed << bound;
-            }
         }
     }
     for (int i = 0; i < m_markers.size(); ++i) {
