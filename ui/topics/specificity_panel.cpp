@@ -471,10 +471,9 @@ void SpecificityPanel::updateTrajectories() {
         parts << tr("%1 γ without AUC (hover the red squares)").arg(failed);
     }
     if (flaggedPoints > 0) {
+        // Short: the line must fit two lines beside the Bootstrap button at 1024 × 700.
         const auto none = std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
-        QString text = tr("⚠ inadmissible weights (ω ∉ [−γ, 1]) at %1 of %2 γ (dashed)")
-                           .arg(flaggedPoints)
-                           .arg(path.gammas.size());
+        QString text = tr("⚠ ω ∉ [−γ, 1] at %1 γ (dashed)").arg(flaggedPoints);
         if (none > 0) {
             text += tr(", no admissible foreground topic at %1 γ (shaded)").arg(none);
         }

@@ -190,7 +190,7 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     EXPECT_DOUBLE_EQ(chart->unreliableRanges().front().first, 0.5);
     EXPECT_DOUBLE_EQ(chart->unreliableRanges().front().second, 3.0);
     const QString text = panel.suggestionText();
-    EXPECT_TRUE(text.contains(QStringLiteral("inadmissible weights (ω ∉ [−γ, 1]) at 4 of 4 γ")))
+    EXPECT_TRUE(text.contains(QStringLiteral("⚠ ω ∉ [−γ, 1] at 4 γ (dashed)")))
         << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("no admissible foreground topic at 3 γ")));
 
