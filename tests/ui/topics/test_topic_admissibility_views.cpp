@@ -1,11 +1,18 @@
 // Inadmissible topic weights (ω outside [−γ, 1]) are flagged alike in the top-words table, its
 // summary and placeholder, the exported table, and the topic-weights-vs-γ chart.
+#include "gui_test_helpers.h"
+
 #include "ui/charts/state_weights_chart_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/topics/topics_analysis_panel.h"
+#include "ui/topics/topics_controller.h"
+#include "ui/topics/topics_workspace.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_worker.h"
 
+#include "core/topics/topic_admissibility.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 #include "core/topics/topic_path.h"
@@ -13,9 +20,11 @@
 #include <gtest/gtest.h>
 
 #include <QChart>
+#include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QScatterSeries>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -220,4 +229,65 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     panel.onBootstrapFinished(bands);
     EXPECT_EQ(panel.trajectoryChart()->lines().front().flagged,
               (QList<bool>{false, false, true, true}));
+}
+
+// The workspace gives the table the bootstrap's weight bands of the shown γ: its verdicts are
+// the band rule's (cx::bandsOnPath + cx::checkComponents), at the session's γ and after
+// moving the slider to another grid point; a new sweep drops them again.
+TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma) {
+    using cx::ui::test::waitUntil;
+    cx::ui::test::ErrorRecorder errors;
+    cx::ui::MainWindow window;
+    window.setSettingsPersistent(false);
+    window.resize(1440, 900);
+    window.show();
+    ASSERT_TRUE(window.openDemo());
+    cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();
+    cx::ui::TopicsController* controller = topics->controller();
+    ASSERT_TRUE(waitUntil([&] {
+        return topics->isSettled() && controller->solution().isValid() &&
+               controller->lastSweep() != nullptr;
+    }, 90000));
+    emit topics->specificityPanel()->bootstrapRequested(10);
+    ASSERT_TRUE(waitUntil([&] { return controller->lastBootstrap() != nullptr; }, 120000));
+
+    const auto expectBandVerdicts = [&](double gamma) {
+        const TopicSolution& shown = topics->tablePanel()->model()->solution();
+        ASSERT_TRUE(shown.isValid());
+        ASSERT_NEAR(shown.gamma, gamma, 1e-12);
+        std::vector<double> low, high;
+        cx::bandsOnPath(controller->lastSweep()->path, *controller->lastBootstrap(),
+                        *shown.result, low, high);
+        EXPECT_TRUE(std::any_of(low.begin(), low.end(), [](double v) { return std::isfinite(v); }))
+            << "a grid γ has bands";
+        const cx::ComponentAdmissibility expected = cx::checkComponents(*shown.result, low, high);
+        EXPECT_EQ(topics->tablePanel()->model()->admissibility().verdicts, expected.verdicts)
+            << "gamma " << gamma;
+        EXPECT_EQ(topics->tablePanel()->summaryText().contains(QStringLiteral("inadmissible")),
+                  expected.inadmissible > 0);
+    };
+    expectBandVerdicts(controller->gamma());
+    // A grid γ where the bands change a verdict (the demo has blends whose weight band reaches
+    // into [−γ, 1]): there the table must follow the bands, not the point rule.
+    const cx::TopicPath& path = controller->lastSweep()->path;
+    double target = -1;
+    for (int i = 0; i < static_cast<int>(path.gammas.size()) && target < 0; ++i) {
+        if (cx::checkPathPoint(path, i).verdicts !=
+                cx::checkPathPoint(path, i, controller->lastBootstrap().get()).verdicts) {
+            target = path.gammas[static_cast<size_t>(i)];
+        }
+    }
+    if (target < 0) {
+        GTEST_SKIP() << "no grid γ where the bootstrap bands change a verdict";
+    }
+    topics->analysisPanel()->gammaSpin()->setValue(target);
+    ASSERT_TRUE(waitUntil([&] {
+        return controller->isIdle() && controller->solution().isValid() &&
+               std::abs(topics->tablePanel()->model()->solution().gamma - target) < 1e-12;
+    }, 60000));
+    expectBandVerdicts(target);
+    EXPECT_NE(topics->tablePanel()->model()->admissibility().verdicts,
+              cx::checkComponents(*topics->tablePanel()->model()->solution().result).verdicts)
+        << "at γ = " << target << " the bands decide";
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
