@@ -39,7 +39,9 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     title->setToolTip(tr("<p>For each γ on the grid: decompose, score every foreground document by "
                          "its per-token likelihood under the foreground-specific topics, and "
                          "compute the AUC for separating the positive documents from the other "
-                         "foreground documents. Shown relative to γ = 0.</p>"));
+                         "foreground documents. Shown relative to γ = 0.</p><p>A point ringed in red has a "
+                         "component whose weight lies outside [−γ, 1] (no topic of the model; hover "
+                         "the point for the count).</p>"));
     header->addWidget(title);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("hint"));

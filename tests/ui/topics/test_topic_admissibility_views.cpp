@@ -2,6 +2,7 @@
 // summary and placeholder, the exported table, and the topic-weights-vs-γ chart.
 #include "gui_test_helpers.h"
 
+#include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topics_analysis_panel.h"
@@ -186,7 +187,18 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     SpecificityPanel panel;
     panel.resize(900, 600);
     panel.setCorpus(corpus());
-    panel.onSweepPath(sweep());
+    const auto path = sweep();
+    // The AUC chart streams the points with their point-rule counts, as the sweep does.
+    panel.onSweepStarted({0.0, 1.0, 2.0, 3.0});
+    for (const cx::SpecificityPoint& p : path->points) {
+        cx::ui::SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+        point.numInadmissible =
+            cx::checkPathPoint(path->path, path->path.nearest(p.gamma)).inadmissible;
+        panel.onSweepPoint(point);
+    }
+    panel.onSweepFinished();
+    EXPECT_EQ(panel.chart()->flaggedPointCount(), 4);
+    panel.onSweepPath(path);
     const StateWeightsChartView* chart = panel.trajectoryChart();
     ASSERT_EQ(chart->lines().size(), 1); // T1 only: T2 is never foreground-specific
     const StateWeightsChartView::Line& line = chart->lines().front();
@@ -229,6 +241,9 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     panel.onBootstrapFinished(bands);
     EXPECT_EQ(panel.trajectoryChart()->lines().front().flagged,
               (QList<bool>{false, false, true, true}));
+    // The AUC chart's rings follow the bands too (γ = 1 is cleared).
+    EXPECT_EQ(panel.chart()->flaggedPointCount(), 3);
+    EXPECT_EQ(panel.chart()->points()[1].numInadmissible, 0);
 }
 
 // The workspace gives the table the bootstrap's weight bands of the shown γ: its verdicts are
