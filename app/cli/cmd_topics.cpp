@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/common/format.h"
 #include "core/common/timer.h"
+#include "core/topics/topic_admissibility.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 
@@ -21,6 +22,21 @@
 namespace cx::cli {
 
 namespace {
+
+/// admissibilityReason in ASCII for the console ("weight 2.31 > 1").
+std::string asciiReason(Admissibility verdict, double weight, double gamma) {
+    switch (verdict) {
+    case Admissibility::AboveOne:
+        return "weight " + formatNumber(weight, 3) + " > 1";
+    case Admissibility::BelowMinusGamma:
+        return "weight " + formatNumber(weight, 3) + " < -gamma = " + formatNumber(0.0 - gamma, 3);
+    case Admissibility::NotFinite:
+        return "weight not finite";
+    case Admissibility::Admissible:
+        break;
+    }
+    return {};
+}
 
 void printHumanSummary(const TopicSession& session, const TopicModelResult& model) {
     const LoadReport& r = session.corpus->report;
@@ -53,12 +69,32 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
         std::cout << "note: " << unsettled << " still moving after " << session.modelOptions.iterations
                   << " power iterations (--iterations); shown is the last iterate\n";
     }
+    const ComponentAdmissibility admissibility = checkComponents(model);
+    if (admissibility.inadmissible > 0) {
+        std::string names;
+        for (int t = 0; t < model.numComponents(); ++t) {
+            if (!admissibility.admissible(t)) {
+                names += (names.empty() ? "c" : ", c") + std::to_string(t + 1) + " (" +
+                         asciiReason(admissibility.verdicts[static_cast<size_t>(t)],
+                                     model.signedWeights[t], model.gamma) +
+                         ")";
+            }
+        }
+        std::cout << "note: inadmissible: " << names << ": a topic's weight lies in [-gamma, 1] = ["
+                  << formatNumber(0.0 - model.gamma) << ", 1]; these components are no topic of the "
+                  << "model (typically a blend of topics)\n";
+    }
+    if (admissibility.noAdmissibleForeground()) {
+        std::cout << "note: no admissible foreground-specific topic at gamma = "
+                  << formatNumber(model.gamma)
+                  << ": every component with lambda > 0 is inadmissible\n";
+    }
     std::cout << "\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
         std::cout << "c" << (t + 1) << (specific ? "  weight " : "  signed weight ")
                   << formatNumber(model.signedWeights[t]) << (specific ? "" : " (background/shared)")
-                  << ":";
+                  << (admissibility.admissible(t) ? "" : " [INADMISSIBLE]") << ":";
         for (auto i : topEntries(model.topics.col(t), std::min(session.topWords, 12))) {
             std::cout << ' ' << session.corpus->vocabulary[static_cast<size_t>(i)];
         }
@@ -67,6 +103,47 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
 }
 
 using Json = nlohmann::ordered_json;
+
+/// Console lines naming, per grid point, the path identities (T<id + 1>) whose weight is
+/// inadmissible, and the points without an admissible foreground-specific topic.
+void printInadmissible(const SpecificitySweep& sweep, const PathBootstrap* bands) {
+    std::string lines;
+    std::string none;
+    for (const SpecificityPoint& p : sweep.points) {
+        const int i = sweep.path.nearest(p.gamma);
+        if (i < 0) {
+            continue;
+        }
+        const TopicModelResult& s = sweep.path.solutions[static_cast<size_t>(i)];
+        const ComponentAdmissibility a = checkPathPoint(sweep.path, i, bands);
+        if (a.inadmissible == 0) {
+            continue;
+        }
+        lines += "  gamma " + formatNumber(p.gamma) + ":";
+        for (int t = 0; t < s.numComponents(); ++t) {
+            if (!a.admissible(t)) {
+                lines += " T" +
+                         std::to_string(sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)] + 1) +
+                         " (" + asciiReason(a.verdicts[static_cast<size_t>(t)], s.signedWeights[t], p.gamma) +
+                         ")";
+            }
+        }
+        lines += '\n';
+        if (a.noAdmissibleForeground()) {
+            none += (none.empty() ? "" : ", ") + formatNumber(p.gamma);
+        }
+    }
+    if (lines.empty()) {
+        return;
+    }
+    std::cout << "inadmissible components (weight outside [-gamma, 1]"
+              << (bands != nullptr ? ", whole bootstrap band" : "")
+              << "; T<n> = topic identity along the path):\n"
+              << lines;
+    if (!none.empty()) {
+        std::cout << "no admissible foreground-specific topic at gamma " << none << "\n";
+    }
+}
 
 /// The options of `topics` (declared in addTopicsCommand).
 struct TopicsCommandOptions {
@@ -128,6 +205,10 @@ int runTopics(TopicsCommandOptions& options) {
         result["status"] = toString(model.status);
         result["foreground_specific"] = model.numForegroundSpecific();
         result["rejected_components"] = model.numRejected;
+        // ω ∈ [−γ, 1] per component (topic_admissibility.h); the counts summarise it.
+        const ComponentAdmissibility admissibility = checkComponents(model);
+        result["inadmissible_components"] = admissibility.inadmissible;
+        result["admissible_foreground_specific"] = admissibility.admissibleForeground;
         if (session.method != "direct") {
             result["m2_noise_level"] = model.noiseLevel;
             result["effective_rank"] = model.effectiveRank;
@@ -141,6 +222,13 @@ int runTopics(TopicsCommandOptions& options) {
             std::vector<double>(model.lambdas.data(), model.lambdas.data() + model.lambdas.size());
         result["weights"] =
             std::vector<double>(model.weights.data(), model.weights.data() + model.weights.size());
+        result["signed_weights"] = std::vector<double>(
+            model.signedWeights.data(), model.signedWeights.data() + model.signedWeights.size());
+        Json admissible = Json::array();
+        for (int t = 0; t < model.numComponents(); ++t) {
+            admissible.push_back(admissibility.admissible(t));
+        }
+        result["admissible"] = admissible;
         result["iterations"] = model.iterations;
         if (!positiveRule.empty()) {
             result["positive"] = positiveRule;
@@ -259,6 +347,31 @@ int runSweep(SweepCommandOptions& options) {
                 point["auc_lo"] = band(p, bands.aucLo);
                 point["auc_hi"] = band(p, bands.aucHi);
             }
+            // Per component: its path identity, ω and ω ∈ [−γ, 1] (with the bootstrap's band
+            // when there is one: inadmissible only when the whole band lies outside).
+            const int i = sweep.path.nearest(p.gamma);
+            Json components = Json::array();
+            int inadmissible = 0;
+            if (i >= 0) {
+                const TopicModelResult& s = sweep.path.solutions[static_cast<size_t>(i)];
+                const ComponentAdmissibility a =
+                    checkPathPoint(sweep.path, i, replicates > 0 ? &bands : nullptr);
+                inadmissible = a.inadmissible;
+                for (int t = 0; t < s.numComponents(); ++t) {
+                    Json c = {{"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},
+                              {"weight", s.signedWeights[t]},
+                              {"foreground_specific", static_cast<bool>(
+                                                          s.foregroundSpecific[static_cast<size_t>(t)])},
+                              {"admissible", a.admissible(t)}};
+                    if (replicates > 0) {
+                        c["weight_lo"] = bands.weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                        c["weight_hi"] = bands.weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                    }
+                    components.push_back(c);
+                }
+            }
+            point["n_inadmissible"] = inadmissible;
+            point["components"] = components;
             if (!p.failure.empty()) {
                 point["failure"] = p.failure;
             }
@@ -277,6 +390,7 @@ int runSweep(SweepCommandOptions& options) {
         std::cout << json.dump() << "\n";
     } else {
         std::cout << table;
+        printInadmissible(sweep, replicates > 0 ? &bands : nullptr);
         std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma) << " (within the band: "
                   << suggestions.nearBest.size() << " grid values); suggested K "
                   << suggestions.suggestedK << "; foreground-specific set changes at "

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/format.h"
+#include "core/topics/topic_admissibility.h"
 
 #include <cmath>
 #include <algorithm>
@@ -28,25 +29,33 @@ std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) 
 }
 
 std::string componentTable(const TopicModelResult& model) {
-    std::string out = "component\tlambda\tweight\tforeground_specific\n";
+    // signed_weight = sign(λ̂)/λ̂² (ω); admissible = ω ∈ [−γ, 1] (topic_admissibility.h).
+    const ComponentAdmissibility admissibility = checkComponents(model);
+    std::string out =
+        "component\tlambda\tweight\tforeground_specific\tsigned_weight\tadmissible\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         out += "c" + std::to_string(t + 1) + '\t' + formatNumber(model.lambdas[t]) + '\t' +
                formatNumber(model.weights[t]) + '\t' +
-               (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\n';
+               (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
+               formatNumber(model.signedWeights[t]) + '\t' +
+               (admissibility.admissible(t) ? "1" : "0") + '\n';
     }
     return out;
 }
 
 std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count) {
-    std::string out = "component\tforeground_specific\tweight\trank\tword\tprobability\n";
+    const ComponentAdmissibility admissibility = checkComponents(model);
+    std::string out =
+        "component\tforeground_specific\tweight\trank\tword\tprobability\tadmissible\n";
     for (int t = 0; t < model.numComponents(); ++t) {
+        const char* admissible = admissibility.admissible(t) ? "1" : "0";
         const auto top = topEntries(model.topics.col(t), count);
         for (size_t rank = 0; rank < top.size(); ++rank) {
             out += "c" + std::to_string(t + 1) + '\t' +
                    (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
                    formatNumber(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
                    corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
-                   formatNumber(model.topics(top[rank], t)) + '\n';
+                   formatNumber(model.topics(top[rank], t)) + '\t' + admissible + '\n';
         }
     }
     return out;
@@ -88,9 +97,16 @@ double bandAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
     return values.empty() || i < 0 ? std::nan("") : values[static_cast<size_t>(i)];
 }
 
+int inadmissibleAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
+                   const PathBootstrap* bands) {
+    const int i = sweep.path.nearest(p.gamma);
+    return i < 0 ? 0 : checkPathPoint(sweep.path, i, bands).inadmissible;
+}
+
 std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands) {
     std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific";
-    table += bands != nullptr ? "\tauc_lo\tauc_hi\tnote\n" : "\tnote\n";
+    table += bands != nullptr ? "\tauc_lo\tauc_hi\tn_inadmissible\tnote\n"
+                              : "\tn_inadmissible\tnote\n";
     for (const auto& p : sweep.points) {
         table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' +
                  formatNumber(p.relativeAuc) + '\t' + std::to_string(p.numForegroundSpecific);
@@ -98,7 +114,7 @@ std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands
             table += '\t' + formatNumber(bandAt(sweep, p, bands->aucLo)) + '\t' +
                      formatNumber(bandAt(sweep, p, bands->aucHi));
         }
-        table += '\t' + p.failure + '\n';
+        table += '\t' + std::to_string(inadmissibleAt(sweep, p, bands)) + '\t' + p.failure + '\n';
     }
     return table;
 }

@@ -26,9 +26,14 @@ void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
 std::vector<bool> positiveFlags(const TopicSession& session, const std::string& rule);
 
 /// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point, with
-/// auc_lo and auc_hi when `bands` (a bootstrap of sweep.path) is given, and a last column
-/// `note`: why the point has no AUC ("" for a valid point).
+/// auc_lo and auc_hi when `bands` (a bootstrap of sweep.path) is given, n_inadmissible
+/// (inadmissibleAt) and a last column `note`: why the point has no AUC ("" for a valid point).
 std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands = nullptr);
+
+/// Components at grid point p whose weight is outside [−γ, 1] (checkPathPoint: with the
+/// bootstrap's bands when `bands` is given, else the point rule).
+int inadmissibleAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
+                   const PathBootstrap* bands);
 
 /// The value of a per-path-point band (`values` indexed like sweep.path) at grid point p; NaN
 /// when there is none.

@@ -1,5 +1,7 @@
 #include "core/topics/topic_evaluation.h"
 
+#include "core/topics/topic_admissibility.h"
+
 #include "core/common/parallel.h"
 #include "core/common/timer.h"
 
@@ -206,6 +208,7 @@ SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
         point.failure = path.failures[static_cast<size_t>(i)];
         point.solveMs = model.solveMs;
         point.numForegroundSpecific = model.numForegroundSpecific();
+        point.numInadmissible = checkComponents(model).inadmissible;
         Stopwatch watch;
         point.auc = specificityAuc(engine, model, positive, smoothing);
         point.scoreMs = watch.elapsedMs();

@@ -73,6 +73,9 @@ struct SpecificityPoint {
     double auc = 0;          ///< AUC of per-token likelihood for positives vs other fg documents
     double relativeAuc = 0;  ///< auc / auc(γ = 0)
     int numForegroundSpecific = 0;
+    /// Components whose weight is outside [−γ, 1] (topic_admissibility.h, point rule): kept and
+    /// scored like any other, but no genuine topic.
+    int numInadmissible = 0;
     double solveMs = 0;
     double scoreMs = 0;
     /// Why the AUC is missing (NaN) at this γ: no solution (K above the rank, …) or no

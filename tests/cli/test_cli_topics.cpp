@@ -1,6 +1,7 @@
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <set>
@@ -60,7 +61,9 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
 
     const auto components = parseTsv(readText(out + "/components.tsv"));
     ASSERT_EQ(components.size(), 7u);
-    EXPECT_EQ(components[0], (std::vector<std::string>{"component", "lambda", "weight", "foreground_specific"}));
+    EXPECT_EQ(components[0], (std::vector<std::string>{"component", "lambda", "weight",
+                                                       "foreground_specific", "signed_weight",
+                                                       "admissible"}));
     int specific = 0;
     for (size_t row = 1; row < components.size(); ++row) {
         EXPECT_EQ(components[row][0], "c" + std::to_string(row));
@@ -68,6 +71,10 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
         const double weight = std::stod(components[row][2]);
         const int flag = std::stoi(components[row][3]);
         EXPECT_EQ(flag, lambda > 0 ? 1 : 0);
+        // admissible = ω ∈ [−γ, 1] with ω = sign(λ)/λ² (γ = 2 here).
+        const double omega = std::stod(components[row][4]);
+        EXPECT_NEAR(omega, (lambda > 0 ? 1.0 : -1.0) / (lambda * lambda), 1e-6 * std::abs(omega));
+        EXPECT_EQ(components[row][5], omega >= -2.0 && omega <= 1.0 ? "1" : "0");
         if (lambda > 0) {
             EXPECT_NEAR(weight, 1.0 / (lambda * lambda), 1e-6 * weight);
             ++specific;
@@ -80,6 +87,7 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
     const auto top = parseTsv(readText(out + "/top_words.tsv"));
     ASSERT_GT(top.size(), 1u);
     EXPECT_EQ(top[0][0], "component");
+    EXPECT_EQ(top[0].back(), "admissible");
     EXPECT_EQ(top.size(), 1u + 6u * 10u);
 }
 
@@ -126,6 +134,17 @@ TEST(CliTopics, SameSeedSameFiles) {
     EXPECT_EQ(readText(dir / "a/components.tsv"), readText(dir / "b/components.tsv"));
 }
 
+/// Whether ω is admissible at γ: ω ∈ [−γ, 1] (topic_admissibility.h), or, with a band, the band
+/// reaches into it.
+bool admissibleWeight(double omega, double gamma, const nlohmann::json& c) {
+    if (c.contains("weight_lo") && c["weight_lo"].is_number() && c["weight_hi"].is_number()) {
+        const double lo = c["weight_lo"].get<double>();
+        const double hi = c["weight_hi"].get<double>();
+        return !(lo > 1.0 || hi < -gamma);
+    }
+    return omega >= -gamma && omega <= 1.0;
+}
+
 TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
@@ -137,7 +156,8 @@ TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto rows = parseTsv(readText(out + "/sweep.tsv"));
     ASSERT_EQ(rows.size(), 8u); // header + 7 grid points
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific", "note"}));
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific",
+                                                 "n_inadmissible", "note"}));
     EXPECT_EQ(std::stod(rows[1][0]), 0.0);
     EXPECT_NEAR(std::stod(rows[1][2]), 1.0, 1e-12);
     EXPECT_EQ(std::stod(rows[7][0]), 3.0);
@@ -159,9 +179,22 @@ TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
                             "\"bootstrap_replicates\":4"}) {
         EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
     }
+    // Per component the band rule: inadmissible only when the whole weight band lies outside.
+    const auto json = nlohmann::json::parse(result.out);
+    for (const auto& point : json["points"]) {
+        int count = 0;
+        for (const auto& c : point["components"]) {
+            ASSERT_TRUE(c.contains("weight_lo") && c.contains("weight_hi"));
+            EXPECT_EQ(c["admissible"].get<bool>(),
+                      admissibleWeight(c["weight"].get<double>(), point["gamma"].get<double>(), c));
+            count += c["admissible"].get<bool>() ? 0 : 1;
+        }
+        EXPECT_EQ(point["n_inadmissible"].get<int>(), count);
+    }
     const auto rows = parseTsv(readText(out + "/sweep.tsv"));
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[0][4], "auc_lo");
+    EXPECT_EQ(rows[0][6], "n_inadmissible");
     EXPECT_EQ(rows[0][5], "auc_hi");
     for (size_t i = 1; i < rows.size(); ++i) {
         EXPECT_LE(std::stod(rows[i][4]), std::stod(rows[i][5]));
@@ -230,6 +263,81 @@ TEST(CliTopics, BadInputGivesClearMessageAndNonZeroExit) {
             << joined << "\nstderr: " << result.err;
         EXPECT_EQ(result.err.find("terminate"), std::string::npos) << result.err;
     }
+}
+
+TEST(CliTopics, JsonAndConsoleFlagInadmissibleWeights) {
+    // The bundled Reuters slice at K = 10 over γ = 0…8: whatever components the decomposition
+    // keeps, every reported one carries `admissible` = ω ∈ [−γ, 1], the counts agree, and the
+    // console names exactly the inadmissible ones.
+    TempDir dir;
+    const std::string demo = std::string(CX_SOURCE_DIR) + "/resources/demo/reuters";
+    const std::string econ = "gnp,cpi,trade,bop,money-supply,jobs,ipi,wpi,retail,housing,income,"
+                             "lei,reserves,instal-debt,interest,money-fx";
+    const std::vector<std::string> base = {"--corpus", demo, "--fg", "places=usa", "--bg",
+                                           "topics=" + econ, "--k", "10", "--positive",
+                                           "!topics=" + econ};
+    std::vector<std::string> sweepArgs = {"sweep"};
+    sweepArgs.insert(sweepArgs.end(), base.begin(), base.end());
+    sweepArgs.insert(sweepArgs.end(), {"--gammas", "0:8:1", "--json"});
+    const auto sweep = runCli(sweepArgs, dir);
+    ASSERT_EQ(sweep.exitCode, 0) << sweep.err;
+    const auto json = nlohmann::json::parse(sweep.out);
+    int flagged = 0;
+    double flaggedGamma = -1;
+    for (const auto& point : json["points"]) {
+        const double gamma = point["gamma"].get<double>();
+        int count = 0;
+        for (const auto& c : point["components"]) {
+            const bool admissible = c["admissible"].get<bool>();
+            EXPECT_EQ(admissible, admissibleWeight(c["weight"].get<double>(), gamma, c))
+                << "gamma " << gamma << " weight " << c["weight"];
+            count += admissible ? 0 : 1;
+        }
+        EXPECT_EQ(point["n_inadmissible"].get<int>(), count) << "gamma " << gamma;
+        flagged += count;
+        if (count > 0 && gamma > 0) {
+            flaggedGamma = gamma;
+        }
+    }
+    // The console form of the same sweep lists the flagged points.
+    sweepArgs.pop_back();
+    const auto console = runCli(sweepArgs, dir);
+    ASSERT_EQ(console.exitCode, 0) << console.err;
+    EXPECT_EQ(console.out.find("inadmissible components") != std::string::npos, flagged > 0)
+        << console.out;
+
+    // `topics` at a flagged γ (or γ = 2): JSON per component and the console's [INADMISSIBLE].
+    const double gamma = flaggedGamma > 0 ? flaggedGamma : 2.0;
+    std::vector<std::string> topicsArgs = {"topics"};
+    topicsArgs.insert(topicsArgs.end(), base.begin(), base.end());
+    topicsArgs.insert(topicsArgs.end(), {"--gamma", std::to_string(gamma), "--json"});
+    const auto topics = runCli(topicsArgs, dir);
+    ASSERT_EQ(topics.exitCode, 0) << topics.err;
+    const auto result = nlohmann::json::parse(topics.out)["result"];
+    const auto& weights = result["signed_weights"];
+    const auto& admissible = result["admissible"];
+    ASSERT_EQ(weights.size(), admissible.size());
+    ASSERT_EQ(weights.size(), result["lambdas"].size());
+    int inadmissible = 0;
+    int admissibleForeground = 0;
+    for (size_t t = 0; t < weights.size(); ++t) {
+        const double omega = weights[t].get<double>();
+        EXPECT_EQ(admissible[t].get<bool>(), omega >= -gamma && omega <= 1.0) << omega;
+        inadmissible += admissible[t].get<bool>() ? 0 : 1;
+        admissibleForeground += admissible[t].get<bool>() && omega > 0 ? 1 : 0;
+    }
+    EXPECT_EQ(result["inadmissible_components"].get<int>(), inadmissible);
+    EXPECT_EQ(result["admissible_foreground_specific"].get<int>(), admissibleForeground);
+    topicsArgs.pop_back();
+    const auto text = runCli(topicsArgs, dir);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    size_t marks = 0;
+    for (size_t at = text.out.find("[INADMISSIBLE]"); at != std::string::npos;
+         at = text.out.find("[INADMISSIBLE]", at + 1)) {
+        ++marks;
+    }
+    EXPECT_EQ(marks, static_cast<size_t>(inadmissible)) << text.out;
+    EXPECT_EQ(text.out.find("note: inadmissible") != std::string::npos, inadmissible > 0);
 }
 
 TEST(CliTopics, BundledDemoShowsContrastOnReutersSlice) {

@@ -46,6 +46,11 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     parts.dots->setColor(Qt::white);
     parts.dots->setBorderColor(kCurveColor);
     parts.dots->setPen(QPen(kCurveColor, 1.6 * fontScale));
+    parts.flagged = new QScatterSeries(chart);
+    parts.flagged->setMarkerSize(9 * fontScale);
+    parts.flagged->setColor(Qt::transparent);
+    parts.flagged->setBorderColor(QColor(0xb3, 0x26, 0x1e));
+    parts.flagged->setPen(QPen(QColor(0xb3, 0x26, 0x1e), 1.8 * fontScale));
     parts.failed = new QScatterSeries(chart);
     parts.failed->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     parts.failed->setMarkerSize(7 * fontScale);
@@ -69,6 +74,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     for (QAbstractSeries* series :
          {static_cast<QAbstractSeries*>(parts.reference),
           static_cast<QAbstractSeries*>(parts.curve), static_cast<QAbstractSeries*>(parts.dots),
+          static_cast<QAbstractSeries*>(parts.flagged),
           static_cast<QAbstractSeries*>(parts.failed),
           static_cast<QAbstractSeries*>(parts.marker),
           static_cast<QAbstractSeries*>(parts.markerDot)}) {
@@ -91,6 +97,7 @@ AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
     connect(m_parts.dots, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     connect(m_parts.curve, &QLineSeries::hovered, this, &AucChartView::showPointToolTip);
     connect(m_parts.failed, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
+    connect(m_parts.flagged, &QScatterSeries::hovered, this, &AucChartView::showPointToolTip);
     m_markerLabel = new QGraphicsSimpleTextItem(m_parts.chart);
     m_markerLabel->setBrush(kGammaMarkerColour);
     QFont markerFont = font();
@@ -175,11 +182,28 @@ void AucChartView::setBands(const QVector<double>& gammas, const QVector<double>
     refresh();
 }
 
+void AucChartView::setInadmissibleCounts(const QVector<double>& gammas,
+                                         const QVector<int>& counts) {
+    for (SweepPoint& point : m_points) {
+        for (int i = 0; i < gammas.size() && i < counts.size(); ++i) {
+            if (std::abs(gammas[i] - point.gamma) < 1e-9) {
+                point.numInadmissible = counts[i];
+            }
+        }
+    }
+    refresh();
+}
+
+int AucChartView::flaggedPointCount() const {
+    return m_parts.flagged ? static_cast<int>(m_parts.flagged->count()) : 0;
+}
+
 void AucChartView::fillParts(Parts& parts) const {
     // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
     // square on the reference line, its reason on hover. No point is dropped silently.
     QList<QList<QPointF>> runs(1);
     QList<QPointF> curve; // all valid points (dots)
+    QList<QPointF> flagged; // of them, with a component of inadmissible weight
     QList<QPointF> failed;
     QList<QPointF> bandUpper, bandLower;
     double low = 1.0;
@@ -188,6 +212,9 @@ void AucChartView::fillParts(Parts& parts) const {
         if (std::isfinite(point.relativeAuc)) {
             runs.back().append(QPointF(point.gamma, point.relativeAuc));
             curve.append(QPointF(point.gamma, point.relativeAuc));
+            if (point.numInadmissible > 0) {
+                flagged.append(QPointF(point.gamma, point.relativeAuc));
+            }
             low = std::min(low, point.relativeAuc);
             high = std::max(high, point.relativeAuc);
         } else {
@@ -234,6 +261,7 @@ void AucChartView::fillParts(Parts& parts) const {
         parts.segments[i]->replace(i + 1 < runs.size() ? runs[i + 1] : QList<QPointF>{});
     }
     parts.dots->replace(curve);
+    parts.flagged->replace(flagged);
     parts.failed->replace(failed);
     parts.band->upperSeries()->replace(bandUpper);
     parts.band->lowerSeries()->replace(bandLower);
@@ -323,8 +351,13 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
     const QString band = std::isfinite(nearest->relativeLo)
                              ? tr("\nbootstrap band %1 – %2").arg(nearest->relativeLo, 0, 'f', 3).arg(nearest->relativeHi, 0, 'f', 3)
                              : QString();
+    const QString inadmissible =
+        nearest->numInadmissible > 0
+            ? tr("\n⚠ %1 with a weight outside [−γ, 1] (no topic of the model)")
+                  .arg(countOf(nearest->numInadmissible, tr("component"), tr("components")))
+            : QString();
     QToolTip::showText(QCursor::pos(),
-                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + band)
+                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + band)
                            .arg(nearest->gamma, 0, 'g', 4)
                            .arg(nearest->auc, 0, 'f', 3)
                            .arg(nearest->relativeAuc, 0, 'f', 3)

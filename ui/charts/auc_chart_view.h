@@ -33,6 +33,11 @@ public:
     void setBands(const QVector<double>& gammas, const QVector<double>& lower,
                   const QVector<double>& upper);
 
+    /// Inadmissible-component counts per γ (e.g. recomputed with the bootstrap's bands), shown
+    /// in the point tooltips and as hollow red rings; points of other γ keep theirs.
+    void setInadmissibleCounts(const QVector<double>& gammas, const QVector<int>& counts);
+    /// Points drawn with the inadmissible ring (tests).
+    int flaggedPointCount() const;
     const QVector<SweepPoint>& points() const { return m_points; }
     bool isComplete() const { return m_complete; }
     /// Relative AUC at γ by linear interpolation between grid points (NaN outside the grid).
@@ -56,6 +61,9 @@ private:
         QAreaSeries* band = nullptr;
         QScatterSeries* failed = nullptr; ///< γ values without an AUC, on the reference line
         QScatterSeries* dots = nullptr;
+        /// Valid points with a component of inadmissible weight: a hollow red ring, as the
+        /// flagged points of the topic-weights chart.
+        QScatterSeries* flagged = nullptr;
         QLineSeries* reference = nullptr;
         QLineSeries* marker = nullptr;
         QScatterSeries* markerDot = nullptr;

@@ -9,6 +9,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -21,6 +22,8 @@ namespace {
 
 const QColor kZeroColour(0x8a, 0x92, 0x9a);
 const QColor kUnreliableColour(0xf2, 0xa6, 0x5a, 70);
+const QColor kFlagColour(0xb3, 0x26, 0x1e);
+const QColor kBoundColour(0xb3, 0x5c, 0x00, 150);
 
 /// Line colour for a state colour: very light state colours (quiescent) would vanish on white.
 QColor lineColour(const QColor& colour) {
@@ -76,7 +79,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             upper->replace(QList<QPointF>{{from, yMax}, {to, yMax}});
             lower->replace(QList<QPointF>{{from, yMin}, {to, yMin}});
             auto* band = new QAreaSeries(upper, lower);
-            band->setName(parts.bands.isEmpty() ? tr("no valid model") : QString());
+            band->setName(parts.bands.isEmpty()
+                              ? (m_unreliableName.isEmpty() ? tr("no valid model") : m_unreliableName)
+                              : QString());
             band->setPen(Qt::NoPen);
             band->setBrush(kUnreliableColour);
             chart->addSeries(band);
@@ -84,6 +89,51 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         }
     }
     QList<QAbstractSeries*> unnamed; // extra segments and bands: no legend entry
+    // Before the lines, so that their legend entries come first (the legend is cut when the
+    // chart is small) and the lines pass over them: hollow warning markers on the flagged
+    // points, and the admissible region's bounds.
+    QList<QPointF> flaggedPoints;
+    for (const Line& line : m_lines) {
+        for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
+            if (line.flagged[j] && std::isfinite(line.points[j].y())) {
+                flaggedPoints << QPointF(line.points[j].x(),
+                                         std::clamp(line.points[j].y(), yMin, yMax));
+            }
+        }
+    }
+    if (!flaggedPoints.isEmpty()) {
+        auto* flags = new QScatterSeries(chart);
+        flags->setName(m_flagName.isEmpty() ? tr("flagged") : m_flagName);
+        flags->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        flags->setMarkerSize(figure ? 6.0 : 7.0);
+        flags->setColor(Qt::white);
+        flags->setBorderColor(kFlagColour);
+        flags->setPen(QPen(kFlagColour, 1.4));
+        flags->replace(flaggedPoints);
+        chart->addSeries(flags);
+    }
+    // The admissible region ω ∈ [−γ, 1]: the line ω = 1 and the line ω = −γ, within the axes.
+    if (!m_boundsName.isEmpty() && !empty) {
+        QList<QList<QPointF>> bounds;
+        if (1.0 >= yMin && 1.0 <= yMax) {
+            bounds << QList<QPointF>{{m_gammaMinimum, 1.0}, {m_gammaMaximum, 1.0}};
+        }
+        const double from = std::max(m_gammaMinimum, -yMax);
+        const double to = std::min(m_gammaMaximum, -yMin);
+        if (from < to) {
+            bounds << QList<QPointF>{{from, -from}, {to, -to}};
+        }
+        for (int i = 0; i < bounds.size(); ++i) {
+            auto* bound = new QLineSeries(chart);
+            bound->setName(i == 0 ? m_boundsName : QString());
+            bound->setPen(QPen(kBoundColour, 1.0, Qt::DashDotLine));
+            bound->replace(bounds[i]);
+            chart->addSeries(bound);
+            if (i > 0) {
+                unnamed << bound;
+            }
+        }
+    }
     for (const Line& line : m_lines) {
         if (!line.lower.isEmpty() && line.lower.size() == line.upper.size()) {
             // One area per run of finite values: a NaN leaves a gap.
@@ -116,24 +166,51 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             }
             addBand();
         }
-        // One series per run of finite points: a NaN leaves a gap.
-        QList<QList<QPointF>> segments(1);
-        for (const QPointF& p : line.points) {
-            if (std::isfinite(p.y())) {
-                segments.back() << p;
-            } else if (!segments.back().isEmpty()) {
-                segments.append(QList<QPointF>());
-            }
-        }
-        bool first = true;
-        for (const QList<QPointF>& segment : segments) {
-            if (segment.isEmpty() && !first) {
+        // Pieces of consecutive finite points (a NaN leaves a gap); a piece touching a flagged
+        // point is dashed.
+        struct Piece {
+            QList<QPointF> points;
+            bool dashed = false;
+        };
+        auto flaggedAt = [&line](int j) { return j < line.flagged.size() && line.flagged[j]; };
+        QList<Piece> pieces;
+        int previous = -1;
+        for (int j = 0; j < line.points.size(); ++j) {
+            const QPointF& p = line.points[j];
+            if (!std::isfinite(p.y())) {
+                previous = -1;
                 continue;
             }
+            if (previous < 0) {
+                pieces.append(Piece{{p}, flaggedAt(j)});
+            } else {
+                const bool dashed = flaggedAt(previous) || flaggedAt(j);
+                Piece& last = pieces.back();
+                if (last.points.size() == 1) {
+                    last.dashed = dashed;
+                    last.points << p;
+                } else if (last.dashed == dashed) {
+                    last.points << p;
+                } else {
+                    pieces.append(Piece{{line.points[previous], p}, dashed});
+                }
+            }
+            previous = j;
+        }
+        const QColor colour = lineColour(line.colour);
+        const double width = figure ? 2.0 : 2.2;
+        // The legend shows the line's solid pen: its first piece when solid, else an empty
+        // series of its own.
+        if (pieces.isEmpty() || pieces.front().dashed) {
+            pieces.prepend(Piece{{}, false});
+        }
+        bool first = true;
+        for (const Piece& piece : pieces) {
             auto* series = new QLineSeries(chart);
             series->setName(line.name);
-            series->setPen(QPen(lineColour(line.colour), figure ? 2.0 : 2.2));
-            series->replace(segment);
+            series->setPen(piece.dashed ? QPen(colour, width * 0.8, Qt::DashLine)
+                                        : QPen(colour, width));
+            series->replace(piece.points);
             chart->addSeries(series);
             if (first) {
                 parts.lines << series;
@@ -221,6 +298,31 @@ void StateWeightsChartView::setLines(const QList<Line>& lines, double gammaMinim
     m_gammaMinimum = gammaMinimum;
     m_gammaMaximum = gammaMaximum > gammaMinimum ? gammaMaximum : gammaMinimum + 1;
     rebuild();
+}
+
+void StateWeightsChartView::setUnreliableName(const QString& name) {
+    m_unreliableName = name;
+    rebuild();
+}
+
+void StateWeightsChartView::setFlagName(const QString& name) {
+    m_flagName = name;
+    rebuild();
+}
+
+void StateWeightsChartView::setAdmissibleBounds(const QString& name) {
+    m_boundsName = name;
+    rebuild();
+}
+
+int StateWeightsChartView::flaggedPointCount() const {
+    int count = 0;
+    for (const Line& line : m_lines) {
+        for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
+            count += line.flagged[j] && std::isfinite(line.points[j].y()) ? 1 : 0;
+        }
+    }
+    return count;
 }
 
 void StateWeightsChartView::setMarkers(const QList<double>& gammas, const QString& name) {

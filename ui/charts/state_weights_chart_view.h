@@ -31,6 +31,11 @@ public:
         QList<QPointF> lower, upper;
         /// Listed in the legend (e.g. only the states present at the current γ).
         bool inLegend = true;
+        /// Per point (parallel to `points`, may be empty): the component is flagged there (e.g.
+        /// a topic weight outside [−γ, 1]). Pieces of the line touching a flagged point are
+        /// drawn dashed and flagged points get a hollow warning marker (one legend entry,
+        /// setFlagName).
+        QList<bool> flagged;
     };
 
     explicit StateWeightsChartView(QWidget* parent = nullptr);
@@ -44,6 +49,15 @@ public:
                   const QList<GammaRange>& unreliable = {});
     const QList<Line>& lines() const { return m_lines; }
     const QList<GammaRange>& unreliableRanges() const { return m_unreliable; }
+    /// Legend name of the shaded γ ranges of setLines (default "no valid model").
+    void setUnreliableName(const QString& name);
+    /// Legend name of the flagged-point markers (default "flagged").
+    void setFlagName(const QString& name);
+    /// Draws the admissible region of a contrastive weight, the lines ω = 1 and ω = −γ (thin,
+    /// dotted; one legend entry `name`; "" = off).
+    void setAdmissibleBounds(const QString& name);
+    /// Flagged points over all lines (tests).
+    int flaggedPointCount() const;
     /// Vertical dotted lines at these γ (e.g. where the foreground-specific set changes), with
     /// one legend entry `name`.
     void setMarkers(const QList<double>& gammas, const QString& name);
@@ -89,6 +103,9 @@ private:
     QList<GammaRange> m_unreliable;
     QList<double> m_markers;
     QString m_markerName;
+    QString m_unreliableName;
+    QString m_flagName;
+    QString m_boundsName;
     QString m_weightTitle;
     QString m_figureTitle;
     double m_weightLimit = 1.0;

@@ -2,9 +2,11 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
+#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/topics/selection_picker.h"
 
 #include "core/io/selection.h"
+#include "core/topics/topic_admissibility.h"
 
 #include <QDateTime>
 #include <QDialog>
@@ -19,6 +21,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -36,7 +39,9 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     title->setToolTip(tr("<p>For each γ on the grid: decompose, score every foreground document by "
                          "its per-token likelihood under the foreground-specific topics, and "
                          "compute the AUC for separating the positive documents from the other "
-                         "foreground documents. Shown relative to γ = 0.</p>"));
+                         "foreground documents. Shown relative to γ = 0.</p><p>A point ringed in red has a "
+                         "component whose weight lies outside [−γ, 1] (no topic of the model; hover "
+                         "the point for the count).</p>"));
     header->addWidget(title);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("hint"));
@@ -120,9 +125,19 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_trajectory = new StateWeightsChartView(this);
     m_trajectory->setTexts(tr("topic weight ω"), tr("Topic weights ω vs contrast γ"));
     m_trajectory->setMessage(tr("Topic weights along γ appear when the sweep has finished"));
-    m_trajectory->setToolTip(tr("Each line is one topic followed along the γ path (same colour "
-                                "and name at every γ); dotted lines mark where the set of "
-                                "foreground-specific topics changes. Click to set γ."));
+    m_trajectory->setToolTip(tr(
+        "<p>Each line is one topic followed along the γ path (same colour and name at every γ); "
+        "dotted lines mark where the set of foreground-specific topics changes. Click to set "
+        "γ.</p><p><b>Inadmissible weights.</b> A topic's weight is ω = w<sub>f</sub> − "
+        "γ·w<sub>b</sub> ∈ [−γ, 1] (dash-dotted lines): a foreground topic cannot weigh more "
+        "than 1, a background topic not less than −γ. Where a component lies outside, its line "
+        "is dashed with a hollow red marker and its name carries ⚠: it is no topic of the "
+        "model, typically a blend of several. After a bootstrap a point is flagged only when its "
+        "whole 95 % band lies outside. Shaded: γ without any admissible foreground-specific "
+        "topic.</p>"));
+    m_trajectory->setFlagName(tr("⚠ inadmissible ω ∉ [−γ, 1]"));
+    m_trajectory->setUnreliableName(tr("no admissible foreground topic"));
+    m_trajectory->setAdmissibleBounds(tr("bounds ω = 1, ω = −γ"));
     layout->addWidget(m_trajectory, 1);
     connect(m_trajectory, &StateWeightsChartView::gammaClicked, this,
             &SpecificityPanel::gammaClicked);
@@ -354,16 +369,38 @@ void SpecificityPanel::updateTrajectories() {
     for (double g : path.gammas) {
         gammaMax = std::max(gammaMax, g);
     }
+    // Weight admissibility ω ∈ [−γ, 1] per point (with the bootstrap's bands once they exist).
+    std::vector<cx::ComponentAdmissibility> admissibility;
+    std::vector<double> noAdmissibleForeground;
+    int flaggedPoints = 0;
+    QVector<double> countGammas;
+    QVector<int> counts;
+    for (size_t i = 0; i < path.gammas.size(); ++i) {
+        admissibility.push_back(cx::checkPathPoint(path, static_cast<int>(i), m_bands.get()));
+        noAdmissibleForeground.push_back(admissibility.back().noAdmissibleForeground() ? 1.0 : 0.0);
+        flaggedPoints += admissibility.back().inadmissible > 0 ? 1 : 0;
+        countGammas << path.gammas[i];
+        counts << admissibility.back().inadmissible;
+    }
+    m_chart->setInadmissibleCounts(countGammas, counts);
     for (int id = 0; id < path.numIdentities; ++id) {
         bool foreground = false;
         int bestPoint = -1;
         int bestSlot = -1;
         double bestWeight = -INFINITY;
         StateWeightsChartView::Line line;
+        bool aboveOne = false;
+        bool belowMinusGamma = false;
         for (size_t i = 0; i < path.gammas.size(); ++i) {
             const int slot = path.slotOf(static_cast<int>(i), id);
             const double w = path.signedWeight(static_cast<int>(i), id);
             line.points << QPointF(path.gammas[i], w);
+            const cx::Admissibility verdict =
+                slot >= 0 ? admissibility[i].verdicts[static_cast<size_t>(slot)]
+                          : cx::Admissibility::Admissible;
+            line.flagged << !cx::isAdmissible(verdict);
+            aboveOne = aboveOne || verdict == cx::Admissibility::AboveOne;
+            belowMinusGamma = belowMinusGamma || verdict == cx::Admissibility::BelowMinusGamma;
             if (slot >= 0) {
                 const cx::TopicModelResult& s = path.solutions[i];
                 foreground = foreground || s.foregroundSpecific[static_cast<size_t>(slot)];
@@ -391,6 +428,11 @@ void SpecificityPanel::updateTrajectories() {
             }
         }
         line.name = tr("T%1 %2").arg(id + 1).arg(words.join(QLatin1Char(' ')));
+        if (aboveOne || belowMinusGamma) {
+            line.name += aboveOne && belowMinusGamma ? tr(" ⚠ ω ∉ [−γ, 1]")
+                         : aboveOne                 ? tr(" ⚠ ω > 1")
+                                                    : tr(" ⚠ ω < −γ");
+        }
         if (m_bands && static_cast<size_t>(id) < m_bands->identityStability.size()) {
             const double stability = m_bands->identityStability[static_cast<size_t>(id)];
             line.name += stability < cx::kMinStability ? tr(" ⚠ %1 %").arg(qRound(100 * stability))
@@ -405,7 +447,9 @@ void SpecificityPanel::updateTrajectories() {
     }
     const std::vector<double> changes = cx::foregroundSetChanges(path);
     m_trajectory->setWeightLimit(std::max(1.0, gammaMax));
-    m_trajectory->setLines(lines, path.gammas.front(), path.gammas.back());
+    m_trajectory->setLines(lines, path.gammas.front(), path.gammas.back(),
+                           unreliableRanges(QVector<double>(path.gammas.begin(), path.gammas.end()),
+                                            noAdmissibleForeground));
     m_trajectory->setMarkers(QList<double>(changes.begin(), changes.end()),
                              tr("foreground set changes"));
 
@@ -428,6 +472,15 @@ void SpecificityPanel::updateTrajectories() {
     }
     if (failed > 0) {
         parts << tr("%1 γ without AUC (hover the red squares)").arg(failed);
+    }
+    if (flaggedPoints > 0) {
+        // Short: the line must fit two lines beside the Bootstrap button at 1024 × 700.
+        const auto none = std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
+        QString text = tr("⚠ ω ∉ [−γ, 1] at %1 γ (dashed)").arg(flaggedPoints);
+        if (none > 0) {
+            text += tr(", no admissible foreground topic at %1 γ (shaded)").arg(none);
+        }
+        parts << text;
     }
     if (m_bands) {
         int unstable = 0;

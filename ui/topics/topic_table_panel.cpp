@@ -166,6 +166,20 @@ void TopicTablePanel::setSolution(const TopicSolution& solution) {
     updateSummary();
 }
 
+void TopicTablePanel::setWeightBands(const std::vector<double>& low,
+                                     const std::vector<double>& high) {
+    m_model->setWeightBands(low, high);
+    updateSummary();
+}
+
+QString TopicTablePanel::summaryText() const {
+    return m_summary->text();
+}
+
+QString TopicTablePanel::placeholderText() const {
+    return m_stack->currentWidget() == m_placeholder ? m_placeholder->text() : QString();
+}
+
 void TopicTablePanel::setUpdateLatency(double milliseconds) {
     m_latencyMs = milliseconds;
     updateSummary();
@@ -224,6 +238,20 @@ void TopicTablePanel::updatePlaceholder() {
         text = tr("No foreground-specific topic at γ = %1.\nLower γ, raise K, or show all "
                   "components to see the shared and background ones.")
                    .arg(solution.gamma, 0, 'f', 2);
+    } else if (!m_model->showAll() && m_model->admissibility().noAdmissibleForeground()) {
+        // Say so instead of presenting a blend as a topic.
+        const cx::TopicModelResult& result = *solution.result;
+        QStringList weights;
+        for (int t = 0; t < result.numComponents(); ++t) {
+            if (result.foregroundSpecific[static_cast<size_t>(t)]) {
+                weights << tr("Topic %1: ω = %2").arg(t + 1).arg(formatWeight(result.signedWeights[t]));
+            }
+        }
+        text = tr("⚠ No admissible foreground-specific topic at γ = %1.\nEvery component with "
+                  "λ̂ > 0 has a weight outside [−γ, 1] (%2): a blend of topics, not a topic of "
+                  "the model.\nLower γ or K, or show all components to inspect them.")
+                   .arg(solution.gamma, 0, 'f', 2)
+                   .arg(weights.join(QStringLiteral(", ")));
     }
     m_placeholder->setText(text);
     m_stack->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(m_view) : m_placeholder);
@@ -245,6 +273,32 @@ void TopicTablePanel::updateSummary() {
     parts << tr("%1 of %2 components foreground-specific")
                  .arg(result.numForegroundSpecific())
                  .arg(result.numComponents());
+    const cx::ComponentAdmissibility& admissibility = m_model->admissibility();
+    if (admissibility.inadmissible > 0) {
+        QStringList names;
+        for (int t = 0; t < result.numComponents(); ++t) {
+            if (!admissibility.admissible(t)) {
+                names << (result.foregroundSpecific[static_cast<size_t>(t)] ? tr("Topic %1")
+                                                                             : tr("Component %1"))
+                             .arg(t + 1);
+            }
+        }
+        QString text = tr("⚠ %1 inadmissible (%2)")
+                           .arg(admissibility.inadmissible)
+                           .arg(names.join(QStringLiteral(", ")));
+        if (admissibility.noAdmissibleForeground()) {
+            text += tr(": no admissible foreground-specific topic");
+        }
+        parts << QStringLiteral("<span style='color:#b3261e' title='%2'>%1</span>")
+                     .arg(text.toHtmlEscaped(),
+                          tr("The weight of a topic is ω = w_f − γ·w_b ∈ [−γ, 1]: a foreground topic "
+                             "cannot weigh more than 1, a background topic not less than −γ. "
+                             "Components outside are no topic of the model (typically a blend "
+                             "of several); after a bootstrap a component is flagged only when "
+                             "its whole 95 % weight band lies outside. They stay in the "
+                             "decomposition and the AUC.")
+                              .toHtmlEscaped());
+    }
     parts << tr("solved in %1 ms").arg(solution.solveMs, 0, 'f', 1);
     if (m_latencyMs >= 0) {
         parts << tr("table updated %1 ms after the change").arg(m_latencyMs, 0, 'f', 0);

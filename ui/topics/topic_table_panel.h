@@ -24,6 +24,12 @@ public:
     explicit TopicTablePanel(QWidget* parent = nullptr);
 
     void setSolution(const TopicSolution& solution);
+    /// Bootstrap bands of the shown solution's weights (TopicWordsModel::setWeightBands).
+    void setWeightBands(const std::vector<double>& low, const std::vector<double>& high);
+    /// The summary line's text (tests).
+    QString summaryText() const;
+    /// The message shown instead of the table ("" while the table is shown).
+    QString placeholderText() const;
     /// Latency from the γ/K change to this table update (ms), shown in the summary.
     void setUpdateLatency(double milliseconds);
     void setPlaceholder(const QString& text);

@@ -109,6 +109,9 @@ struct SweepPoint {
     double auc = 0;
     double relativeAuc = 0;
     int numForegroundSpecific = 0;
+    /// Components whose weight is outside [−γ, 1] (topic_admissibility.h; the point rule while
+    /// the sweep streams, the bootstrap's bands once they exist).
+    int numInadmissible = 0;
     /// Why the AUC is missing at this γ ("" for a valid point): drawn as a gap with the reason.
     QString failure;
     /// Bootstrap band of the relative AUC (NaN until a bootstrap ran).

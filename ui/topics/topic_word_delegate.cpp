@@ -18,6 +18,10 @@ void TopicWordDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
         std::clamp(index.data(TopicWordsModel::RelativeValueRole).toDouble(), 0.0, 1.0);
     const double probability = index.data(TopicWordsModel::ValueRole).toDouble();
     const bool selected = opt.state & QStyle::State_Selected;
+    // Inadmissible components (ω outside [−γ, 1]) are hatched, as invalid states' weight bars
+    // are in the chromatin heatmaps.
+    const QVariant admissibleData = index.data(TopicWordsModel::AdmissibleRole);
+    const bool admissible = !admissibleData.isValid() || admissibleData.toBool();
 
     painter->save();
     // Background (selection/alternate rows) from the style, without text.
@@ -34,6 +38,10 @@ void TopicWordDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
         painter->setPen(Qt::NoPen);
         painter->setBrush(barColor);
         painter->drawRoundedRect(bar, 2, 2);
+        if (!admissible) {
+            painter->setBrush(QBrush(QColor(0xb3, 0x26, 0x1e, 90), Qt::BDiagPattern));
+            painter->drawRect(cell);
+        }
     }
 
     const QRect textRect = cell.adjusted(6, 0, -6, 0);

@@ -29,8 +29,59 @@ QString formatWeight(double weight) {
 void TopicWordsModel::setSolution(const TopicSolution& solution) {
     beginResetModel();
     m_solution = solution;
+    m_bandLow.clear();
+    m_bandHigh.clear();
+    updateAdmissibility();
     rebuildColumns();
     endResetModel();
+}
+
+void TopicWordsModel::setWeightBands(const std::vector<double>& low,
+                                     const std::vector<double>& high) {
+    beginResetModel();
+    m_bandLow = low;
+    m_bandHigh = high;
+    updateAdmissibility();
+    endResetModel();
+}
+
+void TopicWordsModel::updateAdmissibility() {
+    m_admissibility = {};
+    if (!m_solution.isValid()) {
+        return;
+    }
+    const cx::TopicModelResult& result = *m_solution.result;
+    const auto k = static_cast<size_t>(result.numComponents());
+    m_admissibility = m_bandLow.size() == k && m_bandHigh.size() == k
+                          ? cx::checkComponents(result, m_bandLow, m_bandHigh)
+                          : cx::checkComponents(result);
+}
+
+QString TopicWordsModel::inadmissibleNote(int component) const {
+    if (component < 0 || static_cast<size_t>(component) >= m_admissibility.verdicts.size() ||
+        m_admissibility.admissible(component)) {
+        return {};
+    }
+    const cx::TopicModelResult& result = *m_solution.result;
+    const auto slot = static_cast<size_t>(component);
+    const double weight = result.signedWeights[component];
+    const cx::Admissibility verdict = m_admissibility.verdicts[slot];
+    QString reason = verdict == cx::Admissibility::AboveOne
+                         ? tr("ω = %1 > 1").arg(formatWeight(weight))
+                     : verdict == cx::Admissibility::BelowMinusGamma
+                         ? tr("ω = %1 < −γ = %2").arg(formatWeight(weight), formatWeight(-result.gamma))
+                         : tr("ω is not finite");
+    const bool banded = slot < m_bandLow.size() && slot < m_bandHigh.size() &&
+                        std::isfinite(m_bandLow[slot]) && std::isfinite(m_bandHigh[slot]);
+    if (banded) {
+        reason += tr(", and so is its whole bootstrap band %1 – %2")
+                      .arg(formatWeight(m_bandLow[slot]), formatWeight(m_bandHigh[slot]));
+    }
+    return tr("⚠ inadmissible: %1. A topic's weight is ω = w_f − γ·w_b ∈ [−γ, 1] (a foreground "
+              "topic cannot weigh more than 1, a background topic not less than −γ), so this "
+              "component is no topic of the model — typically a blend of several topics. It is "
+              "still part of the decomposition and of the AUC's mixture.")
+        .arg(reason);
 }
 
 void TopicWordsModel::setShowAll(bool showAll) {
@@ -142,12 +193,20 @@ QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
         return specific;
     case ComponentRole:
         return component;
-    case Qt::ToolTipRole:
-        return tr("<b>%1</b><br>p = %2 in %3<br>rank %4")
-            .arg(word(component, index.row()).toHtmlEscaped())
-            .arg(probability(component, index.row()), 0, 'g', 4)
-            .arg(componentName(index.column()))
-            .arg(index.row() + 1);
+    case AdmissibleRole:
+        return m_admissibility.admissible(component);
+    case Qt::ToolTipRole: {
+        QString tip = tr("<b>%1</b><br>p = %2 in %3<br>rank %4")
+                          .arg(word(component, index.row()).toHtmlEscaped())
+                          .arg(probability(component, index.row()), 0, 'g', 4)
+                          .arg(componentName(index.column()))
+                          .arg(index.row() + 1);
+        const QString note = inadmissibleNote(component);
+        if (!note.isEmpty()) {
+            tip += QStringLiteral("<br><span style='color:#b3261e'>%1</span>").arg(note.toHtmlEscaped());
+        }
+        return tip;
+    }
     default:
         return {};
     }
@@ -170,9 +229,13 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
     const cx::TopicModelResult& result = *m_solution.result;
     const bool specific = result.foregroundSpecific[static_cast<size_t>(component)];
     const double weight = result.signedWeights[component];
+    const bool admissible = m_admissibility.admissible(component);
     switch (role) {
     case Qt::DisplayRole:
-        return componentName(section) + QStringLiteral("\nω = ") + formatWeight(weight);
+        return (admissible ? QString() : QStringLiteral("⚠ ")) + componentName(section) +
+               QStringLiteral("\nω = ") + formatWeight(weight);
+    case AdmissibleRole:
+        return admissible;
     case Qt::ToolTipRole:
         return tr("<b>%1</b> — %2<br>weight ω = %3<br>λ̂ = %4<br>clipped mass %5 %<br>%6")
             .arg(componentName(section))
@@ -182,10 +245,16 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
             .arg(formatWeight(weight))
             .arg(result.lambdas[component], 0, 'g', 4)
             .arg(result.clippedMass[component] * 100, 0, 'f', 1)
-            .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents()));
+            .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents())) +
+               (admissible ? QString()
+                           : QStringLiteral("<br><span style='color:#b3261e'>%1</span>")
+                                 .arg(inadmissibleNote(component).toHtmlEscaped()));
     case Qt::ForegroundRole:
-        // Components shared with or specific to the background read in the warm colour of
-        // their cells.
+        // Inadmissible components read in warning red; components shared with or specific to
+        // the background in the warm colour of their cells.
+        if (!admissible) {
+            return QVariant(QBrush(QColor(0xb3, 0x26, 0x1e)));
+        }
         return specific ? QVariant() : QVariant(QBrush(QColor(0x8a, 0x2c, 0x1e)));
     case ForegroundSpecificRole:
         return specific;
@@ -221,7 +290,8 @@ QString TopicWordsModel::longTable(QChar separator) const {
     const QString sep(separator);
     QString out = QStringList{QStringLiteral("component"), QStringLiteral("foreground_specific"),
                               QStringLiteral("weight"),    QStringLiteral("rank"),
-                              QStringLiteral("word"),      QStringLiteral("probability")}
+                              QStringLiteral("word"),      QStringLiteral("probability"),
+                              QStringLiteral("admissible")}
                       .join(sep) +
                   QLatin1Char('\n');
     for (int column = 0; column < columnCount(); ++column) {
@@ -243,7 +313,9 @@ QString TopicWordsModel::longTable(QChar separator) const {
                             QString::number(m_solution.result->signedWeights[component], 'g', 10),
                             QString::number(rank + 1),
                             w,
-                            QString::number(probability(component, rank), 'g', 10)}
+                            QString::number(probability(component, rank), 'g', 10),
+                            m_admissibility.admissible(component) ? QStringLiteral("1")
+                                                                  : QStringLiteral("0")}
                     .join(sep) +
                 QLatin1Char('\n');
         }

@@ -2,6 +2,8 @@
 
 #include "ui/topics/topic_types.h"
 
+#include "core/topics/topic_admissibility.h"
+
 #include <QAbstractTableModel>
 
 #include <vector>
@@ -21,12 +23,22 @@ public:
         SignedWeightRole,             ///< sign(λ̂)/λ̂² of the column's component
         ForegroundSpecificRole,       ///< bool: λ̂ > 0
         ComponentRole,                ///< component index in the result
+        AdmissibleRole,               ///< bool: ω ∈ [−γ, 1] (topic_admissibility.h)
     };
 
     using QAbstractTableModel::QAbstractTableModel;
 
+    /// Verdicts by the point rule until setWeightBands gives bootstrap bands.
     void setSolution(const TopicSolution& solution);
     const TopicSolution& solution() const { return m_solution; }
+    /// Bootstrap bands of the solution's signed weights (one per component, NaN = none; e.g.
+    /// cx::bandsOnPath): a component is then inadmissible only when its whole band lies
+    /// outside [−γ, 1]. Empty vectors (or a size other than K) clear them.
+    void setWeightBands(const std::vector<double>& low, const std::vector<double>& high);
+    /// ω ∈ [−γ, 1] verdicts of the solution's components.
+    const cx::ComponentAdmissibility& admissibility() const { return m_admissibility; }
+    /// "⚠ inadmissible: ω = 2.31 > 1 …" for a component ("" when admissible).
+    QString inadmissibleNote(int component) const;
     void setShowAll(bool showAll);
     bool showAll() const { return m_showAll; }
     void setTopWordCount(int count);
@@ -40,7 +52,7 @@ public:
     /// MALLET-like topic keys of the shown columns: "index<TAB>weight<TAB>w1 w2 …" per line.
     QString topicKeysText() const;
     /// Long-format table of the shown columns (as contrast-cli's top_words.tsv):
-    /// component, foreground_specific, weight, rank, word, probability.
+    /// component, foreground_specific, weight, rank, word, probability, admissible.
     QString longTable(QChar separator) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -51,10 +63,13 @@ public:
 
 private:
     void rebuildColumns();
+    void updateAdmissibility();
     QString word(int component, int rank) const;
     double probability(int component, int rank) const;
 
     TopicSolution m_solution;
+    std::vector<double> m_bandLow, m_bandHigh;
+    cx::ComponentAdmissibility m_admissibility;
     bool m_showAll = false;
     int m_topWordCount = 15;
     std::vector<int> m_columns; ///< result components shown, in order

@@ -311,6 +311,7 @@ void TopicsController::restartSweep() {
                 [this, generation](const cx::SpecificityPoint& p) {
                     SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
                     point.failure = QString::fromStdString(p.failure);
+                    point.numInadmissible = p.numInadmissible;
                     QMetaObject::invokeMethod(
                         this,
                         [this, generation, point] {

@@ -15,6 +15,7 @@
 
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
+#include "core/topics/topic_admissibility.h"
 
 #include <QJsonArray>
 #include <QAction>
@@ -150,6 +151,11 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &SpecificityPanel::onBootstrapFinished);
     connect(m_controller, &TopicsController::bootstrapFailed, m_specificityPanel,
             &SpecificityPanel::onBootstrapFailed);
+    // The table flags inadmissible weights with the bands once a bootstrap exists.
+    connect(m_controller, &TopicsController::bootstrapFinished, this,
+            &TopicsWorkspace::updateWeightBands);
+    connect(m_controller, &TopicsController::sweepStarted, this,
+            &TopicsWorkspace::updateWeightBands);
     connect(m_controller, &TopicsController::activityChanged, this, &Workspace::settledChanged);
 
     // Views → controller.
@@ -458,8 +464,23 @@ void TopicsWorkspace::setGammaEverywhere(double gamma) {
     m_controller->setGamma(gamma);
 }
 
+void TopicsWorkspace::updateWeightBands() {
+    const TopicSolution& solution = m_tablePanel->model()->solution();
+    const auto sweep = m_controller->lastSweep();
+    const auto bootstrap = m_controller->lastBootstrap();
+    std::vector<double> low, high;
+    if (solution.isValid() && sweep && bootstrap &&
+        solution.parameters == m_controller->parameters()) {
+        cx::bandsOnPath(sweep->path, *bootstrap, *solution.result, low, high);
+    }
+    m_tablePanel->setWeightBands(low, high);
+}
+
 void TopicsWorkspace::onSolutionChanged(const TopicSolution& solution) {
     m_tablePanel->setSolution(solution);
+    if (m_controller->lastBootstrap()) {
+        updateWeightBands();
+    }
     if (solution.isValid()) {
         // Request → table model reset done; painting follows in this event-loop turn.
         m_tablePanel->setUpdateLatency(

@@ -69,6 +69,8 @@ public:
 private:
     void onCorpusChanged(const CorpusHandle& corpus);
     void onSolutionChanged(const TopicSolution& solution);
+    /// Gives the table the bootstrap's weight bands of the shown solution (or none).
+    void updateWeightBands();
     void applySection(const cx::TopicsSection& section);
     void applyPendingSelection();
     void setGammaEverywhere(double gamma);

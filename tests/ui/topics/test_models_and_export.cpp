@@ -85,8 +85,8 @@ TEST(TopicWordsModel, TopicKeysAndLongTable) {
     EXPECT_EQ(keys[1], QStringLiteral("1\t0.0625\teps,ilon delta"));
     const QString csv = model.longTable(QLatin1Char(','));
     EXPECT_TRUE(csv.startsWith(QStringLiteral("component,foreground_specific,weight,rank,word,"
-                                              "probability\n")));
-    EXPECT_TRUE(csv.contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5\n")));
+                                              "probability,admissible\n")));
+    EXPECT_TRUE(csv.contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1\n")));
     EXPECT_EQ(model.longTable(QLatin1Char('\t')).count(QLatin1Char('\n')), 5);
 }
 
