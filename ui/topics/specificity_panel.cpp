@@ -174,6 +174,14 @@ void SpecificityPanel::setPositiveRule(const QString& rule) {
     m_positive->setCursorPosition(0); // show the start of a long rule
 }
 
+void SpecificityPanel::setSmoothing(const cx::ScorerSmoothing& smoothing) {
+    if (smoothing == m_smoothing) {
+        return;
+    }
+    m_smoothing = smoothing;
+    emit sweepChanged();
+}
+
 void SpecificityPanel::setGammaGrid(const QString& text) {
     m_grid->setText(text);
 }

@@ -33,7 +33,8 @@ public:
     SweepSpec sweep() const;
     void setPositiveRule(const QString& rule);
     /// The scorer's smoothing of the sweeps this panel asks for (from a session).
-    void setSmoothing(const cx::ScorerSmoothing& smoothing) { m_smoothing = smoothing; }
+    /// A change asks for a new sweep (sweepChanged), as a changed rule or grid does.
+    void setSmoothing(const cx::ScorerSmoothing& smoothing);
     void setGammaGrid(const QString& text);
     QString gammaGridText() const;
 

@@ -222,6 +222,23 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     EXPECT_EQ(reopened.chromatinWorkspace()->controller()->data().data, data);
     EXPECT_EQ(reopened.topicsWorkspace()->controller()->statistics().enginesBuilt, built);
     expectSame(saved, Snapshot::of(reopened));
+
+    // The scorer's smoothing is the session's: the demo's word-frequency prior was saved, and a
+    // session that names the uniform one (or predates the field) sweeps with it.
+    EXPECT_EQ(session.section("topics").at("model").at("smoothing_prior"), "frequency");
+    EXPECT_EQ(reopened.topicsWorkspace()->controller()->sweep().smoothing.prior,
+              cx::SmoothingPrior::WordFrequency);
+    cx::Session uniform = cx::readSession(file.toStdString());
+    cx::SessionJson topics = uniform.section("topics");
+    topics["model"]["smoothing_prior"] = "uniform";
+    uniform.setSection("topics", topics);
+    const QString uniformFile = directory.filePath(QStringLiteral("uniform.cxproj"));
+    cx::writeSession(uniform, uniformFile.toStdString());
+    reopened.openPath(uniformFile);
+    ASSERT_TRUE(settleBoth(reopened));
+    EXPECT_EQ(reopened.topicsWorkspace()->controller()->sweep().smoothing.prior,
+              cx::SmoothingPrior::Uniform);
+    EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
 }
 
 TEST(ProjectSession, CorruptNewerAndUnlocatableSessionsChangeNothing) {
