@@ -899,19 +899,37 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     if (slices.size() > 1) {
         constexpr int kJointSteps = 100;
         constexpr int kHalvings = 10;
-        // Off-diagonal energy of a unit-column basis, and the B_c (empty if R is singular).
+        // Off-diagonal energy of a unit-column basis, and the B_c (empty if R is singular). The
+        // directions are independent: from K = kThreadedJointFromK they run on the worker
+        // threads, each B_c computed the same way whichever thread runs it and the energies
+        // summed in direction order, so the thread count changes nothing but the wall time.
+        constexpr Eigen::Index kThreadedJointFromK = 24;
+        const bool threaded = k >= kThreadedJointFromK;
         auto offDiagonal = [&](const Eigen::MatrixXd& r, std::vector<Eigen::MatrixXd>* transformed) {
             const Eigen::PartialPivLU<Eigen::MatrixXd> lu(r);
             if (!(std::abs(lu.determinant()) > 0) || !(lu.rcond() > 1e-12)) {
                 return std::numeric_limits<double>::infinity();
             }
-            double off = 0;
-            for (const Eigen::MatrixXd& slice : slices) {
-                Eigen::MatrixXd b = lu.solve(slice * r);
-                off += b.squaredNorm() - b.diagonal().squaredNorm();
-                if (transformed != nullptr) {
-                    transformed->push_back(std::move(b));
+            std::vector<Eigen::MatrixXd> b(slices.size());
+            std::vector<double> energy(slices.size());
+            auto one = [&](std::int64_t c) {
+                const auto index = static_cast<size_t>(c);
+                b[index] = lu.solve(slices[index] * r);
+                energy[index] = b[index].squaredNorm() - b[index].diagonal().squaredNorm();
+            };
+            if (threaded) {
+                parallelFor(static_cast<std::int64_t>(slices.size()), one);
+            } else {
+                for (size_t c = 0; c < slices.size(); ++c) {
+                    one(static_cast<std::int64_t>(c));
                 }
+            }
+            double off = 0;
+            for (const double e : energy) {
+                off += e;
+            }
+            if (transformed != nullptr) {
+                *transformed = std::move(b);
             }
             return std::isfinite(off) ? off : std::numeric_limits<double>::infinity();
         };

@@ -273,6 +273,36 @@ void BM_ReutersSolve(benchmark::State& state) {
 }
 BENCHMARK(BM_ReutersSolve)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+/// Per-γ solve on Reuters at K = 20 and K = 50 with the pencil (the GUI's default), γ moving
+/// over 1 … 4 as while dragging: the issue-9 latency targets (K ≤ 20 under 20 ms, K = 50 under
+/// 50 ms). The engine is built for K (projection rank per side max(2K, K + 8)).
+void BM_ReutersSolvePencil(benchmark::State& state) {
+    ReutersFixture& f = reuters();
+    if (!f.error.empty()) {
+        state.SkipWithError(f.error.c_str());
+        return;
+    }
+    const int k = static_cast<int>(state.range(0));
+    static std::map<int, std::unique_ptr<ContrastiveTopicEngine>> engines;
+    auto& engine = engines[k];
+    if (!engine) {
+        const auto fg = selectDocuments(*f.corpus, "places=usa").documents;
+        const auto bg = selectDocuments(*f.corpus, std::string("topics=") + kEconomicTopics).documents;
+        engine = std::make_unique<ContrastiveTopicEngine>(
+            std::shared_ptr<const CountMatrix>(f.corpus, &f.corpus->counts), fg, bg, k);
+    }
+    TopicModelOptions options;
+    options.numComponents = k;
+    options.decomposition = Decomposition::Pencil;
+    double gamma = 1.0;
+    for (auto _ : state) {
+        gamma = gamma >= 4.0 ? 1.0 : gamma + 0.1;
+        benchmark::DoNotOptimize(engine->solve(gamma, options));
+    }
+    state.counters["r"] = engine->rank();
+}
+BENCHMARK(BM_ReutersSolvePencil)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_ReutersLikelihood(benchmark::State& state) {
     ReutersFixture& f = reuters();
     if (!f.error.empty()) {
