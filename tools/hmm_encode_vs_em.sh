@@ -2,7 +2,7 @@
 # Spectral HMM vs Baum–Welch EM on the ENCODE hg19 chr18+chr20 cell types (issue 9 part 9).
 # Usage: tools/hmm_encode_vs_em.sh [CLI] [CELL…]   (K = 6, γ = 0; EM results cached in $CACHE)
 # Prints one row per cell: weight sums and mean / worst-state |Δ| to EM after matching, for the
-# plain spectral solve and for --moment-fit 200.
+# plain spectral solve (--moment-fit -1) and for --moment-fit $FIT (default 200).
 set -euo pipefail
 CLI=${1:-build/app/contrast-cli}
 shift || true
@@ -20,7 +20,7 @@ for c in "${CELLS[@]}"; do
   em=$CACHE/$c.em.k$K.json
   [ -s "$em" ] || "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --method em --seed 1 --no-segments \
       --out "$CACHE/out.$c" --json > "$em"
-  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --out "$CACHE/sp.$c" --json > "$CACHE/$c.plain.json"
+  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit -1 --out "$CACHE/sp.$c" --json > "$CACHE/$c.plain.json"
   "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "${FIT:-200}" ${EXTRA:-} --out "$CACHE/fit.$c" --json \
       > "$CACHE/$c.fit.json"
   python3 - "$c" "$em" "$CACHE/$c.plain.json" "$CACHE/$c.fit.json" <<'PY'

@@ -449,10 +449,28 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     out.lambdas = out.weights.unaryExpr([](double w) {
         return w == 0 ? 0.0 : std::copysign(1.0 / std::sqrt(std::abs(w)), w);
     });
+    // The validity test stays that of the extraction: a state keeps the emission clipping of
+    // the extracted component it started from (the all-zero candidate: 0), judged against the
+    // sampling tolerance of its refitted weight, so a γ where the decomposition leaves the valid
+    // set (the states are not identifiable there) is still flagged; the weights lie in [−γ, 1]
+    // by construction. Transitions come from the pair moment (no next-view clipping).
+    Eigen::VectorXd sourceClipping(candidates.rows());
+    sourceClipping << out.emissionClipping, out.droppedEmissionClipping;
+    const double weightTolerance = options.validityZ * 0.5 / std::sqrt(targets.effectiveBins);
     out.emissionClipping = Eigen::VectorXd::Zero(k);
+    out.emissionTolerance = Eigen::VectorXd::Zero(k);
     out.transitionClipping = Eigen::VectorXd::Zero(k);
     out.componentInvalidMass = Eigen::VectorXd::Zero(k);
-    out.invalidMass = 0;
+    for (int h = 0; h < k; ++h) {
+        const int source = fit.sourceCandidate[h];
+        out.emissionClipping[h] = source >= 0 && source < sourceClipping.size() ? sourceClipping[source] : 0.0;
+        out.emissionTolerance[h] =
+            options.validityZ * 0.5 /
+            std::sqrt(targets.effectiveBins * std::max(std::abs(out.weights[h]), 1e-300));
+        out.componentInvalidMass[h] = invalidStateMass(out.weights[h], out.emissionClipping[h],
+                                                       out.emissionTolerance[h], gamma, weightTolerance);
+    }
+    out.invalidMass = out.componentInvalidMass.sum();
     out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
     const int specific = out.numSpecific;
     out.hmm.encoding = moments.encoding;

@@ -18,6 +18,7 @@ cx::ContrastiveHmmOptions ChromatinModelParameters::toOptions() const {
     options.numComponents = numComponents;
     options.seed = seed;
     options.initialization = decomposition;
+    options.momentRefitSweeps = momentFit;
     return options;
 }
 

@@ -3,6 +3,7 @@
 #include "ui/widgets/form_widgets.h"
 #include "ui/widgets/gamma_control.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -99,6 +100,15 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     methodRow->addWidget(fieldLabel(tr("&Decoding"), m_decoding, this));
     methodRow->addWidget(m_decoding);
     methodRow->addSpacing(10);
+    m_momentFit = new QCheckBox(tr("Moment refit"), this);
+    m_momentFit->setToolTip(
+        tr("<p>Marks encoding: re-select the K states among the extracted ones plus an unmarked "
+           "(all-zero) state and take their weights from the first and second mark moments "
+           "(least squares, Σω = 1 − γ), not from the eigenvalues, so the weights account for "
+           "the data (contrast-cli hmm --moment-fit). Off: the K heaviest extracted components "
+           "with eigenvalue weights.</p>"));
+    methodRow->addWidget(m_momentFit);
+    methodRow->addSpacing(10);
     m_info = new QLabel(this);
     m_info->setObjectName(QStringLiteral("hint"));
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -120,6 +130,16 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
             }
         });
     }
+    connect(m_momentFit, &QCheckBox::toggled, this, [this] {
+        if (!m_syncing) {
+            emit parametersChanged(parameters());
+        }
+    });
+    // The refit needs per-mark moments.
+    connect(m_encoding, &QComboBox::currentIndexChanged, this, [this] {
+        m_momentFit->setEnabled(m_encoding->currentData().toInt() ==
+                                static_cast<int>(cx::ObservationEncoding::MarkVector));
+    });
     connect(m_bootstrap, &QToolButton::clicked, this,
             [this] { emit bootstrapRequested(m_replicates->value()); });
     connect(m_cancelBootstrap, &QToolButton::clicked, this,
@@ -145,6 +165,7 @@ ChromatinModelParameters ChromatinAnalysisPanel::parameters() const {
     p.seed = static_cast<std::uint64_t>(m_seed->value());
     p.encoding = static_cast<cx::ObservationEncoding>(m_encoding->currentData().toInt());
     p.decomposition = static_cast<cx::AsymmetricInit>(m_decomposition->currentData().toInt());
+    p.momentFit = m_momentFit->isChecked() ? m_momentFitSweeps : -1;
     return p;
 }
 
@@ -159,6 +180,10 @@ void ChromatinAnalysisPanel::setParameters(const ChromatinModelParameters& param
         std::max(0, m_encoding->findData(static_cast<int>(parameters.encoding))));
     m_decomposition->setCurrentIndex(
         std::max(0, m_decomposition->findData(static_cast<int>(parameters.decomposition))));
+    if (parameters.momentFit >= 0) {
+        m_momentFitSweeps = parameters.momentFit;
+    }
+    m_momentFit->setChecked(parameters.momentFit >= 0);
     m_syncing = false;
 }
 

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -16,8 +17,8 @@ class GammaControl;
 
 /// Model controls of the Chromatin workspace: γ (slider 0–2, where the contrast acts on chromatin
 /// data, exact spin box up to 100), number of states K (2 … rank of the moments: marks + 1, or
-/// the projection rank for combinations), seed, observation encoding (marks / combinations) and
-/// decoding (posterior / Viterbi). Every change is emitted at once; the controller coalesces.
+/// the projection rank for combinations), seed, observation encoding (marks / combinations),
+/// tensor decomposition, moment refit (marks) and decoding (posterior / Viterbi). Every change is emitted at once; the controller coalesces.
 class ChromatinAnalysisPanel : public QWidget {
     Q_OBJECT
 public:
@@ -50,6 +51,7 @@ public:
     QComboBox* encodingCombo() const { return m_encoding; }
     QComboBox* decodingCombo() const { return m_decoding; }
     QComboBox* decompositionCombo() const { return m_decomposition; }
+    QCheckBox* momentFitCheck() const { return m_momentFit; }
     QSpinBox* replicatesSpin() const { return m_replicates; }
     QToolButton* bootstrapButton() const { return m_bootstrap; }
     QToolButton* cancelBootstrapButton() const { return m_cancelBootstrap; }
@@ -69,6 +71,9 @@ private:
     QComboBox* m_encoding = nullptr;
     QComboBox* m_decoding = nullptr;
     QComboBox* m_decomposition = nullptr;
+    QCheckBox* m_momentFit = nullptr;
+    /// Sweeps of the moment refit when "Moment refit" is on (a session's `moment_fit`, else 0).
+    int m_momentFitSweeps = 0;
     QLabel* m_info = nullptr;
     QSpinBox* m_replicates = nullptr;
     QToolButton* m_bootstrap = nullptr;

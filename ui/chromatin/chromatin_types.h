@@ -72,6 +72,9 @@ struct ChromatinModelParameters {
     cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
     /// How the components are extracted: deflation (Alg. 3) or Jennrich (paper 003).
     cx::AsymmetricInit decomposition = cx::AsymmetricInit::Deflation;
+    /// Sweeps of the moment refit (`hmm --moment-fit`, ContrastiveHmmOptions::momentRefitSweeps;
+    /// marks encoding only); -1 = off.
+    int momentFit = -1;
 
     bool operator==(const ChromatinModelParameters&) const = default;
     cx::ContrastiveHmmOptions toOptions() const;

@@ -93,6 +93,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     section.decomposition =
         parameters.decomposition == cx::AsymmetricInit::SimultaneousDiagonalization ? "jennrich"
                                                                                      : "deflation";
+    section.momentFit = parameters.momentFit;
     section.gamma = m_controller->gamma();
     section.decode = cx::toString(m_controller->decodingMethod());
     section.region = m_trackView->regionText().toStdString();
@@ -206,6 +207,7 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
     parameters.decomposition = section.decomposition == "jennrich"
                                    ? cx::AsymmetricInit::SimultaneousDiagonalization
                                    : cx::AsymmetricInit::Deflation;
+    parameters.momentFit = section.momentFit;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     const cx::DecodingMethod decoding = section.decode == "viterbi" ? cx::DecodingMethod::Viterbi
