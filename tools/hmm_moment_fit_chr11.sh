@@ -4,7 +4,8 @@
 #   slice = the bundled demo slice (GM12878 + K562 chr11:0–30 Mb, K = 6),
 #   full  = ../shared/data/chromhmm_hg18_chr11 (both cell types, whole chr11, K = 7).
 # Per setting (-1 = plain, then each FIT): at γ = 0 on all bins the weight sum and the mean /
-# worst-state |Δ| of the emissions to Baum–Welch EM (--method em --seed 1, cached in $CACHE) after
+# worst-state |Δ| of the emissions to Baum–Welch EM (--method em --seed $EM_SEED, default 1,
+# cached in $CACHE) after
 # Hungarian matching; along γ = 0:4:0.1 with genes ∪ TSS ± 2 kb as foreground (path, seed 1) the
 # valid points / ranges, identities and identity changes (of foreground-specific states), and the
 # largest |Σω − (1 − γ)| over the path.
@@ -27,8 +28,8 @@ else
   F=$D/COORDS/hg18/RefSeqGene.hg18.bed.gz,$D/COORDS/hg18/RefSeqTSS2kb.hg18.bed.gz
   K=${K:-7}
 fi
-em=$CACHE/$WHICH.em.k$K.json
-[ -s "$em" ] || "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --method em --seed 1 --no-segments \
+em=$CACHE/$WHICH.em.k$K.s${EM_SEED:-1}.json
+[ -s "$em" ] || "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --method em --seed "${EM_SEED:-1}" --no-segments \
     --out "$CACHE/out.em.$WHICH" --json > "$em"
 for fit in "${FITS[@]}"; do
   "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "$fit" \

@@ -142,5 +142,81 @@ TEST(HmmMomentRefit, SampledDominantEmptyHmmAgreesWithTruth) {
     EXPECT_NEAR(refit.weights[0], truth.start[0], 0.05);
 }
 
+
+TEST(HmmMomentRefit, ContrastWeightsSumToOneMinusGammaOnExactMoments) {
+    // Foreground and background from the same HMM: M_f − γ·M_b = (1 − γ)·M, so the refit's
+    // weights are (1 − γ)·π exactly (negative for γ > 1, never below −γ).
+    const HmmParameters truth = dominantEmptyHmm(6, 8, 5);
+    const SequenceMoments moments = populationContrastiveMoments(truth, truth, 0.0);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    options.momentRefitSweeps = 0;
+    for (const double gamma : {0.5, 1.5}) {
+        const ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, options);
+        EXPECT_NEAR(result.weights.sum(), 1.0 - gamma, 1e-6) << gamma;
+        EXPECT_GE(result.weights.minCoeff(), -gamma - 1e-9) << gamma;
+        const auto match = matchStates(truth.emissions, result.markProbabilities);
+        for (int h = 0; h < 6; ++h) {
+            EXPECT_NEAR(result.weights[match[static_cast<size_t>(h)]], (1.0 - gamma) * truth.start[h],
+                        1e-4)
+                << "γ " << gamma << ", state " << h;
+        }
+        EXPECT_LT(matchedMeanAbsoluteDifference(truth.emissions, result.markProbabilities), 1e-4);
+        EXPECT_EQ(result.invalidMass, 0.0) << gamma;
+    }
+}
+
+TEST(HmmMomentRefit, RefitStatesKeepTheValidityTestOfTheirExtractedComponent) {
+    // Sampled moments, so extracted emissions leave [0, 1] by sampling error (clipping > 0).
+    const HmmParameters truth = dominantEmptyHmm(6, 8, 5);
+    const ChromatinData data = sampleChromatinData(truth, {100000}, 78);
+    const BinClasses classes = classifyBins(data, nullptr, nullptr);
+    const SequenceMoments moments = computeSequenceMoments(data, classes);
+    ContrastiveHmmOptions options;
+    options.numComponents = 6;
+    options.extraComponents = 2;
+    const ContrastiveHmmResult plain = solveContrastiveHmm(moments, 0.0, options);
+    options.momentRefitSweeps = 0; // the emissions stay the extracted ones
+    const ContrastiveHmmResult refit = solveContrastiveHmm(moments, 0.0, options);
+    ASSERT_EQ(refit.decompositionRank, plain.decompositionRank);
+    const double effective = 1.0 / (1.0 / static_cast<double>(moments.foreground.numTriples));
+    double total = 0;
+    int unmarked = 0;
+    for (int h = 0; h < 6; ++h) {
+        const Eigen::RowVectorXd row = refit.markProbabilities.row(h);
+        double expected = -1;
+        if (row.isZero(0)) {
+            expected = 0; // the added all-zero candidate
+            ++unmarked;
+        }
+        for (Eigen::Index c = 0; c < plain.markProbabilities.rows(); ++c) {
+            if (row == plain.markProbabilities.row(c)) {
+                expected = plain.emissionClipping[c];
+            }
+        }
+        for (Eigen::Index c = 0; c < plain.droppedMarkProbabilities.rows(); ++c) {
+            if (row == plain.droppedMarkProbabilities.row(c)) {
+                expected = plain.droppedEmissionClipping[c];
+            }
+        }
+        ASSERT_GE(expected, 0) << "state " << h << " is no extracted component";
+        EXPECT_EQ(refit.emissionClipping[h], expected) << h;
+        const double tolerance =
+            options.validityZ * 0.5 / std::sqrt(effective * std::abs(refit.weights[h]));
+        EXPECT_NEAR(refit.emissionTolerance[h], tolerance, 1e-12 * tolerance) << h;
+        EXPECT_DOUBLE_EQ(refit.componentInvalidMass[h],
+                         invalidStateMass(refit.weights[h], expected, tolerance, 0.0,
+                                          options.validityZ * 0.5 / std::sqrt(effective)))
+            << h;
+        total += refit.componentInvalidMass[h];
+    }
+    EXPECT_LE(unmarked, 1);
+    EXPECT_GT((plain.emissionClipping.array() > 0).count() +
+                  (plain.droppedEmissionClipping.array() > 0).count(),
+              0)
+        << "no clipping to carry over: the test checks nothing";
+    EXPECT_DOUBLE_EQ(refit.invalidMass, total);
+}
+
 } // namespace
 } // namespace cx

@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -239,6 +240,77 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     EXPECT_EQ(reopened.topicsWorkspace()->controller()->sweep().smoothing.prior,
               cx::SmoothingPrior::Uniform);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+}
+
+TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
+    ErrorRecorder errors;
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const QString file = directory.filePath(QStringLiteral("refit.cxproj"));
+    std::vector<double> savedWeights;
+    {
+        MainWindow window;
+        window.setSettingsPersistent(false);
+        window.resize(1440, 900);
+        window.show();
+        ASSERT_TRUE(window.openDemo());
+        ASSERT_TRUE(settleBoth(window));
+        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        QCheckBox* refit = chromatin->analysisPanel()->momentFitCheck();
+        ASSERT_NE(refit, nullptr);
+        EXPECT_FALSE(refit->toolTip().isEmpty());
+        EXPECT_TRUE(refit->isEnabled());
+        // The demo session has no moment_fit: off, as it was saved.
+        EXPECT_FALSE(refit->isChecked());
+        EXPECT_EQ(chromatin->controller()->parameters().momentFit, -1);
+        const double gamma = chromatin->controller()->gamma();
+        // A click re-solves with the refit: the weights account for the data (Σω = 1 − γ).
+        QTest::mouseClick(refit, Qt::LeftButton);
+        EXPECT_TRUE(refit->isChecked());
+        EXPECT_EQ(chromatin->controller()->parameters().momentFit, 0);
+        ASSERT_TRUE(waitUntil([&] {
+            return chromatinSettled(chromatin) &&
+                   chromatin->controller()->solution().parameters.momentFit == 0;
+        }, 30000));
+        const auto& result = *chromatin->controller()->solution().result;
+        EXPECT_NEAR(result.weights.sum(), 1.0 - gamma, 1e-4);
+        EXPECT_GT(result.momentResidualSelected, 0.0);
+        savedWeights.assign(result.weights.data(), result.weights.data() + result.weights.size());
+        QTest::qWait(120);
+        EXPECT_TRUE(window.project()->isModified());
+        ASSERT_TRUE(window.project()->saveTo(file));
+    }
+    const cx::Session session = cx::readSession(file.toStdString());
+    EXPECT_EQ(session.section("chromatin").at("model").at("moment_fit"), 0);
+
+    MainWindow reopened;
+    reopened.setSettingsPersistent(false);
+    reopened.resize(1440, 900);
+    reopened.show();
+    reopened.openPath(file);
+    ASSERT_TRUE(settleBoth(reopened));
+    ChromatinWorkspace* chromatin = reopened.chromatinWorkspace();
+    EXPECT_TRUE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
+    EXPECT_EQ(chromatin->controller()->parameters().momentFit, 0);
+    const auto& result = *chromatin->controller()->solution().result;
+    EXPECT_EQ(std::vector<double>(result.weights.data(), result.weights.data() + result.weights.size()),
+              savedWeights);
+    EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+
+    // A session written before the field existed reopens with the refit off.
+    cx::Session old = cx::readSession(file.toStdString());
+    cx::SessionJson section = old.section("chromatin");
+    section["model"].erase("moment_fit");
+    old.setSection("chromatin", section);
+    const QString oldFile = directory.filePath(QStringLiteral("old.cxproj"));
+    cx::writeSession(old, oldFile.toStdString());
+    reopened.openPath(oldFile);
+    ASSERT_TRUE(settleBoth(reopened));
+    EXPECT_FALSE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
+    EXPECT_EQ(chromatin->controller()->parameters().momentFit, -1);
+    EXPECT_EQ(chromatin->controller()->solution().parameters.momentFit, -1);
+    EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
 TEST(ProjectSession, CorruptNewerAndUnlocatableSessionsChangeNothing) {

@@ -1,0 +1,113 @@
+// contrast-cli hmm --moment-fit on a synthetic sparse-mark HMM with exact truth (issue 9 part 9,
+// issue 10): the plain solve misses the dominant unmarked state, the refit's weights account for
+// the data; the option is off by default and reported in --json.
+#include "cli_runner.h"
+
+#include "core/hmm/contrastive_hmm.h"
+#include "core/hmm/synthetic_hmm.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace cx {
+namespace {
+
+using test::runCli;
+using test::TempDir;
+
+/// As tests/core/hmm/test_hmm_moment_refit.cpp: state 0 is unmarked (every mark 0.01) and
+/// holds most of the bins.
+HmmParameters sparseMarkHmm(int k, int m, std::uint64_t seed) {
+    HmmParameters hmm = randomSyntheticHmm(k, m, seed, 0.85);
+    hmm.emissions.row(0).setConstant(0.01);
+    for (int i = 1; i < k; ++i) {
+        hmm.transitions.row(i) *= 0.7;
+        hmm.transitions(i, 0) += 0.3;
+    }
+    hmm.transitions.row(0).setConstant(0.03 / (k - 1));
+    hmm.transitions(0, 0) = 0.97;
+    hmm.start = stationaryDistribution(hmm.transitions);
+    return hmm;
+}
+
+/// Writes a sampled chromosome as a ChromHMM binarized file.
+void writeBinarized(const ChromatinData& data, const std::filesystem::path& path) {
+    std::ofstream out(path);
+    out << "SYN\tchr1\n";
+    for (int mark = 0; mark < data.numMarks(); ++mark) {
+        out << (mark ? "\t" : "") << data.markNames[static_cast<size_t>(mark)];
+    }
+    out << "\n";
+    for (const std::uint32_t pattern : data.tracks.front().bins) {
+        for (int mark = 0; mark < data.numMarks(); ++mark) {
+            out << (mark ? "\t" : "") << int(data.value(static_cast<int>(pattern), mark));
+        }
+        out << "\n";
+    }
+}
+
+TEST(CliHmmMomentFit, RefitWeightsAccountForASparseMarkHmmAndTheDefaultIsReported) {
+    TempDir dir;
+    const HmmParameters truth = sparseMarkHmm(6, 8, 5);
+    ASSERT_GT(truth.start[0], 0.6);
+    const ChromatinData data = sampleChromatinData(truth, {200000}, 77);
+    const auto track = dir / "SYN_chr1_binary.txt";
+    writeBinarized(data, track);
+    const auto solve = [&](const std::vector<std::string>& extra, const std::string& out) {
+        std::vector<std::string> args = {"hmm",           "--tracks", track,
+                                         "--k",           "6",        "--no-segments",
+                                         "--json",        "--out",    dir / out};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto result = runCli(args, dir);
+        EXPECT_EQ(result.exitCode, 0) << result.err;
+        return nlohmann::json::parse(result.out);
+    };
+    const auto emissionsOf = [](const nlohmann::json& model) {
+        const auto& rows = model.at("components");
+        Eigen::MatrixXd e(static_cast<Eigen::Index>(rows.size()),
+                          static_cast<Eigen::Index>(rows.at(0).size()));
+        for (Eigen::Index i = 0; i < e.rows(); ++i) {
+            for (Eigen::Index j = 0; j < e.cols(); ++j) {
+                e(i, j) = rows.at(static_cast<size_t>(i)).at(static_cast<size_t>(j));
+            }
+        }
+        return e;
+    };
+    const auto sum = [](const nlohmann::json& weights) {
+        double s = 0;
+        for (const auto& w : weights) {
+            s += w.get<double>();
+        }
+        return s;
+    };
+    // Default: off, reported as −1; the eigenvalue weights do not account for the bins.
+    const nlohmann::json plain = solve({"--gamma", "0"}, "plain");
+    EXPECT_EQ(plain.at("parameters").at("moment_fit"), -1);
+    const double plainSum = sum(plain.at("model").at("weights"));
+    // --moment-fit 0: weights sum to 1 with an unmarked state holding the truth's share.
+    const nlohmann::json fit = solve({"--gamma", "0", "--moment-fit", "0"}, "fit");
+    EXPECT_EQ(fit.at("parameters").at("moment_fit"), 0);
+    const auto& weights = fit.at("model").at("weights");
+    EXPECT_NEAR(sum(weights), 1.0, 1e-4);
+    EXPECT_GT(std::abs(plainSum - 1.0), 0.1) << "the plain solve already accounts for the data";
+    const Eigen::MatrixXd emissions = emissionsOf(fit.at("model"));
+    Eigen::Index unmarked = 0;
+    emissions.rowwise().maxCoeff().minCoeff(&unmarked);
+    EXPECT_LT(emissions.row(unmarked).maxCoeff(), 0.05);
+    EXPECT_NEAR(weights.at(static_cast<size_t>(unmarked)).get<double>(), truth.start[0], 0.05);
+    EXPECT_LT(matchedMeanAbsoluteDifference(truth.emissions, emissions),
+              matchedMeanAbsoluteDifference(truth.emissions, emissionsOf(plain.at("model"))));
+    // With a foreground (the first half of the chromosome, same HMM) at γ = 0.5 the refit's
+    // weights sum to 1 − γ, and the validity test is still reported.
+    const auto bed = dir / "half.bed";
+    std::ofstream(bed) << "chr1\t0\t" << 100000 * 200 << "\n";
+    const nlohmann::json contrast =
+        solve({"--fg-regions", bed, "--gamma", "0.5", "--moment-fit", "0"}, "contrast");
+    EXPECT_NEAR(sum(contrast.at("model").at("weights")), 0.5, 1e-4);
+    EXPECT_TRUE(contrast.at("model").contains("component_invalid_mass"));
+}
+
+} // namespace
+} // namespace cx
