@@ -66,6 +66,30 @@ Eigen::MatrixXd inverseSqrt(const Eigen::MatrixXd& sigma) {
 
 namespace {
 
+/// N_eff = (1/N_f + γ²/N_b)⁻¹: the number of bins behind the contrast's moments at γ.
+double effectiveBins(const SequenceMoments& moments, double gamma) {
+    const double nf = static_cast<double>(moments.foreground.numTriples);
+    const double nb = static_cast<double>(std::max<std::int64_t>(moments.background.numTriples, 1));
+    return 1.0 / (1.0 / nf + gamma * gamma / nb);
+}
+
+/// The validity test of the first K states of `out` from their weights and emission clipping:
+/// a proportion estimated from the N_eff·|ω_t| bins of a component has a standard error of at
+/// most 1/(2√(N_eff|ω_t|)); fills emissionTolerance, componentInvalidMass and invalidMass.
+void assessValidity(ContrastiveHmmResult& out, int k, double effective, double gamma,
+                    double validityZ) {
+    out.emissionTolerance.resize(k);
+    out.componentInvalidMass.resize(k);
+    const double weightTolerance = validityZ * 0.5 / std::sqrt(effective);
+    for (int t = 0; t < k; ++t) {
+        out.emissionTolerance[t] =
+            validityZ * 0.5 / std::sqrt(effective * std::max(std::abs(out.weights[t]), 1e-300));
+        out.componentInvalidMass[t] = invalidStateMass(out.weights[t], out.emissionClipping[t],
+                                                       out.emissionTolerance[t], gamma, weightTolerance);
+    }
+    out.invalidMass = out.componentInvalidMass.sum();
+}
+
 /// The combined (contrastive) moments at one γ in the coordinates of the decomposition: modes
 /// (x_t, ψ_−, ψ_+) of sizes r × S × S, each mode transformed by y ↦ Wᵀy (FeatureScaling), and
 /// the maps back to natural coordinates (a = W⁻ᵀa').
@@ -348,22 +372,7 @@ ContrastiveHmmResult assembleResult(const SequenceMoments& moments, double gamma
     out.droppedMarkProbabilities = allMarks.bottomRows(rank - k);
     out.emissionClipping = clipping.head(k);
     out.droppedEmissionClipping = clipping.tail(rank - k);
-    // Sampling scale of a proportion estimated from the N_eff·|ω_t| bins of a component:
-    // 1/(2√(N_eff|ω_t|)) bounds its standard error, N_eff = (1/N_f + γ²/N_b)⁻¹.
-    const double nf = static_cast<double>(fg.numTriples);
-    const double nb = static_cast<double>(std::max<std::int64_t>(bg.numTriples, 1));
-    const double effective = 1.0 / (1.0 / nf + gamma * gamma / nb);
-    out.emissionTolerance.resize(k);
-    out.componentInvalidMass.resize(k);
-    const double weightTolerance = options.validityZ * 0.5 / std::sqrt(effective);
-    for (int t = 0; t < k; ++t) {
-        const double tolerance = options.validityZ * 0.5 /
-                                 std::sqrt(effective * std::max(std::abs(out.weights[t]), 1e-300));
-        out.emissionTolerance[t] = tolerance;
-        out.componentInvalidMass[t] = invalidStateMass(out.weights[t], out.emissionClipping[t],
-                                                       tolerance, gamma, weightTolerance);
-    }
-    out.invalidMass = out.componentInvalidMass.sum();
+    assessValidity(out, k, effectiveBins(moments, gamma), gamma, options.validityZ);
 
     // Next-view rows over all R components: n_h = Σ_j A(h, j) o_j, so Õ⁺n_h is a probability
     // vector for a valid state; its negative mass is the transition part of the validity test.
@@ -432,9 +441,7 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     targets.mean = m22.col(m).head(m);
     targets.second = m22.topLeftCorner(m, m);
     targets.total = m22(m, m);
-    const double nf = static_cast<double>(fg.numTriples);
-    const double nb = static_cast<double>(std::max<std::int64_t>(bg.numTriples, 1));
-    targets.effectiveBins = 1.0 / (1.0 / nf + gamma * gamma / nb);
+    targets.effectiveBins = effectiveBins(moments, gamma);
     Eigen::MatrixXd candidates(out.markProbabilities.rows() + out.droppedMarkProbabilities.rows(), m);
     candidates << out.markProbabilities, out.droppedMarkProbabilities;
     MomentRefitOptions refit;
@@ -456,21 +463,13 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     // by construction. Transitions come from the pair moment (no next-view clipping).
     Eigen::VectorXd sourceClipping(candidates.rows());
     sourceClipping << out.emissionClipping, out.droppedEmissionClipping;
-    const double weightTolerance = options.validityZ * 0.5 / std::sqrt(targets.effectiveBins);
     out.emissionClipping = Eigen::VectorXd::Zero(k);
-    out.emissionTolerance = Eigen::VectorXd::Zero(k);
     out.transitionClipping = Eigen::VectorXd::Zero(k);
-    out.componentInvalidMass = Eigen::VectorXd::Zero(k);
     for (int h = 0; h < k; ++h) {
         const int source = fit.sourceCandidate[h];
         out.emissionClipping[h] = source >= 0 && source < sourceClipping.size() ? sourceClipping[source] : 0.0;
-        out.emissionTolerance[h] =
-            options.validityZ * 0.5 /
-            std::sqrt(targets.effectiveBins * std::max(std::abs(out.weights[h]), 1e-300));
-        out.componentInvalidMass[h] = invalidStateMass(out.weights[h], out.emissionClipping[h],
-                                                       out.emissionTolerance[h], gamma, weightTolerance);
     }
-    out.invalidMass = out.componentInvalidMass.sum();
+    assessValidity(out, k, targets.effectiveBins, gamma, options.validityZ);
     out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
     const int specific = out.numSpecific;
     out.hmm.encoding = moments.encoding;
