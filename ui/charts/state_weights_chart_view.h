@@ -5,7 +5,10 @@
 #include <QList>
 #include <QPointF>
 
+#include <QVector>
+
 #include <utility>
+#include <vector>
 
 class QAreaSeries;
 class QChart;
@@ -114,5 +117,11 @@ private:
     double m_gamma = 0;
     QString m_messageText;
 };
+
+/// Grid points flagged by a positive value (e.g. a chromatin path's specificInvalidMass, or 1
+/// where a topic path has no admissible foreground topic), as γ ranges reaching halfway to the
+/// neighbours; adjacent ranges merge. The shaded ranges of StateWeightsChartView::setLines.
+QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,
+                                                          const std::vector<double>& invalidMass);
 
 } // namespace cx::ui

@@ -605,23 +605,4 @@ WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatal
     return out;
 }
 
-QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,
-                                                          const std::vector<double>& invalidMass) {
-    QList<StateWeightsChartView::GammaRange> unreliable;
-    const int n = gammas.size();
-    for (int i = 0; i < n && static_cast<size_t>(i) < invalidMass.size(); ++i) {
-        if (!(invalidMass[static_cast<size_t>(i)] > 0)) {
-            continue;
-        }
-        const double from = i > 0 ? (gammas[i - 1] + gammas[i]) / 2 : gammas[i];
-        const double to = i + 1 < n ? (gammas[i] + gammas[i + 1]) / 2 : gammas[i];
-        if (!unreliable.isEmpty() && unreliable.back().second >= from) {
-            unreliable.back().second = to;
-        } else {
-            unreliable.append({from, to});
-        }
-    }
-    return unreliable;
-}
-
 } // namespace cx::ui

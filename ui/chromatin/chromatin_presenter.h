@@ -115,9 +115,5 @@ struct WeightLines {
 /// unstable states get unstableSuffix in their name. Invalid (empty) when the sweep and the
 /// catalog do not fit together.
 WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog);
-/// Grid points without a valid model (specificInvalidMass > 0), as γ ranges reaching halfway
-/// to the neighbours; adjacent ranges merge.
-QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,
-                                                          const std::vector<double>& invalidMass);
 
 } // namespace cx::ui

@@ -2,7 +2,6 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/topics/selection_picker.h"
 
 #include "core/io/selection.h"
