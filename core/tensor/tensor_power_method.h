@@ -136,8 +136,9 @@ public:
     /// that splits it best; (2) joint diagonalisation of all R directions: every M(η_c) has the
     /// eigenvectors Z, and R ← R(I + Δ) with the least-squares first-order correction
     /// Δ_ij = −Σ_c (d_ci − d_cj)E_c(i, j) / Σ_c (d_ci − d_cj)² (B_c = R⁻¹M(η_c)R = D_c + E_c),
-    /// each step halved until it lowers the off-diagonal energy Σ_c ‖E_c‖² (≤ 100 steps, until
-    /// the energy no longer decreases by 10⁻⁹ of itself), so a pair one direction barely
+    /// each step halved (down to 2⁻⁹) until it lowers the off-diagonal energy Σ_c ‖E_c‖²
+    /// (≤ 100 steps; it stops when no such step lowers it or the energy no longer decreases by
+    /// 10⁻⁹ of itself), so a pair one direction barely
     /// separates is decided by the directions that separate it well; (3) each column z is
     /// scaled to |zᵀSz| = 1 and the dual y = σ·S·z gives |λ_t| = T_w(y, y, y), whose sign fixes
     /// z's. A cluster no direction splits is degenerate (status NumericalIssue), as is a

@@ -18,7 +18,8 @@ class GammaControl;
 /// Model controls of the Chromatin workspace: γ (slider 0–2, where the contrast acts on chromatin
 /// data, exact spin box up to 100), number of states K (2 … rank of the moments: marks + 1, or
 /// the projection rank for combinations), seed, observation encoding (marks / combinations),
-/// tensor decomposition, moment refit (marks) and decoding (posterior / Viterbi). Every change is emitted at once; the controller coalesces.
+/// tensor decomposition, moment refit (marks) and decoding (posterior / Viterbi). Every change
+/// is emitted at once; the controller coalesces.
 class ChromatinAnalysisPanel : public QWidget {
     Q_OBJECT
 public:
