@@ -105,10 +105,12 @@ int runCrowd(CrowdCommandOptions& options) {
         out["error_rate"] = nullable(result.errorRate);
         out["accuracy"] = nullable(1.0 - result.errorRate);
         if (*method == CrowdMethod::MajorityVote) {
-            // The rule above breaks ties toward the first-seen label; this is the same vote with
-            // ties broken at random (expected error), the convention of Zhang et al. 2014.
+            // error_rate is the expectation over random tie-breaks (the convention of Zhang et
+            // al. 2014's reference code), kept under its old name too; the first-seen rule is
+            // reported for comparison only (it lets the order of the file decide ties).
             const MajorityVoteTies ties = majorityVoteRandomTies(data);
             out["error_rate_random_ties"] = nullable(ties.expectedErrorRate);
+            out["error_rate_first_seen"] = nullable(1.0 - goldAccuracy(data, majorityVote(data)));
             out["tied_gold_items"] = ties.tiedGoldItems;
         }
         out["informative_set_size"] = result.informativeSetSize();

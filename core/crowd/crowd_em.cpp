@@ -34,6 +34,32 @@ std::vector<int> majorityVote(const CrowdLabels& data) {
     return out;
 }
 
+std::vector<int> majorityVoteRandomTieBreak(const CrowdLabels& data, std::uint64_t seed) {
+    const auto numClasses = static_cast<size_t>(data.numClasses);
+    std::vector<int> counts(static_cast<size_t>(data.numItems) * numClasses, 0);
+    for (const CrowdObservation& o : data.observations) {
+        ++counts[static_cast<size_t>(o.item) * numClasses + static_cast<size_t>(o.label)];
+    }
+    Rng rng(seed);
+    std::vector<int> out(static_cast<size_t>(data.numItems), 0);
+    std::vector<int> tied;
+    for (size_t n = 0; n < out.size(); ++n) {
+        const int* row = &counts[n * numClasses];
+        const int best = *std::max_element(row, row + numClasses);
+        tied.clear();
+        for (size_t c = 0; c < numClasses; ++c) {
+            if (row[c] == best) {
+                tied.push_back(static_cast<int>(c));
+            }
+        }
+        out[n] = tied.size() == 1
+                     ? tied.front()
+                     : tied[std::uniform_int_distribution<size_t>(0, tied.size() - 1)(
+                           rng.engine())];
+    }
+    return out;
+}
+
 MajorityVoteTies majorityVoteRandomTies(const CrowdLabels& data) {
     const auto numClasses = static_cast<size_t>(data.numClasses);
     std::vector<int> counts(static_cast<size_t>(data.numItems) * numClasses, 0);

