@@ -58,6 +58,22 @@ void expectConsistentViews(MainWindow& window, int step) {
     }
 }
 
+/// Steps of the stress run: 1,000, and 150 under ThreadSanitizer (preset `tsan`), where each of
+/// the real solves runs ~10× slower and the thousand steps did not finish in half an hour. The
+/// races TSan looks for are in the hand-over between workers and the GUI thread, which every
+/// step exercises; the sequence is the same seeded one, cut short.
+#if defined(__SANITIZE_THREAD__)
+constexpr int kSteps = 150;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr int kSteps = 150;
+#else
+constexpr int kSteps = 1000;
+#endif
+#else
+constexpr int kSteps = 1000;
+#endif
+
 } // namespace
 
 TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
@@ -77,7 +93,7 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
     double topicsGamma = topics->controller()->gamma();
     double chromatinGamma = chromatin->controller()->gamma();
     int cancels = 0;
-    for (int step = 0; step < 1000; ++step) {
+    for (int step = 0; step < kSteps; ++step) {
         switch (random() % 8) {
         case 0:
         case 1:
@@ -122,7 +138,7 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
     topics->controller()->setGamma(topicsGamma);
     chromatin->setGamma(chromatinGamma);
     ASSERT_TRUE(demoSettled(window));
-    expectConsistentViews(window, 1000);
+    expectConsistentViews(window, kSteps);
     // The views show the parameters the controllers hold. Those are the last ones asked for,
     // unless a cancel hit the rebuild a K change needed: then the controller reverts to the
     // shown model's K (stateReverted re-syncs the panels). Which happens depends on timing
@@ -140,7 +156,7 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
         return chromatin->controller()->segmentation() &&
                chromatin->controller()->segmentation()->generation == hmm.generation;
     })) << "the segmentation follows the shown model";
-    EXPECT_GT(cancels, 50);
+    EXPECT_GT(cancels, kSteps / 20); // one step in eight cancels
     // Cancelling is not an error; nothing else went wrong either.
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
