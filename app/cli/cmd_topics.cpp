@@ -23,21 +23,6 @@ namespace cx::cli {
 
 namespace {
 
-/// admissibilityReason in ASCII for the console ("weight 2.31 > 1").
-std::string asciiReason(Admissibility verdict, double weight, double gamma) {
-    switch (verdict) {
-    case Admissibility::AboveOne:
-        return "weight " + formatNumber(weight, 3) + " > 1";
-    case Admissibility::BelowMinusGamma:
-        return "weight " + formatNumber(weight, 3) + " < -gamma = " + formatNumber(0.0 - gamma, 3);
-    case Admissibility::NotFinite:
-        return "weight not finite";
-    case Admissibility::Admissible:
-        break;
-    }
-    return {};
-}
-
 void printHumanSummary(const TopicSession& session, const TopicModelResult& model) {
     const LoadReport& r = session.corpus->report;
     std::cout << "corpus: " << r.documentsKept << " documents (" << r.documentsRead << " read, "
@@ -75,8 +60,8 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
         for (int t = 0; t < model.numComponents(); ++t) {
             if (!admissibility.admissible(t)) {
                 names += (names.empty() ? "c" : ", c") + std::to_string(t + 1) + " (" +
-                         asciiReason(admissibility.verdicts[static_cast<size_t>(t)],
-                                     model.signedWeights[t], model.gamma) +
+                         admissibilityReason(admissibility.verdicts[static_cast<size_t>(t)],
+                                             model.signedWeights[t], model.gamma, true) +
                          ")";
             }
         }
@@ -124,7 +109,9 @@ void printInadmissible(const SpecificitySweep& sweep, const PathBootstrap* bands
             if (!a.admissible(t)) {
                 lines += " T" +
                          std::to_string(sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)] + 1) +
-                         " (" + asciiReason(a.verdicts[static_cast<size_t>(t)], s.signedWeights[t], p.gamma) +
+                         " (" +
+                         admissibilityReason(a.verdicts[static_cast<size_t>(t)], s.signedWeights[t],
+                                             p.gamma, true) +
                          ")";
             }
         }

@@ -52,16 +52,19 @@ Admissibility weightAdmissibility(double weight, double gamma, double bandLow, d
     return Admissibility::Admissible;
 }
 
-std::string admissibilityReason(Admissibility verdict, double weight, double gamma) {
+std::string admissibilityReason(Admissibility verdict, double weight, double gamma,
+                                bool ascii) {
+    const std::string omega = ascii ? "weight " : "ω = ";
     switch (verdict) {
     case Admissibility::Admissible:
         return {};
     case Admissibility::AboveOne:
-        return "ω = " + formatNumber(weight, 3) + " > 1";
+        return omega + formatNumber(weight, 3) + " > 1";
     case Admissibility::BelowMinusGamma:
-        return "ω = " + formatNumber(weight, 3) + " < −γ = " + formatNumber(0.0 - gamma, 3);
+        return omega + formatNumber(weight, 3) + (ascii ? " < -gamma = " : " < −γ = ") +
+               formatNumber(0.0 - gamma, 3);
     case Admissibility::NotFinite:
-        return "ω is not finite";
+        return ascii ? "weight not finite" : "ω is not finite";
     }
     return {};
 }

@@ -43,8 +43,10 @@ inline bool isAdmissible(Admissibility verdict) {
     return verdict == Admissibility::Admissible;
 }
 
-/// Short reason, e.g. "ω = 2.31 > 1" or "ω = −3.2 < −γ = −2" ("" when admissible).
-std::string admissibilityReason(Admissibility verdict, double weight, double gamma);
+/// Short reason, e.g. "ω = 2.31 > 1" or "ω = -3.2 < −γ = -2" ("" when admissible); with
+/// `ascii` the same in plain ASCII for a console ("weight 2.31 > 1", "weight -3.2 < -gamma = -2").
+std::string admissibilityReason(Admissibility verdict, double weight, double gamma,
+                                bool ascii = false);
 
 /// The verdicts for every component of one result.
 struct ComponentAdmissibility {

@@ -95,6 +95,13 @@ TEST(TopicAdmissibility, ReasonsNameTheBound) {
     EXPECT_EQ(admissibilityReason(Admissibility::AboveOne, 2.31, 1.0), "ω = 2.31 > 1");
     EXPECT_EQ(admissibilityReason(Admissibility::BelowMinusGamma, -3.2, 2.0),
               "ω = -3.2 < −γ = -2");
+    EXPECT_EQ(admissibilityReason(Admissibility::NotFinite, kNaN, 1.0), "ω is not finite");
+    // The console's ASCII form.
+    EXPECT_EQ(admissibilityReason(Admissibility::Admissible, 0.3, 1.0, true), "");
+    EXPECT_EQ(admissibilityReason(Admissibility::AboveOne, 2.31, 1.0, true), "weight 2.31 > 1");
+    EXPECT_EQ(admissibilityReason(Admissibility::BelowMinusGamma, -3.2, 2.0, true),
+              "weight -3.2 < -gamma = -2");
+    EXPECT_EQ(admissibilityReason(Admissibility::NotFinite, kNaN, 1.0, true), "weight not finite");
 }
 
 TEST(TopicAdmissibility, CountsPerResultAndNoAdmissibleForeground) {
