@@ -51,7 +51,7 @@ struct MomentRefitResult {
 /// Objective (weighted least squares, each entry divided by its sampling standard error
 /// √(max(value, 1/N_eff)/N_eff) — the binomial standard error √(p(1 − p)/N) of an indicator
 /// average, with p(1 − p) ≤ p and a floor of one bin — so rare marks count as much as frequent
-/// ones):
+/// ones; the common factor 1/√N_eff is left out, it does not move the minimum):
 ///   Σ_i ρ_i² (Σ_h ω_h o_hi − mean_i)² + Σ_{i<j} ρ_ij² (Σ_h ω_h o_hi o_hj − second_ij)²
 ///   [+ Σ_{a<b<c} ρ_abc² (Σ_h ω_h o_ha o_hb o_hc − third_abc)² when targets.third is given]
 ///   + ρ_0² (Σ_h ω_h − total)²,  ρ_0 = max of all other ρ (the constant is exact).

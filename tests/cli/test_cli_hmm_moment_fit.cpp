@@ -120,8 +120,8 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     auto withOrder = common;
     for (const std::string extra : {std::string("--moment-order"), std::string("3"),
                                     std::string("--json"), std::string("--out"),
-                                    (dir / "o3").string(), std::string("--save-session"),
-                                    (dir / "o3.cxproj").string()}) {
+                                    dir / "o3", std::string("--save-session"),
+                                    dir / "o3.cxproj"}) {
         withOrder.push_back(extra);
     }
     auto result = runCli(withOrder, dir);
@@ -138,7 +138,7 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     EXPECT_EQ(test::readText(dir / "o3/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
     // A session saved before the option existed (no moment_order) replays with order 2.
     auto second = common;
-    for (const std::string extra : {std::string("--out"), (dir / "o2").string()}) {
+    for (const std::string extra : {std::string("--out"), dir / "o2"}) {
         second.push_back(extra);
     }
     ASSERT_EQ(runCli(second, dir).exitCode, 0);
@@ -150,7 +150,7 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     // Out of range: a clear error naming the option.
     auto bad = common;
     for (const std::string extra : {std::string("--moment-order"), std::string("4"),
-                                    std::string("--out"), (dir / "bad").string()}) {
+                                    std::string("--out"), dir / "bad"}) {
         bad.push_back(extra);
     }
     result = runCli(bad, dir);
