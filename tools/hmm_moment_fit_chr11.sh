@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Plain spectral HMM vs --moment-fit on chr11 (issue 10: the chromatin default).
 # Usage: tools/hmm_moment_fit_chr11.sh [CLI] [slice|full] [FIT…]
+#   FIT = N (--moment-fit N) or N:O (--moment-fit N --moment-order O, O = 2 or 3).
 #   slice = the bundled demo slice (GM12878 + K562 chr11:0–30 Mb, K = 6),
 #   full  = ../shared/data/chromhmm_hg18_chr11 (both cell types, whole chr11, K = 7).
 # Per setting (-1 = plain, then each FIT): at γ = 0 on all bins the weight sum and the mean /
@@ -32,9 +33,12 @@ em=$CACHE/$WHICH.em.k$K.s${EM_SEED:-1}.json
 [ -s "$em" ] || "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --method em --seed "${EM_SEED:-1}" --no-segments \
     --out "$CACHE/out.em.$WHICH" --json > "$em"
 for fit in "${FITS[@]}"; do
-  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "$fit" \
+  sweeps=${fit%%:*}
+  order=()
+  [ "$sweeps" != "$fit" ] && order=(--moment-order "${fit#*:}")
+  "$CLI" hmm --tracks "$T" --k "$K" --gamma 0 --no-segments --moment-fit "$sweeps" "${order[@]}" \
       --out "$CACHE/g0.$WHICH.$fit" --json > "$CACHE/$WHICH.g0.$fit.json"
-  "$CLI" hmm --tracks "$T" --fg-regions "$F" --k "$K" --gamma 0 --no-segments --moment-fit "$fit" \
+  "$CLI" hmm --tracks "$T" --fg-regions "$F" --k "$K" --gamma 0 --no-segments --moment-fit "$sweeps" "${order[@]}" \
       --gamma-path 0:4:0.1 --out "$CACHE/path.$WHICH.$fit" --json > "$CACHE/$WHICH.path.$fit.json"
 done
 python3 - "$em" "$CACHE" "$WHICH" "${FITS[@]}" <<'PY'

@@ -97,6 +97,7 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options) {
     section.refineRounds = options.solveOptions.refinementRounds;
     section.alsSweeps = options.solveOptions.alsSweeps;
     section.momentFit = options.solveOptions.momentRefitSweeps;
+    section.momentOrder = options.solveOptions.momentRefitOrder;
     section.decomposition = options.decompositionName;
     section.scaling = options.scalingName;
     section.projectionRank = options.projectionRank;
@@ -135,6 +136,7 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     options.solveOptions.refinementRounds = section.refineRounds;
     options.solveOptions.alsSweeps = section.alsSweeps;
     options.solveOptions.momentRefitSweeps = section.momentFit;
+    options.solveOptions.momentRefitOrder = section.momentOrder;
     options.decompositionName = section.decomposition;
     options.scalingName = section.scaling;
     options.projectionRank = section.projectionRank;

@@ -194,6 +194,7 @@ int runHmm(HmmCommandOptions& command) {
                              {"decomposition", options.decompositionName},
                              {"als_sweeps", solveOptions.alsSweeps},
                              {"moment_fit", solveOptions.momentRefitSweeps},
+                             {"moment_order", solveOptions.momentRefitOrder},
                              {"scaling", options.scalingName},
                              {"decode", toString(options.decoding)},
                              {"threads", threadCount()}};
@@ -439,6 +440,9 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .integer("moment-fit", solve.momentRefitSweeps, -1, 100000,
                  "marks: re-select and refit the states against the first and second mark "
                  "moments with N joint sweeps (-1 = off)")
+        .integer("moment-order", solve.momentRefitOrder, 2, 3,
+                 "highest order of the mark moments --moment-fit matches: 2 (means, pairs) or 3 "
+                 "(also triples of marks)")
         .text("decomposition", job.decompositionName, "deflation | jennrich")
         .text("scaling", job.scalingName, "mean | none | whiten")
         .text("out", options->outDir, "output folder").required()

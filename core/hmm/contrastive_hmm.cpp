@@ -442,6 +442,15 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     targets.second = m22.topLeftCorner(m, m);
     targets.total = m22(m, m);
     targets.effectiveBins = effectiveBins(moments, gamma);
+    if (options.momentRefitOrder >= 3 && m >= 3 && fg.m222.dim(0) == m + 1) {
+        const bool contrast = bg.numTriples > 0 && gamma != 0 && bg.m222.dim(0) == m + 1;
+        targets.third.resize(numMarkTriples(m));
+        for (int q = 0; q < targets.third.size(); ++q) {
+            const Eigen::Vector3i abc = markTriple(m, q);
+            targets.third[q] = fg.m222(abc[0], abc[1], abc[2]) -
+                               (contrast ? gamma * bg.m222(abc[0], abc[1], abc[2]) : 0.0);
+        }
+    }
     Eigen::MatrixXd candidates(out.markProbabilities.rows() + out.droppedMarkProbabilities.rows(), m);
     candidates << out.markProbabilities, out.droppedMarkProbabilities;
     MomentRefitOptions refit;
@@ -535,6 +544,10 @@ ContrastiveHmmResult solveContrastiveHmm(const SequenceMoments& moments, double 
     if (options.extraComponents < 0 || !(options.validityZ >= 0)) {
         throw std::invalid_argument("solveContrastiveHmm: need extraComponents >= 0 and "
                                     "validityZ >= 0");
+    }
+    if (options.momentRefitOrder != 2 && options.momentRefitOrder != 3) {
+        throw std::invalid_argument("solveContrastiveHmm: momentRefitOrder must be 2 or 3 (it is " +
+                                    std::to_string(options.momentRefitOrder) + ")");
     }
     PreparedMoments prepared = prepareMoments(moments, gamma, options);
     compressSides(prepared);

@@ -70,6 +70,10 @@ struct ContrastiveHmmOptions {
     /// come from least squares of the moments (summing to 1 − γ), not from λ; transitions are
     /// then re-estimated by the PairMoment estimator from the refitted emissions.
     int momentRefitSweeps = -1;
+    /// Highest order of the within-bin mark moments the refit matches: 2 (mean and pairs) or
+    /// 3 (also E[x_a x_b x_c] at three distinct marks, ClassMoments::m222 — these identify the
+    /// states that second moments leave free, see MarkMomentTargets::third).
+    int momentRefitOrder = 2;
     /// First extraction of the components (AsymmetricPowerOptions::initialization).
     /// SimultaneousDiagonalization is exact on exact moments but, from one random slice, far
     /// less stable than deflation on real (misspecified) moments; a cross-check.

@@ -17,8 +17,11 @@ struct Residuals {
     Eigen::VectorXd rowWeight;  ///< ρ_i
     Eigen::MatrixXd pairWeight; ///< ρ_ij
     double constWeight = 1;     ///< ρ_0
+    Eigen::VectorXd tripleWeight; ///< ρ_abc (empty: no third-order block)
+    std::vector<Eigen::Vector3i> triples; ///< (a, b, c) of each third-order entry
     Eigen::VectorXd mean;       ///< e_i = Σ ω o_i − mean_i (unweighted)
     Eigen::MatrixXd second;     ///< E_ij (unweighted, symmetric, diagonal unused)
+    Eigen::VectorXd third;      ///< T_abc = Σ ω o_a o_b o_c − third_abc (unweighted)
     double total = 0;           ///< e_0
 
     Residuals(const MarkMomentTargets& t) {
@@ -38,13 +41,39 @@ struct Residuals {
                 }
             }
         }
+        if (t.third.size() > 0) {
+            const int count = numMarkTriples(static_cast<int>(m));
+            tripleWeight.resize(count);
+            triples.resize(static_cast<size_t>(count));
+            for (int q = 0; q < count; ++q) {
+                triples[static_cast<size_t>(q)] = markTriple(static_cast<int>(m), q);
+                tripleWeight[q] = 1.0 / std::sqrt(std::max(std::abs(t.third[q]), floor));
+                largest = std::max(largest, tripleWeight[q]);
+            }
+        }
         constWeight = largest;
+    }
+
+    bool hasThird() const { return tripleWeight.size() > 0; }
+
+    /// o_ha·o_hb·o_hc of triple q.
+    double tripleProduct(const Eigen::MatrixXd& o, Eigen::Index h, size_t q) const {
+        const Eigen::Vector3i& abc = triples[q];
+        return o(h, abc[0]) * o(h, abc[1]) * o(h, abc[2]);
     }
 
     void reset(const Eigen::VectorXd& w, const Eigen::MatrixXd& o, const MarkMomentTargets& t) {
         mean = o.transpose() * w - t.mean;
         second = o.transpose() * w.asDiagonal() * o - t.second;
         total = w.sum() - t.total;
+        if (hasThird()) {
+            third = -t.third;
+            for (Eigen::Index h = 0; h < o.rows(); ++h) {
+                for (size_t q = 0; q < triples.size(); ++q) {
+                    third[static_cast<Eigen::Index>(q)] += w[h] * tripleProduct(o, h, q);
+                }
+            }
+        }
     }
 
     double objective() const {
@@ -55,6 +84,9 @@ struct Residuals {
             for (Eigen::Index j = i + 1; j < m; ++j) {
                 f += pairWeight(i, j) * pairWeight(i, j) * second(i, j) * second(i, j);
             }
+        }
+        if (hasThird()) {
+            f += tripleWeight.cwiseProduct(third).squaredNorm();
         }
         return f;
     }
@@ -77,6 +109,13 @@ struct Residuals {
                 den += p2 * b * b;
             }
         }
+        for (size_t q = 0; q < triples.size(); ++q) {
+            const double c = tripleProduct(o, h, q);
+            const double t2 = tripleWeight[static_cast<Eigen::Index>(q)] *
+                              tripleWeight[static_cast<Eigen::Index>(q)];
+            num += t2 * c * third[static_cast<Eigen::Index>(q)];
+            den += t2 * c * c;
+        }
         const double next = std::clamp(w[h] - num / den, lo, hi);
         const double delta = next - w[h];
         if (delta == 0) {
@@ -86,6 +125,24 @@ struct Residuals {
         total += delta;
         mean += delta * o.row(h).transpose();
         second += delta * o.row(h).transpose() * o.row(h);
+        for (size_t q = 0; q < triples.size(); ++q) {
+            third[static_cast<Eigen::Index>(q)] += delta * tripleProduct(o, h, q);
+        }
+    }
+
+    /// ∂(o_ha o_hb o_hc)/∂o_hi for triple q (0 when i is not one of a, b, c).
+    double tripleSlope(const Eigen::MatrixXd& o, Eigen::Index h, size_t q, Eigen::Index i) const {
+        const Eigen::Vector3i& abc = triples[q];
+        if (abc[0] == i) {
+            return o(h, abc[1]) * o(h, abc[2]);
+        }
+        if (abc[1] == i) {
+            return o(h, abc[0]) * o(h, abc[2]);
+        }
+        if (abc[2] == i) {
+            return o(h, abc[0]) * o(h, abc[1]);
+        }
+        return 0.0;
     }
 
     /// Exact minimisation over o_hi in [0, 1].
@@ -108,6 +165,15 @@ struct Residuals {
             num += p2 * b * second(i, j);
             den += p2 * b * b;
         }
+        for (size_t q = 0; q < triples.size(); ++q) {
+            const double c = wh * tripleSlope(o, h, q, i);
+            if (c != 0) {
+                const double t2 = tripleWeight[static_cast<Eigen::Index>(q)] *
+                                  tripleWeight[static_cast<Eigen::Index>(q)];
+                num += t2 * c * third[static_cast<Eigen::Index>(q)];
+                den += t2 * c * c;
+            }
+        }
         if (!(den > 0)) {
             return;
         }
@@ -115,6 +181,10 @@ struct Residuals {
         const double delta = next - o(h, i);
         if (delta == 0) {
             return;
+        }
+        // The model is linear in o_hi, so the slopes taken before the change stay exact.
+        for (size_t q = 0; q < triples.size(); ++q) {
+            third[static_cast<Eigen::Index>(q)] += wh * delta * tripleSlope(o, h, q, i);
         }
         o(h, i) = next;
         mean[i] += wh * delta;
@@ -200,7 +270,8 @@ double fitWeights(Residuals& res, Eigen::VectorXd& w, const Eigen::MatrixXd& o,
                   const MarkMomentTargets& targets, double lo) {
     const auto k = o.rows();
     const auto m = o.cols();
-    const auto rows = 1 + m + m * (m - 1) / 2;
+    const auto triples = static_cast<Eigen::Index>(res.triples.size());
+    const auto rows = 1 + m + m * (m - 1) / 2 + triples;
     Eigen::MatrixXd a(rows, k);
     Eigen::VectorXd b(rows);
     a.row(0).setConstant(res.constWeight);
@@ -216,6 +287,12 @@ double fitWeights(Residuals& res, Eigen::VectorXd& w, const Eigen::MatrixXd& o,
             b[row] = res.pairWeight(i, j) * targets.second(i, j);
         }
     }
+    for (Eigen::Index q = 0; q < triples; ++q, ++row) {
+        for (Eigen::Index h = 0; h < k; ++h) {
+            a(row, h) = res.tripleWeight[q] * res.tripleProduct(o, h, static_cast<size_t>(q));
+        }
+        b[row] = res.tripleWeight[q] * targets.third[q];
+    }
     const Eigen::VectorXd shifted = nonNegativeLeastSquares(a, b - lo * a.rowwise().sum());
     w = (shifted.array() + lo).min(1.0).matrix();
     res.reset(w, o, targets);
@@ -223,6 +300,25 @@ double fitWeights(Residuals& res, Eigen::VectorXd& w, const Eigen::MatrixXd& o,
 }
 
 } // namespace
+
+int numMarkTriples(int numMarks) {
+    return numMarks < 3 ? 0 : numMarks * (numMarks - 1) * (numMarks - 2) / 6;
+}
+
+Eigen::Vector3i markTriple(int numMarks, int t) {
+    int q = 0;
+    for (int a = 0; a < numMarks; ++a) {
+        for (int b = a + 1; b < numMarks; ++b) {
+            for (int c = b + 1; c < numMarks; ++c, ++q) {
+                if (q == t) {
+                    return {a, b, c};
+                }
+            }
+        }
+    }
+    throw std::invalid_argument("markTriple: index " + std::to_string(t) + " out of range for " +
+                                std::to_string(numMarks) + " marks");
+}
 
 double markMomentResidual(const Eigen::VectorXd& weights, const Eigen::MatrixXd& emissions,
                           const MarkMomentTargets& targets) {
@@ -240,6 +336,12 @@ MomentRefitResult refitMarkStates(const Eigen::MatrixXd& candidates,
     if (options.addEmptyCandidate) {
         pool.conservativeResize(candidates.rows() + 1, Eigen::NoChange);
         pool.row(candidates.rows()).setZero();
+    }
+    if (targets.third.size() != 0 && targets.third.size() != numMarkTriples(static_cast<int>(m))) {
+        throw std::invalid_argument("refitMarkStates: " + std::to_string(targets.third.size()) +
+                                    " third-order targets for " + std::to_string(m) +
+                                    " marks (need " + std::to_string(numMarkTriples(static_cast<int>(m))) +
+                                    " or none)");
     }
     if (candidates.cols() != m || targets.second.rows() != m || targets.second.cols() != m ||
         k < 1 || pool.rows() < k) {

@@ -12,7 +12,20 @@ struct MarkMomentTargets {
     Eigen::MatrixXd second; ///< M × M: E_f[x xᵀ] − γ·E_b[x xᵀ] (diagonal ignored)
     double total = 1.0;     ///< 1 − γ (the constant coordinate)
     double effectiveBins = 1e6; ///< N_eff: sampling scale of the moments (row weights)
+    /// Optional third-order block: third_t = E_f[x_a x_b x_c] − γ·E_b[x_a x_b x_c] at the
+    /// three distinct marks (a, b, c) = markTriple(t), a < b < c in lexicographic order
+    /// (M(M−1)(M−2)/6 entries; in a product-Bernoulli model Σ_h ω_h o_ha o_hb o_hc). Empty =
+    /// first and second moments only. Second moments do not identify K product-Bernoulli states
+    /// (2-state mixtures with equal first and second moments form a one-parameter family, whose
+    /// third moments differ), so with this block the subset selection and the sweeps can tell a
+    /// spurious component from a real small state.
+    Eigen::VectorXd third;
 };
+
+/// Number of mark triples a < b < c of M marks, M(M−1)(M−2)/6.
+int numMarkTriples(int numMarks);
+/// The t-th mark triple (a, b, c), a < b < c, lexicographic order. \pre 0 ≤ t < numMarkTriples.
+Eigen::Vector3i markTriple(int numMarks, int t);
 
 /// Options of refitMarkStates.
 struct MomentRefitOptions {
@@ -36,9 +49,12 @@ struct MomentRefitResult {
 /// weights and emissions to the first and off-diagonal second mark moments.
 ///
 /// Objective (weighted least squares, each entry divided by its sampling standard error
-/// √(max(value, 1/N_eff)/N_eff), so rare marks count as much as frequent ones):
+/// √(max(value, 1/N_eff)/N_eff) — the binomial standard error √(p(1 − p)/N) of an indicator
+/// average, with p(1 − p) ≤ p and a floor of one bin — so rare marks count as much as frequent
+/// ones; the common factor 1/√N_eff is left out, it does not move the minimum):
 ///   Σ_i ρ_i² (Σ_h ω_h o_hi − mean_i)² + Σ_{i<j} ρ_ij² (Σ_h ω_h o_hi o_hj − second_ij)²
-///   + ρ_0² (Σ_h ω_h − total)²,  ρ_0 = max(ρ_i, ρ_ij) (the constant is exact).
+///   [+ Σ_{a<b<c} ρ_abc² (Σ_h ω_h o_ha o_hb o_hc − third_abc)² when targets.third is given]
+///   + ρ_0² (Σ_h ω_h − total)²,  ρ_0 = max of all other ρ (the constant is exact).
 /// (1) every K-subset of the candidates (≤ 5000 subsets, else the first K) gets its weights
 /// by non-negative least squares in ω − minWeight (Lawson–Hanson; ω ≤ 1 applied after); the subset of least residual is
 /// kept — the weights are estimated from the moments against the recovered emissions, not from

@@ -589,6 +589,10 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
          {std::pair{kForegroundBin, &out.foreground}, std::pair{kBackgroundBin, &out.background}}) {
         ClassMoments& moments = *target;
         emptyMoments(moments, d, side);
+        const bool third = encoding == ObservationEncoding::MarkVector;
+        if (third) {
+            moments.m222 = DenseTensor3(d, d, d);
+        }
         for (const auto& run : runsWithFlag(data, classes, flag, true)) {
             ++moments.numRuns;
             moments.numBins += run.length();
@@ -617,6 +621,9 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
                 moments.m22 += x1 * x1.transpose();
                 moments.m33 += x2 * x2.transpose();
                 moments.m123.addRankOne(1.0, x0, x1, x2);
+                if (third) {
+                    moments.m222.addRankOne(1.0, x1, x1, x1);
+                }
                 ++moments.numTriples;
             }
         }
@@ -629,6 +636,7 @@ SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const Bi
             moments.m22 *= inv;
             moments.m33 *= inv;
             moments.m123.matrix() *= inv;
+            moments.m222.matrix() *= inv;
         }
     }
     return out;
@@ -745,6 +753,7 @@ ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& pr
                 inv;
         }
     }
+    out.m222 = DenseTensor3(d, d, d);
     for (size_t p = 0; p < totals.patterns.size(); ++p) {
         const double weight = static_cast<double>(totals.patterns[p]) * inv;
         if (weight == 0) {
@@ -755,6 +764,9 @@ ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& pr
         for (int i : nz) {
             for (int j : nz) {
                 out.m22(i, j) += weight;
+                for (int l : nz) {
+                    out.m222(i, j, l) += weight;
+                }
             }
         }
     }

@@ -42,6 +42,12 @@ struct ClassMoments {
     Eigen::MatrixXd m11;
     Eigen::MatrixXd m22;
     Eigen::MatrixXd m33;
+    /// Within-bin third moment of the middle view over the same centres, m222 = avg y_t ⊗ y_t ⊗
+    /// y_t (r × r × r). MarkVector only (y = (x, 1), so it also holds m22 and the mean; its
+    /// entries at three distinct marks, E[x_a x_b x_c] = Σ_h π_h o_ha o_hb o_hc in an HMM, are
+    /// what second moments cannot pin down: see MarkMomentTargets::third). Empty (0 × 0 × 0)
+    /// for MarkCombination.
+    DenseTensor3 m222;
 };
 
 /// Options of the moment pass.

@@ -264,6 +264,20 @@ ClassMoments populationMoments(const HmmParameters& hmm, int lag, int window) {
     out.numTriples = 1;
     out.m11 = windowSecond(true);
     out.m22 = same;
+    // Same bin, three coordinates: E[y_i y_j y_l | h] = Π over the distinct indices of o (x² = x).
+    out.m222 = DenseTensor3(d, d, d);
+    for (int h = 0; h < k; ++h) {
+        for (int i = 0; i < d; ++i) {
+            for (int j = 0; j < d; ++j) {
+                for (int l = 0; l < d; ++l) {
+                    double v = o(i, h);
+                    v *= j != i ? o(j, h) : 1.0;
+                    v *= l != i && l != j ? o(l, h) : 1.0;
+                    out.m222(i, j, l) += pi[h] * v;
+                }
+            }
+        }
+    }
     out.m33 = windowSecond(false);
     out.m12 = a * pi.asDiagonal() * o.transpose();
     out.m13 = a * pi.asDiagonal() * c.transpose();
@@ -300,6 +314,8 @@ SequenceMoments populationContrastiveMoments(const HmmParameters& a, const HmmPa
     out.foreground.m11 = (1 - rho) * ma.m11 + rho * mb.m11;
     out.foreground.m22 = (1 - rho) * ma.m22 + rho * mb.m22;
     out.foreground.m33 = (1 - rho) * ma.m33 + rho * mb.m33;
+    out.foreground.m222 = ma.m222;
+    out.foreground.m222.matrix() = (1 - rho) * ma.m222.matrix() + rho * mb.m222.matrix();
     out.foreground.m123 = ma.m123;
     out.foreground.m123.matrix() = (1 - rho) * ma.m123.matrix() + rho * mb.m123.matrix();
     out.background = mb;

@@ -92,6 +92,7 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
                         {"refine_rounds", refineRounds},
                         {"als_sweeps", alsSweeps},
                         {"moment_fit", momentFit},
+                        {"moment_order", momentOrder},
                         {"decomposition", decomposition},
                         {"scaling", scaling},
                         {"projection_rank", projectionRank},
@@ -161,6 +162,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     section.refineRounds = static_cast<int>(model.integer("refine_rounds", 0, 0, 100));
     section.alsSweeps = static_cast<int>(model.integer("als_sweeps", 0, 0, 100000));
     section.momentFit = static_cast<int>(model.integer("moment_fit", -1, -1, 100000));
+    section.momentOrder = static_cast<int>(model.integer("moment_order", 2, 2, 3));
     section.decomposition =
         model.choice("decomposition", "deflation", {"deflation", "jennrich"});
     section.scaling = model.choice("scaling", "mean", {"mean", "none", "whiten"});

@@ -74,6 +74,9 @@ struct ChromatinSection {
     int refineRounds = 0;
     int alsSweeps = 0;
     int momentFit = -1; ///< sweeps of the moment refit (`hmm --moment-fit`); -1 = off
+    /// Highest moment order of the refit (`hmm --moment-order`, 2 or 3); a section without the
+    /// field was saved before the third-order block existed and reopens with 2.
+    int momentOrder = 2;
     std::string decomposition = "deflation"; ///< deflation | jennrich
     std::string scaling = "mean";            ///< mean | none | whiten
     int projectionRank = 0;

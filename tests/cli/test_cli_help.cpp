@@ -49,7 +49,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
          {{"tracks", "fg-regions", "bg-regions", "k", "gamma", "encoding", "method", "refine-em",
            "seed", "bin-size", "em-max-iter", "em-tolerance", "decode", "iterations", "restarts",
            "projection-rank", "lag", "refine-rounds", "window", "extra-components", "validity-z",
-           "als-sweeps", "moment-fit", "decomposition", "scaling", "out", "threads",
+           "als-sweeps", "moment-fit", "moment-order", "decomposition", "scaling", "out", "threads",
            "save-session", "gamma-path", "path-starts", "bootstrap", "block-length"},
           {"tracks", "k", "gamma", "out"},
           {"no-segments", "json"}}},

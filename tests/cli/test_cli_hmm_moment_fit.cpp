@@ -109,5 +109,54 @@ TEST(CliHmmMomentFit, RefitWeightsAccountForASparseMarkHmmAndTheDefaultIsReporte
     EXPECT_TRUE(contrast.at("model").contains("component_invalid_mass"));
 }
 
+TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
+    TempDir dir;
+    const HmmParameters truth = sparseMarkHmm(5, 6, 9);
+    const ChromatinData data = sampleChromatinData(truth, {20000}, 78);
+    const auto track = dir / "SYN_chr1_binary.txt";
+    writeBinarized(data, track);
+    const std::vector<std::string> common = {"hmm", "--tracks", track, "--k", "5", "--gamma", "0",
+                                             "--no-segments", "--moment-fit", "0"};
+    auto withOrder = common;
+    for (const std::string extra : {std::string("--moment-order"), std::string("3"),
+                                    std::string("--json"), std::string("--out"),
+                                    dir / "o3", std::string("--save-session"),
+                                    dir / "o3.cxproj"}) {
+        withOrder.push_back(extra);
+    }
+    auto result = runCli(withOrder, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json.at("parameters").at("moment_order"), 3);
+    std::ifstream in(dir / "o3.cxproj");
+    nlohmann::json session = nlohmann::json::parse(in);
+    in.close();
+    auto& model = session.at("workspaces").at("chromatin").at("model");
+    EXPECT_EQ(model.at("moment_order"), 3);
+    result = runCli({"run", dir / "o3.cxproj", "--out", dir / "again"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(test::readText(dir / "o3/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
+    // A session saved before the option existed (no moment_order) replays with order 2.
+    auto second = common;
+    for (const std::string extra : {std::string("--out"), dir / "o2"}) {
+        second.push_back(extra);
+    }
+    ASSERT_EQ(runCli(second, dir).exitCode, 0);
+    model.erase("moment_order");
+    std::ofstream(dir / "old.cxproj") << session.dump(2);
+    result = runCli({"run", dir / "old.cxproj", "--out", dir / "old"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(test::readText(dir / "o2/emissions.tsv"), test::readText(dir / "old/emissions.tsv"));
+    // Out of range: a clear error naming the option.
+    auto bad = common;
+    for (const std::string extra : {std::string("--moment-order"), std::string("4"),
+                                    std::string("--out"), dir / "bad"}) {
+        bad.push_back(extra);
+    }
+    result = runCli(bad, dir);
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_NE(result.err.find("moment-order"), std::string::npos) << result.err;
+}
+
 } // namespace
 } // namespace cx

@@ -19,6 +19,7 @@ cx::ContrastiveHmmOptions ChromatinModelParameters::toOptions() const {
     options.seed = seed;
     options.initialization = decomposition;
     options.momentRefitSweeps = momentFit;
+    options.momentRefitOrder = momentOrder;
     return options;
 }
 

@@ -166,6 +166,7 @@ ChromatinModelParameters ChromatinAnalysisPanel::parameters() const {
     p.encoding = static_cast<cx::ObservationEncoding>(m_encoding->currentData().toInt());
     p.decomposition = static_cast<cx::AsymmetricInit>(m_decomposition->currentData().toInt());
     p.momentFit = m_momentFit->isChecked() ? m_momentFitSweeps : -1;
+    p.momentOrder = m_momentOrder;
     return p;
 }
 
@@ -184,6 +185,7 @@ void ChromatinAnalysisPanel::setParameters(const ChromatinModelParameters& param
         m_momentFitSweeps = parameters.momentFit;
     }
     m_momentFit->setChecked(parameters.momentFit >= 0);
+    m_momentOrder = parameters.momentOrder;
     m_syncing = false;
 }
 

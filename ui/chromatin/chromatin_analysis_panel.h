@@ -75,6 +75,8 @@ private:
     QCheckBox* m_momentFit = nullptr;
     /// Sweeps of the moment refit when "Moment refit" is on (a session's `moment_fit`, else 0).
     int m_momentFitSweeps = 0;
+    /// Moment order of the refit (a session's `moment_order`, else 2).
+    int m_momentOrder = 2;
     QLabel* m_info = nullptr;
     QSpinBox* m_replicates = nullptr;
     QToolButton* m_bootstrap = nullptr;

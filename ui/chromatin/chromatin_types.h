@@ -75,6 +75,9 @@ struct ChromatinModelParameters {
     /// Sweeps of the moment refit (`hmm --moment-fit`, ContrastiveHmmOptions::momentRefitSweeps;
     /// marks encoding only); -1 = off.
     int momentFit = -1;
+    /// Highest moment order of the refit (`hmm --moment-order`, 2 or 3): a session's
+    /// `moment_order` (2 when the session has none).
+    int momentOrder = 2;
 
     bool operator==(const ChromatinModelParameters&) const = default;
     cx::ContrastiveHmmOptions toOptions() const;

@@ -94,6 +94,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
         parameters.decomposition == cx::AsymmetricInit::SimultaneousDiagonalization ? "jennrich"
                                                                                      : "deflation";
     section.momentFit = parameters.momentFit;
+    section.momentOrder = parameters.momentOrder;
     section.gamma = m_controller->gamma();
     section.decode = cx::toString(m_controller->decodingMethod());
     section.region = m_trackView->regionText().toStdString();
@@ -208,6 +209,7 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
                                    ? cx::AsymmetricInit::SimultaneousDiagonalization
                                    : cx::AsymmetricInit::Deflation;
     parameters.momentFit = section.momentFit;
+    parameters.momentOrder = section.momentOrder;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     const cx::DecodingMethod decoding = section.decode == "viterbi" ? cx::DecodingMethod::Viterbi

@@ -282,6 +282,7 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
     }
     const cx::Session session = cx::readSession(file.toStdString());
     EXPECT_EQ(session.section("chromatin").at("model").at("moment_fit"), 0);
+    EXPECT_EQ(session.section("chromatin").at("model").at("moment_order"), 2);
 
     MainWindow reopened;
     reopened.setSettingsPersistent(false);
@@ -309,7 +310,22 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
     EXPECT_FALSE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
     EXPECT_EQ(chromatin->controller()->parameters().momentFit, -1);
     EXPECT_EQ(chromatin->controller()->solution().parameters.momentFit, -1);
+    EXPECT_EQ(chromatin->controller()->parameters().momentOrder, 2);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+
+    // A section saved with `hmm --moment-order 3` reopens with the third-order refit.
+    cx::Session third = cx::readSession(file.toStdString());
+    cx::SessionJson thirdSection = third.section("chromatin");
+    thirdSection["model"]["moment_order"] = 3;
+    third.setSection("chromatin", thirdSection);
+    const QString thirdFile = directory.filePath(QStringLiteral("third.cxproj"));
+    cx::writeSession(third, thirdFile.toStdString());
+    reopened.openPath(thirdFile);
+    ASSERT_TRUE(settleBoth(reopened));
+    EXPECT_TRUE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
+    EXPECT_EQ(chromatin->controller()->parameters().momentOrder, 3);
+    EXPECT_EQ(chromatin->controller()->solution().parameters.momentOrder, 3);
+    EXPECT_EQ(chromatin->analysisPanel()->parameters().momentOrder, 3);
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
