@@ -167,8 +167,12 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             };
             for (int i = 0; i < line.lower.size(); ++i) {
                 if (std::isfinite(line.lower[i].y()) && std::isfinite(line.upper[i].y())) {
-                    lowerRun << line.lower[i];
-                    upperRun << line.upper[i];
+                    lowerRun << QPointF(line.lower[i].x(), std::clamp(line.lower[i].y(),
+                                                                      -m_weightLimit,
+                                                                      m_weightLimit));
+                    upperRun << QPointF(line.upper[i].x(), std::clamp(line.upper[i].y(),
+                                                                      -m_weightLimit,
+                                                                      m_weightLimit));
                 } else {
                     addBand();
                 }
@@ -182,10 +186,15 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             bool dashed = false;
         };
         auto flaggedAt = [&line](int j) { return j < line.flagged.size() && line.flagged[j]; };
+        // Values beyond the limit are drawn at it (the axis does not scale to them), as their
+        // flagged markers: every drawn vertex lies within the y range.
+        const auto clamped = [this](const QPointF& p) {
+            return QPointF(p.x(), std::clamp(p.y(), -m_weightLimit, m_weightLimit));
+        };
         QList<Piece> pieces;
         int previous = -1;
         for (int j = 0; j < line.points.size(); ++j) {
-            const QPointF& p = line.points[j];
+            const QPointF p = clamped(line.points[j]);
             if (!std::isfinite(p.y())) {
                 previous = -1;
                 continue;
@@ -201,7 +210,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                 } else if (last.dashed == dashed) {
                     last.points << p;
                 } else {
-                    pieces.append(Piece{{line.points[previous], p}, dashed});
+                    pieces.append(Piece{{clamped(line.points[previous]), p}, dashed});
                 }
             }
             previous = j;
