@@ -328,11 +328,11 @@ void StateWeightsChartView::rebuild() {
 }
 
 void StateWeightsChartView::fitTitles() {
-    // A short plot shows the axis title's last word (the symbol, "ω") rather than an elided
-    // title.
+    // A short plot shows the axis title's last two words ("weight ω") rather than an elided
+    // title (a lone rotated "ω" reads as a 3).
     if (m_parts.y && m_parts.chart) {
         const QString full = weightTitle();
-        fitAxisTitle(m_parts.y, full, full.section(QLatin1Char(' '), -1),
+        fitAxisTitle(m_parts.y, full, full.section(QLatin1Char(' '), -2),
                      m_parts.chart->plotArea().height());
     }
 }
