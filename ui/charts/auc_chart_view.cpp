@@ -1,11 +1,14 @@
 #include "ui/charts/auc_chart_view.h"
 
 #include "ui/charts/chart_style.h"
+#include "ui/dialogs/export_helpers.h"
 #include "ui/widgets/plural.h"
 
 #include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -83,7 +86,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
 
     parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
                               labelFont, titleFont);
-    parts.y = createValueAxis(chart, QStringLiteral("AUC relative to γ = 0"),
+    parts.y = createValueAxis(chart, tr("AUC relative to γ = 0"),
                               QStringLiteral("%.2f"), labelFont, titleFont);
     attachValueAxes(chart, parts.x, parts.y);
     return parts;
@@ -105,9 +108,15 @@ AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
     markerFont.setBold(true);
     m_markerLabel->setFont(markerFont);
     m_markerLabel->setZValue(11);
-    connect(m_parts.chart, &QChart::plotAreaChanged, this, [this] {
+    connect(m_parts.chart, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
         updateMessage();
         updateMarkerLabel();
+        fitTitles();
+        // Padding for the markers depends on the plot's height.
+        if (std::abs(plot.height() - m_paddedPlotHeight) > 0.2 * std::max(plot.height(), 1.0)) {
+            m_paddedPlotHeight = plot.height();
+            QMetaObject::invokeMethod(this, &AucChartView::refresh, Qt::QueuedConnection);
+        }
     });
     m_idleMessage = tr("Choose a specificity rule to compute the AUC over a γ grid");
     refresh();
@@ -198,7 +207,7 @@ int AucChartView::flaggedPointCount() const {
     return m_parts.flagged ? static_cast<int>(m_parts.flagged->count()) : 0;
 }
 
-void AucChartView::fillParts(Parts& parts) const {
+void AucChartView::fillParts(Parts& parts, double plotHeight) const {
     // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
     // square on the reference line, its reason on hover. No point is dropped silently.
     QList<QList<QPointF>> runs(1);
@@ -242,7 +251,8 @@ void AucChartView::fillParts(Parts& parts) const {
     if (xMax <= xMin) {
         xMax = xMin + 1;
     }
-    const double pad = std::max(0.02, (high - low) * 0.12);
+    // Rings and the current-γ dot on the outermost values stay inside the plot.
+    const double pad = plotPadding(high - low, 0.12, 0.02, plotHeight, 8);
     const double yMin = std::floor((low - pad) * 50) / 50;
     const double yMax = std::ceil((high + pad) * 50) / 50;
 
@@ -291,9 +301,15 @@ void AucChartView::fillParts(Parts& parts) const {
 }
 
 void AucChartView::refresh() {
-    fillParts(m_parts);
+    fillParts(m_parts, m_parts.chart->plotArea().height());
     updateMessage();
     updateMarkerLabel();
+    fitTitles();
+}
+
+void AucChartView::fitTitles() {
+    const QRectF plot = m_parts.chart->plotArea();
+    fitAxisTitle(m_parts.y, tr("AUC relative to γ = 0"), tr("rel. AUC"), plot.height());
 }
 
 void AucChartView::updateMarkerLabel() {
@@ -383,12 +399,50 @@ void AucChartView::resizeEvent(QResizeEvent* event) {
     updateMessage();
 }
 
+void AucChartView::buildFigure(QChart* chart, double plotHeight) const {
+    Parts parts = createParts(chart, 1.0);
+    fillParts(parts, plotHeight);
+    // The figure explains its marks in a legend (the screen has tooltips).
+    parts.curve->setName(tr("AUC relative to γ = 0"));
+    parts.flagged->setName(tr("⚠ component of inadmissible weight"));
+    parts.failed->setName(tr("no AUC (solver failed)"));
+    parts.band->setName(tr("bootstrap band"));
+    parts.markerDot->setName(tr("current γ"));
+    QLegend* legend = chart->legend();
+    legend->setFont(parts.x->labelsFont());
+    legend->setVisible(parts.curve->count() > 0);
+    const auto hide = [legend](QAbstractSeries* series) {
+        for (QLegendMarker* marker : legend->markers(series)) {
+            marker->setVisible(false);
+        }
+    };
+    for (QAbstractSeries* series : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        auto* area = qobject_cast<QAreaSeries*>(series);
+        const bool empty = (xy && xy->count() == 0) ||
+                           (area && area->upperSeries()->count() == 0);
+        if (empty || series->name().isEmpty()) {
+            hide(series);
+        }
+    }
+    hide(parts.dots);
+}
+
 void AucChartView::paintFigure(QPainter& painter, const QRectF& target) const {
     paintChartFigure(painter, target, tr("Specificity AUC relative to γ = 0"),
-                     [this](QChart* chart) {
-                         Parts parts = createParts(chart, 1.0);
-                         fillParts(parts);
-                     });
+                     [this](QChart* chart, double plotHeight) { buildFigure(chart, plotHeight); });
+}
+
+ChartFigureLayout AucChartView::figureLayout(const QSizeF& size) const {
+    return layOutChartFigure(
+        size, tr("Specificity AUC relative to γ = 0"),
+        [this](QChart* chart, double plotHeight) { buildFigure(chart, plotHeight); });
+}
+
+QSizeF AucChartView::figureSize() const {
+    return chartFigureSize(
+        kSingleColumnMm * kLogicalPerMm, 70 * kLogicalPerMm,
+        [this](QChart* chart, double plotHeight) { buildFigure(chart, plotHeight); });
 }
 
 } // namespace cx::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/charts/chart_style.h"
 #include "ui/topics/topic_types.h"
 
 #include <QChartView>
@@ -45,6 +46,11 @@ public:
 
     /// Draws the chart as a stand-alone figure (title and axes) into `target`, for export.
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in): a single column, 89 × 70 mm plus
+    /// its legend.
+    QSizeF figureSize() const;
+    /// How paintFigure lays the figure out at `size` (tests).
+    ChartFigureLayout figureLayout(const QSizeF& size) const;
 
 signals:
     void gammaClicked(double gamma);
@@ -71,10 +77,14 @@ private:
         QValueAxis* y = nullptr;
     };
     static Parts createParts(QChart* chart, double fontScale);
-    void fillParts(Parts& parts) const;
+    /// `plotHeight`: the plot's height in px when known (0: not yet), for marker padding.
+    void fillParts(Parts& parts, double plotHeight) const;
+    /// The figure's chart: the parts, named for a legend.
+    void buildFigure(QChart* chart, double plotHeight) const;
     void refresh();
     void updateMessage();
     void updateMarkerLabel();
+    void fitTitles();
     void showPointToolTip(const QPointF& point, bool state);
 
     Parts m_parts;
@@ -83,6 +93,7 @@ private:
     QVector<SweepPoint> m_points; ///< sorted by γ
     QVector<double> m_gammas;     ///< the grid of the running sweep
     double m_gamma = 0;
+    double m_paddedPlotHeight = 0;
     bool m_complete = false;
     QString m_idleMessage;
     QString m_error;

@@ -5,21 +5,25 @@
 // empty plot, click-to-value mapping and the stand-alone figure rendering.
 
 #include <QColor>
+#include <QList>
 #include <QMargins>
 #include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
 
 #include <functional>
+#include <utility>
 #include <optional>
 
 class QAbstractSeries;
 class QChart;
 class QChartView;
 class QFont;
+class QGraphicsScene;
 class QGraphicsSimpleTextItem;
 class QPainter;
 class QPoint;
-class QRectF;
-class QString;
 class QValueAxis;
 
 namespace cx::ui {
@@ -57,10 +61,61 @@ void centreChartMessage(QGraphicsSimpleTextItem* message, const QRectF& plotArea
 std::optional<QPointF> plotValueAt(const QChartView& view, const QPoint& position,
                                    QAbstractSeries* series);
 
-/// Draws a chart as a stand-alone figure into `target`: `build` fills a separate chart in its
-/// own scene (the on-screen chart keeps its size and state), which gets the bold `title` and
-/// is laid out for the export size (fonts then scale with the DPI).
+/// Padding above and below the data of a value axis: `fraction` of the data's range (at least
+/// `minimum`), and enough that a marker of radius `markerMargin` px drawn on the outermost
+/// value stays inside a plot `plotHeight` px tall (0: unknown, fraction only).
+double plotPadding(double range, double fraction, double minimum, double plotHeight,
+                   double markerMargin);
+
+/// The axis title that fits: `full` when it is no longer than the plot side it runs along
+/// (`extent` px; the chart elides longer titles), else `shortTitle`.
+void fitAxisTitle(QValueAxis* axis, const QString& full, const QString& shortTitle,
+                  double extent);
+
+/// An exported chart's legend entry: its label and where it is drawn.
+struct FigureLegendEntry {
+    QString label;
+    QRectF box; ///< sample and text, in figure coordinates
+    bool elided = false;
+};
+
+/// How an exported chart is laid out (paintChartFigure), for tests: where the chart and its
+/// legend go, every legend entry, the texts the chart elided and where the data is drawn.
+struct ChartFigureLayout {
+    QRectF chart;    ///< title, axes and plot
+    QRectF plotArea; ///< in figure coordinates
+    QRectF legend;   ///< under the chart; empty without entries
+    QList<FigureLegendEntry> entries;
+    /// Texts of the chart drawn shortened ("…"): cut axis titles, labels or title.
+    QStringList elidedTexts;
+    /// Every drawn point of the left-axis series (figure coordinates) with the radius of its
+    /// marker (0 for line vertices).
+    QList<std::pair<QPointF, double>> drawnPoints;
+    double yMinimum = 0; ///< left axis range
+    double yMaximum = 0;
+};
+
+/// Builds a chart for a stand-alone figure: `build` fills a chart given the plot height it
+/// will get (px, for marker padding), which gets the bold `title`.
+using ChartFigureBuilder = std::function<void(QChart* chart, double plotHeight)>;
+
+/// Lays out the chart of `build` as a figure of `size`: the chart on top, its legend
+/// (every visible entry, in as many columns as the width holds, never cut) underneath, axis
+/// titles shrunk when the plot is shorter than they are. `paint` (may be empty) then draws it.
+ChartFigureLayout layOutChartFigure(const QSizeF& size, const QString& title,
+                                    const ChartFigureBuilder& build,
+                                    const std::function<void(QGraphicsScene& scene,
+                                                             const ChartFigureLayout& layout)>&
+                                        paint = {});
+
+/// Draws a chart as a stand-alone figure into `target` (layOutChartFigure at target's size):
+/// the on-screen chart keeps its size and state.
 void paintChartFigure(QPainter& painter, const QRectF& target, const QString& title,
-                      const std::function<void(QChart* chart)>& build);
+                      const ChartFigureBuilder& build);
+
+/// The print size (logical units, 1/96 in) of a chart figure `width` wide whose chart part
+/// (title, axes, plot) is `chartHeight` tall: that plus the height its legend needs at that
+/// width.
+QSizeF chartFigureSize(double width, double chartHeight, const ChartFigureBuilder& build);
 
 } // namespace cx::ui

@@ -1,6 +1,7 @@
 #include "ui/charts/iteration_chart_view.h"
 
 #include "ui/charts/chart_style.h"
+#include "ui/dialogs/export_helpers.h"
 
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
@@ -128,9 +129,26 @@ void IterationChartView::rebuild() {
     }
 }
 
+QString IterationChartView::figureTitle() const {
+    return chart()->title().isEmpty() ? tr("Stagewise EM") : chart()->title();
+}
+
 void IterationChartView::paintFigure(QPainter& painter, const QRectF& target) const {
-    paintChartFigure(painter, target, chart()->title().isEmpty() ? tr("Stagewise EM") : chart()->title(),
-                     [this](QChart* chart) { build(chart, true); });
+    paintChartFigure(painter, target, figureTitle(),
+                     [this](QChart* chart, double) { build(chart, true); });
+}
+
+ChartFigureLayout IterationChartView::figureLayout(const QSizeF& size) const {
+    return layOutChartFigure(size, figureTitle(),
+                             [this](QChart* chart, double) { build(chart, true); });
+}
+
+QSizeF IterationChartView::figureSize() const {
+    const bool rightAxis = std::any_of(m_lines.begin(), m_lines.end(),
+                                       [](const Line& line) { return line.rightAxis; });
+    return chartFigureSize((rightAxis ? kMidColumnMm : kSingleColumnMm) * kLogicalPerMm,
+                           70 * kLogicalPerMm,
+                           [this](QChart* chart, double) { build(chart, true); });
 }
 
 } // namespace cx::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/charts/chart_style.h"
+
 #include <QChartView>
 #include <QColor>
 #include <QList>
@@ -33,9 +35,15 @@ public:
     void setPlaceholder(const QString& text);
     /// Draws the chart as a stand-alone figure (export).
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in): a single column (1.5 columns with a
+    /// right axis), the chart 70 mm tall, the legend underneath.
+    QSizeF figureSize() const;
+    /// How paintFigure lays the figure out at `size` (tests).
+    ChartFigureLayout figureLayout(const QSizeF& size) const;
 
 private:
     void build(QChart* chart, bool figure) const;
+    QString figureTitle() const;
     void rebuild();
 
     QList<Line> m_lines;

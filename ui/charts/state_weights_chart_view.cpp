@@ -1,6 +1,7 @@
 #include "ui/charts/state_weights_chart_view.h"
 
 #include "ui/charts/chart_style.h"
+#include "ui/dialogs/export_helpers.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -40,7 +41,12 @@ StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(paren
     rebuild();
 }
 
-StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool figure) const {
+QString StateWeightsChartView::weightTitle() const {
+    return m_weightTitle.isEmpty() ? QStringLiteral("state weight ω") : m_weightTitle;
+}
+
+StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool figure,
+                                                          double plotHeight) const {
     Parts parts;
     parts.chart = chart;
     styleChart(chart, QMargins(2, 2, 6, 2));
@@ -66,7 +72,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         include(line.lower);
         include(line.upper);
     }
-    const double pad = std::max(0.01, (high - low) * 0.08);
+    // Flagged markers (clamped to ±m_weightLimit below) are among these values: the padding
+    // keeps a whole marker inside the plot.
+    const double pad = plotPadding(high - low, 0.08, 0.01, plotHeight, figure ? 6.0 : 7.0);
     const double yMin = low - pad;
     const double yMax = high + pad;
     const bool empty = m_lines.isEmpty();
@@ -96,8 +104,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     for (const Line& line : m_lines) {
         for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
             if (line.flagged[j] && std::isfinite(line.points[j].y())) {
-                flaggedPoints << QPointF(line.points[j].x(),
-                                         std::clamp(line.points[j].y(), yMin, yMax));
+                flaggedPoints << QPointF(line.points[j].x(), std::clamp(line.points[j].y(),
+                                                                        -m_weightLimit,
+                                                                        m_weightLimit));
             }
         }
     }
@@ -158,8 +167,12 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             };
             for (int i = 0; i < line.lower.size(); ++i) {
                 if (std::isfinite(line.lower[i].y()) && std::isfinite(line.upper[i].y())) {
-                    lowerRun << line.lower[i];
-                    upperRun << line.upper[i];
+                    lowerRun << QPointF(line.lower[i].x(), std::clamp(line.lower[i].y(),
+                                                                      -m_weightLimit,
+                                                                      m_weightLimit));
+                    upperRun << QPointF(line.upper[i].x(), std::clamp(line.upper[i].y(),
+                                                                      -m_weightLimit,
+                                                                      m_weightLimit));
                 } else {
                     addBand();
                 }
@@ -173,10 +186,15 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             bool dashed = false;
         };
         auto flaggedAt = [&line](int j) { return j < line.flagged.size() && line.flagged[j]; };
+        // Values beyond the limit are drawn at it (the axis does not scale to them), as their
+        // flagged markers: every drawn vertex lies within the y range.
+        const auto clamped = [this](const QPointF& p) {
+            return QPointF(p.x(), std::clamp(p.y(), -m_weightLimit, m_weightLimit));
+        };
         QList<Piece> pieces;
         int previous = -1;
         for (int j = 0; j < line.points.size(); ++j) {
-            const QPointF& p = line.points[j];
+            const QPointF p = clamped(line.points[j]);
             if (!std::isfinite(p.y())) {
                 previous = -1;
                 continue;
@@ -192,7 +210,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                 } else if (last.dashed == dashed) {
                     last.points << p;
                 } else {
-                    pieces.append(Piece{{line.points[previous], p}, dashed});
+                    pieces.append(Piece{{clamped(line.points[previous]), p}, dashed});
                 }
             }
             previous = j;
@@ -249,8 +267,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
 
     parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
                               labelFont, titleFont);
-    parts.y = createValueAxis(chart, m_weightTitle.isEmpty() ? QStringLiteral("state weight ω") : m_weightTitle,
-                              QStringLiteral("%.2f"), labelFont, titleFont);
+    parts.y = createValueAxis(chart, weightTitle(), QStringLiteral("%.2f"), labelFont, titleFont);
     parts.x->setVisible(!empty);
     parts.y->setVisible(!empty);
     parts.x->setRange(m_gammaMinimum, m_gammaMaximum);
@@ -281,14 +298,43 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
 void StateWeightsChartView::rebuild() {
     // A fresh chart per update: a handful of series, rebuilt a few times per sweep, cheaper
     // and simpler than diffing series against a changing set of states.
+    m_rebuildPending = false;
     auto* chart = new QChart;
-    m_parts = build(chart, false);
+    // The plot keeps its height from one chart to the next (same widget).
+    m_builtPlotHeight = this->chart() ? this->chart()->plotArea().height() : 0;
+    m_parts = build(chart, false, m_builtPlotHeight);
     QChart* old = this->chart();
     setChart(chart);
     delete old;
     m_message = createChartMessage(chart);
-    connect(chart, &QChart::plotAreaChanged, this, &StateWeightsChartView::updateMessage);
+    connect(chart, &QChart::plotAreaChanged, this, [this](const QRectF& plotArea) {
+        updateMessage();
+        fitTitles();
+        // A plot much taller or shorter than the padding was made for: pad again, so that
+        // markers on the outermost values stay inside.
+        if (!m_rebuildPending && !m_lines.isEmpty() &&
+            std::abs(plotArea.height() - m_builtPlotHeight) >
+                0.2 * std::max(plotArea.height(), 1.0)) {
+            m_rebuildPending = true;
+            QMetaObject::invokeMethod(this, [this] {
+                if (m_rebuildPending) {
+                    rebuild();
+                }
+            }, Qt::QueuedConnection);
+        }
+    });
     updateMessage();
+    fitTitles();
+}
+
+void StateWeightsChartView::fitTitles() {
+    // A short plot shows the axis title's last two words ("weight ω") rather than an elided
+    // title (a lone rotated "ω" reads as a 3).
+    if (m_parts.y && m_parts.chart) {
+        const QString full = weightTitle();
+        fitAxisTitle(m_parts.y, full, full.section(QLatin1Char(' '), -2),
+                     m_parts.chart->plotArea().height());
+    }
 }
 
 void StateWeightsChartView::setLines(const QList<Line>& lines, double gammaMinimum,
@@ -410,7 +456,20 @@ void StateWeightsChartView::resizeEvent(QResizeEvent* event) {
 void StateWeightsChartView::paintFigure(QPainter& painter, const QRectF& target) const {
     paintChartFigure(painter, target,
                      m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
-                     [this](QChart* chart) { build(chart, true); });
+                     [this](QChart* chart, double plotHeight) { build(chart, true, plotHeight); });
+}
+
+ChartFigureLayout StateWeightsChartView::figureLayout(const QSizeF& size) const {
+    return layOutChartFigure(
+        size, m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
+        [this](QChart* chart, double plotHeight) { build(chart, true, plotHeight); });
+}
+
+QSizeF StateWeightsChartView::figureSize() const {
+    return chartFigureSize(kDoubleColumnMm * kLogicalPerMm, 85 * kLogicalPerMm,
+                           [this](QChart* chart, double plotHeight) {
+                               build(chart, true, plotHeight);
+                           });
 }
 
 QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,

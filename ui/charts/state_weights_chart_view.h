@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/charts/chart_style.h"
+
 #include <QChartView>
 #include <QColor>
 #include <QList>
@@ -77,6 +79,11 @@ public:
 
     /// Draws the chart as a stand-alone figure (title, axes, legend) into `target`.
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in): a double column wide, the plot about
+    /// 85 mm tall and the whole legend underneath.
+    QSizeF figureSize() const;
+    /// How paintFigure lays the figure out at `size` (tests).
+    ChartFigureLayout figureLayout(const QSizeF& size) const;
 
 signals:
     void gammaClicked(double gamma);
@@ -95,7 +102,10 @@ private:
         QValueAxis* x = nullptr;
         QValueAxis* y = nullptr;
     };
-    Parts build(QChart* chart, bool figure) const;
+    /// `plotHeight`: the plot's height in px when known (0: not yet), for marker padding.
+    Parts build(QChart* chart, bool figure, double plotHeight) const;
+    QString weightTitle() const;
+    void fitTitles();
     void rebuild();
     void updateMessage();
 
@@ -115,6 +125,8 @@ private:
     double m_gammaMaximum = 3;
     double m_gamma = 0;
     QString m_messageText;
+    double m_builtPlotHeight = 0; ///< plot height the current chart's padding was made for
+    bool m_rebuildPending = false;
 };
 
 /// Grid points flagged by a positive value (e.g. a chromatin path's specificInvalidMass, or 1

@@ -268,10 +268,7 @@ QList<WorkspaceFigure> CrowdWorkspace::figures() const {
         WorkspaceFigure figure;
         figure.name = view->objectName();
         figure.title = title;
-        const QSize shown = view->size();
-        figure.size = view->isVisible() && shown.width() > 200 && shown.height() > 120
-                          ? QSizeF(shown)
-                          : QSizeF(640, 360);
+        figure.size = view->figureSize();
         figure.paint = [view](QPainter& painter, const QRectF& target) {
             view->paintFigure(painter, target);
         };

@@ -11,9 +11,24 @@
 #include <QSvgGenerator>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace cx::ui {
+
+double journalWidthFor(double logicalWidth) {
+    for (double millimetres : {kSingleColumnMm, kMidColumnMm}) {
+        if (logicalWidth <= millimetres * kLogicalPerMm) {
+            return millimetres * kLogicalPerMm;
+        }
+    }
+    return kDoubleColumnMm * kLogicalPerMm;
+}
+
+QSize figurePixels(const QSizeF& logicalSize, int dpi) {
+    return QSize(static_cast<int>(std::lround(logicalSize.width() * dpi / kFigureDeviceDpi)),
+                 static_cast<int>(std::lround(logicalSize.height() * dpi / kFigureDeviceDpi)));
+}
 
 QSizeF ImageExportSettings::logicalSize() const {
     const double scale = 96.0 / std::max(dpi, 1);

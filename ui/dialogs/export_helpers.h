@@ -27,6 +27,21 @@ struct ImageExportSettings {
     static Format formatFromPath(const QString& path, Format fallback);
 };
 
+/// Print layout of exported figures, in logical units (1/96 in, what a figure paints in): a
+/// figure's print size is chosen from its content (journal column widths, rows and legend
+/// decide the height), never from its size on screen; exports render it at that size at any
+/// DPI, so text, lines and cells keep their size on paper.
+inline constexpr double kLogicalPerMm = 96.0 / 25.4;
+inline constexpr double kSingleColumnMm = 89;    ///< journal single column
+inline constexpr double kMidColumnMm = 120;      ///< one and a half columns
+inline constexpr double kDoubleColumnMm = 183;   ///< journal double column (full width)
+inline constexpr double kMaximumFigureHeightMm = 230; ///< a page's text height
+/// The narrowest journal width (single, 1.5, double column) holding `logicalWidth`, in
+/// logical units; the double column when none does.
+double journalWidthFor(double logicalWidth);
+/// Pixels of a figure of `logicalSize` (print size, 1/96 in) at `dpi`.
+QSize figurePixels(const QSizeF& logicalSize, int dpi);
+
 /// Draws a figure into `target` (logical units, white background already painted).
 using FigurePainter = std::function<void(QPainter& painter, const QRectF& target)>;
 

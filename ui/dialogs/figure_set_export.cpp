@@ -40,13 +40,14 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
     QJsonArray figureList;
     for (const WorkspaceFigure& figure : workspace.figures()) {
         QJsonArray files;
+        // The print size the files have (the PNG's pixels at `dpi`, the PDF's page).
+        const QSize pixels = figurePixels(figure.size, dpi);
         for (auto format : {ImageExportSettings::Format::Png, ImageExportSettings::Format::Svg,
                             ImageExportSettings::Format::Pdf}) {
             ImageExportSettings settings;
             settings.format = format;
             settings.dpi = dpi;
-            settings.pixels = QSize(static_cast<int>(std::lround(figure.size.width() * dpi / 96)),
-                                    static_cast<int>(std::lround(figure.size.height() * dpi / 96)));
+            settings.pixels = figurePixels(figure.size, dpi);
             const QString name = figure.name + QLatin1Char('.') + ImageExportSettings::suffix(format);
             const QString path = dir.filePath(name);
             if (!exportFigure(path, settings, figure.paint, error)) {
@@ -57,8 +58,10 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
         }
         figureList.append(QJsonObject{{QStringLiteral("name"), figure.name},
                                       {QStringLiteral("title"), figure.title},
-                                      {QStringLiteral("width_in"), figure.size.width() / 96},
-                                      {QStringLiteral("height_in"), figure.size.height() / 96},
+                                      {QStringLiteral("width_in"), pixels.width() / double(dpi)},
+                                      {QStringLiteral("height_in"), pixels.height() / double(dpi)},
+                                      {QStringLiteral("width_px"), pixels.width()},
+                                      {QStringLiteral("height_px"), pixels.height()},
                                       {QStringLiteral("files"), files}});
     }
     QJsonArray tableList;

@@ -11,7 +11,8 @@ class Workspace;
 
 /// File ▸ Export All Figures and `contrast-explorer --export-figures DIR`: every figure of
 /// `workspace` (Workspace::figures()) as NAME.png at `dpi`, NAME.svg and NAME.pdf, each at
-/// its on-screen size printed at `dpi` (so text, cells and lines look as on screen); its
+/// its print size (WorkspaceFigure::size, from its content, whatever its size on screen;
+/// text, lines and cells keep their print size at any DPI); its
 /// tables (Workspace::tables()) as NAME.tsv; and figures.json listing the files with the
 /// workspace's figureProvenance() (γ, K, seed, rules, data sources). Creates `directory`.
 /// Returns false and sets `error` ("PATH: problem") on the first failure; `written` gets the

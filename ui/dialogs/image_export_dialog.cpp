@@ -28,15 +28,22 @@ const QString kHeightKey = QStringLiteral("export.image.height");
 const QString kDpiKey = QStringLiteral("export.image.dpi");
 const QString kDirectoryKey = QStringLiteral("export.directory");
 
-struct Preset {
+/// Item data of the print-layout preset (the others: their index in kPresets).
+constexpr int kPrintLayoutPreset = -1;
+
+} // namespace
+
+struct ImageExportDialog::Preset {
     const char* name;
     int width;
     int height;
     int dpi;
 };
 
+namespace {
+
 // Sizes at print resolution: a journal single column is ~3.5 in, a double column ~7 in.
-constexpr Preset kPresets[] = {
+constexpr ImageExportDialog::Preset kPresets[] = {
     {"Custom", 0, 0, 0},
     {"Journal, single column (3.5 × 2.6 in, 300 DPI)", 1050, 780, 300},
     {"Journal, double column (7 × 4 in, 300 DPI)", 2100, 1200, 300},
@@ -46,7 +53,8 @@ constexpr Preset kPresets[] = {
 
 } // namespace
 
-ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
+ImageExportDialog::ImageExportDialog(QWidget* parent, const QSizeF& printSize)
+    : QDialog(parent), m_printSize(printSize) {
     setWindowTitle(tr("Export Figure"));
     auto* form = new QFormLayout;
     m_format = new QComboBox(this);
@@ -56,8 +64,14 @@ ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
     m_format->addItem(tr("PDF document"), static_cast<int>(ImageExportSettings::Format::Pdf));
     form->addRow(tr("Format:"), m_format);
     m_preset = new QComboBox(this);
-    for (const Preset& preset : kPresets) {
-        m_preset->addItem(tr(preset.name));
+    for (int i = 0; i < static_cast<int>(std::size(kPresets)); ++i) {
+        m_preset->addItem(tr(kPresets[i].name), i);
+        if (i == 0 && !m_printSize.isEmpty()) {
+            m_preset->addItem(tr("Print layout of this figure (%1 × %2 mm)")
+                                  .arg(qRound(m_printSize.width() / kLogicalPerMm))
+                                  .arg(qRound(m_printSize.height() / kLogicalPerMm)),
+                              kPrintLayoutPreset);
+        }
     }
     form->addRow(tr("Preset:"), m_preset);
     auto* sizeRow = new QHBoxLayout;
@@ -97,14 +111,26 @@ ImageExportDialog::ImageExportDialog(QWidget* parent) : QDialog(parent) {
                            settings.value(kHeightKey, initial.pixels.height()).toInt());
     initial.dpi = settings.value(kDpiKey, initial.dpi).toInt();
     setSettings(initial);
+    if (!m_printSize.isEmpty()) { // the figure's own layout first, at the remembered DPI
+        m_preset->setCurrentIndex(m_preset->findData(kPrintLayoutPreset));
+        applyPreset(m_preset->currentIndex());
+    }
 
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ImageExportDialog::applyPreset);
-    for (QSpinBox* spin : {m_width, m_height, m_dpi}) {
+    for (QSpinBox* spin : {m_width, m_height}) {
         connect(spin, &QSpinBox::valueChanged, this, [this] {
             m_preset->setCurrentIndex(0);
             updateSummary();
         });
     }
+    connect(m_dpi, &QSpinBox::valueChanged, this, [this] {
+        if (usesPrintLayout()) { // same print size at the new resolution
+            applyPreset(m_preset->currentIndex());
+        } else {
+            m_preset->setCurrentIndex(0);
+            updateSummary();
+        }
+    });
     connect(m_format, &QComboBox::currentIndexChanged, this, &ImageExportDialog::updateSummary);
     updateSummary();
 }
@@ -128,11 +154,28 @@ void ImageExportDialog::setSettings(const ImageExportSettings& settings) {
     updateSummary();
 }
 
+bool ImageExportDialog::usesPrintLayout() const {
+    return m_preset->currentData().toInt() == kPrintLayoutPreset;
+}
+
 void ImageExportDialog::applyPreset(int index) {
-    if (index <= 0 || index >= static_cast<int>(std::size(kPresets))) {
+    const int preset = m_preset->itemData(index).toInt();
+    if (preset == kPrintLayoutPreset) {
+        const QSize pixels = figurePixels(m_printSize, m_dpi->value());
+        const QSignalBlocker blockWidth(m_width);
+        const QSignalBlocker blockHeight(m_height);
+        m_width->setValue(pixels.width());
+        m_height->setValue(pixels.height());
+        updateSummary();
         return;
     }
-    const Preset& preset = kPresets[index];
+    if (preset <= 0 || preset >= static_cast<int>(std::size(kPresets))) {
+        return;
+    }
+    applyFixedPreset(kPresets[preset]);
+}
+
+void ImageExportDialog::applyFixedPreset(const Preset& preset) {
     const QSignalBlocker blockWidth(m_width);
     const QSignalBlocker blockHeight(m_height);
     const QSignalBlocker blockDpi(m_dpi);
@@ -150,9 +193,9 @@ void ImageExportDialog::updateSummary() {
 }
 
 QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& what,
-                                               const QString& baseName,
-                                               const FigurePainter& paint) {
-    ImageExportDialog dialog(parent);
+                                               const QString& baseName, const FigurePainter& paint,
+                                               const QSizeF& printSize) {
+    ImageExportDialog dialog(parent, printSize);
     dialog.setWindowTitle(tr("Export %1").arg(what));
     if (dialog.exec() != QDialog::Accepted) {
         return {};

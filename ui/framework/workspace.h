@@ -25,7 +25,9 @@ namespace cx::ui {
 struct WorkspaceFigure {
     QString name;  ///< file base name, e.g. "emissions"
     QString title; ///< what it shows, e.g. "Emission heatmap"
-    QSizeF size;   ///< logical (96-DPI) size it is drawn at: its size on screen
+    /// Print size in logical units (1/96 in) it is drawn at: its view's figureSize(), chosen
+    /// from its content (journal column widths), not its size on screen.
+    QSizeF size;
     std::function<void(QPainter& painter, const QRectF& target)> paint;
 };
 

@@ -35,15 +35,6 @@ QString uniqueName(QString name, const QString& fallback, QSet<QString>& taken) 
     return unique;
 }
 
-QSizeF figureSize(const QWidget* view) {
-    const QSize shown = view->size();
-    const QSize hint = view->sizeHint().expandedTo(view->minimumSizeHint());
-    return QSizeF(view->isVisible() && shown.width() >= hint.width() / 2 ? shown.width()
-                                                                         : hint.width(),
-                  view->isVisible() && shown.height() >= hint.height() / 2 ? shown.height()
-                                                                            : hint.height());
-}
-
 template <typename View>
 void addFigures(const Workspace& workspace, const QString& kind, QList<WorkspaceFigure>& out,
                 QSet<QString>& taken) {
@@ -56,7 +47,7 @@ void addFigures(const Workspace& workspace, const QString& kind, QList<Workspace
         figure.name = uniqueName(view->objectName().isEmpty() ? title : view->objectName(), kind,
                                  taken);
         figure.title = title.isEmpty() ? kind : title;
-        figure.size = figureSize(view);
+        figure.size = view->figureSize(); // its print layout, not its size on screen
         figure.paint = [view](QPainter& painter, const QRectF& target) {
             view->paintFigure(painter, target);
         };

@@ -1,8 +1,12 @@
 #include "ui/tree/tree_diagram_view.h"
 
+#include "ui/dialogs/export_helpers.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -99,6 +103,23 @@ void TreeDiagramView::paintFigure(QPainter& painter, const QRectF& target) const
     painter.setFont(font());
     paintInto(painter, target.adjusted(6, 6, -6, -6));
     painter.restore();
+}
+
+QSizeF TreeDiagramView::figureSize() const {
+    // Leaves are spread evenly across the width: each needs room for the widest box.
+    const QFontMetricsF metrics(font());
+    const int depth = m_places.empty() ? 0 : treeDepth(m_places);
+    double widestBox = 0;
+    int leaves = 0;
+    for (size_t v = 0; v < m_places.size(); ++v) {
+        widestBox = std::max(widestBox, metrics.horizontalAdvance(m_places[v].name) + 14);
+        const bool parent = std::any_of(m_places.begin(), m_places.end(), [v](const auto& place) {
+            return place.parent == static_cast<int>(v);
+        });
+        leaves += parent ? 0 : 1;
+    }
+    const double width = journalWidthFor(std::max(1, leaves) * (widestBox + 12) + 12);
+    return QSizeF(width, std::max(12 + (depth + 1) * 14 * kLogicalPerMm, 30 * kLogicalPerMm));
 }
 
 void TreeDiagramView::mousePressEvent(QMouseEvent* event) {

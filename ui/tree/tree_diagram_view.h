@@ -22,6 +22,9 @@ public:
     /// Centre of `cell`'s box in widget coordinates (tests click it); null point if absent.
     QPointF nodeCentre(const QString& cell) const;
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in): a single column (wider when a level's
+    /// boxes need it), about 14 mm per level of the tree.
+    QSizeF figureSize() const;
     QSize sizeHint() const override { return {260, 150}; }
     QSize minimumSizeHint() const override { return {160, 90}; }
 

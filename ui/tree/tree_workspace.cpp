@@ -460,7 +460,7 @@ QList<QAction*> TreeWorkspace::exportActions() const {
 QList<WorkspaceFigure> TreeWorkspace::figures() const {
     QList<WorkspaceFigure> out = Workspace::figures();
     const TreeDiagramView* diagram = m_diagram;
-    out.append({QStringLiteral("tree"), tr("Cell-type tree"), QSizeF(m_diagram->size()),
+    out.append({QStringLiteral("tree"), tr("Cell-type tree"), m_diagram->figureSize(),
                 [diagram](QPainter& painter, const QRectF& target) {
                     diagram->paintFigure(painter, target);
                 }});

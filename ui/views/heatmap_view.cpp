@@ -1,6 +1,7 @@
 #include "ui/views/heatmap_view.h"
 
 #include "ui/chromatin/state_matrix_model.h"
+#include "ui/dialogs/export_helpers.h"
 #include "ui/views/view_painting.h"
 
 #include <QEvent>
@@ -160,6 +161,64 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
                            std::max(layout.matrix.right() - left, 260.0), labels.height() * 2 + 6);
     layout.valid = true;
     return layout;
+}
+
+QSizeF HeatmapView::figureSize() const {
+    // The quantities of computeLayout (figure = true), solved for the size.
+    const int rows = m_model ? m_model->rowCount() : 0;
+    const int columns = m_model ? m_model->columnCount() : 0;
+    const QFont labelFont = scaledFont(font(), 8.5);
+    const QFont titleFont = scaledFont(font(), 9.5, true);
+    const QFontMetricsF labels(labelFont);
+    const QFontMetricsF titles(titleFont);
+    const double top = kMargin + (m_title.isEmpty() ? 0 : titles.height() + 6);
+    double needed = 260 + 2 * kMargin; // the colour legend
+    if (!m_title.isEmpty()) {
+        needed = std::max(needed, 2 * kMargin + titles.horizontalAdvance(m_title) + 10 +
+                                      labels.horizontalAdvance(m_subtitle));
+    }
+    if (rows == 0 || columns == 0) {
+        return QSizeF(journalWidthFor(needed), top + 80);
+    }
+    double labelWidth = 0;
+    double columnLabelWidth = 0;
+    for (int r = 0; r < rows; ++r) {
+        labelWidth = std::max(
+            labelWidth, labels.horizontalAdvance(m_model->headerData(r, Qt::Vertical).toString()));
+    }
+    for (int c = 0; c < columns; ++c) {
+        columnLabelWidth =
+            std::max(columnLabelWidth,
+                     labels.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()));
+    }
+    labelWidth += kSwatch + 12;
+    const double angle = qDegreesToRadians(kLabelAngle);
+    const double columnLabelHeight =
+        columnLabelWidth * std::sin(angle) + labels.height() * std::cos(angle) + 6;
+    const double weightWidth = m_model->hasWeights() ? 92 : 0;
+    const double legendHeight = labels.height() * 2 + 16;
+    const double overhang =
+        std::max(0.0, columnLabelWidth * std::cos(angle) - weightWidth - 6) + kMargin;
+    // Cells wide enough for a value ("0.00"), up to the view's largest cell; row labels in
+    // full (the layout gives them at most 34 % of the width).
+    const double valueCell =
+        QFontMetricsF(scaledFont(font(), 7.5)).horizontalAdvance(QStringLiteral("0.00")) + 8;
+    const double preferredCell = std::min(m_maxCell.width(), std::max(valueCell, 16.0));
+    needed = std::max({needed,
+                       kMargin + labelWidth + columns * preferredCell + weightWidth + overhang,
+                       labelWidth / 0.34});
+    const double width = journalWidthFor(needed);
+    const double shownLabelWidth = std::min(labelWidth, std::max(90.0, width * 0.34));
+    const double cellWidth =
+        std::clamp((width - kMargin - shownLabelWidth - weightWidth - overhang) / columns, 12.0,
+                   m_maxCell.width());
+    // Rows a little flatter than the cells are wide, within the view's largest cell, and all
+    // rows on one page.
+    const double fixed = top + columnLabelHeight + legendHeight + 6 + kMargin;
+    const double pageRows = (kMaximumFigureHeightMm * kLogicalPerMm - fixed) / rows;
+    const double cellHeight = std::max(
+        11.0, std::min({std::clamp(cellWidth * 0.7, 16.0, m_maxCell.height()), pageRows}));
+    return QSizeF(width, std::ceil(fixed + rows * cellHeight));
 }
 
 QSize HeatmapView::sizeHint() const {

@@ -40,6 +40,10 @@ public:
 
     /// Draws the heatmap (title, labels, legend) as a stand-alone figure into `target`.
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in), whatever the view's size on screen:
+    /// the narrowest journal width (89, 120 or 183 mm) whose cells hold their values and whose
+    /// labels are not shortened; the rows decide the height (at most a page).
+    QSizeF figureSize() const;
 
     /// Geometry in widget coordinates (tests, editing).
     QRectF cellRect(int row, int column) const;

@@ -1,5 +1,6 @@
 #include "ui/views/segmentation_track_view.h"
 
+#include "ui/dialogs/export_helpers.h"
 #include "ui/views/view_painting.h"
 
 #include <QHelpEvent>
@@ -218,6 +219,12 @@ QSize SegmentationTrackView::sizeHint() const {
     const auto rows = static_cast<double>(std::max<size_t>(2, m_rowTracks.size()));
     return QSize(900, static_cast<int>(kRulerHeight + 16 + rows * (kRowHeight + kRowGap) +
                                        m_lanes.size() * (kLaneHeight + kLaneGap) + 12));
+}
+
+QSizeF SegmentationTrackView::figureSize() const {
+    const size_t rows = m_rowTracks.size() + static_cast<size_t>(m_lanes.size());
+    const double width = (rows >= 4 ? kDoubleColumnMm : kMidColumnMm) * kLogicalPerMm;
+    return QSizeF(width, std::max<double>(sizeHint().height(), 30 * kLogicalPerMm));
 }
 
 QSize SegmentationTrackView::minimumSizeHint() const {

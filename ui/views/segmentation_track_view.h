@@ -65,6 +65,9 @@ public:
     const std::vector<int>& rowTracks() const { return m_rowTracks; }
 
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// Print size of the figure (logical units, 1/96 in): 1.5 journal columns (a double column
+    /// from four rows and lanes on), every row and lane at full height.
+    QSizeF figureSize() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
