@@ -34,6 +34,26 @@ QColor faded(const QColor& colour, double keep) {
                             static_cast<float>(1 - keep + keep * colour.blueF()));
 }
 
+/// The widest row and column header of a model, in the labels' font: the row labels' column
+/// and the height of the slanted column labels follow from them (layout and figure size).
+struct HeaderExtents {
+    double rowLabelWidth = 0;
+    double columnLabelWidth = 0;
+};
+HeaderExtents headerExtents(const QAbstractItemModel& model, const QFontMetricsF& labels) {
+    HeaderExtents out;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        out.rowLabelWidth = std::max(
+            out.rowLabelWidth, labels.horizontalAdvance(model.headerData(r, Qt::Vertical).toString()));
+    }
+    for (int c = 0; c < model.columnCount(); ++c) {
+        out.columnLabelWidth =
+            std::max(out.columnLabelWidth,
+                     labels.horizontalAdvance(model.headerData(c, Qt::Horizontal).toString()));
+    }
+    return out;
+}
+
 QString weightText(double weight) {
     if (!std::isfinite(weight)) {
         return QString();
@@ -122,17 +142,9 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
     if (rows == 0 || columns == 0) {
         return layout;
     }
-    double labelWidth = 0;
-    double columnLabelWidth = 0;
-    for (int r = 0; r < rows; ++r) {
-        labelWidth = std::max(
-            labelWidth, labels.horizontalAdvance(m_model->headerData(r, Qt::Vertical).toString()));
-    }
-    for (int c = 0; c < columns; ++c) {
-        columnLabelWidth =
-            std::max(columnLabelWidth,
-                     labels.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()));
-    }
+    const HeaderExtents header = headerExtents(*m_model, labels);
+    double labelWidth = header.rowLabelWidth;
+    const double columnLabelWidth = header.columnLabelWidth;
     labelWidth = std::min(labelWidth + kSwatch + 12, std::max(90.0, area.width() * 0.34));
     const double angle = qDegreesToRadians(kLabelAngle);
     const double columnLabelHeight =
@@ -180,17 +192,9 @@ QSizeF HeatmapView::figureSize() const {
     if (rows == 0 || columns == 0) {
         return QSizeF(journalWidthFor(needed), top + 80);
     }
-    double labelWidth = 0;
-    double columnLabelWidth = 0;
-    for (int r = 0; r < rows; ++r) {
-        labelWidth = std::max(
-            labelWidth, labels.horizontalAdvance(m_model->headerData(r, Qt::Vertical).toString()));
-    }
-    for (int c = 0; c < columns; ++c) {
-        columnLabelWidth =
-            std::max(columnLabelWidth,
-                     labels.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()));
-    }
+    const HeaderExtents header = headerExtents(*m_model, labels);
+    double labelWidth = header.rowLabelWidth;
+    const double columnLabelWidth = header.columnLabelWidth;
     labelWidth += kSwatch + 12;
     const double angle = qDegreesToRadians(kLabelAngle);
     const double columnLabelHeight =
