@@ -61,6 +61,20 @@ Eigen::MatrixXd symmetricConfusion(int numClasses, double accuracy) {
     return theta;
 }
 
+/// Five items, four workers, three classes (-1 = not labelled): item 0 a 1–1 tie of classes 0
+/// and 2, item 1 a three-way tie, item 2 a clear majority (1, wrong), item 3 unlabelled (all
+/// three tie), item 4 a 2–2 tie of 0 and 1 without gold.
+const std::vector<int> kTiedLabels = {0, 2, -1, -1, //
+                                      0, 1, 2, -1,  //
+                                      1, 1, 0, -1,  //
+                                      -1, -1, -1, -1, //
+                                      0, 0, 1, 1};
+
+cx::CrowdLabels tiedCrowd() {
+    return cx::crowdLabelsFromMatrix(5, 4, 3, kTiedLabels,
+                                     {2, 1, 0, 0, cx::CrowdLabels::kMissingLabel});
+}
+
 } // namespace
 
 TEST(MajorityVote, BreaksTiesTowardTheFirstSeenLabel) {
@@ -77,15 +91,7 @@ TEST(MajorityVote, BreaksTiesTowardTheFirstSeenLabel) {
 }
 
 TEST(MajorityVote, RandomTieBreakDrawsUniformlyAmongTheTiedClasses) {
-    // Item 0 ties classes 0 and 2, item 1 all three, item 2 is a clear 1, item 3 is unlabelled
-    // (all three tie), item 4 ties 0 and 1 (no gold).
-    const std::vector<int> labels = {0, 2, -1, -1, //
-                                     0, 1, 2, -1,  //
-                                     1, 1, 0, -1,  //
-                                     -1, -1, -1, -1, //
-                                     0, 0, 1, 1};
-    const std::vector<int> gold = {2, 1, 0, 0, cx::CrowdLabels::kMissingLabel};
-    const cx::CrowdLabels data = cx::crowdLabelsFromMatrix(5, 4, 3, labels, gold);
+    const cx::CrowdLabels data = tiedCrowd();
     const std::vector<std::vector<int>> tied = {{0, 2}, {0, 1, 2}, {1}, {0, 1, 2}, {0, 1}};
     constexpr int kSeeds = 3000;
     std::vector<std::vector<int>> counts(5, std::vector<int>(3, 0));
@@ -132,13 +138,8 @@ TEST(MajorityVote, RandomTieBreakingErrorMatchesEnumeration) {
     // Five items, four workers, three classes (-1 = not labelled): item 0 a 1–1 tie of classes 0
     // and 2, item 1 a three-way tie, item 2 a clear majority, item 3 unlabelled (all three tie),
     // item 4 a 2–2 tie without gold.
-    const std::vector<int> labels = {0, 2, -1, -1, //
-                                     0, 1, 2, -1,  //
-                                     1, 1, 0, -1,  //
-                                     -1, -1, -1, -1, //
-                                     0, 0, 1, 1};
-    const std::vector<int> gold = {2, 1, 0, 0, cx::CrowdLabels::kMissingLabel};
-    const cx::CrowdLabels data = cx::crowdLabelsFromMatrix(5, 4, 3, labels, gold);
+    const std::vector<int>& labels = kTiedLabels;
+    const cx::CrowdLabels data = tiedCrowd();
     // Brute force: every combination of choices among the tied classes, equally likely.
     std::vector<std::vector<int>> choices(5);
     for (int n = 0; n < 5; ++n) {
