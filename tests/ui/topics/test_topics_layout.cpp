@@ -129,6 +129,14 @@ TEST_F(TopicsLayout, TableAndBothChartsAreReadableAtEverySize) {
         panel->chartPair()->showChart(weights);
         settle();
         ASSERT_TRUE(weights->isVisible());
+        // Optional visual check: CX_UI_SCREENSHOT_DIR=/tmp/shots saves the window per size.
+        const QString shots = qEnvironmentVariable("CX_UI_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            window.grab().save(QStringLiteral("%1/topics-weights-%2x%3.png")
+                                   .arg(shots)
+                                   .arg(r.window.width())
+                                   .arg(r.window.height()));
+        }
         EXPECT_GE(weights->plotAreaInView().height(), r.weightsPlot);
         EXPECT_GE(weights->plotAreaInView().width(), 200);
         expectPointsInside(*weights, "weights");
