@@ -468,19 +468,22 @@ void StateWeightsChartView::placeLegendList() {
         chart->setMargins(QMargins(2, 2, 6, 2));
         return;
     }
-    // As wide as the longest entry (check box, sample, text), at most 40 % of the view and at
+    // As wide as the longest entry (check box, sample, text), at most 45 % of the view and at
     // least enough for "T10 word word"; longer names are elided with their tooltip.
     const QFontMetrics metrics(m_legendList->font());
     int widest = 0;
     for (int i = 0; i < m_legendList->count(); ++i) {
         widest = std::max(widest, metrics.horizontalAdvance(m_legendList->item(i)->text()));
     }
-    const int chrome = 20 + m_legendList->iconSize().width() + 14 +
-                       m_legendList->verticalScrollBar()->sizeHint().width();
+    const QRect area = viewport()->geometry();
+    // A scroll bar only when the entries are taller than the view.
+    const int rows = m_legendList->count() * std::max(1, m_legendList->sizeHintForRow(0));
+    const int scrollBar =
+        rows > area.height() - 4 ? m_legendList->verticalScrollBar()->sizeHint().width() : 0;
+    const int chrome = 22 + m_legendList->iconSize().width() + 12 + scrollBar;
     const int width =
         std::clamp(widest + chrome, std::min(130, this->width() / 2),
-                   std::max(130, static_cast<int>(0.4 * this->width())));
-    const QRect area = viewport()->geometry();
+                   std::max(130, static_cast<int>(0.45 * this->width())));
     m_legendList->setGeometry(area.right() - width + 1, area.top() + 2, width,
                               std::max(0, area.height() - 4));
     chart->setMargins(QMargins(2, 2, width + 6, 2));
