@@ -112,9 +112,13 @@ AucChartView::AucChartView(QWidget* parent) : QChartView(parent) {
         updateMessage();
         updateMarkerLabel();
         fitTitles();
-        // Padding for the markers depends on the plot's height.
-        if (std::abs(plot.height() - m_paddedPlotHeight) > 0.2 * std::max(plot.height(), 1.0)) {
-            m_paddedPlotHeight = plot.height();
+        // Padding for the markers depends on the plot's size.
+        const auto changed = [](double now, double padded) {
+            return std::abs(now - padded) > 0.2 * std::max(now, 1.0);
+        };
+        if (changed(plot.height(), m_paddedPlotSize.height()) ||
+            changed(plot.width(), m_paddedPlotSize.width())) {
+            m_paddedPlotSize = plot.size();
             QMetaObject::invokeMethod(this, &AucChartView::refresh, Qt::QueuedConnection);
         }
     });
@@ -207,7 +211,7 @@ int AucChartView::flaggedPointCount() const {
     return m_parts.flagged ? static_cast<int>(m_parts.flagged->count()) : 0;
 }
 
-void AucChartView::fillParts(Parts& parts, double plotHeight) const {
+void AucChartView::fillParts(Parts& parts, const QSizeF& plotSize) const {
     // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
     // square on the reference line, its reason on hover. No point is dropped silently.
     QList<QList<QPointF>> runs(1);
@@ -252,7 +256,9 @@ void AucChartView::fillParts(Parts& parts, double plotHeight) const {
         xMax = xMin + 1;
     }
     // Rings and the current-γ dot on the outermost values stay inside the plot.
-    const double pad = plotPadding(high - low, 0.12, 0.02, plotHeight, 8);
+    const double pad = plotPadding(high - low, 0.12, 0.02, plotSize.height(), 8);
+    // Rings and dots on the first and last γ are drawn whole too.
+    const double xPad = plotPadding(xMax - xMin, 0.02, 0.0, plotSize.width(), 8);
     const double yMin = std::floor((low - pad) * 50) / 50;
     const double yMax = std::ceil((high + pad) * 50) / 50;
 
@@ -292,7 +298,7 @@ void AucChartView::fillParts(Parts& parts, double plotHeight) const {
     const bool axesVisible = !curve.isEmpty() || !m_gammas.isEmpty();
     parts.x->setVisible(axesVisible);
     parts.y->setVisible(axesVisible);
-    parts.x->setRange(xMin, xMax);
+    parts.x->setRange(xMin - xPad, xMax + xPad);
     parts.x->setTickAnchor(0);
     parts.x->setTickInterval(niceTickInterval(xMax - xMin));
     parts.y->setRange(yMin, yMax);
@@ -301,7 +307,7 @@ void AucChartView::fillParts(Parts& parts, double plotHeight) const {
 }
 
 void AucChartView::refresh() {
-    fillParts(m_parts, m_parts.chart->plotArea().height());
+    fillParts(m_parts, m_parts.chart->plotArea().size());
     updateMessage();
     updateMarkerLabel();
     fitTitles();
@@ -401,7 +407,7 @@ void AucChartView::resizeEvent(QResizeEvent* event) {
 
 void AucChartView::buildFigure(QChart* chart, double plotHeight) const {
     Parts parts = createParts(chart, 1.0);
-    fillParts(parts, plotHeight);
+    fillParts(parts, QSizeF(0, plotHeight));
     // The figure explains its marks in a legend (the screen has tooltips).
     parts.curve->setName(tr("AUC relative to γ = 0"));
     parts.flagged->setName(tr("⚠ component of inadmissible weight"));
@@ -426,6 +432,32 @@ void AucChartView::buildFigure(QChart* chart, double plotHeight) const {
         }
     }
     hide(parts.dots);
+}
+
+QRectF AucChartView::plotAreaInView() const {
+    return mapFromScene(m_parts.chart->mapRectToScene(m_parts.chart->plotArea())).boundingRect();
+}
+
+QList<std::pair<QPointF, double>> AucChartView::drawnPoints() const {
+    QList<std::pair<QPointF, double>> out;
+    for (QAbstractSeries* series : m_parts.chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible()) {
+            continue;
+        }
+        double radius = 0;
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
+        }
+        for (const QPointF& point : xy->points()) {
+            if (std::isfinite(point.x()) && std::isfinite(point.y())) {
+                const QPointF scene =
+                    m_parts.chart->mapToScene(m_parts.chart->mapToPosition(point, series));
+                out.append({QPointF(mapFromScene(scene)), radius});
+            }
+        }
+    }
+    return out;
 }
 
 void AucChartView::paintFigure(QPainter& painter, const QRectF& target) const {

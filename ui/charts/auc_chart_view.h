@@ -46,6 +46,9 @@ public:
 
     /// Draws the chart as a stand-alone figure (title and axes) into `target`, for export.
     void paintFigure(QPainter& painter, const QRectF& target) const;
+    /// The plot area and every drawn point (view coordinates) with its marker radius (tests).
+    QRectF plotAreaInView() const;
+    QList<std::pair<QPointF, double>> drawnPoints() const;
     /// Print size of the figure (logical units, 1/96 in): a single column, 89 × 70 mm plus
     /// its legend.
     QSizeF figureSize() const;
@@ -77,8 +80,8 @@ private:
         QValueAxis* y = nullptr;
     };
     static Parts createParts(QChart* chart, double fontScale);
-    /// `plotHeight`: the plot's height in px when known (0: not yet), for marker padding.
-    void fillParts(Parts& parts, double plotHeight) const;
+    /// `plotSize`: the plot's size in px when known (0: not yet), for marker padding.
+    void fillParts(Parts& parts, const QSizeF& plotSize) const;
     /// The figure's chart: the parts, named for a legend.
     void buildFigure(QChart* chart, double plotHeight) const;
     void refresh();
@@ -93,7 +96,7 @@ private:
     QVector<SweepPoint> m_points; ///< sorted by γ
     QVector<double> m_gammas;     ///< the grid of the running sweep
     double m_gamma = 0;
-    double m_paddedPlotHeight = 0;
+    QSizeF m_paddedPlotSize;
     bool m_complete = false;
     QString m_idleMessage;
     QString m_error;

@@ -9,7 +9,10 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QListWidget>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -33,11 +36,71 @@ QColor lineColour(const QColor& colour) {
     return luminance > 0.75 ? colour.darker(170) : colour;
 }
 
+/// Marker radius (px) of the flagged points, plus their pen: what the padding keeps inside.
+constexpr double kScreenMarkerMargin = 5.0;
+constexpr double kFigureMarkerMargin = 4.5;
+
+/// The legend sample of `series` (line, hollow marker or swatch) as an icon.
+QIcon legendIcon(const QAbstractSeries* series, const QSize& size, qreal devicePixelRatio) {
+    QPixmap pixmap(size * devicePixelRatio);
+    pixmap.setDevicePixelRatio(devicePixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPointF centre(size.width() / 2.0, size.height() / 2.0);
+    if (const auto* scatter = qobject_cast<const QScatterSeries*>(series)) {
+        const double d = std::min(scatter->markerSize(), size.height() - 2.0);
+        QPen pen = scatter->pen();
+        pen.setColor(scatter->borderColor());
+        painter.setPen(pen);
+        painter.setBrush(scatter->brush());
+        painter.drawEllipse(centre, d / 2, d / 2);
+    } else if (const auto* area = qobject_cast<const QAreaSeries*>(series)) {
+        QColor colour = area->brush().color();
+        colour.setAlpha(std::max(colour.alpha(), 110));
+        painter.fillRect(QRectF(1, centre.y() - 4, size.width() - 2, 8), colour);
+    } else if (const auto* line = qobject_cast<const QLineSeries*>(series)) {
+        QPen pen = line->pen();
+        pen.setWidthF(std::min(pen.widthF(), 2.5));
+        pen.setCapStyle(Qt::FlatCap);
+        painter.setPen(pen);
+        painter.drawLine(QPointF(1, centre.y()), QPointF(size.width() - 1, centre.y()));
+    }
+    return QIcon(pixmap);
+}
+
 } // namespace
 
 StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(parent) {
     setUpChartView(this, 120);
     m_message = nullptr;
+    m_legendList = new QListWidget(this);
+    m_legendList->setObjectName(QStringLiteral("weightsLegend"));
+    m_legendList->setFrameShape(QFrame::NoFrame);
+    m_legendList->setSelectionMode(QAbstractItemView::NoSelection);
+    m_legendList->setFocusPolicy(Qt::NoFocus);
+    m_legendList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_legendList->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_legendList->setTextElideMode(Qt::ElideRight);
+    m_legendList->setIconSize(QSize(22, 12));
+    m_legendList->setUniformItemSizes(true);
+    m_legendList->setCursor(Qt::ArrowCursor);
+    m_legendList->setStyleSheet(QStringLiteral(
+        "QListWidget { background: white; color: #444b53; }"
+        "QListWidget::item { padding: 0px 2px; }"));
+    m_legendList->setToolTip(tr("Legend: click an entry to hide or show its lines; scroll for "
+                                "more"));
+    QFont legendFont = m_legendList->font();
+    legendFont.setPointSizeF(8);
+    m_legendList->setFont(legendFont);
+    m_legendList->hide();
+    connect(m_legendList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        setEntryHidden(item->data(Qt::UserRole).toString(), item->checkState() != Qt::Checked);
+    });
+    connect(m_legendList, &QListWidget::itemClicked, this, [](QListWidgetItem* item) {
+        // A click anywhere on the row toggles, not only on the check box.
+        item->setCheckState(item->checkState() == Qt::Checked ? Qt::Unchecked : Qt::Checked);
+    });
     rebuild();
 }
 
@@ -46,10 +109,23 @@ QString StateWeightsChartView::weightTitle() const {
 }
 
 StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool figure,
-                                                          double plotHeight) const {
+                                                          const QSizeF& plotSize) const {
     Parts parts;
     parts.chart = chart;
     styleChart(chart, QMargins(2, 2, 6, 2));
+    // The series drawn for each legend label, in legend order.
+    const auto group = [&parts](const QString& label, QAbstractSeries* series) {
+        if (label.isEmpty()) {
+            return;
+        }
+        for (auto& [name, members] : parts.groups) {
+            if (name == label) {
+                members << series;
+                return;
+            }
+        }
+        parts.groups.append({label, {series}});
+    };
     QFont labelFont = chart->font();
     labelFont.setPointSizeF(8);
     QFont titleFont = labelFont;
@@ -74,9 +150,14 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     }
     // Flagged markers (clamped to ±m_weightLimit below) are among these values: the padding
     // keeps a whole marker inside the plot.
-    const double pad = plotPadding(high - low, 0.08, 0.01, plotHeight, figure ? 6.0 : 7.0);
+    const double markerMargin = figure ? kFigureMarkerMargin : kScreenMarkerMargin;
+    const double pad = plotPadding(high - low, 0.08, 0.01, plotSize.height(), markerMargin);
     const double yMin = low - pad;
     const double yMax = high + pad;
+    // Markers on the first and last γ are drawn whole: the x range reaches a marker's radius
+    // beyond them (a figure's plot is at least a column wide: 1.5 % of it is more than that).
+    const double xPad = plotPadding(m_gammaMaximum - m_gammaMinimum, 0.015, 0.0,
+                                    plotSize.width(), markerMargin);
     const bool empty = m_lines.isEmpty();
 
     // Bands where no valid model exists, under the lines.
@@ -94,6 +175,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             band->setBrush(kUnreliableColour);
             chart->addSeries(band);
             parts.bands << band;
+            group(m_unreliableName.isEmpty() ? tr("no valid model") : m_unreliableName, band);
         }
     }
     QList<QAbstractSeries*> unnamed; // extra segments and bands: no legend entry
@@ -120,6 +202,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         flags->setPen(QPen(kFlagColour, 1.4));
         flags->replace(flaggedPoints);
         chart->addSeries(flags);
+        group(flags->name(), flags);
     }
     // The admissible region ω ∈ [−γ, 1]: the line ω = 1 and the line ω = −γ, within the axes.
     if (!m_boundsName.isEmpty() && !empty) {
@@ -138,6 +221,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             bound->setPen(QPen(kBoundColour, 1.0, Qt::DashDotLine));
             bound->replace(bounds[i]);
             chart->addSeries(bound);
+            group(m_boundsName, bound);
             if (i > 0) {
                 unnamed << bound;
             }
@@ -161,6 +245,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                     band->setBrush(fill);
                     chart->addSeries(band);
                     unnamed << band;
+                    if (line.inLegend) {
+                        group(line.name, band);
+                    }
                 }
                 upperRun.clear();
                 lowerRun.clear();
@@ -230,6 +317,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                                         : QPen(colour, width));
             series->replace(piece.points);
             chart->addSeries(series);
+            if (line.inLegend) {
+                group(line.name, series);
+            }
             if (first) {
                 parts.lines << series;
                 if (!line.inLegend) {
@@ -247,6 +337,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         marker->setPen(QPen(kZeroColour.darker(130), 1.0, Qt::DotLine));
         marker->replace(QList<QPointF>{{m_markers[i], yMin}, {m_markers[i], yMax}});
         chart->addSeries(marker);
+        group(m_markerName, marker);
         if (i > 0) {
             unnamed << marker;
         }
@@ -270,7 +361,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     parts.y = createValueAxis(chart, weightTitle(), QStringLiteral("%.2f"), labelFont, titleFont);
     parts.x->setVisible(!empty);
     parts.y->setVisible(!empty);
-    parts.x->setRange(m_gammaMinimum, m_gammaMaximum);
+    parts.x->setRange(m_gammaMinimum - xPad, m_gammaMaximum + xPad);
     parts.x->setTickAnchor(0);
     parts.x->setTickInterval(niceTickInterval(m_gammaMaximum - m_gammaMinimum));
     parts.y->setRange(yMin, yMax);
@@ -278,7 +369,8 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     parts.y->setTickInterval(niceTickInterval(yMax - yMin));
     attachValueAxes(chart, parts.x, parts.y);
     QLegend* legend = chart->legend();
-    legend->setVisible(!empty);
+    // On screen the legend is the list beside the plot (updateLegendList).
+    legend->setVisible(!empty && figure);
     legend->setAlignment(Qt::AlignRight);
     legend->setFont(labelFont);
     legend->setLabelColor(kChartTextColour);
@@ -300,9 +392,16 @@ void StateWeightsChartView::rebuild() {
     // and simpler than diffing series against a changing set of states.
     m_rebuildPending = false;
     auto* chart = new QChart;
-    // The plot keeps its height from one chart to the next (same widget).
-    m_builtPlotHeight = this->chart() ? this->chart()->plotArea().height() : 0;
-    m_parts = build(chart, false, m_builtPlotHeight);
+    // The plot keeps its size from one chart to the next (same widget).
+    m_builtPlotSize = this->chart() ? this->chart()->plotArea().size() : QSizeF();
+    m_parts = build(chart, false, m_builtPlotSize);
+    for (const auto& [label, members] : m_parts.groups) {
+        if (m_hidden.contains(label)) {
+            for (QAbstractSeries* series : members) {
+                series->setVisible(false);
+            }
+        }
+    }
     QChart* old = this->chart();
     setChart(chart);
     delete old;
@@ -310,11 +409,14 @@ void StateWeightsChartView::rebuild() {
     connect(chart, &QChart::plotAreaChanged, this, [this](const QRectF& plotArea) {
         updateMessage();
         fitTitles();
-        // A plot much taller or shorter than the padding was made for: pad again, so that
-        // markers on the outermost values stay inside.
+        // A plot much taller, shorter, wider or narrower than the padding was made for: pad
+        // again, so that markers on the outermost values stay inside.
+        const auto changed = [](double now, double built) {
+            return std::abs(now - built) > 0.2 * std::max(now, 1.0);
+        };
         if (!m_rebuildPending && !m_lines.isEmpty() &&
-            std::abs(plotArea.height() - m_builtPlotHeight) >
-                0.2 * std::max(plotArea.height(), 1.0)) {
+            (changed(plotArea.height(), m_builtPlotSize.height()) ||
+             changed(plotArea.width(), m_builtPlotSize.width()))) {
             m_rebuildPending = true;
             QMetaObject::invokeMethod(this, [this] {
                 if (m_rebuildPending) {
@@ -323,8 +425,115 @@ void StateWeightsChartView::rebuild() {
             }, Qt::QueuedConnection);
         }
     });
+    updateLegendList();
     updateMessage();
     fitTitles();
+}
+
+void StateWeightsChartView::updateLegendList() {
+    const QSignalBlocker blocker(m_legendList);
+    const int scroll = m_legendList->verticalScrollBar()->value();
+    m_legendList->clear();
+    if (m_lines.isEmpty()) {
+        m_legendList->hide();
+        placeLegendList();
+        return;
+    }
+    const QSize iconSize = m_legendList->iconSize();
+    for (const auto& [label, members] : m_parts.groups) {
+        auto* item = new QListWidgetItem(m_legendList);
+        item->setText(label);
+        item->setData(Qt::UserRole, label);
+        item->setIcon(legendIcon(members.front(), iconSize, devicePixelRatioF()));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        const bool hidden = m_hidden.contains(label);
+        item->setCheckState(hidden ? Qt::Unchecked : Qt::Checked);
+        item->setToolTip(hidden ? tr("%1\n(hidden: click to show)").arg(label)
+                                : tr("%1\n(click to hide)").arg(label));
+        if (hidden) {
+            item->setForeground(QColor(0xa0, 0xa6, 0xad));
+        }
+    }
+    m_legendList->show();
+    m_legendList->verticalScrollBar()->setValue(scroll);
+    placeLegendList();
+}
+
+void StateWeightsChartView::placeLegendList() {
+    QChart* chart = this->chart();
+    if (!chart) {
+        return;
+    }
+    if (m_legendList->count() == 0) {
+        chart->setMargins(QMargins(2, 2, 6, 2));
+        return;
+    }
+    // As wide as the longest entry (check box, sample, text), at most 45 % of the view and at
+    // least enough for "T10 word word"; longer names are elided with their tooltip.
+    const QFontMetrics metrics(m_legendList->font());
+    int widest = 0;
+    for (int i = 0; i < m_legendList->count(); ++i) {
+        widest = std::max(widest, metrics.horizontalAdvance(m_legendList->item(i)->text()));
+    }
+    const QRect area = viewport()->geometry();
+    // A scroll bar only when the entries are taller than the view.
+    const int rows = m_legendList->count() * std::max(1, m_legendList->sizeHintForRow(0));
+    const int scrollBar =
+        rows > area.height() - 4 ? m_legendList->verticalScrollBar()->sizeHint().width() : 0;
+    const int chrome = 22 + m_legendList->iconSize().width() + 12 + scrollBar;
+    const int width =
+        std::clamp(widest + chrome, std::min(130, this->width() / 2),
+                   std::max(130, static_cast<int>(0.45 * this->width())));
+    m_legendList->setGeometry(area.right() - width + 1, area.top() + 2, width,
+                              std::max(0, area.height() - 4));
+    chart->setMargins(QMargins(2, 2, width + 6, 2));
+}
+
+QStringList StateWeightsChartView::legendLabels() const {
+    QStringList labels;
+    for (const auto& [label, members] : m_parts.groups) {
+        labels << label;
+    }
+    return labels;
+}
+
+void StateWeightsChartView::setEntryHidden(const QString& label, bool hidden) {
+    if (hidden == m_hidden.contains(label)) {
+        return;
+    }
+    if (hidden) {
+        m_hidden.insert(label);
+    } else {
+        m_hidden.remove(label);
+    }
+    rebuild();
+}
+
+QRectF StateWeightsChartView::plotAreaInView() const {
+    QChart* chart = this->chart();
+    return mapFromScene(chart->mapRectToScene(chart->plotArea())).boundingRect();
+}
+
+QList<std::pair<QPointF, double>> StateWeightsChartView::drawnPoints() const {
+    QList<std::pair<QPointF, double>> out;
+    QChart* chart = this->chart();
+    for (QAbstractSeries* series : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible()) {
+            continue;
+        }
+        double radius = 0;
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
+        }
+        for (const QPointF& point : xy->points()) {
+            if (std::isfinite(point.x()) && std::isfinite(point.y())) {
+                const QPointF scene = chart->mapToScene(chart->mapToPosition(point, series));
+                out.append({QPointF(mapFromScene(scene)), radius});
+            }
+        }
+    }
+    return out;
 }
 
 void StateWeightsChartView::fitTitles() {
@@ -450,25 +659,30 @@ void StateWeightsChartView::mousePressEvent(QMouseEvent* event) {
 
 void StateWeightsChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
+    placeLegendList();
     updateMessage();
 }
 
 void StateWeightsChartView::paintFigure(QPainter& painter, const QRectF& target) const {
     paintChartFigure(painter, target,
                      m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
-                     [this](QChart* chart, double plotHeight) { build(chart, true, plotHeight); });
+                     [this](QChart* chart, double plotHeight) {
+                         build(chart, true, QSizeF(0, plotHeight));
+                     });
 }
 
 ChartFigureLayout StateWeightsChartView::figureLayout(const QSizeF& size) const {
     return layOutChartFigure(
         size, m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
-        [this](QChart* chart, double plotHeight) { build(chart, true, plotHeight); });
+        [this](QChart* chart, double plotHeight) {
+                         build(chart, true, QSizeF(0, plotHeight));
+                     });
 }
 
 QSizeF StateWeightsChartView::figureSize() const {
     return chartFigureSize(kDoubleColumnMm * kLogicalPerMm, 85 * kLogicalPerMm,
                            [this](QChart* chart, double plotHeight) {
-                               build(chart, true, plotHeight);
+                               build(chart, true, QSizeF(0, plotHeight));
                            });
 }
 

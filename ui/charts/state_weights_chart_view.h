@@ -6,13 +6,17 @@
 #include <QColor>
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <QVector>
 
 #include <utility>
 #include <vector>
 
+class QAbstractSeries;
 class QAreaSeries;
 class QChart;
+class QListWidget;
+class QListWidgetItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QValueAxis;
@@ -23,6 +27,11 @@ namespace cx::ui {
 /// tracked across γ), a dashed zero line (states below it are background-like) and a vertical
 /// marker at the current γ. Each update rebuilds the point lists and calls replace() once per
 /// series. Clicking the plot asks for that γ (gammaClicked).
+///
+/// On screen the legend is a scrollable list beside the plot (every entry reachable however
+/// many lines there are; full names in tooltips); clicking an entry hides or shows its lines.
+/// Exported figures draw the whole legend under the chart instead. The x range is padded so
+/// that markers on the first and last γ are drawn whole.
 class StateWeightsChartView : public QChartView {
     Q_OBJECT
 public:
@@ -85,6 +94,18 @@ public:
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 
+    /// The on-screen legend list (one row per legend entry; tests).
+    QListWidget* legendList() const { return m_legendList; }
+    /// Legend labels of the on-screen chart, in order.
+    QStringList legendLabels() const;
+    /// Hides (or shows again) the lines of legend entry `label` on screen; figures show all.
+    void setEntryHidden(const QString& label, bool hidden);
+    bool isEntryHidden(const QString& label) const { return m_hidden.contains(label); }
+    /// Every drawn point of the on-screen chart (view coordinates) with its marker radius (0
+    /// for line vertices), and the plot area in view coordinates (tests).
+    QList<std::pair<QPointF, double>> drawnPoints() const;
+    QRectF plotAreaInView() const;
+
 signals:
     void gammaClicked(double gamma);
 
@@ -101,9 +122,13 @@ private:
         QLineSeries* marker = nullptr;
         QValueAxis* x = nullptr;
         QValueAxis* y = nullptr;
+        /// Per legend label (in legend order), the series drawn for it.
+        QList<std::pair<QString, QList<QAbstractSeries*>>> groups;
     };
-    /// `plotHeight`: the plot's height in px when known (0: not yet), for marker padding.
-    Parts build(QChart* chart, bool figure, double plotHeight) const;
+    /// `plotSize`: the plot's size in px when known (0: not yet), for marker padding.
+    Parts build(QChart* chart, bool figure, const QSizeF& plotSize) const;
+    void updateLegendList();
+    void placeLegendList();
     QString weightTitle() const;
     void fitTitles();
     void rebuild();
@@ -125,7 +150,9 @@ private:
     double m_gammaMaximum = 3;
     double m_gamma = 0;
     QString m_messageText;
-    double m_builtPlotHeight = 0; ///< plot height the current chart's padding was made for
+    QListWidget* m_legendList = nullptr;
+    QSet<QString> m_hidden; ///< legend labels whose lines are hidden on screen
+    QSizeF m_builtPlotSize; ///< plot size the current chart's padding was made for
     bool m_rebuildPending = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
+#include "ui/topics/chart_pair.h"
 #include "ui/topics/selection_picker.h"
 
 #include "core/io/selection.h"
@@ -17,6 +18,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -28,12 +31,12 @@ namespace cx::ui {
 
 SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(14, 8, 14, 10);
-    layout->setSpacing(6);
+    layout->setContentsMargins(14, 6, 14, 4);
+    layout->setSpacing(4);
 
     auto* header = new QHBoxLayout;
     header->setSpacing(8);
-    auto* title = new QLabel(tr("Specificity AUC vs γ"), this);
+    auto* title = new QLabel(tr("Specificity AUC and topic weights vs γ"), this);
     title->setObjectName(QStringLiteral("panelTitle"));
     title->setToolTip(tr("<p>For each γ on the grid: decompose, score every foreground document by "
                          "its per-token likelihood under the foreground-specific topics, and "
@@ -42,6 +45,7 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
                          "component whose weight lies outside [−γ, 1] (no topic of the model; hover "
                          "the point for the count).</p>"));
     header->addWidget(title);
+    m_title = title;
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("hint"));
     header->addWidget(m_status, 1);
@@ -88,7 +92,6 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_problem);
 
     m_chart = new AucChartView(this);
-    layout->addWidget(m_chart, 1);
 
     // Bootstrap over documents of the sweep's path, and the suggestions it supports.
     auto* bands = new QHBoxLayout;
@@ -96,6 +99,7 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_suggestions = new QLabel(this);
     m_suggestions->setObjectName(QStringLiteral("hint"));
     m_suggestions->setWordWrap(true);
+    m_suggestions->setTextFormat(Qt::PlainText);
     m_suggestions->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bands->addWidget(m_suggestions, 1);
     m_replicates = new QSpinBox(this);
@@ -137,7 +141,19 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_trajectory->setFlagName(tr("⚠ inadmissible ω ∉ [−γ, 1]"));
     m_trajectory->setUnreliableName(tr("no admissible foreground topic"));
     m_trajectory->setAdmissibleBounds(tr("bounds ω = 1, ω = −γ"));
-    layout->addWidget(m_trajectory, 1);
+    // Side by side, stacked or in tabs, whatever the room (ChartPair).
+    m_charts = new ChartPair(m_chart, tr("Specificity AUC vs γ"), m_trajectory, tr("Topic weights ω vs γ"),
+                             this);
+    QTabBar* tabs = m_charts->tabBar();
+    tabs->setTabToolTip(0, title->toolTip());
+    tabs->setTabToolTip(1, tr("Topic weights ω along the γ path, with the whole legend beside "
+                              "the plot"));
+    // When the room is short the charts take turns: their tabs replace the title.
+    header->insertWidget(1, tabs);
+    layout->addWidget(m_charts, 1);
+    connect(m_charts, &ChartPair::arrangementChanged, this, [this] { updateArrangement(); });
+    m_suggestions->installEventFilter(this);
+    updateArrangement();
     connect(m_trajectory, &StateWeightsChartView::gammaClicked, this,
             &SpecificityPanel::gammaClicked);
     connect(m_bootstrap, &QToolButton::clicked, this,
@@ -347,7 +363,7 @@ void SpecificityPanel::onBootstrapFailed(const QString& message) {
     m_cancelBootstrap->hide();
     m_bootstrap->setEnabled(m_sweep != nullptr);
     if (!message.isEmpty()) {
-        m_suggestions->setText(tr("Bootstrap failed: %1").arg(message));
+        setSuggestions(tr("Bootstrap failed: %1").arg(message));
     }
 }
 
@@ -357,14 +373,46 @@ void SpecificityPanel::setCurrentGamma(double gamma) {
 }
 
 QString SpecificityPanel::suggestionText() const {
-    return m_suggestions->text();
+    return m_suggestionsText;
+}
+
+void SpecificityPanel::setSuggestions(const QString& text) {
+    m_suggestionsText = text;
+    m_suggestions->setToolTip(text);
+    showSuggestions();
+}
+
+void SpecificityPanel::showSuggestions() {
+    // In tabs (little height) one line, elided, the whole text in the tooltip; else wrapped.
+    const bool oneLine = m_charts && m_charts->arrangement() == ChartPair::Arrangement::Tabs;
+    m_suggestions->setWordWrap(!oneLine);
+    const QString shown =
+        oneLine ? m_suggestions->fontMetrics().elidedText(m_suggestionsText, Qt::ElideRight,
+                                                          std::max(0, m_suggestions->width() - 2))
+                : m_suggestionsText;
+    if (m_suggestions->text() != shown) {
+        m_suggestions->setText(shown);
+    }
+}
+
+void SpecificityPanel::updateArrangement() {
+    const bool tabs = m_charts->arrangement() == ChartPair::Arrangement::Tabs;
+    m_title->setVisible(!tabs);
+    showSuggestions();
+}
+
+bool SpecificityPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_suggestions && event->type() == QEvent::Resize) {
+        showSuggestions();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void SpecificityPanel::updateTrajectories() {
     if (!m_sweep) {
         m_trajectory->setLines({}, 0, 1);
         m_trajectory->setMarkers({}, QString());
-        m_suggestions->clear();
+        setSuggestions(QString());
         return;
     }
     const cx::TopicPath& path = m_sweep->path;
@@ -496,7 +544,7 @@ void SpecificityPanel::updateTrajectories() {
         }
         parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)").arg(m_bands->replicates).arg(unstable);
     }
-    m_suggestions->setText(parts.join(QStringLiteral(" · ")));
+    setSuggestions(parts.join(QStringLiteral(" · ")));
 }
 
 } // namespace cx::ui

@@ -19,6 +19,7 @@ class QToolButton;
 namespace cx::ui {
 
 class AucChartView;
+class ChartPair;
 class StateWeightsChartView;
 
 /// The AUC-vs-γ chart with its inputs: which foreground documents count as "positive"
@@ -41,6 +42,8 @@ public:
     AucChartView* chart() const { return m_chart; }
     /// Topic weight vs γ along the sweep's path (one line per identity).
     StateWeightsChartView* trajectoryChart() const { return m_trajectory; }
+    /// The two charts' shared area (side by side, stacked or in tabs).
+    ChartPair* chartPair() const { return m_charts; }
     /// The suggestions line (best γ, band, suggested K, set changes).
     QString suggestionText() const;
 
@@ -69,8 +72,14 @@ signals:
     void bootstrapCancelRequested();
     void gammaClicked(double gamma);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void validate();
+    void setSuggestions(const QString& text);
+    void showSuggestions();
+    void updateArrangement();
     void pickPositive();
     void updateStatus();
     void updateTrajectories();
@@ -83,11 +92,14 @@ private:
     QLabel* m_status = nullptr;
     AucChartView* m_chart = nullptr;
     StateWeightsChartView* m_trajectory = nullptr;
+    ChartPair* m_charts = nullptr;
     QSpinBox* m_replicates = nullptr;
     QToolButton* m_bootstrap = nullptr;
     QToolButton* m_cancelBootstrap = nullptr;
     QProgressBar* m_bootstrapProgress = nullptr;
     QLabel* m_suggestions = nullptr;
+    QString m_suggestionsText;
+    QLabel* m_title = nullptr;
     std::shared_ptr<const cx::SpecificitySweep> m_sweep;
     std::shared_ptr<const cx::PathBootstrap> m_bands;
     QVector<double> m_gammas;

@@ -52,8 +52,8 @@ private:
 
 TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(14, 8, 14, 6);
-    layout->setSpacing(6);
+    layout->setContentsMargins(14, 6, 14, 4);
+    layout->setSpacing(4);
 
     auto* header = new QHBoxLayout;
     header->setSpacing(8);

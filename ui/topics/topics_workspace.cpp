@@ -66,10 +66,14 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
     m_resultSplitter = new QSplitter(Qt::Vertical, this);
     m_resultSplitter->addWidget(m_tablePanel);
     m_resultSplitter->addWidget(m_specificityPanel);
-    m_resultSplitter->setStretchFactor(0, 3);
-    m_resultSplitter->setStretchFactor(1, 2);
+    m_resultSplitter->setObjectName(QStringLiteral("topicsResultSplitter"));
+    // The charts get a little more than the table: at 1024 × 700 the table still shows about
+    // six words per topic and the charts (in tabs) a plot about 150 px tall; taller windows
+    // give both more, wider ones put the charts side by side.
+    m_resultSplitter->setStretchFactor(0, 4);
+    m_resultSplitter->setStretchFactor(1, 5);
     m_resultSplitter->setChildrenCollapsible(false);
-    m_resultSplitter->setSizes({560, 400});
+    m_resultSplitter->setSizes({440, 520});
     m_mainSplitter =
         layOutWorkspace(this, m_dataPanel, 290, m_analysisPanel, m_resultSplitter, {350, 1100});
 
