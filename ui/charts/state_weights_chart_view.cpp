@@ -29,13 +29,6 @@ const QColor kUnreliableColour(0xf2, 0xa6, 0x5a, 70);
 const QColor kFlagColour(0xb3, 0x26, 0x1e);
 const QColor kBoundColour(0xb3, 0x5c, 0x00, 150);
 
-/// Line colour for a state colour: very light state colours (quiescent) would vanish on white.
-QColor lineColour(const QColor& colour) {
-    const double luminance =
-        0.2126 * colour.redF() + 0.7152 * colour.greenF() + 0.0722 * colour.blueF();
-    return luminance > 0.75 ? colour.darker(170) : colour;
-}
-
 /// Marker radius (px) of the flagged points, plus their pen: what the padding keeps inside.
 constexpr double kScreenMarkerMargin = 5.0;
 constexpr double kFigureMarkerMargin = 4.5;
@@ -239,7 +232,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                     upper->replace(upperRun);
                     lower->replace(lowerRun);
                     auto* band = new QAreaSeries(upper, lower);
-                    QColor fill = lineColour(line.colour);
+                    QColor fill = weightLineColour(line.colour);
                     fill.setAlpha(45);
                     band->setPen(Qt::NoPen);
                     band->setBrush(fill);
@@ -302,7 +295,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             }
             previous = j;
         }
-        const QColor colour = lineColour(line.colour);
+        const QColor colour = weightLineColour(line.colour);
         const double width = figure ? 2.0 : 2.2;
         // The legend shows the line's solid pen: its first piece when solid, else an empty
         // series of its own.
@@ -684,6 +677,12 @@ QSizeF StateWeightsChartView::figureSize() const {
                            [this](QChart* chart, double plotHeight) {
                                build(chart, true, QSizeF(0, plotHeight));
                            });
+}
+
+QColor weightLineColour(const QColor& colour) {
+    const double luminance =
+        0.2126 * colour.redF() + 0.7152 * colour.greenF() + 0.0722 * colour.blueF();
+    return luminance > 0.75 ? colour.darker(170) : colour;
 }
 
 QList<StateWeightsChartView::GammaRange> unreliableRanges(const QVector<double>& gammas,

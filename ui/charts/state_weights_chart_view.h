@@ -156,6 +156,11 @@ private:
     bool m_rebuildPending = false;
 };
 
+/// The colour a line of `colour` is drawn in: very light colours (a quiescent state, a yellow of
+/// the palette) would vanish on white and are darkened. Other views that show a line's identity
+/// (a table header's swatch) use it to match the chart.
+QColor weightLineColour(const QColor& colour);
+
 /// Grid points flagged by a positive value (e.g. a chromatin path's specificInvalidMass, or 1
 /// where a topic path has no admissible foreground topic), as γ ranges reaching halfway to the
 /// neighbours; adjacent ranges merge. The shaded ranges of StateWeightsChartView::setLines.

@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QIcon>
+#include <QPixmap>
 #include <QLocale>
 
 #include <algorithm>
@@ -31,9 +33,30 @@ void TopicWordsModel::setSolution(const TopicSolution& solution) {
     m_solution = solution;
     m_bandLow.clear();
     m_bandHigh.clear();
+    m_identities.clear();
+    m_identityColours.clear();
     updateAdmissibility();
     rebuildColumns();
     endResetModel();
+}
+
+void TopicWordsModel::setIdentities(const std::vector<int>& ids,
+                                    const std::vector<QColor>& colours) {
+    const size_t k = m_solution.isValid()
+                         ? static_cast<size_t>(m_solution.result->numComponents())
+                         : 0;
+    const bool valid = ids.size() == k && colours.size() == k;
+    m_identities = valid ? ids : std::vector<int>();
+    m_identityColours = valid ? colours : std::vector<QColor>();
+    if (columnCount() > 0) {
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+}
+
+int TopicWordsModel::identityOf(int component) const {
+    return component >= 0 && static_cast<size_t>(component) < m_identities.size()
+               ? m_identities[static_cast<size_t>(component)]
+               : -1;
 }
 
 void TopicWordsModel::setWeightBands(const std::vector<double>& low,
@@ -137,6 +160,10 @@ QString TopicWordsModel::componentName(int column) const {
         return {};
     }
     const bool specific = m_solution.result->foregroundSpecific[static_cast<size_t>(component)];
+    const int identity = identityOf(component);
+    if (identity >= 0) {
+        return specific ? tr("Topic T%1").arg(identity + 1) : tr("Component T%1").arg(identity + 1);
+    }
     // Components are sorted with the foreground-specific ones first, so topic numbers are 1..F.
     return specific ? tr("Topic %1").arg(component + 1) : tr("Component %1").arg(component + 1);
 }
@@ -236,6 +263,15 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
                QStringLiteral("\nω = ") + formatWeight(weight);
     case AdmissibleRole:
         return admissible;
+    case Qt::DecorationRole: {
+        // The identity's colour, as its line in the weights-vs-γ chart.
+        if (identityOf(component) < 0) {
+            return {};
+        }
+        QPixmap swatch(12, 12);
+        swatch.fill(m_identityColours[static_cast<size_t>(component)]);
+        return QIcon(swatch);
+    }
     case Qt::ToolTipRole:
         return tr("<b>%1</b> — %2<br>weight ω = %3<br>λ̂ = %4<br>clipped mass %5 %<br>%6")
             .arg(componentName(section))

@@ -5,6 +5,7 @@
 #include "core/topics/topic_admissibility.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 
 #include <vector>
 
@@ -35,6 +36,14 @@ public:
     /// cx::bandsOnPath): a component is then inadmissible only when its whole band lies
     /// outside [−γ, 1]. Empty vectors (or a size other than K) clear them.
     void setWeightBands(const std::vector<double>& low, const std::vector<double>& high);
+    /// Path identities of the solution's components (one per component, −1 = none; e.g.
+    /// cx::identitiesOnPath) and their colours (as in the weights-vs-γ chart): the headers then
+    /// name each topic by its identity ("Topic T7") with its colour swatch, the same id and colour
+    /// along γ and in every view. Empty vectors (or a size other than K) clear them; a new
+    /// solution clears them too.
+    void setIdentities(const std::vector<int>& ids, const std::vector<QColor>& colours);
+    /// Identity of a component (−1 when unknown).
+    int identityOf(int component) const;
     /// ω ∈ [−γ, 1] verdicts of the solution's components.
     const cx::ComponentAdmissibility& admissibility() const { return m_admissibility; }
     /// "⚠ inadmissible: ω = 2.31 > 1 …" for a component ("" when admissible).
@@ -46,7 +55,8 @@ public:
 
     /// Result column of a model column.
     int componentOf(int column) const;
-    /// "Topic 1", or "Component 7" for components that are not foreground-specific.
+    /// "Topic 1", or "Component 7" for components that are not foreground-specific; with a
+    /// path identity "Topic T7" / "Component T7" (the id of the weights-vs-γ chart).
     QString componentName(int column) const;
 
     /// MALLET-like topic keys of the shown columns: "index<TAB>weight<TAB>w1 w2 …" per line.
@@ -69,6 +79,8 @@ private:
 
     TopicSolution m_solution;
     std::vector<double> m_bandLow, m_bandHigh;
+    std::vector<int> m_identities;
+    std::vector<QColor> m_identityColours;
     cx::ComponentAdmissibility m_admissibility;
     bool m_showAll = false;
     int m_topWordCount = 15;

@@ -1,6 +1,7 @@
 #include "ui/topics/topics_workspace.h"
 
 #include "ui/charts/auc_chart_view.h"
+#include "ui/charts/state_weights_chart_view.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
@@ -145,6 +146,8 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             &SpecificityPanel::onSweepPath);
     connect(m_controller, &TopicsController::sweepPathReady, this,
             &TopicsWorkspace::startPendingBootstrap);
+    connect(m_controller, &TopicsController::sweepPathReady, this,
+            &TopicsWorkspace::updateIdentities);
     connect(m_controller, &TopicsController::sweepFailed, this,
             [this] { m_pendingBootstrap = 0; }); // no path to resample
     connect(m_controller, &TopicsController::bootstrapStarted, m_specificityPanel,
@@ -480,11 +483,27 @@ void TopicsWorkspace::updateWeightBands() {
     m_tablePanel->setWeightBands(low, high);
 }
 
+void TopicsWorkspace::updateIdentities() {
+    const TopicSolution& solution = m_tablePanel->model()->solution();
+    const auto sweep = m_controller->lastSweep();
+    std::vector<int> ids;
+    std::vector<QColor> colours;
+    if (solution.isValid() && sweep && solution.parameters == m_controller->parameters()) {
+        ids = cx::identitiesOnPath(sweep->path, *solution.result);
+        for (int id : ids) {
+            colours.push_back(id >= 0 ? weightLineColour(SpecificityPanel::identityColour(id))
+                                      : QColor());
+        }
+    }
+    m_tablePanel->model()->setIdentities(ids, colours);
+}
+
 void TopicsWorkspace::onSolutionChanged(const TopicSolution& solution) {
     m_tablePanel->setSolution(solution);
     if (m_controller->lastBootstrap()) {
         updateWeightBands();
     }
+    updateIdentities();
     if (solution.isValid()) {
         // Request → table model reset done; painting follows in this event-loop turn.
         m_tablePanel->setUpdateLatency(

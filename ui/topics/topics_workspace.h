@@ -70,6 +70,9 @@ private:
     void onCorpusChanged(const CorpusHandle& corpus);
     void onSolutionChanged(const TopicSolution& solution);
     /// Gives the table the bootstrap's weight bands of the shown solution (or none).
+    /// Path identities (ids and colours of the weights-vs-γ chart) of the shown solution's
+    /// components, from the last sweep's path when it belongs to the current parameters.
+    void updateIdentities();
     void updateWeightBands();
     void applySection(const cx::TopicsSection& section);
     void applyPendingSelection();
