@@ -150,7 +150,6 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_controller, &ChromatinController::refinementChanged, this, [this] {
         refreshEmissionModels();
         refreshReferenceTitle();
-        emit sessionStateChanged();
     });
     connect(m_controller, &ChromatinController::refinementStarted, this,
             [this] { refreshReferenceTitle(0); });
