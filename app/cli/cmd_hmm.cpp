@@ -417,11 +417,11 @@ CommandEntry addHmmCommand(CLI::App& root) {
               "spectral (contrastive moments) | em (Baum–Welch from a random start; needs "
               "--gamma 0)")
         .integer("refine-em", job.refineEm, 0, 100000,
-                 "Baum–Welch iterations refining the spectral model (at most, with "
-                 "--refine-tolerance)")
+                 "Baum–Welch iterations refining the spectral model (an upper bound when a "
+                 "refinement tolerance is given)")
         .real("refine-tolerance", job.refineTolerance, 0.0, 1.0,
-              "--refine-em stops early when the relative log-likelihood gain of a round is "
-              "below this (0 = exactly --refine-em rounds)")
+              "the Baum–Welch refinement stops early when the relative log-likelihood gain of "
+              "a round is below this (0 = run all refine-em rounds)")
         .seed("seed", job.seed, "random seed")
         .flag("no-segments", options->noSegments, "do not write segments.bed")
         .integer("bin-size", job.binSize, 1, 1000000000, "bin size in base pairs")

@@ -12,9 +12,9 @@ namespace cx {
 RefinedHmm refineWithBaumWelch(const ChromatinData& data, const std::vector<BinRun>& sequences,
                                const HmmParameters& start, int maxRounds, double tolerance,
                                const CancelToken& cancel, const ProgressFn& progress) {
-    if (maxRounds < 1 || !(tolerance >= 0) || !(tolerance < 1)) {
+    if (maxRounds < 1 || !(tolerance >= 0) || !(tolerance <= 1)) {
         throw std::invalid_argument("refineWithBaumWelch: need maxRounds >= 1 and tolerance in "
-                                    "[0, 1) (maxRounds = " +
+                                    "[0, 1] (maxRounds = " +
                                     std::to_string(maxRounds) + ")");
     }
     Stopwatch watch;

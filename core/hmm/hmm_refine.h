@@ -45,7 +45,7 @@ struct RefinedHmm {
 
 /// Baum–Welch from `start` (made a valid EM start by smoothedForEm) over `sequences`, at most
 /// `maxRounds` rounds, stopping when a round's relative log-likelihood gain is below
-/// `tolerance` (0 = exactly maxRounds). \pre start valid for data, maxRounds ≥ 1.
+/// `tolerance` (0 = exactly maxRounds). \pre start valid for data, maxRounds ≥ 1, tolerance in [0, 1].
 /// Polls `cancel` every round (throws cx::Cancelled); `progress` gets (round, maxRounds).
 RefinedHmm refineWithBaumWelch(const ChromatinData& data, const std::vector<BinRun>& sequences,
                                const HmmParameters& start, int maxRounds = kRefineMaxRounds,
