@@ -102,6 +102,7 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options) {
     section.scaling = options.scalingName;
     section.projectionRank = options.projectionRank;
     section.refineEm = options.refineEm;
+    section.refineTolerance = options.refineTolerance;
     section.emMaxIterations = options.emMaxIterations;
     section.emTolerance = options.emTolerance;
     section.segments = options.writeSegments;
@@ -141,6 +142,7 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     options.scalingName = section.scaling;
     options.projectionRank = section.projectionRank;
     options.refineEm = section.refineEm;
+    options.refineTolerance = section.refineTolerance;
     options.emMaxIterations = section.emMaxIterations;
     options.emTolerance = section.emTolerance;
     options.writeSegments = section.segments;

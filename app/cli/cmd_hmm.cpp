@@ -185,6 +185,7 @@ int runHmm(HmmCommandOptions& command) {
                              {"encoding", toString(options.encoding)},
                              {"method", method},
                              {"refine_em", options.refineEm},
+                             {"refine_tolerance", options.refineTolerance},
                              {"seed", options.seed},
                              {"bin_size", options.binSize},
                              {"lag", options.lag},
@@ -416,7 +417,11 @@ CommandEntry addHmmCommand(CLI::App& root) {
               "spectral (contrastive moments) | em (Baum–Welch from a random start; needs "
               "--gamma 0)")
         .integer("refine-em", job.refineEm, 0, 100000,
-                 "Baum–Welch iterations refining the spectral model")
+                 "Baum–Welch iterations refining the spectral model (an upper bound when a "
+                 "refinement tolerance is given)")
+        .real("refine-tolerance", job.refineTolerance, 0.0, 1.0,
+              "the Baum–Welch refinement stops early when the relative log-likelihood gain of "
+              "a round is below this (0 = run all refine-em rounds)")
         .seed("seed", job.seed, "random seed")
         .flag("no-segments", options->noSegments, "do not write segments.bed")
         .integer("bin-size", job.binSize, 1, 1000000000, "bin size in base pairs")

@@ -220,7 +220,7 @@ HmmJobResult runHmmJob(const HmmJobOptions& options) {
             phase.restart();
             BaumWelchOptions emOptions;
             emOptions.maxIterations = options.refineEm;
-            emOptions.tolerance = 0;
+            emOptions.tolerance = options.refineTolerance;
             out.em = baumWelch(data, out.sequences, smoothedForEm(out.model, data), emOptions);
             out.emMs = phase.elapsedMs();
             out.model = out.em.hmm;

@@ -28,6 +28,9 @@ struct HmmJobOptions {
     ObservationEncoding encoding = ObservationEncoding::MarkVector;
     std::string method = "spectral"; ///< spectral | em
     int refineEm = 0;
+    /// --refine-tolerance: the refinement stops before refineEm rounds once the relative
+    /// log-likelihood gain of a round is below this; 0 = exactly refineEm rounds.
+    double refineTolerance = 0;
     std::uint64_t seed = 1;
     int binSize = 200;
     int emMaxIterations = 1000;

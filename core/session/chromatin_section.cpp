@@ -97,6 +97,7 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
                         {"scaling", scaling},
                         {"projection_rank", projectionRank},
                         {"refine_em", refineEm},
+                        {"refine_tolerance", refineTolerance},
                         {"em_max_iter", emMaxIterations},
                         {"em_tolerance", emTolerance},
                         {"segments", segments}};
@@ -168,6 +169,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     section.scaling = model.choice("scaling", "mean", {"mean", "none", "whiten"});
     section.projectionRank = static_cast<int>(model.integer("projection_rank", 0, 0, 10000));
     section.refineEm = static_cast<int>(model.integer("refine_em", 0, 0, 100000));
+    section.refineTolerance = model.real("refine_tolerance", 0.0, 0.0, 1.0);
     section.emMaxIterations = static_cast<int>(model.integer("em_max_iter", 1000, 1, 1000000));
     section.emTolerance = model.real("em_tolerance", 1e-5, 0.0, 1.0);
     section.segments = model.boolean("segments", true);

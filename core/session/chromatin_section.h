@@ -80,7 +80,12 @@ struct ChromatinSection {
     std::string decomposition = "deflation"; ///< deflation | jennrich
     std::string scaling = "mean";            ///< mean | none | whiten
     int projectionRank = 0;
+    /// Baum–Welch rounds refining the spectral model (`hmm --refine-em`); 0 = none. In the GUI
+    /// this refines the γ = 0 ("Foreground only") model only.
     int refineEm = 0;
+    /// The refinement stops early when a round's relative log-likelihood gain is below this
+    /// (`hmm --refine-tolerance`); 0 = exactly refineEm rounds (also a section without the field).
+    double refineTolerance = 0;
     int emMaxIterations = 1000;
     double emTolerance = 1e-5;
     bool segments = true; ///< write/compute the segmentation

@@ -47,6 +47,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
           join(kLoadFlags, {"json"})}},
         {"hmm",
          {{"tracks", "fg-regions", "bg-regions", "k", "gamma", "encoding", "method", "refine-em",
+           "refine-tolerance",
            "seed", "bin-size", "em-max-iter", "em-tolerance", "decode", "iterations", "restarts",
            "projection-rank", "lag", "refine-rounds", "window", "extra-components", "validity-z",
            "als-sweeps", "moment-fit", "moment-order", "decomposition", "scaling", "out", "threads",

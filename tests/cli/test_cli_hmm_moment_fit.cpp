@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 
 namespace cx {
@@ -156,6 +157,100 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     result = runCli(bad, dir);
     EXPECT_NE(result.exitCode, 0);
     EXPECT_NE(result.err.find("moment-order"), std::string::npos) << result.err;
+}
+
+TEST(CliHmmMomentFit, RefinementToAToleranceIsReportedSavedAndReplayed) {
+    TempDir dir;
+    const HmmParameters truth = sparseMarkHmm(5, 6, 9);
+    const ChromatinData data = sampleChromatinData(truth, {20000}, 78);
+    const auto track = dir / "SYN_chr1_binary.txt";
+    writeBinarized(data, track);
+    auto result = runCli({"hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--no-segments",
+                          "--moment-fit", "0", "--refine-em", "1000", "--refine-tolerance",
+                          "1e-5", "--json", "--out", dir / "r", "--save-session",
+                          dir / "r.cxproj"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json.at("parameters").at("refine_em"), 1000);
+    EXPECT_EQ(json.at("parameters").at("refine_tolerance"), 1e-5);
+    const auto& ll = json.at("log_likelihood");
+    // Stopped by the tolerance, long before the cap; the likelihood only went up.
+    EXPECT_EQ(ll.at("em_status"), "successful");
+    const int rounds = ll.at("em_iterations");
+    EXPECT_GT(rounds, 0);
+    EXPECT_LT(rounds, 1000);
+    const std::vector<double> trace = ll.at("em");
+    ASSERT_EQ(trace.size(), static_cast<size_t>(rounds) + 1);
+    for (size_t i = 1; i < trace.size(); ++i) {
+        EXPECT_GE(trace[i], trace[i - 1] - 1e-6 * std::abs(trace[i - 1]));
+    }
+    const double lastGain = (trace.back() - trace[trace.size() - 2]) / std::abs(trace[trace.size() - 2]);
+    EXPECT_LT(lastGain, 1e-5);
+    EXPECT_GE(ll.at("final").get<double>(), ll.at("spectral").get<double>());
+    // The refined emissions are those of the truth (after matching).
+    Eigen::MatrixXd emissions(5, 6);
+    for (int k = 0; k < 5; ++k) {
+        for (int m = 0; m < 6; ++m) {
+            emissions(k, m) = json.at("model").at("emissions")[k][m];
+        }
+    }
+    const auto match = matchStates(truth.emissions, emissions);
+    for (int k = 0; k < 5; ++k) {
+        EXPECT_LT((truth.emissions.row(k) - emissions.row(match[static_cast<size_t>(k)]))
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  0.05)
+            << "state " << k;
+    }
+    // The session keeps the rule and `run` replays it.
+    std::ifstream in(dir / "r.cxproj");
+    nlohmann::json session = nlohmann::json::parse(in);
+    in.close();
+    auto& model = session.at("workspaces").at("chromatin").at("model");
+    EXPECT_EQ(model.at("refine_em"), 1000);
+    EXPECT_EQ(model.at("refine_tolerance"), 1e-5);
+    result = runCli({"run", dir / "r.cxproj", "--out", dir / "again"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(test::readText(dir / "r/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
+    // A session without refine_tolerance (saved before it existed) runs exactly refine_em rounds.
+    model["refine_em"] = 3;
+    model.erase("refine_tolerance");
+    std::ofstream(dir / "old.cxproj") << session.dump(2);
+    result = runCli({"run", dir / "old.cxproj", "--out", dir / "old"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    ASSERT_EQ(runCli({"hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--no-segments",
+                      "--moment-fit", "0", "--refine-em", "3", "--out", dir / "three"},
+                     dir)
+                  .exitCode,
+              0);
+    EXPECT_EQ(test::readText(dir / "three/emissions.tsv"), test::readText(dir / "old/emissions.tsv"));
+    EXPECT_NE(test::readText(dir / "three/emissions.tsv"), test::readText(dir / "r/emissions.tsv"));
+    // Out of range: a clear error naming the option.
+    result = runCli({"hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--refine-em", "5",
+                     "--refine-tolerance", "2", "--out", dir / "bad"},
+                    dir);
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_NE(result.err.find("refine-tolerance"), std::string::npos) << result.err;
+}
+
+TEST(CliHmmMomentFit, RefinementAtPositiveGammaWarnsAlsoWhenReplayed) {
+    TempDir dir;
+    const ChromatinData data = sampleChromatinData(sparseMarkHmm(4, 6, 5), {20000}, 3);
+    const auto track = dir / "SYN_chr1_binary.txt";
+    writeBinarized(data, track);
+    std::ofstream(dir / "fg.bed") << "chr1\t0\t2000000\n";
+    auto result = runCli({"hmm", "--tracks", track, "--fg-regions", dir / "fg.bed", "--k", "4",
+                          "--gamma", "0.5", "--refine-em", "2", "--no-segments", "--out",
+                          dir / "g", "--save-session", dir / "g.cxproj"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string warning = "--refine-em fits the foreground bins alone";
+    EXPECT_NE(result.err.find(warning), std::string::npos) << result.err;
+    result = runCli({"run", dir / "g.cxproj", "--out", dir / "again"}, dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.err.find(warning), std::string::npos) << result.err;
+    EXPECT_EQ(test::readText(dir / "g/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
 }
 
 } // namespace

@@ -23,6 +23,13 @@ cx::ContrastiveHmmOptions ChromatinModelParameters::toOptions() const {
     return options;
 }
 
+bool ChromatinModelParameters::sameSpectral(const ChromatinModelParameters& other) const {
+    ChromatinModelParameters a = *this;
+    a.refineEm = other.refineEm;
+    a.refineTolerance = other.refineTolerance;
+    return a == other;
+}
+
 SegmentationState decodeSegmentation(const cx::ChromatinData& data,
                                      const cx::ContrastiveHmmResult& result,
                                      cx::DecodingMethod method, bool labelBackground,

@@ -109,6 +109,20 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
            "with eigenvalue weights.</p>"));
     methodRow->addWidget(m_momentFit);
     methodRow->addSpacing(10);
+    m_refine = new QCheckBox(tr("Refine with Baum–Welch"), this);
+    m_refine->setObjectName(QStringLiteral("refineEmCheck"));
+    m_refine->setToolTip(
+        tr("<p>Likelihood refinement of the <b>Foreground only (γ = 0)</b> model: Baum–Welch "
+           "EM started from the spectral γ = 0 solution (with the moment selection, so the start "
+           "accounts for every bin), run in the background until a round raises the "
+           "log-likelihood by less than 10<sup>−5</sup> (relative; at most 1000 rounds) — the "
+           "convergence rule of EM itself (contrast-cli hmm --gamma 0 --moment-fit 0 "
+           "--refine-em 1000 --refine-tolerance 1e-5). The refined states keep the names of the "
+           "spectral states they continue. γ &gt; 0 is a contrast of moments with no likelihood, "
+           "so the <b>Contrastive</b> model and the γ path stay spectral.</p>"));
+    m_refine->setChecked(m_refineRounds > 0);
+    methodRow->addWidget(m_refine);
+    methodRow->addSpacing(10);
     m_info = new QLabel(this);
     m_info->setObjectName(QStringLiteral("hint"));
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -130,11 +144,13 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
             }
         });
     }
-    connect(m_momentFit, &QCheckBox::toggled, this, [this] {
-        if (!m_syncing) {
-            emit parametersChanged(parameters());
-        }
-    });
+    for (QCheckBox* box : {m_momentFit, m_refine}) {
+        connect(box, &QCheckBox::toggled, this, [this] {
+            if (!m_syncing) {
+                emit parametersChanged(parameters());
+            }
+        });
+    }
     // The refit needs per-mark moments.
     connect(m_encoding, &QComboBox::currentIndexChanged, this, [this] {
         m_momentFit->setEnabled(m_encoding->currentData().toInt() ==
@@ -167,6 +183,8 @@ ChromatinModelParameters ChromatinAnalysisPanel::parameters() const {
     p.decomposition = static_cast<cx::AsymmetricInit>(m_decomposition->currentData().toInt());
     p.momentFit = m_momentFit->isChecked() ? m_momentFitSweeps : -1;
     p.momentOrder = m_momentOrder;
+    p.refineEm = m_refine->isChecked() ? std::max(1, m_refineRounds) : 0;
+    p.refineTolerance = m_refineTolerance;
     return p;
 }
 
@@ -186,6 +204,11 @@ void ChromatinAnalysisPanel::setParameters(const ChromatinModelParameters& param
     }
     m_momentFit->setChecked(parameters.momentFit >= 0);
     m_momentOrder = parameters.momentOrder;
+    if (parameters.refineEm > 0) {
+        m_refineRounds = parameters.refineEm;
+        m_refineTolerance = parameters.refineTolerance;
+    }
+    m_refine->setChecked(parameters.refineEm > 0);
     m_syncing = false;
 }
 

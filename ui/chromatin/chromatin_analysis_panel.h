@@ -53,6 +53,7 @@ public:
     QComboBox* decodingCombo() const { return m_decoding; }
     QComboBox* decompositionCombo() const { return m_decomposition; }
     QCheckBox* momentFitCheck() const { return m_momentFit; }
+    QCheckBox* refineCheck() const { return m_refine; }
     QSpinBox* replicatesSpin() const { return m_replicates; }
     QToolButton* bootstrapButton() const { return m_bootstrap; }
     QToolButton* cancelBootstrapButton() const { return m_cancelBootstrap; }
@@ -77,6 +78,11 @@ private:
     int m_momentFitSweeps = 0;
     /// Moment order of the refit (a session's `moment_order`, else 2).
     int m_momentOrder = 2;
+    /// Baum–Welch refinement of the γ = 0 model: on/off, with the rounds cap and tolerance of
+    /// the parameters it was last given (a session's `refine_em`, else the defaults).
+    QCheckBox* m_refine = nullptr;
+    int m_refineRounds = ChromatinModelParameters{}.refineEm;
+    double m_refineTolerance = ChromatinModelParameters{}.refineTolerance;
     QLabel* m_info = nullptr;
     QSpinBox* m_replicates = nullptr;
     QToolButton* m_bootstrap = nullptr;

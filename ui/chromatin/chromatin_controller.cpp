@@ -7,6 +7,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 namespace cx::ui {
 
@@ -23,6 +25,7 @@ ChromatinController::ChromatinController(QObject* parent)
     qRegisterMetaType<cx::ui::AnnotationSource>();
     qRegisterMetaType<cx::ui::MomentsState>();
     qRegisterMetaType<cx::ui::HmmSolution>();
+    qRegisterMetaType<std::shared_ptr<const cx::ui::ReferenceRefinement>>();
     qRegisterMetaType<cx::ui::SegmentationHandle>();
     qRegisterMetaType<cx::ui::EnrichmentTable>();
     qRegisterMetaType<cx::ui::WeightSweep>();
@@ -46,6 +49,7 @@ ChromatinController::~ChromatinController() {
     m_enrichmentJob.stop();
     m_sweepJob.stop();
     m_bootstrapJob.stop();
+    m_refineJob.stop();
     m_annotationCancel.cancel();
     shutDown();
 }
@@ -100,6 +104,7 @@ void ChromatinController::setData(const ChromatinDataHandle& data) {
     m_solves.newEpoch();
     m_shown = {};
     m_reference.reset();
+    resetRefinement();
     cancelDecode();
     m_segmentation.reset();
     m_enrichment.reset();
@@ -259,6 +264,7 @@ void ChromatinController::setMoments(std::shared_ptr<const MomentsState> moments
     }
     m_moments = std::move(moments);
     m_solves.newEpoch();
+    resetRefinement();
     emit momentsChanged(*m_moments);
     requestSolve();
     restartSweep();
@@ -280,6 +286,13 @@ void ChromatinController::setParameters(const ChromatinModelParameters& paramete
     if (parameters == m_parameters) {
         return;
     }
+    if (parameters.sameSpectral(m_parameters)) {
+        // Only the refinement of the γ = 0 model changed: no spectral solve to redo.
+        m_parameters = parameters;
+        startRefinement();
+        return;
+    }
+    resetRefinement();
     const bool encodingChanged = parameters.encoding != m_parameters.encoding;
     m_parameters = parameters;
     m_solves.newEpoch();
@@ -370,8 +383,12 @@ void ChromatinController::solvesQuiet() {
 void ChromatinController::onSolved(HmmSolution solution) {
     const quint64 epoch = m_solves.epoch();
     if (solution.epoch == epoch && solution.reference) {
+        const bool fresh = m_reference != solution.reference;
         m_reference = solution.reference;
         m_referenceEpoch = epoch;
+        if (fresh) {
+            startRefinement();
+        }
     }
     if (!solution.reference && m_referenceEpoch == solution.epoch) {
         solution.reference = m_reference;
@@ -615,6 +632,89 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
     ++m_stats.momentsBuilt;
     finishTask(QStringLiteral("finished"));
     setMoments(std::move(state));
+}
+
+void ChromatinController::resetRefinement() {
+    m_refineJob.stop();
+    if (m_refinement) {
+        m_refinement.reset();
+        emit refinementChanged();
+    }
+}
+
+void ChromatinController::startRefinement() {
+    const quint64 generation = m_refineJob.restart();
+    const bool had = m_refinement != nullptr;
+    m_refinement.reset();
+    if (had) {
+        emit refinementChanged();
+    }
+    if (m_parameters.refineEm <= 0 || !m_reference || m_referenceEpoch != m_solves.epoch() ||
+        !momentsFit() || !m_moments->data) {
+        emit activityChanged();
+        return;
+    }
+    const auto moments = m_moments;
+    const auto reference = m_reference;
+    const quint64 epoch = m_solves.epoch();
+    const int maxRounds = m_parameters.refineEm;
+    const double tolerance = m_parameters.refineTolerance;
+    cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const bool marks = m_parameters.encoding == cx::ObservationEncoding::MarkVector;
+    // The start must account for the data (an HMM whose weights sum to 1, with the unmarked
+    // state when the data have one): the moment selection supplies it (marks only).
+    const bool reuse = !marks || options.momentRefitSweeps >= 0;
+    if (marks) {
+        options.momentRefitSweeps = std::max(0, options.momentRefitSweeps);
+    }
+    std::function<void(int)> progress = [this, generation, maxRounds](int round) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, round, maxRounds] {
+                if (m_refineJob.isCurrent(generation)) {
+                    emit refinementProgress(round, maxRounds);
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    startJob(
+        m_refinePool, m_refineJob, generation,
+        [moments, reference, epoch, maxRounds, tolerance, options, reuse,
+         progress](const cx::CancelToken& cancel) {
+            auto out = std::make_shared<ReferenceRefinement>();
+            out->epoch = epoch;
+            out->maxRounds = maxRounds;
+            out->tolerance = tolerance;
+            out->start = reuse ? reference
+                               : std::make_shared<const cx::ContrastiveHmmResult>(
+                                     cx::solveContrastiveHmm(*moments->moments, 0.0, options,
+                                                             cancel));
+            if (out->start->numSpecific == 0) {
+                throw cx::InputError("no state with positive weight at γ = 0 to refine");
+            }
+            const cx::ChromatinData& data = *moments->data;
+            const std::vector<cx::BinRun> runs =
+                moments->choice.isWholeGenome() || !moments->classes
+                    ? cx::wholeTrackRuns(data)
+                    : cx::runsWithFlag(data, *moments->classes, cx::kForegroundBin, false);
+            out->model = cx::refineWithBaumWelch(
+                data, runs, out->start->hmm, maxRounds, tolerance, cancel,
+                [&](double fraction, const char*) {
+                    progress(static_cast<int>(std::lround(fraction * maxRounds)));
+                });
+            return std::shared_ptr<const ReferenceRefinement>(std::move(out));
+        },
+        [this](std::shared_ptr<const ReferenceRefinement> result, const QString& error) {
+            if (!error.isEmpty() || !result) {
+                emit errorOccurred(tr("Could not refine the γ = 0 model"), error);
+            } else {
+                m_refinement = std::move(result);
+            }
+            emit refinementChanged();
+            emit activityChanged();
+        });
+    emit refinementStarted(maxRounds);
+    emit activityChanged();
 }
 
 } // namespace cx::ui

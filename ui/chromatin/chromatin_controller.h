@@ -94,6 +94,13 @@ public:
     const SegmentationHandle& segmentation() const { return m_segmentation; }
     const std::optional<EnrichmentTable>& enrichment() const { return m_enrichment; }
     const WeightSweep& sweep() const { return m_sweep; }
+    /// The Baum–Welch refinement of the current epoch's γ = 0 model (parameters().refineEm
+    /// > 0): null while it runs, when it is off or failed. Started whenever a new γ = 0
+    /// reference lands or the refinement settings change, on its own one-thread pool
+    /// (refinementStarted, refinementProgress, then refinementChanged); a new epoch or
+    /// switching it off cancels it.
+    const std::shared_ptr<const ReferenceRefinement>& refinement() const { return m_refinement; }
+    bool isRefining() const { return m_refineJob.running; }
     const QStringList& enrichmentAnnotations() const { return m_enrichmentPaths; }
 
     /// A segmentation (or its enrichment) is scheduled or running.
@@ -120,7 +127,7 @@ public:
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
         return !isTaskRunning() && !isSolving() && !isDecoding() && !m_sweepJob.running &&
-               !m_bootstrapJob.running &&
+               !m_bootstrapJob.running && !m_refineJob.running &&
                !isLoadingAnnotations() && !m_momentsWaiting;
     }
     const Statistics& statistics() const { return m_stats; }
@@ -148,6 +155,12 @@ signals:
     void enrichmentChanged(const cx::ui::EnrichmentTable& enrichment);
     void sweepChanged(const cx::ui::WeightSweep& sweep);
     void bootstrapFinished();
+    /// A Baum–Welch refinement of the γ = 0 model started (at most `maxRounds` rounds).
+    void refinementStarted(int maxRounds);
+    /// Round `round` of the running refinement finished.
+    void refinementProgress(int round, int maxRounds);
+    /// refinement() changed (a result, or reset: off, new epoch, failure).
+    void refinementChanged();
 
 private:
     QString taskFailureTitle(ChromatinTaskKind kind) const override;
@@ -167,6 +180,8 @@ private:
     void cancelDecode();
     void startEnrichment();
     void restartSweep();
+    void startRefinement();
+    void resetRefinement();
 
     void onLoaded(quint64 generation, const ChromatinDataHandle& data);
     void onMomentsReady(quint64 generation, const MomentsState& moments);
@@ -177,6 +192,7 @@ private:
     QThreadPool* m_decodePool = createJobPool();
     QThreadPool* m_sweepPool = createJobPool();
     QThreadPool* m_annotationPool = createJobPool();
+    QThreadPool* m_refinePool = createJobPool();
 
     Statistics m_stats;
 
@@ -216,6 +232,10 @@ private:
     WeightSweep m_sweep;
     int m_bootstrapBlockLength = 0;
     int m_bandBlockLength = 0; ///< requested block length of sweep().bootstrap
+
+    // Baum–Welch refinement of the γ = 0 model.
+    JobSlot m_refineJob;
+    std::shared_ptr<const ReferenceRefinement> m_refinement;
 };
 
 } // namespace cx::ui

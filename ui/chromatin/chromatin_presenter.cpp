@@ -341,6 +341,56 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
     return left;
 }
 
+StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Content& spectral,
+                                                  const cx::RefinedHmm& refined,
+                                                  const std::vector<std::string>& marks) {
+    StateMatrixModel::Content out = spectral;
+    const Eigen::MatrixXd& profiles = refined.markProbabilities;
+    const auto rows = spectral.values.rows();
+    if (profiles.rows() == 0 || profiles.rows() > rows || profiles.cols() != spectral.values.cols()) {
+        return out;
+    }
+    // partner[r] = refined state shown in display row r (−1: none).
+    std::vector<int> partner(static_cast<size_t>(rows), -1);
+    const std::vector<int> match = cx::matchStates(profiles, spectral.values);
+    for (size_t state = 0; state < match.size(); ++state) {
+        partner[static_cast<size_t>(match[state])] = static_cast<int>(state);
+    }
+    for (Eigen::Index r = 0; r < rows; ++r) {
+        const int state = partner[static_cast<size_t>(r)];
+        const auto i = static_cast<int>(r);
+        if (state < 0) {
+            out.rowWeights[i] = 0;
+            out.rowDimmed[i] = true;
+            out.rowFlagged[i] = false;
+            out.rowNotes[i] = tr("not a state of the refined γ = 0 HMM");
+            continue;
+        }
+        const Eigen::RowVectorXd row = profiles.row(state);
+        const double moved = (row - spectral.values.row(r)).cwiseAbs().maxCoeff();
+        out.values.row(r) = row;
+        out.rowWeights[i] = refined.occupancy[state];
+        out.rowDimmed[i] = false;
+        out.rowFlagged[i] = false; // an HMM state: emissions in [0, 1], occupancy a distribution
+        if (moved > cx::kStateIdentityMaxMarkChange) {
+            StateClass guess = classifyChromatinState(row, marks);
+            out.rowLabels[i] = tr("%1 · new").arg(guess.name.isEmpty() ? tr("State %1").arg(i + 1)
+                                                                       : guess.name);
+            out.rowColours[i] = QColor(0xa0, 0xa6, 0xad);
+            out.rowNotes[i] = tr("Baum–Welch moved this state by %1 on a mark from the spectral "
+                                 "“%2” (more than %3): a new state")
+                                  .arg(moved, 0, 'f', 2)
+                                  .arg(spectral.rowLabels[i])
+                                  .arg(cx::kStateIdentityMaxMarkChange);
+        } else {
+            out.rowNotes[i] = tr("Baum–Welch refinement of the spectral γ = 0 state (largest "
+                                 "change of a mark %1)")
+                                  .arg(moved, 0, 'f', 2);
+        }
+    }
+    return out;
+}
+
 StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
                                             const StateCatalog& catalog) {
     // Specific states only (the HMM's states), in display order.

@@ -61,6 +61,16 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
                                            const StateCatalog& catalog,
                                            const std::vector<std::string>& marks,
                                            const std::vector<int>& identities = {});
+/// The γ = 0 rows of `spectral` (referenceContent's, display order) replaced by the refined
+/// HMM's states. Identity rule (the path's, cx::kStateIdentityMaxMarkChange): refined states are
+/// matched to the spectral rows by matchStates (Hungarian, L1 of the mark profiles); a refined
+/// state keeps its row's name and colour when no mark's presence probability moved by more than
+/// 0.5, otherwise it is a new state — its own class name marked "· new", grey, so it never takes
+/// another state's name. Weights are the refined chain's stationary occupancy. A spectral row
+/// with no refined partner (more rows than HMM states) stays, dimmed, with weight 0.
+StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Content& spectral,
+                                                  const cx::RefinedHmm& refined,
+                                                  const std::vector<std::string>& marks);
 /// Path identities of the γ = 0 model's components: the ids of the path's first point when the
 /// path starts at γ = 0 with this very solution; empty otherwise.
 std::vector<int> referenceIdentities(const WeightSweep& sweep,

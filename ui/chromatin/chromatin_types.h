@@ -11,6 +11,7 @@
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_model.h"
+#include "core/hmm/hmm_refine.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/sequence_moments.h"
 
@@ -78,8 +79,17 @@ struct ChromatinModelParameters {
     /// Highest moment order of the refit (`hmm --moment-order`, 2 or 3): a session's
     /// `moment_order` (2 when the session has none).
     int momentOrder = 2;
+    /// Baum–Welch refinement of the foreground-only (γ = 0) model (`hmm --refine-em`): at most
+    /// this many rounds, 0 = off. On for new analyses (cx::kRefineMaxRounds with
+    /// cx::kRefineTolerance, the stopping rule of the EM baseline); a session without the
+    /// field opens with 0. γ > 0 has no likelihood, so the contrastive model stays spectral.
+    int refineEm = cx::kRefineMaxRounds;
+    /// The refinement stops when a round's relative log-likelihood gain is below this.
+    double refineTolerance = cx::kRefineTolerance;
 
     bool operator==(const ChromatinModelParameters&) const = default;
+    /// Equal up to the refinement fields (which change no spectral solve).
+    bool sameSpectral(const ChromatinModelParameters& other) const;
     cx::ContrastiveHmmOptions toOptions() const;
 };
 
@@ -123,6 +133,20 @@ struct HmmSolution {
     bool continued = false;
 
     bool isValid() const { return result != nullptr; }
+};
+
+/// The Baum–Welch refinement of an epoch's foreground-only (γ = 0) model
+/// (ChromatinController::refinement): started from the γ = 0 spectral solve with the moment
+/// selection (marks encoding: ContrastiveHmmOptions::momentRefitSweeps ≥ 0, so the start has
+/// the unmarked state and weights summing to 1; combinations: the plain solve), over the
+/// foreground bins (every bin without regions), to the parameters' stopping rule.
+struct ReferenceRefinement {
+    quint64 epoch = 0;
+    /// The γ = 0 spectral model it started from (states in the same order as model's).
+    std::shared_ptr<const cx::ContrastiveHmmResult> start;
+    cx::RefinedHmm model;
+    int maxRounds = 0;
+    double tolerance = 0;
 };
 
 using StateRun = cx::StateRun;
@@ -178,6 +202,7 @@ Q_DECLARE_METATYPE(cx::ui::ChromatinDataHandle)
 Q_DECLARE_METATYPE(cx::ui::AnnotationSource)
 Q_DECLARE_METATYPE(cx::ui::MomentsState)
 Q_DECLARE_METATYPE(cx::ui::HmmSolution)
+Q_DECLARE_METATYPE(std::shared_ptr<const cx::ui::ReferenceRefinement>)
 Q_DECLARE_METATYPE(cx::ui::SegmentationHandle)
 Q_DECLARE_METATYPE(cx::ui::EnrichmentTable)
 Q_DECLARE_METATYPE(cx::ui::WeightSweep)

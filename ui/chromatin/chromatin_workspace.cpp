@@ -147,6 +147,14 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
             &ChromatinWorkspace::onEnrichmentChanged);
     connect(m_controller, &ChromatinController::sweepChanged, this,
             &ChromatinWorkspace::onSweepChanged);
+    connect(m_controller, &ChromatinController::refinementChanged, this, [this] {
+        refreshEmissionModels();
+        refreshReferenceTitle();
+    });
+    connect(m_controller, &ChromatinController::refinementStarted, this,
+            [this] { refreshReferenceTitle(0); });
+    connect(m_controller, &ChromatinController::refinementProgress, this,
+            [this](int round) { refreshReferenceTitle(round); });
     connect(m_controller, &ChromatinController::activityChanged, this, [this] {
         m_trackView->setStatusNote(m_controller->isDecoding() ? tr("decoding…") : QString());
         emit settledChanged();
@@ -506,9 +514,40 @@ void ChromatinWorkspace::refreshEmissionModels() {
         m_referenceModel->clear();
         return;
     }
-    m_referenceModel->setContent(
+    StateMatrixModel::Content left =
         referenceContent(*solution.reference, m_catalog, m_marks,
-                         referenceIdentities(m_controller->sweep(), *solution.reference)));
+                         referenceIdentities(m_controller->sweep(), *solution.reference));
+    const auto& refinement = m_controller->refinement();
+    if (refinement && refinement->epoch == solution.epoch) {
+        left = refinedReferenceContent(left, refinement->model, m_marks);
+    }
+    m_referenceModel->setContent(std::move(left));
+}
+
+void ChromatinWorkspace::refreshReferenceTitle(int runningRound) {
+    const QString base = tr("Foreground only (γ = 0)");
+    const auto& refinement = m_controller->refinement();
+    if (m_controller->isRefining()) {
+        m_referenceView->setTitle(
+            base + tr(" · Baum–Welch round %1…").arg(std::max(0, runningRound)),
+            tr("spectral until the likelihood refinement finishes"));
+    } else if (refinement) {
+        const cx::RefinedHmm& model = refinement->model;
+        const double startPerBin =
+            model.bins > 0 ? model.startLogLikelihood() / static_cast<double>(model.bins) : 0;
+        m_referenceView->setTitle(
+            base + (model.rounds == 1 ? tr(" · Baum–Welch, 1 iteration, log-lik/bin %1")
+                                      : tr(" · Baum–Welch, %1 iterations, log-lik/bin %2")
+                                            .arg(model.rounds))
+                       .arg(model.logLikelihoodPerBin(), 0, 'f', 4),
+            tr("%1 from the spectral start (log-lik/bin %2)")
+                .arg(model.converged ? tr("converged (relative gain < %1)")
+                                           .arg(refinement->tolerance, 0, 'g', 2)
+                                     : tr("stopped at %1 rounds").arg(refinement->maxRounds))
+                .arg(startPerBin, 0, 'f', 4));
+    } else {
+        m_referenceView->setTitle(base);
+    }
 }
 
 void ChromatinWorkspace::refreshTransitionModel() {

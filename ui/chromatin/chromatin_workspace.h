@@ -123,6 +123,9 @@ private:
     void refreshSegmentationAppearance();
     /// The contrastive heatmap's title from the shown solution and its segmentation's verdict.
     void refreshContrastiveTitle();
+    /// "Foreground only (γ = 0)", with the Baum–Welch refinement's state (running: round N;
+    /// done: rounds and log-likelihood per bin).
+    void refreshReferenceTitle(int runningRound = -1);
     void refreshWeightsChart(bool force);
     void refreshLanes();
     void syncAnnotationChecks();

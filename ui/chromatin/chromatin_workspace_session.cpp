@@ -95,6 +95,8 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
                                                                                      : "deflation";
     section.momentFit = parameters.momentFit;
     section.momentOrder = parameters.momentOrder;
+    section.refineEm = parameters.refineEm;
+    section.refineTolerance = parameters.refineTolerance;
     section.gamma = m_controller->gamma();
     section.decode = cx::toString(m_controller->decodingMethod());
     section.region = m_trackView->regionText().toStdString();
@@ -210,6 +212,9 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
                                    : cx::AsymmetricInit::Deflation;
     parameters.momentFit = section.momentFit;
     parameters.momentOrder = section.momentOrder;
+    // A session without refine_em (saved before the refinement existed) opens unrefined.
+    parameters.refineEm = section.refineEm;
+    parameters.refineTolerance = section.refineTolerance;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
     const cx::DecodingMethod decoding = section.decode == "viterbi" ? cx::DecodingMethod::Viterbi

@@ -282,3 +282,63 @@ TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
     EXPECT_EQ(unstableSuffix(0.5), QString());
     EXPECT_EQ(unstableSuffix(std::nan("")), QString());
 }
+
+namespace {
+
+StateMatrixModel::Content threeSpectralRows() {
+    StateMatrixModel::Content content;
+    content.values.resize(3, 4);
+    content.values << 0.9, 0.1, 0.0, 0.0, //
+        0.0, 0.0, 0.8, 0.1,               //
+        0.01, 0.01, 0.01, 0.01;
+    content.rowLabels = {QStringLiteral("Promoter"), QStringLiteral("Polycomb"),
+                         QStringLiteral("Quiescent")};
+    content.rowColours = {QColor(Qt::red), QColor(Qt::gray), QColor(Qt::white)};
+    content.rowWeights = {0.1, 0.2, -0.05};
+    content.rowDimmed = {false, false, true};
+    content.rowFlagged = {false, true, false};
+    content.rowSlots = {0, 1, 2};
+    content.rowNotes = {QString(), QString(), QString()};
+    return content;
+}
+
+} // namespace
+
+TEST(ChromatinPresenter, RefinedReferenceRowsKeepTheirNamesUnlessTheyMovedBeyondTheIdentityRule) {
+    const StateMatrixModel::Content spectral = threeSpectralRows();
+    const std::vector<std::string> marks = {"H3K4me3", "H3K27ac", "H3K27me3", "H3K36me3"};
+    cx::RefinedHmm refined;
+    refined.markProbabilities.resize(2, 4);
+    // State 0 continues "Polycomb" (largest change 0.1); state 1 is nearest "Promoter" but its
+    // H3K27ac and H3K36me3 rose by 0.7: beyond the 0.5 rule, a new state.
+    refined.markProbabilities << 0.0, 0.05, 0.7, 0.1, //
+        0.9, 0.8, 0.0, 0.7;
+    refined.occupancy = Eigen::Vector2d(0.35, 0.65);
+    const auto out = refinedReferenceContent(spectral, refined, marks);
+    ASSERT_EQ(out.values.rows(), 3);
+    // Row order and slots are the spectral panel's.
+    EXPECT_EQ(out.rowSlots, spectral.rowSlots);
+    EXPECT_EQ(out.values.row(1), refined.markProbabilities.row(0));
+    EXPECT_EQ(out.rowLabels[1], QStringLiteral("Polycomb"));
+    EXPECT_EQ(out.rowColours[1], QColor(Qt::gray));
+    EXPECT_DOUBLE_EQ(out.rowWeights[1], 0.35);
+    EXPECT_FALSE(out.rowFlagged[1]) << "an HMM state is valid";
+    EXPECT_EQ(out.values.row(0), refined.markProbabilities.row(1));
+    EXPECT_TRUE(out.rowLabels[0].endsWith(QStringLiteral("· new"))) << out.rowLabels[0].toStdString();
+    EXPECT_NE(out.rowLabels[0], QStringLiteral("Promoter"));
+    EXPECT_NE(out.rowColours[0], QColor(Qt::red));
+    EXPECT_DOUBLE_EQ(out.rowWeights[0], 0.65);
+    // The row without a refined partner stays, dimmed, weight 0.
+    EXPECT_EQ(out.values.row(2), spectral.values.row(2));
+    EXPECT_TRUE(out.rowDimmed[2]);
+    EXPECT_DOUBLE_EQ(out.rowWeights[2], 0.0);
+    // No name twice.
+    for (const QString& label : out.rowLabels) {
+        EXPECT_EQ(out.rowLabels.count(label), 1) << label.toStdString();
+    }
+    // Mismatched shapes: the spectral rows unchanged.
+    cx::RefinedHmm wide;
+    wide.markProbabilities = Eigen::MatrixXd::Zero(4, 4);
+    wide.occupancy = Eigen::Vector4d::Constant(0.25);
+    EXPECT_EQ(refinedReferenceContent(spectral, wide, marks).values, spectral.values);
+}

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -211,21 +212,39 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
         }
         EXPECT_NEAR(sum, 1.0, 1e-9);
     }
-    // Reference (γ = 0): the core's γ = 0 rows, each once.
+    // Reference (γ = 0): the core's γ = 0 rows — a new analysis refines the γ = 0 model with
+    // Baum–Welch, so every refined state once, and spectral rows only for components that are
+    // no state of the refined HMM (dimmed).
     const cx::ui::StateMatrixModel* reference = chromatin->referenceModel();
     ASSERT_TRUE(solution.reference);
-    for (int row = 0; row < reference->rowCount(); ++row) {
-        bool found = false;
-        for (int k = 0; k < solution.reference->markProbabilities.rows(); ++k) {
+    const auto refinement = chromatin->controller()->refinement();
+    ASSERT_TRUE(refinement) << "new analyses refine the γ = 0 model";
+    const Eigen::MatrixXd& refined = refinement->model.markProbabilities;
+    auto rowOf = [&](int row, const Eigen::MatrixXd& rows) {
+        for (int k = 0; k < rows.rows(); ++k) {
             bool same = true;
             for (int m = 0; m < reference->columnCount(); ++m) {
-                same =
-                    same && reference->value(row, m) == solution.reference->markProbabilities(k, m);
+                same = same && reference->value(row, m) == rows(k, m);
             }
-            found = found || same;
+            if (same) {
+                return k;
+            }
         }
-        EXPECT_TRUE(found) << "reference row " << row;
+        return -1;
+    };
+    std::vector<int> shown(static_cast<size_t>(refined.rows()), 0);
+    for (int row = 0; row < reference->rowCount(); ++row) {
+        const int k = rowOf(row, refined);
+        if (k >= 0) {
+            ++shown[static_cast<size_t>(k)];
+        } else {
+            EXPECT_GE(rowOf(row, solution.reference->markProbabilities), 0) << "row " << row;
+            EXPECT_TRUE(reference->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::DimmedRole)
+                            .toBool())
+                << "row " << row;
+        }
     }
+    EXPECT_EQ(shown, std::vector<int>(shown.size(), 1));
 }
 
 TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeightsChart) {
@@ -419,6 +438,11 @@ TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
     MainWindow window;
     ChromatinWorkspace* chromatin = window.chromatinWorkspace();
     openSliceLikeAUser(window, chromatin);
+    // Both sides show the same (spectral) model only without the Baum–Welch refinement of the
+    // γ = 0 side, which new analyses do by default (its identities: ProjectSession.
+    // ChromatinBaumWelch…, ChromatinPresenter.RefinedReference…).
+    chromatin->analysisPanel()->refineCheck()->setChecked(false);
+    ASSERT_EQ(chromatin->controller()->parameters().refineEm, 0);
     // A renamed state keeps its name on both sides.
     chromatin->setGamma(0.0);
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));

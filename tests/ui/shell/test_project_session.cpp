@@ -7,6 +7,7 @@
 #include "ui/chromatin/annotation_list_model.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_workspace.h"
 #include "ui/chromatin/state_matrix_model.h"
 #include "ui/shell/main_window.h"
@@ -18,6 +19,7 @@
 #include "ui/topics/topics_analysis_panel.h"
 #include "ui/topics/topics_controller.h"
 #include "ui/topics/topics_workspace.h"
+#include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
 
 #include "core/session/session.h"
@@ -575,3 +577,131 @@ TEST(ProjectSession, NewTracksAfterTheDemoDropTheDemosAnnotations) {
 }
 
 } // namespace
+
+namespace {
+
+/// Rows of `content` equal (exactly) to some row of `profiles`.
+int rowsFrom(const cx::ui::StateMatrixModel::Content& content, const Eigen::MatrixXd& profiles) {
+    int found = 0;
+    for (Eigen::Index r = 0; r < content.values.rows(); ++r) {
+        for (Eigen::Index s = 0; s < profiles.rows(); ++s) {
+            if (profiles.row(s) == content.values.row(r)) {
+                ++found;
+                break;
+            }
+        }
+    }
+    return found;
+}
+
+} // namespace
+
+TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSaved) {
+    ErrorRecorder errors;
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const QString file = directory.filePath(QStringLiteral("refine.cxproj"));
+    MainWindow window;
+    window.setSettingsPersistent(false);
+    window.resize(1440, 900);
+    window.show();
+    ASSERT_TRUE(window.openDemo());
+    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    auto* controller = chromatin->controller();
+    ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); },
+                          120000));
+    ASSERT_TRUE(settleBoth(window));
+    QCheckBox* refine = chromatin->analysisPanel()->refineCheck();
+    ASSERT_NE(refine, nullptr);
+    EXPECT_FALSE(refine->toolTip().isEmpty());
+    // The demo asks for the refinement (refine_em 1000, tolerance 1e-5).
+    EXPECT_TRUE(refine->isChecked());
+    EXPECT_EQ(controller->parameters().refineEm, cx::kRefineMaxRounds);
+    EXPECT_EQ(controller->parameters().refineTolerance, cx::kRefineTolerance);
+    const auto refinement = controller->refinement();
+    const cx::RefinedHmm& model = refinement->model;
+    EXPECT_TRUE(model.converged);
+    EXPECT_GT(model.rounds, 0);
+    EXPECT_GE(model.logLikelihood(), model.startLogLikelihood());
+    // The γ = 0 panel shows the refined model and says so in its title.
+    const auto& refined = chromatin->referenceModel()->content();
+    EXPECT_EQ(rowsFrom(refined, model.markProbabilities), model.markProbabilities.rows());
+    const QString title = chromatin->referenceView()->title();
+    EXPECT_TRUE(title.startsWith(QStringLiteral("Foreground only (γ = 0) · Baum–Welch, "))) << title.toStdString();
+    EXPECT_TRUE(title.contains(QStringLiteral("%1 iteration").arg(model.rounds))) << title.toStdString();
+    EXPECT_TRUE(title.contains(QStringLiteral("log-lik/bin"))) << title.toStdString();
+    // Identity: a refined row keeps its spectral row's name or is marked new; no name twice.
+    const auto spectralLeft =
+        cx::ui::referenceContent(*controller->solution().reference, chromatin->catalog(),
+                                 controller->data().data->markNames);
+    ASSERT_EQ(spectralLeft.rowLabels.size(), refined.rowLabels.size());
+    for (int r = 0; r < refined.rowLabels.size(); ++r) {
+        EXPECT_TRUE(refined.rowLabels[r] == spectralLeft.rowLabels[r] ||
+                    refined.rowLabels[r].endsWith(QStringLiteral("· new")))
+            << refined.rowLabels[r].toStdString();
+        EXPECT_EQ(refined.rowLabels.count(refined.rowLabels[r]), 1)
+            << refined.rowLabels[r].toStdString();
+    }
+    const auto contrastive = chromatin->emissionModel()->content();
+    const quint64 generation = controller->solution().generation;
+
+    // Off: the spectral γ = 0 model again, the contrastive panel and solution untouched.
+    QTest::mouseClick(refine, Qt::LeftButton);
+    EXPECT_FALSE(refine->isChecked());
+    EXPECT_EQ(controller->parameters().refineEm, 0);
+    ASSERT_TRUE(settleBoth(window));
+    EXPECT_EQ(controller->refinement(), nullptr);
+    EXPECT_EQ(chromatin->referenceView()->title(), QStringLiteral("Foreground only (γ = 0)"));
+    const auto& spectral = chromatin->referenceModel()->content();
+    EXPECT_EQ(rowsFrom(spectral, controller->solution().reference->markProbabilities),
+              spectral.values.rows());
+    EXPECT_EQ(rowsFrom(spectral, model.markProbabilities), 0);
+    EXPECT_EQ(controller->solution().generation, generation) << "no spectral re-solve";
+    EXPECT_EQ(chromatin->emissionModel()->content().values, contrastive.values);
+    EXPECT_EQ(chromatin->emissionModel()->content().rowLabels, contrastive.rowLabels);
+    ASSERT_TRUE(window.project()->saveTo(file));
+    EXPECT_EQ(cx::readSession(file.toStdString()).section("chromatin").at("model").at("refine_em"),
+              0);
+
+    // On again: the same refined model (deterministic), saved with its stopping rule.
+    QTest::mouseClick(refine, Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); },
+                          120000));
+    EXPECT_EQ(controller->refinement()->model.markProbabilities, model.markProbabilities);
+    EXPECT_EQ(chromatin->emissionModel()->content().values, contrastive.values);
+    ASSERT_TRUE(settleBoth(window));
+    ASSERT_TRUE(window.project()->saveTo(file));
+    const cx::SessionJson saved = cx::readSession(file.toStdString()).section("chromatin");
+    EXPECT_EQ(saved.at("model").at("refine_em"), cx::kRefineMaxRounds);
+    EXPECT_EQ(saved.at("model").at("refine_tolerance"), cx::kRefineTolerance);
+
+    MainWindow reopened;
+    reopened.setSettingsPersistent(false);
+    reopened.resize(1440, 900);
+    reopened.show();
+    reopened.openPath(file);
+    ChromatinWorkspace* again = reopened.chromatinWorkspace();
+    ASSERT_TRUE(waitUntil(
+        [&] { return chromatinSettled(again) && again->controller()->refinement(); }, 120000));
+    ASSERT_TRUE(settleBoth(reopened));
+    EXPECT_TRUE(again->analysisPanel()->refineCheck()->isChecked());
+    EXPECT_EQ(again->controller()->refinement()->model.markProbabilities, model.markProbabilities);
+    EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+
+    // A session without the field (saved before it existed) reopens unrefined.
+    cx::Session old = cx::readSession(file.toStdString());
+    cx::SessionJson section = old.section("chromatin");
+    section["model"].erase("refine_em");
+    section["model"].erase("refine_tolerance");
+    old.setSection("chromatin", section);
+    const QString oldFile = directory.filePath(QStringLiteral("old.cxproj"));
+    cx::writeSession(old, oldFile.toStdString());
+    reopened.openPath(oldFile);
+    ASSERT_TRUE(settleBoth(reopened));
+    EXPECT_FALSE(again->analysisPanel()->refineCheck()->isChecked());
+    EXPECT_EQ(again->controller()->parameters().refineEm, 0);
+    EXPECT_EQ(again->controller()->refinement(), nullptr);
+    EXPECT_EQ(again->referenceView()->title(), QStringLiteral("Foreground only (γ = 0)"));
+    EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+}
