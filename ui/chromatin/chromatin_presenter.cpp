@@ -386,6 +386,27 @@ StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Conten
             out.rowNotes[i] = tr("Baum–Welch refinement of the spectral γ = 0 state (largest "
                                  "change of a mark %1)")
                                   .arg(moved, 0, 'f', 2);
+            // Same identity (colour), but a name describes marks: when the refined marks read
+            // as another class than the spectral row's, the row takes the refined class's name
+            // (e.g. a spectral "Txn transition" whose marks all fell below 0.25 is "Low signal").
+            const StateClass before = classifyChromatinState(spectral.values.row(r), marks);
+            const StateClass now = classifyChromatinState(row, marks);
+            if (!now.name.isEmpty() && now.name != before.name) {
+                out.rowNotes[i] = tr("Baum–Welch refinement of the spectral “%1” (largest change "
+                                     "of a mark %2); its marks now read as %3")
+                                      .arg(spectral.rowLabels[i])
+                                      .arg(moved, 0, 'f', 2)
+                                      .arg(now.name);
+                out.rowLabels[i] = now.name;
+            }
+        }
+    }
+    // No name twice (a renamed row may meet a row of that class): later rows get " 2", " 3", ….
+    for (Eigen::Index r = 0; r < rows; ++r) {
+        const auto i = static_cast<int>(r);
+        const QString base = out.rowLabels[i];
+        for (int n = 2; out.rowLabels.mid(0, i).contains(out.rowLabels[i]); ++n) {
+            out.rowLabels[i] = QStringLiteral("%1 %2").arg(base).arg(n);
         }
     }
     return out;

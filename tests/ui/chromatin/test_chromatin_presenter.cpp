@@ -342,3 +342,35 @@ TEST(ChromatinPresenter, RefinedReferenceRowsKeepTheirNamesUnlessTheyMovedBeyond
     wide.occupancy = Eigen::Vector4d::Constant(0.25);
     EXPECT_EQ(refinedReferenceContent(spectral, wide, marks).values, spectral.values);
 }
+
+TEST(ChromatinPresenter, RefinedReferenceRowTakesItsOwnClassNameWhenItsMarksReadAsAnotherClass) {
+    const StateMatrixModel::Content spectral = threeSpectralRows();
+    const std::vector<std::string> marks = {"H3K4me3", "H3K27ac", "H3K27me3", "H3K36me3"};
+    cx::RefinedHmm refined;
+    refined.markProbabilities.resize(3, 4);
+    // Rows 0 and 1 barely move; the spectral "Quiescent" row (all marks 0.01) gains H3K36me3
+    // 0.4 and H3K4me3 0.3 — within the identity rule (largest change 0.39), but its marks now
+    // read as transcribed, so a "Quiescent" label would mislead.
+    refined.markProbabilities << 0.85, 0.15, 0.0, 0.0, //
+        0.0, 0.05, 0.75, 0.1,                           //
+        0.3, 0.05, 0.0, 0.4;
+    refined.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
+    const auto out = refinedReferenceContent(spectral, refined, marks);
+    ASSERT_EQ(out.values.rows(), 3);
+    EXPECT_EQ(out.rowLabels[0], QStringLiteral("Promoter")) << "same class: the row's own name";
+    EXPECT_EQ(out.rowLabels[1], QStringLiteral("Polycomb"));
+    EXPECT_EQ(out.rowLabels[2], QStringLiteral("Txn elongation"));
+    EXPECT_EQ(out.rowColours[2], QColor(Qt::white)) << "the identity (colour) is kept";
+    EXPECT_TRUE(out.rowNotes[2].contains(QStringLiteral("Quiescent"))) << out.rowNotes[2].toStdString();
+    // Two rows whose marks read as one class get distinct names.
+    cx::RefinedHmm twins;
+    twins.markProbabilities.resize(3, 4);
+    twins.markProbabilities << 0.85, 0.15, 0.0, 0.0, //
+        0.0, 0.0, 0.35, 0.45,                         //
+        0.3, 0.05, 0.0, 0.4;
+    twins.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
+    const auto both = refinedReferenceContent(spectral, twins, marks);
+    for (const QString& label : both.rowLabels) {
+        EXPECT_EQ(both.rowLabels.count(label), 1) << label.toStdString();
+    }
+}
