@@ -401,11 +401,23 @@ StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Conten
             }
         }
     }
-    // No name twice (a renamed row may meet a row of that class): later rows get " 2", " 3", ….
+    // No name twice: a renamed row that meets another row's name gets " 2", " 3", … (the rows
+    // that kept their spectral names keep them as they are).
     for (Eigen::Index r = 0; r < rows; ++r) {
         const auto i = static_cast<int>(r);
+        if (out.rowLabels[i] == spectral.rowLabels[i]) {
+            continue;
+        }
         const QString base = out.rowLabels[i];
-        for (int n = 2; out.rowLabels.mid(0, i).contains(out.rowLabels[i]); ++n) {
+        const auto taken = [&](const QString& label) {
+            for (int j = 0; j < static_cast<int>(rows); ++j) {
+                if (j != i && out.rowLabels[j] == label) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        for (int n = 2; taken(out.rowLabels[i]); ++n) {
             out.rowLabels[i] = QStringLiteral("%1 %2").arg(base).arg(n);
         }
     }

@@ -373,4 +373,10 @@ TEST(ChromatinPresenter, RefinedReferenceRowTakesItsOwnClassNameWhenItsMarksRead
     for (const QString& label : both.rowLabels) {
         EXPECT_EQ(both.rowLabels.count(label), 1) << label.toStdString();
     }
+    // A renamed row that meets a row keeping its own name takes the suffix, not that row.
+    StateMatrixModel::Content named = spectral;
+    named.rowLabels[1] = QStringLiteral("Txn elongation");
+    const auto kept = refinedReferenceContent(named, refined, marks);
+    EXPECT_EQ(kept.rowLabels[1], QStringLiteral("Txn elongation")) << "the unrenamed row";
+    EXPECT_EQ(kept.rowLabels[2], QStringLiteral("Txn elongation 2"));
 }
