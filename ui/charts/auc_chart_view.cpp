@@ -439,23 +439,9 @@ QRectF AucChartView::plotAreaInView() const {
 }
 
 QList<std::pair<QPointF, double>> AucChartView::drawnPoints() const {
-    QList<std::pair<QPointF, double>> out;
-    for (QAbstractSeries* series : m_parts.chart->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !xy->isVisible()) {
-            continue;
-        }
-        double radius = 0;
-        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
-            radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
-        }
-        for (const QPointF& point : xy->points()) {
-            if (std::isfinite(point.x()) && std::isfinite(point.y())) {
-                const QPointF scene =
-                    m_parts.chart->mapToScene(m_parts.chart->mapToPosition(point, series));
-                out.append({QPointF(mapFromScene(scene)), radius});
-            }
-        }
+    QList<std::pair<QPointF, double>> out = drawnPointsInScene(m_parts.chart);
+    for (auto& [point, radius] : out) {
+        point = QPointF(mapFromScene(point));
     }
     return out;
 }

@@ -61,6 +61,28 @@ void styleChart(QChart* chart, const QMargins& margins) {
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
+QList<std::pair<QPointF, double>> drawnPointsInScene(QChart* chart,
+                                                     const QAbstractAxis* axis) {
+    QList<std::pair<QPointF, double>> out;
+    for (QAbstractSeries* series : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible() ||
+            (axis && !series->attachedAxes().contains(const_cast<QAbstractAxis*>(axis)))) {
+            continue;
+        }
+        double radius = 0;
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
+        }
+        for (const QPointF& point : xy->points()) {
+            if (std::isfinite(point.x()) && std::isfinite(point.y())) {
+                out.append({chart->mapToScene(chart->mapToPosition(point, series)), radius});
+            }
+        }
+    }
+    return out;
+}
+
 QValueAxis* createValueAxis(QChart* chart, const QString& title, const QString& labelFormat,
                             const QFont& labelFont, const QFont& titleFont) {
     auto* axis = new QValueAxis(chart);
@@ -359,22 +381,7 @@ ChartFigureLayout layOutChartFigure(
     if (left) {
         layout.yMinimum = left->min();
         layout.yMaximum = left->max();
-        for (QAbstractSeries* series : chart->series()) {
-            auto* xy = qobject_cast<QXYSeries*>(series);
-            if (!xy || !xy->isVisible() || !series->attachedAxes().contains(left)) {
-                continue;
-            }
-            double radius = 0;
-            if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
-                radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
-            }
-            for (const QPointF& point : xy->points()) {
-                if (std::isfinite(point.x()) && std::isfinite(point.y())) {
-                    layout.drawnPoints.append(
-                        {chart->mapToScene(chart->mapToPosition(point, series)), radius});
-                }
-            }
-        }
+        layout.drawnPoints = drawnPointsInScene(chart, left);
     }
     scene.setSceneRect(QRectF(QPointF(0, 0), size));
     layout.elidedTexts = elidedTexts(scene);

@@ -16,6 +16,7 @@
 #include <utility>
 #include <optional>
 
+class QAbstractAxis;
 class QAbstractSeries;
 class QChart;
 class QChartView;
@@ -42,6 +43,12 @@ void setUpChartView(QChartView* view, int minimumHeight);
 
 /// White, square, no plot-area background, no animation; `margins` around the plot.
 void styleChart(QChart* chart, const QMargins& margins);
+
+/// Every finite point of the chart's visible XY series in scene coordinates, with the radius of
+/// its marker (half the marker plus half its pen; 0 for line vertices); with `axis` only the
+/// series attached to it. What the layout tests check against the plot area.
+QList<std::pair<QPointF, double>> drawnPointsInScene(QChart* chart,
+                                                     const QAbstractAxis* axis = nullptr);
 
 /// A value axis of `chart` (not yet added) with the shared fonts, colours, grid and dynamic
 /// ticks.

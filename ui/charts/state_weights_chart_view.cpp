@@ -508,23 +508,9 @@ QRectF StateWeightsChartView::plotAreaInView() const {
 }
 
 QList<std::pair<QPointF, double>> StateWeightsChartView::drawnPoints() const {
-    QList<std::pair<QPointF, double>> out;
-    QChart* chart = this->chart();
-    for (QAbstractSeries* series : chart->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !xy->isVisible()) {
-            continue;
-        }
-        double radius = 0;
-        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
-            radius = scatter->markerSize() / 2 + scatter->pen().widthF() / 2;
-        }
-        for (const QPointF& point : xy->points()) {
-            if (std::isfinite(point.x()) && std::isfinite(point.y())) {
-                const QPointF scene = chart->mapToScene(chart->mapToPosition(point, series));
-                out.append({QPointF(mapFromScene(scene)), radius});
-            }
-        }
+    QList<std::pair<QPointF, double>> out = drawnPointsInScene(chart());
+    for (auto& [point, radius] : out) {
+        point = QPointF(mapFromScene(point));
     }
     return out;
 }
