@@ -481,7 +481,9 @@ std::optional<StateMatrixModel::Content> enrichmentContent(const EnrichmentTable
         const int state = order[r];
         const int slot = displaySlots[static_cast<size_t>(state)];
         const bool background = state >= segmentation.numSpecific;
-        content.values.row(static_cast<Eigen::Index>(r)) = table.fold.row(state);
+        if (table.numAnnotations() > 0) { // row() of a 0-column matrix offsets a null pointer
+            content.values.row(static_cast<Eigen::Index>(r)) = table.fold.row(state);
+        }
         content.rowLabels << catalog.name(slot);
         content.rowColours << catalog.colour(slot);
         const double share =

@@ -686,10 +686,15 @@ TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnUnstructuredTensors) {
         options.tolerance = 0;
         const DensePowerMethod method(low, m3);
         const PowerMethodResult fast = method.run(options);
-        expectSameDecomposition(fast, denseReferencePowerMethod(low, m3, options), 1e-10, true);
+        // Relative 1e-9: the two forms sum in different orders and the power map amplifies the
+        // last-bit differences (the clang sanitizer build reached 1.65e-10 relative in one
+        // round, over the former bound of 1e-10); a wrong step of the algebra differs at O(1).
+        constexpr double kRounding = 1e-9;
+        expectSameDecomposition(fast, denseReferencePowerMethod(low, m3, options), kRounding,
+                                true);
         options.minAbsLambda = fast.lambdas.cwiseAbs().mean();
         expectSameDecomposition(method.run(options), denseReferencePowerMethod(low, m3, options),
-                                1e-10, true);
+                                kRounding, true);
     }
 }
 

@@ -53,9 +53,26 @@ TEST(ExportAllFigures, HeadlessChromatinSetIsTheSameAt96And300Dpi) {
         ASSERT_FALSE(large.isNull());
         EXPECT_NEAR(large.width(), small.width() * 300.0 / 96, 2);
         EXPECT_NEAR(large.dotsPerMeterX() * 0.0254, 300, 1);
-        const FigureDifference difference = compareFigures(small, large);
-        EXPECT_LT(difference.meanAbsolute, 6.0) << difference.describe();
-        EXPECT_NEAR(difference.darkRatio, 1.0, 0.2) << difference.describe();
+        // Compared over 4 × 4-pixel blocks of the 96-DPI picture: where every lane, cell, line
+        // and label is and its colour. Per pixel, the anti-aliased edges count too, and a
+        // segmentation has as many as the demo's numbers on that machine give it short runs.
+        const FigureDifference difference = compareFigures(small, large, kFigureBlockPixels);
+        EXPECT_LT(difference.differentFraction, kSameFigureDifferingBlocks)
+            << difference.describe();
+        EXPECT_LT(difference.meanAbsolute, kSameFigureMeanBound) << difference.describe();
+        // Ink: a segmentation at 96 DPI draws each pixel's majority state, so its ink differs
+        // from the 300-DPI picture's by as much as the data has short runs; every other figure
+        // keeps its ink.
+        if (!name.startsWith(QStringLiteral("segmentation"))) {
+            EXPECT_NEAR(difference.darkRatio, 1.0, 0.2) << difference.describe();
+        }
+        // The comparison sees a figure that lost a part with ink in it (a tenth of its width,
+        // a fifth of its height, in the middle: a lane, cells or a legend gone).
+        const FigureDifference lost = compareFigures(
+            small, figureWithBlankedPart(large, QRectF(0.45, 0.4, 0.1, 0.2)), kFigureBlockPixels);
+        if (lost.darkRatio < 0.98) {
+            EXPECT_GE(lost.differentFraction, kSameFigureDifferingBlocks) << lost.describe();
+        }
     }
 }
 

@@ -23,6 +23,10 @@ namespace {
 
 using cx::ui::ImageExportSettings;
 using cx::ui::test::compareFigures;
+using cx::ui::test::figureWithBlankedPart;
+using cx::ui::test::kFigureBlockPixels;
+using cx::ui::test::kSameFigureDifferingBlocks;
+using cx::ui::test::kSameFigureMeanBound;
 using cx::ui::test::FigureDifference;
 using cx::ui::test::overlappingTextBoxes;
 using cx::ui::test::recordTextBoxes;
@@ -147,9 +151,11 @@ TEST(FigureScaling, PngAt300DpiIsThe96DpiPictureSharper) {
             exportTo(*directory, figures, name, ImageExportSettings::Format::Png, 300));
         ASSERT_EQ(low.size(), QSize(720, 420));
         ASSERT_EQ(high.size(), QSize(2250, 1313));
-        const FigureDifference difference = compareFigures(low, high);
-        EXPECT_LT(difference.meanAbsolute, 4.0) << difference.describe();
+        const FigureDifference difference = compareFigures(low, high, kFigureBlockPixels);
+        EXPECT_LT(difference.meanAbsolute, kSameFigureMeanBound) << difference.describe();
         EXPECT_LT(difference.differentFraction, 0.02) << difference.describe();
+        const FigureDifference lost = compareFigures(
+            low, figureWithBlankedPart(high, QRectF(0.45, 0.4, 0.1, 0.2)), kFigureBlockPixels);
         // The heatmap keeps its cell values at print resolution: as much ink as on screen.
         EXPECT_NEAR(difference.darkRatio, 1.0, 0.15) << difference.describe();
     }
@@ -169,8 +175,8 @@ TEST(FigureScaling, SvgAndPdfShowTheSamePictureAsPng) {
             const QImage svg = cx::ui::test::renderSvg(
                 exportTo(*directory, figures, name, ImageExportSettings::Format::Svg, dpi),
                 reference.size());
-            const FigureDifference fromSvg = compareFigures(reference, svg);
-            EXPECT_LT(fromSvg.meanAbsolute, 6.0) << "SVG: " << fromSvg.describe();
+            const FigureDifference fromSvg = compareFigures(reference, svg, kFigureBlockPixels);
+            EXPECT_LT(fromSvg.meanAbsolute, kSameFigureMeanBound) << "SVG: " << fromSvg.describe();
             EXPECT_NEAR(fromSvg.darkRatio, 1.0, 0.2) << "SVG: " << fromSvg.describe();
             if (pdftoppm.isEmpty()) {
                 continue; // poppler-utils not installed: the PDF is checked where it is
@@ -179,8 +185,8 @@ TEST(FigureScaling, SvgAndPdfShowTheSamePictureAsPng) {
                 pdftoppm,
                 exportTo(*directory, figures, name, ImageExportSettings::Format::Pdf, dpi), 96);
             ASSERT_FALSE(pdf.isNull());
-            const FigureDifference fromPdf = compareFigures(reference, pdf);
-            EXPECT_LT(fromPdf.meanAbsolute, 6.0) << "PDF: " << fromPdf.describe();
+            const FigureDifference fromPdf = compareFigures(reference, pdf, kFigureBlockPixels);
+            EXPECT_LT(fromPdf.meanAbsolute, kSameFigureMeanBound) << "PDF: " << fromPdf.describe();
             EXPECT_NEAR(fromPdf.darkRatio, 1.0, 0.2) << "PDF: " << fromPdf.describe();
         }
     }
