@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cx {
 
@@ -19,6 +20,15 @@ inline std::string formatNumber(double value, int significantDigits = 10) {
     char buffer[40];
     std::snprintf(buffer, sizeof buffer, "%.*g", significantDigits, value);
     return buffer;
+}
+
+/// Names for a message: 'a', 'b', 'c'.
+inline std::string quotedList(const std::vector<std::string>& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        out += (i > 0 ? ", '" : "'") + names[i] + "'";
+    }
+    return out;
 }
 
 /// A token quoted for an error message: printable ASCII only (others become '?'), at most

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/format.h"
+#include "core/common/string_hash.h"
 #include "core/io/text_input.h"
 
 #include <algorithm>
@@ -15,10 +16,6 @@ namespace cx {
 
 namespace {
 
-struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
 using PatternIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
 
 /// Most marks a binarized file may list (ChromHMM data sets have a few dozen; the moments are

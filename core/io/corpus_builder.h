@@ -5,6 +5,7 @@
 // progress / binary-file checks over LineReader.
 
 #include "core/common/cancel.h"
+#include "core/common/string_hash.h"
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
 #include "core/io/text_input.h"
@@ -18,12 +19,6 @@
 
 namespace cx {
 
-/// Hash for std::string keys that also accepts std::string_view (heterogeneous lookup), so
-/// that looking up a token does not allocate.
-struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
 using StringIdMap = std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>>;
 
 /// Accumulates label values row by row (one row per document read). Values are trimmed,

@@ -144,14 +144,6 @@ private:
     std::int64_t m_startLine = 0;
 };
 
-std::string quotedList(const std::vector<std::string>& names) {
-    std::string out;
-    for (size_t i = 0; i < names.size(); ++i) {
-        out += (i > 0 ? ", '" : "'") + names[i] + "'";
-    }
-    return out;
-}
-
 } // namespace
 
 RawCorpus readDelimited(const std::string& path, char separator, const CorpusLoadOptions& options,

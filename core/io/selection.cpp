@@ -12,14 +12,6 @@ namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-std::string quotedList(const std::vector<std::string>& items) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) {
-        out += (i > 0 ? ", '" : "'") + items[i] + "'";
-    }
-    return out;
-}
-
 std::string ruleText(const SelectionRule& rule) { return "rule '" + rule.text + "': "; }
 
 } // namespace

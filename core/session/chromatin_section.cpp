@@ -11,11 +11,6 @@
 namespace cx {
 
 namespace {
-bool isColour(const std::string& text) {
-    return text.size() == 7 && text[0] == '#' &&
-           std::all_of(text.begin() + 1, text.end(),
-                       [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
 /// Checks the text of a γ grid, FROM:TO:STEP with finite numbers, FROM ≥ 0, STEP > 0 and
 /// TO ≥ FROM (what `hmm --gamma-path` accepts).
 void checkGrid(const SessionFields& fields, const std::string& key, const std::string& text) {
@@ -180,7 +175,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
         StateView row;
         row.name = state.string("name", "");
         row.colour = state.string("colour", "");
-        if (!row.colour.empty() && !isColour(row.colour)) {
+        if (!row.colour.empty() && !isHexColour(row.colour)) {
             state.fail("colour", "expected \"#rrggbb\", got " + state.json().at("colour").dump());
         }
         row.renamed = state.boolean("renamed", false);

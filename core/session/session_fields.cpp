@@ -3,6 +3,8 @@
 #include "core/common/error.h"
 #include "core/common/format.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -32,6 +34,12 @@ std::string escapePointerToken(const std::string& key) {
     return out;
 }
 } // namespace
+
+bool isHexColour(const std::string& text) {
+    return text.size() == 7 && text[0] == '#' &&
+           std::all_of(text.begin() + 1, text.end(),
+                       [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
 
 std::string jsonTypeName(const SessionJson& value) {
     if (value.is_number_integer()) {

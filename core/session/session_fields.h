@@ -59,4 +59,7 @@ private:
 /// "integer", "string", "object", … for messages.
 std::string jsonTypeName(const SessionJson& value);
 
+/// A colour as sessions store it: "#rrggbb" (hexadecimal digits, either case).
+bool isHexColour(const std::string& text);
+
 } // namespace cx

@@ -10,14 +10,6 @@
 
 namespace cx {
 
-namespace {
-bool isColour(const std::string& text) {
-    return text.size() == 7 && text[0] == '#' &&
-           std::all_of(text.begin() + 1, text.end(),
-                       [](unsigned char c) { return std::isxdigit(c) != 0; });
-}
-} // namespace
-
 SessionJson TreeSection::toJson(const std::filesystem::path& sessionDirectory) const {
     SessionJson section = SessionJson::object();
     section["tracks"] = SessionJson::array();
@@ -127,7 +119,7 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
         StateView row;
         row.name = state.string("name", "");
         row.colour = state.string("colour", "");
-        if (!row.colour.empty() && !isColour(row.colour)) {
+        if (!row.colour.empty() && !isHexColour(row.colour)) {
             state.fail("colour", "expected \"#rrggbb\", got " + state.json().at("colour").dump());
         }
         row.renamed = state.boolean("renamed", false);

@@ -28,7 +28,7 @@ Eigen::VectorXd kron(const Eigen::VectorXd& w, const Eigen::VectorXd& v) {
     return z;
 }
 
-struct Trial {
+struct AsymmetricTrial {
     Eigen::VectorXd a;
     double lambda = 0;
     int iterations = 0;
@@ -296,7 +296,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
     out.status = Status::Successful;
 
     // One power-iteration run from u on `target`; false if the normalisation degenerates.
-    auto runTrial = [&](const DenseTensor3& target, Eigen::VectorXd u, Trial& trial) {
+    auto runTrial = [&](const DenseTensor3& target, Eigen::VectorXd u, AsymmetricTrial& trial) {
         u.normalize();
         trial.iterations = 0;
         for (int i = 0; i < options.iterations; ++i) {
@@ -321,7 +321,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
         trial.lambda = target.contract(maaPinv * trial.a, pab * trial.a, pac * trial.a);
         return std::isfinite(trial.lambda);
     };
-    auto keep = [&](int t, const Trial& kept) {
+    auto keep = [&](int t, const AsymmetricTrial& kept) {
         out.lambdas[t] = kept.lambda;
         out.a.col(t) = kept.a;
         out.b.col(t) = bMap * kept.a;
@@ -330,7 +330,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
     };
 
     DenseTensor3 tensor = mabc;
-    std::vector<Trial> trials;
+    std::vector<AsymmetricTrial> trials;
     std::vector<char> found(static_cast<size_t>(k), 0);
     if (options.initialization == AsymmetricInit::SimultaneousDiagonalization) {
         // Project every mode on its top-K singular subspace: T' = T(U_a, V_b, V_c) (K×K×K),
@@ -382,7 +382,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             }
         }
         for (int t = 0; t < k && bestVectors.size() > 0; ++t) {
-            Trial trial;
+            AsymmetricTrial trial;
             Eigen::VectorXd u = ua * bestVectors.col(t);
             const double n = u.dot(maaPinv * u);
             if (!(u.norm() > 0) || !std::isfinite(n) ||
@@ -420,7 +420,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             throwIfCancelled(cancel);
             const Eigen::VectorXd start = options.starts.col(t);
             const Eigen::VectorXd u0 = range * (range.transpose() * start);
-            Trial trial;
+            AsymmetricTrial trial;
             if (std::isfinite(u0.norm()) && u0.norm() > 1e-9 * start.norm() &&
                 runTrial(tensor, u0, trial)) {
                 keep(t, trial);
@@ -438,7 +438,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
                                                   static_cast<std::uint64_t>(options.trials) +
                                               static_cast<std::uint64_t>(r)));
             const Eigen::VectorXd g = rng.normalVector(k);
-            Trial trial;
+            AsymmetricTrial trial;
             if (runTrial(tensor, range * g, trial)) {
                 trials.push_back(std::move(trial));
             }
@@ -448,7 +448,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             continue;
         }
         // Median |λ̂| over the trials (lower median; stable sort keeps it deterministic).
-        std::stable_sort(trials.begin(), trials.end(), [](const Trial& x, const Trial& y) {
+        std::stable_sort(trials.begin(), trials.end(), [](const AsymmetricTrial& x, const AsymmetricTrial& y) {
             return std::abs(x.lambda) < std::abs(y.lambda);
         });
         keep(t, trials[(trials.size() - 1) / 2]);
@@ -470,7 +470,7 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
                                       out.c.col(u));
                 }
             }
-            Trial trial;
+            AsymmetricTrial trial;
             if (runTrial(others, out.a.col(t), trial)) {
                 keep(t, trial);
             }
