@@ -77,10 +77,9 @@ function(cx_apply_unity_core)
     if(NOT CX_UNITY_CORE)
         return()
     endif()
-    foreach(target cx_core cx_fuzz_core)
-        if(NOT TARGET ${target})
-            continue()
-        endif()
+    # Not cx_fuzz_core: a fuzz target links the few objects of it that it uses, and one object
+    # per folder would bring in what those objects need from folders it does not compile.
+    foreach(target cx_core)
         get_target_property(sources ${target} SOURCES)
         foreach(source ${sources})
             if(source MATCHES "/core/([a-z_]+)/[^/]+\\.cpp$")
