@@ -2,6 +2,7 @@
 // field.
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/io/corpus_builder.h"
 #include "core/io/tokenizer.h"
 

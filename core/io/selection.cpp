@@ -1,6 +1,7 @@
 #include "core/io/selection.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/io/tokenizer.h"
 
 #include <algorithm>
