@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -151,15 +152,20 @@ void countAlignments(const std::string& path, const BinarizeOptions& options,
                      const Genome& genome, CountSink& sink, FileCounts& counts,
                      const CancelToken& cancel) {
     hts_set_log_level(HTS_LOG_OFF); // errors are reported by us, naming the file
+    std::error_code sizeError;
+    if (std::filesystem::file_size(path, sizeError) == 0 && !sizeError) {
+        throw InputError(path, 0, "empty file (0 bytes; expected BAM, SAM or CRAM)");
+    }
     std::unique_ptr<samFile, SamCloser> file(sam_open(path.c_str(), "r"));
     if (!file) {
         throw InputError(path, 0, "cannot open as BAM/SAM/CRAM");
     }
     const htsFormat* format = hts_get_format(file.get());
     if (format->category != sequence_data) {
-        throw InputError(path, 0,
-                         "not a BAM, SAM or CRAM file (empty, or another format: " +
-                             std::string(hts_format_file_extension(format)) + ")");
+        char* description = hts_format_description(format);
+        const std::string seen = description ? description : "unknown";
+        std::free(description);
+        throw InputError(path, 0, "not a BAM, SAM or CRAM file (htslib sees: " + seen + ")");
     }
     std::unique_ptr<sam_hdr_t, HeaderCloser> header(sam_hdr_read(file.get()));
     if (!header) {
