@@ -620,6 +620,7 @@ BinarizeResult binarize(const std::string& chromSizesPath, const std::string& in
     std::vector<FileCounts> inputs(numInputs);
     parallelFor(static_cast<std::int64_t>(numInputs), [&](std::int64_t i) {
         const auto index = static_cast<size_t>(i);
+        throwIfCancelled(cancel);
         binarize_detail::countFile(plan.inputPaths[index], plan.format, effective, plan.genome,
                                    spill.path() / ("input" + std::to_string(i)), inputs[index],
                                    cancel);
