@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "core/common/error.h"
+#include "core/common/parallel.h"
 #include "core/io/binarize.h"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@ struct BinarizeCommandOptions {
     std::string outDir;
     std::string format = "auto";
     BinarizeOptions options;
+    int threads = 0;
     bool json = false;
 };
 
@@ -44,6 +46,7 @@ int runBinarize(BinarizeCommandOptions command, bool shiftGiven) {
                          "taken from the template length; ChromHMM refuses -n with -paired too)");
     }
     command.options.format = parseFormat(command.format);
+    setThreadCount(command.threads);
     const BinarizeResult result =
         binarize(command.chromSizes, command.inputDir, command.table, command.controlDir,
                  command.outDir, command.options);
@@ -119,6 +122,8 @@ CommandEntry addBinarizeCommand(CLI::App& root) {
         .flag("allow-missing-marks", o.allowMissingMarks,
               "a mark with no file for a cell is written as 2 (ChromHMM's behaviour)")
         .text("temp-dir", o.tempDir, "folder for temporary counts (default: system temp)")
+        .integer("threads", command->threads, 0, 1024,
+                 "files read (and written) in parallel; 0 = all cores")
         .text("out", command->outDir, "output folder").required()
         .flag("json", command->json, "print a JSON summary");
     return {list.app(), [command, list]() {

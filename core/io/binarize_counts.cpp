@@ -324,7 +324,7 @@ void countBedLines(const std::string& path, const BinarizeOptions& options,
             ++counts.summary.counted;
         }
     }
-    if (counts.summary.records == 0) {
+    if (counts.summary.records == 0 && !peaks) { // a mark may have no peaks at all
         throw InputError(path, 0, "empty file (no reads)");
     }
 }

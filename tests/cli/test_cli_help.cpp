@@ -75,7 +75,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
         {"binarize",
          {{"chrom-sizes", "input-dir", "cellmarkfiletable", "control-dir", "format", "bin-size",
            "shift", "poisson-threshold", "fold-threshold", "signal-threshold", "flank-width",
-           "pseudocount", "temp-dir", "out"},
+           "pseudocount", "temp-dir", "threads", "out"},
           {"chrom-sizes", "input-dir", "cellmarkfiletable", "out"},
           {"strict-threshold", "paired", "center", "gzip", "allow-missing-marks", "json"}}},
         {"generate-crowd",
