@@ -101,7 +101,8 @@ CommandEntry addBinarizeCommand(CLI::App& root) {
         .text("cellmarkfiletable", command->table,
               "CELL<TAB>MARK<TAB>FILE[<TAB>CONTROL] per line, as ChromHMM takes it")
         .required()
-        .text("control-dir", command->controlDir, "folder of the control files (default: --input-dir)")
+        .text("control-dir", command->controlDir, "folder of the control files")
+        .defaultText("--input-dir")
         .choice("format", command->format, {"auto", "bam", "bed", "peaks"},
                 "input format (auto: from the file names)")
         .integer("bin-size", o.binSize, 1, 100000000, "bp per bin [ChromHMM -b]")
@@ -121,7 +122,8 @@ CommandEntry addBinarizeCommand(CLI::App& root) {
         .flag("gzip", o.gzip, "write CELL_CHROM_binary.txt.gz [-gzip]")
         .flag("allow-missing-marks", o.allowMissingMarks,
               "a mark with no file for a cell is written as 2 (ChromHMM's behaviour)")
-        .text("temp-dir", o.tempDir, "folder for temporary counts (default: system temp)")
+        .text("temp-dir", o.tempDir, "folder for the per-chromosome counts between the passes")
+        .defaultText("system temporary folder")
         .integer("threads", command->threads, 0, 1024,
                  "files read (and written) in parallel; 0 = all cores")
         .text("out", command->outDir, "output folder").required()
