@@ -47,9 +47,8 @@ int runBinarize(BinarizeCommandOptions command, bool shiftGiven) {
     }
     command.options.format = parseFormat(command.format);
     setThreadCount(command.threads);
-    const BinarizeResult result =
-        binarize(command.chromSizes, command.inputDir, command.table, command.controlDir,
-                 command.outDir, command.options);
+    const BinarizeResult result = binarize(command.chromSizes, command.inputDir, command.table,
+                                           command.controlDir, command.outDir, command.options);
     for (const auto& warning : result.warnings) {
         std::cerr << "contrast-cli binarize: warning: " << warning << "\n";
     }
@@ -59,8 +58,10 @@ int runBinarize(BinarizeCommandOptions command, bool shiftGiven) {
         out["seconds"] = result.seconds;
         out["files"] = nlohmann::ordered_json::array();
         for (const auto& file : result.files) {
-            out["files"].push_back(
-                {{"path", file.path}, {"cell", file.cell}, {"chrom", file.chrom}, {"bins", file.numBins}});
+            out["files"].push_back({{"path", file.path},
+                                    {"cell", file.cell},
+                                    {"chrom", file.chrom},
+                                    {"bins", file.numBins}});
         }
         out["inputs"] = nlohmann::ordered_json::array();
         for (const auto& input : result.inputs) {
@@ -106,8 +107,7 @@ CommandEntry addBinarizeCommand(CLI::App& root) {
         .choice("format", command->format, {"auto", "bam", "bed", "peaks"},
                 "input format (auto: from the file names)")
         .integer("bin-size", o.binSize, 1, 100000000, "bp per bin [ChromHMM -b]")
-        .integer("shift", o.shift, -100000000, 100000000,
-                 "bp a read moves toward its 3' end [-n]")
+        .integer("shift", o.shift, -100000000, 100000000, "bp a read moves toward its 3' end [-n]")
         .real("poisson-threshold", o.poissonThreshold, 1e-300, 1,
               "upper-tail probability of the Poisson background [-p]")
         .real("fold-threshold", o.foldThreshold, 0, 1e300, "count >= fold x expected [-f]")
@@ -126,7 +126,8 @@ CommandEntry addBinarizeCommand(CLI::App& root) {
         .defaultText("system temporary folder")
         .integer("threads", command->threads, 0, 1024,
                  "files read (and written) in parallel; 0 = all cores")
-        .text("out", command->outDir, "output folder").required()
+        .text("out", command->outDir, "output folder")
+        .required()
         .flag("json", command->json, "print a JSON summary");
     return {list.app(), [command, list]() {
                 list.checkAfterParse();

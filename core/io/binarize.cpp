@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -54,11 +54,13 @@ struct CellPlan {
     std::vector<std::vector<int>> markFiles;    ///< per mark: input ids (empty: missing mark)
     std::vector<std::vector<int>> controlFiles; ///< per control column: input ids
     bool hasControl = false;
-    std::vector<char> present;        ///< per chromosome: some mark has a read there
-    std::vector<char> controlPresent; ///< per chromosome: some control has a read there
-    std::vector<double> uniformThresholds;      ///< per mark (no control)
+    std::vector<char> present;             ///< per chromosome: some mark has a read there
+    std::vector<char> controlPresent;      ///< per chromosome: some control has a read there
+    std::vector<double> uniformThresholds; ///< per mark (no control)
     std::vector<std::vector<int>> controlThresholds; ///< per mark, by background value
-    int controlColumn(size_t mark) const { return controlFiles.size() == 1 ? 0 : static_cast<int>(mark); }
+    int controlColumn(size_t mark) const {
+        return controlFiles.size() == 1 ? 0 : static_cast<int>(mark);
+    }
     bool writes(size_t chrom) const {
         return present[chrom] && (!hasControl || controlPresent[chrom]);
     }
@@ -69,7 +71,9 @@ void windowSums(const std::vector<std::int32_t>& counts, int pseudocount, int fl
                 std::vector<std::int32_t>& sums) {
     const std::int64_t n = static_cast<std::int64_t>(counts.size());
     sums.assign(counts.size(), 0);
-    auto value = [&](std::int64_t i) { return std::max(counts[static_cast<size_t>(i)] + pseudocount, 0); };
+    auto value = [&](std::int64_t i) {
+        return std::max(counts[static_cast<size_t>(i)] + pseudocount, 0);
+    };
     std::int64_t running = 0;
     for (std::int64_t i = 0; i <= std::min<std::int64_t>(flank, n - 1); ++i) {
         running += value(i);
@@ -161,7 +165,6 @@ int poissonThreshold(double lambda, double p, bool strict) {
     return strict ? threshold : threshold - 1;
 }
 
-
 namespace {
 
 void checkOptions(const BinarizeOptions& options) {
@@ -170,7 +173,8 @@ void checkOptions(const BinarizeOptions& options) {
         fail("bin size must be >= 1 bp (got " + std::to_string(options.binSize) + ")");
     }
     if (!(options.poissonThreshold > 0 && options.poissonThreshold < 1)) {
-        fail("Poisson threshold must be in (0, 1) (got " + formatNumber(options.poissonThreshold) + ")");
+        fail("Poisson threshold must be in (0, 1) (got " + formatNumber(options.poissonThreshold) +
+             ")");
     }
     if (options.flankWidth < 0) {
         fail("flank width must be >= 0 bins (got " + std::to_string(options.flankWidth) + ")");
@@ -406,8 +410,9 @@ void computeThresholds(CellPlan& cell, const Plan& plan, const std::vector<FileC
 }
 
 /// The text of CELL_CHROM_binary.txt.
-std::string binaryText(const CellPlan& cell, const Plan& plan, const std::vector<FileCounts>& inputs,
-                       int chrom, const BinarizeOptions& options) {
+std::string binaryText(const CellPlan& cell, const Plan& plan,
+                       const std::vector<FileCounts>& inputs, int chrom,
+                       const BinarizeOptions& options) {
     const size_t numBins = static_cast<size_t>(plan.genome.numBins[static_cast<size_t>(chrom)]);
     const size_t numMarks = plan.marks.size();
     std::vector<std::vector<std::int32_t>> marks(numMarks, std::vector<std::int32_t>(numBins, 0));
@@ -420,7 +425,8 @@ std::string binaryText(const CellPlan& cell, const Plan& plan, const std::vector
         loadColumn(inputs, cell.controlFiles[k], chrom, counts);
         windowSums(counts, options.pseudocount, options.flankWidth, backgrounds[k]);
     }
-    std::string text = cell.name + "\t" + plan.genome.chromosomes[static_cast<size_t>(chrom)].name + "\n";
+    std::string text =
+        cell.name + "\t" + plan.genome.chromosomes[static_cast<size_t>(chrom)].name + "\n";
     for (size_t m = 0; m < numMarks; ++m) {
         text += plan.marks[m] + (m + 1 < numMarks ? "\t" : "\n");
     }
@@ -438,7 +444,9 @@ std::string binaryText(const CellPlan& cell, const Plan& plan, const std::vector
                 value = count >= 1 ? '1' : '0';
             } else if (cell.hasControl) {
                 const auto& background = backgrounds[static_cast<size_t>(cell.controlColumn(m))];
-                value = cell.controlThresholds[m][static_cast<size_t>(background[bin])] <= count ? '1' : '0';
+                value = cell.controlThresholds[m][static_cast<size_t>(background[bin])] <= count
+                            ? '1'
+                            : '0';
             } else {
                 value = cell.uniformThresholds[m] <= count ? '1' : '0';
             }
@@ -456,10 +464,9 @@ void diagnoseNames(const Plan& plan, const std::vector<FileCounts>& inputs,
             continue;
         }
         const std::string mapping = suggestMapping(input.unknownContigs, plan.genome);
-        const std::string theirs = "its chromosomes are named like " +
-                                   chromNamesHint(input.unknownContigs) + ", " + chromSizesPath +
-                                   "'s like " +
-                                   chromNamesHint({plan.genome.chromosomes.front().name});
+        const std::string theirs =
+            "its chromosomes are named like " + chromNamesHint(input.unknownContigs) + ", " +
+            chromSizesPath + "'s like " + chromNamesHint({plan.genome.chromosomes.front().name});
         if (input.summary.counted == 0 && !mapping.empty()) {
             throw InputError(input.summary.path, 0,
                              "no read is on a chromosome of " + chromSizesPath + ": " + theirs +
@@ -470,7 +477,8 @@ void diagnoseNames(const Plan& plan, const std::vector<FileCounts>& inputs,
             warnings.push_back(input.summary.path + ": " +
                                std::to_string(input.summary.otherContig) +
                                " reads on chromosomes missing from the sizes file that would "
-                               "match with another chr prefix (" + mapping + ")");
+                               "match with another chr prefix (" +
+                               mapping + ")");
         }
     }
     for (const auto& input : inputs) {
@@ -490,8 +498,8 @@ BinarizeResult binarize(const std::string& chromSizesPath, const std::string& in
     Stopwatch watch;
     checkOptions(options);
     BinarizeResult result;
-    Plan plan = makePlan(chromSizesPath, inputDir, cellMarkTablePath, controlDir, options,
-                         result.warnings);
+    Plan plan =
+        makePlan(chromSizesPath, inputDir, cellMarkTablePath, controlDir, options, result.warnings);
     BinarizeOptions effective = options;
     effective.format = plan.format;
     checkOptions(effective);

@@ -10,7 +10,7 @@ namespace cx {
 
 /// What the input files of a binarization hold.
 enum class BinarizeFormat {
-    Auto,  ///< from the file names (.bam/.sam/.cram → Bam; .bed/.tagAlign[.gz] → Bed; *Peak → Peaks)
+    Auto, ///< from the file names (.bam/.sam/.cram → Bam; .bed/.tagAlign[.gz] → Bed; *Peak → Peaks)
     Bam,   ///< aligned reads: BAM, SAM or CRAM (read with htslib), like ChromHMM BinarizeBam
     Bed,   ///< one read per line: chrom, start, end, …, strand (plain or .gz), like BinarizeBed
     Peaks, ///< peak calls (BED, narrowPeak, broadPeak): a bin is 1 when a peak overlaps it
@@ -19,8 +19,8 @@ enum class BinarizeFormat {
 /// ChromHMM's BinarizeBam / BinarizeBed options with ChromHMM's defaults (flag in brackets).
 struct BinarizeOptions {
     BinarizeFormat format = BinarizeFormat::Auto;
-    int binSize = 200;              ///< [-b] bp per bin; a chromosome has floor(length / binSize) bins
-    int shift = 100;                ///< [-n] bp a read's 5′ end moves toward its 3′ end
+    int binSize = 200; ///< [-b] bp per bin; a chromosome has floor(length / binSize) bins
+    int shift = 100;   ///< [-n] bp a read's 5′ end moves toward its 3′ end
     double poissonThreshold = 1e-4; ///< [-p] upper-tail probability of the Poisson background
     double foldThreshold = 0;       ///< [-f] a 1 also needs count ≥ fold × expected
     double signalThreshold = 0;     ///< [-g] a 1 also needs count ≥ this
@@ -76,11 +76,11 @@ struct BinarizedFile {
 struct BinarizeInputSummary {
     std::string path;
     bool isControl = false;
-    std::int64_t records = 0;   ///< records (lines) read
-    std::int64_t counted = 0;   ///< reads (fragments, peaks) that fell into a bin
-    std::int64_t unmapped = 0;  ///< unmapped reads skipped (BAM)
+    std::int64_t records = 0;     ///< records (lines) read
+    std::int64_t counted = 0;     ///< reads (fragments, peaks) that fell into a bin
+    std::int64_t unmapped = 0;    ///< unmapped reads skipped (BAM)
     std::int64_t otherContig = 0; ///< reads on a contig absent from the sizes file
-    bool sorted = true;         ///< chromosomes came in contiguous blocks (memory stays bounded)
+    bool sorted = true;           ///< chromosomes came in contiguous blocks (memory stays bounded)
 };
 
 struct BinarizeResult {

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -32,8 +32,8 @@ constexpr size_t kMaxUnknownContigs = 8;
 class CountSink {
 public:
     CountSink(const Genome& genome, const std::filesystem::path& stem, FileCounts& counts)
-        : m_genome(genome), m_stem(stem), m_counts(counts),
-          m_open(genome.chromosomes.size()), m_spilled(genome.chromosomes.size(), 0) {
+        : m_genome(genome), m_stem(stem), m_counts(counts), m_open(genome.chromosomes.size()),
+          m_spilled(genome.chromosomes.size(), 0) {
         m_counts.totals.assign(genome.chromosomes.size(), 0);
         m_counts.present.assign(genome.chromosomes.size(), 0);
     }
@@ -126,8 +126,8 @@ std::int64_t readBin(std::int64_t start, std::int64_t end, bool reverse,
     return (start + options.shift) / options.binSize;
 }
 
-void addPeak(CountSink& sink, int chrom, std::int64_t start, std::int64_t end,
-             std::int64_t numBins, std::int64_t binSize, FileCounts& counts) {
+void addPeak(CountSink& sink, int chrom, std::int64_t start, std::int64_t end, std::int64_t numBins,
+             std::int64_t binSize, FileCounts& counts) {
     const std::int64_t first = std::max<std::int64_t>(0, start / binSize);
     const std::int64_t last = std::min<std::int64_t>(numBins - 1, (end - 1) / binSize);
     if (first <= last) {
@@ -148,9 +148,8 @@ struct RecordCloser {
     void operator()(bam1_t* record) const { bam_destroy1(record); }
 };
 
-void countAlignments(const std::string& path, const BinarizeOptions& options,
-                     const Genome& genome, CountSink& sink, FileCounts& counts,
-                     const CancelToken& cancel) {
+void countAlignments(const std::string& path, const BinarizeOptions& options, const Genome& genome,
+                     CountSink& sink, FileCounts& counts, const CancelToken& cancel) {
     hts_set_log_level(HTS_LOG_OFF); // errors are reported by us, naming the file
     std::error_code sizeError;
     if (std::filesystem::file_size(path, sizeError) == 0 && !sizeError) {
@@ -202,10 +201,11 @@ void countAlignments(const std::string& path, const BinarizeOptions& options,
             continue; // one count per fragment: its first read, properly paired
         }
         const int tid = b->core.tid;
-        const int chrom = tid >= 0 && tid < numTargets ? chromOfTarget[static_cast<size_t>(tid)] : -1;
+        const int chrom =
+            tid >= 0 && tid < numTargets ? chromOfTarget[static_cast<size_t>(tid)] : -1;
         if (chrom < 0) {
-            noteUnknown(counts, tid >= 0 && tid < numTargets ? sam_hdr_tid2name(header.get(), tid)
-                                                             : "*");
+            noteUnknown(counts,
+                        tid >= 0 && tid < numTargets ? sam_hdr_tid2name(header.get(), tid) : "*");
             continue;
         }
         const std::int64_t start = b->core.pos;
@@ -246,9 +246,8 @@ bool parseCoordinate(std::string_view text, std::int64_t& value) {
     return error == std::errc() && end == text.data() + text.size();
 }
 
-void countBedLines(const std::string& path, const BinarizeOptions& options,
-                   const Genome& genome, CountSink& sink, FileCounts& counts,
-                   const CancelToken& cancel) {
+void countBedLines(const std::string& path, const BinarizeOptions& options, const Genome& genome,
+                   CountSink& sink, FileCounts& counts, const CancelToken& cancel) {
     LineReader reader(path);
     std::string_view line;
     std::string_view fields[6];
@@ -295,8 +294,8 @@ void countBedLines(const std::string& path, const BinarizeOptions& options,
         std::int64_t end = 0;
         if (!parseCoordinate(fields[1], start) || !parseCoordinate(fields[2], end)) {
             throw InputError(path, lineNumber,
-                             "start and end must be integers, found " +
-                                 quoteForMessage(fields[1]) + " and " + quoteForMessage(fields[2]));
+                             "start and end must be integers, found " + quoteForMessage(fields[1]) +
+                                 " and " + quoteForMessage(fields[2]));
         }
         const std::int64_t numBins = genome.numBins[static_cast<size_t>(chrom)];
         if (peaks) {
@@ -368,7 +367,8 @@ void addSpilledCounts(const FileCounts& counts, int chrom, std::vector<std::int3
     }
     const auto path = counts.spillStem.string() + "." + std::to_string(chrom);
     std::ifstream in(path, std::ios::binary);
-    const std::string packed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string packed((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
     std::vector<std::uint32_t> unpacked(bins.size());
     uLongf bytes = static_cast<uLongf>(unpacked.size() * sizeof(std::uint32_t));
     if (uncompress(reinterpret_cast<Bytef*>(unpacked.data()), &bytes,

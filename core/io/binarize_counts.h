@@ -43,10 +43,10 @@ struct Genome {
 /// zlib-compressed) the count in every bin.
 struct FileCounts {
     BinarizeInputSummary summary;
-    std::vector<std::int64_t> totals;  ///< per chromosome
-    std::vector<char> present;         ///< a read fell into a bin of this chromosome
+    std::vector<std::int64_t> totals;        ///< per chromosome
+    std::vector<char> present;               ///< a read fell into a bin of this chromosome
     std::vector<std::string> unknownContigs; ///< names of skipped contigs (first few)
-    std::filesystem::path spillStem;   ///< spill of chromosome c: spillStem + "." + c
+    std::filesystem::path spillStem;         ///< spill of chromosome c: spillStem + "." + c
 };
 
 /// Reads `path` and fills `counts` (totals, present, summary, spills under `spill`).

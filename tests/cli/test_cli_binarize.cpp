@@ -17,8 +17,15 @@ namespace fs = std::filesystem;
 const fs::path kData = fs::path(CX_TEST_DATA_DIR) / "binarize";
 
 std::vector<std::string> baseArgs(const std::string& table, const std::string& out) {
-    return {"binarize", "--chrom-sizes", (kData / "chrom.sizes").string(), "--input-dir",
-            kData.string(), "--cellmarkfiletable", (kData / table).string(), "--out", out};
+    return {"binarize",
+            "--chrom-sizes",
+            (kData / "chrom.sizes").string(),
+            "--input-dir",
+            kData.string(),
+            "--cellmarkfiletable",
+            (kData / table).string(),
+            "--out",
+            out};
 }
 
 std::string gunzip(const fs::path& path) {

@@ -65,7 +65,7 @@ void expectSameAsChromHmm(const std::string& name, const fs::path& out) {
 }
 
 struct OptionCase {
-    std::string name;  ///< folder under expected/ (ChromHMM's output)
+    std::string name; ///< folder under expected/ (ChromHMM's output)
     std::string table;
     BinarizeOptions options;
 };
@@ -112,9 +112,11 @@ INSTANTIATE_TEST_SUITE_P(
                    with([](BinarizeOptions& o) { o.strictThreshold = true; })},
         OptionCase{"paired", "table_paired.txt", with([](BinarizeOptions& o) { o.paired = true; })},
         OptionCase{"center", "table_bam.txt", with([](BinarizeOptions& o) { o.center = true; })},
-        OptionCase{"center_bed", "table_bed.txt", with([](BinarizeOptions& o) { o.center = true; })},
+        OptionCase{"center_bed", "table_bed.txt",
+                   with([](BinarizeOptions& o) { o.center = true; })},
         OptionCase{"peaks", "table_peaks.txt", {}},
-        OptionCase{"gzip", "table_bam_control.txt", with([](BinarizeOptions& o) { o.gzip = true; })},
+        OptionCase{"gzip", "table_bam_control.txt",
+                   with([](BinarizeOptions& o) { o.gzip = true; })},
         OptionCase{"missing_mark", "table_missing.txt",
                    with([](BinarizeOptions& o) { o.allowMissingMarks = true; })}),
     [](const testing::TestParamInfo<OptionCase>& info) {
