@@ -19,6 +19,8 @@ CommandEntry addGenerateCommand(CLI::App& root);
 CommandEntry addConvertCommand(CLI::App& root);
 CommandEntry addCrowdCommand(CLI::App& root);
 CommandEntry addGenerateCrowdCommand(CLI::App& root);
+/// `binarize`: reads or peaks → ChromHMM binarized files (cmd_binarize.cpp).
+CommandEntry addBinarizeCommand(CLI::App& root);
 
 /// A new subcommand of `root` that keeps unknown options for OptionList::checkAfterParse (so
 /// they are refused with "unknown option --NAME").

@@ -1,0 +1,127 @@
+#include "core/io/binarize.h"
+
+#include "core/common/error.h"
+#include "core/common/format.h"
+#include "core/io/text_input.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+#include <set>
+#include <string_view>
+
+namespace cx {
+
+namespace {
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(),
+                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+}
+
+std::string trim(std::string_view text) {
+    size_t begin = 0;
+    size_t end = text.size();
+    while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) {
+        ++begin;
+    }
+    while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) {
+        --end;
+    }
+    return std::string(text.substr(begin, end - begin));
+}
+
+} // namespace
+
+BinarizeFormat formatFromFileName(const std::string& name) {
+    std::string base = name;
+    if (endsWith(base, ".gz")) {
+        base.resize(base.size() - 3);
+    }
+    if (endsWith(base, ".bam") || endsWith(base, ".sam") || endsWith(base, ".cram")) {
+        return BinarizeFormat::Bam;
+    }
+    if (endsWith(base, "peak") || endsWith(base, ".peaks.bed")) {
+        return BinarizeFormat::Peaks;
+    }
+    if (endsWith(base, ".bed") || endsWith(base, ".tagalign")) {
+        return BinarizeFormat::Bed;
+    }
+    return BinarizeFormat::Auto;
+}
+
+std::vector<ChromosomeSize> readChromosomeSizes(const std::string& path) {
+    LineReader reader(path);
+    std::string_view line;
+    std::vector<ChromosomeSize> sizes;
+    std::set<std::string> seen;
+    while (reader.next(line)) {
+        const std::string text = trim(line);
+        if (text.empty()) {
+            continue;
+        }
+        const size_t split = text.find_first_of("\t ");
+        if (split == std::string::npos) {
+            throw InputError(path, reader.lineNumber(),
+                             "missing chromosome length (expected NAME<TAB>LENGTH)");
+        }
+        ChromosomeSize size;
+        size.name = text.substr(0, split);
+        const std::string rest = trim(std::string_view(text).substr(split));
+        const std::string lengthText = rest.substr(0, rest.find_first_of("\t "));
+        char* end = nullptr;
+        const long long length = std::strtoll(lengthText.c_str(), &end, 10);
+        if (lengthText.empty() || *end != '\0' || length < 0 || length > INT_MAX) {
+            throw InputError(path, reader.lineNumber(),
+                             "chromosome length " + quoteForMessage(lengthText) +
+                                 " is not an integer in [0, 2^31)");
+        }
+        size.length = length;
+        if (!seen.insert(size.name).second) {
+            throw InputError(path, reader.lineNumber(),
+                             "chromosome " + quoteForMessage(size.name) + " is listed twice");
+        }
+        sizes.push_back(std::move(size));
+    }
+    if (sizes.empty()) {
+        throw InputError(path, 0, "no chromosomes (expected NAME<TAB>LENGTH lines)");
+    }
+    return sizes;
+}
+
+std::vector<CellMarkEntry> readCellMarkFileTable(const std::string& path) {
+    LineReader reader(path);
+    std::string_view line;
+    std::vector<CellMarkEntry> entries;
+    while (reader.next(line)) {
+        if (trim(line).empty()) {
+            continue;
+        }
+        std::vector<std::string> fields;
+        size_t begin = 0;
+        while (begin <= line.size()) {
+            const size_t tab = line.find('\t', begin);
+            const size_t end = tab == std::string_view::npos ? line.size() : tab;
+            if (end > begin) { // runs of tabs count as one, as Java's StringTokenizer
+                fields.push_back(trim(line.substr(begin, end - begin)));
+            }
+            begin = end + 1;
+        }
+        if (fields.size() < 3) {
+            throw InputError(path, reader.lineNumber(),
+                             "expected CELL<TAB>MARK<TAB>FILE[<TAB>CONTROL], found " +
+                                 std::to_string(fields.size()) + " tab-separated field(s)");
+        }
+        CellMarkEntry entry{fields[0], fields[1], fields[2], fields.size() > 3 ? fields[3] : "",
+                            reader.lineNumber()};
+        entries.push_back(std::move(entry));
+    }
+    if (entries.empty()) {
+        throw InputError(path, 0, "no lines (expected CELL<TAB>MARK<TAB>FILE[<TAB>CONTROL])");
+    }
+    return entries;
+}
+
+} // namespace cx
