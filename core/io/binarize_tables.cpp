@@ -15,12 +15,6 @@ namespace cx {
 
 namespace {
 
-bool endsWith(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(),
-                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-}
-
 std::string trim(std::string_view text) {
     size_t begin = 0;
     size_t end = text.size();
@@ -36,17 +30,19 @@ std::string trim(std::string_view text) {
 } // namespace
 
 BinarizeFormat formatFromFileName(const std::string& name) {
-    std::string base = name;
-    if (endsWith(base, ".gz")) {
+    std::string base = name; // compared case-insensitively: X.BAM, Y.narrowPeak
+    std::transform(base.begin(), base.end(), base.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (base.ends_with(".gz")) {
         base.resize(base.size() - 3);
     }
-    if (endsWith(base, ".bam") || endsWith(base, ".sam") || endsWith(base, ".cram")) {
+    if (base.ends_with(".bam") || base.ends_with(".sam") || base.ends_with(".cram")) {
         return BinarizeFormat::Bam;
     }
-    if (endsWith(base, "peak") || endsWith(base, ".peaks.bed")) {
+    if (base.ends_with("peak") || base.ends_with(".peaks.bed")) {
         return BinarizeFormat::Peaks;
     }
-    if (endsWith(base, ".bed") || endsWith(base, ".tagalign")) {
+    if (base.ends_with(".bed") || base.ends_with(".tagalign")) {
         return BinarizeFormat::Bed;
     }
     return BinarizeFormat::Auto;
