@@ -19,6 +19,9 @@ CommandEntry addGenerateCommand(CLI::App& root);
 CommandEntry addConvertCommand(CLI::App& root);
 CommandEntry addCrowdCommand(CLI::App& root);
 CommandEntry addGenerateCrowdCommand(CLI::App& root);
+/// `enrichment --segments BED --coords DIR|FILES… [--anchors FILE…] --out DIR`
+/// (cmd_enrichment.cpp): ChromHMM-compatible overlap and neighbourhood enrichment.
+CommandEntry addEnrichmentCommand(CLI::App& root);
 
 /// A new subcommand of `root` that keeps unknown options for OptionList::checkAfterParse (so
 /// they are refused with "unknown option --NAME").

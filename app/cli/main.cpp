@@ -22,7 +22,8 @@ namespace {
 std::vector<CommandEntry> addAllCommands(CLI::App& root) {
     return {addTopicsCommand(root),   addSweepCommand(root),    addHmmCommand(root),
             addTreeCommand(root),     addRunCommand(root),      addGenerateCommand(root),
-            addConvertCommand(root),  addCrowdCommand(root),    addGenerateCrowdCommand(root)};
+            addConvertCommand(root),  addCrowdCommand(root),    addGenerateCrowdCommand(root),
+            addEnrichmentCommand(root)};
 }
 
 int reportError(const std::string& command, const char* message, int code) {

@@ -139,12 +139,15 @@ StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
 /// Writes runs as BED9 (chrom, start, end, label, 0, ., start, end, itemRgb), one line per run,
 /// tracks in order (only `onlyTrack` when ≥ 0; tracks without runs are skipped). `labels[s]` and
 /// `colours[s]` ("R,G,B") name and colour state s. `trackLine`, when set, gives the line written
-/// before each track (UCSC `track name=… itemRgb="On"`, without the newline), so several cell types
-/// share one file. \throws std::invalid_argument when a state has no label or colour. Cost O(runs).
+/// once per sample (UCSC `track name=… itemRgb="On"`, without the newline; called with the
+/// sample's first track): the tracks are then grouped by cell, cells in order of first
+/// appearance, so several cell types share one file as one browser track each. With `onlyCell`,
+/// only that cell's tracks. \throws std::invalid_argument when a state has no label or colour.
+/// Cost O(runs).
 void writeRunsBed9(std::ostream& out, const ChromatinData& data,
                    const std::vector<std::vector<StateRun>>& runs,
                    const std::vector<std::string>& labels, const std::vector<std::string>& colours,
                    const std::function<std::string(const ChromatinTrack&)>& trackLine = {},
-                   int onlyTrack = -1);
+                   int onlyTrack = -1, const std::string& onlyCell = {});
 
 } // namespace cx
