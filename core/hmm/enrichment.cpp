@@ -345,6 +345,31 @@ StateSegmentation readStateSegmentation(const std::string& path, int binSize,
     return binSegments(readSegmentsBed(path, cancel), binSize, path);
 }
 
+StateSegmentation stateSegmentation(const ChromatinData& data,
+                                    const DecodedSegmentation& segmentation,
+                                    const std::vector<std::string>& labels,
+                                    const std::string& cell) {
+    std::vector<SegmentRecord> records;
+    for (size_t t = 0; t < data.tracks.size() && t < segmentation.runs.size(); ++t) {
+        const ChromatinTrack& track = data.tracks[t];
+        if (!cell.empty() && track.cell != cell) {
+            continue;
+        }
+        for (const StateRun& run : segmentation.runs[t]) {
+            if (run.state < 0 || static_cast<size_t>(run.state) >= labels.size()) {
+                throw std::invalid_argument("stateSegmentation: state " +
+                                            std::to_string(run.state) + " has no label");
+            }
+            records.push_back({track.chrom, run.begin * data.binSize, run.end * data.binSize,
+                               labels[static_cast<size_t>(run.state)], 0});
+        }
+    }
+    if (records.empty()) {
+        throw std::invalid_argument("stateSegmentation: no segments for cell '" + cell + "'");
+    }
+    return binSegments(records, data.binSize, cell.empty() ? "segmentation" : cell);
+}
+
 std::vector<EnrichmentAnnotation> readEnrichmentAnnotations(const std::vector<std::string>& paths,
                                                             const CancelToken& cancel) {
     namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 // own tables on a small fixture.
 
 #include "core/common/cancel.h"
+#include "core/hmm/segmentation_analysis.h"
 #include "core/io/bed.h"
 #include "core/io/enrichment_inputs.h"
 
@@ -56,6 +57,15 @@ StateSegmentation binSegments(const std::vector<SegmentRecord>& segments, int bi
 /// readSegmentsBed + binSegments.
 StateSegmentation readStateSegmentation(const std::string& path, int binSize,
                                         const CancelToken& cancel = {});
+
+/// The decoded segmentation of one sample as a StateSegmentation: exactly what reading back
+/// the BED that writeRunsBed9 writes for `cell` gives (state s labelled `labels[s]`), so the GUI's
+/// tables equal `contrast-cli enrichment` on the exported file. An empty `cell` takes every track.
+/// \throws std::invalid_argument when a state has no label or the cell has no track.
+StateSegmentation stateSegmentation(const ChromatinData& data,
+                                    const DecodedSegmentation& segmentation,
+                                    const std::vector<std::string>& labels,
+                                    const std::string& cell = {});
 
 /// One annotation set: a column of the overlap table.
 struct EnrichmentAnnotation {

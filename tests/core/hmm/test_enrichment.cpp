@@ -284,3 +284,45 @@ TEST(SvgHeatmap, WritesOneRectPerCellAndEscapesLabels) {
     EXPECT_NE(svg.find("</svg>"), std::string::npos);
     EXPECT_THROW(cx::writeSvgHeatmap(out, values, {"E1"}, {"a", "b", "c"}), std::invalid_argument);
 }
+
+TEST(StateSegmentation, DecodedRunsEqualTheirExportedBed) {
+    cx::ChromatinData data;
+    data.binSize = 200;
+    cx::ChromatinTrack a;
+    a.cell = "A";
+    a.chrom = "chr1";
+    a.bins.assign(6, 0);
+    cx::ChromatinTrack b = a;
+    b.cell = "B";
+    b.bins.assign(4, 0);
+    cx::ChromatinTrack a2 = a;
+    a2.chrom = "chr2";
+    a2.bins.assign(3, 0);
+    data.tracks = {a, b, a2};
+    cx::DecodedSegmentation decoded;
+    decoded.numStates = 2;
+    decoded.runs = {{{0, 2, 0}, {2, 6, 1}}, {{0, 4, 1}}, {{0, 3, 0}}};
+    const std::vector<std::string> labels = {"E1", "E2"};
+    const auto direct = cx::stateSegmentation(data, decoded, labels, "A");
+    EXPECT_EQ(direct.chroms, (std::vector<std::string>{"chr1", "chr2"}));
+    EXPECT_EQ(direct.bins[0], (std::vector<int>{1, 1, 2, 2, 2, 2}));
+    EXPECT_EQ(direct.bins[1], (std::vector<int>{1, 1, 1}));
+    EXPECT_EQ(direct.totalBins, 9);
+
+    const std::string dir = tempDir("decoded");
+    {
+        std::ofstream out(dir + "/a.bed");
+        cx::writeRunsBed9(out, data, decoded.runs, labels, {"1,1,1", "2,2,2"},
+                          [](const cx::ChromatinTrack& track) { return "track name=" + track.cell; },
+                          -1, "A");
+    }
+    const auto viaFile = cx::readStateSegmentation(dir + "/a.bed", 200);
+    EXPECT_EQ(viaFile.chroms, direct.chroms);
+    EXPECT_EQ(viaFile.bins, direct.bins);
+    EXPECT_EQ(viaFile.stateBins, direct.stateBins);
+    EXPECT_EQ(viaFile.stateLabels, direct.stateLabels);
+    // One track line for sample A although it has two chromosomes (#26 part 5).
+    const std::string text = slurp(dir + "/a.bed");
+    EXPECT_EQ(text.find("track name=A"), 0u);
+    EXPECT_EQ(text.find("track", 1), std::string::npos) << text;
+}
