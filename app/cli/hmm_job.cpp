@@ -75,9 +75,9 @@ std::string safeName(const std::string& text) {
 }
 
 /// The description of the segments' track lines: what made them.
-std::string segmentsDescription(const HmmJobOptions& options, const HmmJobResult& result) {
+std::string segmentsDescription(const HmmJobOptions& options) {
     std::string text = options.method == "em" ? "Baum-Welch HMM" : "contrastive spectral HMM";
-    text += ", K=" + std::to_string(result.segmentation.numStates);
+    text += ", K=" + std::to_string(options.numComponents);
     if (options.method != "em") {
         text += ", gamma=" + hmmNumber(options.gamma);
     }
@@ -332,7 +332,7 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
             cells.push_back(track.cell);
         }
     }
-    const std::string description = segmentsDescription(options, result);
+    const std::string description = segmentsDescription(options);
     std::ostringstream bed;
     writeSampleTracksBed9(bed, data, result.segmentation, labels, description);
     writeFileAtomically(outDir, "segments.bed", bed.str());
