@@ -73,9 +73,12 @@ std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmm
                                  std::vector<std::vector<StateRun>>& runs,
                                  const CancelToken& cancel = {});
 
-/// Overlap fold enrichment of states with annotations (ChromHMM's OverlapEnrichment):
+/// Overlap fold enrichment of states with annotations, counted in whole bins:
 /// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
-/// annotation if they share at least one base (as in classifyBins).
+/// annotation if they share at least one base (as in classifyBins). This is ChromHMM's
+/// `-binres` rule; ChromHMM's default counts base pairs. For ChromHMM's exact tables (Genome %,
+/// Base row, base-pair counts, neighbourhood enrichment) use core/hmm/enrichment.h
+/// (stateSegmentation + overlapEnrichment), which `contrast-cli enrichment` uses.
 struct OverlapEnrichment {
     Eigen::MatrixXd overlap; ///< states × annotations, bins
     Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
