@@ -75,8 +75,9 @@ std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmm
 
 /// Overlap fold enrichment of states with annotations, counted in whole bins:
 /// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
-/// annotation if they share at least one base (as in classifyBins). This is ChromHMM's
-/// `-binres` rule; ChromHMM's default counts base pairs. For ChromHMM's exact tables (Genome %,
+/// annotation if they share at least one base (as in classifyBins). This is close to ChromHMM's
+/// `-binres` rule (which counts a bin twice when two separate intervals touch it); ChromHMM's
+/// default counts base pairs. For ChromHMM's exact tables (Genome %,
 /// Base row, base-pair counts, neighbourhood enrichment) use core/hmm/enrichment.h
 /// (stateSegmentation + overlapEnrichment), which `contrast-cli enrichment` uses.
 struct OverlapEnrichment {
