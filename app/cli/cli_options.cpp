@@ -153,6 +153,25 @@ OptionList& OptionList::seed(const std::string& name, std::uint64_t& target,
     return *this;
 }
 
+OptionList& OptionList::texts(const std::string& name, std::vector<std::string>& target,
+                              const std::string& meaning) {
+    CLI::Option* option = m_app->add_option_function<std::vector<std::string>>(
+        "--" + name,
+        [&target](const std::vector<std::string>& values) {
+            for (const auto& value : values) {
+                for (const auto& piece : splitList(value)) {
+                    target.push_back(piece);
+                }
+            }
+        },
+        meaning + " (default: none)");
+    option->type_name("TEXT...");
+    option->expected(1, CLI::detail::expected_max_vector_size);
+    m_last = option;
+    m_lastMeaning = meaning;
+    return *this;
+}
+
 OptionList& OptionList::flag(const std::string& name, bool& target, const std::string& meaning) {
     m_last = m_app->add_flag_callback("--" + name, [&target]() { target = true; }, meaning);
     m_lastMeaning = meaning;

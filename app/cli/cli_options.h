@@ -33,6 +33,10 @@ public:
                      const std::string& meaning);
     /// A non-negative 64-bit integer (random seeds).
     OptionList& seed(const std::string& name, std::uint64_t& target, const std::string& meaning);
+    /// One or more values (`--NAME A B`, `--NAME A --NAME B` or `--NAME A,B`), appended to
+    /// `target` in order, commas split.
+    OptionList& texts(const std::string& name, std::vector<std::string>& target,
+                      const std::string& meaning);
     /// A switch without value: sets `target` to true when given.
     OptionList& flag(const std::string& name, bool& target, const std::string& meaning);
     /// A positional argument (e.g. SESSION of `run`), required.

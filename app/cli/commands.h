@@ -22,6 +22,10 @@ CommandEntry addGenerateCrowdCommand(CLI::App& root);
 /// `binarize`: reads or peaks → ChromHMM binarized files (cmd_binarize.cpp).
 CommandEntry addBinarizeCommand(CLI::App& root);
 
+/// `enrichment --segments BED --coords DIR|FILES… [--anchors FILE…] --out DIR`
+/// (cmd_enrichment.cpp): ChromHMM-compatible overlap and neighbourhood enrichment.
+CommandEntry addEnrichmentCommand(CLI::App& root);
+
 /// A new subcommand of `root` that keeps unknown options for OptionList::checkAfterParse (so
 /// they are refused with "unknown option --NAME").
 CLI::App* addSubcommand(CLI::App& root, const std::string& name, const std::string& summary);

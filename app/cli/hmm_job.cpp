@@ -6,8 +6,10 @@
 #include "core/common/format.h"
 #include "core/common/timer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -70,6 +72,30 @@ std::string safeName(const std::string& text) {
                    : '_';
     }
     return out;
+}
+
+/// The description of the segments' track lines: what made them.
+std::string segmentsDescription(const HmmJobOptions& options) {
+    std::string text = options.method == "em" ? "Baum-Welch HMM" : "contrastive spectral HMM";
+    text += ", K=" + std::to_string(options.numComponents);
+    if (options.method != "em") {
+        text += ", gamma=" + hmmNumber(options.gamma);
+    }
+    if (options.refineEm > 0 && options.method != "em") {
+        text += ", refined";
+    }
+    text += ", " + options.decodeName + " decoding (contrast-cli hmm)";
+    return text;
+}
+
+/// The first 100 kb of the first track: where the IGV script starts.
+std::string firstLocus(const ChromatinData& data) {
+    if (data.tracks.empty()) {
+        return {};
+    }
+    const ChromatinTrack& track = data.tracks.front();
+    const std::int64_t end = std::min<std::int64_t>(track.numBins() * data.binSize, 100000);
+    return track.chrom + ":1-" + std::to_string(end);
 }
 
 } // namespace
@@ -299,25 +325,43 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
     if (!options.writeSegments) {
         return;
     }
-    std::set<std::string> cells;
+    // One browser track per sample (cell), named by the cell and described by the model.
+    std::vector<std::string> cells;
     for (const auto& track : data.tracks) {
-        cells.insert(track.cell);
-    }
-    std::ostringstream bed;
-    writeSegmentationBed9(bed, data, result.segmentation, labels, data.tracks.size() > 1);
-    writeFileAtomically(outDir, "segments.bed", bed.str());
-    if (cells.size() > 1) {
-        for (const auto& cell : cells) {
-            std::ostringstream perCell;
-            for (size_t t = 0; t < data.tracks.size(); ++t) {
-                if (data.tracks[t].cell == cell) {
-                    writeSegmentationBed9(perCell, data, result.segmentation, labels, false,
-                                          static_cast<int>(t));
-                }
-            }
-            writeFileAtomically(outDir, "segments." + safeName(cell) + ".bed", perCell.str());
+        if (std::find(cells.begin(), cells.end(), track.cell) == cells.end()) {
+            cells.push_back(track.cell);
         }
     }
+    const std::string description = segmentsDescription(options);
+    std::ostringstream bed;
+    writeSampleTracksBed9(bed, data, result.segmentation, labels, description);
+    writeFileAtomically(outDir, "segments.bed", bed.str());
+    std::vector<std::string> browserFiles;
+    namespace fs = std::filesystem;
+    const auto absolute = [](const fs::path& path) {
+        std::error_code error;
+        const fs::path full = fs::absolute(path, error);
+        return (error ? path : full.lexically_normal()).string();
+    };
+    if (cells.size() > 1) {
+        // IGV shows one track per file, so the script loads the per-cell files.
+        for (const auto& cell : cells) {
+            std::ostringstream perCell;
+            writeSampleTracksBed9(perCell, data, result.segmentation, labels, description, cell);
+            const std::string name = "segments." + safeName(cell) + ".bed";
+            writeFileAtomically(outDir, name, perCell.str());
+            browserFiles.push_back(absolute(fs::path(outDir) / name));
+        }
+    } else {
+        browserFiles.push_back(absolute(fs::path(outDir) / "segments.bed"));
+    }
+    for (const auto* paths : {&options.foregroundPaths, &options.backgroundPaths}) {
+        for (const auto& path : *paths) {
+            browserFiles.push_back(absolute(path));
+        }
+    }
+    writeFileAtomically(outDir, "igv_batch.txt",
+                        igvBatchScript(browserFiles, firstLocus(data)));
 }
 
 HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,

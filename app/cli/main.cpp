@@ -23,7 +23,8 @@ std::vector<CommandEntry> addAllCommands(CLI::App& root) {
     return {addTopicsCommand(root),   addSweepCommand(root),    addHmmCommand(root),
             addTreeCommand(root),     addRunCommand(root),      addGenerateCommand(root),
             addConvertCommand(root),  addCrowdCommand(root),    addGenerateCrowdCommand(root),
-            addBinarizeCommand(root)};
+            addBinarizeCommand(root),
+            addEnrichmentCommand(root)};
 }
 
 int reportError(const std::string& command, const char* message, int code) {

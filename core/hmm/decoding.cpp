@@ -432,4 +432,44 @@ void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
                   onlyTrack);
 }
 
+void writeSampleTracksBed9(std::ostream& out, const ChromatinData& data,
+                           const Segmentation& segmentation,
+                           const std::vector<std::string>& stateLabels,
+                           const std::string& description, const std::string& onlyCell) {
+    if (segmentation.states.size() != data.tracks.size()) {
+        throw std::invalid_argument("writeSampleTracksBed9: segmentation has " +
+                                    std::to_string(segmentation.states.size()) +
+                                    " tracks, data has " + std::to_string(data.tracks.size()));
+    }
+    if (static_cast<int>(stateLabels.size()) < segmentation.numStates) {
+        throw std::invalid_argument("writeSampleTracksBed9: fewer labels than states");
+    }
+    std::vector<std::string> colours;
+    for (int state = 0; state < segmentation.numStates; ++state) {
+        colours.push_back(stateColor(state));
+    }
+    // Quotes would end the UCSC attribute early.
+    const auto unquote = [](std::string text) {
+        std::replace(text.begin(), text.end(), '"', '\'');
+        return text;
+    };
+    const auto trackLine = [&](const ChromatinTrack& track) {
+        return "track name=\"" + unquote(track.cell) + "\" description=\"" + unquote(track.cell) +
+               (description.empty() ? "" : " " + unquote(description)) + "\" itemRgb=\"On\"";
+    };
+    writeRunsBed9(out, data, segmentationRuns(segmentation), stateLabels, colours, trackLine, -1,
+                  onlyCell);
+}
+
+std::string igvBatchScript(const std::vector<std::string>& files, const std::string& locus) {
+    std::string script = "new\n";
+    for (const auto& file : files) {
+        script += "load " + file + "\n";
+    }
+    if (!locus.empty()) {
+        script += "goto " + locus + "\n";
+    }
+    return script;
+}
+
 } // namespace cx

@@ -88,12 +88,26 @@ std::string stateColor(int state);
 std::vector<std::string> defaultStateLabels(int numStates);
 
 /// Writes the segmentation as BED9 (chrom, start, end, label, 0, ., start, end, itemRgb), one
-/// line per maximal run of equal states, tracks in order. With `trackLines`, each track is
-/// preceded by `track name="CELL" itemRgb="On"` (UCSC custom-track format), so several cell
-/// types can share one file.
+/// line per maximal run of equal states, tracks in order. With `trackLines`, each cell type
+/// gets one `track name="CELL" itemRgb="On"` line (UCSC custom-track format) before all of its
+/// tracks, so several cell types can share one file.
 void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
                            const Segmentation& segmentation,
                            const std::vector<std::string>& stateLabels, bool trackLines,
                            int onlyTrack = -1);
+
+/// Writes the segmentation as BED9 for a genome browser: one UCSC track line per sample
+/// (cell type), `track name="CELL" description="CELL DESCRIPTION" itemRgb="On"`, followed by the
+/// runs of all of that cell's tracks (chromosomes), cells in order of first appearance. With
+/// `onlyCell`, only that cell. 	hrows std::invalid_argument as writeSegmentationBed9.
+void writeSampleTracksBed9(std::ostream& out, const ChromatinData& data,
+                           const Segmentation& segmentation,
+                           const std::vector<std::string>& stateLabels,
+                           const std::string& description, const std::string& onlyCell = {});
+
+/// An IGV batch script (`new`, `load FILE` for each file, `goto LOCUS`), one command a line.
+/// Paths are written as given; IGV resolves relative ones against its working folder, so pass
+/// absolute paths for a script that runs from anywhere.
+std::string igvBatchScript(const std::vector<std::string>& files, const std::string& locus);
 
 } // namespace cx

@@ -254,15 +254,50 @@ void writeRunsBed9(std::ostream& out, const ChromatinData& data,
                    const std::vector<std::vector<StateRun>>& runs,
                    const std::vector<std::string>& labels, const std::vector<std::string>& colours,
                    const std::function<std::string(const ChromatinTrack&)>& trackLine,
-                   int onlyTrack) {
+                   int onlyTrack, const std::string& onlyCell) {
     const std::int64_t binSize = data.binSize;
-    for (size_t t = 0; t < data.tracks.size() && t < runs.size(); ++t) {
-        if (onlyTrack >= 0 && static_cast<int>(t) != onlyTrack) {
+    const size_t numTracks = std::min(data.tracks.size(), runs.size());
+    // Track order: as given, or grouped by cell (first appearance) when each sample gets one
+    // track line, so that a browser shows one track per sample, not one per chromosome.
+    std::vector<size_t> order;
+    std::vector<bool> startsSample;
+    std::vector<std::string> cells;
+    for (size_t t = 0; t < numTracks; ++t) {
+        if (std::find(cells.begin(), cells.end(), data.tracks[t].cell) == cells.end()) {
+            cells.push_back(data.tracks[t].cell);
+        }
+    }
+    if (trackLine) {
+        for (const auto& cell : cells) {
+            bool first = true;
+            for (size_t t = 0; t < numTracks; ++t) {
+                if (data.tracks[t].cell == cell) {
+                    order.push_back(t);
+                    startsSample.push_back(first);
+                    first = false;
+                }
+            }
+        }
+    } else {
+        for (size_t t = 0; t < numTracks; ++t) {
+            order.push_back(t);
+            startsSample.push_back(false);
+        }
+    }
+    bool pendingLine = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const size_t t = order[i];
+        const ChromatinTrack& track = data.tracks[t];
+        if (startsSample[i]) {
+            pendingLine = true;
+        }
+        if ((onlyTrack >= 0 && static_cast<int>(t) != onlyTrack) ||
+            (!onlyCell.empty() && track.cell != onlyCell)) {
             continue;
         }
-        const ChromatinTrack& track = data.tracks[t];
-        if (trackLine) {
+        if (trackLine && pendingLine) {
             out << trackLine(track) << '\n';
+            pendingLine = false;
         }
         for (const StateRun& run : runs[t]) {
             const auto state = static_cast<size_t>(run.state);

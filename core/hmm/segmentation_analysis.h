@@ -73,9 +73,13 @@ std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmm
                                  std::vector<std::vector<StateRun>>& runs,
                                  const CancelToken& cancel = {});
 
-/// Overlap fold enrichment of states with annotations (ChromHMM's OverlapEnrichment):
+/// Overlap fold enrichment of states with annotations, counted in whole bins:
 /// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
-/// annotation if they share at least one base (as in classifyBins).
+/// annotation if they share at least one base (as in classifyBins). This is close to ChromHMM's
+/// `-binres` rule (which counts a bin twice when two separate intervals touch it); ChromHMM's
+/// default counts base pairs. For ChromHMM's exact tables (Genome %,
+/// Base row, base-pair counts, neighbourhood enrichment) use core/hmm/enrichment.h
+/// (stateSegmentation + overlapEnrichment), which `contrast-cli enrichment` uses.
 struct OverlapEnrichment {
     Eigen::MatrixXd overlap; ///< states × annotations, bins
     Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
@@ -139,12 +143,15 @@ StateWeightSweep sweepStateWeights(const SequenceMoments& moments,
 /// Writes runs as BED9 (chrom, start, end, label, 0, ., start, end, itemRgb), one line per run,
 /// tracks in order (only `onlyTrack` when ≥ 0; tracks without runs are skipped). `labels[s]` and
 /// `colours[s]` ("R,G,B") name and colour state s. `trackLine`, when set, gives the line written
-/// before each track (UCSC `track name=… itemRgb="On"`, without the newline), so several cell types
-/// share one file. \throws std::invalid_argument when a state has no label or colour. Cost O(runs).
+/// once per sample (UCSC `track name=… itemRgb="On"`, without the newline; called with the
+/// sample's first track): the tracks are then grouped by cell, cells in order of first
+/// appearance, so several cell types share one file as one browser track each. With `onlyCell`,
+/// only that cell's tracks. \throws std::invalid_argument when a state has no label or colour.
+/// Cost O(runs).
 void writeRunsBed9(std::ostream& out, const ChromatinData& data,
                    const std::vector<std::vector<StateRun>>& runs,
                    const std::vector<std::string>& labels, const std::vector<std::string>& colours,
                    const std::function<std::string(const ChromatinTrack&)>& trackLine = {},
-                   int onlyTrack = -1);
+                   int onlyTrack = -1, const std::string& onlyCell = {});
 
 } // namespace cx

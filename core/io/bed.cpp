@@ -11,9 +11,7 @@
 
 namespace cx {
 
-namespace {
-
-std::vector<std::string_view> splitBedLine(std::string_view line) {
+std::vector<std::string_view> splitBedFields(std::string_view line) {
     // BED is tab-separated; fall back to runs of spaces when a line has no tab.
     const bool tabs = line.find('\t') != std::string_view::npos;
     std::vector<std::string_view> out;
@@ -41,8 +39,7 @@ std::vector<std::string_view> splitBedLine(std::string_view line) {
     return out;
 }
 
-
-bool parseCoordinate(std::string_view token, std::int64_t& value) {
+bool parseBedCoordinate(std::string_view token, std::int64_t& value) {
     while (!token.empty() && (token.back() == ' ' || token.back() == '\r')) {
         token.remove_suffix(1);
     }
@@ -62,6 +59,20 @@ bool parseCoordinate(std::string_view token, std::int64_t& value) {
     value = v;
     return true;
 }
+
+bool isBedHeaderLine(std::string_view line) {
+    size_t first = 0;
+    while (first < line.size() && (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) {
+        ++first;
+    }
+    const std::string_view content = line.substr(first);
+    const auto startsWith = [&](std::string_view prefix) {
+        return content.size() >= prefix.size() && content.substr(0, prefix.size()) == prefix;
+    };
+    return content.empty() || content[0] == '#' || startsWith("track") || startsWith("browser");
+}
+
+namespace {
 
 bool startsWith(std::string_view text, std::string_view prefix) {
     return text.size() >= prefix.size() && text.substr(0, prefix.size()) == prefix;
@@ -134,7 +145,7 @@ void appendBedFile(BedRegions& regions, const std::string& path, const CancelTok
             startsWith(content, "browser")) {
             continue;
         }
-        const auto parts = splitBedLine(line);
+        const auto parts = splitBedFields(line);
         if (parts.size() < 3) {
             throw InputError(path, lineNumber,
                              "BED line has " + std::to_string(parts.size()) +
@@ -144,12 +155,12 @@ void appendBedFile(BedRegions& regions, const std::string& path, const CancelTok
             throw InputError(path, lineNumber, "column 1 (chrom) is empty");
         }
         BedInterval interval;
-        if (!parseCoordinate(parts[1], interval.start)) {
+        if (!parseBedCoordinate(parts[1], interval.start)) {
             throw InputError(path, lineNumber,
                              "column 2 (start): " + quoteForMessage(parts[1]) +
                                  " is not a non-negative integer");
         }
-        if (!parseCoordinate(parts[2], interval.end)) {
+        if (!parseBedCoordinate(parts[2], interval.end)) {
             throw InputError(path, lineNumber,
                              "column 3 (end): " + quoteForMessage(parts[2]) +
                                  " is not a non-negative integer");

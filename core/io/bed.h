@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cx {
@@ -24,6 +25,17 @@ struct BedRegions {
 
     bool empty() const { return numIntervals == 0; }
 };
+
+/// Splits a BED line into its columns: at tabs when the line has one, else at runs of spaces.
+/// The views point into `line`.
+std::vector<std::string_view> splitBedFields(std::string_view line);
+
+/// Parses a non-negative decimal coordinate (surrounding spaces and a trailing '\r' allowed).
+/// Returns false for anything else, or more than 18 digits.
+bool parseBedCoordinate(std::string_view token, std::int64_t& value);
+
+/// Whether a BED line carries no interval: blank, `#` comment, `track` or `browser` line.
+bool isBedHeaderLine(std::string_view line);
 
 /// Reads a BED file (plain or .gz; 3 or more columns, tab- or space-separated, any order) and
 /// appends its intervals to `regions`. Blank lines and `#`, `track`, `browser` lines are skipped;

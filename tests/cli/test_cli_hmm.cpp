@@ -1,10 +1,14 @@
 // contrast-cli hmm end to end on the real chr11 slices in tests/data/hmm.
 #include "cli_runner.h"
 
+#include "core/io/text_input.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 namespace cx {
@@ -100,9 +104,67 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
     EXPECT_EQ(tracks.size(), 2u);
     EXPECT_EQ(covered, 2 * 20000 * 200);
     const auto gm = parseTsv(readText(out + "/segments.GM12878.bed"));
-    ASSERT_FALSE(gm.empty());
-    EXPECT_EQ(gm[0].size(), 9u); // per-cell files have no track line
+    ASSERT_GE(gm.size(), 2u);
+    // Per-cell files carry their sample's one track line (#26 part 5).
+    EXPECT_EQ(gm[0][0].rfind("track name=\"GM12878\" description=\"GM12878 ", 0), 0u) << gm[0][0];
+    EXPECT_EQ(gm[1].size(), 9u);
     EXPECT_EQ(readText(out + "/segments.K562.bed").empty(), false);
+}
+
+// #26 part 5: one track line per sample (not per chromosome), named by the cell and described by
+// the model, and an IGV batch script loading the per-cell segmentations and the regions used.
+TEST(CliHmm, OneTrackLinePerSampleAndIgvBatchScript) {
+    TempDir dir;
+    // GM12878 on two chromosomes: the chr11 slice again, relabelled chr12.
+    {
+        std::string text;
+        LineReader reader(kData + "GM12878_chr11_slice.txt.gz");
+        std::string_view line;
+        while (reader.next(line)) {
+            text.append(line).push_back('\n');
+        }
+        const auto tab = text.find('\t');
+        const auto newline = text.find('\n');
+        std::ofstream(dir / "GM12878_chr12.txt")
+            << text.substr(0, tab + 1) << "chr12" << text.substr(newline);
+    }
+    const std::string out = dir / "out";
+    const std::string tracks = kData + "GM12878_chr11_slice.txt.gz," + kData +
+                               "K562_chr11_slice.txt.gz," + (dir / "GM12878_chr12.txt");
+    const auto result = runCli({"hmm", "--tracks", tracks, "--fg-regions", kForeground, "--k", "4",
+                                "--gamma", "0.5", "--seed", "3", "--out", out},
+                               dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    std::vector<std::string> trackLines;
+    std::vector<std::string> chromsAfterFirstLine;
+    for (const auto& row : parseTsv(readText(out + "/segments.bed"))) {
+        if (row.size() == 1 && row[0].rfind("track ", 0) == 0) {
+            trackLines.push_back(row[0]);
+        } else if (trackLines.size() == 1 &&
+                   (chromsAfterFirstLine.empty() || chromsAfterFirstLine.back() != row[0])) {
+            chromsAfterFirstLine.push_back(row[0]);
+        }
+    }
+    ASSERT_EQ(trackLines.size(), 2u);
+    EXPECT_EQ(trackLines[0].rfind("track name=\"GM12878\"", 0), 0u) << trackLines[0];
+    EXPECT_EQ(trackLines[1].rfind("track name=\"K562\"", 0), 0u) << trackLines[1];
+    for (const auto& line : trackLines) {
+        EXPECT_NE(line.find("K=4, gamma=0.5"), std::string::npos) << line;
+        EXPECT_NE(line.find("itemRgb=\"On\""), std::string::npos) << line;
+    }
+    EXPECT_EQ(chromsAfterFirstLine, (std::vector<std::string>{"chr11", "chr12"}));
+    const auto gm = parseTsv(readText(out + "/segments.GM12878.bed"));
+    EXPECT_EQ(std::count_if(gm.begin(), gm.end(),
+                            [](const auto& row) { return row[0].rfind("track ", 0) == 0; }),
+              1);
+
+    const std::string igv = readText(out + "/igv_batch.txt");
+    const std::string folder = std::filesystem::absolute(out).lexically_normal().string();
+    EXPECT_EQ(igv.rfind("new\n", 0), 0u) << igv;
+    EXPECT_NE(igv.find("load " + folder + "/segments.GM12878.bed\n"), std::string::npos) << igv;
+    EXPECT_NE(igv.find("load " + folder + "/segments.K562.bed\n"), std::string::npos) << igv;
+    EXPECT_NE(igv.find("RefSeqTSS2kb.chr11_slice.bed\n"), std::string::npos) << igv;
+    EXPECT_NE(igv.find("\ngoto chr11:1-100000\n"), std::string::npos) << igv;
 }
 
 TEST(CliHmm, JsonSummaryWithRefinementAndDeterminism) {

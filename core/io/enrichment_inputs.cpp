@@ -1,0 +1,129 @@
+#include "core/io/enrichment_inputs.h"
+
+#include "core/common/error.h"
+#include "core/common/format.h"
+#include "core/io/bed.h"
+#include "core/io/text_input.h"
+
+#include <string_view>
+
+namespace cx {
+
+namespace {
+
+/// Whitespace (tabs and spaces, any mix) separated fields, as ChromHMM's split("\\s+").
+std::vector<std::string_view> splitWhitespace(std::string_view line) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (i < line.size()) {
+        while (i < line.size() && isSpace(line[i])) {
+            ++i;
+        }
+        const size_t begin = i;
+        while (i < line.size() && !isSpace(line[i])) {
+            ++i;
+        }
+        if (i > begin) {
+            out.push_back(line.substr(begin, i - begin));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<SegmentRecord> readSegmentsBed(const std::string& path, const CancelToken& cancel) {
+    LineReader reader(path);
+    std::string_view line;
+    std::vector<SegmentRecord> out;
+    while (reader.next(line)) {
+        const std::int64_t lineNumber = reader.lineNumber();
+        if ((lineNumber & 0xFFFF) == 0) {
+            throwIfCancelled(cancel);
+        }
+        if (isBedHeaderLine(line)) {
+            continue;
+        }
+        const auto parts = splitWhitespace(line);
+        if (parts.size() < 4) {
+            throw InputError(path, lineNumber,
+                             "segment line has " + std::to_string(parts.size()) +
+                                 " column(s), expected at least 4 (chrom, start, end, state)");
+        }
+        SegmentRecord record;
+        record.chrom = std::string(parts[0]);
+        record.label = std::string(parts[3]);
+        record.line = lineNumber;
+        if (!parseBedCoordinate(parts[1], record.start)) {
+            throw InputError(path, lineNumber,
+                             "column 2 (start): " + quoteForMessage(parts[1]) +
+                                 " is not a non-negative integer");
+        }
+        if (!parseBedCoordinate(parts[2], record.end)) {
+            throw InputError(path, lineNumber,
+                             "column 3 (end): " + quoteForMessage(parts[2]) +
+                                 " is not a non-negative integer");
+        }
+        if (record.start >= record.end) {
+            throw InputError(path, lineNumber,
+                             "start " + std::to_string(record.start) + " is not before end " +
+                                 std::to_string(record.end));
+        }
+        out.push_back(std::move(record));
+    }
+    if (out.empty()) {
+        throw InputError(path, reader.lineNumber(), "no segments (empty segmentation file)");
+    }
+    return out;
+}
+
+std::vector<AnchorRecord> readAnchorFile(const std::string& path, bool useStrand,
+                                         const CancelToken& cancel) {
+    LineReader reader(path);
+    std::string_view line;
+    std::vector<AnchorRecord> out;
+    const size_t minColumns = useStrand ? 3 : 2;
+    while (reader.next(line)) {
+        const std::int64_t lineNumber = reader.lineNumber();
+        if ((lineNumber & 0xFFFF) == 0) {
+            throwIfCancelled(cancel);
+        }
+        const auto parts = splitWhitespace(line);
+        if (parts.empty()) {
+            continue;
+        }
+        if (parts.size() < minColumns) {
+            throw InputError(path, lineNumber,
+                             "anchor line has " + std::to_string(parts.size()) +
+                                 " column(s), expected " +
+                                 (useStrand ? "3 (chrom, position, strand)" : "2 (chrom, position)"));
+        }
+        AnchorRecord record;
+        record.chrom = std::string(parts[0]);
+        record.line = lineNumber;
+        if (!parseBedCoordinate(parts[1], record.position)) {
+            throw InputError(path, lineNumber,
+                             "column 2 (position): " + quoteForMessage(parts[1]) +
+                                 " is not a non-negative integer");
+        }
+        if (useStrand) {
+            if (parts[2] == "+") {
+                record.forward = true;
+            } else if (parts[2] == "-") {
+                record.forward = false;
+            } else {
+                throw InputError(path, lineNumber,
+                                 "column 3 (strand): " + quoteForMessage(parts[2]) +
+                                     " is not '+' or '-'");
+            }
+        }
+        out.push_back(std::move(record));
+    }
+    if (out.empty()) {
+        throw InputError(path, reader.lineNumber(), "no anchors (empty anchor file)");
+    }
+    return out;
+}
+
+} // namespace cx
