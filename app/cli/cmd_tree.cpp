@@ -88,28 +88,27 @@ std::string transitionTable(const TreeHmmParameters& model, int v,
     return out;
 }
 
-/// Promoter F1 of one method for every cell: {cell: {precision, recall, f1, state, …}}.
+/// Promoter F1 of one method for every cell: {cell: {precision, recall, f1, state, …}}; the
+/// rows are appended to `rows` (the promoter_f1.tsv table).
 nlohmann::json promoterScores(const MultiCellTracks& tracks,
                               const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
                               const TssTruth& truth, int numStates, int fixedState,
-                              const std::vector<std::string>& labels, std::string& table,
-                              const std::string& method) {
+                              const std::vector<std::string>& labels,
+                              std::vector<PromoterF1Row>& rows, const std::string& method) {
     nlohmann::json out = nlohmann::json::object();
-    for (int c = 0; c < tracks.numCells(); ++c) {
-        const auto& cellStates = states[static_cast<size_t>(c)];
-        const int state = fixedState >= 0 ? fixedState
-                                           : promoterStateByEnrichment(cellStates, truth, numStates);
-        const PromoterScore score = scorePromoterState(cellStates, truth, state);
-        const std::string label =
-            state >= 0 && state < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(state)] : "";
-        out[tracks.cells[static_cast<size_t>(c)]] = {{"precision", score.precision},
-                                                     {"recall", score.recall},
-                                                     {"f1", score.f1},
-                                                     {"state", label},
-                                                     {"predicted_bins", score.predicted},
-                                                     {"true_positive_bins", score.truePositives}};
-        table += method + '\t' + tracks.cells[static_cast<size_t>(c)] + '\t' + label + '\t' +
-                 number(score.precision) + '\t' + number(score.recall) + '\t' + number(score.f1) + '\n';
+    for (PromoterF1Row& row :
+         scorePromoterCells(tracks.cells, states, truth, numStates, fixedState, method)) {
+        const PromoterScore& score = row.score;
+        const std::string label = score.state >= 0 && score.state < static_cast<int>(labels.size())
+                                      ? labels[static_cast<size_t>(score.state)]
+                                      : "";
+        out[row.cell] = {{"precision", score.precision},
+                         {"recall", score.recall},
+                         {"f1", score.f1},
+                         {"state", label},
+                         {"predicted_bins", score.predicted},
+                         {"true_positive_bins", score.truePositives}};
+        rows.push_back(std::move(row));
     }
     return out;
 }
@@ -296,7 +295,7 @@ int runTree(TreeCommandOptions& command) {
     if (!tssPath.empty()) {
         const TssTruth truth =
             readTssTruth(tssPath, tracks.chroms, tracks.chromBins, tracks.binSize, flank);
-        std::string table = "method\tcell\tstate\tprecision\trecall\tf1\n";
+        std::vector<PromoterF1Row> table;
         const int fixed = promoterLabel - 1;
         f1["spectral-tree"] = promoterScores(tracks, segmentation.states, truth, k, fixed, labels,
                                              table, "spectral-tree");
@@ -309,7 +308,7 @@ int runTree(TreeCommandOptions& command) {
         if (compareEm && em.fits) {
             f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em");
         }
-        writeFileAtomically(outDir, "promoter_f1.tsv", table);
+        writeFileAtomically(outDir, "promoter_f1.tsv", promoterF1Tsv(table, labels));
     }
     for (const auto& note : tracks.notes) {
         std::cerr << "contrast-cli tree: " << note << "\n";

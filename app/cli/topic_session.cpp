@@ -104,27 +104,20 @@ void TopicSession::prepare() {
     loadMs = watch.elapsedMs();
     corpus = loaded;
 
-    const Selection fg = selectDocuments(*corpus, SelectionRule::parse(foregroundRule));
-    Selection bg;
-    if (backgroundMode == "rule") {
-        bg = selectDocuments(*corpus, SelectionRule::parse(backgroundRule));
-    } else {
-        // A session's background "every document not in the foreground" (or every document).
-        for (std::int64_t doc = 0; doc < corpus->numDocuments(); ++doc) {
-            if (backgroundMode == "all" ||
-                !std::binary_search(fg.documents.begin(), fg.documents.end(), doc)) {
-                bg.documents.push_back(doc);
-            }
-        }
-    }
-    for (const auto& w : fg.warnings) {
+    // A session's background: a rule, "every document not in the foreground" or every document.
+    const BackgroundMode mode = backgroundMode == "rule"  ? BackgroundMode::Rule
+                                : backgroundMode == "all" ? BackgroundMode::All
+                                                          : BackgroundMode::NotForeground;
+    ForegroundBackground selected =
+        selectForegroundBackground(*corpus, foregroundRule, mode, backgroundRule);
+    for (const auto& w : selected.foregroundWarnings) {
         warnings.push_back("foreground rule: " + w);
     }
-    for (const auto& w : bg.warnings) {
+    for (const auto& w : selected.backgroundWarnings) {
         warnings.push_back("background rule: " + w);
     }
-    foreground = fg.documents;
-    background = bg.documents;
+    foreground = std::move(selected.foreground);
+    background = std::move(selected.background);
     if (foreground.empty()) {
         throw InputError("parameter --fg: rule '" + foregroundRule + "' selects no document of " +
                          corpusPath);
@@ -152,13 +145,7 @@ void TopicSession::prepare() {
 }
 
 std::vector<bool> TopicSession::foregroundMatching(const std::string& rule) const {
-    const Selection positives = selectDocuments(*corpus, SelectionRule::parse(rule));
-    std::vector<bool> flags;
-    flags.reserve(foreground.size());
-    for (std::int64_t doc : foreground) {
-        flags.push_back(std::binary_search(positives.documents.begin(), positives.documents.end(), doc));
-    }
-    return flags;
+    return matchForeground(*corpus, foreground, rule);
 }
 
 void TopicSession::ensureOutDir() const {

@@ -176,8 +176,9 @@ int main(int argc, char** argv) {
         application.installEventFilter(new FirstPaintProbe(&window, clock));
     }
     if (parser.isSet(tabOption) && !window.setCurrentWorkspace(parser.value(tabOption))) {
-        std::fprintf(stderr, "contrast-explorer: --tab: no workspace '%s' (topics, chromatin, crowd)\n",
-                     qPrintable(parser.value(tabOption)));
+        std::fprintf(stderr, "contrast-explorer: --tab: no workspace '%s' (%s)\n",
+                     qPrintable(parser.value(tabOption)),
+                     qPrintable(window.workspaceNames().join(QStringLiteral(", "))));
         return 2;
     }
     window.show();
@@ -194,7 +195,7 @@ int main(int argc, char** argv) {
         window.setCurrentWorkspace(parser.value(tabOption)); // over the session's active tab
     }
 
-    cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();
+    cx::ui::TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     if (timing) {
         QObject::connect(topics, &cx::ui::Workspace::settledChanged, &window, [&clock, topics] {
             static bool reported = false;

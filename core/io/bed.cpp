@@ -277,4 +277,24 @@ std::vector<BinRun> wholeTrackRuns(const ChromatinData& data) {
     return runs;
 }
 
+void appendMerged(std::vector<BedInterval>& merged, const BedInterval& interval) {
+    if (!merged.empty() && interval.start <= merged.back().end) {
+        merged.back().end = std::max(merged.back().end, interval.end);
+    } else {
+        merged.push_back(interval);
+    }
+}
+
+std::vector<BedInterval> mergeIntervals(std::vector<BedInterval> intervals) {
+    std::sort(intervals.begin(), intervals.end(), [](const BedInterval& a, const BedInterval& b) {
+        return a.start < b.start || (a.start == b.start && a.end < b.end);
+    });
+    std::vector<BedInterval> merged;
+    merged.reserve(intervals.size());
+    for (const BedInterval& interval : intervals) {
+        appendMerged(merged, interval);
+    }
+    return merged;
+}
+
 } // namespace cx

@@ -48,6 +48,15 @@ void appendBedFile(BedRegions& regions, const std::string& path, const CancelTok
 /// Reads several BED files into one BedRegions (their union). \throws InputError.
 BedRegions readBedFiles(const std::vector<std::string>& paths, const CancelToken& cancel = {});
 
+/// Appends `interval` to `merged` (sorted by start, disjoint), merging it into the last
+/// interval when the two overlap or touch (next.start <= last.end). \pre interval.start is not
+/// below the last interval's start. Cost O(1).
+void appendMerged(std::vector<BedInterval>& merged, const BedInterval& interval);
+
+/// The union of `intervals` as sorted, disjoint intervals: sorted by (start, end), then
+/// overlapping or touching intervals merged (appendMerged). Cost O(n log n).
+std::vector<BedInterval> mergeIntervals(std::vector<BedInterval> intervals);
+
 /// Bit flags of a bin's class.
 constexpr std::uint8_t kForegroundBin = 1;
 constexpr std::uint8_t kBackgroundBin = 2;

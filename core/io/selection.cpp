@@ -5,6 +5,7 @@
 #include "core/io/tokenizer.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace cx {
@@ -219,6 +220,45 @@ std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& fi
         out.emplace_back(field.values[v], counts[v]);
     }
     return out;
+}
+
+ForegroundBackground selectForegroundBackground(const Corpus& corpus,
+                                                const std::string& foregroundRule,
+                                                BackgroundMode mode,
+                                                const std::string& backgroundRule) {
+    ForegroundBackground out;
+    Selection foreground = selectDocuments(corpus, SelectionRule::parse(foregroundRule));
+    out.foreground = std::move(foreground.documents);
+    out.foregroundWarnings = std::move(foreground.warnings);
+    if (mode == BackgroundMode::Rule) {
+        Selection background = selectDocuments(corpus, SelectionRule::parse(backgroundRule));
+        out.background = std::move(background.documents);
+        out.backgroundWarnings = std::move(background.warnings);
+    } else {
+        for (std::int64_t document = 0; document < corpus.numDocuments(); ++document) {
+            if (mode == BackgroundMode::All ||
+                !std::binary_search(out.foreground.begin(), out.foreground.end(), document)) {
+                out.background.push_back(document);
+            }
+        }
+    }
+    std::vector<std::int64_t> common;
+    std::set_intersection(out.foreground.begin(), out.foreground.end(), out.background.begin(),
+                          out.background.end(), std::back_inserter(common));
+    out.overlap = static_cast<std::int64_t>(common.size());
+    return out;
+}
+
+std::vector<bool> matchForeground(const Corpus& corpus, const std::vector<std::int64_t>& foreground,
+                                  const std::string& positiveRule) {
+    const Selection positives = selectDocuments(corpus, SelectionRule::parse(positiveRule));
+    std::vector<bool> flags;
+    flags.reserve(foreground.size());
+    for (const std::int64_t document : foreground) {
+        flags.push_back(
+            std::binary_search(positives.documents.begin(), positives.documents.end(), document));
+    }
+    return flags;
 }
 
 } // namespace cx

@@ -54,6 +54,36 @@ inline Selection selectDocuments(const Corpus& corpus, const std::string& rule) 
     return selectDocuments(corpus, SelectionRule::parse(rule));
 }
 
+/// Where the background of a contrastive analysis comes from.
+enum class BackgroundMode {
+    Rule,          ///< documents matching the background rule
+    NotForeground, ///< every document not in the foreground
+    All,           ///< every document (foreground included)
+};
+
+/// The documents of a foreground/background choice and what the rules warned about.
+struct ForegroundBackground {
+    std::vector<std::int64_t> foreground; ///< increasing
+    std::vector<std::int64_t> background; ///< increasing
+    std::int64_t overlap = 0;             ///< documents in both
+    std::vector<std::string> foregroundWarnings;
+    std::vector<std::string> backgroundWarnings; ///< BackgroundMode::Rule only
+};
+
+/// Applies `foregroundRule` and the background choice (`backgroundRule` is used with
+/// BackgroundMode::Rule only) to `corpus`: what the Topics workspace and `contrast-cli topics`
+/// both analyse. Cost O(documents · labels). \throws InputError as selectDocuments.
+ForegroundBackground selectForegroundBackground(const Corpus& corpus,
+                                                const std::string& foregroundRule,
+                                                BackgroundMode mode,
+                                                const std::string& backgroundRule = {});
+
+/// The positives of the specificity test: flag i is true when `foreground[i]` matches
+/// `positiveRule`. Cost O(documents · labels + |foreground| log n). \throws InputError on a bad
+/// rule.
+std::vector<bool> matchForeground(const Corpus& corpus, const std::vector<std::int64_t>& foreground,
+                                  const std::string& positiveRule);
+
 /// The values of a label field with the number of documents carrying each, most frequent first
 /// (ties alphabetical), at most `limit` of them (0 = all), for pickers in the GUI. Values
 /// carried by no document are left out. Uses field.valueDocumentCounts when it is filled,

@@ -1,6 +1,7 @@
 #include "core/tree/promoter_evaluation.h"
 
 #include "core/common/error.h"
+#include "core/common/format.h"
 #include "core/io/bed.h"
 #include "core/io/text_input.h"
 
@@ -175,6 +176,36 @@ PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& 
                    ? 2 * score.precision * score.recall / (score.precision + score.recall)
                    : 0.0;
     return score;
+}
+
+std::vector<PromoterF1Row>
+scorePromoterCells(const std::vector<std::string>& cells,
+                   const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
+                   const TssTruth& truth, int numStates, int fixedState, const std::string& method) {
+    std::vector<PromoterF1Row> rows;
+    for (size_t c = 0; c < cells.size() && c < states.size(); ++c) {
+        const int state =
+            fixedState >= 0 ? fixedState : promoterStateByEnrichment(states[c], truth, numStates);
+        PromoterF1Row row{method, cells[c], scorePromoterState(states[c], truth, state)};
+        row.score.state = state;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::string promoterF1Tsv(const std::vector<PromoterF1Row>& rows,
+                          const std::vector<std::string>& labels) {
+    std::string out = "method\tcell\tstate\tprecision\trecall\tf1\n";
+    for (const PromoterF1Row& row : rows) {
+        const int state = row.score.state;
+        const std::string label = state >= 0 && state < static_cast<int>(labels.size())
+                                      ? labels[static_cast<size_t>(state)]
+                                      : std::string();
+        out += row.method + '\t' + row.cell + '\t' + label + '\t' +
+               formatNumber(row.score.precision, 6) + '\t' + formatNumber(row.score.recall, 6) +
+               '\t' + formatNumber(row.score.f1, 6) + '\n';
+    }
+    return out;
 }
 
 } // namespace cx

@@ -43,4 +43,25 @@ int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& sta
 PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
                                  const TssTruth& truth, int state);
 
+/// One row of the promoter F1 table: one method's score of one cell.
+struct PromoterF1Row {
+    std::string method; ///< "spectral-tree", "per-cell", "em"
+    std::string cell;
+    PromoterScore score; ///< score.state: the 0-based state scored as the promoter
+};
+
+/// Scores every cell (`states[cell][chrom][bin]`, cells named by `cells`): the promoter state is
+/// `fixedState` (0-based) when it is ≥ 0, else each cell's promoterStateByEnrichment. Rows in
+/// cell order, tagged with `method`.
+std::vector<PromoterF1Row>
+scorePromoterCells(const std::vector<std::string>& cells,
+                   const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
+                   const TssTruth& truth, int numStates, int fixedState, const std::string& method);
+
+/// The promoter F1 table as TSV, what `contrast-cli tree` writes to promoter_f1.tsv and the
+/// Tree workspace exports: a header `method cell state precision recall f1`, one line per row,
+/// the state by `labels[state]` (empty when out of range), numbers as %.6g.
+std::string promoterF1Tsv(const std::vector<PromoterF1Row>& rows,
+                          const std::vector<std::string>& labels);
+
 } // namespace cx

@@ -4,7 +4,7 @@
 // PDF rendered back to pixels, and the text boxes a figure draws (recorded by a paint engine
 // that keeps every text item with its transform).
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QDir>
 #include <QImage>

@@ -1,7 +1,7 @@
 #include "ui/charts/auc_chart_view.h"
 
 #include "ui/charts/chart_style.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/widgets/plural.h"
 
 #include <QAreaSeries>

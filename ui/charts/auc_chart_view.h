@@ -1,9 +1,11 @@
 #pragma once
 
+#include "ui/widgets/exportable_figure.h"
 #include "ui/charts/chart_style.h"
-#include "ui/topics/topic_types.h"
+#include "ui/charts/sweep_point.h"
 
 #include <QChartView>
+#include <QVector>
 
 class QGraphicsSimpleTextItem;
 class QAreaSeries;
@@ -18,9 +20,11 @@ namespace cx::ui {
 /// a dashed reference at 1, and a vertical marker with a dot at the current γ. Points stream in
 /// while the sweep runs; each update rebuilds the point list and calls replace() once.
 /// Clicking the plot asks for that γ (gammaClicked).
-class AucChartView : public QChartView {
+class AucChartView : public QChartView, public ExportableFigure {
     Q_OBJECT
 public:
+    QString figureKind() const override { return QStringLiteral("auc-chart"); }
+    int figureKindOrder() const override { return 1; }
     explicit AucChartView(QWidget* parent = nullptr);
 
     /// A new sweep over `gammas` started (empty: no sweep; shows `idleMessage`).
@@ -45,13 +49,13 @@ public:
     double interpolatedRelativeAuc(double gamma) const;
 
     /// Draws the chart as a stand-alone figure (title and axes) into `target`, for export.
-    void paintFigure(QPainter& painter, const QRectF& target) const;
+    void paintFigure(QPainter& painter, const QRectF& target) const override;
     /// The plot area and every drawn point (view coordinates) with its marker radius (tests).
     QRectF plotAreaInView() const;
     QList<std::pair<QPointF, double>> drawnPoints() const;
     /// Print size of the figure (logical units, 1/96 in): a single column, 89 × 70 mm plus
     /// its legend.
-    QSizeF figureSize() const;
+    QSizeF figureSize() const override;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 

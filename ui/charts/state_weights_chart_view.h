@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/widgets/exportable_figure.h"
 #include "ui/charts/chart_style.h"
 
 #include <QChartView>
@@ -32,9 +33,11 @@ namespace cx::ui {
 /// many lines there are; full names in tooltips); clicking an entry hides or shows its lines.
 /// Exported figures draw the whole legend under the chart instead. The x range is padded so
 /// that markers on the first and last γ are drawn whole.
-class StateWeightsChartView : public QChartView {
+class StateWeightsChartView : public QChartView, public ExportableFigure {
     Q_OBJECT
 public:
+    QString figureKind() const override { return QStringLiteral("weights-chart"); }
+    int figureKindOrder() const override { return 2; }
     struct Line {
         QString name;
         QColor colour;
@@ -87,10 +90,10 @@ public:
     void setMessage(const QString& message);
 
     /// Draws the chart as a stand-alone figure (title, axes, legend) into `target`.
-    void paintFigure(QPainter& painter, const QRectF& target) const;
+    void paintFigure(QPainter& painter, const QRectF& target) const override;
     /// Print size of the figure (logical units, 1/96 in): a double column wide, the plot about
     /// 85 mm tall and the whole legend underneath.
-    QSizeF figureSize() const;
+    QSizeF figureSize() const override;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 

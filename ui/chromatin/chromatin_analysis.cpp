@@ -62,20 +62,7 @@ EnrichmentTable computeEnrichment(const cx::ChromatinData& data,
 LaneIntervals mergedLanes(const cx::BedRegions& regions) {
     LaneIntervals lanes;
     for (const auto& [chrom, intervals] : regions.byChrom) {
-        std::vector<cx::BedInterval> sorted = intervals;
-        std::sort(sorted.begin(), sorted.end(),
-                  [](const cx::BedInterval& a, const cx::BedInterval& b) {
-                      return a.start < b.start || (a.start == b.start && a.end < b.end);
-                  });
-        std::vector<cx::BedInterval> merged;
-        for (const cx::BedInterval& interval : sorted) {
-            if (!merged.empty() && interval.start <= merged.back().end) {
-                merged.back().end = std::max(merged.back().end, interval.end);
-            } else {
-                merged.push_back(interval);
-            }
-        }
-        lanes.byChrom.emplace(chrom, std::move(merged));
+        lanes.byChrom.emplace(chrom, cx::mergeIntervals(intervals));
     }
     return lanes;
 }

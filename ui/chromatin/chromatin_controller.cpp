@@ -19,7 +19,7 @@ constexpr int kDefaultDecodeDelayMs = 150;
 } // namespace
 
 ChromatinController::ChromatinController(QObject* parent)
-    : WorkspaceControllerBase(QStringLiteral("cx-chromatin-worker"), ChromatinTaskKind::LoadTracks,
+    : SolvingControllerBase(QStringLiteral("cx-chromatin-worker"), ChromatinTaskKind::LoadTracks,
                               m_stats, parent) {
     qRegisterMetaType<cx::ui::ChromatinDataHandle>();
     qRegisterMetaType<cx::ui::AnnotationSource>();
@@ -616,7 +616,7 @@ void ChromatinController::onLoaded(quint64 generation, const ChromatinDataHandle
         m_worker.release(data.data);
         return;
     }
-    finishTask(QStringLiteral("finished"));
+    finishTask(TaskOutcome::Finished);
     setData(data);
 }
 
@@ -630,7 +630,7 @@ void ChromatinController::onMomentsReady(quint64 generation, const MomentsState&
         return;
     }
     ++m_stats.momentsBuilt;
-    finishTask(QStringLiteral("finished"));
+    finishTask(TaskOutcome::Finished);
     setMoments(std::move(state));
 }
 

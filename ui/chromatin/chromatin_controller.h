@@ -3,7 +3,7 @@
 #include "ui/chromatin/chromatin_types.h"
 #include "ui/chromatin/chromatin_worker.h"
 #include "ui/framework/state_cache.h"
-#include "ui/framework/workspace_controller.h"
+#include "ui/framework/bootstrap_controller.h"
 
 #include "core/common/cancel.h"
 
@@ -34,9 +34,10 @@ namespace cx::ui {
 ///  - annotation BED files are read on a third one-thread pool, each on its own.
 /// Every result carries a generation; stale ones are dropped here, on the GUI thread, where all
 /// controller state lives (no locks). The worker, long task, solves and their failure reporting
-/// are WorkspaceControllerBase's.
-class ChromatinController : public WorkspaceControllerBase<ChromatinController, ChromatinTaskKind,
-                                                           ChromatinWorker, HmmSolveRequest> {
+/// are SolvingControllerBase's.
+class ChromatinController
+    : public SolvingControllerBase<ChromatinController, ChromatinTaskKind, ChromatinWorker,
+                                   HmmSolveRequest, BootstrappingController> {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
@@ -113,7 +114,7 @@ public:
     /// bootstrapStarted, bootstrapProgress, then bootstrapFinished (the bands land in sweep()
     /// and sweepChanged is emitted) or bootstrapFailed. A new sweep cancels it.
     /// `blockLength` bins per block (0 = chosen from the data, cx::automaticBlockLength).
-    /// Cancel, progress and failure are WorkspaceController's (cancelBootstrap,
+    /// Cancel, progress and failure are BootstrappingController's (cancelBootstrap,
     /// bootstrapProgress, bootstrapFailed; bootstrapReplicates: of the last one started).
     void startBootstrap(int replicates, int blockLength = 0);
     /// Resamples and requested block length (0 = automatic) of the bands shown or being
@@ -136,8 +137,7 @@ public:
 
 signals:
     void taskStarted(cx::ui::ChromatinTaskKind kind, const QString& description);
-    /// outcome: "finished", "cancelled" or "failed".
-    void taskFinished(cx::ui::ChromatinTaskKind kind, const QString& outcome);
+    void taskFinished(cx::ui::ChromatinTaskKind kind, cx::ui::TaskOutcome outcome);
     void dataChanged(const cx::ui::ChromatinDataHandle& data);
     void annotationAdded(const cx::ui::AnnotationSource& annotation);
     /// Reading `path` failed (errorOccurred carries the message for the dialog).

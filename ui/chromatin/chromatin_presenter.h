@@ -7,8 +7,8 @@
 
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_types.h"
-#include "ui/chromatin/state_catalog.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/views/state_catalog.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QColor>
 #include <QList>

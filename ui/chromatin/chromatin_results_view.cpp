@@ -2,7 +2,7 @@
 
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_presenter.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"

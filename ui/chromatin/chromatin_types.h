@@ -14,6 +14,7 @@
 #include "core/hmm/hmm_refine.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/sequence_moments.h"
+#include "ui/views/segmentation_types.h"
 
 #include <Eigen/Dense>
 
@@ -37,11 +38,6 @@ struct ChromatinDataHandle {
     double loadMs = 0;
 
     bool isValid() const { return data != nullptr; }
-};
-
-/// Sorted, merged intervals of one annotation per contig: what an annotation lane draws.
-struct LaneIntervals {
-    std::map<std::string, std::vector<cx::BedInterval>> byChrom;
 };
 
 /// One annotation BED file, read once (off the GUI thread) and shared read-only.
@@ -149,19 +145,6 @@ struct ReferenceRefinement {
     double tolerance = 0;
 };
 
-using StateRun = cx::StateRun;
-
-/// The decoded segmentation of every track (cx::DecodedSegmentation: runs, state bins) and
-/// what it was decoded from.
-struct SegmentationState : cx::DecodedSegmentation {
-    quint64 generation = 0; ///< generation of the solution that was decoded
-    std::shared_ptr<const cx::ChromatinData> data;
-    /// What the segmentation says of each state's contrast (cx::decodedContrast); empty
-    /// vectors when the bin classes are not known.
-    cx::DecodedContrast contrast;
-};
-using SegmentationHandle = std::shared_ptr<const SegmentationState>;
-
 /// Overlap fold enrichment of states with annotations (cx::OverlapEnrichment) and the
 /// annotations' names.
 struct EnrichmentTable : cx::OverlapEnrichment {
@@ -203,7 +186,6 @@ Q_DECLARE_METATYPE(cx::ui::AnnotationSource)
 Q_DECLARE_METATYPE(cx::ui::MomentsState)
 Q_DECLARE_METATYPE(cx::ui::HmmSolution)
 Q_DECLARE_METATYPE(std::shared_ptr<const cx::ui::ReferenceRefinement>)
-Q_DECLARE_METATYPE(cx::ui::SegmentationHandle)
 Q_DECLARE_METATYPE(cx::ui::EnrichmentTable)
 Q_DECLARE_METATYPE(cx::ui::WeightSweep)
 Q_DECLARE_METATYPE(cx::ui::ChromatinTaskKind)

@@ -11,7 +11,7 @@
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/chromatin/annotation_list_model.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
 #include "ui/chromatin/chromatin_analysis.h"
@@ -57,7 +57,7 @@ const QString kTrackDirectoryKey = QStringLiteral("chromatin.open.directory");
 
 } // namespace
 
-ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
+ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     setObjectName(QStringLiteral("chromatinWorkspace"));
     m_controller = new ChromatinController(this);
     m_controller->setSweepGammas(chromatinSweepGrid(ChromatinAnalysisPanel::kSliderMaximum));
@@ -107,15 +107,15 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : Workspace(parent) {
             });
     forwardControllerReports(m_controller, this);
     connect(m_controller, &ChromatinController::taskFinished, this,
-            [this](ChromatinTaskKind kind, const QString& outcome) {
+            [this](ChromatinTaskKind kind, TaskOutcome outcome) {
                 emit taskFinished(outcome);
-                if (outcome != QLatin1String("finished")) {
+                if (outcome != TaskOutcome::Finished) {
                     m_pendingSection.reset();
                     m_loadingTracks.clear();
                     // Back to the report of the moments in use.
                     m_dataPanel->setMomentsReport(m_controller->moments().get());
                 }
-                if (outcome == QLatin1String("cancelled")) {
+                if (outcome == TaskOutcome::Cancelled) {
                     emit statusMessage(kind == ChromatinTaskKind::LoadTracks
                                            ? tr("Loading cancelled; the previous tracks are kept")
                                            : tr("Cancelled; the previous results are kept"));

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ui/chromatin/genomic_region.h"
-#include "ui/chromatin/state_catalog.h"
+#include "ui/views/state_catalog.h"
 #include "core/session/chromatin_section.h"
-#include "ui/framework/workspace.h"
+#include "ui/framework/sectioned_workspace.h"
 #include "ui/chromatin/chromatin_types.h"
 
 #include <optional>
@@ -30,8 +30,10 @@ class StateWeightsChartView;
 /// γ) side by side; state weights vs γ, overlap enrichment and transitions below; the
 /// segmentation over a chromosome with annotation lanes at the bottom. States keep their row,
 /// colour and name across γ (StateCatalog). All computation runs in its ChromatinController.
-class ChromatinWorkspace : public Workspace {
+class ChromatinWorkspace : public SectionedWorkspace<ChromatinWorkspace, cx::ChromatinSection> {
     Q_OBJECT
+    friend SectionedWorkspace;
+
 public:
     explicit ChromatinWorkspace(QWidget* parent = nullptr);
     ~ChromatinWorkspace() override;
@@ -54,15 +56,13 @@ public:
     /// Reads binarized tracks (several cells/chromosomes); annotation files found in a ChromHMM
     /// COORDS/<assembly>/ folder next to them are offered in the annotation list.
     void openTracks(const QStringList& paths);
+    /// Tracks (with annotation BEDs or a COORDS json among them): 2 when every path is
+    /// chromatin data.
+    int openPathsPreference(const QStringList& paths) const override;
+    void openPaths(const QStringList& paths) override;
     /// Adds annotation BED files to the list (read in the background).
     void addAnnotations(const QStringList& paths);
-    QString sessionKey() const override {
-        return QString::fromLatin1(cx::ChromatinSection::kKey);
-    }
     bool hasSessionData() const override;
-    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
-    std::function<void()> readSession(const cx::Session& session,
-                                      cx::PathResolver& resolver) override;
     void clearSession() override;
     /// The workspace's state as a session section (tracks, bin size, annotations and their
     /// roles, K, γ, seed, encoding, decoding, region, state names and colours in weight order);
@@ -174,9 +174,6 @@ private:
     /// Sweep track → display slot, as last drawn (the chart is rebuilt when it changes).
     std::vector<int> m_chartSlots;
     QStringList m_chartNames;
-    std::optional<cx::ChromatinSection> m_pendingSection;
-    /// The section last opened: keeps the estimator options the GUI does not set.
-    cx::ChromatinSection m_sessionBase;
     /// A reopened session's bootstrap (resamples, block length), run once the weights-vs-γ
     /// path is current.
     struct PendingBootstrap {

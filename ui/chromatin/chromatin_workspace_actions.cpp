@@ -5,7 +5,7 @@
 
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_controller.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
@@ -15,6 +15,8 @@
 #include <QAction>
 #include <QKeySequence>
 #include <QPainter>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -157,6 +159,29 @@ QList<QAction*> ChromatinWorkspace::exportActions() const {
 
 QList<QAction*> ChromatinWorkspace::viewActions() const {
     return {m_sortStatesAction, m_showValuesAction, m_fitTrackAction, m_labelBackgroundAction};
+}
+
+int ChromatinWorkspace::openPathsPreference(const QStringList& paths) const {
+    const bool all = !paths.isEmpty() && std::all_of(paths.begin(), paths.end(), [this](
+                                                         const QString& path) {
+        return openPreference(path) > 0;
+    });
+    return all ? 2 : 0;
+}
+
+void ChromatinWorkspace::openPaths(const QStringList& paths) {
+    QStringList tracks;
+    for (const QString& path : paths) {
+        if (openPreference(path) == 2 &&
+            (path.endsWith(QLatin1String(".bed"), Qt::CaseInsensitive) ||
+             path.endsWith(QLatin1String(".bed.gz"), Qt::CaseInsensitive) ||
+             path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))) {
+            openPath(path);
+        } else {
+            tracks << path;
+        }
+    }
+    openTracks(tracks);
 }
 
 } // namespace cx::ui

@@ -9,7 +9,7 @@
 #include "ui/chromatin/chromatin_data_panel.h"
 #include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_results_view.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/views/segmentation_track_view.h"
 
 #include "core/hmm/hmm_model.h"
@@ -131,17 +131,6 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     }
     section.savedBy.clear();
     return section;
-}
-
-cx::SessionJson
-ChromatinWorkspace::saveSession(const std::filesystem::path& sessionDirectory) const {
-    return currentSection().toJson(sessionDirectory);
-}
-
-std::function<void()> ChromatinWorkspace::readSession(const cx::Session& session,
-                                                      cx::PathResolver& resolver) {
-    const cx::ChromatinSection section = cx::ChromatinSection::fromSession(session, resolver);
-    return [this, section] { openSection(section); };
 }
 
 void ChromatinWorkspace::clearSession() {

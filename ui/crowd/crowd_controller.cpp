@@ -5,8 +5,7 @@
 namespace cx::ui {
 
 CrowdController::CrowdController(QObject* parent)
-    : WorkspaceControllerBase(QStringLiteral("crowd worker"), CrowdTaskKind::Load, m_stats,
-                              parent) {
+    : WorkspaceControllerBase(QStringLiteral("crowd worker"), CrowdTaskKind::Load, parent) {
     qRegisterMetaType<CrowdData>();
     qRegisterMetaType<CrowdRun>();
     qRegisterMetaType<CrowdTaskKind>();
@@ -18,7 +17,7 @@ CrowdController::CrowdController(QObject* parent)
         m_data = data;
         m_labelsPath = m_pendingLabels;
         m_goldPath = m_pendingGold;
-        finishTask(QStringLiteral("finished"));
+        finishTask(TaskOutcome::Finished);
         emit dataLoaded();
     });
     connect(worker, &CrowdWorker::runFinished, this,
@@ -28,7 +27,7 @@ CrowdController::CrowdController(QObject* parent)
                 }
                 m_shownMethod = m_pendingMethod;
                 m_shownOptions = m_pendingOptions;
-                finishTask(QStringLiteral("finished"));
+                finishTask(TaskOutcome::Finished);
                 emit runReady(run);
             });
     connect(worker, &CrowdWorker::comparisonStep, this,
@@ -39,7 +38,7 @@ CrowdController::CrowdController(QObject* parent)
             });
     connect(worker, &CrowdWorker::comparisonFinished, this, [this](quint64 generation) {
         if (m_task.isCurrent(generation)) {
-            finishTask(QStringLiteral("finished"));
+            finishTask(TaskOutcome::Finished);
             emit comparisonDone(true);
         }
     });
@@ -54,18 +53,10 @@ QString CrowdController::taskFailureTitle(CrowdTaskKind kind) const {
     return kind == CrowdTaskKind::Load ? tr("Cannot read the labels") : tr("Cannot fit the model");
 }
 
-QString CrowdController::solveFailureTitle() const {
-    return tr("Cannot fit the model");
-}
-
 void CrowdController::taskAborted() {
     if (m_task.kind() == CrowdTaskKind::Compare) {
         emit comparisonDone(false);
     }
-}
-
-void CrowdController::dispatchSolve(CrowdSolveRequest /*request*/) {
-    // Never scheduled: fits are long tasks (see CrowdSolveRequest).
 }
 
 void CrowdController::open(const QString& labelsPath, const QString& goldPath) {
@@ -119,7 +110,7 @@ void CrowdController::clear() {
     if (isTaskRunning()) {
         cancelTask();
         // The late signals of the cancelled task are ignored: it is over for the shell now.
-        finishTask(QStringLiteral("cancelled"));
+        finishTask(TaskOutcome::Cancelled);
         taskAborted();
     }
     m_data.reset();

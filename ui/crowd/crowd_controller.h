@@ -14,8 +14,7 @@ namespace cx::ui {
 /// are dropped. On failure or cancel the previous labels and results stay, and failures reach
 /// errorOccurred with the base's reporting.
 class CrowdController
-    : public WorkspaceControllerBase<CrowdController, CrowdTaskKind, CrowdWorker,
-                                     CrowdSolveRequest> {
+    : public WorkspaceControllerBase<CrowdController, CrowdTaskKind, CrowdWorker> {
     Q_OBJECT
 public:
     using Task = CrowdTaskKind;
@@ -45,9 +44,7 @@ public:
 
 signals:
     void taskStarted(cx::ui::CrowdTaskKind kind, const QString& description);
-    /// outcome: "finished", "cancelled" or "failed".
-    void taskFinished(cx::ui::CrowdTaskKind kind, const QString& outcome);
-    void solveFailed(const QString& message);
+    void taskFinished(cx::ui::CrowdTaskKind kind, cx::ui::TaskOutcome outcome);
     void dataLoaded();
     void runReady(const cx::ui::CrowdRun& run);
     void comparisonStep(const cx::ui::CrowdRun& run);
@@ -56,15 +53,12 @@ signals:
 
 protected:
     QString taskFailureTitle(CrowdTaskKind kind) const override;
-    QString solveFailureTitle() const override;
     void taskAborted() override;
-    void dispatchSolve(CrowdSolveRequest request) override;
 
 private:
     /// A new task replaced a running comparison: report it as stopped.
     void endSupersededComparison(bool wasComparing);
 
-    SolveStatistics m_stats;
     CrowdData m_data;
     QString m_labelsPath;
     QString m_goldPath;

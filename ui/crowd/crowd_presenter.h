@@ -1,8 +1,7 @@
 #pragma once
 
+#include "core/crowd/crowd_evaluation.h"
 #include "ui/crowd/crowd_types.h"
-
-#include <Eigen/Dense>
 
 #include <QString>
 
@@ -15,23 +14,6 @@ namespace cx::ui {
 
 /// The method's name in the method picker ("Stagewise EM + refine").
 QString crowdMethodLabel(cx::CrowdMethod method);
-
-/// The workers in the CMI heatmap's order: the informative set in the order its workers
-/// entered it, then every other worker by estimated accuracy (descending; ties keep index order).
-std::vector<int> crowdCmiWorkerOrder(const cx::CrowdLabels& data, const cx::CrowdResult& result);
-
-/// The confusion against gold: row g, column p = the fraction of the items of gold class g
-/// predicted as p (a row of zeros when class g has no gold item); `totals[g]` = gold items of g.
-struct CrowdConfusion {
-    Eigen::MatrixXd fractions;
-    Eigen::VectorXd totals;
-};
-/// \pre data.hasGold()
-CrowdConfusion crowdConfusion(const cx::CrowdLabels& data, const cx::CrowdResult& result);
-
-/// The items (ascending) on which the predictions of `results` are not all the same.
-std::vector<int> crowdDisagreements(int numItems,
-                                    const std::vector<const cx::CrowdResult*>& results);
 
 /// The status line of a fit (rich text): method, error on gold (when there is gold), informative
 /// workers, iterations, time and the method's notes.

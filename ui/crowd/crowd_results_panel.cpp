@@ -1,7 +1,7 @@
 #include "ui/crowd/crowd_results_panel.h"
 
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_presenter.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
@@ -199,7 +199,7 @@ void CrowdResultsPanel::showTrace(const cx::CrowdResult& result) {
 void CrowdResultsPanel::showCmi(const cx::CrowdLabels& data, const CrowdRun& run) {
     const cx::CrowdResult& result = *run.result;
     // Informative workers first (in the order they entered S), then the others by accuracy.
-    const std::vector<int> order = crowdCmiWorkerOrder(data, result);
+    const std::vector<int> order = cx::crowdCmiWorkerOrder(data, result);
     const int shown = std::min<int>(kMaxHeatmapWorkers, static_cast<int>(order.size()));
     StateMatrixModel::Content content;
     content.values.resize(shown, shown);
@@ -265,7 +265,7 @@ void CrowdResultsPanel::showConfusion(const cx::CrowdLabels& data, const cx::Cro
         m_confusionModel->clear();
         return;
     }
-    const CrowdConfusion confusion = crowdConfusion(data, result);
+    const cx::CrowdConfusion confusion = cx::crowdConfusion(data, result);
     StateMatrixModel::Content content;
     content.values = confusion.fractions;
     for (int c = 0; c < data.numClasses; ++c) {
@@ -345,7 +345,7 @@ void CrowdResultsPanel::finishComparison(const cx::CrowdLabels& data, bool compl
     for (const auto& [method, result] : m_compared) {
         results.push_back(result.get());
     }
-    for (int n : crowdDisagreements(data.numItems, results)) {
+    for (int n : cx::crowdDisagreements(data.numItems, results)) {
         const int row = m_disagreements->rowCount();
         m_disagreements->insertRow(row);
         m_disagreements->setItem(

@@ -3,7 +3,7 @@
 #include "core/crowd/crowd_tables.h"
 #include "core/io/crowd_labels.h"
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_presenter.h"
 #include "ui/crowd/crowd_results_panel.h"
@@ -28,6 +28,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace cx::ui {
 
@@ -37,7 +38,7 @@ const char* const kDirectoryKey = "crowd.directory";
 
 } // namespace
 
-CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
+CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_controller = new CrowdController(this);
 
     auto* dataPanel = new QWidget;
@@ -141,16 +142,14 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : Workspace(parent) {
                 emit settledChanged();
             });
     connect(m_controller, &CrowdController::taskFinished, this,
-            [this](CrowdTaskKind kind, const QString& outcome) {
-                if (kind == CrowdTaskKind::Load && outcome != QLatin1String("finished") &&
+            [this](CrowdTaskKind kind, TaskOutcome outcome) {
+                if (kind == CrowdTaskKind::Load && outcome != TaskOutcome::Finished &&
                     m_pendingSection) {
                     // The session's labels could not be read: what was shown stays.
                     m_pendingSection.reset();
                     emit sessionStateChanged();
                 }
-                emit taskFinished(outcome == QLatin1String("finished") ? tr("Done")
-                                  : outcome == QLatin1String("cancelled") ? tr("Cancelled")
-                                                                          : tr("Failed"));
+                emit taskFinished(outcome);
                 emit settledChanged();
             });
     connect(m_controller, &CrowdController::dataLoaded, this, [this] {
@@ -205,6 +204,38 @@ int CrowdWorkspace::openPreference(const QString& path) const {
         return 2;
     }
     return 0;
+}
+
+namespace {
+
+/// The labels and the gold file among `paths` (empty when absent).
+std::pair<QString, QString> labelsAndGold(const QStringList& paths) {
+    QString labels;
+    QString gold;
+    for (const QString& path : paths) {
+        const cx::CrowdFileKind kind = cx::sniffCrowdFile(path.toStdString());
+        if (kind == cx::CrowdFileKind::Labels && labels.isEmpty()) {
+            labels = path;
+        } else if (kind == cx::CrowdFileKind::Gold) {
+            gold = path;
+        }
+    }
+    return {labels, gold};
+}
+
+} // namespace
+
+int CrowdWorkspace::openPathsPreference(const QStringList& paths) const {
+    if (paths.size() != 2) {
+        return 0;
+    }
+    const auto [labels, gold] = labelsAndGold(paths);
+    return !labels.isEmpty() && !gold.isEmpty() ? 3 : 0;
+}
+
+void CrowdWorkspace::openPaths(const QStringList& paths) {
+    const auto [labels, gold] = labelsAndGold(paths);
+    openFiles(labels, gold);
 }
 
 bool CrowdWorkspace::canOpen(const QString& path) const {

@@ -2,7 +2,7 @@
 
 #include "core/session/crowd_section.h"
 #include "ui/crowd/crowd_types.h"
-#include "ui/framework/workspace.h"
+#include "ui/framework/sectioned_workspace.h"
 
 #include <optional>
 
@@ -22,8 +22,10 @@ class CrowdResultsPanel;
 /// (paper 004). Labels and gold files on the left; method, K and seed on top; the results panel
 /// (convergence, CMI heatmap, worker reliability, confusion vs gold, method comparison,
 /// disagreements) below. Every change refits in the background (CrowdController).
-class CrowdWorkspace : public Workspace {
+class CrowdWorkspace : public SectionedWorkspace<CrowdWorkspace, cx::CrowdSection> {
     Q_OBJECT
+    friend SectionedWorkspace;
+
 public:
     explicit CrowdWorkspace(QWidget* parent = nullptr);
     ~CrowdWorkspace() override;
@@ -44,20 +46,21 @@ public:
     QJsonObject figureProvenance() const override;
 
     // Session section "crowd" (crowd_workspace_session.cpp).
-    QString sessionKey() const override { return QString::fromLatin1(cx::CrowdSection::kKey); }
     bool hasSessionData() const override;
-    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
-    std::function<void()> readSession(const cx::Session& session,
-                                      cx::PathResolver& resolver) override;
     void clearSession() override;
     /// The section describing what is shown (or the one being restored while it loads).
     cx::CrowdSection currentSection() const;
     /// Restores `section`: reads its files unless they are the ones open, then applies
     /// method, K, seed, the other options and the view state, and refits.
     void openSection(const cx::CrowdSection& section);
+    /// Seeds above what the seed box shows are refused (the section reader accepts them).
+    void checkSection(const cx::Session& session, const cx::CrowdSection& section) const;
 
     /// Opens labels and (optionally) gold together.
     void openFiles(const QString& labelsPath, const QString& goldPath);
+    /// Labels with their gold file (`contrast-explorer answer.csv truth.csv`): 3.
+    int openPathsPreference(const QStringList& paths) const override;
+    void openPaths(const QStringList& paths) override;
     /// Runs every method in the background and fills the comparison and disagreement tabs.
     void compareMethods();
     void setMethod(cx::CrowdMethod method);
@@ -97,10 +100,6 @@ private:
     QAction* m_exportConvergence = nullptr;
     QAction* m_exportCmi = nullptr;
     std::optional<CrowdRun> m_run;
-    /// The options a session holds that have no control (restarts, …) and its view state.
-    cx::CrowdSection m_sessionBase;
-    /// A section being restored: its labels are being read.
-    std::optional<cx::CrowdSection> m_pendingSection;
 };
 
 } // namespace cx::ui

@@ -54,19 +54,13 @@ cx::CrowdSection CrowdWorkspace::currentSection() const {
     return section;
 }
 
-cx::SessionJson CrowdWorkspace::saveSession(const std::filesystem::path& sessionDirectory) const {
-    return currentSection().toJson(sessionDirectory);
-}
-
-std::function<void()> CrowdWorkspace::readSession(const cx::Session& session,
-                                                  cx::PathResolver& resolver) {
-    const cx::CrowdSection section = cx::CrowdSection::fromSession(session, resolver);
+void CrowdWorkspace::checkSection(const cx::Session& session,
+                                  const cx::CrowdSection& section) const {
     if (section.seed > 1000000) {
         throw cx::InputError(session.file.string(), 0,
                              "/workspaces/crowd/model/seed: " + std::to_string(section.seed) +
                                  " is above 1000000, the largest seed the Crowd workspace shows");
     }
-    return [this, section] { openSection(section); };
 }
 
 void CrowdWorkspace::clearSession() {

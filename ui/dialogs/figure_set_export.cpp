@@ -1,6 +1,6 @@
 #include "ui/dialogs/figure_set_export.h"
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/framework/workspace.h"
 

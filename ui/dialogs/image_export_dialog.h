@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QDialog>
 

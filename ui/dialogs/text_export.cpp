@@ -1,7 +1,7 @@
 #include "ui/dialogs/text_export.h"
 
 #include "ui/framework/error_reporter.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QDir>
 #include <QFileDialog>

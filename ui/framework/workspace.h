@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/framework/task_outcome.h"
+
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
@@ -37,7 +39,7 @@ struct WorkspaceTable {
     std::function<QString()> tsv;
 };
 
-/// One analysis mode hosted by the main window shell (Topics, Chromatin). The
+/// One analysis mode hosted by the main window shell (Topics, Chromatin, Crowd, Tree). The
 /// shell owns the menus, status bar, progress/cancel UI, recent files, drag-and-drop and window
 /// settings; a workspace owns its panels, views and background controller and tells the shell
 /// about its work through the signals below.
@@ -57,6 +59,12 @@ public:
     virtual int openPreference(const QString& path) const { return canOpen(path) ? 1 : 0; }
     /// Opens a data file or folder (asynchronously; errors go through ErrorReporter).
     virtual void openPath(const QString& path) = 0;
+    /// How strongly this workspace wants several paths opened together as one data set (a
+    /// crowd's labels and gold file, chromatin tracks with annotations): 0 = not as a set. The
+    /// shell gives the set to the highest (ties: the first tab), else opens the first path.
+    virtual int openPathsPreference(const QStringList& /*paths*/) const { return 0; }
+    /// Opens `paths` together; called only when openPathsPreference(paths) > 0.
+    virtual void openPaths(const QStringList& /*paths*/) {}
     /// File ▸ Open… for this workspace (its own dialog with format options).
     virtual void openInteractive() = 0;
     /// Actions for File ▸ Export (the first is the default, bound to Ctrl+E).
@@ -110,7 +118,7 @@ signals:
     /// A long task started: the shell shows progress with a Cancel button.
     void taskStarted(const QString& description, bool cancellable);
     void taskProgress(double fraction, const QString& phase);
-    void taskFinished(const QString& outcome);
+    void taskFinished(cx::ui::TaskOutcome outcome);
     /// Transient status-bar message.
     void statusMessage(const QString& message, int timeoutMs = 4000);
     /// A data path was opened successfully (the shell records it in recent files).

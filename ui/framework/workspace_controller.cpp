@@ -28,15 +28,6 @@ void WorkspaceController::waitForJobs() {
     }
 }
 
-void WorkspaceController::cancelBootstrap() {
-    const bool wasRunning = m_bootstrapJob.running;
-    m_bootstrapJob.stop();
-    if (wasRunning) {
-        emit bootstrapFailed(QString());
-        emit activityChanged();
-    }
-}
-
 bool WorkspaceController::acceptGamma(double gamma) {
     if (std::isfinite(gamma) && gamma >= 0) {
         return true;

@@ -3,6 +3,7 @@
 #include "core/common/cancel.h"
 #include "core/common/error.h"
 #include "ui/framework/solve_scheduler.h"
+#include "ui/framework/task_outcome.h"
 #include "ui/framework/task_slot.h"
 #include "ui/framework/worker_thread.h"
 
@@ -44,8 +45,9 @@ struct JobSlot {
 
 /// What every workspace controller shares and is not tied to its task kinds or worker: the
 /// clock, the generation counter, the signals the shell listens to, and the thread-pool job
-/// helpers. Controllers derive from WorkspaceControllerBase below, which adds the worker, the
-/// long task and the solves.
+/// helpers. Controllers derive from WorkspaceControllerBase below, which adds the worker and
+/// the long task (SolvingControllerBase: and the solves); a controller with a bootstrap roots
+/// them in BootstrappingController (bootstrap_controller.h) instead.
 class WorkspaceController : public QObject {
     Q_OBJECT
 public:
@@ -55,22 +57,8 @@ public:
     /// Milliseconds on the controller clock (request timestamps use it).
     qint64 clockMs() const { return m_clock.elapsed(); }
 
-    /// The bootstrap of a workspace (bands and stability along its γ path; the workspace's
-    /// startBootstrap runs it through startBootstrapJob): whether one runs, the resamples of the
-    /// last one started (0: none), and Cancel — the running bootstrap stops, its result is
-    /// dropped and bootstrapFailed("") is emitted.
-    bool isBootstrapRunning() const { return m_bootstrapJob.running; }
-    int bootstrapReplicates() const { return m_bootstrapReplicates; }
-    void cancelBootstrap();
-
 signals:
     void taskProgress(double fraction, const QString& phase);
-    /// A bootstrap of `replicates` resamples started.
-    void bootstrapStarted(int replicates);
-    /// `done` of `total` resamples of the running bootstrap finished.
-    void bootstrapProgress(int done, int total);
-    /// The bootstrap failed with `message`; empty when cancelled or superseded.
-    void bootstrapFailed(const QString& message);
     /// A user-facing problem: show `message` (it names file, line and problem) under `title`.
     void errorOccurred(const QString& title, const QString& message);
     /// Emitted whenever the controller's isIdle() may have changed.
@@ -136,40 +124,6 @@ protected:
                  });
     }
 
-    /// Starts the bootstrap run `generation` (from m_bootstrapJob.restart(), after the
-    /// caller's checks) of `replicates` resamples on `pool`: `compute(cancel, progress)` runs
-    /// there and calls progress(done, total) after each resample (forwarded as
-    /// bootstrapProgress while the run is current); `done(result, error)` runs on the GUI thread
-    /// if the run is still the newest, then activityChanged is emitted. Emits bootstrapStarted.
-    template <typename Compute, typename Done>
-    void startBootstrapJob(QThreadPool* pool, quint64 generation, int replicates, Compute compute,
-                           Done done) {
-        m_bootstrapReplicates = replicates;
-        std::function<void(int, int)> progress = [this, generation](int finished, int total) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, finished, total] {
-                    if (m_bootstrapJob.isCurrent(generation)) {
-                        emit bootstrapProgress(finished, total);
-                    }
-                },
-                Qt::QueuedConnection);
-        };
-        startJob(
-            pool, m_bootstrapJob, generation,
-            [compute = std::move(compute), progress](const cx::CancelToken& cancel) {
-                return compute(cancel, progress);
-            },
-            [this, done = std::move(done)](auto result, const QString& error) {
-                done(std::move(result), error);
-                emit activityChanged();
-            });
-        emit bootstrapStarted(replicates);
-        emit activityChanged();
-    }
-
-    JobSlot m_bootstrapJob;
-    int m_bootstrapReplicates = 0; ///< of the last bootstrap started
 
 private:
     QElapsedTimer m_clock;
@@ -178,72 +132,54 @@ private:
 };
 
 /// The controller base every workspace uses (TopicsController, ChromatinController, …). It
-/// owns the worker thread (a `Worker` derived from WorkerBase), the long task (one at a time,
-/// a new one cancels the old one, late signals of an old generation are ignored), the solves
-/// (SolveScheduler, "latest request wins") and the failure reporting of both. `Derived`
-/// declares the typed signals `taskStarted(Kind, QString)` and `taskFinished(Kind, QString)`
-/// (outcome "finished", "cancelled" or "failed") and implements the hooks below.
-///
-/// `SolveRequest` is the scheduler's request type (see SolveScheduler).
-template <typename Derived, typename Kind, typename Worker, typename SolveRequest>
-class WorkspaceControllerBase : public WorkspaceController {
+/// owns the worker thread (a `Worker` derived from WorkerBase) and the long task (one at a
+/// time, a new one cancels the old one, late signals of an old generation are ignored), and
+/// reports the task's failures. `Derived` declares the typed signals `taskStarted(Kind,
+/// QString)` and `taskFinished(Kind, TaskOutcome)` and implements taskFailureTitle (and
+/// optionally taskAborted). Workspaces with slider-driven solves derive from
+/// SolvingControllerBase below instead.
+template <typename Derived, typename Kind, typename Worker, typename Root = WorkspaceController>
+class WorkspaceControllerBase : public Root {
+    static_assert(std::is_base_of_v<WorkspaceController, Root>);
+
 public:
     /// Cancels the running long task, if any; what was loaded and computed stays.
     void cancelTask() { m_task.cancel(); }
     bool isTaskRunning() const { return m_task.isRunning(); }
-    bool isSolving() const { return m_solves.isBusy(); }
     /// The worker and its thread (tests check that work happens off the GUI thread).
     const QObject* worker() const { return m_worker.worker(); }
     const QThread* workerThread() const { return m_worker.thread(); }
-    /// See SolveScheduler; 0 shows every in-order result, a huge value only the latest.
-    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
 
 protected:
-    WorkspaceControllerBase(const QString& threadName, Kind initialKind, SolveStatistics& stats,
-                            QObject* parent)
-        : WorkspaceController(parent), m_worker(threadName), m_task(initialKind),
-          m_solves(stats, [this](SolveRequest request) { dispatchSolve(std::move(request)); }) {
+    WorkspaceControllerBase(const QString& threadName, Kind initialKind, QObject* parent)
+        : Root(parent), m_worker(threadName), m_task(initialKind) {
+        qRegisterMetaType<TaskOutcome>();
         // Worker → controller signals cross threads, so they are queued: handlers run on the
         // GUI thread, where all controller state lives (no locks needed).
         const Worker* worker = m_worker.worker();
-        connect(worker, &Worker::progress, this,
+        this->connect(worker, &Worker::progress, this,
                 [this](quint64 generation, double fraction, const QString& phase) {
                     if (m_task.isCurrent(generation)) {
-                        emit taskProgress(fraction, phase);
+                        emit this->taskProgress(fraction, phase);
                     }
                 });
-        connect(worker, &Worker::taskCancelled, this, [this](quint64 generation) {
+        this->connect(worker, &Worker::taskCancelled, this, [this](quint64 generation) {
             if (!m_task.isCurrent(generation)) {
                 return;
             }
-            finishTask(QStringLiteral("cancelled"));
+            finishTask(TaskOutcome::Cancelled);
             taskAborted();
         });
-        connect(worker, &Worker::taskFailed, this,
+        this->connect(worker, &Worker::taskFailed, this,
                 [this](quint64 generation, const QString& message) {
                     if (!m_task.isCurrent(generation)) {
                         return;
                     }
                     const Kind kind = m_task.kind();
-                    finishTask(QStringLiteral("failed"));
+                    finishTask(TaskOutcome::Failed);
                     taskAborted();
-                    emit errorOccurred(taskFailureTitle(kind), message);
+                    emit this->errorOccurred(taskFailureTitle(kind), message);
                 });
-        connect(worker, &Worker::solveFailed, this,
-                [this](quint64 /*generation*/, quint64 epoch, const QString& message) {
-                    const auto failure = m_solves.failed(epoch);
-                    finishSolve();
-                    if (failure.relevant) {
-                        emit static_cast<Derived*>(this)->solveFailed(message);
-                        if (failure.firstOfEpoch) {
-                            emit errorOccurred(solveFailureTitle(), message);
-                        }
-                    }
-                });
-        connect(worker, &Worker::solveCancelled, this, [this](quint64 /*generation*/) {
-            m_solves.cancelled();
-            finishSolve();
-        });
     }
 
     /// Call first in the derived destructor, after cancelling the derived jobs' slots. Order
@@ -252,45 +188,91 @@ protected:
     /// worker or job code runs on a destroyed controller.
     void shutDown() {
         m_task.cancel();
-        m_solves.cancelAll();
         m_worker.stop();
-        waitForJobs();
+        this->waitForJobs();
     }
 
     /// Title of the dialog for a failed long task of `kind`.
     virtual QString taskFailureTitle(Kind kind) const = 0;
-    /// Title of the dialog for the first failed solve of an epoch.
-    virtual QString solveFailureTitle() const = 0;
     /// A long task was cancelled or failed: make the requested state match what is shown again.
     virtual void taskAborted() {}
+
+    /// Starts a long task of `kind` (cancelling the running one) and announces it.
+    void startTask(Kind kind, const QString& description) {
+        m_task.start(kind, this->nextGeneration());
+        emit static_cast<Derived*>(this)->taskStarted(kind, description);
+        emit this->activityChanged();
+    }
+    /// The running long task ended with `outcome`.
+    void finishTask(TaskOutcome outcome) {
+        const Kind kind = m_task.finish();
+        emit static_cast<Derived*>(this)->taskFinished(kind, outcome);
+        emit this->activityChanged();
+    }
+
+    WorkerThread<Worker> m_worker;
+    TaskSlot<Kind> m_task;
+};
+
+/// WorkspaceControllerBase with slider-driven solves: a SolveScheduler ("latest request wins")
+/// of `SolveRequest`s and the reporting of their failures. `Derived` also declares the signal
+/// `solveFailed(QString)` and implements solveFailureTitle and dispatchSolve (optionally
+/// solvesQuiet).
+template <typename Derived, typename Kind, typename Worker, typename SolveRequest,
+          typename Root = WorkspaceController>
+class SolvingControllerBase : public WorkspaceControllerBase<Derived, Kind, Worker, Root> {
+    using Base = WorkspaceControllerBase<Derived, Kind, Worker, Root>;
+
+public:
+    bool isSolving() const { return m_solves.isBusy(); }
+    /// See SolveScheduler; 0 shows every in-order result, a huge value only the latest.
+    void setLivePreviewInterval(int milliseconds) { m_solves.setLivePreviewInterval(milliseconds); }
+
+protected:
+    SolvingControllerBase(const QString& threadName, Kind initialKind, SolveStatistics& stats,
+                          QObject* parent)
+        : Base(threadName, initialKind, parent),
+          m_solves(stats, [this](SolveRequest request) { dispatchSolve(std::move(request)); }) {
+        const Worker* worker = this->m_worker.worker();
+        this->connect(worker, &Worker::solveFailed, this,
+                      [this](quint64 /*generation*/, quint64 epoch, const QString& message) {
+                          const auto failure = m_solves.failed(epoch);
+                          finishSolve();
+                          if (failure.relevant) {
+                              emit static_cast<Derived*>(this)->solveFailed(message);
+                              if (failure.firstOfEpoch) {
+                                  emit this->errorOccurred(solveFailureTitle(), message);
+                              }
+                          }
+                      });
+        this->connect(worker, &Worker::solveCancelled, this, [this](quint64 /*generation*/) {
+            m_solves.cancelled();
+            finishSolve();
+        });
+    }
+
+    /// WorkspaceControllerBase::shutDown, cancelling the solves too.
+    void shutDown() {
+        m_solves.cancelAll();
+        Base::shutDown();
+    }
+
+    /// Title of the dialog for the first failed solve of an epoch.
+    virtual QString solveFailureTitle() const = 0;
     /// Sends a scheduled solve to the worker.
     virtual void dispatchSolve(SolveRequest request) = 0;
     /// The solves are quiet (nothing in flight or pending), e.g. to start follow-up work.
     virtual void solvesQuiet() {}
 
-    /// Starts a long task of `kind` (cancelling the running one) and announces it.
-    void startTask(Kind kind, const QString& description) {
-        m_task.start(kind, nextGeneration());
-        emit static_cast<Derived*>(this)->taskStarted(kind, description);
-        emit activityChanged();
-    }
-    /// The running long task ended with `outcome`.
-    void finishTask(const QString& outcome) {
-        const Kind kind = m_task.finish();
-        emit static_cast<Derived*>(this)->taskFinished(kind, outcome);
-        emit activityChanged();
-    }
     /// The in-flight solve returned (result, failure or cancellation): dispatches the pending
     /// one, or calls solvesQuiet().
     void finishSolve() {
         if (!m_solves.finishInFlight()) {
             solvesQuiet();
         }
-        emit activityChanged();
+        emit this->activityChanged();
     }
 
-    WorkerThread<Worker> m_worker;
-    TaskSlot<Kind> m_task;
     SolveScheduler<SolveRequest> m_solves;
 };
 

@@ -2,18 +2,14 @@
 // children, so a new workspace exports its figures without code of its own.
 #include "ui/framework/workspace.h"
 
-#include "ui/charts/auc_chart_view.h"
-#include "ui/chromatin/state_matrix_model.h"
-#include "ui/charts/state_weights_chart_view.h"
-#include "ui/dialogs/export_helpers.h"
-#include "ui/views/heatmap_view.h"
-#include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/export_helpers.h"
+#include "ui/widgets/exportable_figure.h"
 
 #include <QAbstractItemView>
 #include <QRegularExpression>
 #include <QSet>
 
-#include <type_traits>
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -35,17 +31,29 @@ QString uniqueName(QString name, const QString& fallback, QSet<QString>& taken) 
     return unique;
 }
 
-template <typename View>
-void addFigures(const Workspace& workspace, const QString& kind, QList<WorkspaceFigure>& out,
-                QSet<QString>& taken) {
-    for (const View* view : workspace.findChildren<View*>()) {
-        QString title;
-        if constexpr (std::is_same_v<View, HeatmapView>) {
-            title = view->title();
+} // namespace
+
+QList<WorkspaceFigure> Workspace::figures() const {
+    // Every child view that exports itself, grouped by kind (in the kinds' order), each kind in
+    // widget-tree order.
+    QList<const ExportableFigure*> views;
+    for (const QWidget* child : findChildren<QWidget*>()) {
+        if (const auto* view = dynamic_cast<const ExportableFigure*>(child)) {
+            views << view;
         }
+    }
+    std::stable_sort(views.begin(), views.end(),
+                     [](const ExportableFigure* a, const ExportableFigure* b) {
+                         return a->figureKindOrder() < b->figureKindOrder();
+                     });
+    QList<WorkspaceFigure> out;
+    QSet<QString> taken;
+    for (const ExportableFigure* view : views) {
+        const QString kind = view->figureKind();
+        const QString title = view->figureTitle();
+        const QString objectName = dynamic_cast<const QObject*>(view)->objectName();
         WorkspaceFigure figure;
-        figure.name = uniqueName(view->objectName().isEmpty() ? title : view->objectName(), kind,
-                                 taken);
+        figure.name = uniqueName(objectName.isEmpty() ? title : objectName, kind, taken);
         figure.title = title.isEmpty() ? kind : title;
         figure.size = view->figureSize(); // its print layout, not its size on screen
         figure.paint = [view](QPainter& painter, const QRectF& target) {
@@ -53,17 +61,6 @@ void addFigures(const Workspace& workspace, const QString& kind, QList<Workspace
         };
         out << figure;
     }
-}
-
-} // namespace
-
-QList<WorkspaceFigure> Workspace::figures() const {
-    QList<WorkspaceFigure> out;
-    QSet<QString> taken;
-    addFigures<HeatmapView>(*this, QStringLiteral("heatmap"), out, taken);
-    addFigures<AucChartView>(*this, QStringLiteral("auc-chart"), out, taken);
-    addFigures<StateWeightsChartView>(*this, QStringLiteral("weights-chart"), out, taken);
-    addFigures<SegmentationTrackView>(*this, QStringLiteral("segmentation"), out, taken);
     return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Plumbing every workspace (Topics, Chromatin) shares: the common layout and the controller →
+// Plumbing every workspace shares: the common layout and the controller →
 // shell reports.
 
 #include "ui/framework/error_reporter.h"
@@ -20,8 +20,8 @@ QSplitter* layOutWorkspace(Workspace* workspace, QWidget* dataPanel, int dataPan
                            QWidget* controls, QWidget* results, const QList<int>& sizes);
 
 /// The controller → shell reports that need no workspace state: task progress is passed on as
-/// is and errors go to ErrorReporter over `workspace`. `Controller` is an TopicsController or
-/// a ChromatinController (same signals, different task kinds).
+/// is and errors go to ErrorReporter over `workspace`. `Controller` is any workspace controller
+/// (same signals, different task kinds).
 template <typename Controller>
 void forwardControllerReports(Controller* controller, Workspace* workspace) {
     QObject::connect(controller, &Controller::taskProgress, workspace, &Workspace::taskProgress);

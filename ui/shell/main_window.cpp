@@ -2,17 +2,13 @@
 
 #include "ui/dialogs/figure_set_export.h"
 
-#include "ui/chromatin/chromatin_workspace.h"
-#include "ui/crowd/crowd_workspace.h"
-#include "core/io/crowd_labels.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/shell/project_session.h"
 #include "ui/shell/recent_files.h"
 #include "ui/shell/resource_locator.h"
 #include "ui/widgets/task_progress_widget.h"
 #include "ui/framework/workspace.h"
-#include "ui/topics/topics_workspace.h"
-#include "ui/tree/tree_workspace.h"
+#include "ui/shell/workspace_registry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -78,13 +74,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     createMenus();
-    m_topics = new TopicsWorkspace(this);
-    addWorkspace(m_topics);
-    m_chromatin = new ChromatinWorkspace(this);
-    addWorkspace(m_chromatin);
-    m_crowd = new CrowdWorkspace(this);
-    addWorkspace(m_crowd);
-    addWorkspace(new TreeWorkspace(this));
+    for (Workspace* workspace : createWorkspaces(this)) {
+        addWorkspace(workspace);
+    }
     m_project = new ProjectSession(this, m_workspaces, [this] { return currentWorkspace(); });
     connect(m_project, &ProjectSession::changed, this, &MainWindow::updateTitle);
     connect(m_project, &ProjectSession::opened, this, [this](const QString& active) {
@@ -125,7 +117,7 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
                     m_progress->setProgress(fraction, phase);
                 }
             });
-    connect(workspace, &Workspace::taskFinished, this, [this, workspace](const QString&) {
+    connect(workspace, &Workspace::taskFinished, this, [this, workspace](TaskOutcome) {
         if (m_taskOwner == workspace) {
             m_progress->finish();
             m_taskOwner = nullptr;
@@ -306,6 +298,14 @@ bool MainWindow::openDemo() {
     return true;
 }
 
+QStringList MainWindow::workspaceNames() const {
+    QStringList names;
+    for (const Workspace* workspace : m_workspaces) {
+        names << workspace->title().toLower();
+    }
+    return names;
+}
+
 bool MainWindow::setCurrentWorkspace(const QString& title) {
     for (Workspace* workspace : m_workspaces) {
         if (workspace->title().compare(title, Qt::CaseInsensitive) == 0) {
@@ -331,42 +331,23 @@ void MainWindow::openPaths(const QStringList& paths) {
             return;
         }
     }
-    // Crowd labels with their gold file (`contrast-explorer answer.csv truth.csv`).
-    QString crowdLabels;
-    QString crowdGold;
-    for (const QString& path : paths) {
-        const cx::CrowdFileKind kind = cx::sniffCrowdFile(path.toStdString());
-        if (kind == cx::CrowdFileKind::Labels && crowdLabels.isEmpty()) {
-            crowdLabels = path;
-        } else if (kind == cx::CrowdFileKind::Gold) {
-            crowdGold = path;
+    // One data set in several files (a crowd's labels and gold, chromatin tracks): the
+    // workspace that wants the set most; otherwise the first path alone.
+    Workspace* target = nullptr;
+    int best = 0;
+    for (Workspace* workspace : m_workspaces) {
+        const int preference = workspace->openPathsPreference(paths);
+        if (preference > best) {
+            target = workspace;
+            best = preference;
         }
     }
-    if (paths.size() == 2 && !crowdLabels.isEmpty() && !crowdGold.isEmpty()) {
-        m_tabs->setCurrentWidget(m_crowd);
-        m_crowd->openFiles(crowdLabels, crowdGold);
-        return;
-    }
-    const bool allChromatin = std::all_of(paths.begin(), paths.end(), [this](const QString& p) {
-        return m_chromatin->openPreference(p) > 0;
-    });
-    if (!allChromatin) {
+    if (!target) {
         openPath(paths.front());
         return;
     }
-    m_tabs->setCurrentWidget(m_chromatin);
-    QStringList tracks;
-    for (const QString& path : paths) {
-        if (m_chromatin->openPreference(path) == 2 &&
-            (path.endsWith(QLatin1String(".bed"), Qt::CaseInsensitive) ||
-             path.endsWith(QLatin1String(".bed.gz"), Qt::CaseInsensitive) ||
-             path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))) {
-            m_chromatin->openPath(path);
-        } else {
-            tracks << path;
-        }
-    }
-    m_chromatin->openTracks(tracks);
+    m_tabs->setCurrentWidget(target);
+    target->openPaths(paths);
 }
 
 void MainWindow::openPath(const QString& path) {
@@ -394,7 +375,7 @@ void MainWindow::openPath(const QString& path) {
         target = nullptr;
     }
     if (!target) {
-        target = m_topics; // let the reader explain what is wrong with the file
+        target = m_workspaces.front(); // let its reader explain what is wrong with the file
     }
     m_tabs->setCurrentWidget(target);
     target->openPath(path);

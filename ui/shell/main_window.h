@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QStringList>
 
 class QLabel;
 class QMenu;
@@ -12,14 +13,11 @@ class QTabWidget;
 
 namespace cx::ui {
 
-class ChromatinWorkspace;
-class CrowdWorkspace;
 class ProjectSession;
 class TaskProgressWidget;
-class TopicsWorkspace;
 class Workspace;
 
-/// The application shell: hosts workspaces (one tab each: "Topics", "Chromatin") and
+/// The application shell: hosts the workspaces of createWorkspaces (one tab each) and
 /// provides what they share: menus (File/View/Help with standard shortcuts), recent files,
 /// drag-and-drop, the status bar with one progress/Cancel widget, error dialogs (through
 /// ErrorReporter), and window settings.
@@ -32,9 +30,19 @@ public:
     /// Adds a workspace tab; the window takes ownership.
     void addWorkspace(Workspace* workspace);
     Workspace* currentWorkspace() const;
-    TopicsWorkspace* topicsWorkspace() const { return m_topics; }
-    ChromatinWorkspace* chromatinWorkspace() const { return m_chromatin; }
-    CrowdWorkspace* crowdWorkspace() const { return m_crowd; }
+    /// The hosted workspace of type `W` (e.g. workspace<TreeWorkspace>()), or nullptr.
+    template <typename W>
+    W* workspace() const {
+        for (Workspace* hosted : m_workspaces) {
+            if (auto* typed = qobject_cast<W*>(hosted)) {
+                return typed;
+            }
+        }
+        return nullptr;
+    }
+    const QList<Workspace*>& workspaces() const { return m_workspaces; }
+    /// The workspaces' names for --tab, in tab order ("topics", "chromatin", …).
+    QStringList workspaceNames() const;
     /// Makes the workspace titled `title` (case-insensitive, e.g. "chromatin") the current tab.
     /// Returns false when there is none.
     bool setCurrentWorkspace(const QString& title);
@@ -89,9 +97,6 @@ private:
 
     QTabWidget* m_tabs = nullptr;
     QList<Workspace*> m_workspaces;
-    TopicsWorkspace* m_topics = nullptr;
-    ChromatinWorkspace* m_chromatin = nullptr;
-    CrowdWorkspace* m_crowd = nullptr;
     TaskProgressWidget* m_progress = nullptr;
     Workspace* m_taskOwner = nullptr;
     ProjectSession* m_project = nullptr;

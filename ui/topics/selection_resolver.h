@@ -17,15 +17,10 @@ struct ResolvedSelection {
     QStringList warnings;
 };
 
-/// Applies `spec` to `corpus`. Cost O(documents · labels). Call it off the GUI thread for big
+/// Applies `spec` to `corpus` (cx::selectForegroundBackground; warnings prefixed
+/// "foreground: " / "background: "). Cost O(documents · labels). Call it off the GUI thread for big
 /// corpora. \throws cx::InputError on a bad rule (the message names the rule and position) or
 /// an unknown field.
 ResolvedSelection resolveSelection(const cx::Corpus& corpus, const SelectionSpec& spec);
-
-/// Foreground flags for the specificity test: true where the i-th foreground document matches
-/// `positiveRule`. \throws cx::InputError on a bad rule.
-std::vector<bool> matchForeground(const cx::Corpus& corpus,
-                                  const std::vector<std::int64_t>& foreground,
-                                  const QString& positiveRule);
 
 } // namespace cx::ui

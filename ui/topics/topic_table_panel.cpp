@@ -1,7 +1,7 @@
 #include "ui/topics/topic_table_panel.h"
 
 #include "ui/widgets/plural.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_word_delegate.h"

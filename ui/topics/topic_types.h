@@ -7,8 +7,10 @@
 
 #include "core/io/corpus.h"
 #include "core/io/corpus_loader.h"
+#include "core/io/selection.h"
 #include "core/topics/contrastive_topic_model.h"
 #include "core/topics/topic_evaluation.h"
+#include "ui/charts/sweep_point.h"
 
 #include <QMetaType>
 #include <QString>
@@ -22,12 +24,8 @@
 
 namespace cx::ui {
 
-/// How the background set is chosen.
-enum class BackgroundMode {
-    Rule,          ///< documents matching the background rule
-    NotForeground, ///< every document not in the foreground
-    All,           ///< every document (foreground included)
-};
+/// Where the background comes from (cx::BackgroundMode: a rule, not-the-foreground, all).
+using BackgroundMode = cx::BackgroundMode;
 
 /// The foreground/background choice that defines one engine.
 struct SelectionSpec {
@@ -101,22 +99,6 @@ struct TopicSolution {
     qint64 requestedAtMs = 0; ///< controller clock when the request was made (for latency)
 
     bool isValid() const { return result != nullptr; }
-};
-
-/// One point of the AUC-vs-γ sweep.
-struct SweepPoint {
-    double gamma = 0;
-    double auc = 0;
-    double relativeAuc = 0;
-    int numForegroundSpecific = 0;
-    /// Components whose weight is outside [−γ, 1] (topic_admissibility.h; the point rule while
-    /// the sweep streams, the bootstrap's bands once they exist).
-    int numInadmissible = 0;
-    /// Why the AUC is missing at this γ ("" for a valid point): drawn as a gap with the reason.
-    QString failure;
-    /// Bootstrap band of the relative AUC (NaN until a bootstrap ran).
-    double relativeLo = std::numeric_limits<double>::quiet_NaN();
-    double relativeHi = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Parameters of the specificity sweep behind the AUC chart.

@@ -29,7 +29,7 @@ int TopicsController::requiredCapacity() const {
 }
 
 TopicsController::TopicsController(QObject* parent)
-    : WorkspaceControllerBase(QStringLiteral("cx-topic-worker"), TaskKind::Load, m_stats, parent) {
+    : SolvingControllerBase(QStringLiteral("cx-topic-worker"), TaskKind::Load, m_stats, parent) {
     qRegisterMetaType<cx::ui::CorpusHandle>();
     qRegisterMetaType<cx::ui::EngineState>();
     qRegisterMetaType<cx::ui::SelectionPreview>();
@@ -227,7 +227,7 @@ void TopicsController::onLoaded(quint64 generation, const CorpusHandle& corpus) 
         m_worker.release(corpus.corpus);
         return;
     }
-    finishTask(QStringLiteral("finished"));
+    finishTask(TaskOutcome::Finished);
     setCorpus(corpus);
 }
 
@@ -241,7 +241,7 @@ void TopicsController::onBuilt(quint64 generation, const EngineState& engine) {
         return;
     }
     ++m_stats.enginesBuilt;
-    finishTask(QStringLiteral("finished"));
+    finishTask(TaskOutcome::Finished);
     setEngine(std::move(state));
 }
 
@@ -296,7 +296,8 @@ void TopicsController::restartSweep() {
             // Runs on the sweep pool. Touches only its captured copies; points go back to the
             // GUI thread as queued calls tagged with the sweep generation.
             const std::vector<bool> positive =
-                matchForeground(*engine->corpus, engine->foreground, spec.positiveRule);
+                cx::matchForeground(*engine->corpus, engine->foreground,
+                                    spec.positiveRule.toStdString());
             const auto positives = std::count(positive.begin(), positive.end(), true);
             if (positives == 0 || positives == static_cast<long>(positive.size())) {
                 throw cx::InputError("specificity rule '" + spec.positiveRule.toStdString() +

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ui/framework/state_cache.h"
-#include "ui/framework/workspace_controller.h"
+#include "ui/framework/bootstrap_controller.h"
 #include "ui/topics/topic_types.h"
 #include "ui/topics/topic_worker.h"
 
@@ -27,9 +27,10 @@ namespace cx::ui {
 /// pending, a new γ/K replaces the pending request, results of another epoch (engine or model
 /// parameters changed) or superseded ones are dropped, except as a live preview every
 /// livePreviewIntervalMs while the slider is dragged. The worker, long task, solves and their
-/// failure reporting are WorkspaceControllerBase's.
+/// failure reporting are SolvingControllerBase's.
 class TopicsController
-    : public WorkspaceControllerBase<TopicsController, TaskKind, TopicWorker, SolveRequest> {
+    : public SolvingControllerBase<TopicsController, TaskKind, TopicWorker, SolveRequest,
+                                   BootstrappingController> {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.
@@ -59,7 +60,7 @@ public:
     /// Bootstrap over documents of the last finished sweep's path (`replicates` resamples,
     /// seeded by the model seed), on the sweep pool: bootstrapStarted, bootstrapProgress, then
     /// bootstrapFinished or bootstrapFailed. A new sweep cancels it. Cancel, progress and
-    /// failure are WorkspaceController's (cancelBootstrap, bootstrapProgress, bootstrapFailed).
+    /// failure are BootstrappingController's (cancelBootstrap, bootstrapProgress, bootstrapFailed).
     void startBootstrap(int replicates);
     /// Resamples of the bands shown or being computed (0: none), what a session records.
     int bandReplicates() const;
@@ -91,8 +92,7 @@ public:
 
 signals:
     void taskStarted(cx::ui::TaskKind kind, const QString& description);
-    /// outcome: "finished", "cancelled" or "failed".
-    void taskFinished(cx::ui::TaskKind kind, const QString& outcome);
+    void taskFinished(cx::ui::TaskKind kind, cx::ui::TaskOutcome outcome);
     void corpusChanged(const cx::ui::CorpusHandle& corpus);
     void engineChanged(const cx::ui::EngineState& engine);
     /// The selection/parameters were reverted to match the engine after a cancelled or failed

@@ -55,7 +55,7 @@ bool fieldsExist(const cx::Corpus& corpus, const QString& rule) {
 
 } // namespace
 
-TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
+TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     setObjectName(QStringLiteral("topicsWorkspace"));
     m_controller = new TopicsController(this);
     m_dataPanel = new TopicsDataPanel(this);
@@ -90,15 +90,15 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : Workspace(parent) {
             });
     forwardControllerReports(m_controller, this);
     connect(m_controller, &TopicsController::taskFinished, this,
-            [this](TaskKind kind, const QString& outcome) {
+            [this](TaskKind kind, TaskOutcome outcome) {
                 m_dataPanel->setBusy(false, false);
                 emit taskFinished(outcome);
-                if (outcome == QLatin1String("cancelled")) {
+                if (outcome == TaskOutcome::Cancelled) {
                     m_pendingSection.reset();
                     emit statusMessage(kind == TaskKind::Load
                                            ? tr("Loading cancelled; the previous corpus is kept")
                                            : tr("Cancelled; the previous results are kept"));
-                } else if (outcome == QLatin1String("failed")) {
+                } else if (outcome == TaskOutcome::Failed) {
                     m_pendingSection.reset();
                 }
             });
@@ -304,16 +304,6 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
         section.bootstrap = 0;
     }
     return section;
-}
-
-cx::SessionJson TopicsWorkspace::saveSession(const std::filesystem::path& sessionDirectory) const {
-    return currentSection().toJson(sessionDirectory);
-}
-
-std::function<void()> TopicsWorkspace::readSession(const cx::Session& session,
-                                                   cx::PathResolver& resolver) {
-    const cx::TopicsSection section = cx::TopicsSection::fromSession(session, resolver);
-    return [this, section] { openSection(section); };
 }
 
 void TopicsWorkspace::clearSession() {

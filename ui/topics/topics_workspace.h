@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/framework/workspace.h"
+#include "ui/framework/sectioned_workspace.h"
 #include "ui/topics/topic_types.h"
 
 #include "core/session/topics_section.h"
@@ -21,8 +21,10 @@ class TopicTablePanel;
 /// The Topics workspace: contrastive topic models of a text corpus. Data panel on the left;
 /// model controls, the top-words table and the AUC-vs-γ chart on the right. All computation
 /// runs in its TopicsController.
-class TopicsWorkspace : public Workspace {
+class TopicsWorkspace : public SectionedWorkspace<TopicsWorkspace, cx::TopicsSection> {
     Q_OBJECT
+    friend SectionedWorkspace;
+
 public:
     explicit TopicsWorkspace(QWidget* parent = nullptr);
     ~TopicsWorkspace() override;
@@ -40,11 +42,7 @@ public:
     QJsonObject figureProvenance() const override;
     void saveSettings() const override;
     void restoreSettings() override;
-    QString sessionKey() const override { return QString::fromLatin1(cx::TopicsSection::kKey); }
     bool hasSessionData() const override;
-    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
-    std::function<void()> readSession(const cx::Session& session,
-                                      cx::PathResolver& resolver) override;
     void clearSession() override;
 
     /// The workspace's state as a session section (corpus, reader options, rules, K, γ, seed,
@@ -88,7 +86,6 @@ private:
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_resultSplitter = nullptr;
     QAction* m_exportChartAction = nullptr;
-    std::optional<cx::TopicsSection> m_pendingSection;
     /// Resamples of a reopened session's bootstrap, run once the AUC sweep's path is there
     /// (0: none).
     int m_pendingBootstrap = 0;

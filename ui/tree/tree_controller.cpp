@@ -5,8 +5,7 @@
 namespace cx::ui {
 
 TreeController::TreeController(QObject* parent)
-    : WorkspaceControllerBase(QStringLiteral("tree worker"), TreeTaskKind::Learn, m_statistics,
-                              parent) {
+    : WorkspaceControllerBase(QStringLiteral("tree worker"), TreeTaskKind::Learn, parent) {
     qRegisterMetaType<TreeAnalysis>();
     connect(m_worker.worker(), &TreeWorker::learned, this,
             [this](quint64 generation, const TreeAnalysis& analysis) {
@@ -14,7 +13,7 @@ TreeController::TreeController(QObject* parent)
                     return;
                 }
                 m_analysis = analysis;
-                finishTask(QStringLiteral("finished"));
+                finishTask(TaskOutcome::Finished);
                 emit analysisReady(m_analysis);
             });
     m_worker.start();
@@ -45,9 +44,5 @@ void TreeController::clear() {
 }
 
 QString TreeController::taskFailureTitle(TreeTaskKind) const { return tr("Cannot learn the tree"); }
-
-QString TreeController::solveFailureTitle() const { return tr("Cannot learn the tree"); }
-
-void TreeController::dispatchSolve(TreeSolveRequest) {}
 
 } // namespace cx::ui

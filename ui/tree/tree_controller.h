@@ -8,10 +8,9 @@ namespace cx::ui {
 
 /// The Tree workspace's controller (GUI thread): one long task, learning Spectral-Tree on the
 /// worker thread (read, learn, decode, promoter F1); a new run cancels the running one, and a
-/// cancelled or failed run keeps the analysis shown. There are no slider-driven solves, so the
-/// base's solve scheduler stays idle.
+/// cancelled or failed run keeps the analysis shown. There are no slider-driven solves.
 class TreeController
-    : public WorkspaceControllerBase<TreeController, TreeTaskKind, TreeWorker, TreeSolveRequest> {
+    : public WorkspaceControllerBase<TreeController, TreeTaskKind, TreeWorker> {
     Q_OBJECT
 public:
     explicit TreeController(QObject* parent = nullptr);
@@ -27,17 +26,13 @@ public:
 
 signals:
     void taskStarted(cx::ui::TreeTaskKind kind, const QString& description);
-    void taskFinished(cx::ui::TreeTaskKind kind, const QString& outcome);
-    void solveFailed(const QString& message);
+    void taskFinished(cx::ui::TreeTaskKind kind, cx::ui::TaskOutcome outcome);
     void analysisReady(const cx::ui::TreeAnalysis& analysis);
 
 protected:
     QString taskFailureTitle(TreeTaskKind kind) const override;
-    QString solveFailureTitle() const override;
-    void dispatchSolve(TreeSolveRequest request) override;
 
 private:
-    SolveStatistics m_statistics;
     TreeAnalysis m_analysis;
 };
 

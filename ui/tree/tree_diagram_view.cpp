@@ -1,6 +1,6 @@
 #include "ui/tree/tree_diagram_view.h"
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QMouseEvent>
 #include <QPainter>

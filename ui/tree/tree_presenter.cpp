@@ -185,11 +185,7 @@ std::shared_ptr<const LaneIntervals> differingLane(const cx::MultiCellTracks& tr
         auto& list = lane->byChrom[tracks.chroms[static_cast<size_t>(change.chrom)]];
         const std::int64_t begin = change.begin * tracks.binSize;
         const std::int64_t end = change.end * tracks.binSize;
-        if (!list.empty() && list.back().end >= begin) {
-            list.back().end = std::max(list.back().end, end);
-        } else {
-            list.push_back({begin, end});
-        }
+        cx::appendMerged(list, {begin, end});
     }
     return lane;
 }
@@ -200,20 +196,6 @@ QString differingRegionsBed(const cx::MultiCellTracks& tracks,
     std::ostringstream out;
     cx::writeStateChangesBed(out, tracks, cx::stateChanges(segmentation, cell, 0), labels);
     return QString::fromStdString(out.str());
-}
-
-QString promoterF1Tsv(const std::vector<PromoterF1Row>& rows, const QStringList& labels) {
-    QString out = QStringLiteral("method\tcell\tstate\tprecision\trecall\tf1\n");
-    for (const auto& row : rows) {
-        const QString state =
-            row.state >= 0 && row.state < labels.size() ? labels[row.state] : QString();
-        out += QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\n")
-                   .arg(row.method, row.cell, state)
-                   .arg(row.precision, 0, 'g', 6)
-                   .arg(row.recall, 0, 'g', 6)
-                   .arg(row.f1, 0, 'g', 6);
-    }
-    return out;
 }
 
 } // namespace cx::ui

@@ -3,7 +3,7 @@
 // What the Tree workspace shows, computed from its results: pure functions, unit-tested in
 // tests/ui/tree/test_tree_presenter.cpp.
 
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_types.h"
 
 #include <QColor>
@@ -68,8 +68,5 @@ QString differingRegionsBed(const cx::MultiCellTracks& tracks,
                             const cx::TreeSegmentation& segmentation, int cell,
                             const std::vector<std::string>& labels);
 
-/// The promoter F1 table as TSV (method, cell, state, precision, recall, f1); `labels` indexed
-/// by model state.
-QString promoterF1Tsv(const std::vector<PromoterF1Row>& rows, const QStringList& labels);
 
 } // namespace cx::ui

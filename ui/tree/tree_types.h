@@ -5,10 +5,11 @@
 
 #include "core/common/cancel.h"
 #include "core/tree/multi_cell_tracks.h"
+#include "core/tree/promoter_evaluation.h"
 #include "core/tree/spectral_tree.h"
 #include "core/tree/tree_decoding.h"
 #include "core/tree/tree_spec.h"
-#include "ui/chromatin/chromatin_types.h"
+#include "ui/views/segmentation_types.h"
 
 #include <QMetaType>
 #include <QString>
@@ -36,16 +37,6 @@ struct TreeLearnRequest {
     bool comparePerCell = false;
 };
 
-/// One row of the promoter F1 table.
-struct PromoterF1Row {
-    QString method; ///< "spectral-tree" or "per-cell"
-    QString cell;
-    int state = -1; ///< 0-based state scored as the promoter
-    double precision = 0;
-    double recall = 0;
-    double f1 = 0;
-};
-
 /// A learnt and decoded tree: the tracks, the model, every cell's states (also as a combined
 /// ChromatinData + runs for SegmentationTrackView, tracks ordered cell by cell) and the F1 rows.
 struct TreeAnalysis {
@@ -56,18 +47,11 @@ struct TreeAnalysis {
     std::shared_ptr<const cx::TreeSegmentation> segmentation;
     std::shared_ptr<const cx::ChromatinData> trackData;
     SegmentationHandle runs;
-    std::vector<PromoterF1Row> promoterF1;
+    std::vector<cx::PromoterF1Row> promoterF1;
     double learnMs = 0;
     double decodeMs = 0;
 
     bool isValid() const { return learned != nullptr; }
-};
-
-/// Unused solve request of the controller base: the Tree workspace has one long task only.
-struct TreeSolveRequest {
-    quint64 generation = 0;
-    quint64 epoch = 0;
-    cx::CancelToken cancel;
 };
 
 } // namespace cx::ui

@@ -7,23 +7,6 @@
 
 namespace cx::ui {
 
-namespace {
-void scoreCells(const cx::MultiCellTracks& tracks,
-                const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
-                const cx::TssTruth& truth, int numStates, int fixedState, const QString& method,
-                std::vector<PromoterF1Row>& rows) {
-    for (int c = 0; c < tracks.numCells(); ++c) {
-        const auto& cellStates = states[static_cast<size_t>(c)];
-        const int state = fixedState >= 0
-                              ? fixedState
-                              : cx::promoterStateByEnrichment(cellStates, truth, numStates);
-        const cx::PromoterScore score = cx::scorePromoterState(cellStates, truth, state);
-        rows.push_back({method, QString::fromStdString(tracks.cells[static_cast<size_t>(c)]),
-                        state, score.precision, score.recall, score.f1});
-    }
-}
-} // namespace
-
 TreeAnalysis TreeWorker::analyse(const TreeLearnRequest& request, const cx::CancelToken& cancel,
                                  const cx::ProgressFn& progress) {
     TreeAnalysis analysis;
@@ -82,13 +65,16 @@ TreeAnalysis TreeWorker::analyse(const TreeLearnRequest& request, const cx::Canc
             cx::readTssTruth(request.tssPath.toStdString(), tracks->chroms, tracks->chromBins,
                              tracks->binSize, request.flank);
         const int k = request.options.numStates;
-        scoreCells(*tracks, analysis.segmentation->states, truth, k, request.promoterState - 1,
-                   QStringLiteral("spectral-tree"), analysis.promoterF1);
+        analysis.promoterF1 =
+            cx::scorePromoterCells(tracks->cells, analysis.segmentation->states, truth, k,
+                                   request.promoterState - 1, "spectral-tree");
         if (request.comparePerCell) {
             const cx::PerCellHmmResult perCell = cx::perCellSpectralHmms(
                 *tracks, k, request.options.decomposition, request.options.seed, cancel);
-            scoreCells(*tracks, perCell.states, truth, k, -1, QStringLiteral("per-cell"),
-                       analysis.promoterF1);
+            for (cx::PromoterF1Row& row :
+                 cx::scorePromoterCells(tracks->cells, perCell.states, truth, k, -1, "per-cell")) {
+                analysis.promoterF1.push_back(std::move(row));
+            }
         }
     }
     analysis.tracks = std::move(tracks);

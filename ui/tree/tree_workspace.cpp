@@ -3,8 +3,8 @@
 #include "ui/tree/tree_workspace.h"
 
 #include "core/tree/multi_cell_tracks.h"
-#include "ui/chromatin/state_matrix_model.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/state_matrix_model.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
@@ -48,7 +48,7 @@ QStringList binarizedFiles(const QString& folder) {
 
 } // namespace
 
-TreeWorkspace::TreeWorkspace(QWidget* parent) : Workspace(parent) {
+TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_controller = new TreeController(this);
 
     auto* dataPanel = new QWidget;
@@ -196,7 +196,7 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : Workspace(parent) {
     connect(m_exportF1, &QAction::triggered, this, [this] {
         exportTextInteractively(this, tr("Promoter F1"), QStringLiteral("promoter_f1"),
                                 {tr("Tab-separated values (*.tsv)")}, [this](const QString&) {
-                                    return promoterF1Tsv(analysis().promoterF1, stateLabels());
+                                    return promoterF1Text();
                                 });
     });
     connect(m_exportTree, &QAction::triggered, this, [this] {
@@ -236,10 +236,10 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : Workspace(parent) {
                 emit settledChanged();
             });
     connect(m_controller, &TreeController::taskFinished, this,
-            [this](TreeTaskKind, const QString& outcome) {
+            [this](TreeTaskKind, TaskOutcome outcome) {
                 emit taskFinished(outcome);
-                if (outcome != QLatin1String("finished")) {
-                    m_status->setText(outcome == QLatin1String("cancelled")
+                if (outcome != TaskOutcome::Finished) {
+                    m_status->setText(outcome == TaskOutcome::Cancelled
                                           ? tr("Cancelled: the previous result stays.")
                                           : tr("Failed: the previous result stays."));
                     m_pendingSection.reset();
@@ -457,6 +457,14 @@ QList<QAction*> TreeWorkspace::exportActions() const {
     return {m_exportChanges, m_exportF1, m_exportTree};
 }
 
+QString TreeWorkspace::promoterF1Text() const {
+    std::vector<std::string> labels;
+    for (const QString& label : stateLabels()) {
+        labels.push_back(label.toStdString());
+    }
+    return QString::fromStdString(cx::promoterF1Tsv(analysis().promoterF1, labels));
+}
+
 QList<WorkspaceFigure> TreeWorkspace::figures() const {
     QList<WorkspaceFigure> out = Workspace::figures();
     const TreeDiagramView* diagram = m_diagram;
@@ -477,7 +485,7 @@ QList<WorkspaceTable> TreeWorkspace::tables() const {
     }
     if (!analysis().promoterF1.empty()) {
         out.append({QStringLiteral("promoter_f1"),
-                    [this] { return promoterF1Tsv(analysis().promoterF1, stateLabels()); }});
+                    [this] { return promoterF1Text(); }});
     }
     for (size_t v = 1; v < analysis().tree.names.size(); ++v) {
         const QString cell = QString::fromStdString(analysis().tree.names[v]);

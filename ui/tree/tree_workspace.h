@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/session/tree_section.h"
-#include "ui/chromatin/state_catalog.h"
-#include "ui/framework/workspace.h"
+#include "ui/views/state_catalog.h"
+#include "ui/framework/sectioned_workspace.h"
 #include "ui/tree/tree_types.h"
 
 #include <optional>
@@ -35,8 +35,10 @@ class TreeDiagramView;
 /// tracks per cell type with a lane per child marking where its state differs from the root's
 /// (exportable as BED), and the promoter F1 table per cell and method. Learning runs in the
 /// background (TreeController) with progress and Cancel.
-class TreeWorkspace : public Workspace {
+class TreeWorkspace : public SectionedWorkspace<TreeWorkspace, cx::TreeSection> {
     Q_OBJECT
+    friend SectionedWorkspace;
+
 public:
     explicit TreeWorkspace(QWidget* parent = nullptr);
     ~TreeWorkspace() override;
@@ -53,11 +55,7 @@ public:
     void cancelTask() override;
     bool isSettled() const override;
 
-    QString sessionKey() const override { return QString::fromLatin1(cx::TreeSection::kKey); }
     bool hasSessionData() const override;
-    cx::SessionJson saveSession(const std::filesystem::path& sessionDirectory) const override;
-    std::function<void()> readSession(const cx::Session& session,
-                                      cx::PathResolver& resolver) override;
     void clearSession() override;
 
     /// Opens tracks (files or folders); proposes a star tree when the current one does not fit.
@@ -87,6 +85,8 @@ public:
     bool exportDifferingRegions(const QString& cell, const QString& path, QString* error) const;
     /// The model's state labels (the shared names, by model state).
     QStringList stateLabels() const;
+    /// The promoter F1 table as TSV (cx::promoterF1Tsv with the shown state names).
+    QString promoterF1Text() const;
 
 private:
     TreeLearnRequest currentRequest() const;
@@ -105,8 +105,6 @@ private:
     QStringList m_cells;
     QString m_tssPath;
     StateCatalog m_catalog;
-    std::optional<cx::TreeSection> m_pendingSection;
-    cx::TreeSection m_sessionBase;
 
     QLabel* m_dataSummary = nullptr;
     QLabel* m_tssLabel = nullptr;

@@ -2,7 +2,7 @@
 // stacked segmentation tracks with the lanes of regions differing from the root, the F1 table.
 #include "ui/tree/tree_workspace.h"
 
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/tree/tree_presenter.h"
@@ -74,15 +74,16 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
 
     m_f1Table->setRowCount(0);
     const QStringList labels = stateLabels();
-    for (const PromoterF1Row& row : result.promoterF1) {
+    for (const cx::PromoterF1Row& row : result.promoterF1) {
         const int r = m_f1Table->rowCount();
         m_f1Table->insertRow(r);
-        const QStringList cells = {row.method, row.cell,
-                                   row.state >= 0 && row.state < labels.size() ? labels[row.state]
-                                                                               : QString(),
-                                   QString::number(row.precision, 'f', 3),
-                                   QString::number(row.recall, 'f', 3),
-                                   QString::number(row.f1, 'f', 3)};
+        const int state = row.score.state;
+        const QStringList cells = {QString::fromStdString(row.method),
+                                   QString::fromStdString(row.cell),
+                                   state >= 0 && state < labels.size() ? labels[state] : QString(),
+                                   QString::number(row.score.precision, 'f', 3),
+                                   QString::number(row.score.recall, 'f', 3),
+                                   QString::number(row.score.f1, 'f', 3)};
         for (int c = 0; c < cells.size(); ++c) {
             m_f1Table->setItem(r, c, new QTableWidgetItem(cells[c]));
         }

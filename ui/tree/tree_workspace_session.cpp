@@ -5,7 +5,7 @@
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/views/heatmap_view.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include <QLabel>
 #include <QTableWidget>
 #include "ui/views/segmentation_track_view.h"
@@ -58,16 +58,6 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     }
     section.savedBy.clear();
     return section;
-}
-
-cx::SessionJson TreeWorkspace::saveSession(const std::filesystem::path& sessionDirectory) const {
-    return currentSection().toJson(sessionDirectory);
-}
-
-std::function<void()> TreeWorkspace::readSession(const cx::Session& session,
-                                                 cx::PathResolver& resolver) {
-    const cx::TreeSection section = cx::TreeSection::fromSession(session, resolver);
-    return [this, section] { openSection(section); };
 }
 
 void TreeWorkspace::openSection(const cx::TreeSection& section) {

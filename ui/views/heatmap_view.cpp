@@ -1,7 +1,7 @@
 #include "ui/views/heatmap_view.h"
 
-#include "ui/chromatin/state_matrix_model.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/state_matrix_model.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/views/view_painting.h"
 
 #include <QEvent>

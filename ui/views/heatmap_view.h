@@ -1,6 +1,8 @@
 #pragma once
 
 #include "ui/views/colour_scale.h"
+#include "ui/widgets/exportable_figure.h"
+#include "ui/widgets/state_matrix_model.h" // complete for QPointer<StateMatrixModel> (moc)
 
 #include <QPointer>
 #include <QWidget>
@@ -9,8 +11,6 @@ class QLineEdit;
 
 namespace cx::ui {
 
-class StateMatrixModel;
-
 /// A states × columns heatmap in the ChromHMM convention: states as rows (colour swatch and
 /// name on the left), columns (marks, states or annotations) labelled on top, one colour scale
 /// for every cell with a legend underneath, values written in the cells when they fit and on
@@ -18,9 +18,12 @@ class StateMatrixModel;
 /// state's signed weight as a bar (blue > 0, orange < 0); "dimmed" rows (background-like
 /// states) are drawn faded. Row names can be edited in place (double-click) when enabled;
 /// the edit goes to the model's setHeaderData. Paints the model; owns no data.
-class HeatmapView : public QWidget {
+class HeatmapView : public QWidget, public ExportableFigure {
     Q_OBJECT
 public:
+    QString figureKind() const override { return QStringLiteral("heatmap"); }
+    int figureKindOrder() const override { return 0; }
+    QString figureTitle() const override { return title(); }
     explicit HeatmapView(QWidget* parent = nullptr);
 
     void setModel(StateMatrixModel* model);
@@ -39,11 +42,11 @@ public:
     void setMaximumCellSize(const QSizeF& size);
 
     /// Draws the heatmap (title, labels, legend) as a stand-alone figure into `target`.
-    void paintFigure(QPainter& painter, const QRectF& target) const;
+    void paintFigure(QPainter& painter, const QRectF& target) const override;
     /// Print size of the figure (logical units, 1/96 in), whatever the view's size on screen:
     /// the narrowest journal width (89, 120 or 183 mm) whose cells hold their values and whose
     /// labels are not shortened; the rows decide the height (at most a page).
-    QSizeF figureSize() const;
+    QSizeF figureSize() const override;
 
     /// Geometry in widget coordinates (tests, editing).
     QRectF cellRect(int row, int column) const;

@@ -1,6 +1,6 @@
 #include "ui/views/segmentation_track_view.h"
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/views/view_painting.h"
 
 #include <QHelpEvent>

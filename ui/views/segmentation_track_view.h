@@ -1,6 +1,7 @@
 #pragma once
 
-#include "ui/chromatin/chromatin_types.h"
+#include "ui/widgets/exportable_figure.h"
+#include "ui/views/segmentation_types.h"
 
 #include <QColor>
 #include <QWidget>
@@ -23,9 +24,11 @@ struct TrackLane {
 /// the states' shares of that pixel as stacked colours (so rare states such as promoters stay
 /// visible at chromosome scale instead of being hidden by the majority state). Painting
 /// touches only the runs and intervals in view (binary search), never every bin.
-class SegmentationTrackView : public QWidget {
+class SegmentationTrackView : public QWidget, public ExportableFigure {
     Q_OBJECT
 public:
+    QString figureKind() const override { return QStringLiteral("segmentation"); }
+    int figureKindOrder() const override { return 3; }
     explicit SegmentationTrackView(QWidget* parent = nullptr);
 
     /// New tracks: chooses the first chromosome and shows all of it.
@@ -64,10 +67,10 @@ public:
     /// Track indices (into the data) drawn as rows, in order.
     const std::vector<int>& rowTracks() const { return m_rowTracks; }
 
-    void paintFigure(QPainter& painter, const QRectF& target) const;
+    void paintFigure(QPainter& painter, const QRectF& target) const override;
     /// Print size of the figure (logical units, 1/96 in): 1.5 journal columns (a double column
     /// from four rows and lanes on), every row and lane at full height.
-    QSizeF figureSize() const;
+    QSizeF figureSize() const override;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

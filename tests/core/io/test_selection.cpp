@@ -131,5 +131,44 @@ TEST(Selection, TopValuesSortsByDocumentCountThenName) {
     EXPECT_EQ(topValues(manual, 0), topValues(topics, 0));
 }
 
+TEST(Selection, ForegroundBackgroundByRuleComplementOrAll) {
+    const ForegroundBackground byRule =
+        selectForegroundBackground(labelled(), "topics=pets", BackgroundMode::Rule, "author=alice");
+    EXPECT_EQ(byRule.foreground, (Documents{0, 1}));
+    EXPECT_EQ(byRule.background, (Documents{0, 2}));
+    EXPECT_EQ(byRule.overlap, 1);
+
+    const ForegroundBackground rest = selectForegroundBackground(
+        labelled(), "topics=pets", BackgroundMode::NotForeground, "ignored=rule");
+    EXPECT_EQ(rest.background, (Documents{2, 3}));
+    EXPECT_EQ(rest.overlap, 0);
+    EXPECT_TRUE(rest.backgroundWarnings.empty());
+
+    const ForegroundBackground all =
+        selectForegroundBackground(labelled(), "topics=pets", BackgroundMode::All);
+    EXPECT_EQ(all.background, (Documents{0, 1, 2, 3}));
+    EXPECT_EQ(all.overlap, 2);
+}
+
+TEST(Selection, ForegroundBackgroundKeepsEachRulesWarnings) {
+    const ForegroundBackground selected = selectForegroundBackground(
+        labelled(), "topics=pets,unicorn", BackgroundMode::Rule, "author=carol,dragon");
+    ASSERT_EQ(selected.foregroundWarnings.size(), 1u);
+    EXPECT_NE(selected.foregroundWarnings[0].find("'unicorn'"), std::string::npos);
+    ASSERT_EQ(selected.backgroundWarnings.size(), 1u);
+    EXPECT_NE(selected.backgroundWarnings[0].find("'dragon'"), std::string::npos);
+    expectInputError([] { selectForegroundBackground(labelled(), "topics=", BackgroundMode::All); },
+                     {"rule 'topics='"});
+}
+
+TEST(Selection, MatchForegroundFlagsTheForegroundDocumentsTheRuleSelects) {
+    // Foreground {0, 2, 3}; positives "author=alice" = {0, 2}.
+    EXPECT_EQ(matchForeground(labelled(), {0, 2, 3}, "author=alice"),
+              (std::vector<bool>{true, true, false}));
+    EXPECT_EQ(matchForeground(labelled(), {}, "author=alice"), std::vector<bool>{});
+    expectInputError([] { matchForeground(labelled(), {0}, "colour=red"); },
+                     {"unknown field 'colour'"});
+}
+
 } // namespace
 } // namespace cx

@@ -210,7 +210,7 @@ TEST(ChromatinController, CancelDuringMomentsKeepsThePreviousModelAndCanRestart)
     }
     ASSERT_TRUE(waitUntil([&] { return !controller.isTaskRunning(); }));
     ASSERT_GE(finished.count(), 1);
-    EXPECT_EQ(finished.last().at(1).toString(), QStringLiteral("cancelled"));
+    EXPECT_EQ(finished.last().at(1).value<cx::ui::TaskOutcome>(), cx::ui::TaskOutcome::Cancelled);
     EXPECT_EQ(controller.moments(), momentsBefore);
     EXPECT_EQ(controller.solution().generation, shownBefore);
     EXPECT_EQ(controller.regions(), momentsBefore->choice); // reverted to the moments' choice

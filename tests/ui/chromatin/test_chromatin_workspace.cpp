@@ -6,10 +6,10 @@
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/widgets/gamma_control.h"
 #include "ui/chromatin/annotation_list_model.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topics_workspace.h"
 #include "ui/views/heatmap_view.h"
@@ -95,7 +95,7 @@ void openSliceLikeAUser(MainWindow& window, ChromatinWorkspace* chromatin) {
 TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWithGamma) {
     ErrorRecorder errors;
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     ASSERT_NE(chromatin, nullptr);
     openSliceLikeAUser(window, chromatin);
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
@@ -165,7 +165,7 @@ TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWit
 
 TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     chromatin->setGamma(0.8);
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
@@ -249,7 +249,7 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
 
 TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeightsChart) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     ASSERT_TRUE(waitUntil([&] {
         return !chromatin->controller()->sweep().isEmpty() &&
@@ -307,7 +307,7 @@ TEST(ChromatinWorkspace, GammaWithoutAValidModelIsFlaggedInTheHeatmapAndTheWeigh
 
 TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHeatmap) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     ASSERT_TRUE(waitUntil([&] {
         return chromatin->controller()->sweep().path != nullptr &&
@@ -389,7 +389,7 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
 // them into one specific state; at γ = 0 the decoded contrast is a share, never below −ω.
 TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     QStringList messages;
     QObject::connect(chromatin, &cx::ui::Workspace::statusMessage,
@@ -436,7 +436,7 @@ TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
 // state, and the γ = 0 side named states on its own).
 TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     // Both sides show the same (spectral) model only without the Baum–Welch refinement of the
     // γ = 0 side, which new analyses do by default (its identities: ProjectSession.
@@ -472,7 +472,7 @@ TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
 
 TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     ASSERT_TRUE(waitUntil([&] {
         return settledWithModel(chromatin) && chromatin->controller()->solution().onPath;
@@ -530,7 +530,7 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
 // another name or colour, nor a name given to two identities.
 TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGamma) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     const auto onPath = [&] {
         const auto& solution = chromatin->controller()->solution();
@@ -668,7 +668,7 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
 
 TEST(ChromatinWorkspace, SegmentationExportsAsParsableBed9) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     const QString bed = chromatin->segmentationBed();
     ASSERT_FALSE(bed.isEmpty());
@@ -762,7 +762,7 @@ TEST(ChromatinWorkspace, GammaDragNeverStallsTheEventLoop) {
     window.resize(1440, 900);
     window.show();
     window.setCurrentWorkspace(QStringLiteral("chromatin"));
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 60000));
     measureGammaDrag(chromatin, "chromatin demo (2 × 150k bins)");
@@ -791,7 +791,7 @@ TEST(ChromatinWorkspace, GammaDragOnTheWholeChr11) {
     window.resize(1440, 900);
     window.show();
     window.openPath(session);
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     EXPECT_EQ(window.currentWorkspace(), chromatin);
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 60000));
     EXPECT_EQ(chromatin->controller()->data().data->totalBins(), 2 * 672261);
@@ -804,8 +804,8 @@ TEST(ChromatinWorkspace, DemoOpensInBothWorkspacesAndBadDescriptorIsReported) {
     window.setSettingsPersistent(false);
     window.show();
     ASSERT_TRUE(window.openDemo());
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
-    EXPECT_EQ(window.currentWorkspace(), window.topicsWorkspace()); // Topics stays first
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
+    EXPECT_EQ(window.currentWorkspace(), window.workspace<cx::ui::TopicsWorkspace>()); // Topics stays first
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 60000));
     EXPECT_EQ(chromatin->controller()->data().data->totalBins(), 300000);
     EXPECT_EQ(chromatin->annotationModel()->rowCount(), 7);
@@ -840,7 +840,7 @@ TEST(ChromatinWorkspace, DemoOpensInBothWorkspacesAndBadDescriptorIsReported) {
 
 TEST(ChromatinWorkspace, FiguresExportInEveryFormat) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
@@ -896,7 +896,7 @@ TEST(Screenshot, ChromatinTabRendersANonBlankWindow) {
 
 TEST(ChromatinWorkspace, TrackViewZoomsScrollsAndReadsStatesFromTheRuns) {
     MainWindow window;
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
     cx::ui::SegmentationTrackView* view = chromatin->trackView();
     ASSERT_EQ(view->chromosomes(), QStringList{QStringLiteral("chr11")});
@@ -963,7 +963,7 @@ TEST(ChromatinWorkspace, OpeningTracksOffersTheChromHmmCoordsFilesNextToThem) {
     window.setSettingsPersistent(false);
     window.show();
     window.openPath(track); // routed to the Chromatin tab: a binarized track
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     EXPECT_EQ(window.currentWorkspace(), chromatin);
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
     AnnotationListModel* model = chromatin->annotationModel();

@@ -3,7 +3,7 @@
 // the path does not have never take an identity's name, and the weights chart draws one line
 // per identity with gaps where it does not exist. A synthetic three-point path with known ids.
 #include "ui/chromatin/chromatin_presenter.h"
-#include "ui/chromatin/state_catalog.h"
+#include "ui/views/state_catalog.h"
 
 #include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_path.h"

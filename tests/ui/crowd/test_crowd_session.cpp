@@ -56,7 +56,7 @@ void writeCrowd(const QTemporaryDir& dir, int items, int workers, std::uint64_t 
 }
 
 bool crowdSettled(MainWindow& window) {
-    const bool settled = waitUntil([&] { return window.crowdWorkspace()->isSettled(); }, 60000);
+    const bool settled = waitUntil([&] { return window.workspace<cx::ui::CrowdWorkspace>()->isSettled(); }, 60000);
     QTest::qWait(120); // the modified check is coalesced
     return settled;
 }
@@ -118,7 +118,7 @@ TEST(CrowdSession, SaveAndReopenGivesTheSameNumbersAndView) {
     {
         MainWindow window;
         window.setSettingsPersistent(false);
-        CrowdWorkspace* crowd = window.crowdWorkspace();
+        CrowdWorkspace* crowd = window.workspace<cx::ui::CrowdWorkspace>();
         crowd->openFiles(dir.filePath(QStringLiteral("labels.csv")),
                          dir.filePath(QStringLiteral("gold.csv")));
         ASSERT_TRUE(crowdSettled(window));
@@ -152,21 +152,21 @@ TEST(CrowdSession, SaveAndReopenGivesTheSameNumbersAndView) {
     reopened.setSettingsPersistent(false);
     reopened.openPath(file);
     ASSERT_TRUE(crowdSettled(reopened));
-    expectSame(saved, CrowdSnapshot::of(*reopened.crowdWorkspace()));
+    expectSame(saved, CrowdSnapshot::of(*reopened.workspace<cx::ui::CrowdWorkspace>()));
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     EXPECT_TRUE(reopened.windowTitle().contains(QStringLiteral("crowd.cxproj")));
 
     // Reopening reuses the labels read: the same data object, the same numbers.
-    const CrowdData data = reopened.crowdWorkspace()->controller()->data();
+    const CrowdData data = reopened.workspace<cx::ui::CrowdWorkspace>()->controller()->data();
     reopened.openPath(file);
     ASSERT_TRUE(crowdSettled(reopened));
-    EXPECT_EQ(reopened.crowdWorkspace()->controller()->data(), data);
-    expectSame(saved, CrowdSnapshot::of(*reopened.crowdWorkspace()));
+    EXPECT_EQ(reopened.workspace<cx::ui::CrowdWorkspace>()->controller()->data(), data);
+    expectSame(saved, CrowdSnapshot::of(*reopened.workspace<cx::ui::CrowdWorkspace>()));
 
     // File ▸ New drops the labels and results.
-    reopened.crowdWorkspace()->clearSession();
-    EXPECT_FALSE(reopened.crowdWorkspace()->hasSessionData());
-    EXPECT_FALSE(reopened.crowdWorkspace()->shownRun().has_value());
+    reopened.workspace<cx::ui::CrowdWorkspace>()->clearSession();
+    EXPECT_FALSE(reopened.workspace<cx::ui::CrowdWorkspace>()->hasSessionData());
+    EXPECT_FALSE(reopened.workspace<cx::ui::CrowdWorkspace>()->shownRun().has_value());
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
@@ -199,7 +199,7 @@ TEST(CrowdSession, ACommandLineSessionOpensWithTheCoreNumbers) {
     window.setSettingsPersistent(false);
     window.openPath(file);
     ASSERT_TRUE(crowdSettled(window));
-    CrowdWorkspace* crowd = window.crowdWorkspace();
+    CrowdWorkspace* crowd = window.workspace<cx::ui::CrowdWorkspace>();
     EXPECT_EQ(window.currentWorkspace(), crowd) << "the session's active workspace";
     const CrowdRun& run = *crowd->shownRun();
     EXPECT_EQ(run.method, cx::CrowdMethod::Em);

@@ -5,7 +5,7 @@
 
 #include "core/crowd/synthetic_crowd.h"
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_results_panel.h"
 #include "ui/crowd/crowd_workspace.h"
@@ -140,7 +140,7 @@ TEST(CrowdController, WorksOffTheGuiThreadAndTheNewestRunWins) {
     ASSERT_TRUE(loaded.wait(20000));
     ASSERT_EQ(finished.size(), 1);
     EXPECT_EQ(finished.front().at(0).value<CrowdTaskKind>(), CrowdTaskKind::Load);
-    EXPECT_EQ(finished.front().at(1).toString(), QStringLiteral("finished"));
+    EXPECT_EQ(finished.front().at(1).value<cx::ui::TaskOutcome>(), cx::ui::TaskOutcome::Finished);
 
     // Three runs in a row: the first two are superseded, only the last is reported.
     QSignalSpy ready(&controller, &CrowdController::runReady);

@@ -101,8 +101,8 @@ TEST_P(BadInputDialog, NamesTheFileReadablyAndKeepsWhatWasLoaded) {
     ErrorRecorder errors;
     MainWindow window;
     window.setSettingsPersistent(false);
-    auto* topics = window.topicsWorkspace();
-    auto* chromatin = window.chromatinWorkspace();
+    auto* topics = window.workspace<cx::ui::TopicsWorkspace>();
+    auto* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     // Something loaded before, in each place a file can go.
     topics->openCorpus(cx::ui::test::syntheticCorpus(300, 200));
     const auto corpus = topics->controller()->corpus().corpus;

@@ -159,10 +159,10 @@ TEST(DesktopProgram, EveryTabFits1024x700WithTheDemoOpen) {
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(cx::ui::test::waitUntil(
         [&] {
-            return window.topicsWorkspace()->isSettled() &&
-                   window.topicsWorkspace()->controller()->solution().isValid() &&
-                   window.chromatinWorkspace()->isSettled() &&
-                   window.chromatinWorkspace()->controller()->segmentation();
+            return window.workspace<cx::ui::TopicsWorkspace>()->isSettled() &&
+                   window.workspace<cx::ui::TopicsWorkspace>()->controller()->solution().isValid() &&
+                   window.workspace<cx::ui::ChromatinWorkspace>()->isSettled() &&
+                   window.workspace<cx::ui::ChromatinWorkspace>()->controller()->segmentation();
         },
         90000));
     expectEveryTabFits1024x700(window);

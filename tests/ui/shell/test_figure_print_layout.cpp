@@ -7,7 +7,7 @@
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/image_export_dialog.h"
 
 #include <QChart>

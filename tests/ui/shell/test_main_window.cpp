@@ -18,7 +18,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include "ui/shell/recent_files.h"
 #include "ui/dialogs/image_export_dialog.h"
@@ -59,6 +59,19 @@ bool settledWithResult(TopicsWorkspace* topics) {
 
 } // namespace
 
+TEST(MainWindow, HostsEveryRegisteredWorkspaceByName) {
+    MainWindow window;
+    EXPECT_EQ(window.workspaceNames(),
+              (QStringList{"topics", "chromatin", "crowd", "tree"}));
+    for (const QString& name : window.workspaceNames()) {
+        EXPECT_TRUE(window.setCurrentWorkspace(name)) << name.toStdString();
+        EXPECT_EQ(window.currentWorkspace()->title().toLower(), name);
+    }
+    EXPECT_TRUE(window.setCurrentWorkspace(QStringLiteral("TREE")));
+    EXPECT_FALSE(window.setCurrentWorkspace(QStringLiteral("forest")));
+    EXPECT_NE(window.workspace<cx::ui::TopicsWorkspace>(), nullptr);
+}
+
 TEST(MainWindow, DemoSessionEndToEnd) {
     ASSERT_FALSE(cx::ui::demoSessionPath().isEmpty()) << "resources/demo/demo.cxproj not found";
     ErrorRecorder errors;
@@ -67,7 +80,7 @@ TEST(MainWindow, DemoSessionEndToEnd) {
     window.resize(1280, 800);
     window.show();
     ASSERT_TRUE(window.openDemo());
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }, 60000))
         << errors.messages.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join(QLatin1Char('\n')).toStdString();
@@ -146,7 +159,7 @@ TEST(MainWindow, DemoSessionEndToEnd) {
 TEST(MainWindow, PickersWriteRulesAndRulesDrivePickers) {
     MainWindow window;
     window.setSettingsPersistent(false);
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     topics->openCorpus(cx::ui::test::syntheticCorpus(300, 200));
     cx::ui::SelectionPicker* picker = topics->dataPanel()->foregroundPicker();
     picker->setRule(QStringLiteral("set=a,b"));
@@ -174,7 +187,7 @@ TEST(MainWindow, FailedLoadShowsFileAndKeepsTheCorpus) {
     ErrorRecorder errors;
     MainWindow window;
     window.setSettingsPersistent(false);
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     topics->openCorpus(cx::ui::test::syntheticCorpus(300, 200));
     const auto corpus = topics->controller()->corpus().corpus;
     topics->openPath(QStringLiteral(CX_SOURCE_DIR "/CMakeLists.txt"));
@@ -198,7 +211,7 @@ TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     window.setSettingsPersistent(false);
     window.resize(1280, 800);
     window.show();
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(waitUntil([&] { return settledWithResult(topics); }, 60000));
     std::vector<qint64> latencies;
@@ -234,7 +247,7 @@ TEST(MainWindow, ProgressShowsAndCancelKeepsTheResults) {
     window.setSettingsPersistent(false);
     window.resize(1280, 800);
     window.show();
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     topics->openCorpus(cx::ui::test::syntheticCorpus(20000, 3000));
     cx::ui::TopicsDataPanel* data = topics->dataPanel();
     data->foregroundPicker()->setRule(QStringLiteral("group=foreground"));
@@ -280,7 +293,7 @@ TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
     EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(&window, &drop);
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     ASSERT_TRUE(waitUntil([&] { return topics->controller()->corpus().corpus != nullptr; }, 30000))
         << errors.messages.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(errors.messages.isEmpty());
@@ -333,7 +346,7 @@ TEST(MainWindow, PickingValuesInTheListComputesTopics) {
     MainWindow window;
     window.setSettingsPersistent(false);
     window.show();
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     cx::ui::ModelParameters parameters = topics->analysisPanel()->parameters();
     parameters.numComponents = 4;
     topics->analysisPanel()->setParameters(parameters);
@@ -374,7 +387,7 @@ TEST(MainWindow, CtrlCCopiesTheTopicTableAsTsv) {
     MainWindow window;
     window.setSettingsPersistent(false);
     window.show();
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     topics->openCorpus(cx::ui::test::syntheticCorpus(600, 200));
     topics->controller()->setParameters(topics->analysisPanel()->parameters());
     topics->dataPanel()->foregroundPicker()->setRule(QStringLiteral("group=foreground"));

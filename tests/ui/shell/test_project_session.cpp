@@ -9,8 +9,8 @@
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/chromatin/state_catalog.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/views/state_catalog.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
 #include "ui/shell/recent_files.h"
@@ -63,8 +63,8 @@ bool chromatinSettled(ChromatinWorkspace* chromatin) {
 bool settleBoth(MainWindow& window) {
     const bool settled = waitUntil(
         [&] {
-            return topicsSettled(window.topicsWorkspace()) &&
-                   chromatinSettled(window.chromatinWorkspace());
+            return topicsSettled(window.workspace<cx::ui::TopicsWorkspace>()) &&
+                   chromatinSettled(window.workspace<cx::ui::ChromatinWorkspace>());
         },
         90000);
     QTest::qWait(120); // the modified check is coalesced (50 ms)
@@ -94,7 +94,7 @@ struct Snapshot {
 
     static Snapshot of(MainWindow& window) {
         Snapshot s;
-        TopicsWorkspace* topics = window.topicsWorkspace();
+        TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
         const auto& result = *topics->controller()->solution().result;
         s.topicWeights.assign(result.weights.data(), result.weights.data() + result.weights.size());
         s.topicLambdas.assign(result.lambdas.data(), result.lambdas.data() + result.lambdas.size());
@@ -104,7 +104,7 @@ struct Snapshot {
         s.topWords = topics->tablePanel()->model()->topWordCount();
         s.showAll = topics->tablePanel()->showAllAction()->isChecked();
         s.topicsGamma = topics->controller()->gamma();
-        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         const auto& hmm = *chromatin->controller()->solution().result;
         s.stateWeights.assign(hmm.weights.data(), hmm.weights.data() + hmm.weights.size());
         s.emissions.assign(hmm.markProbabilities.data(),
@@ -150,7 +150,7 @@ void openDemoAndEdit(MainWindow& window) {
     window.show();
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(settleBoth(window));
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     topics->tablePanel()->setTopWordCount(12);
     topics->tablePanel()->setShowAll(true);
     topics->analysisPanel()->setGamma(1.5);
@@ -159,7 +159,7 @@ void openDemoAndEdit(MainWindow& window) {
     parameters.decomposition = cx::Decomposition::Jennrich;
     topics->analysisPanel()->setParameters(parameters);
     emit topics->analysisPanel()->parametersChanged(parameters);
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     chromatin->analysisPanel()->decompositionCombo()->setCurrentIndex(1); // Jennrich
     chromatin->setGamma(0.5);
     ASSERT_TRUE(settleBoth(window));
@@ -204,33 +204,33 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
     expectSame(saved, Snapshot::of(reopened));
-    EXPECT_EQ(reopened.topicsWorkspace()->analysisPanel()->parameters().decomposition,
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->analysisPanel()->parameters().decomposition,
               cx::Decomposition::Jennrich);
-    EXPECT_EQ(reopened.topicsWorkspace()->controller()->parameters().decomposition,
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->parameters().decomposition,
               cx::Decomposition::Jennrich);
-    EXPECT_EQ(reopened.chromatinWorkspace()->controller()->parameters().decomposition,
+    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->parameters().decomposition,
               cx::AsymmetricInit::SimultaneousDiagonalization);
-    EXPECT_EQ(reopened.chromatinWorkspace()->analysisPanel()->decompositionCombo()->currentIndex(),
+    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->analysisPanel()->decompositionCombo()->currentIndex(),
               1);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     EXPECT_EQ(reopened.project()->filePath(), QFileInfo(file).absoluteFilePath());
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 
     // Opening the same session again reuses what is loaded: no corpus or track is read again.
-    const auto corpus = reopened.topicsWorkspace()->controller()->corpus().corpus;
-    const auto data = reopened.chromatinWorkspace()->controller()->data().data;
-    const int built = reopened.topicsWorkspace()->controller()->statistics().enginesBuilt;
+    const auto corpus = reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus;
+    const auto data = reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data;
+    const int built = reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt;
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
-    EXPECT_EQ(reopened.topicsWorkspace()->controller()->corpus().corpus, corpus);
-    EXPECT_EQ(reopened.chromatinWorkspace()->controller()->data().data, data);
-    EXPECT_EQ(reopened.topicsWorkspace()->controller()->statistics().enginesBuilt, built);
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus, corpus);
+    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data, data);
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt, built);
     expectSame(saved, Snapshot::of(reopened));
 
     // The scorer's smoothing is the session's: the demo's word-frequency prior was saved, and a
     // session that names the uniform one (or predates the field) sweeps with it.
     EXPECT_EQ(session.section("topics").at("model").at("smoothing_prior"), "frequency");
-    EXPECT_EQ(reopened.topicsWorkspace()->controller()->sweep().smoothing.prior,
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->sweep().smoothing.prior,
               cx::SmoothingPrior::WordFrequency);
     cx::Session uniform = cx::readSession(file.toStdString());
     cx::SessionJson topics = uniform.section("topics");
@@ -240,7 +240,7 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     cx::writeSession(uniform, uniformFile.toStdString());
     reopened.openPath(uniformFile);
     ASSERT_TRUE(settleBoth(reopened));
-    EXPECT_EQ(reopened.topicsWorkspace()->controller()->sweep().smoothing.prior,
+    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->sweep().smoothing.prior,
               cx::SmoothingPrior::Uniform);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
 }
@@ -258,7 +258,7 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
         window.show();
         ASSERT_TRUE(window.openDemo());
         ASSERT_TRUE(settleBoth(window));
-        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         QCheckBox* refit = chromatin->analysisPanel()->momentFitCheck();
         ASSERT_NE(refit, nullptr);
         EXPECT_FALSE(refit->toolTip().isEmpty());
@@ -293,7 +293,7 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
     reopened.show();
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
-    ChromatinWorkspace* chromatin = reopened.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = reopened.workspace<cx::ui::ChromatinWorkspace>();
     EXPECT_TRUE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
     EXPECT_EQ(chromatin->controller()->parameters().momentFit, 0);
     const auto& result = *chromatin->controller()->solution().result;
@@ -341,12 +341,12 @@ TEST(ProjectSession, CorruptNewerAndUnlocatableSessionsChangeNothing) {
     window.show();
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(settleBoth(window));
-    const auto corpus = window.topicsWorkspace()->controller()->corpus().corpus;
-    const auto data = window.chromatinWorkspace()->controller()->data().data;
+    const auto corpus = window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus;
+    const auto data = window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data;
     const auto unchanged = [&] {
-        return window.topicsWorkspace()->controller()->corpus().corpus == corpus &&
-               window.chromatinWorkspace()->controller()->data().data == data &&
-               window.chromatinWorkspace()->annotationModel()->rowCount() == 7 &&
+        return window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus == corpus &&
+               window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data == data &&
+               window.workspace<cx::ui::ChromatinWorkspace>()->annotationModel()->rowCount() == 7 &&
                window.project()->displayName() == QStringLiteral("Demo");
     };
 
@@ -407,7 +407,7 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
         MainWindow window;
         window.setSettingsPersistent(false);
         window.show();
-        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         chromatin->openTracks(tracks);
         ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->data().isValid(); }, 30000));
         chromatin->addAnnotations({genes});
@@ -431,7 +431,7 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
     window.setSettingsPersistent(false);
     window.show();
     window.openPath(file);
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     const bool settled = waitUntil([&] { return chromatinSettled(chromatin); }, 30000);
     ProjectSession::setLocateHandler([](const QString&, const QString&) { return QString(); });
     ASSERT_TRUE(settled) << errors.messages.join('\n').toStdString();
@@ -459,7 +459,7 @@ TEST(ProjectSession, FailedSaveKeepsTheOldFileAndTheUnsavedChanges) {
     const QString file = directory.filePath(QStringLiteral("keep.cxproj"));
     ASSERT_TRUE(window.project()->saveTo(file));
     const QByteArray before = readAll(file);
-    window.chromatinWorkspace()->setGamma(0.25);
+    window.workspace<cx::ui::ChromatinWorkspace>()->setGamma(0.25);
     ASSERT_TRUE(settleBoth(window));
     ASSERT_TRUE(window.project()->isModified());
     {
@@ -491,7 +491,7 @@ TEST(ProjectSession, UnsavedChangesAskSaveDiscardOrCancel) {
     ASSERT_TRUE(settleBoth(window));
     const QString file = directory.filePath(QStringLiteral("guard.cxproj"));
     ASSERT_TRUE(window.project()->saveTo(file));
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
 
     int asked = 0;
     ProjectSession::Choice answer = ProjectSession::Choice::Cancel;
@@ -523,7 +523,7 @@ TEST(ProjectSession, UnsavedChangesAskSaveDiscardOrCancel) {
     EXPECT_TRUE(window.project()->newSession());
     EXPECT_EQ(asked, 4);
     EXPECT_FALSE(chromatin->controller()->data().isValid());
-    EXPECT_FALSE(window.topicsWorkspace()->controller()->corpus().corpus);
+    EXPECT_FALSE(window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus);
     EXPECT_EQ(window.project()->displayName(), QStringLiteral("Untitled"));
     const cx::Session saved = cx::readSession(file.toStdString());
     EXPECT_EQ(saved.section("chromatin").at("model").at("gamma").get<double>(), 0.75);
@@ -549,7 +549,7 @@ TEST(ProjectSession, NewTracksAfterTheDemoDropTheDemosAnnotations) {
     window.setSettingsPersistent(false);
     window.show();
     ASSERT_TRUE(window.openDemo());
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin); }, 60000));
     ASSERT_EQ(chromatin->annotationModel()->rowCount(), 7);
     ASSERT_EQ(chromatin->controller()->regions().foreground.size(), 2);
@@ -607,7 +607,7 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     window.resize(1440, 900);
     window.show();
     ASSERT_TRUE(window.openDemo());
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     auto* controller = chromatin->controller();
     ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); },
                           120000));
@@ -687,7 +687,7 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     reopened.resize(1440, 900);
     reopened.show();
     reopened.openPath(file);
-    ChromatinWorkspace* again = reopened.chromatinWorkspace();
+    ChromatinWorkspace* again = reopened.workspace<cx::ui::ChromatinWorkspace>();
     ASSERT_TRUE(waitUntil(
         [&] { return chromatinSettled(again) && again->controller()->refinement(); }, 120000));
     ASSERT_TRUE(settleBoth(reopened));

@@ -37,15 +37,15 @@ using cx::ui::test::ErrorRecorder;
 using cx::ui::test::waitUntil;
 
 bool settled(MainWindow& window) {
-    TopicsWorkspace* topics = window.topicsWorkspace();
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     return topics->isSettled() && topics->controller()->solution().isValid() &&
            chromatin->isSettled() && chromatin->controller()->solution().isValid();
 }
 
 bool bandsShown(MainWindow& window) {
-    return window.topicsWorkspace()->controller()->lastBootstrap() != nullptr &&
-           window.chromatinWorkspace()->controller()->sweep().bootstrap != nullptr &&
+    return window.workspace<cx::ui::TopicsWorkspace>()->controller()->lastBootstrap() != nullptr &&
+           window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap != nullptr &&
            settled(window);
 }
 
@@ -58,11 +58,11 @@ void showWindow(MainWindow& window) {
 /// Every band number both workspaces show, flattened (NaN kept: compared NaN-aware).
 std::vector<double> bandNumbers(MainWindow& window) {
     std::vector<double> out;
-    const auto topics = window.topicsWorkspace()->controller()->lastBootstrap();
+    const auto topics = window.workspace<cx::ui::TopicsWorkspace>()->controller()->lastBootstrap();
     out.insert(out.end(), topics->aucLo.begin(), topics->aucLo.end());
     out.insert(out.end(), topics->aucHi.begin(), topics->aucHi.end());
     out.insert(out.end(), topics->identityStability.begin(), topics->identityStability.end());
-    const auto chromatin = window.chromatinWorkspace()->controller()->sweep().bootstrap;
+    const auto chromatin = window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap;
     for (const auto& row : chromatin->weightLo) {
         out.insert(out.end(), row.begin(), row.end());
     }
@@ -71,7 +71,7 @@ std::vector<double> bandNumbers(MainWindow& window) {
     }
     out.insert(out.end(), chromatin->identityStability.begin(), chromatin->identityStability.end());
     // What the weights chart draws.
-    for (const auto& line : window.chromatinWorkspace()->weightsChart()->lines()) {
+    for (const auto& line : window.workspace<cx::ui::ChromatinWorkspace>()->weightsChart()->lines()) {
         for (const QPointF& p : line.lower) {
             out.push_back(p.y());
         }
@@ -111,11 +111,11 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
         showWindow(window);
         ASSERT_TRUE(window.openDemo());
         ASSERT_TRUE(waitUntil([&] { return settled(window); }, 90000));
-        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->hasCurrentPath(); }, 60000));
         chromatin->analysisPanel()->replicatesSpin()->setValue(3);
         chromatin->analysisPanel()->bootstrapButton()->click();
-        TopicsWorkspace* topics = window.topicsWorkspace();
+        TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
         ASSERT_TRUE(waitUntil([&] { return topics->controller()->lastSweep() != nullptr; }, 90000));
         emit topics->specificityPanel()->bootstrapRequested(3);
         ASSERT_TRUE(waitUntil([&] { return bandsShown(window); }, 120000));
@@ -136,8 +136,8 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
         // The bootstraps run again by themselves, seeded by the model seed: the same numbers.
         ASSERT_TRUE(waitUntil([&] { return bandsShown(reopened); }, 120000));
         expectSameNumbers(saved, bandNumbers(reopened));
-        EXPECT_EQ(reopened.chromatinWorkspace()->analysisPanel()->replicatesSpin()->value(), 3);
-        EXPECT_EQ(reopened.topicsWorkspace()->specificityPanel()->bootstrapReplicates(), 3);
+        EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->analysisPanel()->replicatesSpin()->value(), 3);
+        EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->specificityPanel()->bootstrapReplicates(), 3);
         QTest::qWait(120); // the modified check is coalesced
         EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     }
@@ -155,7 +155,7 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
         MainWindow window;
         showWindow(window);
         window.openPath(longFile);
-        ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+        ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->isBootstrapRunning(); }, 90000));
         cx::ui::ChromatinAnalysisPanel* panel = chromatin->analysisPanel();
         EXPECT_FALSE(panel->bootstrapProgress()->isHidden());
@@ -191,7 +191,7 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
                     message.contains(QStringLiteral("/workspaces/chromatin/path/bootstrap")) &&
                     message.contains(QStringLiteral("got 1")))
             << message.toStdString();
-        EXPECT_FALSE(window.chromatinWorkspace()->controller()->data().isValid());
+        EXPECT_FALSE(window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().isValid());
     }
 }
 

@@ -8,7 +8,7 @@
 
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topic_table_panel.h"
 #include "ui/topics/topic_words_model.h"
@@ -54,10 +54,10 @@ constexpr int kSettleMs = kThreadSanitizer ? 900000 : 120000;
 bool demoSettled(MainWindow& window) {
     return waitUntil(
         [&] {
-            return window.topicsWorkspace()->isSettled() &&
-                   window.chromatinWorkspace()->isSettled() &&
-                   window.topicsWorkspace()->controller()->solution().isValid() &&
-                   window.chromatinWorkspace()->controller()->solution().isValid();
+            return window.workspace<cx::ui::TopicsWorkspace>()->isSettled() &&
+                   window.workspace<cx::ui::ChromatinWorkspace>()->isSettled() &&
+                   window.workspace<cx::ui::TopicsWorkspace>()->controller()->solution().isValid() &&
+                   window.workspace<cx::ui::ChromatinWorkspace>()->controller()->solution().isValid();
         },
         kSettleMs);
 }
@@ -65,13 +65,13 @@ bool demoSettled(MainWindow& window) {
 /// The views show one result: the topic table's solution is the controller's, the emission
 /// heatmap has one row per state of the shown chromatin solution.
 void expectConsistentViews(MainWindow& window, int step) {
-    TopicsWorkspace* topics = window.topicsWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     const auto& shown = topics->tablePanel()->model()->solution();
     const auto& current = topics->controller()->solution();
     if (shown.isValid() && current.isValid()) {
         ASSERT_EQ(shown.result, current.result) << "step " << step;
     }
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     const auto& solution = chromatin->controller()->solution();
     if (solution.isValid()) {
         ASSERT_EQ(chromatin->emissionModel()->rowCount(), solution.result->weights.size())
@@ -88,8 +88,8 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
     window.show();
     ASSERT_TRUE(window.openDemo());
     ASSERT_TRUE(demoSettled(window)) << errors.messages.join('\n').toStdString();
-    TopicsWorkspace* topics = window.topicsWorkspace();
-    ChromatinWorkspace* chromatin = window.chromatinWorkspace();
+    TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
+    ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
 
     std::mt19937_64 random(20261124);
     std::uniform_real_distribution<double> gammaOf(0.0, 3.0);
@@ -179,8 +179,8 @@ TEST(WorkerStress, ClosingTheWindowMidComputationNeverCrashes) {
         for (int i = 0; i < turns; ++i) {
             QApplication::processEvents();
         }
-        window->chromatinWorkspace()->setGamma(0.1 * static_cast<double>(random() % 20));
-        window->topicsWorkspace()->controller()->setGamma(0.1 * static_cast<double>(random() % 30));
+        window->workspace<cx::ui::ChromatinWorkspace>()->setGamma(0.1 * static_cast<double>(random() % 20));
+        window->workspace<cx::ui::TopicsWorkspace>()->controller()->setGamma(0.1 * static_cast<double>(random() % 30));
         EXPECT_TRUE(window->close());
         window.reset();
         QApplication::processEvents();

@@ -1,5 +1,5 @@
 // Models (top words, label values), delimited/figure export helpers.
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/topics/label_values_model.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_worker.h"

@@ -67,7 +67,7 @@ TEST(TopicIdentitiesView, TableHeadersCarryThePathIdentityAndColourAtEveryGamma)
     window.resize(1440, 900);
     window.show();
     ASSERT_TRUE(window.openDemo());
-    cx::ui::TopicsWorkspace* topics = window.topicsWorkspace();
+    cx::ui::TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     cx::ui::TopicsController* controller = topics->controller();
     ASSERT_TRUE(waitUntil([&] {
         return topics->isSettled() && controller->solution().isValid() &&

@@ -103,7 +103,7 @@ TEST(TopicsController, CancelDuringBuildKeepsPreviousEngineAndCanRestart) {
     ASSERT_TRUE(controller.isTaskRunning());
     controller.cancelTask();
     ASSERT_TRUE(finished.wait(10000));
-    EXPECT_EQ(finished.last().at(1).toString(), QStringLiteral("cancelled"));
+    EXPECT_EQ(finished.last().at(1).value<cx::ui::TaskOutcome>(), cx::ui::TaskOutcome::Cancelled);
     EXPECT_EQ(controller.engine(), engineBefore);
     EXPECT_EQ(controller.solution().generation, shownBefore);
     EXPECT_EQ(controller.selection(), syntheticSelection()); // reverted to the engine's choice

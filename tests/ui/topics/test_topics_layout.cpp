@@ -98,7 +98,7 @@ protected:
         window.resize(1440, 900);
         window.show();
         ASSERT_TRUE(window.openDemo());
-        topics = window.topicsWorkspace();
+        topics = window.workspace<cx::ui::TopicsWorkspace>();
         ASSERT_TRUE(window.setCurrentWorkspace(topics->title()));
         ASSERT_TRUE(waitUntil(
             [&] {

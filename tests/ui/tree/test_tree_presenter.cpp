@@ -150,7 +150,3 @@ TEST(TreePresenter, RunsAndDifferingLanesMatchBruteForce) {
     EXPECT_TRUE(bed.section('\t', 3, 3).contains('>'));
 }
 
-TEST(TreePresenter, PromoterTableNamesStatesByLabel) {
-    const QString tsv = promoterF1Tsv({{"spectral-tree", "K562", 1, 0.5, 0.25, 1.0 / 3}}, {"a", "b"});
-    EXPECT_EQ(tsv, "method\tcell\tstate\tprecision\trecall\tf1\nspectral-tree\tK562\tb\t0.5\t0.25\t0.333333\n");
-}

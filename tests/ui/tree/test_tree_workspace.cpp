@@ -5,7 +5,7 @@
 #include "gui_test_helpers.h"
 
 #include "core/session/session.h"
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/tree/tree_workspace.h"
@@ -93,8 +93,8 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
     // Promoter F1 for the three cell types, in [0, 1].
     ASSERT_EQ(workspace.promoterTable()->rowCount(), 3);
     for (const auto& row : analysis.promoterF1) {
-        EXPECT_GE(row.f1, 0.0);
-        EXPECT_LE(row.f1, 1.0);
+        EXPECT_GE(row.score.f1, 0.0);
+        EXPECT_LE(row.score.f1, 1.0);
     }
     EXPECT_FALSE(workspace.figures().isEmpty());
     EXPECT_GE(workspace.tables().size(), 5); // 3 emissions, F1, 2 change sets
@@ -221,7 +221,7 @@ TEST(TreeWorkspace, CancelKeepsThePreviousResult) {
     ASSERT_TRUE(workspace.learn());
     workspace.cancelTask();
     ASSERT_TRUE(waitUntil([&] { return finished.count() > 0; }, 60000));
-    EXPECT_EQ(finished.front().at(0).toString(), "cancelled");
+    EXPECT_EQ(finished.front().at(0).value<cx::ui::TaskOutcome>(), cx::ui::TaskOutcome::Cancelled);
     EXPECT_EQ(workspace.analysis().learned, before);
     EXPECT_EQ(workspace.emissionModels().front()->content().values.rows(), 4);
     EXPECT_TRUE(errors.messages.isEmpty());

@@ -4,8 +4,8 @@
 // must the SVG and PDF renderings. Text boxes must not overlap at either resolution.
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/chromatin/state_matrix_model.h"
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/state_matrix_model.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/views/heatmap_view.h"
 
 #include "figure_comparison.h"

@@ -1,33 +1,41 @@
 #pragma once
 
+// Chromatin state naming and identity: what a state is called (from its marks), which colour
+// it has, and which display row ("slot") it keeps across successive models. Qt-free, so the
+// GUI (ui/views/state_catalog.h, a thin Qt adapter) and the CLI share one rule.
+
 #include <Eigen/Dense>
 
-#include <QColor>
-#include <QString>
-#include <QStringList>
-
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace cx {
-struct HmmPath;
-} // namespace cx
 
-namespace cx::ui {
+struct HmmPath;
+
+/// A colour as 8-bit sRGB.
+struct Rgb {
+    std::uint8_t red = 127;
+    std::uint8_t green = 127;
+    std::uint8_t blue = 127;
+
+    bool operator==(const Rgb&) const = default;
+};
 
 /// A chromatin state recognised from its marks: a name in the nomenclature of Ernst et al.,
 /// Nature 473:43 (2011) and a colour in the ChromHMM/Roadmap convention (promoters red,
 /// enhancers orange/yellow, transcription green, Polycomb grey, insulator blue, quiescent
 /// near-white).
 struct StateClass {
-    QString name; ///< empty when no rule applies
-    QColor colour;
+    std::string name; ///< empty when no rule applies
+    Rgb colour;
 };
 
 /// Guesses a state's name from its per-mark presence probabilities p(mark). Marks are found by
-/// name (case-insensitive); a rule whose marks the data lacks does not apply. With
+/// name (ASCII case-insensitive); a rule whose marks the data lacks does not apply. With
 /// ac = max(p(H3K27ac), p(H3K9ac)), control = max(p(WCE), p(Input), p(Control)) and "other
 /// active" = the largest p among the non-control marks other than CTCF, the first rule that
 /// holds wins:
@@ -51,21 +59,31 @@ struct StateClass {
 StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& profile,
                                   const std::vector<std::string>& marks);
 
+/// The colour of the `index`-th state no rule names (stateColor's palette).
+Rgb unnamedStateColour(int index);
+
+/// An automatic label: the name ("Active promoter 2" for the second of a kind), the kind's
+/// colour and which of its kind the state is (1 = the first; a display shades later ones).
+struct StateLabel {
+    std::string name;
+    Rgb colour;
+    int repeat = 1;
+};
+
 /// Display slots of the states of successive contrastive HMM results: keeps the row order
 /// stable across γ (and K) by matching every new result's emission profiles to the previous
-/// one's (cx::matchStates, minimum total L1 distance), and keeps names, including names the
-/// user typed, attached to the slot. A user name is dropped when its state's profile drifts
-/// too far from the profile it had when it was named (mean |Δp| > kRenameDriftLimit).
+/// one's (matchStates, minimum total L1 distance), and keeps names, including names the user
+/// typed, attached to the slot. A user name is dropped when its state's profile drifts too far
+/// from the profile it had when it was named (mean |Δp| > kRenameDriftLimit).
 ///
-/// **Path identities** (issue 9). Once a γ path is set (setPath, the weights-vs-γ sweep's
-/// cx::HmmPath), names and colours belong to the path's state identities, not to the rows:
-/// every identity gets one automatic name and colour for the whole path — classifyChromatinState
-/// of its emission profile at the first γ where it exists, repeated names numbered " 2", " 3" …
-/// in order of first appearance — and a name the user types attaches to the identity. An update
-/// that passes the identities of its components (update's `identities`) shows each row under its
-/// identity's name and colour, so one state keeps one name and colour in the heatmaps, the
-/// segmentation, the transitions and the weights chart (weightLines draws one line per
-/// identity), whichever way γ was dragged. Rows keep their order as before (matching).
+/// **Path identities.** Once a γ path is set (setPath, the weights-vs-γ sweep's HmmPath),
+/// names and colours belong to the path's state identities, not to the rows: every identity
+/// gets one automatic label for the whole path — classifyChromatinState of its emission profile
+/// at the first γ where it exists, repeated names numbered " 2", " 3" … in order of first
+/// appearance — and a name the user types attaches to the identity. An update that passes the
+/// identities of its components (update's `identities`) shows each row under its identity's
+/// label, so one state keeps one name and colour wherever it is shown, whichever way γ was
+/// dragged. Rows keep their order as before (matching).
 class StateCatalog {
 public:
     static constexpr double kRenameDriftLimit = 0.25;
@@ -75,25 +93,26 @@ public:
     /// component the path does not have); empty = no path identities for this result.
     void update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
                 const std::vector<std::string>& marks, const std::vector<int>& identities = {});
-    /// Names and colours of the identities of `path` (null: none). A new path keeps the user's
-    /// names: they move to the identities of the rows that carry them at the next update.
-    void setPath(std::shared_ptr<const cx::HmmPath> path, const std::vector<std::string>& marks);
-    const std::shared_ptr<const cx::HmmPath>& path() const { return m_path; }
+    /// Labels of the identities of `path` (null: none). A new path keeps the user's names: they
+    /// move to the identities of the rows that carry them at the next update.
+    void setPath(std::shared_ptr<const HmmPath> path, const std::vector<std::string>& marks);
+    const std::shared_ptr<const HmmPath>& path() const { return m_path; }
     /// Path identity shown in `slot` (−1: none, e.g. before the path exists).
     int identityOfSlot(int slot) const;
     /// The user's name of path identity `id`, else its automatic one; empty for an unknown id.
-    QString identityName(int id) const;
-    QString identityAutoName(int id) const;
-    QColor identityColour(int id) const;
+    std::string identityName(int id) const;
+    /// The automatic label of identity `id` (an empty name and grey for an unknown id).
+    StateLabel identityLabel(int id) const;
     bool isIdentityRenamed(int id) const;
-    int numIdentities() const { return static_cast<int>(m_identityAuto.size()); }
+    int numIdentities() const { return static_cast<int>(m_identityLabels.size()); }
     /// Forgets the slots (new data or marks); the next update starts in weight order.
     void reset();
     /// Starts from saved slots (a session): the rows of `profiles` (slots × marks, slot order)
     /// with their user names (empty: automatic). The next update matches its states to these
     /// rows, so the row order and the names come back as they were saved.
-    void restore(const Eigen::MatrixXd& profiles, const QStringList& userNames);
-    /// Re-sorts the slots by the current weights (largest first), keeping the names.
+    void restore(const Eigen::MatrixXd& profiles, const std::vector<std::string>& userNames);
+    /// Re-sorts the slots by the current weights (largest first) at the next update, keeping
+    /// the names.
     void sortByWeight();
 
     int numSlots() const { return static_cast<int>(m_slots.size()); }
@@ -101,35 +120,39 @@ public:
     int slotOfComponent(int component) const;
     /// The user's name if any, else the automatic one (classifyChromatinState, or "State k";
     /// repeated names get " 2", " 3" …).
-    QString name(int slot) const;
-    QString autoName(int slot) const;
+    std::string name(int slot) const;
+    /// The automatic label of `slot` (an empty name and grey for an unknown slot).
+    StateLabel autoLabel(int slot) const;
     bool isRenamed(int slot) const;
-    QColor colour(int slot) const;
     double weight(int slot) const;
     /// Slot-order profiles of the last update (slots × marks).
     const Eigen::MatrixXd& profiles() const { return m_profiles; }
-    QStringList names() const;
+    std::vector<std::string> names() const;
 
-    /// Sets the user's name of a slot; an empty name restores the automatic one.
-    void rename(int slot, const QString& name);
-    /// Names the last update dropped because their states changed (for a status message).
-    QStringList takeDroppedNames();
+    /// Sets the user's name of a slot (surrounding blanks removed); an empty name, or the
+    /// automatic one, restores the automatic name.
+    void rename(int slot, const std::string& name);
+    /// Names the last updates dropped because their states changed (for a status message).
+    std::vector<std::string> takeDroppedNames();
 
 private:
     struct Slot {
         int component = 0;
-        QString autoName;
-        QColor colour;
-        QString userName;
+        StateLabel label;
+        std::string userName;
         Eigen::RowVectorXd namedProfile; ///< profile when the user named it
         int identity = -1;               ///< path identity shown here (−1: none)
     };
+    static Slot slotFor(int component) {
+        Slot slot;
+        slot.component = component;
+        return slot;
+    }
     void relabel(const std::vector<std::string>& marks);
 
-    std::shared_ptr<const cx::HmmPath> m_path;
-    std::vector<QString> m_identityAuto; ///< per path identity
-    std::vector<QColor> m_identityColour;
-    std::map<int, QString> m_identityUser; ///< user names of path identities
+    std::shared_ptr<const HmmPath> m_path;
+    std::vector<StateLabel> m_identityLabels;    ///< per path identity
+    std::map<int, std::string> m_identityUser; ///< user names of path identities
     /// The next update with identities moves the rows' user names to their identities (after a
     /// new path, a session's restore or a reset).
     bool m_carryNames = true;
@@ -138,8 +161,8 @@ private:
     Eigen::MatrixXd m_profiles;
     Eigen::VectorXd m_weights; ///< slot order
     std::vector<int> m_slotOfComponent;
-    QStringList m_dropped;
+    std::vector<std::string> m_dropped;
     bool m_resort = false;
 };
 
-} // namespace cx::ui
+} // namespace cx

@@ -1,4 +1,4 @@
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QAbstractItemModel>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
-#include "ui/chromatin/state_matrix_model.h"
+#include "ui/widgets/state_matrix_model.h"
 
-#include "ui/dialogs/export_helpers.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <cmath>
 #include <limits>

@@ -1,41 +1,43 @@
-#include "ui/chromatin/state_catalog.h"
+#include "core/hmm/state_catalog.h"
 
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_path.h"
 
-#include <QMap>
-#include <QSet>
-
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numeric>
+#include <set>
+#include <sstream>
 
-namespace cx::ui {
+namespace cx {
 
 namespace {
 
+std::string lower(const std::string& text) {
+    std::string out = text;
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
 bool isControlMark(const std::string& mark) {
-    const QString name = QString::fromStdString(mark).toLower();
-    return name == QLatin1String("wce") || name == QLatin1String("input") ||
-           name == QLatin1String("control") || name.startsWith(QLatin1String("input"));
+    const std::string name = lower(mark);
+    return name == "wce" || name == "input" || name == "control" || name.rfind("input", 0) == 0;
 }
 
-/// A fallback colour (core's BED palette) for states no rule names.
-QColor paletteColour(int index) {
-    const QStringList rgb = QString::fromStdString(cx::stateColor(index)).split(QLatin1Char(','));
-    return rgb.size() == 3 ? QColor(rgb[0].toInt(), rgb[1].toInt(), rgb[2].toInt())
-                           : QColor(127, 127, 127);
+std::string trimmed(const std::string& text) {
+    const auto blank = [](unsigned char c) { return std::isspace(c) != 0; };
+    const auto first = std::find_if_not(text.begin(), text.end(), blank);
+    const auto last = std::find_if_not(text.rbegin(), text.rend(), blank).base();
+    return first < last ? std::string(first, last) : std::string();
 }
 
-/// The colour of the `repeat`-th state of one kind (1 = the kind's own colour): alternately
-/// darker and lighter, further from the base colour as the count grows.
-QColor repeatShade(const QColor& base, int repeat) {
-    if (repeat <= 1) {
-        return base;
-    }
-    const int step = repeat / 2; // 2, 3 → 1; 4, 5 → 2; …
-    return repeat % 2 == 0 ? base.darker(100 + 35 * step) : base.lighter(100 + 25 * step);
+constexpr Rgb rgb(int value) {
+    return Rgb{static_cast<std::uint8_t>((value >> 16) & 0xff),
+               static_cast<std::uint8_t>((value >> 8) & 0xff),
+               static_cast<std::uint8_t>(value & 0xff)};
 }
 
 } // namespace
@@ -45,9 +47,9 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
     // p(name): the mark's presence probability, or -1 when the data has no such mark (so a
     // rule needing it never fires).
     const auto p = [&](const char* name) {
+        const std::string wanted = lower(name);
         for (size_t j = 0; j < marks.size() && static_cast<Eigen::Index>(j) < profile.size(); ++j) {
-            if (QString::fromStdString(marks[j]).compare(QLatin1String(name),
-                                                         Qt::CaseInsensitive) == 0) {
+            if (lower(marks[j]) == wanted) {
                 return profile[static_cast<Eigen::Index>(j)];
             }
         }
@@ -63,8 +65,7 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
             continue;
         }
         strongest = std::max(strongest, value);
-        if (QString::fromStdString(marks[j]).compare(QLatin1String("CTCF"), Qt::CaseInsensitive) !=
-            0) {
+        if (lower(marks[j]) != "ctcf") {
             otherActive = std::max(otherActive, value);
         }
     }
@@ -79,55 +80,66 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
     const double k20 = p("H4K20me1");
     const double ctcf = p("CTCF");
 
-    const auto make = [](const char* name, QColor colour) {
-        return StateClass{QString::fromUtf8(name), colour};
-    };
     if (control >= 0.4) {
-        return make("Repetitive/CNV", QColor(0x9e, 0x7b, 0x5a));
+        return {"Repetitive/CNV", rgb(0x9e7b5a)};
     }
     if (ctcf >= 0.5 && ctcf >= otherActive + 0.3) {
-        return make("Insulator", QColor(0x1f, 0x8f, 0xd8));
+        return {"Insulator", rgb(0x1f8fd8)};
     }
     if (me3 >= 0.5) {
         if (k27 >= 0.4 && ac < 0.3) {
-            return make("Poised promoter", QColor(0x9c, 0x2b, 0xc4));
+            return {"Poised promoter", rgb(0x9c2bc4)};
         }
         if (ac >= 0.4) {
-            return make("Active promoter", QColor(0xe0, 0x1b, 0x1b));
+            return {"Active promoter", rgb(0xe01b1b)};
         }
-        return make("Weak promoter", QColor(0xf2, 0x6d, 0x6d));
+        return {"Weak promoter", rgb(0xf26d6d)};
     }
     if (me3 >= 0.25 && me3 > me1 && (me2 >= 0.5 || ac >= 0.4)) {
-        return make("Weak promoter", QColor(0xf2, 0x6d, 0x6d));
+        return {"Weak promoter", rgb(0xf26d6d)};
     }
     if (me1 >= 0.4) {
         if (k36 >= 0.35 || k20 >= 0.5) {
-            return make("Txn transition", QColor(0x6d, 0xb3, 0x1f));
+            return {"Txn transition", rgb(0x6db31f)};
         }
         if (ac >= 0.3) {
-            return make("Strong enhancer", QColor(0xf5, 0x9b, 0x00));
+            return {"Strong enhancer", rgb(0xf59b00)};
         }
-        return make("Weak enhancer", QColor(0xf0, 0xd0, 0x20));
+        return {"Weak enhancer", rgb(0xf0d020)};
     }
     if (k36 >= 0.4 || k79 >= 0.4) {
-        return make("Txn elongation", QColor(0x1e, 0x8c, 0x3a));
+        return {"Txn elongation", rgb(0x1e8c3a)};
     }
     if (k27 >= 0.3) {
-        return make("Polycomb repressed", QColor(0x80, 0x80, 0x80));
+        return {"Polycomb repressed", rgb(0x808080)};
     }
     if (k9 >= 0.3) {
-        return make("Heterochromatin", QColor(0x8a, 0x91, 0xd0));
+        return {"Heterochromatin", rgb(0x8a91d0)};
     }
     if (k36 >= 0.15 || k20 >= 0.3) {
-        return make("Weak txn", QColor(0x9c, 0xd0, 0x8c));
+        return {"Weak txn", rgb(0x9cd08c)};
     }
     if (strongest < 0.1) {
-        return make("Quiescent", QColor(0xdc, 0xdf, 0xe3));
+        return {"Quiescent", rgb(0xdcdfe3)};
     }
     if (strongest < 0.25) {
-        return make("Low signal", QColor(0xc2, 0xc6, 0xcc));
+        return {"Low signal", rgb(0xc2c6cc)};
     }
     return {};
+}
+
+Rgb unnamedStateColour(int index) {
+    std::istringstream in(stateColor(index));
+    int red = 0;
+    int green = 0;
+    int blue = 0;
+    char comma1 = 0;
+    char comma2 = 0;
+    if (in >> red >> comma1 >> green >> comma2 >> blue && comma1 == ',' && comma2 == ',') {
+        return Rgb{static_cast<std::uint8_t>(red), static_cast<std::uint8_t>(green),
+                   static_cast<std::uint8_t>(blue)};
+    }
+    return Rgb{};
 }
 
 void StateCatalog::reset() {
@@ -137,20 +149,18 @@ void StateCatalog::reset() {
     m_slotOfComponent.clear();
     m_resort = false;
     m_path.reset();
-    m_identityAuto.clear();
-    m_identityColour.clear();
+    m_identityLabels.clear();
     m_identityUser.clear();
     m_carryNames = true;
 }
 
-void StateCatalog::setPath(std::shared_ptr<const cx::HmmPath> path,
+void StateCatalog::setPath(std::shared_ptr<const HmmPath> path,
                            const std::vector<std::string>& marks) {
     if (path == m_path) {
         return;
     }
     m_path = std::move(path);
-    m_identityAuto.clear();
-    m_identityColour.clear();
+    m_identityLabels.clear();
     m_identityUser.clear();
     m_carryNames = true; // the rows' user names move to the new path's identities
     if (!m_path) {
@@ -158,10 +168,9 @@ void StateCatalog::setPath(std::shared_ptr<const cx::HmmPath> path,
     }
     // Each identity is named once, from its profile where it first appears along the path.
     const int count = m_path->numIdentities;
-    m_identityAuto.assign(static_cast<size_t>(count), QString());
-    m_identityColour.assign(static_cast<size_t>(count), QColor(127, 127, 127));
+    m_identityLabels.assign(static_cast<size_t>(count), StateLabel{});
     std::vector<bool> named(static_cast<size_t>(count), false);
-    QMap<QString, int> seen;
+    std::map<std::string, int> seen;
     int unnamed = 0;
     // Identities are numbered in order of first appearance (points in γ order, components in
     // row order), so visiting the path in that order names them in id order.
@@ -174,14 +183,14 @@ void StateCatalog::setPath(std::shared_ptr<const cx::HmmPath> path,
             }
             named[static_cast<size_t>(id)] = true;
             StateClass guess = classifyChromatinState(profiles.row(t), marks);
-            if (guess.name.isEmpty()) {
-                guess.name = QStringLiteral("State %1").arg(id + 1);
-                guess.colour = paletteColour(unnamed++);
+            if (guess.name.empty()) {
+                guess.name = "State " + std::to_string(id + 1);
+                guess.colour = unnamedStateColour(unnamed++);
             }
             const int repeat = ++seen[guess.name];
-            m_identityAuto[static_cast<size_t>(id)] =
-                repeat > 1 ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat) : guess.name;
-            m_identityColour[static_cast<size_t>(id)] = repeatShade(guess.colour, repeat);
+            m_identityLabels[static_cast<size_t>(id)] = StateLabel{
+                repeat > 1 ? guess.name + " " + std::to_string(repeat) : guess.name, guess.colour,
+                repeat};
         }
     }
 }
@@ -190,39 +199,34 @@ int StateCatalog::identityOfSlot(int slot) const {
     return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].identity : -1;
 }
 
-QString StateCatalog::identityAutoName(int id) const {
-    return id >= 0 && id < numIdentities() ? m_identityAuto[static_cast<size_t>(id)] : QString();
+StateLabel StateCatalog::identityLabel(int id) const {
+    return id >= 0 && id < numIdentities() ? m_identityLabels[static_cast<size_t>(id)]
+                                           : StateLabel{};
 }
 
-QString StateCatalog::identityName(int id) const {
+std::string StateCatalog::identityName(int id) const {
     const auto user = m_identityUser.find(id);
-    return user != m_identityUser.end() ? user->second : identityAutoName(id);
-}
-
-QColor StateCatalog::identityColour(int id) const {
-    return id >= 0 && id < numIdentities() ? m_identityColour[static_cast<size_t>(id)]
-                                           : QColor(127, 127, 127);
+    return user != m_identityUser.end() ? user->second : identityLabel(id).name;
 }
 
 bool StateCatalog::isIdentityRenamed(int id) const {
     return m_identityUser.count(id) > 0;
 }
 
-void StateCatalog::restore(const Eigen::MatrixXd& profiles, const QStringList& userNames) {
-    std::shared_ptr<const cx::HmmPath> path = m_path;
-    std::vector<QString> identityAuto = m_identityAuto;
-    std::vector<QColor> identityColour = m_identityColour;
+void StateCatalog::restore(const Eigen::MatrixXd& profiles,
+                           const std::vector<std::string>& userNames) {
+    std::shared_ptr<const HmmPath> path = m_path;
+    std::vector<StateLabel> identityLabels = m_identityLabels;
     reset();
     // The path (if any) stays; the saved user names reach its identities at the next update.
     m_path = std::move(path);
-    m_identityAuto = std::move(identityAuto);
-    m_identityColour = std::move(identityColour);
+    m_identityLabels = std::move(identityLabels);
     m_profiles = profiles;
     m_weights = Eigen::VectorXd::Zero(profiles.rows());
     for (int s = 0; s < profiles.rows(); ++s) {
-        Slot slot{s, {}, {}, {}, {}};
-        if (s < userNames.size() && !userNames[s].isEmpty()) {
-            slot.userName = userNames[s];
+        Slot slot = slotFor(s);
+        if (static_cast<size_t>(s) < userNames.size() && !userNames[static_cast<size_t>(s)].empty()) {
+            slot.userName = userNames[static_cast<size_t>(s)];
             slot.namedProfile = profiles.row(s);
         }
         m_slots.push_back(slot);
@@ -249,17 +253,17 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
     const bool comparable = !previous.empty() && m_profiles.cols() == profiles.cols() && k > 0;
     if (!comparable) {
         for (int component : byWeight) {
-            m_slots.push_back(Slot{component, {}, {}, {}, {}});
+            m_slots.push_back(slotFor(component));
         }
     } else if (m_resort) {
         // Same states, new order: carry each slot's user name by matching, then sort.
         const auto previousCount = static_cast<int>(previous.size());
         std::vector<int> match;
         if (previousCount <= k) {
-            match = cx::matchStates(m_profiles, profiles); // previous slot → component
+            match = matchStates(m_profiles, profiles); // previous slot → component
         }
         for (int component : byWeight) {
-            Slot slot{component, {}, {}, {}, {}};
+            Slot slot = slotFor(component);
             for (int i = 0; i < static_cast<int>(match.size()); ++i) {
                 if (match[static_cast<size_t>(i)] == component) {
                     slot.userName = previous[static_cast<size_t>(i)].userName;
@@ -270,7 +274,7 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         }
     } else if (static_cast<int>(previous.size()) <= k) {
         // Every previous slot keeps its row; new components are appended in weight order.
-        const std::vector<int> match = cx::matchStates(m_profiles, profiles);
+        const std::vector<int> match = matchStates(m_profiles, profiles);
         std::vector<bool> used(static_cast<size_t>(k), false);
         for (size_t i = 0; i < previous.size(); ++i) {
             Slot slot = previous[i];
@@ -280,12 +284,12 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         }
         for (int component : byWeight) {
             if (!used[static_cast<size_t>(component)]) {
-                m_slots.push_back(Slot{component, {}, {}, {}, {}});
+                m_slots.push_back(slotFor(component));
             }
         }
     } else {
         // Fewer components than slots (K lowered): the matched slots keep their relative order.
-        const std::vector<int> match = cx::matchStates(profiles, m_profiles); // comp → slot
+        const std::vector<int> match = matchStates(profiles, m_profiles); // comp → slot
         std::vector<int> components(static_cast<size_t>(k));
         std::iota(components.begin(), components.end(), 0);
         std::sort(components.begin(), components.end(), [&](int a, int b) {
@@ -316,9 +320,9 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         if (withIdentity) {
             continue; // names follow identities (below), not rows: no drift rule
         }
-        if (!slot.userName.isEmpty() && slot.namedProfile.size() == profiles.cols() &&
+        if (!slot.userName.empty() && slot.namedProfile.size() == profiles.cols() &&
             (slot.namedProfile - m_profiles.row(s)).cwiseAbs().mean() > kRenameDriftLimit) {
-            m_dropped << slot.userName;
+            m_dropped.push_back(slot.userName);
             slot.userName.clear();
         }
     }
@@ -328,7 +332,7 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         // its identity, whichever row the identity is in.
         if (m_carryNames) {
             for (const Slot& slot : m_slots) {
-                if (slot.identity >= 0 && !slot.userName.isEmpty() &&
+                if (slot.identity >= 0 && !slot.userName.empty() &&
                     m_identityUser.count(slot.identity) == 0) {
                     m_identityUser[slot.identity] = slot.userName;
                 }
@@ -338,7 +342,7 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
         for (Slot& slot : m_slots) {
             if (slot.identity >= 0) {
                 const auto user = m_identityUser.find(slot.identity);
-                slot.userName = user != m_identityUser.end() ? user->second : QString();
+                slot.userName = user != m_identityUser.end() ? user->second : std::string();
                 slot.namedProfile = m_profiles.row(static_cast<Eigen::Index>(&slot - m_slots.data()));
             }
         }
@@ -350,36 +354,34 @@ void StateCatalog::relabel(const std::vector<std::string>& marks) {
     // Names in use: with path identities, every identity's name (fixed along the path, even
     // where the identity is not shown), so a component the path does not have (between grid
     // points, rarely) never takes an identity's name.
-    QSet<QString> taken;
+    std::set<std::string> taken;
     const bool withIdentities = std::any_of(m_slots.begin(), m_slots.end(),
                                             [](const Slot& slot) { return slot.identity >= 0; });
     if (withIdentities) {
-        for (const QString& name : m_identityAuto) {
-            taken.insert(name);
+        for (const StateLabel& label : m_identityLabels) {
+            taken.insert(label.name);
         }
     }
     int unnamed = 0;
     for (int s = 0; s < numSlots(); ++s) {
         Slot& slot = m_slots[static_cast<size_t>(s)];
         if (slot.identity >= 0) {
-            slot.autoName = identityAutoName(slot.identity);
-            slot.colour = identityColour(slot.identity);
+            slot.label = identityLabel(slot.identity);
             continue;
         }
         StateClass guess = classifyChromatinState(m_profiles.row(s), marks);
-        if (guess.name.isEmpty()) {
-            guess.name = QStringLiteral("State %1").arg(s + 1);
-            guess.colour = paletteColour(unnamed++);
+        if (guess.name.empty()) {
+            guess.name = "State " + std::to_string(s + 1);
+            guess.colour = unnamedStateColour(unnamed++);
         }
-        // Two states of one kind: tell them apart by number and shade.
+        // Two states of one kind: tell them apart by number (and the display by shade).
         int repeat = 1;
-        QString name = guess.name;
-        while (taken.contains(name)) {
-            name = QStringLiteral("%1 %2").arg(guess.name).arg(++repeat);
+        std::string name = guess.name;
+        while (taken.count(name) > 0) {
+            name = guess.name + " " + std::to_string(++repeat);
         }
         taken.insert(name);
-        slot.autoName = name;
-        slot.colour = repeatShade(guess.colour, repeat);
+        slot.label = StateLabel{name, guess.colour, repeat};
     }
 }
 
@@ -393,50 +395,46 @@ int StateCatalog::slotOfComponent(int component) const {
                : -1;
 }
 
-QString StateCatalog::name(int slot) const {
+std::string StateCatalog::name(int slot) const {
     if (slot < 0 || slot >= numSlots()) {
         return {};
     }
     const Slot& s = m_slots[static_cast<size_t>(slot)];
-    return s.userName.isEmpty() ? s.autoName : s.userName;
+    return s.userName.empty() ? s.label.name : s.userName;
 }
 
-QString StateCatalog::autoName(int slot) const {
-    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].autoName : QString();
+StateLabel StateCatalog::autoLabel(int slot) const {
+    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].label
+                                          : StateLabel{};
 }
 
 bool StateCatalog::isRenamed(int slot) const {
-    return slot >= 0 && slot < numSlots() && !m_slots[static_cast<size_t>(slot)].userName.isEmpty();
-}
-
-QColor StateCatalog::colour(int slot) const {
-    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].colour
-                                          : QColor(127, 127, 127);
+    return slot >= 0 && slot < numSlots() && !m_slots[static_cast<size_t>(slot)].userName.empty();
 }
 
 double StateCatalog::weight(int slot) const {
     return slot >= 0 && slot < m_weights.size() ? m_weights[slot] : 0.0;
 }
 
-QStringList StateCatalog::names() const {
-    QStringList out;
+std::vector<std::string> StateCatalog::names() const {
+    std::vector<std::string> out;
     for (int s = 0; s < numSlots(); ++s) {
-        out << name(s);
+        out.push_back(name(s));
     }
     return out;
 }
 
-void StateCatalog::rename(int slot, const QString& name) {
+void StateCatalog::rename(int slot, const std::string& name) {
     if (slot < 0 || slot >= numSlots()) {
         return;
     }
     Slot& s = m_slots[static_cast<size_t>(slot)];
-    const QString trimmed = name.trimmed();
-    s.userName = trimmed == s.autoName ? QString() : trimmed;
+    const std::string clean = trimmed(name);
+    s.userName = clean == s.label.name ? std::string() : clean;
     s.namedProfile = m_profiles.row(slot);
     if (s.identity >= 0) {
         // The name belongs to the state (path identity), wherever it is shown.
-        if (s.userName.isEmpty()) {
+        if (s.userName.empty()) {
             m_identityUser.erase(s.identity);
         } else {
             m_identityUser[s.identity] = s.userName;
@@ -444,10 +442,10 @@ void StateCatalog::rename(int slot, const QString& name) {
     }
 }
 
-QStringList StateCatalog::takeDroppedNames() {
-    QStringList out;
+std::vector<std::string> StateCatalog::takeDroppedNames() {
+    std::vector<std::string> out;
     out.swap(m_dropped);
     return out;
 }
 
-} // namespace cx::ui
+} // namespace cx
