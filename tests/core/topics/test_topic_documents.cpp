@@ -1,3 +1,4 @@
+#include "core/io/corpus_loader.h"
 #include "core/topics/topic_coherence.h"
 #include "core/topics/topic_documents.h"
 
@@ -119,6 +120,23 @@ TEST(TopicDocuments, SnippetMarksTopWordsAndIsOneTsvField) {
     corpus.documentExcerpts.clear();
     EXPECT_EQ(documentSnippet(corpus, 1, {"dog"}), "[dog]\u00d73 mat\u00d71");
     EXPECT_THROW(documentSnippet(corpus, 2, {}), std::invalid_argument);
+}
+
+TEST(TopicDocuments, TextReadersKeepAnExcerptBagOfWordsNone) {
+    const std::string data = std::string(CX_TEST_DATA_DIR) + "/corpus/";
+    const Corpus tsv = loadCorpus(data + "labelled.tsv");
+    ASSERT_EQ(tsv.documentExcerpts.size(), static_cast<size_t>(tsv.numDocuments()));
+    EXPECT_EQ(tsv.documentExcerpts[0], "The cat sat on the mat. Cats like mats, the cat said.");
+    // The CSV's quoted line break is collapsed to a space.
+    const Corpus csv = loadCorpus(data + "labelled.csv");
+    EXPECT_EQ(csv.documentExcerpts[1], "A dog sat on the mat; the cat chased the \"dog\"");
+    const Corpus reuters = loadCorpus(data + "reuters");
+    ASSERT_EQ(reuters.documentExcerpts.size(), static_cast<size_t>(reuters.numDocuments()));
+    for (const std::string& excerpt : reuters.documentExcerpts) {
+        EXPECT_LE(excerpt.size(), kExcerptBytes);
+        EXPECT_EQ(excerpt.find('\n'), std::string::npos);
+    }
+    EXPECT_TRUE(loadCorpus(data + "uci/docword.tiny.txt").documentExcerpts.empty());
 }
 
 /// NPMI of a word list by brute force over dense document sets.
