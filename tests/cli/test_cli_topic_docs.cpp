@@ -129,7 +129,7 @@ TEST(CliTopicDocs, BadCountGivesClearMessage) {
     // Without --out there is nowhere to write topic_docs.tsv.
     const auto noOut = runCli({"topics", "--corpus", std::string(CX_SOURCE_DIR) +
                                    "/resources/demo/reuters", "--fg", "places=usa", "--bg",
-                               "topics=" + kEconomicIndicators, "--gamma", "1", "--top-docs", "3"},
+                               "topics=" + kEconomicIndicators, "--k", "8", "--gamma", "1", "--top-docs", "3"},
                               dir);
     EXPECT_NE(noOut.exitCode, 0);
     EXPECT_NE(noOut.err.find("--top-docs"), std::string::npos) << noOut.err;
