@@ -138,6 +138,9 @@ struct TopicsCommandOptions {
     double gamma = 0.0;
     std::string positiveRule;
     std::string saveSession;
+    std::int64_t topDocs = 0;               ///< documents per topic in topic_docs.tsv (0 = none)
+    std::string topDocsFrom = "foreground"; ///< foreground | background | all
+    bool allComponents = false;             ///< topic_docs.tsv: every component, not only λ > 0
 };
 
 /// The options of `sweep` (declared in addSweepCommand).
@@ -155,6 +158,9 @@ int runTopics(TopicsCommandOptions& options) {
     const double gamma = options.gamma;
     const std::string& positiveRule = options.positiveRule;
     const std::string& saveSession = options.saveSession;
+    if (options.topDocs > 0 && session.outDir.empty()) {
+        throw InputError("parameter --top-docs: needs --out (the directory of topic_docs.tsv)");
+    }
     session.ensureOutDir();
     session.prepare();
 
@@ -173,6 +179,11 @@ int runTopics(TopicsCommandOptions& options) {
     }
     if (!session.outDir.empty()) {
         writeTopicFiles(session, model, session.outDir);
+        if (options.topDocs > 0) {
+            writeFileAtomically(session.outDir, "topic_docs.tsv",
+                                topicDocumentTable(session, model, options.topDocs,
+                                                   options.topDocsFrom, options.allComponents));
+        }
     }
     if (!saveSession.empty()) {
         const TopicsSection section =
@@ -231,6 +242,18 @@ int runTopics(TopicsCommandOptions& options) {
             topWords.push_back(words);
         }
         result["top_words"] = topWords;
+        // Coherence of each component's top kCoherenceWords words (components.tsv's npmi).
+        Json npmi = Json::array();
+        for (double value : corpusCoherence(session, model)) {
+            npmi.push_back(std::isfinite(value) ? Json(value) : Json(nullptr));
+        }
+        result["npmi"] = npmi;
+        if (options.topDocs > 0) {
+            result["top_docs"] = {{"file", "topic_docs.tsv"},
+                                  {"per_topic", options.topDocs},
+                                  {"from", options.topDocsFrom},
+                                  {"all_components", options.allComponents}};
+        }
         json["result"] = result;
         std::cout << json.dump() << "\n";
     } else {
@@ -240,7 +263,8 @@ int runTopics(TopicsCommandOptions& options) {
                       << formatNumber(auc / baselineAuc) << ")\n";
         }
         if (!session.outDir.empty()) {
-            std::cout << "\nwrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
+            std::cout << "\nwrote " << session.outDir << "/{topic_word,components,top_words"
+                      << (options.topDocs > 0 ? ",topic_docs" : "") << "}.tsv\n";
         }
     }
     return 0;
@@ -400,7 +424,14 @@ CommandEntry addTopicsCommand(CLI::App& root) {
         .text("positive", options->positiveRule,
               "rule marking the foreground documents that should score high: prints the "
               "specificity AUC")
-        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)")
+        .integer("top-docs", options->topDocs, 0, 1000000000,
+                 "write topic_docs.tsv (needs --out): the N documents with the highest posterior "
+                 "of each shown topic (0 = none)")
+        .choice("top-docs-from", options->topDocsFrom, {"foreground", "background", "all"},
+                "documents --top-docs ranks: foreground, background, or both")
+        .flag("all-components", options->allComponents,
+              "topic_docs.tsv: every component, not only the foreground-specific ones");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runTopics(*options);

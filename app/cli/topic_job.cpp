@@ -4,8 +4,12 @@
 #include "core/common/format.h"
 #include "core/topics/topic_admissibility.h"
 
-#include <cmath>
+#include "core/topics/topic_coherence.h"
+#include "core/topics/topic_documents.h"
+
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 namespace cx::cli {
 
@@ -28,25 +32,28 @@ std::string topicWordTable(const Corpus& corpus, const TopicModelResult& model) 
     return out;
 }
 
-std::string componentTable(const TopicModelResult& model) {
-    // signed_weight = sign(λ̂)/λ̂² (ω); admissible = ω ∈ [−γ, 1] (topic_admissibility.h).
+std::string componentTable(const TopicModelResult& model, const std::vector<double>& npmi) {
+    // signed_weight = sign(λ̂)/λ̂² (ω); admissible = ω ∈ [−γ, 1] (topic_admissibility.h);
+    // npmi = coherence of the top kCoherenceWords words (topic_coherence.h).
     const ComponentAdmissibility admissibility = checkComponents(model);
     std::string out =
-        "component\tlambda\tweight\tforeground_specific\tsigned_weight\tadmissible\n";
+        "component\tlambda\tweight\tforeground_specific\tsigned_weight\tadmissible\tnpmi\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         out += "c" + std::to_string(t + 1) + '\t' + formatNumber(model.lambdas[t]) + '\t' +
                formatNumber(model.weights[t]) + '\t' +
                (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
                formatNumber(model.signedWeights[t]) + '\t' +
-               (admissibility.admissible(t) ? "1" : "0") + '\n';
+               (admissibility.admissible(t) ? "1" : "0") + '\t' +
+               formatNumber(npmi[static_cast<size_t>(t)]) + '\n';
     }
     return out;
 }
 
-std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count) {
+std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, int count,
+                         const std::vector<double>& npmi) {
     const ComponentAdmissibility admissibility = checkComponents(model);
-    std::string out =
-        "component\tforeground_specific\tweight\trank\tword\tprobability\tadmissible\n";
+    std::string out = "component\tforeground_specific\tweight\trank\tword\tprobability\tadmissible"
+                      "\tnpmi\n";
     for (int t = 0; t < model.numComponents(); ++t) {
         const char* admissible = admissibility.admissible(t) ? "1" : "0";
         const auto top = topEntries(model.topics.col(t), count);
@@ -55,7 +62,8 @@ std::string topWordTable(const Corpus& corpus, const TopicModelResult& model, in
                    (model.foregroundSpecific[static_cast<size_t>(t)] ? "1" : "0") + '\t' +
                    formatNumber(model.signedWeights[t]) + '\t' + std::to_string(rank + 1) + '\t' +
                    corpus.vocabulary[static_cast<size_t>(top[rank])] + '\t' +
-                   formatNumber(model.topics(top[rank], t)) + '\t' + admissible + '\n';
+                   formatNumber(model.topics(top[rank], t)) + '\t' + admissible + '\t' +
+                   formatNumber(npmi[static_cast<size_t>(t)]) + '\n';
         }
     }
     return out;
@@ -75,9 +83,76 @@ TopicModelResult solveTopics(const TopicSession& session, double gamma) {
 void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
                      const std::string& outDir) {
     writeFileAtomically(outDir, "topic_word.tsv", topicWordTable(*session.corpus, model));
-    writeFileAtomically(outDir, "components.tsv", componentTable(model));
+    const std::vector<double> npmi = corpusCoherence(session, model);
+    writeFileAtomically(outDir, "components.tsv", componentTable(model, npmi));
     writeFileAtomically(outDir, "top_words.tsv",
-                        topWordTable(*session.corpus, model, session.topWords));
+                        topWordTable(*session.corpus, model, session.topWords, npmi));
+}
+
+std::vector<double> corpusCoherence(const TopicSession& session, const TopicModelResult& model) {
+    std::vector<std::int64_t> every(static_cast<size_t>(session.corpus->numDocuments()));
+    std::iota(every.begin(), every.end(), std::int64_t{0});
+    return topicCoherence(session.corpus->counts, every, model);
+}
+
+std::vector<std::int64_t> topDocumentPool(const TopicSession& session, const std::string& from) {
+    if (from == "foreground") {
+        return session.foreground;
+    }
+    if (from == "background") {
+        return session.background;
+    }
+    std::vector<std::int64_t> pool = session.foreground;
+    pool.insert(pool.end(), session.background.begin(), session.background.end());
+    std::sort(pool.begin(), pool.end());
+    pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+    return pool;
+}
+
+std::string topicDocumentTable(const TopicSession& session, const TopicModelResult& model,
+                               std::int64_t count, const std::string& from, bool allComponents) {
+    const Corpus& corpus = *session.corpus;
+    const std::vector<std::int64_t> pool = topDocumentPool(session, from);
+    const Eigen::MatrixXd posteriors =
+        documentPosteriors(corpus.counts, pool, model, session.scorerSmoothing());
+    const ComponentAdmissibility admissibility = checkComponents(model);
+    std::string out = "topic\trank\tdocument\tsource\tscore";
+    for (const LabelField& field : corpus.labels) {
+        out += '\t' + tsvField(field.name);
+    }
+    out += "\tforeground_specific\tadmissible\tsnippet\n";
+    for (int t = 0; t < model.numComponents(); ++t) {
+        const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
+        if (!specific && !allComponents) {
+            continue;
+        }
+        std::vector<std::string> marked;
+        for (auto i : topEntries(model.topics.col(t), session.topWords)) {
+            marked.push_back(corpus.vocabulary[static_cast<size_t>(i)]);
+        }
+        const std::vector<RankedDocument> ranked = rankDocuments(posteriors, pool, t, count);
+        for (size_t rank = 0; rank < ranked.size(); ++rank) {
+            const std::int64_t n = ranked[rank].document;
+            const auto row = static_cast<size_t>(n);
+            out += "c" + std::to_string(t + 1) + '\t' + std::to_string(rank + 1) + '\t' +
+                   std::to_string(n) + '\t' +
+                   tsvField(row < corpus.documentIds.size() ? corpus.documentIds[row]
+                                                            : std::to_string(n)) +
+                   '\t' + formatNumber(ranked[rank].score);
+            for (const LabelField& field : corpus.labels) {
+                std::string values;
+                for (std::int64_t v = field.offsets[row]; v < field.offsets[row + 1]; ++v) {
+                    values += (values.empty() ? "" : ",") +
+                              field.values[static_cast<size_t>(field.valueIds[static_cast<size_t>(v)])];
+                }
+                out += '\t' + tsvField(values);
+            }
+            out += std::string("\t") + (specific ? "1" : "0") + '\t' +
+                   (admissibility.admissible(t) ? "1" : "0") + '\t' +
+                   documentSnippet(corpus, n, marked) + '\n';
+        }
+    }
+    return out;
 }
 
 std::vector<bool> positiveFlags(const TopicSession& session, const std::string& rule) {

@@ -17,9 +17,25 @@ namespace cx::cli {
 TopicModelResult solveTopics(const TopicSession& session, double gamma);
 
 /// Writes topic_word.tsv, components.tsv and top_words.tsv (session.topWords words per
-/// component) into `outDir` (which must exist), each atomically.
+/// component; components.tsv and top_words.tsv end with each component's npmi) into `outDir`
+/// (which must exist), each atomically.
 void writeTopicFiles(const TopicSession& session, const TopicModelResult& model,
                      const std::string& outDir);
+
+/// NPMI coherence of each component's top kCoherenceWords words over every document of the
+/// corpus (topic_coherence.h): components.tsv's and top_words.tsv's `npmi`.
+std::vector<double> corpusCoherence(const TopicSession& session, const TopicModelResult& model);
+
+/// The documents --top-docs-from names: foreground | background | all (foreground and
+/// background together, in corpus order).
+std::vector<std::int64_t> topDocumentPool(const TopicSession& session, const std::string& from);
+
+/// topic_docs.tsv's text (issue 27): per shown component (the foreground-specific ones, every
+/// one with `allComponents`) its `count` documents of the pool with the highest posterior
+/// responsibility (documentPosteriors), one block per component, columns topic, rank, document,
+/// source, score, each label field by name, foreground_specific, admissible, snippet.
+std::string topicDocumentTable(const TopicSession& session, const TopicModelResult& model,
+                               std::int64_t count, const std::string& from, bool allComponents);
 
 /// The specificity test's classes: true for the foreground documents matching `rule`.
 /// \throws InputError (parameter --positive) unless both classes occur.

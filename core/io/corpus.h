@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,12 +52,20 @@ struct LoadReport {
     std::vector<std::string> warnings;    ///< "FILE:LINE: problem" lines that did not stop the load
 };
 
+/// Bytes of each document's text that a corpus keeps (Corpus::documentExcerpts): enough for a
+/// snippet of ~160 characters, small enough for a million documents.
+constexpr size_t kExcerptBytes = 320;
+
 /// A loaded text corpus: counts, vocabulary, labels. Document order is input order.
 struct Corpus {
     std::vector<std::string> vocabulary; ///< column i of `counts` is vocabulary[i]
     CountMatrix counts;
     std::vector<LabelField> labels;
     std::vector<std::string> documentIds; ///< optional (e.g. Reuters NEWID, TSV row number)
+    /// Optional, one per document for readers of running text (TSV/CSV, Reuters, text folder):
+    /// the first kExcerptBytes bytes of the document's text, whitespace runs collapsed to one
+    /// space, valid UTF-8. Empty for bag-of-words input (UCI), which has no text.
+    std::vector<std::string> documentExcerpts;
     LoadReport report;
 
     std::int64_t numDocuments() const { return counts.numRows; }

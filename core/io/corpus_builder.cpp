@@ -103,7 +103,50 @@ std::vector<LabelField> LabelTable::finish(const std::vector<std::int64_t>& kept
     return out;
 }
 
+namespace {
+
+/// The start of `text` with whitespace runs collapsed to one space, at most kExcerptBytes bytes,
+/// cut before a partial UTF-8 sequence.
+std::string excerptOf(std::string_view text) {
+    std::string out;
+    bool space = true; // drops leading whitespace
+    for (size_t i = 0; i < text.size() && out.size() < kExcerptBytes; ++i) {
+        const char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            if (!space) {
+                out.push_back(' ');
+            }
+            space = true;
+        } else {
+            out.push_back(c);
+            space = false;
+        }
+    }
+    if (out.size() >= kExcerptBytes) {
+        // Drop a trailing partial multi-byte sequence (toValidUtf8 would turn it into Latin-1).
+        size_t end = out.size();
+        size_t lead = end;
+        while (lead > 0 && (static_cast<unsigned char>(out[lead - 1]) & 0xC0) == 0x80 && end - lead < 3) {
+            --lead;
+        }
+        if (lead > 0 && static_cast<unsigned char>(out[lead - 1]) >= 0xC0) {
+            const auto first = static_cast<unsigned char>(out[lead - 1]);
+            const size_t need = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2;
+            if (end - (lead - 1) < need) {
+                out.resize(lead - 1);
+            }
+        }
+    }
+    while (!out.empty() && out.back() == ' ') {
+        out.pop_back();
+    }
+    return toValidUtf8(out);
+}
+
+} // namespace
+
 void TokenCounter::addDocument(std::string_view text) {
+    excerpts.push_back(excerptOf(text));
     m_rowIds.clear();
     forEachToken(text, m_scratch, [&](std::string_view token) {
         auto found = m_ids.find(token);
@@ -160,7 +203,8 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
     const size_t numWords = raw.words.size();
     if (static_cast<std::int64_t>(matrix.rowPtr.size()) != numRead + 1 ||
         (raw.labels.numFields() > 0 && raw.labels.numRows() != numRead) ||
-        (!raw.documentIds.empty() && static_cast<std::int64_t>(raw.documentIds.size()) != numRead)) {
+        (!raw.documentIds.empty() && static_cast<std::int64_t>(raw.documentIds.size()) != numRead) ||
+        (!raw.excerpts.empty() && static_cast<std::int64_t>(raw.excerpts.size()) != numRead)) {
         throw std::logic_error("finishCorpus: reader produced inconsistent row counts");
     }
     LoadReport report = std::move(raw.report);
@@ -332,6 +376,12 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
         corpus.documentIds.reserve(keptRows.size());
         for (const std::int64_t row : keptRows) {
             corpus.documentIds.push_back(std::move(raw.documentIds[row]));
+        }
+    }
+    if (!raw.excerpts.empty()) {
+        corpus.documentExcerpts.reserve(keptRows.size());
+        for (const std::int64_t row : keptRows) {
+            corpus.documentExcerpts.push_back(std::move(raw.excerpts[row]));
         }
     }
     if (raw.labels.numFields() > 0) {

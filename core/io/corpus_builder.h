@@ -63,6 +63,8 @@ public:
     std::int64_t numDocuments() const { return m_counts.numRows; }
 
     std::vector<std::string> words; ///< provisional vocabulary
+    /// One per document: its text's first kExcerptBytes bytes (Corpus::documentExcerpts).
+    std::vector<std::string> excerpts;
     /// Moves the matrix out (numCols = words.size()).
     CountMatrix takeCounts();
 
@@ -81,6 +83,7 @@ struct RawCorpus {
     CountMatrix counts;                  ///< one row per document read; unique columns per row
     LabelTable labels;                   ///< numRows() == counts.numRows (or no fields)
     std::vector<std::string> documentIds; ///< empty or one per row
+    std::vector<std::string> excerpts;    ///< empty or one per row (Corpus::documentExcerpts)
     LoadReport report;
 };
 

@@ -212,6 +212,7 @@ RawCorpus readDelimited(const std::string& path, char separator, const CorpusLoa
     }
     tracker.fileDone(reader.fileSize());
     raw.words = std::move(counter.words);
+    raw.excerpts = std::move(counter.excerpts);
     raw.counts = counter.takeCounts();
     return raw;
 }

@@ -367,6 +367,7 @@ RawCorpus readReuters(const std::vector<std::string>& paths, const CorpusLoadOpt
         tracker.fileDone(totalFileSize({path}));
     }
     raw.words = std::move(parser.counter().words);
+    raw.excerpts = std::move(parser.counter().excerpts);
     raw.counts = parser.counter().takeCounts();
     return raw;
 }

@@ -86,6 +86,7 @@ RawCorpus readTextFolder(const std::string& folder, const CorpusLoadOptions& opt
         tracker.fileDone(reader.fileSize());
     }
     raw.words = std::move(counter.words);
+    raw.excerpts = std::move(counter.excerpts);
     raw.counts = counter.takeCounts();
     return raw;
 }

@@ -14,6 +14,69 @@
 
 namespace cx {
 
+SmoothedTopics smoothedLogTopics(const CountMatrix& counts,
+                                 const std::vector<std::int64_t>& documents,
+                                 const TopicModelResult& model,
+                                 const std::vector<Eigen::Index>& components,
+                                 const Eigen::VectorXd& componentWeights,
+                                 const ScorerSmoothing& smoothing) {
+    const double fixedAlpha = smoothing.alpha;
+    if (!(fixedAlpha >= 0) || !std::isfinite(fixedAlpha)) {
+        throw std::invalid_argument("smoothedLogTopics: smoothing must be >= 0 (got " +
+                                    std::to_string(fixedAlpha) + ")");
+    }
+    const Eigen::Index d = model.topics.rows();
+    const auto k = static_cast<Eigen::Index>(components.size());
+    if (componentWeights.size() != k) {
+        throw std::invalid_argument("smoothedLogTopics: " + std::to_string(k) + " components but " +
+                                    std::to_string(componentWeights.size()) + " weights");
+    }
+    double totalWeight = 0;
+    for (Eigen::Index j = 0; j < k; ++j) {
+        totalWeight += componentWeights[j];
+    }
+    SmoothedTopics out;
+    // Row-major D × k table of log μ̃ so that one word's k values are contiguous.
+    out.logTopics.resize(d, k);
+    out.logPrior.resize(k);
+    // T and the prior's shape p for the automatic rule (see perTokenLogLikelihood).
+    const bool automatic = fixedAlpha == kAutoSmoothing;
+    double tokens = 0;
+    Eigen::ArrayXd shape;
+    if (automatic) {
+        shape = Eigen::ArrayXd::Zero(d);
+        for (std::int64_t row : documents) {
+            for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
+                shape[counts.colIdx[p]] += counts.counts[p];
+            }
+        }
+        tokens = shape.sum();
+        if (smoothing.prior == SmoothingPrior::Uniform || !(tokens > 0)) {
+            shape.setConstant(1.0 / static_cast<double>(d));
+        } else {
+            shape /= tokens;
+        }
+    }
+    const double priorMass = 0.5 * static_cast<double>(d); // the Jeffreys prior's ½ per word
+    for (Eigen::Index j = 0; j < k; ++j) {
+        const Eigen::Index t = components[static_cast<size_t>(j)];
+        const double prior = componentWeights[j] / totalWeight;
+        if (automatic) {
+            const double behind = std::max(prior * tokens, 1.0); // n_t
+            out.logTopics.col(j) =
+                ((behind * model.topics.col(t).array() + priorMass * shape) / (behind + priorMass))
+                    .log()
+                    .matrix();
+        } else {
+            const double normaliser = 1.0 + static_cast<double>(d) * fixedAlpha;
+            out.logTopics.col(j) =
+                ((model.topics.col(t).array() + fixedAlpha) / normaliser).log().matrix();
+        }
+        out.logPrior[j] = std::log(prior);
+    }
+    return out;
+}
+
 Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
                                       const std::vector<std::int64_t>& documents,
                                       const TopicModelResult& model,
@@ -42,44 +105,14 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
         out.setConstant(std::numeric_limits<double>::quiet_NaN());
         return out;
     }
-    const auto k = static_cast<Eigen::Index>(specific.size());
-    // Row-major D × k table of log μ̃ so that one word's k values are contiguous.
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> logTopic(d, k);
-    Eigen::VectorXd logPrior(k);
-    // T and the prior's shape p for the automatic rule (see the header).
-    const bool automatic = fixedAlpha == kAutoSmoothing;
-    double tokens = 0;
-    Eigen::ArrayXd shape;
-    if (automatic) {
-        shape = Eigen::ArrayXd::Zero(d);
-        for (std::int64_t row : documents) {
-            for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
-                shape[counts.colIdx[p]] += counts.counts[p];
-            }
-        }
-        tokens = shape.sum();
-        if (smoothing.prior == SmoothingPrior::Uniform || !(tokens > 0)) {
-            shape.setConstant(1.0 / static_cast<double>(d));
-        } else {
-            shape /= tokens;
-        }
+    Eigen::VectorXd specificWeights(static_cast<Eigen::Index>(specific.size()));
+    for (size_t j = 0; j < specific.size(); ++j) {
+        specificWeights[static_cast<Eigen::Index>(j)] = model.weights[specific[j]];
     }
-    const double priorMass = 0.5 * static_cast<double>(d); // the Jeffreys prior's ½ per word
-    for (Eigen::Index j = 0; j < k; ++j) {
-        const Eigen::Index t = specific[static_cast<size_t>(j)];
-        const double prior = model.weights[t] / totalWeight;
-        if (automatic) {
-            const double behind = std::max(prior * tokens, 1.0); // n_t
-            logTopic.col(j) =
-                ((behind * model.topics.col(t).array() + priorMass * shape) / (behind + priorMass))
-                    .log()
-                    .matrix();
-        } else {
-            const double normaliser = 1.0 + static_cast<double>(d) * fixedAlpha;
-            logTopic.col(j) = ((model.topics.col(t).array() + fixedAlpha) / normaliser).log().matrix();
-        }
-        logPrior[j] = std::log(prior);
-    }
+    const SmoothedTopics smoothed =
+        smoothedLogTopics(counts, documents, model, specific, specificWeights, smoothing);
+    const auto& logTopic = smoothed.logTopics;
+    const Eigen::VectorXd& logPrior = smoothed.logPrior;
     parallelFor(n, [&](std::int64_t index) {
         const std::int64_t row = documents[static_cast<size_t>(index)];
         Eigen::RowVectorXd score = logPrior.transpose();

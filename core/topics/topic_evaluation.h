@@ -41,6 +41,23 @@ struct ScorerSmoothing {
     bool operator==(const ScorerSmoothing&) const = default;
 };
 
+/// The scorer's smoothed topics (the rule perTokenLogLikelihood documents below), shared by every
+/// scorer so that there is one smoothing: a row-major D × k table of log μ̃ over the listed
+/// components (column j = components[j]) and log π_j = log(componentWeights[j] / Σ weights).
+/// `documents` are the documents the automatic rule counts tokens over.
+struct SmoothedTopics {
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> logTopics;
+    Eigen::VectorXd logPrior;
+};
+/// \throws std::invalid_argument for a negative or non-finite smoothing, or a weight count that
+/// differs from the component count.
+SmoothedTopics smoothedLogTopics(const CountMatrix& counts,
+                                 const std::vector<std::int64_t>& documents,
+                                 const TopicModelResult& model,
+                                 const std::vector<Eigen::Index>& components,
+                                 const Eigen::VectorXd& componentWeights,
+                                 const ScorerSmoothing& smoothing);
+
 /// Per-token log marginal likelihood of each listed document under the foreground-specific
 /// topics of `model` (components with λ̂ > 0):
 ///   (1/ℓ_n) · log Σ_{t: λ̂_t>0} π_t Π_i μ̃_t(i)^{c_n(i)},   π_t = ω_t / Σ ω.

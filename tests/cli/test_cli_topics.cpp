@@ -63,7 +63,7 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
     ASSERT_EQ(components.size(), 7u);
     EXPECT_EQ(components[0], (std::vector<std::string>{"component", "lambda", "weight",
                                                        "foreground_specific", "signed_weight",
-                                                       "admissible"}));
+                                                       "admissible", "npmi"}));
     int specific = 0;
     for (size_t row = 1; row < components.size(); ++row) {
         EXPECT_EQ(components[row][0], "c" + std::to_string(row));
@@ -87,7 +87,7 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
     const auto top = parseTsv(readText(out + "/top_words.tsv"));
     ASSERT_GT(top.size(), 1u);
     EXPECT_EQ(top[0][0], "component");
-    EXPECT_EQ(top[0].back(), "admissible");
+    EXPECT_EQ(top[0].back(), "npmi");
     EXPECT_EQ(top.size(), 1u + 6u * 10u);
 }
 

@@ -1,0 +1,65 @@
+#pragma once
+
+// The documents behind a topic (issue 27): each document's posterior responsibility of each
+// component under the single-topic model, ranked lists per component, and a one-line snippet.
+
+#include "core/io/corpus.h"
+#include "core/topics/contrastive_topic_model.h"
+#include "core/topics/topic_evaluation.h"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cx {
+
+/// Posterior responsibility of every component for each listed document under the single-topic
+/// (mixture of unigrams) model of paper 001, Alg. 1: a document draws one component k with
+/// probability π_k and all its words from μ_k, so
+///   r_k(n) = π_k Π_i μ̃_k(i)^{c_n(i)} / Σ_j π_j Π_i μ̃_j(i)^{c_n(i)},
+/// computed in log space (log-sum-exp). μ̃ is the scorer's smoothing (smoothedLogTopics, the
+/// rule of perTokenLogLikelihood, over the same `documents`), so every component has full
+/// support. π_k = |ω_k| / Σ_j |ω_j| over all K components (ω = signedWeights), so that
+/// background components, whose Alg. 1 weight is 0, still compete for a document.
+/// Returns a K × N matrix (column n = documents[n]); each column sums to 1. A document with no
+/// tokens gets the prior π. Cost O(nnz·K + D·K).
+/// \throws std::invalid_argument when the model's vocabulary differs from the counts' or the
+/// model has no component.
+Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
+                                   const std::vector<std::int64_t>& documents,
+                                   const TopicModelResult& model,
+                                   const ScorerSmoothing& smoothing = {});
+
+/// One ranked document of a component.
+struct RankedDocument {
+    std::int64_t document = 0; ///< row of the corpus (0-based, reading order)
+    double score = 0;          ///< posterior responsibility of the component
+};
+
+/// The `count` documents (of `documents`, the columns of `posteriors`) with the highest
+/// posterior of `component`, highest first, ties by lower document index. `count` larger than
+/// the list gives the whole list. \throws std::invalid_argument for a bad component or shape.
+std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
+                                          const std::vector<std::int64_t>& documents,
+                                          int component, std::int64_t count);
+
+/// Characters (Unicode code points) a snippet shows at most.
+constexpr size_t kSnippetCharacters = 160;
+
+/// A one-line snippet of a document for a table cell: the first ~kSnippetCharacters characters
+/// of its text (Corpus::documentExcerpts) with every word that is in `markedWords` (compared
+/// lower case, as the tokenizer folds) wrapped in [ ]. A corpus without text (UCI
+/// bag-of-words) gives the document's most frequent words with counts instead, "word×count"
+/// joined by spaces, marked the same way. Tabs, newlines and other control characters become
+/// spaces, so the snippet is a valid TSV field; "…" ends a cut text.
+std::string documentSnippet(const Corpus& corpus, std::int64_t document,
+                            const std::vector<std::string>& markedWords,
+                            size_t maxCharacters = kSnippetCharacters);
+
+/// `text` with tabs, carriage returns, newlines and other ASCII control characters replaced by
+/// spaces: a valid field of a tab-separated file.
+std::string tsvField(const std::string& text);
+
+} // namespace cx
