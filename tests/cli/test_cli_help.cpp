@@ -38,9 +38,10 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
         "rank-per-side", "range-iterations", "method", "smoothing", "smoothing-prior", "top", "threads", "out"};
     static const std::map<std::string, CommandOptions> all = {
         {"topics",
-         {join(join(topicModel, kLoad), {"gamma", "positive", "save-session"}),
+         {join(join(topicModel, kLoad),
+               {"gamma", "positive", "save-session", "top-docs", "top-docs-from"}),
           {"corpus", "fg", "bg", "k", "gamma"},
-          join(kLoadFlags, {"json"})}},
+          join(kLoadFlags, {"json", "all-components"})}},
         {"sweep",
          {join(join(topicModel, kLoad), {"positive", "gammas", "bootstrap", "save-session"}),
           {"corpus", "fg", "bg", "k", "positive"},
