@@ -64,7 +64,9 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.reader.removeNumbers = reader.boolean("drop_numbers", true); // CLI default (--keep-numbers)
     section.reader.minTokens = reader.integer("min_tokens", 3, 3, 1000000);
 
-    section.foreground = fields.requiredString("foreground");
+    // Empty when the session was saved before a foreground was chosen (corpus open, nothing
+    // selected): the GUI reopens the corpus; `contrast-cli run` says there is nothing to compute.
+    section.foreground = fields.string("foreground", "");
     if (fields.has("background") && fields.json().at("background").is_string()) {
         section.background = fields.string("background", "");
     } else {
@@ -73,7 +75,8 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
             background.choice("mode", "rule", {"rule", "not_foreground", "all"});
         section.background = background.string("rule", "");
     }
-    if (section.backgroundMode == "rule" && section.background.empty()) {
+    if (!section.foreground.empty() && section.backgroundMode == "rule" &&
+        section.background.empty()) {
         fields.fail("background", "missing: a background rule (or \"mode\": \"not_foreground\")");
     }
 

@@ -240,6 +240,30 @@ TEST(Session, TopicsWithoutASmoothingPriorReopenWithTheUniformOneTheyWereScoredW
     EXPECT_EQ(TopicsSection::fromSession(session, resolver).smoothingPrior, "uniform");
 }
 
+TEST(Session, TopicsSavedBeforeAForegroundWasChosenReopen) {
+    // The GUI saves a corpus with nothing selected as an empty foreground (found by the seeded
+    // random-action journey: such a session was written and then refused on reopening).
+    TempFolder folder;
+    writeText(folder.path / "c.tsv", "text\n");
+    TopicsSection topics;
+    topics.corpus.emplace_back(folder.path / "c.tsv");
+    Session session;
+    session.setSection(TopicsSection::kKey, topics.toJson(folder.path));
+    const fs::path file = folder.path / "unselected.cxproj";
+    writeSession(session, file);
+    const Session back = readSession(file);
+    PathResolver resolver(back.file);
+    const TopicsSection reopened = TopicsSection::fromSession(back, resolver);
+    EXPECT_TRUE(reopened.foreground.empty());
+    EXPECT_EQ(reopened.corpus.size(), 1U);
+    // With a foreground, the background is still required.
+    writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
+        "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b"}}})j");
+    const Session selected = readSession(file);
+    PathResolver selectedResolver(selected.file);
+    EXPECT_THROW(TopicsSection::fromSession(selected, selectedResolver), InputError);
+}
+
 TEST(Session, KeepsSectionsAndKeysItDoesNotKnow) {
     TempFolder folder;
     const fs::path file = folder.path / "s.cxproj";
