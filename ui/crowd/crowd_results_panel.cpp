@@ -57,6 +57,27 @@ QTableWidgetItem* numberItem(double value, int decimals) {
     return item;
 }
 
+/// The workers table sorts by the exact value behind each (rounded) cell; equal values keep
+/// the workers' order in the data, so the rows do not depend on what was shown before.
+constexpr int kExactValueRole = Qt::UserRole + 1;
+
+class WorkerSortProxy final : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override {
+        const QPartialOrdering order =
+            QVariant::compare(left.data(kExactValueRole), right.data(kExactValueRole));
+        if (order == QPartialOrdering::Less || order == QPartialOrdering::Greater) {
+            return order == QPartialOrdering::Less;
+        }
+        // A descending sort asks lessThan(right, left): keep the data's order either way.
+        return sortOrder() == Qt::DescendingOrder ? left.row() > right.row()
+                                                  : left.row() < right.row();
+    }
+};
+
 } // namespace
 
 CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
@@ -88,7 +109,8 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     m_workerSearch->setClearButtonEnabled(true);
     m_workerSearch->setToolTip(tr("Show only the workers whose name contains this text"));
     m_workerModel = new QStandardItemModel(this);
-    m_workerProxy = new QSortFilterProxyModel(this);
+    m_workerProxy = new WorkerSortProxy(this);
+    m_workerProxy->setSortRole(kExactValueRole);
     m_workerProxy->setSourceModel(m_workerModel);
     m_workerProxy->setFilterKeyColumn(0);
     m_workerProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -242,17 +264,24 @@ void CrowdResultsPanel::showWorkers(const cx::CrowdLabels& data, const cx::Crowd
     for (int m = 0; m < data.numWorkers; ++m) {
         const cx::WorkerSummary& worker = result.workers[static_cast<size_t>(m)];
         QList<QStandardItem*> row;
-        row << new QStandardItem(QString::fromStdString(data.workerNames[static_cast<size_t>(m)]));
-        auto number = [](double value) {
+        auto text = [](const QString& value) {
+            auto* item = new QStandardItem(value);
+            item->setData(value, kExactValueRole);
+            return item;
+        };
+        row << text(QString::fromStdString(data.workerNames[static_cast<size_t>(m)]));
+        // Shown to 3 digits, sorted by the exact value.
+        auto number = [](double value, int digits = 0) {
             auto* item = new QStandardItem;
-            item->setData(value, Qt::DisplayRole);
+            item->setData(digits > 0 ? rounded(value, digits) : value, Qt::DisplayRole);
+            item->setData(value, kExactValueRole);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             return item;
         };
         row << number(worker.numLabels);
-        row << new QStandardItem(worker.informative ? tr("yes") : tr("no"));
-        row << number(rounded(worker.accuracy, 3)) << number(rounded(worker.accuracyLow, 3))
-            << number(rounded(worker.accuracyHigh, 3));
+        row << text(worker.informative ? tr("yes") : tr("no"));
+        row << number(worker.accuracy, 3) << number(worker.accuracyLow, 3)
+            << number(worker.accuracyHigh, 3);
         m_workerModel->appendRow(row);
     }
     m_workerTable->sortByColumn(m_sortColumn,

@@ -47,6 +47,8 @@ public:
     int workerSortColumn() const { return m_sortColumn; }
     bool workerSortDescending() const { return m_sortDescending; }
     QTableView* workerTable() const { return m_workerTable; }
+    /// Fills the worker table (part of showRun).
+    void showWorkers(const cx::CrowdLabels& data, const cx::CrowdResult& result);
 
 signals:
     /// The worker search or sort changed (view state a session records).
@@ -71,7 +73,6 @@ public:
 private:
     void showTrace(const cx::CrowdResult& result);
     void showCmi(const cx::CrowdLabels& data, const CrowdRun& run);
-    void showWorkers(const cx::CrowdLabels& data, const cx::CrowdResult& result);
     void showConfusion(const cx::CrowdLabels& data, const cx::CrowdResult& result);
 
     IterationChartView* m_likelihoodChart = nullptr;

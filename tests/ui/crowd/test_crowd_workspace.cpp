@@ -166,3 +166,50 @@ TEST(CrowdController, WorksOffTheGuiThreadAndTheNewestRunWins) {
     EXPECT_TRUE(controller.data() != nullptr);
     EXPECT_EQ(controller.shownOptions().seed, 3u);
 }
+
+namespace {
+
+cx::CrowdResult workersResult(const std::vector<double>& accuracies) {
+    cx::CrowdResult result;
+    for (double accuracy : accuracies) {
+        cx::WorkerSummary worker;
+        worker.numLabels = 108;
+        worker.accuracy = accuracy;
+        worker.accuracyLow = accuracy - 0.09;
+        worker.accuracyHigh = accuracy + 0.09;
+        result.workers.push_back(worker);
+    }
+    return result;
+}
+
+QStringList shownWorkers(const CrowdResultsPanel& panel) {
+    QStringList names;
+    const QSortFilterProxyModel* proxy = panel.workerProxy();
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        names << proxy->index(row, 0).data().toString();
+    }
+    return names;
+}
+
+} // namespace
+
+TEST(CrowdResultsPanel, WorkerOrderDependsOnTheValuesNotOnWhatWasShownBefore) {
+    // Found by the random-action journey: after another fit had been shown, two workers shown
+    // as 0.61 (0.6103 and 0.6097) or with equal accuracies came out in another order than in a
+    // fresh window. The table sorts by the exact values; equal values keep the data's order.
+    cx::CrowdLabels data;
+    data.numWorkers = 5;
+    data.workerNames = {"a", "b", "c", "d", "e"};
+    const cx::CrowdResult before = workersResult({0.9, 0.1, 0.5, 0.7, 0.3});
+    const cx::CrowdResult after = workersResult({0.6097, 0.6103, 0.63, 0.63, 0.2});
+
+    CrowdResultsPanel fresh;
+    fresh.showWorkers(data, after);
+    CrowdResultsPanel used;
+    used.showWorkers(data, before);
+    used.setWorkerSort(1, false); // the user sorted by labels, then by accuracy again
+    used.setWorkerSort(3, true);
+    used.showWorkers(data, after);
+    EXPECT_EQ(shownWorkers(fresh), (QStringList{"c", "d", "b", "a", "e"}));
+    EXPECT_EQ(shownWorkers(used), shownWorkers(fresh));
+}
