@@ -245,12 +245,8 @@ TEST(CliJson, GenerateJsonKeepsItsKeysInOrder) {
 }
 
 std::string generateCorpus(const TempDir& dir) {
-    const auto result = runCli({"generate", "--out", dir.path().string(), "--fg-docs", "2000",
-                                "--bg-docs", "2000", "--vocab", "300", "--length", "60", "--a",
-                                "2", "--b", "2", "--c", "2", "--seed", "5"},
-                               dir);
-    EXPECT_EQ(result.exitCode, 0) << result.err;
-    return dir / "docword.synthetic.txt";
+    return cx::test::generateCorpus(
+        dir, {.documentsPerSide = 2000, .vocabulary = 300, .length = 60, .topicsPerKind = 2, .seed = 5});
 }
 
 TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {

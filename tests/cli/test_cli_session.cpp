@@ -27,12 +27,8 @@ void expectSameFiles(const std::string& expected, const std::string& actual,
 }
 
 std::string generateCorpus(const TempDir& dir) {
-    const auto result = runCli({"generate", "--out", dir / "corpus", "--fg-docs", "1500",
-                                "--bg-docs", "1500", "--vocab", "300", "--length", "50", "--seed",
-                                "9"},
-                               dir);
-    EXPECT_EQ(result.exitCode, 0) << result.err;
-    return dir / "corpus/docword.synthetic.txt";
+    return cx::test::generateCorpus(
+        dir, {.documentsPerSide = 1500, .vocabulary = 300, .length = 50, .seed = 9, .folder = "corpus"});
 }
 
 TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
@@ -55,7 +51,7 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
 
     auto sweep = common;
     sweep.insert(sweep.begin(), "sweep");
-    for (const std::string extra : {std::string("--positive"), std::string("set=a"),
+    for (const std::string& extra : {std::string("--positive"), std::string("set=a"),
                                     std::string("--gammas"), std::string("0:2:0.5"),
                                     std::string("--out"), dir / "sweep",
                                     std::string("--save-session"), dir / "sweep.cxproj"}) {

@@ -16,12 +16,8 @@ using test::TempDir;
 
 /// A seeded synthetic A/B/C corpus written by `contrast-cli generate` (small, fast).
 std::string generateCorpus(const TempDir& dir) {
-    const auto result = runCli({"generate", "--out", dir.path().string(), "--fg-docs", "3000",
-                                "--bg-docs", "3000", "--vocab", "400", "--length", "60",
-                                "--a", "2", "--b", "2", "--c", "2", "--seed", "5"},
-                               dir);
-    EXPECT_EQ(result.exitCode, 0) << result.err;
-    return dir / "docword.synthetic.txt";
+    return cx::test::generateCorpus(
+        dir, {.documentsPerSide = 3000, .vocabulary = 400, .length = 60, .topicsPerKind = 2, .seed = 5});
 }
 
 TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
