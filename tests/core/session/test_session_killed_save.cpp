@@ -90,10 +90,14 @@ TEST(SessionKilledSave, KillMidWriteKeepsTheOldFile) {
         environment.push_back(variable.data());
     }
     environment.push_back(nullptr);
+    posix_spawn_file_actions_t quiet; // the child's gtest report would interleave with ours
+    ::posix_spawn_file_actions_init(&quiet);
+    ::posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
     pid_t child = 0;
-    ASSERT_EQ(::posix_spawn(&child, executable.c_str(), nullptr, nullptr, arguments.data(),
-                            environment.data()),
-              0);
+    const int spawned = ::posix_spawn(&child, executable.c_str(), &quiet, nullptr,
+                                      arguments.data(), environment.data());
+    ::posix_spawn_file_actions_destroy(&quiet);
+    ASSERT_EQ(spawned, 0);
 
     // Wait for its temporary (a pipe), then read the first 256 KiB of the new session: the
     // child has then written part of the file and is blocked writing the rest.

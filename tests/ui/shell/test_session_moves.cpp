@@ -21,6 +21,7 @@
 
 namespace {
 
+using cx::ui::ProjectSession;
 using cx::ui::test::ErrorRecorder;
 using cx::ui::test::waitUntil;
 
@@ -70,7 +71,7 @@ TEST(SessionMoves, OneFileDialogLocatesEveryMovedFile) {
             // It opens in the nearest folder that still exists, the name filled in.
             EXPECT_EQ(QDir(chooser->directory()).absolutePath(), root.absolutePath());
             chooser->selectFile(root.filePath(QStringLiteral("archive/answer.csv")));
-            chooser->accept();
+            static_cast<QDialog*>(chooser)->accept(); // QFileDialog::accept, public in QDialog
         } else if (auto* dialog = qobject_cast<QDialog*>(modal)) {
             dialog->reject();
         }
@@ -86,10 +87,12 @@ TEST(SessionMoves, OneFileDialogLocatesEveryMovedFile) {
     EXPECT_TRUE(dialogs.front().contains(QStringLiteral("answer.csv")));
     EXPECT_LE(dialogs.front().size(), 40); // short: a window manager would cut it
     // The gold file, in the same moved folder, followed without a second question.
+    ASSERT_TRUE(waitUntil(
+        [&] { return crowd->isSettled() && !crowd->controller()->labelsPath().isEmpty(); }, 30000))
+        << errors.messages.join('\n').toStdString();
     EXPECT_EQ(crowd->controller()->labelsPath(),
               root.filePath(QStringLiteral("archive/answer.csv")));
     EXPECT_EQ(crowd->controller()->goldPath(), root.filePath(QStringLiteral("archive/truth.csv")));
-    ASSERT_TRUE(waitUntil([&] { return crowd->isSettled(); }, 30000));
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
