@@ -117,6 +117,7 @@ struct RunCommandOptions {
     std::string file;
     std::string outDir;
     std::string only;
+    std::string dataRoot; ///< where moved data is looked for (empty: nowhere)
     int threads = 0;
 };
 
@@ -138,8 +139,15 @@ int runSessionFile(const RunCommandOptions& options) {
     setThreadCount(options.threads);
 
     const Session session = readSession(file);
-    // No one to ask where moved data went: a missing file is an error naming the entry.
-    PathResolver resolver(session.file);
+    // No one to ask where moved data went: a missing file is an error naming the entry and the
+    // path, unless --data-root says where the data went (the files beside it follow).
+    PathResolver resolver(session.file, options.dataRoot.empty()
+                                            ? MovedDataHandler()
+                                            : dataRootHandler(options.dataRoot));
+    std::error_code noFolder;
+    if (!options.dataRoot.empty() && !fs::is_directory(options.dataRoot, noFolder)) {
+        throw InputError("parameter --data-root: " + options.dataRoot + ": no such folder");
+    }
     std::vector<std::string> keys;
     std::string present;
     for (const auto& [key, section] : session.workspaces.items()) {
@@ -172,16 +180,25 @@ int runSessionFile(const RunCommandOptions& options) {
     std::vector<ChromatinSection> chromatin;
     std::vector<CrowdSection> crowd;
     std::vector<TreeSection> trees;
-    for (const std::string& key : keys) {
-        if (key == TopicsSection::kKey) {
-            topics.push_back(TopicsSection::fromSession(session, resolver));
-        } else if (key == CrowdSection::kKey) {
-            crowd.push_back(CrowdSection::fromSession(session, resolver));
-        } else if (key == TreeSection::kKey) {
-            trees.push_back(TreeSection::fromSession(session, resolver));
-        } else {
-            chromatin.push_back(ChromatinSection::fromSession(session, resolver));
+    try {
+        for (const std::string& key : keys) {
+            if (key == TopicsSection::kKey) {
+                topics.push_back(TopicsSection::fromSession(session, resolver));
+            } else if (key == CrowdSection::kKey) {
+                crowd.push_back(CrowdSection::fromSession(session, resolver));
+            } else if (key == TreeSection::kKey) {
+                trees.push_back(TreeSection::fromSession(session, resolver));
+            } else {
+                chromatin.push_back(ChromatinSection::fromSession(session, resolver));
+            }
         }
+    } catch (const InputError& error) {
+        // "…: EXPECTED: no such file or folder (nor at ABSOLUTE); not located": say where.
+        const std::string message = error.what();
+        if (options.dataRoot.empty() || message.find("; not located") == std::string::npos) {
+            throw;
+        }
+        throw InputError(message + " under --data-root " + options.dataRoot);
     }
     // One workspace: its files in --out, as the command wrote them; several: a folder each.
     const bool oneFolder = keys.size() == 1;
@@ -223,6 +240,9 @@ CommandEntry addRunCommand(CLI::App& root) {
     list.positional("SESSION", options->file, "the session file (.cxproj)")
         .text("out", options->outDir, "output folder").required()
         .text("workspace", options->only, "run only this workspace (topics | chromatin | crowd | tree)")
+        .text("data-root", options->dataRoot,
+              "the session's data moved below DIR: a missing file is looked for there by the "
+              "end of its path, and the files beside it follow")
         .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();

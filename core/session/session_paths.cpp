@@ -39,6 +39,24 @@ bool startsWith(const fs::path& path, const fs::path& prefix) {
 
 } // namespace
 
+MovedDataHandler dataRootHandler(fs::path root) {
+    root = normalAbsolute(root);
+    return [root](const fs::path& expected, const std::string&) -> std::optional<fs::path> {
+        const std::vector<fs::path> parts(expected.begin(), expected.end());
+        // Longest tail first (the most specific place), never the root directory itself.
+        for (size_t first = expected.has_root_path() ? 1 : 0; first < parts.size(); ++first) {
+            fs::path candidate = root;
+            for (size_t i = first; i < parts.size(); ++i) {
+                candidate /= parts[i];
+            }
+            if (pathExists(candidate)) {
+                return candidate.lexically_normal();
+            }
+        }
+        return std::nullopt;
+    };
+}
+
 SessionJson dataPathToJson(const fs::path& file, const fs::path& sessionDirectory) {
     const fs::path absolute = normalAbsolute(file);
     SessionJson entry = SessionJson::object();

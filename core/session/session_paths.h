@@ -29,6 +29,13 @@ void rebaseDataPaths(SessionJson& value, const std::filesystem::path& fromDirect
 using MovedDataHandler = std::function<std::optional<std::filesystem::path>(
     const std::filesystem::path& expected, const std::string& pointer)>;
 
+/// A MovedDataHandler for a session whose data moved below `root` (`contrast-cli run
+/// --data-root DIR`, no one to ask): a missing file is looked for at `root` / the longest tail
+/// of its expected path that exists there (/old/proj/data/a.gz → root/proj/data/a.gz, else
+/// root/data/a.gz, else root/a.gz). PathResolver then learns the move, so the files beside it
+/// follow. nullopt when no tail exists under `root`.
+MovedDataHandler dataRootHandler(std::filesystem::path root);
+
 /// Finds the data files of one session. For each entry it tries, in order: the session folder /
 /// "path"; "absolute"; every move learnt so far; and finally the MovedDataHandler. When the
 /// handler names a new location, the resolver learns the move as a change of folder (the

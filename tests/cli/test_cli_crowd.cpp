@@ -184,3 +184,45 @@ TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
             .out);
     EXPECT_FALSE(em.contains("error_rate_random_ties"));
 }
+
+// A session whose data folder moved: `run` names the missing file and the entry; with
+// --data-root it finds the file under the new folder and the gold file beside it follows.
+TEST(CliCrowd, RunOfAMovedSessionNamesTheMissingFileOrRemapsItWithDataRoot) {
+    TempDir dir;
+    const auto generated = runCli({"generate-crowd", "--out", dir / "data/gen", "--items", "100",
+                                   "--workers", "10", "--classes", "2", "--seed", "3"},
+                                  dir);
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const auto saved = runCli({"crowd", "--labels", dir / "data/gen/crowd.labels.csv", "--gold",
+                               dir / "data/gen/crowd.gold.csv", "--method", "mv", "--out",
+                               dir / "direct", "--save-session", dir / "project/crowd.cxproj"},
+                              dir);
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    std::filesystem::rename(dir / "data", dir / "moved");
+
+    const auto missing = runCli({"run", dir / "project/crowd.cxproj", "--out", dir / "again"}, dir);
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("data/gen/crowd.labels.csv: no such file"), std::string::npos)
+        << missing.err;
+    EXPECT_NE(missing.err.find("/workspaces/crowd/labels/path"), std::string::npos) << missing.err;
+
+    const auto remapped = runCli(
+        {"run", dir / "project/crowd.cxproj", "--out", dir / "again", "--data-root", dir / "moved"},
+        dir);
+    ASSERT_EQ(remapped.exitCode, 0) << remapped.err;
+    EXPECT_EQ(readText(dir / "again/labels.tsv"), readText(dir / "direct/labels.tsv"));
+    EXPECT_NE(remapped.out.find("error rate"), std::string::npos) << remapped.out; // gold found
+
+    // A root that does not hold the file, and one that does not exist: named.
+    const auto elsewhere = runCli(
+        {"run", dir / "project/crowd.cxproj", "--out", dir / "x", "--data-root", dir / "project"},
+        dir);
+    EXPECT_EQ(elsewhere.exitCode, 2);
+    EXPECT_NE(elsewhere.err.find("under --data-root"), std::string::npos) << elsewhere.err;
+    const auto nowhere = runCli(
+        {"run", dir / "project/crowd.cxproj", "--out", dir / "x", "--data-root", dir / "nowhere"},
+        dir);
+    EXPECT_EQ(nowhere.exitCode, 2);
+    EXPECT_NE(nowhere.err.find("--data-root"), std::string::npos) << nowhere.err;
+    EXPECT_NE(nowhere.err.find("no such folder"), std::string::npos) << nowhere.err;
+}

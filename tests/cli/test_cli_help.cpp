@@ -61,7 +61,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
            "bin-size", "save-session", "scaling", "moment-fit", "extra-components"},
           {"tracks", "tree", "k", "out"},
           {"json", "no-segments", "strict-marks"}}},
-        {"run", {{"out", "workspace", "threads"}, {"out"}, {}}},
+        {"run", {{"out", "workspace", "data-root", "threads"}, {"out"}, {}}},
         {"generate",
          {{"out", "name", "fg-docs", "bg-docs", "vocab", "a", "b", "c", "length", "spread",
            "concentration", "seed"},

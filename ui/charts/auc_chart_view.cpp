@@ -457,6 +457,25 @@ ChartFigureLayout AucChartView::figureLayout(const QSizeF& size) const {
         [this](QChart* chart, double plotHeight) { buildFigure(chart, plotHeight); });
 }
 
+QString AucChartView::figureData() const {
+    if (m_points.isEmpty()) {
+        return {};
+    }
+    QString out = QStringLiteral("gamma\tauc\trelative_auc\trelative_low\trelative_high\t"
+                                 "foreground_specific\tinadmissible\tmissing\n");
+    for (const SweepPoint& point : m_points) {
+        const bool valid = point.failure.isEmpty();
+        out += dataNumber(point.gamma) + QLatin1Char('\t') +
+               (valid ? dataNumber(point.auc) : QString()) + QLatin1Char('\t') +
+               (valid ? dataNumber(point.relativeAuc) : QString()) + QLatin1Char('\t') +
+               dataNumber(point.relativeLo) + QLatin1Char('\t') + dataNumber(point.relativeHi) +
+               QLatin1Char('\t') + QString::number(point.numForegroundSpecific) +
+               QLatin1Char('\t') + QString::number(point.numInadmissible) + QLatin1Char('\t') +
+               delimitedField(point.failure, QLatin1Char('\t')) + QLatin1Char('\n');
+    }
+    return out;
+}
+
 QSizeF AucChartView::figureSize() const {
     return chartFigureSize(
         kSingleColumnMm * kLogicalPerMm, 70 * kLogicalPerMm,

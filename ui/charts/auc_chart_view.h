@@ -56,6 +56,9 @@ public:
     /// Print size of the figure (logical units, 1/96 in): a single column, 89 × 70 mm plus
     /// its legend.
     QSizeF figureSize() const override;
+    /// One line per γ of the sweep: γ, AUC, relative AUC, its band (empty without one),
+    /// foreground-specific and inadmissible components, and why the AUC is missing ("" if not).
+    QString figureData() const override;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 

@@ -39,12 +39,21 @@ std::pair<double, double> valueRange(const QList<IterationChartView::Line>& line
     return {low - pad, high + pad};
 }
 
-/// Range and dynamic ticks (about five, anchored on a multiple of the interval).
-void setAxisRange(QValueAxis* axis, double low, double high) {
+/// Range and dynamic ticks (about five, anchored on a multiple of the interval); `integer`:
+/// whole-number ticks only (iterations: a 0.2 step printed with %d read "0 0 0 0 0 1").
+void setAxisRange(QValueAxis* axis, double low, double high, bool integer = false) {
     axis->setRange(low, high);
-    const double interval = niceTickInterval(high - low);
+    double interval = niceTickInterval(high - low);
+    if (integer) {
+        interval = std::max(1.0, std::round(interval));
+    }
     axis->setTickInterval(interval);
     axis->setTickAnchor(std::ceil(low / interval) * interval);
+}
+
+bool anyPoint(const QList<IterationChartView::Line>& lines) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [](const IterationChartView::Line& line) { return !line.points.isEmpty(); });
 }
 
 } // namespace
@@ -81,6 +90,7 @@ void IterationChartView::build(QChart* chart, bool figure) const {
         series->setPen(QPen(line.colour, figure ? 2.0 : 2.2,
                             line.dashed ? Qt::DashLine : Qt::SolidLine));
         series->replace(line.points);
+        series->setPointsVisible(line.points.size() == 1); // one point draws no line
         chart->addSeries(series);
         if (!line.points.isEmpty()) {
             lastIteration = std::max(lastIteration, line.points.back().x());
@@ -88,7 +98,7 @@ void IterationChartView::build(QChart* chart, bool figure) const {
     }
     QValueAxis* x = createValueAxis(chart, tr("iteration"), QStringLiteral("%d"), labelFont,
                                     titleFont);
-    setAxisRange(x, 0, lastIteration);
+    setAxisRange(x, 0, lastIteration, true);
     QValueAxis* left = createValueAxis(chart, m_leftTitle, QStringLiteral("%.4g"), labelFont,
                                        titleFont);
     const auto [leftLow, leftHigh] = valueRange(m_lines, false);
@@ -110,7 +120,7 @@ void IterationChartView::build(QChart* chart, bool figure) const {
         series[i]->attachAxis(x);
         series[i]->attachAxis(m_lines[i].rightAxis && right ? right : left);
     }
-    chart->legend()->setVisible(!m_lines.isEmpty());
+    chart->legend()->setVisible(anyPoint(m_lines));
     chart->legend()->setAlignment(Qt::AlignTop);
     chart->legend()->setFont(labelFont);
     chart->legend()->setLabelColor(kChartTextColour);
@@ -122,7 +132,7 @@ void IterationChartView::rebuild() {
     QChart* old = this->chart();
     setChart(chart);
     delete old;
-    if (m_lines.isEmpty() && !m_placeholder.isEmpty()) {
+    if (!anyPoint(m_lines) && !m_placeholder.isEmpty()) {
         QGraphicsSimpleTextItem* message = createChartMessage(chart);
         message->setText(m_placeholder);
         centreChartMessage(message, QRectF(QPointF(0, 0), QSizeF(size())));
@@ -141,6 +151,18 @@ void IterationChartView::paintFigure(QPainter& painter, const QRectF& target) co
 ChartFigureLayout IterationChartView::figureLayout(const QSizeF& size) const {
     return layOutChartFigure(size, figureTitle(),
                              [this](QChart* chart, double) { build(chart, true); });
+}
+
+QString IterationChartView::figureData() const {
+    QString out;
+    for (const Line& line : m_lines) {
+        for (const QPointF& point : line.points) {
+            out += delimitedField(line.name, QLatin1Char('\t')) + QLatin1Char('\t') +
+                   dataNumber(point.x()) + QLatin1Char('\t') + dataNumber(point.y()) +
+                   (line.rightAxis ? QStringLiteral("\tright\n") : QStringLiteral("\tleft\n"));
+        }
+    }
+    return out.isEmpty() ? out : QStringLiteral("line\titeration\tvalue\taxis\n") + out;
 }
 
 QSizeF IterationChartView::figureSize() const {

@@ -31,13 +31,15 @@ public:
     /// Replaces every line; the axes' titles are `leftTitle` and `rightTitle`.
     void setLines(const QList<Line>& lines, const QString& leftTitle, const QString& rightTitle);
     const QList<Line>& lines() const { return m_lines; }
-    /// The centred message shown when there are no lines.
+    /// The centred message shown when no line has a point.
     void setPlaceholder(const QString& text);
     /// Draws the chart as a stand-alone figure (export).
     void paintFigure(QPainter& painter, const QRectF& target) const;
     /// Print size of the figure (logical units, 1/96 in): a single column (1.5 columns with a
     /// right axis), the chart 70 mm tall, the legend underneath.
     QSizeF figureSize() const;
+    /// One line per point of every line: name, iteration, value, axis ("left"/"right").
+    QString figureData() const;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 

@@ -221,6 +221,11 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         }
     }
     for (const Line& line : m_lines) {
+        // Every line that draws has its legend entry (inLegend only adds lines that draw
+        // nothing): no line of a colour the legend does not name.
+        const bool listed =
+            line.inLegend || std::any_of(line.points.begin(), line.points.end(),
+                                         [](const QPointF& p) { return std::isfinite(p.y()); });
         if (!line.lower.isEmpty() && line.lower.size() == line.upper.size()) {
             // One area per run of finite values: a NaN leaves a gap.
             QList<QPointF> upperRun;
@@ -238,7 +243,7 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                     band->setBrush(fill);
                     chart->addSeries(band);
                     unnamed << band;
-                    if (line.inLegend) {
+                    if (listed) {
                         group(line.name, band);
                     }
                 }
@@ -310,12 +315,12 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
                                         : QPen(colour, width));
             series->replace(piece.points);
             chart->addSeries(series);
-            if (line.inLegend) {
+            if (listed) {
                 group(line.name, series);
             }
             if (first) {
                 parts.lines << series;
-                if (!line.inLegend) {
+                if (!listed) {
                     unnamed << series;
                 }
             } else {
@@ -656,6 +661,26 @@ ChartFigureLayout StateWeightsChartView::figureLayout(const QSizeF& size) const 
         [this](QChart* chart, double plotHeight) {
                          build(chart, true, QSizeF(0, plotHeight));
                      });
+}
+
+QString StateWeightsChartView::figureData() const {
+    if (m_lines.isEmpty()) {
+        return {};
+    }
+    QString out = QStringLiteral("line\tgamma\tweight\tlow\thigh\tflagged\n");
+    for (const Line& line : m_lines) {
+        const QString name = delimitedField(line.name, QLatin1Char('\t'));
+        for (int i = 0; i < line.points.size(); ++i) {
+            const bool band = i < line.lower.size() && i < line.upper.size();
+            out += name + QLatin1Char('\t') + dataNumber(line.points[i].x()) + QLatin1Char('\t') +
+                   dataNumber(line.points[i].y()) + QLatin1Char('\t') +
+                   (band ? dataNumber(line.lower[i].y()) : QString()) + QLatin1Char('\t') +
+                   (band ? dataNumber(line.upper[i].y()) : QString()) + QLatin1Char('\t') +
+                   QLatin1Char(i < line.flagged.size() && line.flagged[i] ? '1' : '0') +
+                   QLatin1Char('\n');
+        }
+    }
+    return out;
 }
 
 QSizeF StateWeightsChartView::figureSize() const {

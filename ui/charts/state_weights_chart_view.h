@@ -45,7 +45,8 @@ public:
         /// Optional uncertainty band (γ, low) / (γ, high), drawn translucent in the line colour;
         /// a NaN in either leaves a gap.
         QList<QPointF> lower, upper;
-        /// Listed in the legend (e.g. only the states present at the current γ).
+        /// Listed in the legend even when it draws nothing; a line with a finite point is
+        /// always listed (no drawn line without its legend entry).
         bool inLegend = true;
         /// Per point (parallel to `points`, may be empty): the component is flagged there (e.g.
         /// a topic weight outside [−γ, 1]). Pieces of the line touching a flagged point are
@@ -94,6 +95,9 @@ public:
     /// Print size of the figure (logical units, 1/96 in): a double column wide, the plot about
     /// 85 mm tall and the whole legend underneath.
     QSizeF figureSize() const override;
+    /// One line per point of every line: name, γ, ω, the band (low, high; empty without one)
+    /// and whether the point is flagged (1/0).
+    QString figureData() const override;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
 

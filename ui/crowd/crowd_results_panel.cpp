@@ -173,6 +173,7 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
 CrowdResultsPanel::~CrowdResultsPanel() = default;
 
 void CrowdResultsPanel::clear() {
+    m_likelihoodChart->setPlaceholder(tr("Open crowd labels to fit a model"));
     m_likelihoodChart->setLines({}, {}, {});
     m_informativeChart->setLines({}, {}, {});
     m_cmiModel->clear();
@@ -196,18 +197,47 @@ void CrowdResultsPanel::showTrace(const cx::CrowdResult& result) {
     IterationChartView::Line likelihood{tr("log-likelihood"), kLikelihoodColour, {}, false, false};
     IterationChartView::Line setSize{tr("informative set |S|"), kSetColour, {}, false, false};
     IterationChartView::Line maxCmi{tr("max CMI"), kCmiColour, {}, true, true};
-    bool stagewise = false;
+    // Stagewise rounds carry a CMI; the rounds after them are the refinement's full EM, over
+    // every worker: |S| is drawn for the stagewise rounds only (it ends at the |S| the summary
+    // states), the refinement's log-likelihood as a line of its own.
+    IterationChartView::Line refine{
+        tr("log-likelihood, refine (every worker)"), kLikelihoodColour, {}, false, true};
+    size_t stages = 0; // rounds up to the last with a CMI
+    for (size_t i = 0; i < result.trace.size(); ++i) {
+        if (result.trace[i].maxCmi > 0) {
+            stages = i + 1;
+        }
+    }
+    const bool stagewise = stages > 0;
+    const bool refined = stagewise && result.method == cx::CrowdMethod::StagewiseRefine;
     for (size_t i = 0; i < result.trace.size(); ++i) {
         const cx::StagewiseIteration& round = result.trace[i];
         const double x = static_cast<double>(i + 1);
+        if (refined && i >= stages) {
+            if (refine.points.isEmpty() && !likelihood.points.isEmpty()) {
+                refine.points << likelihood.points.back(); // joined to the stagewise line
+            }
+            refine.points << QPointF(x, round.logLikelihood);
+            continue;
+        }
         likelihood.points << QPointF(x, round.logLikelihood);
-        setSize.points << QPointF(x, round.informativeSetSize);
+        if (stagewise) {
+            setSize.points << QPointF(x, round.informativeSetSize);
+        }
         if (round.maxCmi > 0) {
-            stagewise = true;
             maxCmi.points << QPointF(x, round.maxCmi);
         }
     }
-    m_likelihoodChart->setLines({likelihood}, tr("log-likelihood"), {});
+    if (refined) {
+        likelihood.name = tr("log-likelihood, stagewise");
+    }
+    m_likelihoodChart->setPlaceholder(
+        result.trace.empty() ? tr("%1 does not iterate: no convergence to show")
+                                   .arg(QString::fromLatin1(cx::crowdMethodName(result.method)))
+                             : QString());
+    m_likelihoodChart->setLines(refine.points.isEmpty() ? QList{likelihood}
+                                                        : QList{likelihood, refine},
+                                tr("log-likelihood"), {});
     if (stagewise) {
         m_informativeChart->setLines({setSize, maxCmi}, tr("workers in S"), tr("max CMI (nats)"));
     } else {

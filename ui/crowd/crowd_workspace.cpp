@@ -303,14 +303,28 @@ QList<WorkspaceFigure> CrowdWorkspace::figures() const {
         figure.paint = [view](QPainter& painter, const QRectF& target) {
             view->paintFigure(painter, target);
         };
+        figure.data = [view] { return view->figureData(); };
         return figure;
     };
-    if (m_run) {
+    // A chart with nothing to draw (majority vote does not iterate) is no figure.
+    if (m_run && !m_results->likelihoodChart()->figureData().isEmpty()) {
         out << chart(m_results->likelihoodChart(), tr("Log-likelihood per iteration"));
         if (!m_results->informativeChart()->lines().isEmpty()) {
             out << chart(m_results->informativeChart(),
                          tr("Informative set size and largest CMI per iteration"));
         }
+    }
+    return out;
+}
+
+QList<WorkspaceTable> CrowdWorkspace::tables() const {
+    QList<WorkspaceTable> out = Workspace::tables();
+    if (m_run && m_controller->data()) {
+        const std::shared_ptr<const cx::CrowdResult> result = m_run->result;
+        const auto data = m_controller->data();
+        out.prepend({QStringLiteral("labels"), [data, result] {
+                         return QString::fromStdString(cx::crowdLabelsTable(*data, *result));
+                     }});
     }
     return out;
 }

@@ -43,6 +43,8 @@ public:
     bool isSettled() const override;
     /// The two convergence charts besides the heatmaps (CMI, confusion).
     QList<WorkspaceFigure> figures() const override;
+    /// The result tables shown, and the aggregated labels (labels.tsv, as `crowd --out`).
+    QList<WorkspaceTable> tables() const override;
     QJsonObject figureProvenance() const override;
 
     // Session section "crowd" (crowd_workspace_session.cpp).

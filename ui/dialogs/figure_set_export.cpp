@@ -9,6 +9,7 @@
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -38,6 +39,7 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
         }
     };
     QJsonArray figureList;
+    QSet<QString> tsvNames; // a table never overwrites a figure's data
     for (const WorkspaceFigure& figure : workspace.figures()) {
         QJsonArray files;
         // The print size the files have (the PNG's pixels at `dpi`, the PDF's page).
@@ -56,17 +58,33 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
             note(path);
             files.append(name);
         }
-        figureList.append(QJsonObject{{QStringLiteral("name"), figure.name},
-                                      {QStringLiteral("title"), figure.title},
-                                      {QStringLiteral("width_in"), pixels.width() / double(dpi)},
-                                      {QStringLiteral("height_in"), pixels.height() / double(dpi)},
-                                      {QStringLiteral("width_px"), pixels.width()},
-                                      {QStringLiteral("height_px"), pixels.height()},
-                                      {QStringLiteral("files"), files}});
+        QJsonObject entry{{QStringLiteral("name"), figure.name},
+                          {QStringLiteral("title"), figure.title},
+                          {QStringLiteral("width_in"), pixels.width() / double(dpi)},
+                          {QStringLiteral("height_in"), pixels.height() / double(dpi)},
+                          {QStringLiteral("width_px"), pixels.width()},
+                          {QStringLiteral("height_px"), pixels.height()},
+                          {QStringLiteral("files"), files}};
+        // The values it plots, beside its images.
+        const QString values = figure.data ? figure.data() : QString();
+        if (!values.isEmpty()) {
+            const QString name = figure.name + QStringLiteral(".tsv");
+            if (!writeTextFileAtomically(dir.filePath(name), values, error)) {
+                return false;
+            }
+            note(dir.filePath(name));
+            tsvNames.insert(name);
+            entry.insert(QStringLiteral("data"), name);
+        }
+        figureList.append(entry);
     }
     QJsonArray tableList;
     for (const WorkspaceTable& table : workspace.tables()) {
-        const QString name = table.name + QStringLiteral(".tsv");
+        QString name = table.name + QStringLiteral(".tsv");
+        for (int i = 2; tsvNames.contains(name); ++i) {
+            name = table.name + QStringLiteral("-table-%1.tsv").arg(i);
+        }
+        tsvNames.insert(name);
         const QString path = dir.filePath(name);
         if (!writeTextFileAtomically(path, table.tsv(), error)) {
             return false;

@@ -12,8 +12,9 @@ class Workspace;
 /// File ▸ Export All Figures and `contrast-explorer --export-figures DIR`: every figure of
 /// `workspace` (Workspace::figures()) as NAME.png at `dpi`, NAME.svg and NAME.pdf, each at
 /// its print size (WorkspaceFigure::size, from its content, whatever its size on screen;
-/// text, lines and cells keep their print size at any DPI); its
-/// tables (Workspace::tables()) as NAME.tsv; and figures.json listing the files with the
+/// text, lines and cells keep their print size at any DPI), with the values it plots
+/// (WorkspaceFigure::data) beside them as NAME.tsv; its result tables (Workspace::tables())
+/// as NAME.tsv; and figures.json listing the files with the
 /// workspace's figureProvenance() (γ, K, seed, rules, data sources). Creates `directory`.
 /// Returns false and sets `error` ("PATH: problem") on the first failure; `written` gets the
 /// files written so far.

@@ -1,6 +1,7 @@
 #include "ui/framework/error_reporter.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QMessageBox>
 #include <QPointer>
 #include <QWidget>
@@ -35,7 +36,12 @@ void ErrorReporter::report(QWidget* parent, const QString& title, const QString&
             }
         }
     }
-    auto* box = new QMessageBox(QMessageBox::Warning, title, title, QMessageBox::Ok, owner);
+    // The window title is short (the application's name): a window manager cuts a long one
+    // in the middle ("Could not... he tracks"). What went wrong is the body's headline.
+    const QString windowTitle = QCoreApplication::applicationName().isEmpty()
+                                    ? QObject::tr("Problem")
+                                    : QCoreApplication::applicationName();
+    auto* box = new QMessageBox(QMessageBox::Warning, windowTitle, title, QMessageBox::Ok, owner);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setInformativeText(message);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);

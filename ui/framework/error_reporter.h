@@ -19,6 +19,8 @@ public:
     /// Replaces the dialogs, e.g. with stderr output in --screenshot mode or a recorder in
     /// tests. An empty handler restores dialogs.
     static void setHandler(Handler handler);
+    /// `title` is the headline of the dialog's body ("Could not open the tracks"), `message`
+    /// the detail under it; the window title is the application's name.
     static void report(QWidget* parent, const QString& title, const QString& message);
 };
 

@@ -31,6 +31,8 @@ struct WorkspaceFigure {
     /// from its content (journal column widths), not its size on screen.
     QSizeF size;
     std::function<void(QPainter& painter, const QRectF& target)> paint;
+    /// The values it plots as TSV (ExportableFigure::figureData), written as NAME.tsv.
+    std::function<QString()> data;
 };
 
 /// One table of a workspace, written as TSV next to the figures.

@@ -16,7 +16,10 @@ namespace cx::ui {
 namespace {
 
 /// A file-name-safe base name: objectName, else the title, else `fallback`; unique in `taken`.
+/// Words of a camelCase objectName are joined by hyphens ("emissionHeatmap" → "emission-heatmap").
 QString uniqueName(QString name, const QString& fallback, QSet<QString>& taken) {
+    name.replace(QRegularExpression(QStringLiteral("([a-z0-9])([A-Z][a-z])")),
+                 QStringLiteral("\\1-\\2"));
     name = name.trimmed().toLower();
     name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
     name.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
@@ -59,26 +62,34 @@ QList<WorkspaceFigure> Workspace::figures() const {
         figure.paint = [view](QPainter& painter, const QRectF& target) {
             view->paintFigure(painter, target);
         };
+        figure.data = [view] { return view->figureData(); };
         out << figure;
     }
     return out;
 }
 
 QList<WorkspaceTable> Workspace::tables() const {
+    // Result tables only: a table view without an objectName (a picker's value list, a
+    // settings list) is no result and is not written; the others are named for what they hold.
     QList<WorkspaceTable> out;
     QSet<QString> taken;
     QSet<const QAbstractItemModel*> seen; // a model shown by several views is written once
     for (const QAbstractItemView* view : findChildren<QAbstractItemView*>()) {
         const QAbstractItemModel* model = view->model();
-        // Tables only (not lists or combo-box pop-ups): more than one column.
-        if (!model || model->columnCount() < 2 || view->inherits("QListView") ||
-            seen.contains(model)) {
+        // Tables only (not lists or combo-box pop-ups): more than one column, and some rows.
+        if (!model || model->columnCount() < 2 || model->rowCount() == 0 ||
+            view->inherits("QListView") ||
+            seen.contains(model) || view->objectName().isEmpty()) {
             continue;
         }
         seen.insert(model);
-        QString name = view->objectName();
+        // A view may name its file explicitly (property "exportName"), else its objectName.
+        QString name = view->property("exportName").toString();
+        if (name.isEmpty()) {
+            name = view->objectName();
+        }
         name.remove(QRegularExpression(QStringLiteral("(View|Table)$")));
-        out << WorkspaceTable{uniqueName(name, QStringLiteral("table"), taken),
+        out << WorkspaceTable{uniqueName(name, QStringLiteral("results"), taken),
                               [model] { return delimitedText(*model, QLatin1Char('\t')); }};
     }
     return out;

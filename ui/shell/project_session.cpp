@@ -248,24 +248,23 @@ ProjectSession::locate(const std::filesystem::path& expected, const std::string&
         const QString answer = locateHandler()(expectedText, QString::fromStdString(pointer));
         return answer.isEmpty() ? std::nullopt : std::optional(toPath(answer));
     }
-    const auto button = QMessageBox::question(
-        m_window, tr("Data moved"),
-        tr("The session names\n%1\nbut it is not there any more. Locate it? The session's other "
-           "files are then looked for in the same new place.")
-            .arg(expectedText),
-        QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Open);
-    if (button != QMessageBox::Open) {
-        return std::nullopt;
+    // One dialog, the file chooser itself: its title names the file, it opens in the nearest
+    // folder that still exists with the name filled in; Cancel gives up. The session's other
+    // files under the same folder then follow without asking (PathResolver learns the move).
+    std::filesystem::path start = expected.parent_path();
+    std::error_code error;
+    while (!start.empty() && start != start.root_path() &&
+           !std::filesystem::is_directory(start, error)) {
+        start = start.parent_path();
     }
+    const QString name = QString::fromStdString(expected.filename().string());
+    const QString title = tr("Locate %1 (moved)").arg(name);
+    const QString folder = QString::fromStdString(start.string());
     // A name with a suffix is a file (a track, a BED, docword.txt); without, a corpus folder.
     const QString answer =
         expected.has_extension()
-            ? QFileDialog::getOpenFileName(m_window, tr("Where is %1?")
-                                                         .arg(QString::fromStdString(
-                                                             expected.filename().string())))
-            : QFileDialog::getExistingDirectory(
-                  m_window,
-                  tr("Where is %1?").arg(QString::fromStdString(expected.filename().string())));
+            ? QFileDialog::getOpenFileName(m_window, title, QDir(folder).filePath(name))
+            : QFileDialog::getExistingDirectory(m_window, title, folder);
     return answer.isEmpty() ? std::nullopt : std::optional(toPath(answer));
 }
 

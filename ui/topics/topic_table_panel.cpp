@@ -121,6 +121,7 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
     m_view->horizontalHeader()->setMinimumSectionSize(kMinimumColumnWidth);
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->setObjectName(QStringLiteral("topicTable"));
+    m_view->setProperty("exportName", QStringLiteral("top-words")); // Export All: top-words.tsv
     m_view->installEventFilter(new ResizeWatcher(this, [this] { updateColumnSizing(); }));
 
     m_placeholder = new QLabel(this);

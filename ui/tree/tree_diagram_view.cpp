@@ -105,6 +105,21 @@ void TreeDiagramView::paintFigure(QPainter& painter, const QRectF& target) const
     painter.restore();
 }
 
+QString TreeDiagramView::figureData() const {
+    if (m_places.empty()) {
+        return {};
+    }
+    QString out = QStringLiteral("cell\tparent\tdepth\n");
+    for (const TreeNodePlace& place : m_places) {
+        out += delimitedField(place.name, QLatin1Char('\t')) + QLatin1Char('\t') +
+               (place.parent >= 0 ? delimitedField(m_places[static_cast<size_t>(place.parent)].name,
+                                                   QLatin1Char('\t'))
+                                  : QString()) +
+               QLatin1Char('\t') + QString::number(place.depth) + QLatin1Char('\n');
+    }
+    return out;
+}
+
 QSizeF TreeDiagramView::figureSize() const {
     // Leaves are spread evenly across the width: each needs room for the widest box.
     const QFontMetricsF metrics(font());

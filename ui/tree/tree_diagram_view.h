@@ -25,6 +25,8 @@ public:
     /// Print size of the figure (logical units, 1/96 in): a single column (wider when a level's
     /// boxes need it), about 14 mm per level of the tree.
     QSizeF figureSize() const;
+    /// One line per cell type: name, parent (empty for the root) and depth.
+    QString figureData() const;
     QSize sizeHint() const override { return {260, 150}; }
     QSize minimumSizeHint() const override { return {160, 90}; }
 

@@ -471,7 +471,8 @@ QList<WorkspaceFigure> TreeWorkspace::figures() const {
     out.append({QStringLiteral("tree"), tr("Cell-type tree"), m_diagram->figureSize(),
                 [diagram](QPainter& painter, const QRectF& target) {
                     diagram->paintFigure(painter, target);
-                }});
+                },
+                [diagram] { return diagram->figureData(); }});
     return out;
 }
 

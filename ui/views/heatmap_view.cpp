@@ -175,6 +175,10 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
     return layout;
 }
 
+QString HeatmapView::figureData() const {
+    return m_model && m_model->rowCount() > 0 ? m_model->delimited(QLatin1Char('\t')) : QString();
+}
+
 QSizeF HeatmapView::figureSize() const {
     // The quantities of computeLayout (figure = true), solved for the size.
     const int rows = m_model ? m_model->rowCount() : 0;

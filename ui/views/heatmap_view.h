@@ -47,6 +47,8 @@ public:
     /// the narrowest journal width (89, 120 or 183 mm) whose cells hold their values and whose
     /// labels are not shortened; the rows decide the height (at most a page).
     QSizeF figureSize() const override;
+    /// The model's cells (StateMatrixModel::delimited: row label, weight, one column each).
+    QString figureData() const override;
 
     /// Geometry in widget coordinates (tests, editing).
     QRectF cellRect(int row, int column) const;

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSet>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -224,7 +225,116 @@ QSize SegmentationTrackView::sizeHint() const {
 QSizeF SegmentationTrackView::figureSize() const {
     const size_t rows = m_rowTracks.size() + static_cast<size_t>(m_lanes.size());
     const double width = (rows >= 4 ? kDoubleColumnMm : kMidColumnMm) * kLogicalPerMm;
-    return QSizeF(width, std::max<double>(sizeHint().height(), 30 * kLogicalPerMm));
+    const double legend = paintLegend(nullptr, QRectF(0, 0, width, 0));
+    return QSizeF(width, std::max<double>(sizeHint().height(), 30 * kLogicalPerMm) + legend);
+}
+
+std::pair<const StateRun*, const StateRun*> SegmentationTrackView::runsInRange(int track) const {
+    if (!m_segmentation || !m_data || m_segmentation->data != m_data || track < 0 ||
+        track >= static_cast<int>(m_segmentation->runs.size())) {
+        return {nullptr, nullptr};
+    }
+    const auto& runs = m_segmentation->runs[static_cast<size_t>(track)];
+    const double binSize = m_data->binSize;
+    const auto first = std::upper_bound(
+        runs.begin(), runs.end(), static_cast<std::int64_t>(static_cast<double>(m_start) / binSize),
+        [](std::int64_t bin, const StateRun& run) { return bin < run.end; });
+    auto last = first;
+    while (last != runs.end() && static_cast<double>(last->begin) * binSize < m_end) {
+        ++last;
+    }
+    return {runs.data() + (first - runs.begin()), runs.data() + (last - runs.begin())};
+}
+
+QList<int> SegmentationTrackView::shownStates() const {
+    QSet<int> states;
+    for (int track : m_rowTracks) {
+        const auto [first, last] = runsInRange(track);
+        for (const StateRun* run = first; run != last; ++run) {
+            states.insert(run->state);
+        }
+    }
+    QList<int> out(states.begin(), states.end());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QString SegmentationTrackView::figureData() const {
+    if (!m_data || m_rowTracks.empty()) {
+        return {};
+    }
+    QString out = QStringLiteral("lane\tchrom\tstart\tend\tstate\n");
+    const qint64 binSize = m_data->binSize;
+    for (int track : m_rowTracks) {
+        const auto& info = m_data->tracks[static_cast<size_t>(track)];
+        const QString prefix =
+            delimitedField(QString::fromStdString(info.cell), QLatin1Char('\t')) +
+            QLatin1Char('\t') + QString::fromStdString(info.chrom) + QLatin1Char('\t');
+        const auto [first, last] = runsInRange(track);
+        for (const StateRun* run = first; run != last; ++run) {
+            const qint64 start = std::max<qint64>(m_start, run->begin * binSize);
+            const qint64 end = std::min<qint64>(m_end, run->end * binSize);
+            const QString name =
+                run->state < m_names.size() ? m_names[run->state] : QString::number(run->state + 1);
+            out += prefix + QString::number(start) + QLatin1Char('\t') + QString::number(end) +
+                   QLatin1Char('\t') + delimitedField(name, QLatin1Char('\t')) + QLatin1Char('\n');
+        }
+    }
+    for (const TrackLane& lane : m_lanes) {
+        if (!lane.intervals) {
+            continue;
+        }
+        const auto found = lane.intervals->byChrom.find(m_chrom.toStdString());
+        if (found == lane.intervals->byChrom.end()) {
+            continue;
+        }
+        for (const cx::BedInterval& interval : found->second) {
+            if (interval.end <= m_start || interval.start >= m_end) {
+                continue;
+            }
+            out += delimitedField(lane.name, QLatin1Char('\t')) + QLatin1Char('\t') + m_chrom +
+                   QLatin1Char('\t') + QString::number(std::max<qint64>(m_start, interval.start)) +
+                   QLatin1Char('\t') + QString::number(std::min<qint64>(m_end, interval.end)) +
+                   QStringLiteral("\t\n");
+        }
+    }
+    return out;
+}
+
+double SegmentationTrackView::paintLegend(QPainter* painter, const QRectF& area) const {
+    const QList<int> states = shownStates();
+    if (states.isEmpty()) {
+        return 0;
+    }
+    const QFont font = scaledFont(this->font(), 8.5);
+    const QFontMetricsF metrics(font);
+    const double swatch = 10;
+    const double lineHeight = std::max(swatch, metrics.height()) + 4;
+    const double left = area.left() + kMargin;
+    const double right = area.right() - kMargin;
+    double x = left;
+    double y = area.top() + 6;
+    if (painter) {
+        painter->setFont(font);
+    }
+    for (int state : states) {
+        const QString name = state < m_names.size() ? m_names[state] : QString::number(state + 1);
+        const double width = swatch + 4 + metrics.horizontalAdvance(name) + 14;
+        if (x > left && x + width > right) {
+            x = left;
+            y += lineHeight;
+        }
+        if (painter) {
+            const QColor colour =
+                state < m_colours.size() ? m_colours[state] : QColor(127, 127, 127);
+            painter->fillRect(QRectF(x, y + (lineHeight - swatch) / 2, swatch, swatch), colour);
+            painter->setPen(kTextColour);
+            painter->drawText(QRectF(x + swatch + 4, y, width - swatch - 4, lineHeight),
+                              Qt::AlignLeft | Qt::AlignVCenter, name);
+        }
+        x += width;
+    }
+    return y + lineHeight - area.top() + 4;
 }
 
 QSize SegmentationTrackView::minimumSizeHint() const {
@@ -249,7 +359,14 @@ void SegmentationTrackView::paintEvent(QPaintEvent* /*event*/) {
 
 void SegmentationTrackView::paintFigure(QPainter& painter, const QRectF& target) const {
     paintFigureOnWhite(painter, target, [this](QPainter& figurePainter, const QRectF& area) {
-        paintInto(figurePainter, area, true);
+        // The state legend under the tracks: its height is taken from the bottom.
+        const double legend = paintLegend(nullptr, area);
+        const QRectF tracks = area.adjusted(0, 0, 0, -legend);
+        paintInto(figurePainter, tracks, true);
+        if (legend > 0 && m_data && !m_rowTracks.empty()) {
+            const double top = geometry(tracks).plot.bottom();
+            paintLegend(&figurePainter, QRectF(area.left(), top, area.width(), legend));
+        }
     });
 }
 

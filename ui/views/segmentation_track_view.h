@@ -71,6 +71,13 @@ public:
     /// Print size of the figure (logical units, 1/96 in): 1.5 journal columns (a double column
     /// from four rows and lanes on), every row and lane at full height.
     QSizeF figureSize() const override;
+    /// The shown range as intervals, one line each: every state run of every row (cell, chrom,
+    /// start, end in bp, state name) clipped to the range, then every annotation interval of
+    /// every lane.
+    QString figureData() const override;
+    /// The states the shown range draws (segmentation indices, ascending): the exported
+    /// figure's legend lists them with their colours and names.
+    QList<int> shownStates() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -100,6 +107,11 @@ private:
     void paintRuler(QPainter& painter, const Geometry& g) const;
     void paintTrack(QPainter& painter, const QRectF& row, int track) const;
     void paintLane(QPainter& painter, const QRectF& row, const TrackLane& lane) const;
+    /// The figure's state legend (swatch and name per shown state, in rows) at the top of
+    /// `area`; returns its height. `paint` false only measures.
+    double paintLegend(QPainter* painter, const QRectF& area) const;
+    /// Runs of `track` overlapping the shown range (first and one past the last).
+    std::pair<const StateRun*, const StateRun*> runsInRange(int track) const;
     double xOf(const QRectF& plot, double bp) const;
     double bpAt(const QRectF& plot, double x) const;
     void updateRows();

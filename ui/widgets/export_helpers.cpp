@@ -1,12 +1,15 @@
 #include "ui/widgets/export_helpers.h"
 
 #include <QAbstractItemModel>
+#include <QBuffer>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QItemSelectionModel>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 
@@ -73,6 +76,60 @@ void paintFigureScaled(QPainter& painter, const ImageExportSettings& settings,
     paint(painter, target);
 }
 
+QByteArray mergeSvgTextRuns(const QByteArray& svg) {
+    // <text ATTRS x="X" y="Y" STYLE>A</text> directly followed by the same element (same
+    // attributes and baseline) at another x: Qt's writer splits a line at every change of
+    // script. Merged when the second piece starts where the first ends in the font named.
+    static const QRegularExpression pair(QStringLiteral(
+        "<text ([^>]*?) x=\"([-0-9.e]+)\" y=\"([-0-9.e]+)\"([^>]*)>([^<]*)</text>\\s*"
+        "<text \\1 x=\"([-0-9.e]+)\" y=\"\\3\"\\4>([^<]*)</text>"));
+    static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+    static const QRegularExpression size(QStringLiteral("font-size=\"([0-9.]+)\""));
+    static const QRegularExpression weight(QStringLiteral("font-weight=\"([0-9]+)\""));
+    static const QRegularExpression italic(QStringLiteral("font-style=\"italic\""));
+    const auto unescape = [](QString text) {
+        text.replace(QLatin1String("&lt;"), QLatin1String("<"));
+        text.replace(QLatin1String("&gt;"), QLatin1String(">"));
+        text.replace(QLatin1String("&quot;"), QLatin1String("\""));
+        text.replace(QLatin1String("&apos;"), QLatin1String("'"));
+        text.replace(QLatin1String("&amp;"), QLatin1String("&"));
+        return text;
+    };
+    // Measured as the figure was painted: on a 96-DPI device.
+    QImage device(1, 1, QImage::Format_ARGB32_Premultiplied);
+    device.setDotsPerMeterX(static_cast<int>(kFigureDeviceDpi / 0.0254 + 0.5));
+    device.setDotsPerMeterY(static_cast<int>(kFigureDeviceDpi / 0.0254 + 0.5));
+    QString text = QString::fromUtf8(svg);
+    qsizetype from = 0;
+    for (;;) {
+        const QRegularExpressionMatch match = pair.match(text, from);
+        if (!match.hasMatch()) {
+            break;
+        }
+        const QString attributes = match.captured(1) + match.captured(4);
+        QFont font(family.match(attributes).captured(1));
+        const double pixels = size.match(attributes).captured(1).toDouble();
+        font.setPointSizeF(std::max(1.0, pixels * 72.0 / kFigureDeviceDpi));
+        font.setWeight(static_cast<QFont::Weight>(
+            std::clamp(weight.match(attributes).captured(1).toInt(), 100, 900)));
+        font.setItalic(italic.match(attributes).hasMatch());
+        const double end =
+            match.captured(2).toDouble() +
+            QFontMetricsF(font, &device).horizontalAdvance(unescape(match.captured(5)));
+        if (std::abs(end - match.captured(6).toDouble()) > std::max(1.0, 0.15 * pixels)) {
+            from = match.capturedStart(6); // not one line: try the second piece with the next
+            from = text.lastIndexOf(QLatin1String("<text "), from);
+            continue;
+        }
+        const QString merged = QStringLiteral("<text %1 x=\"%2\" y=\"%3\"%4>%5%6</text>")
+                                   .arg(match.captured(1), match.captured(2), match.captured(3),
+                                        match.captured(4), match.captured(5), match.captured(7));
+        text.replace(match.capturedStart(), match.capturedLength(), merged);
+        from = match.capturedStart(); // the merged element may join the next piece too
+    }
+    return text.toUtf8();
+}
+
 bool exportFigure(const QString& path, const ImageExportSettings& settings,
                   const FigurePainter& paint, QString* error) {
     const auto fail = [&](const QString& problem) {
@@ -96,6 +153,23 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
         return fail(file.errorString());
     }
     const auto dotsPerMeter = [](int dpi) { return static_cast<int>(dpi / 0.0254 + 0.5); };
+    // SVG and PDF: the page is the logical size in device units (96 DPI), so the figure is
+    // painted unscaled. False when the writer cannot start (the file is then discarded).
+    const auto paintVector = [&](QPaintDevice& device) {
+        QPainter painter;
+        if (!painter.begin(&device)) {
+            file.cancelWriting();
+            return false;
+        }
+        ImageExportSettings logicalSettings = settings;
+        logicalSettings.dpi = kFigureDeviceDpi;
+        logicalSettings.pixels = logical.toSize();
+        paintFigureScaled(painter, logicalSettings, [&](QPainter& p, const QRectF&) {
+            paint(p, QRectF(QPointF(0, 0), logical));
+        });
+        painter.end();
+        return true;
+    };
     switch (settings.format) {
     case ImageExportSettings::Format::Png: {
         QImage image(settings.pixels, QImage::Format_ARGB32_Premultiplied);
@@ -116,25 +190,23 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
     }
     case ImageExportSettings::Format::Svg: {
         // Logical units with a 96-DPI resolution: the stated size (mm) is the print size.
+        // Written to memory first: mergeSvgTextRuns joins the pieces of each text line.
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator generator;
-        generator.setOutputDevice(&file);
+        generator.setOutputDevice(&buffer);
         generator.setSize(logical.toSize());
         generator.setViewBox(QRectF(QPointF(0, 0), logical));
         generator.setResolution(kFigureDeviceDpi);
         generator.setTitle(QFileInfo(path).completeBaseName());
         generator.setDescription(QStringLiteral("Exported from Contrast Explorer"));
-        QPainter painter;
-        if (!painter.begin(&generator)) {
-            file.cancelWriting();
+        if (!paintVector(generator)) {
             return fail(QStringLiteral("could not start the SVG writer"));
         }
-        ImageExportSettings logicalSettings = settings;
-        logicalSettings.dpi = kFigureDeviceDpi;
-        logicalSettings.pixels = logical.toSize();
-        paintFigureScaled(painter, logicalSettings, [&](QPainter& p, const QRectF&) {
-            paint(p, QRectF(QPointF(0, 0), logical));
-        });
-        painter.end();
+        if (file.write(mergeSvgTextRuns(buffer.data())) < 0) {
+            file.cancelWriting();
+            return fail(file.errorString());
+        }
         break;
     }
     case ImageExportSettings::Format::Pdf: {
@@ -146,19 +218,9 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         writer.setCreator(QStringLiteral("Contrast Explorer"));
         writer.setTitle(QFileInfo(path).completeBaseName());
-        QPainter painter;
-        if (!painter.begin(&writer)) {
-            file.cancelWriting();
+        if (!paintVector(writer)) {
             return fail(QStringLiteral("could not start the PDF writer"));
         }
-        // The page is the logical size in device units: no scaling.
-        ImageExportSettings logicalSettings = settings;
-        logicalSettings.dpi = kFigureDeviceDpi;
-        logicalSettings.pixels = logical.toSize();
-        paintFigureScaled(painter, logicalSettings, [&](QPainter& p, const QRectF&) {
-            paint(p, QRectF(QPointF(0, 0), logical));
-        });
-        painter.end();
         break;
     }
     }
@@ -186,6 +248,10 @@ QString field(QString text, QChar separator) {
 }
 
 } // namespace
+
+QString dataNumber(double value) {
+    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
+}
 
 QString delimitedField(const QString& text, QChar separator) {
     return field(text, separator);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QChar>
 #include <QRectF>
 #include <QSize>
@@ -58,6 +59,13 @@ inline constexpr int kFigureDeviceDpi = 96;
 void paintFigureScaled(QPainter& painter, const ImageExportSettings& settings,
                        const FigurePainter& paint);
 
+/// SVG text as Qt's writer produced it, with each line's pieces joined into one <text>
+/// element: the writer splits a line at every change of script ("relative to " | "γ = 0"),
+/// each piece at an x measured with Qt's font, and a viewer whose font is wider then runs the
+/// pieces together ("toγ"). Pieces are joined only where the second starts where the first
+/// ends (tick labels on one baseline stay apart).
+QByteArray mergeSvgTextRuns(const QByteArray& svg);
+
 /// Renders `paint` to `path` in the chosen format. Writes atomically (temporary + rename), so
 /// an existing file is never left half-written. Returns false and sets `error` on failure.
 bool exportFigure(const QString& path, const ImageExportSettings& settings,
@@ -69,6 +77,10 @@ bool exportFigure(const QString& path, const ImageExportSettings& settings,
 /// Qt::DisplayRole of the horizontal header with newlines turned into spaces.
 QString delimitedText(const QAbstractItemModel& model, QChar separator, bool header = true,
                       int role = Qt::DisplayRole);
+
+/// A number of a figure's data table (ExportableFigure::figureData): 10 significant digits,
+/// empty for NaN or an infinity (no value there).
+QString dataNumber(double value);
 
 /// One field of delimited text: quoted per RFC 4180 for CSV; tabs/newlines flattened for TSV.
 QString delimitedField(const QString& text, QChar separator);

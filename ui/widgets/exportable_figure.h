@@ -27,6 +27,10 @@ public:
     virtual QSizeF figureSize() const = 0;
     /// Draws the figure (title, axes, legend) into `target`, white background already painted.
     virtual void paintFigure(QPainter& painter, const QRectF& target) const = 0;
+    /// The values the figure plots, as tab-separated text with a header line (heatmap cells,
+    /// chart series points, segment intervals), full precision: Export All writes it beside
+    /// the figure's images as NAME.tsv. Empty when the figure shows no data.
+    virtual QString figureData() const = 0;
 
 protected:
     ExportableFigure() = default;
