@@ -60,7 +60,9 @@ bool coloursClash(const Rgb& a, const Rgb& b);
 /// nearest shade of it that clashes with none (lighter/darker and slightly rotated hues), and
 /// only when no shade is free the same search with the next line pattern. Deterministic: the
 /// same preferences in the same order give the same styles. Never two clashing styles among
-/// the result and `taken` (up to 4 patterns × 40 shades per preferred colour).
+/// the result and `taken` while shades and patterns last (4 patterns × up to 45 shades of a
+/// colour, fewer for a grey, about 8 per pattern); past that an identity gets its preferred
+/// colour as it is.
 std::vector<IdentityStyle> distinctStyles(const std::vector<Rgb>& preferred,
                                           const std::vector<IdentityStyle>& taken = {});
 

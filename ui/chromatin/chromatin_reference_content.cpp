@@ -101,7 +101,7 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
     std::vector<cx::Rgb> ownKinds;
     QStringList labels;
     QVector<QColor> colours;
-    QVector<int> slots;
+    QVector<int> shownSlot;
     for (int r = 0; r < rows; ++r) {
         const int identity = withIdentities ? identities[static_cast<size_t>(r)] : -1;
         int slot = -1;
@@ -126,7 +126,7 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
             labels << QString();
             colours << QColor();
         }
-        slots << slot;
+        shownSlot << slot;
     }
     if (!own.empty()) {
         Eigen::MatrixXd ownProfiles(static_cast<Eigen::Index>(own.size()),
@@ -153,14 +153,14 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
         left.rowColours << colours[r];
         left.rowWeights << reference.weights[r];
         left.rowDimmed << (reference.weights[r] <= 0);
-        left.rowSlots << slots[r];
+        left.rowSlots << shownSlot[r];
         // The same validity test as the contrastive heatmap, so one state is flagged alike.
         const bool invalid =
             r < reference.componentInvalidMass.size() && !reference.isValidComponent(r);
         left.rowFlagged << invalid;
-        QString note = slots[r] >= 0
+        QString note = shownSlot[r] >= 0
                            ? tr("γ = 0 state; the contrastive panel shows it as “%1”")
-                                 .arg(catalog.name(slots[r]))
+                                 .arg(catalog.name(shownSlot[r]))
                            : tr("γ = 0 state; not among the contrastive panel's states at this γ");
         if (invalid) {
             note += invalidStateNote();
