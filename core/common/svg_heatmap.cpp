@@ -11,12 +11,12 @@ namespace cx {
 
 namespace {
 
-struct Rgb {
+struct HeatRgb {
     int r = 0, g = 0, b = 255;
 };
 
-Rgb parseColour(const std::string& text) {
-    Rgb out;
+HeatRgb parseColour(const std::string& text) {
+    HeatRgb out;
     if (text.size() == 7 && text[0] == '#') {
         unsigned r = 0, g = 0, b = 0;
         if (std::sscanf(text.c_str() + 1, "%2x%2x%2x", &r, &g, &b) == 3) {
@@ -26,7 +26,7 @@ Rgb parseColour(const std::string& text) {
     return out;
 }
 
-std::string mix(const Rgb& high, double t) {
+std::string mix(const HeatRgb& high, double t) {
     t = std::clamp(t, 0.0, 1.0);
     const auto channel = [t](int c) { return static_cast<int>(std::lround(255 + (c - 255) * t)); };
     char buffer[8];
@@ -64,7 +64,7 @@ void writeSvgHeatmap(std::ostream& out, const Eigen::MatrixXd& values,
                                     std::to_string(rowLabels.size()) + " row and " +
                                     std::to_string(columnLabels.size()) + " column labels");
     }
-    const Rgb high = parseColour(options.highColour);
+    const HeatRgb high = parseColour(options.highColour);
     size_t longestRow = 1;
     for (const auto& label : rowLabels) {
         longestRow = std::max(longestRow, label.size());

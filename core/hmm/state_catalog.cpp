@@ -9,6 +9,8 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <tuple>
+#include <cstdio>
 #include <sstream>
 
 namespace cx {
@@ -39,6 +41,12 @@ constexpr Rgb rgb(int value) {
                static_cast<std::uint8_t>((value >> 8) & 0xff),
                static_cast<std::uint8_t>(value & 0xff)};
 }
+
+struct RgbLess {
+    bool operator()(const Rgb& a, const Rgb& b) const {
+        return std::tie(a.red, a.green, a.blue) < std::tie(b.red, b.green, b.blue);
+    }
+};
 
 } // namespace
 
@@ -142,6 +150,125 @@ Rgb unnamedStateColour(int index) {
     return Rgb{};
 }
 
+namespace {
+
+std::string formatProbability(double value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
+/// Marks ordered by how much the states `members` differ on them (largest range first; ties by
+/// mark order).
+std::vector<Eigen::Index> marksBySpread(const Eigen::MatrixXd& profiles,
+                                        const std::vector<size_t>& members) {
+    std::vector<Eigen::Index> order(static_cast<size_t>(profiles.cols()));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    std::vector<double> spread(order.size(), 0.0);
+    for (Eigen::Index j = 0; j < profiles.cols(); ++j) {
+        double low = 1e300;
+        double high = -1e300;
+        for (size_t i : members) {
+            low = std::min(low, profiles(static_cast<Eigen::Index>(i), j));
+            high = std::max(high, profiles(static_cast<Eigen::Index>(i), j));
+        }
+        spread[static_cast<size_t>(j)] = high - low;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+        return spread[static_cast<size_t>(a)] > spread[static_cast<size_t>(b)];
+    });
+    return order;
+}
+
+/// `name` with `qualifier` in parentheses, inside the name's own closing parenthesis if it has
+/// one ("Low signal (γ = 0 only)" → "Low signal (γ = 0 only, high CTCF)").
+std::string withQualifier(const std::string& name, const std::string& qualifier) {
+    if (!name.empty() && name.back() == ')') {
+        return name.substr(0, name.size() - 1) + ", " + qualifier + ")";
+    }
+    return name + " (" + qualifier + ")";
+}
+
+/// Groups of indices of `names` that hold the same name (only groups of two or more).
+std::vector<std::vector<size_t>> repeatedGroups(const std::vector<std::string>& names) {
+    std::map<std::string, std::vector<size_t>> byName;
+    for (size_t i = 0; i < names.size(); ++i) {
+        byName[names[i]].push_back(i);
+    }
+    std::vector<std::vector<size_t>> out;
+    for (auto& [name, members] : byName) {
+        if (members.size() > 1) {
+            out.push_back(std::move(members));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> qualifyRepeatedNames(const std::vector<std::string>& names,
+                                              const Eigen::MatrixXd& profiles,
+                                              const std::vector<std::string>& marks) {
+    std::vector<std::string> out = names;
+    if (profiles.rows() != static_cast<Eigen::Index>(names.size()) || profiles.cols() == 0) {
+        return out; // nothing to tell them apart by
+    }
+    const auto markName = [&](Eigen::Index j) {
+        return static_cast<size_t>(j) < marks.size() ? marks[static_cast<size_t>(j)]
+                                                     : "mark " + std::to_string(j + 1);
+    };
+    // 1. The mark that sets each state apart from the others of its name.
+    for (const std::vector<size_t>& group : repeatedGroups(names)) {
+        for (size_t i : group) {
+            Eigen::RowVectorXd others = Eigen::RowVectorXd::Zero(profiles.cols());
+            for (size_t k : group) {
+                if (k != i) {
+                    others += profiles.row(static_cast<Eigen::Index>(k));
+                }
+            }
+            others /= static_cast<double>(group.size() - 1);
+            const Eigen::RowVectorXd difference = profiles.row(static_cast<Eigen::Index>(i)) - others;
+            Eigen::Index best = 0;
+            for (Eigen::Index j = 1; j < difference.size(); ++j) {
+                if (std::abs(difference[j]) > std::abs(difference[best])) {
+                    best = j;
+                }
+            }
+            out[i] = withQualifier(names[i],
+                                   (difference[best] >= 0 ? "high " : "low ") + markName(best));
+        }
+    }
+    // 2. States still alike: the probabilities of the marks that differ most among them.
+    for (const std::vector<size_t>& group : repeatedGroups(out)) {
+        const std::vector<Eigen::Index> order = marksBySpread(profiles, group);
+        std::vector<std::string> qualifier(group.size());
+        for (size_t used = 0; used < order.size(); ++used) {
+            const Eigen::Index j = order[used];
+            std::set<std::string> distinct;
+            for (size_t g = 0; g < group.size(); ++g) {
+                qualifier[g] += (used > 0 ? ", " : "") + markName(j) + " " +
+                                formatProbability(profiles(static_cast<Eigen::Index>(group[g]), j));
+                distinct.insert(qualifier[g]);
+            }
+            if (distinct.size() == group.size()) {
+                break;
+            }
+        }
+        for (size_t g = 0; g < group.size(); ++g) {
+            out[group[g]] = withQualifier(names[group[g]], qualifier[g]);
+        }
+    }
+    // 3. Identical profiles: primes.
+    for (const std::vector<size_t>& group : repeatedGroups(out)) {
+        std::string prime;
+        for (size_t i : group) {
+            out[i] += prime;
+            prime += "′";
+        }
+    }
+    return out;
+}
+
 void StateCatalog::reset() {
     m_slots.clear();
     m_profiles.resize(0, 0);
@@ -170,7 +297,8 @@ void StateCatalog::setPath(std::shared_ptr<const HmmPath> path,
     const int count = m_path->numIdentities;
     m_identityLabels.assign(static_cast<size_t>(count), StateLabel{});
     std::vector<bool> named(static_cast<size_t>(count), false);
-    std::map<std::string, int> seen;
+    std::vector<std::string> names(static_cast<size_t>(count));
+    Eigen::MatrixXd firstProfiles = Eigen::MatrixXd::Zero(count, static_cast<Eigen::Index>(marks.size()));
     int unnamed = 0;
     // Identities are numbered in order of first appearance (points in γ order, components in
     // row order), so visiting the path in that order names them in id order.
@@ -182,16 +310,30 @@ void StateCatalog::setPath(std::shared_ptr<const HmmPath> path,
                 continue;
             }
             named[static_cast<size_t>(id)] = true;
+            if (profiles.cols() == firstProfiles.cols()) {
+                firstProfiles.row(id) = profiles.row(t);
+            }
             StateClass guess = classifyChromatinState(profiles.row(t), marks);
             if (guess.name.empty()) {
                 guess.name = "State " + std::to_string(id + 1);
                 guess.colour = unnamedStateColour(unnamed++);
             }
-            const int repeat = ++seen[guess.name];
-            m_identityLabels[static_cast<size_t>(id)] = StateLabel{
-                repeat > 1 ? guess.name + " " + std::to_string(repeat) : guess.name, guess.colour,
-                repeat};
+            names[static_cast<size_t>(id)] = guess.name;
+            m_identityLabels[static_cast<size_t>(id)].colour = guess.colour;
         }
+    }
+    names = qualifyRepeatedNames(names, firstProfiles, marks);
+    std::vector<Rgb> kinds;
+    std::map<Rgb, int, RgbLess> seen;
+    for (int id = 0; id < count; ++id) {
+        StateLabel& label = m_identityLabels[static_cast<size_t>(id)];
+        label.name = names[static_cast<size_t>(id)];
+        label.repeat = ++seen[label.colour];
+        kinds.push_back(label.colour);
+    }
+    const std::vector<IdentityStyle> styles = distinctStyles(kinds);
+    for (int id = 0; id < count; ++id) {
+        m_identityLabels[static_cast<size_t>(id)].style = styles[static_cast<size_t>(id)];
     }
 }
 
@@ -351,37 +493,50 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
 }
 
 void StateCatalog::relabel(const std::vector<std::string>& marks) {
-    // Names in use: with path identities, every identity's name (fixed along the path, even
-    // where the identity is not shown), so a component the path does not have (between grid
-    // points, rarely) never takes an identity's name.
-    std::set<std::string> taken;
-    const bool withIdentities = std::any_of(m_slots.begin(), m_slots.end(),
-                                            [](const Slot& slot) { return slot.identity >= 0; });
-    if (withIdentities) {
-        for (const StateLabel& label : m_identityLabels) {
-            taken.insert(label.name);
-        }
-    }
-    int unnamed = 0;
+    // Rows showing a path identity take its label. The others (no path yet, or a component the
+    // path does not have, between grid points) are named from their marks here, told apart from
+    // one another by qualifyRepeatedNames and from the identities by "(off the γ path)", and
+    // styled apart from every identity.
+    std::vector<int> free;
     for (int s = 0; s < numSlots(); ++s) {
         Slot& slot = m_slots[static_cast<size_t>(s)];
         if (slot.identity >= 0) {
             slot.label = identityLabel(slot.identity);
-            continue;
+        } else {
+            free.push_back(s);
         }
+    }
+    if (free.empty()) {
+        return;
+    }
+    const bool withIdentities = static_cast<int>(free.size()) < numSlots();
+    std::vector<std::string> names;
+    std::vector<Rgb> kinds;
+    Eigen::MatrixXd profiles(static_cast<Eigen::Index>(free.size()), m_profiles.cols());
+    int unnamed = 0;
+    for (size_t i = 0; i < free.size(); ++i) {
+        const int s = free[i];
+        profiles.row(static_cast<Eigen::Index>(i)) = m_profiles.row(s);
         StateClass guess = classifyChromatinState(m_profiles.row(s), marks);
         if (guess.name.empty()) {
             guess.name = "State " + std::to_string(s + 1);
             guess.colour = unnamedStateColour(unnamed++);
         }
-        // Two states of one kind: tell them apart by number (and the display by shade).
-        int repeat = 1;
-        std::string name = guess.name;
-        while (taken.count(name) > 0) {
-            name = guess.name + " " + std::to_string(++repeat);
+        names.push_back(withIdentities ? guess.name + " (off the γ path)" : guess.name);
+        kinds.push_back(guess.colour);
+    }
+    names = qualifyRepeatedNames(names, profiles, marks);
+    std::vector<IdentityStyle> taken;
+    if (withIdentities) {
+        for (const StateLabel& label : m_identityLabels) {
+            taken.push_back(label.style);
         }
-        taken.insert(name);
-        slot.label = StateLabel{name, guess.colour, repeat};
+    }
+    const std::vector<IdentityStyle> styles = distinctStyles(kinds, taken);
+    std::map<Rgb, int, RgbLess> seen;
+    for (size_t i = 0; i < free.size(); ++i) {
+        m_slots[static_cast<size_t>(free[i])].label =
+            StateLabel{names[i], kinds[i], ++seen[kinds[i]], styles[i]};
     }
 }
 

@@ -4,6 +4,8 @@
 // it has, and which display row ("slot") it keeps across successive models. Qt-free, so the
 // GUI (ui/views/state_catalog.h, a thin Qt adapter) and the CLI share one rule.
 
+#include "core/common/identity_style.h"
+
 #include <Eigen/Dense>
 
 #include <cstdint>
@@ -15,15 +17,6 @@
 namespace cx {
 
 struct HmmPath;
-
-/// A colour as 8-bit sRGB.
-struct Rgb {
-    std::uint8_t red = 127;
-    std::uint8_t green = 127;
-    std::uint8_t blue = 127;
-
-    bool operator==(const Rgb&) const = default;
-};
 
 /// A chromatin state recognised from its marks: a name in the nomenclature of Ernst et al.,
 /// Nature 473:43 (2011) and a colour in the ChromHMM/Roadmap convention (promoters red,
@@ -62,12 +55,29 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
 /// The colour of the `index`-th state no rule names (stateColor's palette).
 Rgb unnamedStateColour(int index);
 
-/// An automatic label: the name ("Active promoter 2" for the second of a kind), the kind's
-/// colour and which of its kind the state is (1 = the first; a display shades later ones).
+/// Tells apart states that would share a name, by what differs between them, never by a
+/// counter: `names[i]` is state i's name (e.g. its class), `profiles` (states × marks) their
+/// per-mark presence probabilities. A name held by one state stays as it is. Each state of a
+/// name held by several gets the mark that sets it apart from the others of that name — the
+/// mark whose probability differs most from their mean — as "(high H3K4me1)" or
+/// "(low H3K4me1)". States still alike after that get the probabilities of the marks that
+/// differ most among them, "(H3K4me1 0.62)", then "(H3K4me1 0.62, CTCF 0.10)" …; states with
+/// identical profiles (to two decimals) a prime ("′"). The result depends only on the states
+/// given, so the same states get the same names however often they are named.
+std::vector<std::string> qualifyRepeatedNames(const std::vector<std::string>& names,
+                                              const Eigen::MatrixXd& profiles,
+                                              const std::vector<std::string>& marks);
+
+/// An automatic label: the name (qualifyRepeatedNames: "Active promoter (high H3K4me1)" when
+/// several states read as active promoters), the kind's colour, which of its kind the state is
+/// (1 = the first) and the style views draw it in (distinctStyles of the kinds' colours: the
+/// kind's colour, a shade of it for a later state of that kind or a kind whose colour is
+/// taken, a line pattern only when shades run out).
 struct StateLabel {
     std::string name;
     Rgb colour;
     int repeat = 1;
+    IdentityStyle style;
 };
 
 /// Display slots of the states of successive contrastive HMM results: keeps the row order
@@ -79,8 +89,10 @@ struct StateLabel {
 /// **Path identities.** Once a γ path is set (setPath, the weights-vs-γ sweep's HmmPath),
 /// names and colours belong to the path's state identities, not to the rows: every identity
 /// gets one automatic label for the whole path — classifyChromatinState of its emission profile
-/// at the first γ where it exists, repeated names numbered " 2", " 3" … in order of first
-/// appearance — and a name the user types attaches to the identity. An update that passes the
+/// at the first γ where it exists, names that several identities of the path would share told
+/// apart by qualifyRepeatedNames (the path's identities can all meet in one window: the γ = 0
+/// panel, the current γ's panel and the weights chart), one distinct style per identity — and a
+/// name the user types attaches to the identity. An update that passes the
 /// identities of its components (update's `identities`) shows each row under its identity's
 /// label, so one state keeps one name and colour wherever it is shown, whichever way γ was
 /// dragged. Rows keep their order as before (matching).
@@ -119,7 +131,8 @@ public:
     int componentOfSlot(int slot) const;
     int slotOfComponent(int component) const;
     /// The user's name if any, else the automatic one (classifyChromatinState, or "State k";
-    /// repeated names get " 2", " 3" …).
+    /// repeated names qualified by qualifyRepeatedNames; a component the path does not have
+    /// "… (off the γ path)").
     std::string name(int slot) const;
     /// The automatic label of `slot` (an empty name and grey for an unknown slot).
     StateLabel autoLabel(int slot) const;

@@ -31,6 +31,25 @@ const QColor kFigureTitleColour(0x22, 0x27, 0x2e);
 
 } // namespace
 
+Qt::PenStyle penStyle(cx::LinePattern pattern) {
+    switch (pattern) {
+    case cx::LinePattern::Dotted:
+        return Qt::DotLine;
+    case cx::LinePattern::DashDot:
+        return Qt::DashDotLine;
+    case cx::LinePattern::DashDotDot:
+        return Qt::DashDotDotLine;
+    case cx::LinePattern::Solid:
+        break;
+    }
+    return Qt::SolidLine;
+}
+
+std::pair<QColor, Qt::PenStyle> categoricalLineStyle(int id) {
+    const cx::IdentityStyle style = cx::categoricalStyle(id);
+    return {qColour(style.colour), penStyle(style.pattern)};
+}
+
 double niceTickInterval(double range) {
     if (!(range > 0)) {
         return 1;

@@ -4,6 +4,8 @@
 // alike on screen and in exported figures: chart and axis styling, the centred message over an
 // empty plot, click-to-value mapping and the stand-alone figure rendering.
 
+#include "core/common/identity_style.h"
+
 #include <QColor>
 #include <QList>
 #include <QMargins>
@@ -33,6 +35,16 @@ namespace cx::ui {
 inline const QColor kGammaMarkerColour{0xd9, 0x48, 0x1c};
 /// Axis labels and titles, legend labels.
 inline const QColor kChartTextColour{0x44, 0x4b, 0x53};
+
+/// The pen style of a line pattern (an identity's second channel after its colour).
+Qt::PenStyle penStyle(cx::LinePattern pattern);
+/// A core colour as a QColor.
+inline QColor qColour(const cx::Rgb& colour) {
+    return QColor(colour.red, colour.green, colour.blue);
+}
+/// Colour and pen style of identity `id` of a categorical chart (topics; cx::categoricalStyle):
+/// twelve colour-blind-aware colours, then the same colours dotted, dash-dotted, …
+std::pair<QColor, Qt::PenStyle> categoricalLineStyle(int id);
 
 /// A tick interval giving about five ticks over `range`: 1, 2, 2.5 or 5 × 10^k (1 when the
 /// range is empty or not finite).

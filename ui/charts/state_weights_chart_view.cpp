@@ -311,8 +311,10 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
         for (const Piece& piece : pieces) {
             auto* series = new QLineSeries(chart);
             series->setName(line.name);
-            series->setPen(piece.dashed ? QPen(colour, width * 0.8, Qt::DashLine)
-                                        : QPen(colour, width));
+            const Qt::PenStyle flaggedStyle =
+                line.pattern == Qt::SolidLine ? Qt::DashLine : line.pattern;
+            series->setPen(piece.dashed ? QPen(colour, width * 0.8, flaggedStyle)
+                                        : QPen(colour, width, line.pattern));
             series->replace(piece.points);
             chart->addSeries(series);
             if (listed) {

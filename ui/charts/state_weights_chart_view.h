@@ -41,6 +41,9 @@ public:
     struct Line {
         QString name;
         QColor colour;
+        /// The second channel when colours run out (cx::IdentityStyle): the line's pen style.
+        /// A line that is not solid draws its flagged pieces in its own pattern (thinner).
+        Qt::PenStyle pattern = Qt::SolidLine;
         QList<QPointF> points; ///< (γ, ω); a NaN ω leaves a gap (the component is absent there)
         /// Optional uncertainty band (γ, low) / (γ, high), drawn translucent in the line colour;
         /// a NaN in either leaves a gap.

@@ -116,23 +116,18 @@ QStringList discoverAnnotations(const QStringList& trackPaths) {
     return out;
 }
 
-namespace {
-
-/// Appended to a row's tooltip when the state fails core's validity test.
 QString invalidStateNote() {
     return tr(" · ⚠ not a valid state: its emission leaves [0, 1] or its weight leaves [−γ, 1] "
               "by more than sampling error");
 }
 
-QStringList markColumns(const std::vector<std::string>& marks) {
+QStringList markColumnLabels(const std::vector<std::string>& marks) {
     QStringList columns;
     for (const std::string& mark : marks) {
         columns << QString::fromStdString(mark);
     }
     return columns;
 }
-
-} // namespace
 
 QString unstableSuffix(double stability) {
     return std::isfinite(stability) && stability < cx::kMinStateStability
@@ -215,7 +210,7 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
     const int shownSlots = catalog.numSlots();
     StateMatrixModel::Content current;
     current.values.resize(shownSlots, result.markProbabilities.cols());
-    current.columnLabels = markColumns(marks);
+    current.columnLabels = markColumnLabels(marks);
     current.valueName = tr("P(mark present)");
     for (int s = 0; s < shownSlots; ++s) {
         const int component = catalog.componentOfSlot(s);
@@ -259,169 +254,6 @@ StateMatrixModel::Content emissionContent(const cx::ContrastiveHmmResult& result
         current.rowNotes << note;
     }
     return current;
-}
-
-std::vector<int> referenceIdentities(const WeightSweep& sweep,
-                                     const cx::ContrastiveHmmResult& reference) {
-    if (!sweep.path || sweep.path->gammas.empty() || sweep.path->gammas.front() != 0.0) {
-        return {};
-    }
-    const cx::ContrastiveHmmResult& first = sweep.path->solutions.front();
-    if (first.markProbabilities.rows() != reference.markProbabilities.rows() ||
-        first.markProbabilities.cols() != reference.markProbabilities.cols() ||
-        first.markProbabilities != reference.markProbabilities) {
-        return {};
-    }
-    return sweep.path->ids.front();
-}
-
-StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
-                                           const StateCatalog& catalog,
-                                           const std::vector<std::string>& marks,
-                                           const std::vector<int>& identities) {
-    // γ = 0 rows in the same order, by matching their emissions to the current states.
-    std::vector<int> match(static_cast<size_t>(reference.weights.size()));
-    for (size_t i = 0; i < match.size(); ++i) {
-        match[i] = static_cast<int>(i);
-    }
-    if (reference.markProbabilities.rows() == catalog.profiles().rows() &&
-        reference.markProbabilities.cols() == catalog.profiles().cols()) {
-        match = cx::matchStates(catalog.profiles(), reference.markProbabilities);
-    }
-    StateMatrixModel::Content left;
-    left.values.resize(static_cast<Eigen::Index>(match.size()), reference.markProbabilities.cols());
-    left.columnLabels = markColumns(marks);
-    left.valueName = tr("P(mark present)");
-    QMap<QString, int> seen;
-    const bool sameShape = catalog.profiles().rows() == static_cast<Eigen::Index>(match.size()) &&
-                           catalog.profiles().cols() == reference.markProbabilities.cols();
-    for (size_t i = 0; i < match.size(); ++i) {
-        const int row = match[i];
-        const auto slot = static_cast<int>(i);
-        left.values.row(static_cast<Eigen::Index>(i)) = reference.markProbabilities.row(row);
-        // The very state shown on the right (γ = 0 on both sides): one name and colour.
-        const bool same = sameShape && (reference.markProbabilities.row(row) -
-                                        catalog.profiles().row(slot))
-                                               .cwiseAbs()
-                                               .maxCoeff() == 0.0;
-        StateClass guess = classifyChromatinState(reference.markProbabilities.row(row), marks);
-        const int identity = identities.size() == match.size() && catalog.path()
-                                 ? identities[static_cast<size_t>(row)]
-                                 : -1;
-        const bool named = identity >= 0 && identity < catalog.numIdentities();
-        if (same) {
-            guess.name = catalog.name(slot);
-            guess.colour = catalog.colour(slot);
-        } else if (named) {
-            // The path's γ = 0 state: the identity's one name and colour.
-            guess.name = catalog.identityName(identity);
-            guess.colour = catalog.identityColour(identity);
-        } else if (guess.name.isEmpty()) {
-            guess.name = tr("State %1").arg(i + 1);
-            guess.colour = QColor(0xa0, 0xa6, 0xad);
-        }
-        const int repeat = ++seen[guess.name];
-        left.rowLabels << (repeat > 1 && !same && !named
-                               ? QStringLiteral("%1 %2").arg(guess.name).arg(repeat)
-                               : guess.name);
-        left.rowColours << guess.colour;
-        left.rowWeights << reference.weights[row];
-        left.rowDimmed << (reference.weights[row] <= 0);
-        left.rowSlots << slot;
-        // The same validity test as the contrastive heatmap, so one state is flagged alike.
-        const bool invalid = row < reference.componentInvalidMass.size() &&
-                             !reference.isValidComponent(row);
-        left.rowFlagged << invalid;
-        QString note = tr("γ = 0 state matched to the contrastive row “%1”").arg(catalog.name(slot));
-        if (invalid) {
-            note += invalidStateNote();
-        }
-        left.rowNotes << note;
-    }
-    return left;
-}
-
-StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Content& spectral,
-                                                  const cx::RefinedHmm& refined,
-                                                  const std::vector<std::string>& marks) {
-    StateMatrixModel::Content out = spectral;
-    const Eigen::MatrixXd& profiles = refined.markProbabilities;
-    const auto rows = spectral.values.rows();
-    if (profiles.rows() == 0 || profiles.rows() > rows || profiles.cols() != spectral.values.cols()) {
-        return out;
-    }
-    // partner[r] = refined state shown in display row r (−1: none).
-    std::vector<int> partner(static_cast<size_t>(rows), -1);
-    const std::vector<int> match = cx::matchStates(profiles, spectral.values);
-    for (size_t state = 0; state < match.size(); ++state) {
-        partner[static_cast<size_t>(match[state])] = static_cast<int>(state);
-    }
-    for (Eigen::Index r = 0; r < rows; ++r) {
-        const int state = partner[static_cast<size_t>(r)];
-        const auto i = static_cast<int>(r);
-        if (state < 0) {
-            out.rowWeights[i] = 0;
-            out.rowDimmed[i] = true;
-            out.rowFlagged[i] = false;
-            out.rowNotes[i] = tr("not a state of the refined γ = 0 HMM");
-            continue;
-        }
-        const Eigen::RowVectorXd row = profiles.row(state);
-        const double moved = (row - spectral.values.row(r)).cwiseAbs().maxCoeff();
-        out.values.row(r) = row;
-        out.rowWeights[i] = refined.occupancy[state];
-        out.rowDimmed[i] = false;
-        out.rowFlagged[i] = false; // an HMM state: emissions in [0, 1], occupancy a distribution
-        if (moved > cx::kStateIdentityMaxMarkChange) {
-            StateClass guess = classifyChromatinState(row, marks);
-            out.rowLabels[i] = tr("%1 · new").arg(guess.name.isEmpty() ? tr("State %1").arg(i + 1)
-                                                                       : guess.name);
-            out.rowColours[i] = QColor(0xa0, 0xa6, 0xad);
-            out.rowNotes[i] = tr("Baum–Welch moved this state by %1 on a mark from the spectral "
-                                 "“%2” (more than %3): a new state")
-                                  .arg(moved, 0, 'f', 2)
-                                  .arg(spectral.rowLabels[i])
-                                  .arg(cx::kStateIdentityMaxMarkChange);
-        } else {
-            out.rowNotes[i] = tr("Baum–Welch refinement of the spectral γ = 0 state (largest "
-                                 "change of a mark %1)")
-                                  .arg(moved, 0, 'f', 2);
-            // Same identity (colour), but a name describes marks: when the refined marks read
-            // as another class than the spectral row's, the row takes the refined class's name
-            // (e.g. a spectral "Txn transition" whose marks all fell below 0.25 is "Low signal").
-            const StateClass before = classifyChromatinState(spectral.values.row(r), marks);
-            const StateClass now = classifyChromatinState(row, marks);
-            if (!now.name.isEmpty() && now.name != before.name) {
-                out.rowNotes[i] = tr("Baum–Welch refinement of the spectral “%1” (largest change "
-                                     "of a mark %2); its marks now read as %3")
-                                      .arg(spectral.rowLabels[i])
-                                      .arg(moved, 0, 'f', 2)
-                                      .arg(now.name);
-                out.rowLabels[i] = now.name;
-            }
-        }
-    }
-    // No name twice: a renamed row that meets another row's name gets " 2", " 3", … (the rows
-    // that kept their spectral names keep them as they are).
-    for (Eigen::Index r = 0; r < rows; ++r) {
-        const auto i = static_cast<int>(r);
-        if (out.rowLabels[i] == spectral.rowLabels[i]) {
-            continue;
-        }
-        const QString base = out.rowLabels[i];
-        const auto taken = [&](const QString& label) {
-            for (int j = 0; j < static_cast<int>(rows); ++j) {
-                if (j != i && out.rowLabels[j] == label) {
-                    return true;
-                }
-            }
-            return false;
-        };
-        for (int n = 2; taken(out.rowLabels[i]); ++n) {
-            out.rowLabels[i] = QStringLiteral("%1 %2").arg(base).arg(n);
-        }
-    }
-    return out;
 }
 
 StateMatrixModel::Content transitionContent(const cx::ContrastiveHmmResult& result,
@@ -592,6 +424,7 @@ WeightLines identityLines(const WeightSweep& sweep, double gamma, const StateCat
         line.name = catalog.identityName(id) +
                     unstableSuffix(banded ? sweep.bootstrap->stabilityOf(id) : nan);
         line.colour = catalog.identityColour(id);
+        line.pattern = penStyle(catalog.identityStyle(id).pattern);
         bool present = false;
         for (size_t i = 0; i < path.gammas.size(); ++i) {
             const auto& ids = path.ids[i];
@@ -657,6 +490,7 @@ WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatal
         StateWeightsChartView::Line line;
         line.name = catalog.name(s) + unstableSuffix(stability.value(s, std::nan("")));
         line.colour = catalog.colour(s);
+        line.pattern = penStyle(catalog.style(s).pattern);
         const int track = out.trackOfSlot[static_cast<size_t>(s)];
         for (int i = 0; i < sweep.gammas.size(); ++i) {
             const double weight = sweep.weights[static_cast<size_t>(i)][track];

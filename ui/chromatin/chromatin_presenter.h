@@ -38,6 +38,11 @@ QString genomicRangeText(const QString& chrom, qint64 start, qint64 end, qint64 
 /// only assembly, or the one named in the first track's path), sorted by name.
 QStringList discoverAnnotations(const QStringList& trackPaths);
 
+/// Column labels of a states × marks heatmap: the marks' names.
+QStringList markColumnLabels(const std::vector<std::string>& marks);
+/// Appended to a heatmap row's tooltip when the state fails core's validity test.
+QString invalidStateNote();
+
 /// Heatmap rows of the contrastive model: every component in display-slot order, with
 /// weights (dimmed when ω ≤ 0, flagged when not a valid state) and notes.
 /// `stability` (optional, per display slot, NaN = unknown; slotStabilities) adds the bootstrap
@@ -54,9 +59,14 @@ QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
                                 const StateCatalog& catalog);
 /// " ⚠ 35 %" for an unstable state (stability below cx::kMinStateStability), else empty.
 QString unstableSuffix(double stability);
-/// Heatmap rows of the γ = 0 model, matched row by row to the catalog's states. With
-/// `identities` (per reference component, referenceIdentities) a row shows its path identity's
-/// name and colour, as every other view does.
+/// Heatmap rows of the γ = 0 model, in the model's own order (it does not depend on γ, so
+/// neither do its rows). With `identities` (per reference component, referenceIdentities) a row
+/// shows its path identity's name and colour, as every other view does; without them a row
+/// within the identity rule (cx::kStateIdentityMaxMarkChange) of a contrastive row after
+/// matchStates shows that row's name and colour. Any other row is a state of the γ = 0 model
+/// only: its class name with "(γ = 0 only)" (repeats told apart by cx::qualifyRepeatedNames),
+/// coloured apart from every state shown (cx::distinctStyles). rowSlots: the contrastive row
+/// showing the same state (−1: none).
 StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& reference,
                                            const StateCatalog& catalog,
                                            const std::vector<std::string>& marks,
@@ -65,12 +75,15 @@ StateMatrixModel::Content referenceContent(const cx::ContrastiveHmmResult& refer
 /// HMM's states. Identity rule (the path's, cx::kStateIdentityMaxMarkChange): refined states are
 /// matched to the spectral rows by matchStates (Hungarian, L1 of the mark profiles); a refined
 /// state keeps its row's name and colour when no mark's presence probability moved by more than
-/// 0.5, otherwise it is a new state — its own class name marked "· new", grey, so it never takes
-/// another state's name. Weights are the refined chain's stationary occupancy. A spectral row
-/// with no refined partner (more rows than HMM states) stays, dimmed, with weight 0.
+/// 0.5 (the note says when its marks now read as another class); otherwise it is another
+/// state — its own class name with "(Baum–Welch only)", repeats told apart by
+/// cx::qualifyRepeatedNames, in a colour no other row nor `otherColours` (the contrastive
+/// panel's) has. Weights are the refined chain's stationary occupancy. A spectral row with no
+/// refined partner (more rows than HMM states) stays, dimmed, with weight 0.
 StateMatrixModel::Content refinedReferenceContent(const StateMatrixModel::Content& spectral,
                                                   const cx::RefinedHmm& refined,
-                                                  const std::vector<std::string>& marks);
+                                                  const std::vector<std::string>& marks,
+                                                  const QVector<QColor>& otherColours = {});
 /// Path identities of the γ = 0 model's components: the ids of the path's first point when the
 /// path starts at γ = 0 with this very solution; empty otherwise.
 std::vector<int> referenceIdentities(const WeightSweep& sweep,

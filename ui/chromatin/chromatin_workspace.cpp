@@ -519,7 +519,11 @@ void ChromatinWorkspace::refreshEmissionModels() {
                          referenceIdentities(m_controller->sweep(), *solution.reference));
     const auto& refinement = m_controller->refinement();
     if (refinement && refinement->epoch == solution.epoch) {
-        left = refinedReferenceContent(left, refinement->model, m_marks);
+        QVector<QColor> shown; // a state only the refinement has gets a colour of its own
+        for (int slot = 0; slot < m_catalog.numSlots(); ++slot) {
+            shown << m_catalog.colour(slot);
+        }
+        left = refinedReferenceContent(left, refinement->model, m_marks, shown);
     }
     m_referenceModel->setContent(std::move(left));
 }

@@ -308,13 +308,8 @@ void SpecificityPanel::updateStatus() {
 namespace cx::ui {
 
 QColor SpecificityPanel::identityColour(int id) {
-    // Tableau 10: distinct on white, stable per identity.
-    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
-                                     QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-                                     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
-                                     QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac)};
-    return palette[static_cast<size_t>(id) % 10];
+    // The shared categorical rule (cx::categoricalStyle): distinct on white, stable per identity.
+    return categoricalLineStyle(id).first;
 }
 
 void SpecificityPanel::onSweepPath(std::shared_ptr<const cx::SpecificitySweep> sweep) {
@@ -494,6 +489,7 @@ void SpecificityPanel::updateTrajectories() {
                                                        : tr(" · %1 %").arg(qRound(100 * stability));
         }
         line.colour = identityColour(id);
+        line.pattern = categoricalLineStyle(id).second; // past twelve identities, colours repeat
         if (line.lower.size() != line.upper.size() || line.lower.size() < 2) {
             line.lower.clear();
             line.upper.clear();

@@ -149,6 +149,9 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
         updateColumnSizing();
         updatePlaceholder();
     });
+    // Path identities rename the columns ("Topic T17"): the summary names them alike.
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this,
+            &TopicTablePanel::updateSummary);
     m_placeholderText = tr("Open a corpus, choose a foreground and a background, then compute.");
     updatePlaceholder();
     updateSummary();
@@ -279,9 +282,7 @@ void TopicTablePanel::updateSummary() {
         QStringList names;
         for (int t = 0; t < result.numComponents(); ++t) {
             if (!admissibility.admissible(t)) {
-                names << (result.foregroundSpecific[static_cast<size_t>(t)] ? tr("Topic %1")
-                                                                             : tr("Component %1"))
-                             .arg(t + 1);
+                names << m_model->componentNameOf(t); // the column's name ("Topic T17")
             }
         }
         QString text = tr("⚠ %1 inadmissible (%2)")

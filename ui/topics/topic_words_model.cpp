@@ -1,9 +1,13 @@
 #include "ui/topics/topic_words_model.h"
 
+#include "ui/charts/chart_style.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QIcon>
+#include <QPainter>
+#include <QPen>
 #include <QPixmap>
 #include <QLocale>
 
@@ -155,8 +159,12 @@ int TopicWordsModel::componentOf(int column) const {
 }
 
 QString TopicWordsModel::componentName(int column) const {
-    const int component = componentOf(column);
-    if (component < 0) {
+    return componentNameOf(componentOf(column));
+}
+
+QString TopicWordsModel::componentNameOf(int component) const {
+    if (component < 0 || !m_solution.isValid() ||
+        component >= m_solution.result->numComponents()) {
         return {};
     }
     const bool specific = m_solution.result->foregroundSpecific[static_cast<size_t>(component)];
@@ -269,7 +277,16 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
             return {};
         }
         QPixmap swatch(12, 12);
-        swatch.fill(m_identityColours[static_cast<size_t>(component)]);
+        const QColor colour = m_identityColours[static_cast<size_t>(component)];
+        const Qt::PenStyle pattern = categoricalLineStyle(identityOf(component)).second;
+        if (pattern == Qt::SolidLine) {
+            swatch.fill(colour);
+        } else { // past the palette: the line's pattern too, as in the chart's legend
+            swatch.fill(Qt::transparent);
+            QPainter painter(&swatch);
+            painter.setPen(QPen(colour, 4, pattern, Qt::FlatCap));
+            painter.drawLine(QPointF(0, 6), QPointF(12, 6));
+        }
         return QIcon(swatch);
     }
     case Qt::ToolTipRole:

@@ -58,6 +58,8 @@ public:
     /// "Topic 1", or "Component 7" for components that are not foreground-specific; with a
     /// path identity "Topic T7" / "Component T7" (the id of the weights-vs-γ chart).
     QString componentName(int column) const;
+    /// componentName of result component `component` (shown as a column or not).
+    QString componentNameOf(int component) const;
 
     /// MALLET-like topic keys of the shown columns: "index<TAB>weight<TAB>w1 w2 …" per line.
     QString topicKeysText() const;

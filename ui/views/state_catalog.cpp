@@ -11,14 +11,6 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
     return {QString::fromStdString(guess.name), toQColor(guess.colour)};
 }
 
-QColor repeatShade(const QColor& base, int repeat) {
-    if (repeat <= 1) {
-        return base;
-    }
-    const int step = repeat / 2; // 2, 3 → 1; 4, 5 → 2; …
-    return repeat % 2 == 0 ? base.darker(100 + 35 * step) : base.lighter(100 + 25 * step);
-}
-
 void StateCatalog::restore(const Eigen::MatrixXd& profiles, const QStringList& userNames) {
     std::vector<std::string> names;
     for (const QString& name : userNames) {

@@ -1,8 +1,8 @@
 #pragma once
 
 // The Qt face of chromatin state naming and identity (core/hmm/state_catalog.h): the same rule
-// and the same slots, with names as QString and colours as QColor. Later states of one kind
-// are shaded (repeatShade) so the views tell them apart.
+// and the same slots, with names as QString and colours as QColor. Colours are the labels'
+// distinct styles (cx::distinctStyles), so no two states share one in any view.
 
 #include "core/hmm/state_catalog.h"
 
@@ -37,13 +37,10 @@ inline QColor toQColor(const cx::Rgb& colour) {
     return QColor(colour.red, colour.green, colour.blue);
 }
 
-/// The colour of the `repeat`-th state of one kind (1 = the kind's own colour): alternately
-/// darker and lighter, further from the base colour as the count grows.
-QColor repeatShade(const QColor& base, int repeat);
-
-/// An automatic label's display colour: its kind's colour shaded by its repeat.
+/// An automatic label's display colour: its distinct style's colour (its kind's colour, or a
+/// shade of it when another state of the view has that colour).
 inline QColor labelColour(const cx::StateLabel& label) {
-    return repeatShade(toQColor(label.colour), label.repeat);
+    return toQColor(label.style.colour);
 }
 
 /// cx::StateCatalog (stable state rows, names and colours across γ, path identities, user
@@ -66,6 +63,9 @@ public:
         return QString::fromStdString(m_core.identityLabel(id).name);
     }
     QColor identityColour(int id) const { return labelColour(m_core.identityLabel(id)); }
+    /// Colour and line pattern of identity `id` (the pattern differs from solid only when the
+    /// path has more identities of one colour family than shades).
+    cx::IdentityStyle identityStyle(int id) const { return m_core.identityLabel(id).style; }
     bool isIdentityRenamed(int id) const { return m_core.isIdentityRenamed(id); }
     int numIdentities() const { return m_core.numIdentities(); }
     void reset() { m_core.reset(); }
@@ -81,6 +81,7 @@ public:
     }
     bool isRenamed(int slot) const { return m_core.isRenamed(slot); }
     QColor colour(int slot) const { return labelColour(m_core.autoLabel(slot)); }
+    cx::IdentityStyle style(int slot) const { return m_core.autoLabel(slot).style; }
     double weight(int slot) const { return m_core.weight(slot); }
     const Eigen::MatrixXd& profiles() const { return m_core.profiles(); }
     QStringList names() const;

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -133,20 +135,23 @@ TEST(StateNaming, ColoursArePlainRgbAndMarkNamesAreCaseInsensitive) {
     EXPECT_EQ(unnamedStateColour(0), unnamedStateColour(20));
 }
 
-TEST(StateCatalog, RepeatedKindsAreNumberedAndUnnamedStatesCounted) {
+TEST(StateCatalog, RepeatedKindsAreToldApartByMarksAndUnnamedStatesCounted) {
     Eigen::MatrixXd profiles(3, 10);
     profiles.row(0) = profile({});
     profiles.row(1) = profile({{"H3K4me3", 0.95}, {"H3K27ac", 0.9}});
     profiles.row(2) = profile({{"H3K4me3", 0.9}, {"H3K27ac", 0.8}});
     StateCatalog catalog;
     catalog.update(profiles, Eigen::Vector3d(0.5, 0.3, 0.2), kMarks);
-    EXPECT_EQ(catalog.names(), (std::vector<std::string>{"Quiescent", "Active promoter",
-                                                         "Active promoter 2"}));
+    EXPECT_EQ(catalog.names(),
+              (std::vector<std::string>{"Quiescent", "Active promoter (high H3K27ac)",
+                                        "Active promoter (low H3K27ac)"}));
     EXPECT_EQ(catalog.autoLabel(1).repeat, 1);
     EXPECT_EQ(catalog.autoLabel(2).repeat, 2);
-    EXPECT_EQ(catalog.autoLabel(1).colour, catalog.autoLabel(2).colour); // one kind, one colour
+    EXPECT_EQ(catalog.autoLabel(1).colour, catalog.autoLabel(2).colour); // one kind
+    EXPECT_FALSE(stylesClash(catalog.autoLabel(1).style, catalog.autoLabel(2).style));
+    EXPECT_EQ(catalog.autoLabel(1).style.colour, catalog.autoLabel(1).colour); // the first
     // Renaming to the automatic name, or to blanks, keeps the automatic name.
-    catalog.rename(1, "  Active promoter ");
+    catalog.rename(1, "  Active promoter (high H3K27ac) ");
     EXPECT_FALSE(catalog.isRenamed(1));
     catalog.rename(1, "  TSS  ");
     EXPECT_EQ(catalog.name(1), "TSS");
@@ -196,6 +201,100 @@ TEST(StateCatalog, PathIdentitiesKeepOneLabelAndTheUsersName) {
                    {0, 1});
     EXPECT_EQ(catalog.identityName(0), "Promoter X");
     EXPECT_EQ(catalog.name(catalog.slotOfComponent(0)), "Promoter X");
+}
+
+TEST(StateNaming, RepeatedNamesGetWhatDiffersNeverACounter) {
+    const std::vector<std::string> marks = {"H3K4me3", "H3K27ac", "H3K4me1"};
+    Eigen::MatrixXd p(6, 3);
+    p << 0.9, 0.9, 0.3, //  promoter with H3K4me1
+        0.9, 0.9, 0.05, // promoter without
+        0.02, 0.01, 0.0, // quiescent (one of its name: unchanged)
+        0.5, 0.1, 0.6,  // three enhancers: two alike on their most distinct mark
+        0.5, 0.12, 0.4, //
+        0.1, 0.1, 0.9;
+    const std::vector<std::string> names = {"Active promoter", "Active promoter", "Quiescent",
+                                            "Weak enhancer",   "Weak enhancer",   "Weak enhancer"};
+    const std::vector<std::string> out = qualifyRepeatedNames(names, p, marks);
+    EXPECT_EQ(out[0], "Active promoter (high H3K4me1)");
+    EXPECT_EQ(out[1], "Active promoter (low H3K4me1)");
+    EXPECT_EQ(out[2], "Quiescent");
+    EXPECT_EQ(std::set<std::string>(out.begin(), out.end()).size(), out.size()) << out[3] << " | "
+                                                                                << out[4] << " | "
+                                                                                << out[5];
+    for (size_t i = 3; i < 6; ++i) {
+        EXPECT_EQ(out[i].rfind("Weak enhancer (", 0), 0u) << out[i];
+        EXPECT_TRUE(out[i].find("H3K4me") != std::string::npos) << "names a mark: " << out[i];
+    }
+    // Identical profiles: primes, not numbers. Bad input (rows ≠ names): names unchanged.
+    Eigen::MatrixXd same(2, 3);
+    same << 0.1, 0.1, 0.1, 0.1, 0.1, 0.1;
+    const auto twins = qualifyRepeatedNames({"Low signal", "Low signal"}, same, marks);
+    EXPECT_NE(twins[0], twins[1]);
+    EXPECT_EQ(twins[1].find_first_of("0123456789", twins[1].find(')')), std::string::npos);
+    EXPECT_EQ(qualifyRepeatedNames({"A", "A"}, Eigen::MatrixXd(3, 3), marks),
+              (std::vector<std::string>{"A", "A"}));
+    EXPECT_TRUE(qualifyRepeatedNames({}, Eigen::MatrixXd(0, 3), marks).empty());
+}
+
+/// A path whose states keep changing identity (as on a small region): `kinds` identities that
+/// all read as one of two classes, `seed` shifting their profiles.
+std::shared_ptr<HmmPath> churningPath(int identities, int seed) {
+    auto path = std::make_shared<HmmPath>();
+    for (int i = 0; i < identities; ++i) {
+        const double shift = 0.01 * ((seed * 7 + i * 13) % 9);
+        ContrastiveHmmResult point;
+        point.markProbabilities.resize(2, 10);
+        point.markProbabilities.row(0) =
+            i % 2 == 0 ? profile({{"H3K4me3", 0.9 - shift}, {"H3K27ac", 0.5 + 0.04 * i}})
+                       : profile({{"H3K27me3", 0.02 + shift}, {"CTCF", 0.001 * i}});
+        point.markProbabilities.row(1) = profile({{"H3K36me3", 0.8}});
+        point.weights = Eigen::Vector2d(0.6, 0.4);
+        path->gammas.push_back(0.05 * i);
+        path->solutions.push_back(point);
+        path->ids.push_back({i + 1, 0});
+    }
+    path->numIdentities = identities + 1;
+    return path;
+}
+
+TEST(StateCatalog, RegionChangesNeverGrowSuffixes) {
+    // Each region change brings a new path; the old rule numbered repeated kinds along the path
+    // ("Quiescent 6", "Active promoter 8" with one of each on screen).
+    const std::regex counter(R"(\s\d+$)");
+    StateCatalog catalog;
+    std::vector<std::string> firstNames;
+    const auto pathA = churningPath(16, 1);
+    for (int change = 0; change < 6; ++change) {
+        const auto path = change % 3 == 0 ? pathA : churningPath(10 + change, change);
+        catalog.setPath(path, kMarks);
+        std::set<std::string> names;
+        std::vector<IdentityStyle> styles;
+        std::vector<std::string> all;
+        for (int id = 0; id < catalog.numIdentities(); ++id) {
+            const std::string name = catalog.identityName(id);
+            EXPECT_FALSE(std::regex_search(name, counter)) << "change " << change << ": " << name;
+            names.insert(name);
+            all.push_back(name);
+            styles.push_back(catalog.identityLabel(id).style);
+        }
+        EXPECT_EQ(names.size(), static_cast<size_t>(catalog.numIdentities())) << "unique names";
+        for (size_t a = 0; a < styles.size(); ++a) {
+            for (size_t b = a + 1; b < styles.size(); ++b) {
+                EXPECT_FALSE(stylesClash(styles[a], styles[b])) << all[a] << " / " << all[b];
+            }
+        }
+        if (path == pathA) {
+            // The same states get the same names, whatever came before.
+            if (firstNames.empty()) {
+                firstNames = all;
+            }
+            EXPECT_EQ(all, firstNames) << "change " << change;
+        }
+        // Between region changes the shown solution names its rows by identity.
+        catalog.update(path->solutions[0].markProbabilities, path->solutions[0].weights, kMarks,
+                       path->ids[0]);
+        EXPECT_EQ(catalog.name(catalog.slotOfComponent(0)), catalog.identityName(path->ids[0][0]));
+    }
 }
 
 } // namespace

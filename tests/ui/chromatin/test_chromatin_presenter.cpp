@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -105,18 +106,31 @@ TEST(ChromatinPresenter, EmissionRowsFollowTheCatalogAndMarkBackgroundAndInvalid
     EXPECT_TRUE(invalidSpecificStates(result, catalog).isEmpty());
 }
 
-TEST(ChromatinPresenter, ReferenceRowsAreMatchedToTheContrastiveRows) {
+TEST(ChromatinPresenter, ReferenceRowsKeepTheirOrderAndTakeTheMatchedStatesNames) {
     const cx::ContrastiveHmmResult result = threeStates();
     const StateCatalog catalog = catalogOf(result);
-    // The γ = 0 model has the same states in another order.
+    // The γ = 0 model has the same states in another order: its rows stay in its own order
+    // (they do not follow the contrastive panel as γ moves) under the matched states' names.
     cx::ContrastiveHmmResult reference = result;
     reference.markProbabilities.row(0) = result.markProbabilities.row(2);
     reference.markProbabilities.row(2) = result.markProbabilities.row(0);
     const StateMatrixModel::Content content = referenceContent(reference, catalog, kMarks);
     ASSERT_EQ(content.values.rows(), 3);
-    for (int s = 0; s < 3; ++s) {
-        EXPECT_EQ(content.values.row(s), catalog.profiles().row(s)) << "row " << s;
+    EXPECT_EQ(content.values, reference.markProbabilities);
+    for (int r = 0; r < 3; ++r) {
+        const int slot = content.rowSlots[r];
+        ASSERT_GE(slot, 0) << r;
+        EXPECT_EQ(catalog.profiles().row(slot), reference.markProbabilities.row(r)) << r;
+        EXPECT_EQ(content.rowLabels[r], catalog.name(slot));
+        EXPECT_EQ(content.rowColours[r], catalog.colour(slot));
     }
+    // A γ = 0 state unlike every contrastive one: its own name, said to be γ = 0's only.
+    reference.markProbabilities.row(1).setConstant(0.0);
+    reference.markProbabilities.row(1)[0] = 0.97;
+    const auto other = referenceContent(reference, catalog, kMarks);
+    EXPECT_EQ(other.rowSlots[1], -1);
+    EXPECT_TRUE(other.rowLabels[1].endsWith(QStringLiteral("(γ = 0 only)")))
+        << other.rowLabels[1].toStdString();
 }
 
 TEST(ChromatinPresenter, TransitionsOnlyBetweenSpecificStatesInDisplayOrder) {
@@ -285,6 +299,11 @@ TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
 
 namespace {
 
+cx::Rgb solid(const QColor& colour) {
+    return cx::Rgb{static_cast<std::uint8_t>(colour.red()), static_cast<std::uint8_t>(colour.green()),
+                   static_cast<std::uint8_t>(colour.blue())};
+}
+
 StateMatrixModel::Content threeSpectralRows() {
     StateMatrixModel::Content content;
     content.values.resize(3, 4);
@@ -316,17 +335,23 @@ TEST(ChromatinPresenter, RefinedReferenceRowsKeepTheirNamesUnlessTheyMovedBeyond
     refined.occupancy = Eigen::Vector2d(0.35, 0.65);
     const auto out = refinedReferenceContent(spectral, refined, marks);
     ASSERT_EQ(out.values.rows(), 3);
-    // Row order and slots are the spectral panel's.
-    EXPECT_EQ(out.rowSlots, spectral.rowSlots);
+    // Row order is the spectral panel's; a state of the refinement only is no contrastive row.
+    EXPECT_EQ(out.rowSlots, (QVector<int>{-1, 1, 2}));
     EXPECT_EQ(out.values.row(1), refined.markProbabilities.row(0));
     EXPECT_EQ(out.rowLabels[1], QStringLiteral("Polycomb"));
     EXPECT_EQ(out.rowColours[1], QColor(Qt::gray));
     EXPECT_DOUBLE_EQ(out.rowWeights[1], 0.35);
     EXPECT_FALSE(out.rowFlagged[1]) << "an HMM state is valid";
     EXPECT_EQ(out.values.row(0), refined.markProbabilities.row(1));
-    EXPECT_TRUE(out.rowLabels[0].endsWith(QStringLiteral("· new"))) << out.rowLabels[0].toStdString();
-    EXPECT_NE(out.rowLabels[0], QStringLiteral("Promoter"));
-    EXPECT_NE(out.rowColours[0], QColor(Qt::red));
+    // Said what it is — a state of the refined model only — not an unexplained "· new".
+    EXPECT_EQ(out.rowLabels[0], QStringLiteral("Active promoter (Baum–Welch only)"));
+    for (int r : {1, 2}) {
+        EXPECT_FALSE(cx::coloursClash(solid(out.rowColours[0]), solid(out.rowColours[r]))) << r;
+    }
+    // Nor the colour of a state the contrastive panel shows.
+    const auto avoiding =
+        refinedReferenceContent(spectral, refined, marks, {QColor(0xe0, 0x1b, 0x1b)});
+    EXPECT_FALSE(cx::coloursClash(solid(avoiding.rowColours[0]), solid(QColor(0xe0, 0x1b, 0x1b))));
     EXPECT_DOUBLE_EQ(out.rowWeights[0], 0.65);
     // The row without a refined partner stays, dimmed, weight 0.
     EXPECT_EQ(out.values.row(2), spectral.values.row(2));
@@ -343,40 +368,39 @@ TEST(ChromatinPresenter, RefinedReferenceRowsKeepTheirNamesUnlessTheyMovedBeyond
     EXPECT_EQ(refinedReferenceContent(spectral, wide, marks).values, spectral.values);
 }
 
-TEST(ChromatinPresenter, RefinedReferenceRowTakesItsOwnClassNameWhenItsMarksReadAsAnotherClass) {
+TEST(ChromatinPresenter, RefinedReferenceRowKeepsItsNameAndColourWhenItsMarksReadAsAnotherClass) {
     const StateMatrixModel::Content spectral = threeSpectralRows();
     const std::vector<std::string> marks = {"H3K4me3", "H3K27ac", "H3K27me3", "H3K36me3"};
     cx::RefinedHmm refined;
     refined.markProbabilities.resize(3, 4);
     // Rows 0 and 1 barely move; the spectral "Quiescent" row (all marks 0.01) gains H3K36me3
-    // 0.4 and H3K4me3 0.3 — within the identity rule (largest change 0.39), but its marks now
-    // read as transcribed, so a "Quiescent" label would mislead.
+    // 0.4 and H3K4me3 0.3 — within the identity rule (largest change 0.39): the same state,
+    // which keeps its name and colour (a name taken from the new marks under the old colour
+    // was how "Low signal" came out green and "Weak enhancer" orange); the note says how its
+    // marks read now.
     refined.markProbabilities << 0.85, 0.15, 0.0, 0.0, //
         0.0, 0.05, 0.75, 0.1,                           //
         0.3, 0.05, 0.0, 0.4;
     refined.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
     const auto out = refinedReferenceContent(spectral, refined, marks);
     ASSERT_EQ(out.values.rows(), 3);
-    EXPECT_EQ(out.rowLabels[0], QStringLiteral("Promoter")) << "same class: the row's own name";
-    EXPECT_EQ(out.rowLabels[1], QStringLiteral("Polycomb"));
-    EXPECT_EQ(out.rowLabels[2], QStringLiteral("Txn elongation"));
-    EXPECT_EQ(out.rowColours[2], QColor(Qt::white)) << "the identity (colour) is kept";
-    EXPECT_TRUE(out.rowNotes[2].contains(QStringLiteral("Quiescent"))) << out.rowNotes[2].toStdString();
-    // Two rows whose marks read as one class get distinct names.
+    EXPECT_EQ(out.rowLabels, spectral.rowLabels);
+    EXPECT_EQ(out.rowColours, spectral.rowColours);
+    EXPECT_TRUE(out.rowNotes[2].contains(QStringLiteral("Txn elongation")))
+        << out.rowNotes[2].toStdString();
+    // Two refined states that both moved beyond the rule and read as one class: told apart by
+    // a mark, in two colours.
     cx::RefinedHmm twins;
     twins.markProbabilities.resize(3, 4);
-    twins.markProbabilities << 0.85, 0.15, 0.0, 0.0, //
-        0.0, 0.0, 0.35, 0.45,                         //
-        0.3, 0.05, 0.0, 0.4;
+    twins.markProbabilities << 0.0, 0.0, 0.0, 0.9, //
+        0.0, 0.05, 0.75, 0.1,                       //
+        0.0, 0.0, 0.0, 0.6;
     twins.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
     const auto both = refinedReferenceContent(spectral, twins, marks);
     for (const QString& label : both.rowLabels) {
         EXPECT_EQ(both.rowLabels.count(label), 1) << label.toStdString();
+        EXPECT_FALSE(label.contains(QRegularExpression(QStringLiteral("\\s\\d+$"))))
+            << label.toStdString();
     }
-    // A renamed row that meets a row keeping its own name takes the suffix, not that row.
-    StateMatrixModel::Content named = spectral;
-    named.rowLabels[1] = QStringLiteral("Txn elongation");
-    const auto kept = refinedReferenceContent(named, refined, marks);
-    EXPECT_EQ(kept.rowLabels[1], QStringLiteral("Txn elongation")) << "the unrenamed row";
-    EXPECT_EQ(kept.rowLabels[2], QStringLiteral("Txn elongation 2"));
+    EXPECT_FALSE(cx::coloursClash(solid(both.rowColours[0]), solid(both.rowColours[2])));
 }

@@ -80,12 +80,13 @@ TEST(StateIdentities, OneNameAndColourPerIdentityWhateverTheDragHistory) {
     StateCatalog forward;
     forward.setPath(path, kMarks);
     ASSERT_EQ(forward.numIdentities(), 5);
-    // Named from the profile where each identity first appears; a kind that recurs is numbered.
+    // Named from the profile where each identity first appears; a kind that recurs is told
+    // apart by the mark that differs (H3K4me1 0.3 vs 0.05), never numbered.
     EXPECT_EQ(forward.identityAutoName(0).toStdString(), "Quiescent");
     EXPECT_EQ(forward.identityAutoName(1).toStdString(), "Txn elongation");
-    EXPECT_EQ(forward.identityAutoName(2).toStdString(), "Active promoter");
+    EXPECT_EQ(forward.identityAutoName(2).toStdString(), "Active promoter (high H3K4me1)");
     EXPECT_EQ(forward.identityAutoName(3).toStdString(), "Strong enhancer");
-    EXPECT_EQ(forward.identityAutoName(4).toStdString(), "Active promoter 2");
+    EXPECT_EQ(forward.identityAutoName(4).toStdString(), "Active promoter (low H3K4me1)");
     EXPECT_NE(forward.identityColour(2), forward.identityColour(4)); // told apart by shade
 
     std::map<int, std::pair<QString, QString>> seen;
@@ -122,14 +123,14 @@ TEST(StateIdentities, UserNamesStayWithTheIdentityAndMoveToANewPath) {
     // At γ = 1 identity 2 is gone; the other promoter (identity 4), whatever row it lands in,
     // keeps its own name.
     auto at = shown(catalog, *path, 2);
-    EXPECT_EQ(at[4].first.toStdString(), "Active promoter 2");
+    EXPECT_EQ(at[4].first.toStdString(), "Active promoter (low H3K4me1)");
     for (int s = 0; s < catalog.numSlots(); ++s) {
         EXPECT_NE(catalog.name(s).toStdString(), "My promoter");
     }
     at = shown(catalog, *path, 1);
     EXPECT_EQ(at[2].first.toStdString(), "My promoter");
     // Typing the automatic name again clears the user name.
-    catalog.rename(catalog.slotOfComponent(0), QStringLiteral("Active promoter"));
+    catalog.rename(catalog.slotOfComponent(0), QStringLiteral("Active promoter (high H3K4me1)"));
     EXPECT_FALSE(catalog.isIdentityRenamed(2));
 
     // A new path (other K, seed, regions…) renumbers the identities; the user's name follows
@@ -149,14 +150,15 @@ TEST(StateIdentities, AComponentOffThePathNeverTakesAnIdentitysName) {
     StateCatalog catalog;
     catalog.setPath(path, kMarks);
     shown(catalog, *path, 0);
-    // Between grid points a component the path does not have (−1): named from its marks,
-    // numbered past every identity's name of that kind.
+    // Between grid points a component the path does not have (−1): named from its marks and
+    // said to be off the path, so never an identity's name.
     const auto r = point({kQuiescent, kPromoter, kPromoterB}, {0.6, 0.2, 0.1});
     catalog.update(r.markProbabilities, r.weights, kMarks, {0, 2, -1});
     const int off = catalog.slotOfComponent(2);
     EXPECT_EQ(catalog.identityOfSlot(off), -1);
-    EXPECT_EQ(catalog.name(off).toStdString(), "Active promoter 3");
-    EXPECT_EQ(catalog.name(catalog.slotOfComponent(1)).toStdString(), "Active promoter");
+    EXPECT_EQ(catalog.name(off).toStdString(), "Active promoter (off the γ path)");
+    EXPECT_EQ(catalog.name(catalog.slotOfComponent(1)).toStdString(),
+              "Active promoter (high H3K4me1)");
 }
 
 TEST(StateIdentities, WeightsChartDrawsOneLinePerIdentityWithGapsAndBands) {

@@ -631,20 +631,20 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     EXPECT_TRUE(title.startsWith(QStringLiteral("Foreground only (γ = 0) · Baum–Welch, "))) << title.toStdString();
     EXPECT_TRUE(title.contains(QStringLiteral("%1 iteration").arg(model.rounds))) << title.toStdString();
     EXPECT_TRUE(title.contains(QStringLiteral("log-lik/bin"))) << title.toStdString();
-    // Identity: a refined row keeps its spectral row's name, is marked new, or takes the class
-    // name its refined marks read as (keeping its colour); no name twice.
-    const auto spectralLeft =
-        cx::ui::referenceContent(*controller->solution().reference, chromatin->catalog(),
-                                 controller->data().data->markNames);
+    // Identity: a refined row keeps its spectral row's name and colour, or is another state,
+    // named from its marks as the refinement's only; no name twice.
+    const auto spectralLeft = cx::ui::referenceContent(
+        *controller->solution().reference, chromatin->catalog(), controller->data().data->markNames,
+        cx::ui::referenceIdentities(controller->sweep(), *controller->solution().reference));
     ASSERT_EQ(spectralLeft.rowLabels.size(), refined.rowLabels.size());
     const auto& marks = controller->data().data->markNames;
     for (int r = 0; r < refined.rowLabels.size(); ++r) {
         const QString ownClass =
             cx::ui::classifyChromatinState(refined.values.row(r), marks).name;
-        EXPECT_TRUE(refined.rowLabels[r] == spectralLeft.rowLabels[r] ||
-                    refined.rowLabels[r].endsWith(QStringLiteral("· new")) ||
-                    (!ownClass.isEmpty() && refined.rowLabels[r].startsWith(ownClass) &&
-                     refined.rowColours[r] == spectralLeft.rowColours[r]))
+        EXPECT_TRUE((refined.rowLabels[r] == spectralLeft.rowLabels[r] &&
+                     refined.rowColours[r] == spectralLeft.rowColours[r]) ||
+                    (refined.rowLabels[r].contains(QStringLiteral("(Baum–Welch only")) &&
+                     (ownClass.isEmpty() || refined.rowLabels[r].startsWith(ownClass))))
             << refined.rowLabels[r].toStdString();
         EXPECT_EQ(refined.rowLabels.count(refined.rowLabels[r]), 1)
             << refined.rowLabels[r].toStdString();
