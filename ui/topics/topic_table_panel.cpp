@@ -167,8 +167,9 @@ void TopicTablePanel::setSolution(const TopicSolution& solution) {
 }
 
 void TopicTablePanel::setWeightBands(const std::vector<double>& low,
-                                     const std::vector<double>& high) {
-    m_model->setWeightBands(low, high);
+                                     const std::vector<double>& high,
+                                     const std::vector<double>& stability) {
+    m_model->setWeightBands(low, high, stability);
     updateSummary();
 }
 
