@@ -554,7 +554,7 @@ void SpecificityPanel::updateTrajectories() {
         parts << text;
     }
     if (untrustedPoints > 0) {
-        parts << tr("not stood behind at %1 of %2 γ (shaded; hover the chart)")
+        parts << tr("not stood behind at %1 of %2 γ (shaded; reasons on hover)")
                      .arg(untrustedPoints)
                      .arg(verdicts.size());
     }
@@ -566,6 +566,20 @@ void SpecificityPanel::updateTrajectories() {
         parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)").arg(m_bands->replicates).arg(unstable);
     }
     setSuggestions(parts.join(QStringLiteral(" · ")));
+    const QStringList reasons = untrustedReasons();
+    if (!reasons.isEmpty()) {
+        // The tooltip lists why the app does not stand behind each shaded γ.
+        const qsizetype shown = std::min<qsizetype>(reasons.size(), 25);
+        QStringList escaped;
+        for (qsizetype i = 0; i < shown; ++i) {
+            escaped << reasons[i].toHtmlEscaped();
+        }
+        m_suggestions->setToolTip(
+            m_suggestionsText.toHtmlEscaped() + QStringLiteral("<br><br>") +
+            escaped.join(QStringLiteral("<br>")) +
+            (reasons.size() > shown ? tr("<br>… and %1 more").arg(reasons.size() - shown)
+                                    : QString()));
+    }
 }
 
 void SpecificityPanel::setTopicNames(const std::map<int, QString>& names) {
