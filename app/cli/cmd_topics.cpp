@@ -10,6 +10,7 @@
 #include "core/topics/topic_admissibility.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
+#include "core/topics/topic_trust.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,7 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     std::cout << "corpus: " << r.documentsKept << " documents (" << r.documentsRead << " read, "
               << r.documentsSkippedShort << " skipped as shorter than "
               << session.loadOptions.minTokens << " tokens), vocabulary " << r.vocabularySize
+              << (r.wordsDroppedByCap > 0 ? "\nnote: " + vocabularyCapNote(r) : std::string())
               << "\nforeground: " << session.foreground.size()
               << " documents, background: " << session.background.size() << " documents\n"
               << "gamma = " << model.gamma << ": " << model.numForegroundSpecific() << " of "
@@ -349,7 +351,10 @@ int runSweep(SweepCommandOptions& options) {
         json["timings_ms"] = timings;
         json["baseline_auc"] = sweep.baselineAuc;
         Json points = Json::array();
-        for (const auto& p : sweep.points) {
+        const std::vector<GammaVerdict> verdicts =
+            judgeSweep(sweep, replicates > 0 ? &bands : nullptr);
+        for (size_t q = 0; q < sweep.points.size(); ++q) {
+            const SpecificityPoint& p = sweep.points[q];
             Json point = {{"gamma", p.gamma},
                           {"auc", p.auc},
                           {"relative_auc", p.relativeAuc},
@@ -359,7 +364,7 @@ int runSweep(SweepCommandOptions& options) {
                 point["auc_hi"] = band(p, bands.aucHi);
             }
             // Per component: its path identity, ω and ω ∈ [−γ, 1] (with the bootstrap's band
-            // when there is one: inadmissible only when the whole band lies outside).
+            // when there is one: it never clears a point flag, and flags a whole band outside).
             const int i = sweep.path.nearest(p.gamma);
             Json components = Json::array();
             int inadmissible = 0;
@@ -385,6 +390,11 @@ int runSweep(SweepCommandOptions& options) {
             point["components"] = components;
             if (!p.failure.empty()) {
                 point["failure"] = p.failure;
+            }
+            // Whether the app stands behind this γ, and why not (as sweep.tsv's note).
+            point["trusted"] = verdicts[q].trusted;
+            if (!verdicts[q].trusted) {
+                point["not_trusted_because"] = verdicts[q].reason;
             }
             points.push_back(point);
         }

@@ -6,6 +6,7 @@
 
 #include "core/topics/topic_coherence.h"
 #include "core/topics/topic_documents.h"
+#include "core/topics/topic_trust.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,14 +114,11 @@ std::string topicDocumentTable(const TopicSession& session, const TopicModelResu
                                std::int64_t count, const std::string& from, bool allComponents) {
     const Corpus& corpus = *session.corpus;
     const std::vector<std::int64_t> pool = topDocumentPool(session, from);
+    Eigen::MatrixXd logOdds;
     const Eigen::MatrixXd posteriors =
-        documentPosteriors(corpus.counts, pool, model, session.scorerSmoothing());
+        documentPosteriors(corpus.counts, pool, model, session.scorerSmoothing(), &logOdds);
     const ComponentAdmissibility admissibility = checkComponents(model);
-    std::string out = "topic\trank\tdocument\tsource\tscore";
-    for (const LabelField& field : corpus.labels) {
-        out += '\t' + tsvField(field.name);
-    }
-    out += "\tforeground_specific\tadmissible\tsnippet\n";
+    std::string out = topicDocumentHeader(corpus);
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
         if (!specific && !allComponents) {
@@ -130,26 +128,13 @@ std::string topicDocumentTable(const TopicSession& session, const TopicModelResu
         for (auto i : topEntries(model.topics.col(t), session.topWords)) {
             marked.push_back(corpus.vocabulary[static_cast<size_t>(i)]);
         }
-        const std::vector<RankedDocument> ranked = rankDocuments(posteriors, pool, t, count);
+        // Ties in the posterior (many exactly 1 on Reuters) by the log-odds, as the GUI.
+        const std::vector<RankedDocument> ranked =
+            rankDocuments(posteriors, pool, t, count, &logOdds);
         for (size_t rank = 0; rank < ranked.size(); ++rank) {
-            const std::int64_t n = ranked[rank].document;
-            const auto row = static_cast<size_t>(n);
-            out += "c" + std::to_string(t + 1) + '\t' + std::to_string(rank + 1) + '\t' +
-                   std::to_string(n) + '\t' +
-                   tsvField(row < corpus.documentIds.size() ? corpus.documentIds[row]
-                                                            : std::to_string(n)) +
-                   '\t' + formatNumber(ranked[rank].score);
-            for (const LabelField& field : corpus.labels) {
-                std::string values;
-                for (std::int64_t v = field.offsets[row]; v < field.offsets[row + 1]; ++v) {
-                    values += (values.empty() ? "" : ",") +
-                              field.values[static_cast<size_t>(field.valueIds[static_cast<size_t>(v)])];
-                }
-                out += '\t' + tsvField(values);
-            }
-            out += std::string("\t") + (specific ? "1" : "0") + '\t' +
-                   (admissibility.admissible(t) ? "1" : "0") + '\t' +
-                   documentSnippet(corpus, n, marked) + '\n';
+            out += topicDocumentRow(corpus, "c" + std::to_string(t + 1),
+                                    static_cast<std::int64_t>(rank + 1), ranked[rank], specific,
+                                    admissibility.admissible(t), marked);
         }
     }
     return out;
@@ -182,14 +167,19 @@ std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands
     std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific";
     table += bands != nullptr ? "\tauc_lo\tauc_hi\tn_inadmissible\tnote\n"
                               : "\tn_inadmissible\tnote\n";
-    for (const auto& p : sweep.points) {
+    const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bands);
+    for (size_t q = 0; q < sweep.points.size(); ++q) {
+        const SpecificityPoint& p = sweep.points[q];
         table += formatNumber(p.gamma) + '\t' + formatNumber(p.auc) + '\t' +
                  formatNumber(p.relativeAuc) + '\t' + std::to_string(p.numForegroundSpecific);
         if (bands != nullptr) {
             table += '\t' + formatNumber(bandAt(sweep, p, bands->aucLo)) + '\t' +
                      formatNumber(bandAt(sweep, p, bands->aucHi));
         }
-        table += '\t' + std::to_string(inadmissibleAt(sweep, p, bands)) + '\t' + p.failure + '\n';
+        // The note says why the app does not stand behind this γ (judgeSweep): no AUC, an
+        // inadmissible foreground-specific component, instability under the bootstrap.
+        table += '\t' + std::to_string(inadmissibleAt(sweep, p, bands)) + '\t' +
+                 tsvField(verdicts[q].trusted ? std::string() : verdicts[q].reason) + '\n';
     }
     return table;
 }

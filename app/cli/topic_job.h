@@ -32,8 +32,8 @@ std::vector<std::int64_t> topDocumentPool(const TopicSession& session, const std
 
 /// topic_docs.tsv's text (issue 27): per shown component (the foreground-specific ones, every
 /// one with `allComponents`) its `count` documents of the pool with the highest posterior
-/// responsibility (documentPosteriors), one block per component, columns topic, rank, document,
-/// source, score, each label field by name, foreground_specific, admissible, snippet.
+/// responsibility (documentPosteriors; ties by the log-odds), one block per component, columns
+/// topicDocumentHeader's (core/topics/topic_documents.h).
 std::string topicDocumentTable(const TopicSession& session, const TopicModelResult& model,
                                std::int64_t count, const std::string& from, bool allComponents);
 

@@ -48,6 +48,12 @@ struct LoadReport {
     std::int64_t documentsSkippedShort = 0; ///< dropped: fewer than minTokens in-vocabulary tokens
     std::int64_t tokensKept = 0;          ///< total in-vocabulary tokens over kept documents
     std::int64_t vocabularySize = 0;
+    /// The vocabulary-size cap applied (0: none): CorpusLoadOptions::maxVocabulary, or with
+    /// maxVocabulary = 0 the size rule max(documents read, kMinimumVocabularyCap).
+    std::int64_t vocabularyCap = 0;
+    bool vocabularyCapAutomatic = false; ///< the cap came from the size rule
+    /// Words that passed every other cut but not the cap (the least frequent ones).
+    std::int64_t wordsDroppedByCap = 0;
     std::int64_t invalidBytes = 0;        ///< non-UTF-8 bytes decoded leniently (Latin-1)
     std::vector<std::string> warnings;    ///< "FILE:LINE: problem" lines that did not stop the load
 };

@@ -263,7 +263,10 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
         options.maxVocabulary > 0 ? options.maxVocabulary
         : options.capVocabularyAtDocuments ? std::max<std::int64_t>(numRead, kMinimumVocabularyCap)
                                            : 0;
+    report.vocabularyCap = vocabularyCap;
+    report.vocabularyCapAutomatic = options.maxVocabulary <= 0 && vocabularyCap > 0;
     if (vocabularyCap > 0 && static_cast<std::int64_t>(candidates.size()) > vocabularyCap) {
+        report.wordsDroppedByCap = static_cast<std::int64_t>(candidates.size()) - vocabularyCap;
         std::sort(candidates.begin(), candidates.end(), [&](std::int32_t a, std::int32_t b) {
             if (documentFrequency[a] != documentFrequency[b]) {
                 return documentFrequency[a] > documentFrequency[b];

@@ -353,4 +353,22 @@ const char* toString(CorpusFormat format) {
     return "unknown";
 }
 
+std::string vocabularyCapNote(const LoadReport& report) {
+    if (report.wordsDroppedByCap <= 0) {
+        return {};
+    }
+    std::string note = std::to_string(report.wordsDroppedByCap) +
+                       " words dropped by the vocabulary cap of " +
+                       std::to_string(report.vocabularyCap);
+    if (report.vocabularyCapAutomatic) {
+        note += " (automatic with max. vocabulary 0: at most one word per document read, at least " +
+                std::to_string(kMinimumVocabularyCap) +
+                "; a larger max. vocabulary, e.g. " +
+                std::to_string(report.vocabularyCap + report.wordsDroppedByCap) + ", keeps them)";
+    } else {
+        note += " (max. vocabulary: the most frequent words by document frequency are kept)";
+    }
+    return note;
+}
+
 } // namespace cx

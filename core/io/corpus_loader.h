@@ -88,6 +88,10 @@ struct CorpusLoadOptions {
 Corpus loadCorpus(const std::string& path, const CorpusLoadOptions& options = {},
                   const CancelToken& cancel = {}, const ProgressFn& progress = {});
 
+/// "2904 words dropped by the vocabulary cap of 21578 (automatic …)" when the cap of
+/// `report` dropped words, else "" — what the GUI's load report and the CLI print.
+std::string vocabularyCapNote(const LoadReport& report);
+
 /// Parses "auto|tsv|csv|uci|reuters|txt"; throws InputError on anything else.
 CorpusFormat parseCorpusFormat(const std::string& text);
 const char* toString(CorpusFormat format);

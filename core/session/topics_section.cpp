@@ -43,6 +43,13 @@ SessionJson TopicsSection::toJson(const std::filesystem::path& sessionDirectory)
         section["auc"]["bootstrap"] = bootstrap;
     }
     section["view"] = {{"top_words", topWords}, {"all_components", allComponents}};
+    if (!topicNames.empty()) {
+        SessionJson names = SessionJson::object();
+        for (const auto& [identity, name] : topicNames) {
+            names[std::to_string(identity)] = name;
+        }
+        section["view"]["names"] = names;
+    }
     if (!savedBy.empty()) {
         section["saved_by"] = savedBy;
     }
@@ -108,6 +115,22 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     const SessionFields view = fields.object("view");
     section.topWords = static_cast<int>(view.integer("top_words", 10, 1, 10000));
     section.allComponents = view.boolean("all_components", false);
+    if (view.has("names")) {
+        const SessionJson& names = view.json().at("names");
+        if (!names.is_object()) {
+            view.fail("names", "must be an object of topic identity → name");
+        }
+        for (const auto& [key, value] : names.items()) {
+            const bool digits = !key.empty() && key.size() <= 6 &&
+                                key.find_first_not_of("0123456789") == std::string::npos;
+            if (!digits || !value.is_string() || value.get<std::string>().size() > 200) {
+                view.fail("names", "entry '" + key +
+                                       "': expected a topic identity (0, 1, …) and a name of at "
+                                       "most 200 characters");
+            }
+            section.topicNames[std::stoi(key)] = value.get<std::string>();
+        }
+    }
     section.savedBy = fields.choice("saved_by", "", {"", "topics", "sweep"});
     if (section.savedBy == "sweep" && section.positive.empty()) {
         auc.fail("positive", "missing: a section saved by sweep needs the positive rule");

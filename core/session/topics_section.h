@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ namespace cx {
 ///                "restarts": 5, "rank_per_side": 0, "range_iterations": 3, "smoothing": 0,
 ///                "smoothing_prior": "frequency", "decomposition": "power"},
 ///      "auc": {"positive": "!topics=gnp,cpi", "gammas": "0:4:0.25", "bootstrap": 20},
-///      "view": {"top_words": 10, "all_components": false},
+///      "view": {"top_words": 10, "all_components": false, "names": {"2": "Grain exports"}},
 ///      "saved_by": "topics"}
 ///
 /// "background" may also be a plain rule string; its mode "not_foreground" means every
@@ -63,6 +64,10 @@ struct TopicsSection {
     int bootstrap = 0;                  ///< resamples of the AUC sweep's bootstrap; 0 = none
     int topWords = 10;
     bool allComponents = false; ///< view: every component (signed), not only foreground-specific
+    /// view/names: the user's topic names by path identity (the "T3" of the weights chart, 0-based
+    /// id 2 → key "2"), e.g. {"2": "Grain exports"}; identities are reproducible from the rest of
+    /// the section, so a name finds its topic again on reopening. Names are at most 200 characters.
+    std::map<int, std::string> topicNames;
     std::string savedBy;        ///< "topics", "sweep" or empty (GUI)
 
     /// The corpus paths joined by commas, as the readers take them.

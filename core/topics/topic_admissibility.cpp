@@ -37,9 +37,11 @@ Admissibility weightAdmissibility(double weight, double gamma) {
 }
 
 Admissibility weightAdmissibility(double weight, double gamma, double bandLow, double bandHigh) {
-    checkGamma(gamma);
-    if (!std::isfinite(bandLow) || !std::isfinite(bandHigh)) {
-        return weightAdmissibility(weight, gamma);
+    const Admissibility point = weightAdmissibility(weight, gamma);
+    if (!isAdmissible(point) || !std::isfinite(bandLow) || !std::isfinite(bandHigh)) {
+        // Prop. 1 is about the component shown: a band that reaches into [−γ, 1] never
+        // clears an estimate outside it (the band is reported beside the flag instead).
+        return point;
     }
     const double low = std::min(bandLow, bandHigh);
     const double high = std::max(bandLow, bandHigh);
@@ -125,11 +127,14 @@ ComponentAdmissibility checkPathPoint(const TopicPath& path, int i,
 
 void bandsOnPath(const TopicPath& path, const PathBootstrap& bootstrap,
                  const TopicModelResult& result, std::vector<double>& bandLow,
-                 std::vector<double>& bandHigh) {
+                 std::vector<double>& bandHigh, std::vector<double>* stability) {
     const auto k = static_cast<size_t>(result.numComponents());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     bandLow.assign(k, nan);
     bandHigh.assign(k, nan);
+    if (stability != nullptr) {
+        stability->assign(k, nan);
+    }
     const int i = path.nearest(result.gamma);
     if (i < 0 || bootstrap.gammas != path.gammas ||
         !(std::abs(path.gammas[static_cast<size_t>(i)] - result.gamma) <= 1e-9)) {
@@ -147,6 +152,10 @@ void bandsOnPath(const TopicPath& path, const PathBootstrap& bootstrap,
             static_cast<size_t>(slot) < bootstrap.weightHi[point].size()) {
             bandLow[t] = bootstrap.weightLo[point][static_cast<size_t>(slot)];
             bandHigh[t] = bootstrap.weightHi[point][static_cast<size_t>(slot)];
+        }
+        if (stability != nullptr && slot >= 0 && point < bootstrap.stability.size() &&
+            static_cast<size_t>(slot) < bootstrap.stability[point].size()) {
+            (*stability)[t] = bootstrap.stability[point][static_cast<size_t>(slot)];
         }
     }
 }

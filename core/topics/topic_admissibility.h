@@ -20,9 +20,9 @@ struct PathBootstrap;
 /// decomposition keeps such components (up to its own looser rejection bound); the views flag
 /// them instead of presenting them as topics.
 enum class Admissibility {
-    Admissible,      ///< ω ∈ [−γ, 1] (or its bootstrap band reaches into that interval)
-    AboveOne,        ///< ω > 1 (with a band: the whole band above 1)
-    BelowMinusGamma, ///< ω < −γ (with a band: the whole band below −γ)
+    Admissible,      ///< ω ∈ [−γ, 1] (and, with a band, the band reaches into that interval)
+    AboveOne,        ///< ω > 1 (with a band: or the whole band above 1)
+    BelowMinusGamma, ///< ω < −γ (with a band: or the whole band below −γ)
     NotFinite,       ///< ω is NaN or infinite
 };
 
@@ -32,11 +32,13 @@ enum class Admissibility {
 Admissibility weightAdmissibility(double weight, double gamma);
 
 /// The rule with a bootstrap band [bandLow, bandHigh] of the weight (e.g. the 95 % percentile
-/// band of PathBootstrap): inadmissible only when the whole band lies outside [−γ, 1], i.e.
-/// bandLow > 1 or bandHigh < −γ — a band that reaches into the interval means the excess is
-/// within sampling error. When either band end is not finite (no bootstrap, or fewer than two
-/// resamples matched the component) the point rule decides. A reversed band is read as
-/// [min, max]. \throws std::invalid_argument if γ is negative or not finite.
+/// band of PathBootstrap): inadmissible when the point estimate is (the point rule: a band
+/// that reaches into [−γ, 1] never clears it — the component shown is no topic whatever its
+/// resamples do; issue 27 part 6), and also when the whole band lies outside [−γ, 1]
+/// (bandLow > 1 or bandHigh < −γ) though the estimate sits inside. When either band end is not
+/// finite (no bootstrap, or fewer than two resamples matched the component) the point rule
+/// decides. A reversed band is read as [min, max]. \throws std::invalid_argument if γ is
+/// negative or not finite.
 Admissibility weightAdmissibility(double weight, double gamma, double bandLow, double bandHigh);
 
 inline bool isAdmissible(Admissibility verdict) {
@@ -82,9 +84,11 @@ ComponentAdmissibility checkPathPoint(const TopicPath& path, int i,
 /// Bootstrap weight bands for the components of `result` (e.g. the slider's solution): when
 /// result.gamma is a grid point of `path` (within 1e-9) and the bootstrap was computed on that
 /// path, each component matched to a component of that point (matchComponents) gets the band
-/// of its match; every other entry is NaN. Outputs have one entry per component.
+/// of its match; every other entry is NaN. Outputs have one entry per component. With
+/// `stability`, the same for PathBootstrap::stability (the fraction of resamples that
+/// reproduce the matched component).
 void bandsOnPath(const TopicPath& path, const PathBootstrap& bootstrap,
                  const TopicModelResult& result, std::vector<double>& bandLow,
-                 std::vector<double>& bandHigh);
+                 std::vector<double>& bandHigh, std::vector<double>* stability = nullptr);
 
 } // namespace cx

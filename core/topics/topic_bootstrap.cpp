@@ -1,5 +1,7 @@
 #include "core/topics/topic_bootstrap.h"
 
+#include "core/topics/topic_trust.h"
+
 #include "core/common/random.h"
 #include "core/common/statistics.h"
 
@@ -119,8 +121,11 @@ TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstra
     out.setChanges = foregroundSetChanges(sweep.path);
     out.bestGamma = kNaN;
     double bestAuc = -std::numeric_limits<double>::infinity();
-    for (const SpecificityPoint& p : sweep.points) {
-        if (std::isfinite(p.auc) && p.auc > bestAuc) {
+    // Only a γ the app stands behind is suggested (judgeSweep; issue 27 part 4).
+    const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bootstrap);
+    for (size_t q = 0; q < sweep.points.size(); ++q) {
+        const SpecificityPoint& p = sweep.points[q];
+        if (verdicts[q].trusted && std::isfinite(p.auc) && p.auc > bestAuc) {
             bestAuc = p.auc;
             out.bestGamma = p.gamma;
         }
@@ -134,8 +139,9 @@ TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstra
         }
     }
     if (std::isfinite(out.bestGamma)) {
-        for (const SpecificityPoint& p : sweep.points) {
-            if (std::isfinite(p.auc) && p.auc >= threshold) {
+        for (size_t q = 0; q < sweep.points.size(); ++q) {
+            const SpecificityPoint& p = sweep.points[q];
+            if (verdicts[q].trusted && std::isfinite(p.auc) && p.auc >= threshold) {
                 out.nearBest.push_back(p.gamma);
             }
         }

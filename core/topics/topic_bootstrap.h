@@ -56,9 +56,11 @@ PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPat
 struct TopicSuggestions {
     /// γ values where the set of foreground-specific topics changes (foregroundSetChanges).
     std::vector<double> setChanges;
-    double bestGamma = 0;       ///< grid γ of the largest AUC (NaN without any AUC)
-    /// Grid γ values whose AUC is within the band of the maximum: AUC ≥ the lower band edge at
-    /// bestGamma (without a bootstrap: bestGamma alone).
+    /// Grid γ of the largest AUC among the γ the app stands behind (judgeSweep; NaN when there
+    /// is none with an AUC).
+    double bestGamma = 0;
+    /// Trusted grid γ values whose AUC is within the band of the maximum: AUC ≥ the lower band
+    /// edge at bestGamma (without a bootstrap: bestGamma alone).
     std::vector<double> nearBest;
     /// Suggested K: eigen-directions of M2f − γ·M2b above their noise level at bestGamma (at
     /// γ = 0 without an AUC), capped by the engine's rank.

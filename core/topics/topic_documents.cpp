@@ -1,19 +1,59 @@
 #include "core/topics/topic_documents.h"
 
+#include "core/common/format.h"
 #include "core/common/parallel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
 
 namespace cx {
 
+namespace {
+
+/// log(r_k / (1 − r_k)) = s_k − log Σ_{j≠k} exp(s_j) for the log scores `score`;
+/// `shifted` = exp(score − max score). O(K): only the best component needs its own sum.
+Eigen::VectorXd posteriorLogOdds(const Eigen::RowVectorXd& score, const Eigen::ArrayXd& shifted) {
+    const Eigen::Index k = score.size();
+    Eigen::VectorXd out(k);
+    Eigen::Index best = 0;
+    const double top = score.maxCoeff(&best);
+    const double total = shifted.sum();
+    for (Eigen::Index t = 0; t < k; ++t) {
+        if (t != best) {
+            // Σ_{j≠t} exp(s_j − top) ≥ exp(s_best − top) = 1: no cancellation to fear.
+            out[t] = score[t] - top - std::log(total - shifted[t]);
+        }
+    }
+    double second = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index t = 0; t < k; ++t) {
+        if (t != best) {
+            second = std::max(second, score[t]);
+        }
+    }
+    if (!std::isfinite(second)) {
+        out[best] = std::numeric_limits<double>::infinity(); // no competitor
+    } else {
+        double others = 0;
+        for (Eigen::Index t = 0; t < k; ++t) {
+            if (t != best) {
+                others += std::exp(score[t] - second);
+            }
+        }
+        out[best] = top - second - std::log(others);
+    }
+    return out;
+}
+
+} // namespace
+
 Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
                                    const std::vector<std::int64_t>& documents,
                                    const TopicModelResult& model,
-                                   const ScorerSmoothing& smoothing) {
+                                   const ScorerSmoothing& smoothing, Eigen::MatrixXd* logOdds) {
     const Eigen::Index d = model.topics.rows();
     if (d != counts.numCols) {
         throw std::invalid_argument("documentPosteriors: model vocabulary " + std::to_string(d) +
@@ -36,6 +76,9 @@ Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
         smoothedLogTopics(counts, documents, model, components, weights, smoothing);
     const auto n = static_cast<Eigen::Index>(documents.size());
     Eigen::MatrixXd out(k, n);
+    if (logOdds != nullptr) {
+        logOdds->resize(k, n);
+    }
     parallelFor(n, [&](std::int64_t index) {
         const std::int64_t row = documents[static_cast<size_t>(index)];
         Eigen::RowVectorXd score = smoothed.logPrior.transpose();
@@ -47,13 +90,17 @@ Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
         const double top = score.maxCoeff();
         const Eigen::ArrayXd shifted = (score.array() - top).exp().transpose();
         out.col(index) = (shifted / shifted.sum()).matrix();
+        if (logOdds != nullptr) {
+            logOdds->col(index) = posteriorLogOdds(score, shifted);
+        }
     });
     return out;
 }
 
 std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
                                           const std::vector<std::int64_t>& documents,
-                                          int component, std::int64_t count) {
+                                          int component, std::int64_t count,
+                                          const Eigen::MatrixXd* logOdds) {
     if (component < 0 || component >= posteriors.rows()) {
         throw std::invalid_argument("rankDocuments: component " + std::to_string(component) +
                                     " outside 0.." + std::to_string(posteriors.rows() - 1));
@@ -63,12 +110,26 @@ std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
                                     " posterior columns but " + std::to_string(documents.size()) +
                                     " documents");
     }
+    if (logOdds != nullptr &&
+        (logOdds->rows() != posteriors.rows() || logOdds->cols() != posteriors.cols())) {
+        throw std::invalid_argument("rankDocuments: log-odds of another shape than the posteriors");
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<RankedDocument> all(documents.size());
     for (size_t i = 0; i < documents.size(); ++i) {
-        all[i] = {documents[i], posteriors(component, static_cast<Eigen::Index>(i))};
+        const auto column = static_cast<Eigen::Index>(i);
+        all[i] = {documents[i], posteriors(component, column),
+                  logOdds != nullptr ? (*logOdds)(component, column) : nan};
     }
+    // NaN log-odds (none given) compare as equal, leaving the document index.
     const auto better = [](const RankedDocument& a, const RankedDocument& b) {
-        return a.score != b.score ? a.score > b.score : a.document < b.document;
+        if (a.score != b.score) {
+            return a.score > b.score;
+        }
+        if (a.logOdds > b.logOdds || a.logOdds < b.logOdds) {
+            return a.logOdds > b.logOdds;
+        }
+        return a.document < b.document;
     };
     const auto keep = static_cast<size_t>(std::clamp<std::int64_t>(
         count, 0, static_cast<std::int64_t>(all.size())));
@@ -188,6 +249,63 @@ std::string documentSnippet(const Corpus& corpus, std::int64_t document,
         out += item;
     }
     return tsvField(out);
+}
+
+std::string documentLabelValues(const LabelField& field, std::int64_t document) {
+    const auto row = static_cast<size_t>(document);
+    std::string values;
+    if (document < 0 || row + 1 >= field.offsets.size()) {
+        return values;
+    }
+    for (std::int64_t v = field.offsets[row]; v < field.offsets[row + 1]; ++v) {
+        values += (values.empty() ? "" : ",") +
+                  field.values[static_cast<size_t>(field.valueIds[static_cast<size_t>(v)])];
+    }
+    return values;
+}
+
+std::vector<std::pair<std::string, double>> documentWordCounts(const Corpus& corpus,
+                                                               std::int64_t document) {
+    if (document < 0 || document >= corpus.numDocuments()) {
+        throw std::invalid_argument("documentWordCounts: document " + std::to_string(document) +
+                                    " outside 0.." + std::to_string(corpus.numDocuments() - 1));
+    }
+    const CountMatrix& counts = corpus.counts;
+    std::vector<std::pair<std::string, double>> words;
+    for (std::int64_t p = counts.rowPtr[document]; p < counts.rowPtr[document + 1]; ++p) {
+        words.emplace_back(corpus.vocabulary[static_cast<size_t>(counts.colIdx[p])],
+                           static_cast<double>(counts.counts[p]));
+    }
+    std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    return words;
+}
+
+std::string topicDocumentHeader(const Corpus& corpus) {
+    std::string out = "topic\trank\tdocument\tsource\tscore\tlog_odds";
+    for (const LabelField& field : corpus.labels) {
+        out += '\t' + tsvField(field.name);
+    }
+    return out + "\tforeground_specific\tadmissible\tsnippet\n";
+}
+
+std::string topicDocumentRow(const Corpus& corpus, const std::string& topic, std::int64_t rank,
+                             const RankedDocument& ranked, bool foregroundSpecific,
+                             bool admissible, const std::vector<std::string>& marked) {
+    const std::int64_t n = ranked.document;
+    const auto row = static_cast<size_t>(n);
+    std::string out = tsvField(topic) + '\t' + std::to_string(rank) + '\t' + std::to_string(n) +
+                      '\t' +
+                      tsvField(row < corpus.documentIds.size() ? corpus.documentIds[row]
+                                                               : std::to_string(n)) +
+                      '\t' + formatNumber(ranked.score) + '\t' + formatNumber(ranked.logOdds);
+    for (const LabelField& field : corpus.labels) {
+        out += '\t' + tsvField(documentLabelValues(field, n));
+    }
+    out += std::string("\t") + (foregroundSpecific ? "1" : "0") + '\t' + (admissible ? "1" : "0") +
+           '\t' + documentSnippet(corpus, n, marked) + '\n';
+    return out;
 }
 
 } // namespace cx

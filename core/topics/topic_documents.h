@@ -25,25 +25,52 @@ namespace cx {
 /// background components, whose Alg. 1 weight is 0, still compete for a document.
 /// Returns a K × N matrix (column n = documents[n]); each column sums to 1. A document with no
 /// tokens gets the prior π. Cost O(nnz·K + D·K).
+/// With `logOdds`, it is set to the K × N posterior log-odds log(r_k / (1 − r_k)) computed from
+/// the unnormalised log scores (never saturates: where r_k rounds to exactly 1, as for many
+/// Reuters documents, the log-odds still say how much more the words favour k than any other
+/// component; +inf only with a single component).
 /// \throws std::invalid_argument when the model's vocabulary differs from the counts' or the
 /// model has no component.
 Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
                                    const std::vector<std::int64_t>& documents,
                                    const TopicModelResult& model,
-                                   const ScorerSmoothing& smoothing = {});
+                                   const ScorerSmoothing& smoothing = {},
+                                   Eigen::MatrixXd* logOdds = nullptr);
 
 /// One ranked document of a component.
 struct RankedDocument {
     std::int64_t document = 0; ///< row of the corpus (0-based, reading order)
     double score = 0;          ///< posterior responsibility of the component
+    double logOdds = 0;        ///< its posterior log-odds (NaN when not given)
 };
 
 /// The `count` documents (of `documents`, the columns of `posteriors`) with the highest
-/// posterior of `component`, highest first, ties by lower document index. `count` larger than
-/// the list gives the whole list. \throws std::invalid_argument for a bad component or shape.
+/// posterior of `component`, highest first; ties in the posterior (e.g. many exactly 1) by the
+/// larger log-odds (`logOdds`, same shape, from documentPosteriors), then by lower document
+/// index. `count` larger than the list gives the whole list; a negative count is 0.
+/// \throws std::invalid_argument for a bad component or shape.
 std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
                                           const std::vector<std::int64_t>& documents,
-                                          int component, std::int64_t count);
+                                          int component, std::int64_t count,
+                                          const Eigen::MatrixXd* logOdds = nullptr);
+
+/// The values of label `field` for corpus row `document`, comma-separated ("" for none).
+std::string documentLabelValues(const LabelField& field, std::int64_t document);
+
+/// A document's words and counts, most frequent first (ties alphabetical): the "full text"
+/// of a bag-of-words document. \throws std::invalid_argument for a bad document.
+std::vector<std::pair<std::string, double>> documentWordCounts(const Corpus& corpus,
+                                                               std::int64_t document);
+
+/// topic_docs.tsv's header for `corpus`: topic, rank, document, source, score, log_odds, each
+/// label field by its own name, foreground_specific, admissible, snippet (then a newline).
+std::string topicDocumentHeader(const Corpus& corpus);
+
+/// One line of topic_docs.tsv (with its newline): `topic` names the component (c3, or the
+/// user's name), `rank` is 1-based, `marked` the topic's top words for the snippet.
+std::string topicDocumentRow(const Corpus& corpus, const std::string& topic, std::int64_t rank,
+                             const RankedDocument& ranked, bool foregroundSpecific,
+                             bool admissible, const std::vector<std::string>& marked);
 
 /// Characters (Unicode code points) a snippet shows at most.
 constexpr size_t kSnippetCharacters = 160;

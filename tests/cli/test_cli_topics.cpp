@@ -130,15 +130,16 @@ TEST(CliTopics, SameSeedSameFiles) {
     EXPECT_EQ(readText(dir / "a/components.tsv"), readText(dir / "b/components.tsv"));
 }
 
-/// Whether ω is admissible at γ: ω ∈ [−γ, 1] (topic_admissibility.h), or, with a band, the band
-/// reaches into it.
+/// Whether ω is admissible at γ: ω ∈ [−γ, 1] (topic_admissibility.h), and, with a band, the
+/// band reaches into it (a band never clears an estimate outside).
 bool admissibleWeight(double omega, double gamma, const nlohmann::json& c) {
+    const bool point = omega >= -gamma && omega <= 1.0;
     if (c.contains("weight_lo") && c["weight_lo"].is_number() && c["weight_hi"].is_number()) {
         const double lo = c["weight_lo"].get<double>();
         const double hi = c["weight_hi"].get<double>();
-        return !(lo > 1.0 || hi < -gamma);
+        return point && !(lo > 1.0 || hi < -gamma);
     }
-    return omega >= -gamma && omega <= 1.0;
+    return point;
 }
 
 TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
@@ -175,9 +176,23 @@ TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
                             "\"bootstrap_replicates\":4"}) {
         EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
     }
-    // Per component the band rule: inadmissible only when the whole weight band lies outside.
+    // Per component the band rule: the point rule, plus a whole weight band outside.
     const auto json = nlohmann::json::parse(result.out);
+    const auto rowsOfNotes = parseTsv(readText(out + "/sweep.tsv"));
+    size_t index = 0;
     for (const auto& point : json["points"]) {
+        // Whether the app stands behind the γ: JSON and sweep.tsv's note say the same.
+        ASSERT_TRUE(point.contains("trusted"));
+        const auto& row = rowsOfNotes[1 + index++];
+        // (parseTsv drops an empty last field.)
+        const std::string note = row.size() == rowsOfNotes[0].size() ? row.back() : "";
+        if (point["trusted"].get<bool>()) {
+            EXPECT_FALSE(point.contains("not_trusted_because"));
+            EXPECT_EQ(note, "");
+        } else {
+            EXPECT_EQ(note, point["not_trusted_because"].get<std::string>());
+            EXPECT_NE(json["suggestions"]["best_gamma"], point["gamma"]) << "an untrusted γ suggested";
+        }
         int count = 0;
         for (const auto& c : point["components"]) {
             ASSERT_TRUE(c.contains("weight_lo") && c.contains("weight_hi"));

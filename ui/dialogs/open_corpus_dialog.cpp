@@ -82,9 +82,16 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(tr("Max. document f&raction:"), m_maxDocumentPercent);
     m_maxVocabulary = new QSpinBox(this);
     m_maxVocabulary->setRange(0, 10000000);
-    m_maxVocabulary->setSpecialValueText(tr("no limit"));
+    // 0 is the reader's size rule (CorpusLoadOptions::capVocabularyAtDocuments), as
+    // contrast-cli's --max-vocab 0: not "no limit" (issue 23 finding 7).
+    m_maxVocabulary->setSpecialValueText(tr("automatic (≤ documents read)"));
     m_maxVocabulary->setSingleStep(1000);
-    m_maxVocabulary->setToolTip(tr("Keep the most frequent words (by document frequency)"));
+    m_maxVocabulary->setToolTip(
+        tr("Keep the most frequent words (by document frequency). Automatic: at most one word "
+           "per document read (at least %1), since more words than documents add noise faster "
+           "than signal; the load report says how many words that drops. Enter a larger number "
+           "to keep them (the same as contrast-cli --max-vocab N).")
+            .arg(cx::kMinimumVocabularyCap));
     form->addRow(tr("Max. &vocabulary:"), m_maxVocabulary);
     m_minTokens = new QSpinBox(this);
     m_minTokens->setRange(3, 1000000);

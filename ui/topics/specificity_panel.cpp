@@ -7,6 +7,7 @@
 
 #include "core/io/selection.h"
 #include "core/topics/topic_admissibility.h"
+#include "core/topics/topic_trust.h"
 
 #include <QDateTime>
 #include <QDialog>
@@ -135,11 +136,13 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
         "γ·w<sub>b</sub> ∈ [−γ, 1] (dash-dotted lines): a foreground topic cannot weigh more "
         "than 1, a background topic not less than −γ. Where a component lies outside, its line "
         "is dashed with a hollow red marker and its name carries ⚠: it is no topic of the "
-        "model, typically a blend of several. After a bootstrap a point is flagged only when its "
-        "whole 95 % band lies outside. Shaded: γ without any admissible foreground-specific "
-        "topic.</p>"));
+        "model, typically a blend of several. A bootstrap never clears the flag (its 95 % band "
+        "is shown beside it); it also flags a point whose whole band lies outside. Shaded: γ the app does not stand behind — a "
+        "foreground-specific topic there is inadmissible or, after a bootstrap, unstable (it "
+        "reappears in fewer than half of the resamples); the suggested γ is never one of "
+        "them.</p>"));
     m_trajectory->setFlagName(tr("⚠ inadmissible ω ∉ [−γ, 1]"));
-    m_trajectory->setUnreliableName(tr("no admissible foreground topic"));
+    m_trajectory->setUnreliableName(tr("not stood behind (inadmissible or unstable topic)"));
     m_trajectory->setAdmissibleBounds(tr("bounds ω = 1, ω = −γ"));
     // Side by side, stacked or in tabs, whatever the room (ChartPair).
     m_charts = new ChartPair(m_chart, tr("Specificity AUC vs γ"), m_trajectory, tr("Topic weights ω vs γ"),
@@ -423,6 +426,17 @@ void SpecificityPanel::updateTrajectories() {
     std::vector<cx::ComponentAdmissibility> admissibility;
     std::vector<double> noAdmissibleForeground;
     int flaggedPoints = 0;
+    // Whether the app stands behind each γ (cx::judgeSweep): the shaded ranges.
+    const std::vector<cx::GammaVerdict> verdicts = cx::judgeSweep(*m_sweep, m_bands.get());
+    std::vector<double> untrusted(path.gammas.size(), 0.0);
+    int untrustedPoints = 0;
+    for (const cx::GammaVerdict& verdict : verdicts) {
+        const int i = path.nearest(verdict.gamma);
+        if (!verdict.trusted && i >= 0) {
+            untrusted[static_cast<size_t>(i)] = 1.0;
+            ++untrustedPoints;
+        }
+    }
     QVector<double> countGammas;
     QVector<int> counts;
     for (size_t i = 0; i < path.gammas.size(); ++i) {
@@ -477,7 +491,9 @@ void SpecificityPanel::updateTrajectories() {
                 words << QString::fromStdString(corpus->vocabulary[static_cast<size_t>(w)]);
             }
         }
-        line.name = tr("T%1 %2").arg(id + 1).arg(words.join(QLatin1Char(' ')));
+        const auto named = m_names.find(id);
+        line.name = tr("T%1 %2").arg(id + 1).arg(named != m_names.end() ? named->second
+                                                                       : words.join(QLatin1Char(' ')));
         if (aboveOne || belowMinusGamma) {
             line.name += aboveOne && belowMinusGamma ? tr(" ⚠ ω ∉ [−γ, 1]")
                          : aboveOne                 ? tr(" ⚠ ω > 1")
@@ -500,7 +516,7 @@ void SpecificityPanel::updateTrajectories() {
     m_trajectory->setWeightLimit(std::max(1.0, gammaMax));
     m_trajectory->setLines(lines, path.gammas.front(), path.gammas.back(),
                            unreliableRanges(QVector<double>(path.gammas.begin(), path.gammas.end()),
-                                            noAdmissibleForeground));
+                                            untrusted));
     m_trajectory->setMarkers(QList<double>(changes.begin(), changes.end()),
                              tr("foreground set changes"));
 
@@ -529,9 +545,14 @@ void SpecificityPanel::updateTrajectories() {
         const auto none = std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
         QString text = tr("⚠ ω ∉ [−γ, 1] at %1 γ (dashed)").arg(flaggedPoints);
         if (none > 0) {
-            text += tr(", no admissible foreground topic at %1 γ (shaded)").arg(none);
+            text += tr(", no admissible foreground topic at %1 γ").arg(none);
         }
         parts << text;
+    }
+    if (untrustedPoints > 0) {
+        parts << tr("not stood behind at %1 of %2 γ (shaded; reasons on hover)")
+                     .arg(untrustedPoints)
+                     .arg(verdicts.size());
     }
     if (m_bands) {
         int unstable = 0;
@@ -541,6 +562,43 @@ void SpecificityPanel::updateTrajectories() {
         parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)").arg(m_bands->replicates).arg(unstable);
     }
     setSuggestions(parts.join(QStringLiteral(" · ")));
+    const QStringList reasons = untrustedReasons();
+    if (!reasons.isEmpty()) {
+        // The tooltip lists why the app does not stand behind each shaded γ.
+        const qsizetype shown = std::min<qsizetype>(reasons.size(), 25);
+        QStringList escaped;
+        for (qsizetype i = 0; i < shown; ++i) {
+            escaped << reasons[i].toHtmlEscaped();
+        }
+        m_suggestions->setToolTip(
+            m_suggestionsText.toHtmlEscaped() + QStringLiteral("<br><br>") +
+            escaped.join(QStringLiteral("<br>")) +
+            (reasons.size() > shown ? tr("<br>… and %1 more").arg(reasons.size() - shown)
+                                    : QString()));
+    }
+}
+
+void SpecificityPanel::setTopicNames(const std::map<int, QString>& names) {
+    if (names == m_names) {
+        return;
+    }
+    m_names = names;
+    updateTrajectories();
+}
+
+QStringList SpecificityPanel::untrustedReasons() const {
+    QStringList out;
+    if (!m_sweep) {
+        return out;
+    }
+    for (const cx::GammaVerdict& verdict : cx::judgeSweep(*m_sweep, m_bands.get())) {
+        if (!verdict.trusted) {
+            out << QStringLiteral("γ = %1: %2")
+                       .arg(verdict.gamma, 0, 'g', 4)
+                       .arg(QString::fromStdString(verdict.reason));
+        }
+    }
+    return out;
 }
 
 } // namespace cx::ui

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <memory>
 
 class QLabel;
@@ -63,6 +64,11 @@ public:
     void setCurrentGamma(double gamma);
     /// Colour of topic identity `id` (stable along the path).
     static QColor identityColour(int id);
+    /// The user's topic names by identity: the weights chart's lines (and its export) use them.
+    void setTopicNames(const std::map<int, QString>& names);
+    /// "γ = 2.5: inadmissible foreground-specific component T3 (…)" for every γ of the last
+    /// sweep the app does not stand behind (cx::judgeSweep, with the bootstrap if any).
+    QStringList untrustedReasons() const;
 
 signals:
     /// Valid inputs changed.
@@ -102,6 +108,7 @@ private:
     QLabel* m_title = nullptr;
     std::shared_ptr<const cx::SpecificitySweep> m_sweep;
     std::shared_ptr<const cx::PathBootstrap> m_bands;
+    std::map<int, QString> m_names;
     QVector<double> m_gammas;
     cx::ScorerSmoothing m_smoothing;
     bool m_valid = false;

@@ -171,8 +171,9 @@ void TopicTablePanel::setSolution(const TopicSolution& solution) {
 }
 
 void TopicTablePanel::setWeightBands(const std::vector<double>& low,
-                                     const std::vector<double>& high) {
-    m_model->setWeightBands(low, high);
+                                     const std::vector<double>& high,
+                                     const std::vector<double>& stability) {
+    m_model->setWeightBands(low, high, stability);
     updateSummary();
 }
 
@@ -282,7 +283,7 @@ void TopicTablePanel::updateSummary() {
         QStringList names;
         for (int t = 0; t < result.numComponents(); ++t) {
             if (!admissibility.admissible(t)) {
-                names << m_model->componentNameOf(t); // the column's name ("Topic T17")
+                names << m_model->nameOfComponent(t); // the column's name ("Topic T17")
             }
         }
         QString text = tr("⚠ %1 inadmissible (%2)")

@@ -24,8 +24,10 @@ public:
     explicit TopicTablePanel(QWidget* parent = nullptr);
 
     void setSolution(const TopicSolution& solution);
-    /// Bootstrap bands of the shown solution's weights (TopicWordsModel::setWeightBands).
-    void setWeightBands(const std::vector<double>& low, const std::vector<double>& high);
+    /// Bootstrap bands and stability of the shown solution's components
+    /// (TopicWordsModel::setWeightBands).
+    void setWeightBands(const std::vector<double>& low, const std::vector<double>& high,
+                        const std::vector<double>& stability = {});
     /// The summary line's text (tests).
     QString summaryText() const;
     /// The message shown instead of the table ("" while the table is shown).

@@ -94,6 +94,9 @@ struct TopicSolution {
     std::shared_ptr<const cx::Corpus> corpus; ///< vocabulary for the top words
     /// Top word ids per component (result column order), largest probability first.
     std::vector<std::vector<std::int32_t>> topWords;
+    /// NPMI coherence of each component's top cx::kCoherenceWords words over every document of
+    /// the corpus (cx::topicCoherence; NaN where undefined), as contrast-cli's npmi column.
+    std::vector<double> npmi;
     double solveMs = 0;       ///< core decomposition time
     double workerMs = 0;      ///< solve + top-word extraction on the worker
     qint64 requestedAtMs = 0; ///< controller clock when the request was made (for latency)

@@ -1,6 +1,7 @@
 #include "ui/topics/topic_words_model.h"
 
 #include "ui/charts/chart_style.h"
+#include "core/topics/topic_coherence.h"
 
 #include <QBrush>
 #include <QColor>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cx::ui {
 
@@ -37,8 +39,10 @@ void TopicWordsModel::setSolution(const TopicSolution& solution) {
     m_solution = solution;
     m_bandLow.clear();
     m_bandHigh.clear();
+    m_stability.clear();
     m_identities.clear();
     m_identityColours.clear();
+    m_componentNames.clear(); // no identity: nothing to follow along γ
     updateAdmissibility();
     rebuildColumns();
     endResetModel();
@@ -64,10 +68,12 @@ int TopicWordsModel::identityOf(int component) const {
 }
 
 void TopicWordsModel::setWeightBands(const std::vector<double>& low,
-                                     const std::vector<double>& high) {
+                                     const std::vector<double>& high,
+                                     const std::vector<double>& stability) {
     beginResetModel();
     m_bandLow = low;
     m_bandHigh = high;
+    m_stability = stability;
     updateAdmissibility();
     endResetModel();
 }
@@ -93,22 +99,58 @@ QString TopicWordsModel::inadmissibleNote(int component) const {
     const auto slot = static_cast<size_t>(component);
     const double weight = result.signedWeights[component];
     const cx::Admissibility verdict = m_admissibility.verdicts[slot];
-    QString reason = verdict == cx::Admissibility::AboveOne
-                         ? tr("ω = %1 > 1").arg(formatWeight(weight))
-                     : verdict == cx::Admissibility::BelowMinusGamma
-                         ? tr("ω = %1 < −γ = %2").arg(formatWeight(weight), formatWeight(-result.gamma))
-                         : tr("ω is not finite");
     const bool banded = slot < m_bandLow.size() && slot < m_bandHigh.size() &&
                         std::isfinite(m_bandLow[slot]) && std::isfinite(m_bandHigh[slot]);
-    if (banded) {
-        reason += tr(", and so is its whole bootstrap band %1 – %2")
-                      .arg(formatWeight(m_bandLow[slot]), formatWeight(m_bandHigh[slot]));
+    const bool pointOutside = !cx::isAdmissible(cx::weightAdmissibility(weight, result.gamma));
+    QString reason;
+    if (pointOutside) {
+        reason = verdict == cx::Admissibility::AboveOne
+                     ? tr("ω = %1 > 1").arg(formatWeight(weight))
+                 : verdict == cx::Admissibility::BelowMinusGamma
+                     ? tr("ω = %1 < −γ = %2").arg(formatWeight(weight), formatWeight(-result.gamma))
+                     : tr("ω is not finite");
+    } else {
+        // The estimate sits inside [−γ, 1] but its whole bootstrap band does not.
+        reason = verdict == cx::Admissibility::AboveOne ? tr("its whole bootstrap band lies above 1")
+                                                        : tr("its whole bootstrap band lies below −γ");
+    }
+    if (banded && pointOutside) {
+        const double low = std::min(m_bandLow[slot], m_bandHigh[slot]);
+        const double high = std::max(m_bandLow[slot], m_bandHigh[slot]);
+        const bool reaches = low <= 1.0 && high >= -result.gamma;
+        reason += reaches ? tr(" (its bootstrap band %1 – %2 reaches into [−γ, 1]: the excess may be "
+                               "sampling error, but the component shown is none of the model's "
+                               "topics)")
+                          : tr(", and so is its whole bootstrap band %1 – %2");
+        reason = reason.arg(formatWeight(m_bandLow[slot]), formatWeight(m_bandHigh[slot]));
     }
     return tr("⚠ inadmissible: %1. A topic's weight is ω = w_f − γ·w_b ∈ [−γ, 1] (a foreground "
               "topic cannot weigh more than 1, a background topic not less than −γ), so this "
               "component is no topic of the model — typically a blend of several topics. It is "
               "still part of the decomposition and of the AUC's mixture.")
         .arg(reason);
+}
+
+QString TopicWordsModel::bootstrapNote(int component) const {
+    const auto slot = static_cast<size_t>(component);
+    if (component < 0 || !m_solution.isValid()) {
+        return {};
+    }
+    QStringList parts;
+    if (slot < m_bandLow.size() && slot < m_bandHigh.size() && std::isfinite(m_bandLow[slot]) &&
+        std::isfinite(m_bandHigh[slot])) {
+        parts << tr("bootstrap band of ω %1 – %2")
+                     .arg(formatWeight(m_bandLow[slot]), formatWeight(m_bandHigh[slot]));
+    }
+    if (slot < m_stability.size() && std::isfinite(m_stability[slot])) {
+        QString stability = tr("reappears in %1 % of the resamples")
+                                .arg(QString::number(m_stability[slot] * 100, 'f', 0));
+        if (m_stability[slot] < cx::kMinStability) {
+            stability = QStringLiteral("⚠ ") + stability + tr(" (unstable)");
+        }
+        parts << stability;
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 void TopicWordsModel::setShowAll(bool showAll) {
@@ -159,10 +201,10 @@ int TopicWordsModel::componentOf(int column) const {
 }
 
 QString TopicWordsModel::componentName(int column) const {
-    return componentNameOf(componentOf(column));
+    return nameOfComponent(componentOf(column));
 }
 
-QString TopicWordsModel::componentNameOf(int component) const {
+QString TopicWordsModel::defaultName(int component) const {
     if (component < 0 || !m_solution.isValid() ||
         component >= m_solution.result->numComponents()) {
         return {};
@@ -174,6 +216,57 @@ QString TopicWordsModel::componentNameOf(int component) const {
     }
     // Components are sorted with the foreground-specific ones first, so topic numbers are 1..F.
     return specific ? tr("Topic %1").arg(component + 1) : tr("Component %1").arg(component + 1);
+}
+
+QString TopicWordsModel::nameOfComponent(int component) const {
+    const int identity = identityOf(component);
+    if (identity >= 0) {
+        const auto named = m_identityNames.find(identity);
+        if (named != m_identityNames.end()) {
+            return named->second;
+        }
+    } else {
+        const auto named = m_componentNames.find(component);
+        if (named != m_componentNames.end()) {
+            return named->second;
+        }
+    }
+    return defaultName(component);
+}
+
+bool TopicWordsModel::setTopicName(int component, const QString& name) {
+    if (component < 0 || !m_solution.isValid() ||
+        component >= m_solution.result->numComponents()) {
+        return false;
+    }
+    const QString trimmed = name.simplified().left(200);
+    const int identity = identityOf(component);
+    std::map<int, QString>& names = identity >= 0 ? m_identityNames : m_componentNames;
+    const int key = identity >= 0 ? identity : component;
+    if (trimmed.isEmpty() || trimmed == defaultName(component)) {
+        names.erase(key);
+    } else {
+        names[key] = trimmed;
+    }
+    if (columnCount() > 0) {
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+    emit namesChanged();
+    return true;
+}
+
+void TopicWordsModel::setIdentityNames(const std::map<int, QString>& names) {
+    m_identityNames = names;
+    if (columnCount() > 0) {
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+    emit namesChanged();
+}
+
+double TopicWordsModel::npmi(int component) const {
+    return component >= 0 && static_cast<size_t>(component) < m_solution.npmi.size()
+               ? m_solution.npmi[static_cast<size_t>(component)]
+               : std::numeric_limits<double>::quiet_NaN();
 }
 
 QString TopicWordsModel::word(int component, int rank) const {
@@ -236,6 +329,10 @@ QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
                           .arg(probability(component, index.row()), 0, 'g', 4)
                           .arg(componentName(index.column()))
                           .arg(index.row() + 1);
+        const QString bootstrap = bootstrapNote(component);
+        if (!bootstrap.isEmpty()) {
+            tip += QStringLiteral("<br>") + bootstrap.toHtmlEscaped();
+        }
         const QString note = inadmissibleNote(component);
         if (!note.isEmpty()) {
             tip += QStringLiteral("<br><span style='color:#b3261e'>%1</span>").arg(note.toHtmlEscaped());
@@ -266,9 +363,16 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
     const double weight = result.signedWeights[component];
     const bool admissible = m_admissibility.admissible(component);
     switch (role) {
-    case Qt::DisplayRole:
-        return (admissible ? QString() : QStringLiteral("⚠ ")) + componentName(section) +
-               QStringLiteral("\nω = ") + formatWeight(weight);
+    case Qt::DisplayRole: {
+        QString text = (admissible ? QString() : QStringLiteral("⚠ ")) + componentName(section) +
+                       QStringLiteral("\nω = ") + formatWeight(weight);
+        if (std::isfinite(npmi(component))) {
+            text += QStringLiteral(" · NPMI ") + QString::number(npmi(component), 'f', 2);
+        }
+        return text;
+    }
+    case Qt::EditRole:
+        return componentName(section);
     case AdmissibleRole:
         return admissible;
     case Qt::DecorationRole: {
@@ -290,8 +394,12 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
         return QIcon(swatch);
     }
     case Qt::ToolTipRole:
-        return tr("<b>%1</b> — %2<br>weight ω = %3<br>λ̂ = %4<br>clipped mass %5 %<br>%6")
-            .arg(componentName(section))
+        // The user's name is concatenated, not .arg()-substituted: it may hold "%1".
+        return QStringLiteral("<b>") + componentName(section).toHtmlEscaped() +
+               (componentName(section) != defaultName(component)
+                    ? QStringLiteral(" (") + defaultName(component) + QStringLiteral(")")
+                    : QString()) +
+               tr("</b> — %1<br>weight ω = %2<br>λ̂ = %3<br>clipped mass %4 %<br>%5")
             .arg(specific ? tr("foreground-specific")
                           : tr("shared with or specific to the "
                                "background (λ̂ < 0)"))
@@ -299,6 +407,16 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
             .arg(result.lambdas[component], 0, 'g', 4)
             .arg(result.clippedMass[component] * 100, 0, 'f', 1)
             .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents())) +
+               (std::isfinite(npmi(component))
+                    ? tr("<br>coherence NPMI %1 (top %2 words, document co-occurrence in the "
+                         "corpus; −1 … 1, higher is more coherent)")
+                          .arg(npmi(component), 0, 'f', 3)
+                          .arg(cx::kCoherenceWords)
+                    : QString()) +
+               tr("<br><i>Double-click to rename; click to see its documents</i>") +
+               (bootstrapNote(component).isEmpty()
+                    ? QString()
+                    : QStringLiteral("<br>") + bootstrapNote(component).toHtmlEscaped()) +
                (admissible ? QString()
                            : QStringLiteral("<br><span style='color:#b3261e'>%1</span>")
                                  .arg(inadmissibleNote(component).toHtmlEscaped()));
@@ -344,7 +462,8 @@ QString TopicWordsModel::longTable(QChar separator) const {
     QString out = QStringList{QStringLiteral("component"), QStringLiteral("foreground_specific"),
                               QStringLiteral("weight"),    QStringLiteral("rank"),
                               QStringLiteral("word"),      QStringLiteral("probability"),
-                              QStringLiteral("admissible")}
+                              QStringLiteral("admissible"), QStringLiteral("npmi"),
+                              QStringLiteral("name")}
                       .join(sep) +
                   QLatin1Char('\n');
     for (int column = 0; column < columnCount(); ++column) {
@@ -360,6 +479,13 @@ QString TopicWordsModel::longTable(QChar separator) const {
                 w = QLatin1Char('"') + w.replace(QLatin1String("\""), QLatin1String("\"\"")) +
                     QLatin1Char('"');
             }
+            QString name = nameOfComponent(component);
+            name.replace(QLatin1Char('\t'), QLatin1Char(' '));
+            if (separator == QLatin1Char(',') &&
+                (name.contains(QLatin1Char(',')) || name.contains(QLatin1Char('"')))) {
+                name = QLatin1Char('"') + name.replace(QLatin1String("\""), QLatin1String("\"\"")) +
+                       QLatin1Char('"');
+            }
             out +=
                 QStringList{QStringLiteral("c%1").arg(component + 1),
                             specific ? QStringLiteral("1") : QStringLiteral("0"),
@@ -368,7 +494,10 @@ QString TopicWordsModel::longTable(QChar separator) const {
                             w,
                             QString::number(probability(component, rank), 'g', 10),
                             m_admissibility.admissible(component) ? QStringLiteral("1")
-                                                                  : QStringLiteral("0")}
+                                                                  : QStringLiteral("0"),
+                            std::isfinite(npmi(component)) ? QString::number(npmi(component), 'g', 6)
+                                                           : QStringLiteral("nan"),
+                            name}
                     .join(sep) +
                 QLatin1Char('\n');
         }

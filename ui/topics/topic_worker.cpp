@@ -4,7 +4,10 @@
 
 #include "core/common/error.h"
 #include "core/common/timer.h"
+#include "core/topics/topic_coherence.h"
 #include "core/topics/topic_evaluation.h"
+
+#include <numeric>
 
 namespace cx::ui {
 
@@ -95,6 +98,10 @@ void TopicWorker::solve(const SolveRequest& request) {
         solution.gamma = request.gamma;
         solution.parameters = request.parameters;
         solution.topWords = topWords(*result, request.topWords);
+        // NPMI of each component's top words over every document (as contrast-cli's npmi).
+        std::vector<std::int64_t> every(static_cast<size_t>(request.engine->corpus->numDocuments()));
+        std::iota(every.begin(), every.end(), std::int64_t{0});
+        solution.npmi = cx::topicCoherence(request.engine->corpus->counts, every, *result);
         solution.solveMs = result->solveMs;
         solution.result = std::move(result);
         solution.corpus = request.engine->corpus;

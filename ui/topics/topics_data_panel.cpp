@@ -113,6 +113,10 @@ void TopicsDataPanel::setCorpus(const CorpusHandle& corpus) {
     details << tr("%1 documents · %2 words in the vocabulary")
                    .arg(count(corpus.corpus->numDocuments()), count(report.vocabularySize));
     QStringList extra;
+    if (report.wordsDroppedByCap > 0) {
+        extra << tr("%1 words dropped by the vocabulary cap of %2")
+                     .arg(count(report.wordsDroppedByCap), count(report.vocabularyCap));
+    }
     if (report.documentsSkippedShort > 0) {
         extra << tr("%1 short documents skipped").arg(count(report.documentsSkippedShort));
     }
@@ -128,6 +132,10 @@ void TopicsDataPanel::setCorpus(const CorpusHandle& corpus) {
     QString tooltip = tr("%1 documents read, %2 kept, %3 tokens")
                           .arg(count(report.documentsRead), count(report.documentsKept),
                                count(report.tokensKept));
+    const std::string capNote = cx::vocabularyCapNote(report);
+    if (!capNote.empty()) {
+        tooltip += QStringLiteral("<br>") + QString::fromStdString(capNote).toHtmlEscaped();
+    }
     if (report.invalidBytes > 0) {
         details << tr("%1 read as Latin-1")
                        .arg(countOf(report.invalidBytes, tr("invalid UTF-8 byte"),

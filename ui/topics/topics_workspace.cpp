@@ -6,6 +6,7 @@
 #include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
+#include "ui/topics/document_browser.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topics_analysis_panel.h"
 #include "ui/topics/topics_data_panel.h"
@@ -21,6 +22,11 @@
 #include <QJsonArray>
 #include <QAction>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTableView>
 #include <QLocale>
 #include <QSettings>
 #include <QSplitter>
@@ -82,6 +88,15 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     connect(m_exportChartAction, &QAction::triggered, this, &TopicsWorkspace::exportChart);
 
+    m_documentBrowser = new DocumentBrowser(m_tablePanel->model(), this);
+    m_documentBrowser->setWindowFlag(Qt::Window);
+    m_documentsAction = new QAction(tr("&Documents Behind a Topic…"), this);
+    m_documentsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_documentsAction->setToolTip(tr("The documents ranked by a topic's posterior, with "
+                                     "snippets, labels and their words (click a topic's column)"));
+    connect(m_documentsAction, &QAction::triggered, this, [this] { showDocuments(); });
+    setUpTopicHeader();
+
     // Controller → views.
     connect(m_controller, &TopicsController::taskStarted, this,
             [this](TaskKind kind, const QString& description) {
@@ -123,6 +138,8 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
                 for (const QString& warning : engine.warnings) {
                     emit statusMessage(warning, 8000);
                 }
+                m_documentBrowser->setPools(engine.foreground, engine.background,
+                                            m_controller->sweep().smoothing);
             });
     connect(m_controller, &TopicsController::stateReverted, this, [this] {
         m_dataPanel->setAppliedSelection(m_controller->selection(), m_controller->hasSelection());
@@ -206,6 +223,11 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_controller, &TopicsController::bootstrapStarted, this, sessionChanged);
     connect(m_controller, &TopicsController::bootstrapFinished, this, sessionChanged);
     connect(m_controller, &TopicsController::bootstrapFailed, this, sessionChanged);
+    // Topic names: in the weights chart (and its export) and in the session.
+    connect(m_tablePanel->model(), &TopicWordsModel::namesChanged, this, [this] {
+        m_specificityPanel->setTopicNames(m_tablePanel->model()->identityNames());
+        emit sessionStateChanged();
+    });
 
     m_controller->setParameters(m_analysisPanel->parameters());
     m_controller->setGamma(m_analysisPanel->gamma());
@@ -297,6 +319,9 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
     section.topWords = m_tablePanel->model()->topWordCount();
     section.allComponents = m_tablePanel->showAllAction()->isChecked();
+    for (const auto& [identity, name] : m_tablePanel->model()->identityNames()) {
+        section.topicNames[identity] = name.toStdString();
+    }
     // The bands shown (or being computed, or still to be recomputed after reopening).
     section.bootstrap =
         m_pendingBootstrap > 0 ? m_pendingBootstrap : m_controller->bandReplicates();
@@ -351,6 +376,8 @@ void TopicsWorkspace::openCorpus(const CorpusHandle& corpus) {
 }
 
 void TopicsWorkspace::onCorpusChanged(const CorpusHandle& corpus) {
+    // Names belong to the topics of the data they were given on (a session restores its own).
+    m_tablePanel->model()->setIdentityNames({});
     m_dataPanel->setCorpus(corpus);
     m_specificityPanel->setCorpus(corpus.corpus);
     m_tablePanel->setPlaceholder(
@@ -408,6 +435,11 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
     m_specificityPanel->setPositiveRule(QString::fromStdString(section.positive));
     m_tablePanel->setTopWordCount(section.topWords);
     m_tablePanel->setShowAll(section.allComponents);
+    std::map<int, QString> names;
+    for (const auto& [identity, name] : section.topicNames) {
+        names[identity] = QString::fromStdString(name);
+    }
+    m_tablePanel->model()->setIdentityNames(names);
     // A saved bootstrap is run again, seeded as before (the same bands), once the sweep's path
     // is there.
     m_pendingBootstrap = section.bootstrap;
@@ -465,12 +497,12 @@ void TopicsWorkspace::updateWeightBands() {
     const TopicSolution& solution = m_tablePanel->model()->solution();
     const auto sweep = m_controller->lastSweep();
     const auto bootstrap = m_controller->lastBootstrap();
-    std::vector<double> low, high;
+    std::vector<double> low, high, stability;
     if (solution.isValid() && sweep && bootstrap &&
         solution.parameters == m_controller->parameters()) {
-        cx::bandsOnPath(sweep->path, *bootstrap, *solution.result, low, high);
+        cx::bandsOnPath(sweep->path, *bootstrap, *solution.result, low, high, &stability);
     }
-    m_tablePanel->setWeightBands(low, high);
+    m_tablePanel->setWeightBands(low, high, stability);
 }
 
 void TopicsWorkspace::updateIdentities() {
@@ -508,7 +540,63 @@ QList<QAction*> TopicsWorkspace::exportActions() const {
 }
 
 QList<QAction*> TopicsWorkspace::viewActions() const {
-    return {m_tablePanel->showAllAction()};
+    return {m_tablePanel->showAllAction(), m_documentsAction};
+}
+
+void TopicsWorkspace::setUpTopicHeader() {
+    QHeaderView* header = m_tablePanel->view()->horizontalHeader();
+    // Click: the browser follows the topic; double-click: rename; context menu: both.
+    connect(header, &QHeaderView::sectionClicked, this, [this](int column) {
+        if (m_documentBrowser->isVisible()) {
+            m_documentBrowser->setComponent(m_tablePanel->model()->componentOf(column));
+        }
+    });
+    connect(header, &QHeaderView::sectionDoubleClicked, this,
+            &TopicsWorkspace::renameTopicInteractively);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](QPoint at) {
+        const int column = header->logicalIndexAt(at);
+        const int component = m_tablePanel->model()->componentOf(column);
+        if (component < 0) {
+            return;
+        }
+        QMenu menu(this);
+        menu.addAction(tr("Rename %1…").arg(m_tablePanel->model()->componentName(column)), this,
+                       [this, column] { renameTopicInteractively(column); });
+        menu.addAction(tr("Documents Behind %1").arg(m_tablePanel->model()->componentName(column)),
+                       this, [this, component] { showDocuments(component); });
+        menu.exec(header->mapToGlobal(at));
+    });
+}
+
+void TopicsWorkspace::renameTopicInteractively(int column) {
+    TopicWordsModel* model = m_tablePanel->model();
+    const int component = model->componentOf(column);
+    if (component < 0) {
+        return;
+    }
+    bool accepted = false;
+    const QString name = QInputDialog::getText(
+        this, tr("Rename Topic"),
+        tr("Name of %1 (empty: the default name). It follows the topic along γ and is saved "
+           "with the session:")
+            .arg(model->defaultName(component)),
+        QLineEdit::Normal, model->nameOfComponent(component), &accepted);
+    if (accepted) {
+        model->setTopicName(component, name);
+    }
+}
+
+void TopicsWorkspace::showDocuments(int component) {
+    if (component < 0) {
+        const QModelIndex current = m_tablePanel->view()->currentIndex();
+        component = m_tablePanel->model()->componentOf(current.isValid() ? current.column() : 0);
+    }
+    m_documentBrowser->show();
+    m_documentBrowser->raise();
+    if (component >= 0) {
+        m_documentBrowser->setComponent(component);
+    }
 }
 
 void TopicsWorkspace::cancelTask() {

@@ -17,6 +17,7 @@ class TopicsAnalysisPanel;
 class TopicsDataPanel;
 class SpecificityPanel;
 class TopicTablePanel;
+class DocumentBrowser;
 
 /// The Topics workspace: contrastive topic models of a text corpus. Data panel on the left;
 /// model controls, the top-words table and the AUC-vs-γ chart on the right. All computation
@@ -61,6 +62,14 @@ public:
     TopicsAnalysisPanel* analysisPanel() const { return m_analysisPanel; }
     TopicTablePanel* tablePanel() const { return m_tablePanel; }
     SpecificityPanel* specificityPanel() const { return m_specificityPanel; }
+    /// The documents behind a topic (a window of its own; documentsAction shows it).
+    DocumentBrowser* documentBrowser() const { return m_documentBrowser; }
+    QAction* documentsAction() const { return m_documentsAction; }
+    /// Shows the document browser on result component `component` (−1: the table's current
+    /// column, else the first topic).
+    void showDocuments(int component = -1);
+    /// Asks for a new name of the table's column `column` (double-click on its header).
+    void renameTopicInteractively(int column);
 
     void exportChart();
 
@@ -77,6 +86,7 @@ private:
     void setGammaEverywhere(double gamma);
     /// Starts the bootstrap a reopened session asks for once its sweep's path is there.
     void startPendingBootstrap();
+    void setUpTopicHeader();
 
     TopicsController* m_controller = nullptr;
     TopicsDataPanel* m_dataPanel = nullptr;
@@ -86,6 +96,8 @@ private:
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_resultSplitter = nullptr;
     QAction* m_exportChartAction = nullptr;
+    DocumentBrowser* m_documentBrowser = nullptr;
+    QAction* m_documentsAction = nullptr;
     /// Resamples of a reopened session's bootstrap, run once the AUC sweep's path is there
     /// (0: none).
     int m_pendingBootstrap = 0;

@@ -51,10 +51,31 @@ TEST(VocabularyOptions, VocabularyIsCappedByTheNumberOfDocuments) {
     const Corpus capped = loadCorpus(path, options);
     EXPECT_EQ(capped.vocabulary.size(), 1200u);
     EXPECT_TRUE(hasWord(capped, "common"));
-    options.capVocabularyAtDocuments = false;
+    // The report says what the cap dropped and why (issue 23 finding 7).
+    EXPECT_EQ(capped.report.vocabularyCap, 1200);
+    EXPECT_TRUE(capped.report.vocabularyCapAutomatic);
+    EXPECT_EQ(capped.report.wordsDroppedByCap, 301);
+    const std::string note = vocabularyCapNote(capped.report);
+    EXPECT_NE(note.find("301 words dropped by the vocabulary cap of 1200"), std::string::npos)
+        << note;
+    EXPECT_NE(note.find("automatic"), std::string::npos) << note;
+    EXPECT_NE(note.find("1501"), std::string::npos) << note; // the setting that keeps them
+    options.maxVocabulary = 1501; // what the note suggests keeps every word
     EXPECT_EQ(loadCorpus(path, options).vocabulary.size(), 1501u);
+    EXPECT_EQ(loadCorpus(path, options).report.wordsDroppedByCap, 0);
+    EXPECT_EQ(vocabularyCapNote(loadCorpus(path, options).report), "");
+    options.maxVocabulary = 0;
+    options.capVocabularyAtDocuments = false;
+    const Corpus uncapped = loadCorpus(path, options);
+    EXPECT_EQ(uncapped.vocabulary.size(), 1501u);
+    EXPECT_EQ(uncapped.report.vocabularyCap, 0);
+    EXPECT_EQ(uncapped.report.wordsDroppedByCap, 0);
     options.maxVocabulary = 100; // an explicit cap wins
-    EXPECT_EQ(loadCorpus(path, options).vocabulary.size(), 100u);
+    const Corpus explicitCap = loadCorpus(path, options);
+    EXPECT_EQ(explicitCap.vocabulary.size(), 100u);
+    EXPECT_FALSE(explicitCap.report.vocabularyCapAutomatic);
+    EXPECT_EQ(explicitCap.report.wordsDroppedByCap, 1401);
+    EXPECT_NE(vocabularyCapNote(explicitCap.report).find("1401 words dropped"), std::string::npos);
 }
 
 TEST(VocabularyOptions, MaxDocumentFractionDropsBoilerplate) {

@@ -83,6 +83,7 @@ TopicsSection sampleTopics(const fs::path& data) {
     topics.topWords = 12;
     topics.allComponents = true;
     topics.savedBy = "sweep";
+    topics.topicNames = {{0, "Grain exports"}, {12, "Ölpreis \"Brent\""}};
     return topics;
 }
 
@@ -144,6 +145,7 @@ void expectSameTopics(const TopicsSection& a, const TopicsSection& b) {
     EXPECT_EQ(a.decomposition, b.decomposition);
     EXPECT_EQ(a.allComponents, b.allComponents);
     EXPECT_EQ(a.savedBy, b.savedBy);
+    EXPECT_EQ(a.topicNames, b.topicNames);
 }
 
 TEST(Session, RoundTripsBothWorkspacesExactly) {
@@ -362,6 +364,21 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
                   .find("/workspaces/topics/model/smoothing_prior: 'zipf' is not one of frequency, uniform"),
               std::string::npos);
     EXPECT_EQ(sectionError(R"j({"k": 3})j"), "(no error)");
+    // Topic names: identity → name.
+    const auto viewError = [&](const std::string& view) {
+        writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
+            "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
+                       "view": )j" + view + "}}}");
+        const Session session = readSession(file);
+        PathResolver resolver(session.file);
+        return errorOf([&] { TopicsSection::fromSession(session, resolver); });
+    };
+    EXPECT_NE(viewError(R"j({"names": ["a"]})j").find("/workspaces/topics/view/names: must be an object"),
+              std::string::npos);
+    EXPECT_NE(viewError(R"j({"names": {"T3": "a"}})j").find("/workspaces/topics/view/names: entry 'T3'"),
+              std::string::npos);
+    EXPECT_NE(viewError(R"j({"names": {"3": 4}})j").find("entry '3'"), std::string::npos);
+    EXPECT_EQ(viewError(R"j({"names": {"3": "Grain"}})j"), "(no error)");
 }
 
 TEST(Session, MigratesPreSessionDescriptors) {

@@ -72,19 +72,22 @@ TEST(TopicAdmissibility, BadGammaThrows) {
     EXPECT_THROW(weightAdmissibility(0.5, INFINITY, 0.1, 0.2), std::invalid_argument);
 }
 
-TEST(TopicAdmissibility, BandDecidesWhenItIsThere) {
-    // Point above 1 but the band reaches into [−γ, 1]: within sampling error.
-    EXPECT_EQ(weightAdmissibility(1.3, 2.0, 0.8, 1.6), Admissibility::Admissible);
-    EXPECT_EQ(weightAdmissibility(1.3, 2.0, 1.0, 1.6), Admissibility::Admissible);
+TEST(TopicAdmissibility, BandNeverClearsAnEstimateOutside) {
+    // Point above 1 and the band reaches into [−γ, 1]: still no topic (Prop. 1 is about the
+    // component shown; issue 27 part 6).
+    EXPECT_EQ(weightAdmissibility(1.3, 2.0, 0.8, 1.6), Admissibility::AboveOne);
+    EXPECT_EQ(weightAdmissibility(1.3, 2.0, 1.0, 1.6), Admissibility::AboveOne);
     // The whole band above 1.
     EXPECT_EQ(weightAdmissibility(1.3, 2.0, std::nextafter(1.0, 2.0), 1.6),
               Admissibility::AboveOne);
     EXPECT_EQ(weightAdmissibility(3.0, 2.0, 2.1, 4.2), Admissibility::AboveOne);
     // Negative side, and a reversed band read as [min, max].
-    EXPECT_EQ(weightAdmissibility(-2.5, 2.0, -3.0, -1.9), Admissibility::Admissible);
-    EXPECT_EQ(weightAdmissibility(-2.5, 2.0, -2.1, -3.0), Admissibility::BelowMinusGamma);
-    // A band wholly outside decides even when the point estimate sits inside.
+    EXPECT_EQ(weightAdmissibility(-2.5, 2.0, -3.0, -1.9), Admissibility::BelowMinusGamma);
+    EXPECT_EQ(weightAdmissibility(-1.5, 2.0, -2.1, -3.0), Admissibility::BelowMinusGamma);
+    EXPECT_EQ(weightAdmissibility(-1.5, 2.0, -1.9, -1.2), Admissibility::Admissible);
+    // A band wholly outside flags even when the point estimate sits inside.
     EXPECT_EQ(weightAdmissibility(0.9, 2.0, 1.1, 1.4), Admissibility::AboveOne);
+    EXPECT_EQ(weightAdmissibility(0.9, 2.0, 0.7, 1.4), Admissibility::Admissible);
     // Without a band (NaN end) the point rule decides.
     EXPECT_EQ(weightAdmissibility(1.3, 2.0, kNaN, 1.6), Admissibility::AboveOne);
     EXPECT_EQ(weightAdmissibility(0.3, 2.0, kNaN, kNaN), Admissibility::Admissible);
@@ -125,12 +128,14 @@ TEST(TopicAdmissibility, CountsPerResultAndNoAdmissibleForeground) {
     EXPECT_FALSE(checkComponents(handMade(3.0, {-0.2, -0.4})).noAdmissibleForeground());
     EXPECT_EQ(checkComponents(TopicModelResult{}).inadmissible, 0);
 
-    // Bands per component: the first one's band reaches below 1.
+    // Bands per component: the first one's band reaches below 1 (still flagged); the second's
+    // lies wholly above 1 (flagged although ω = 0.4).
     const ComponentAdmissibility banded =
-        checkComponents(r, {0.9, kNaN, kNaN, -2.6}, {3.1, kNaN, kNaN, -2.4});
-    EXPECT_TRUE(banded.admissible(0));
+        checkComponents(r, {0.9, 1.2, kNaN, -2.6}, {3.1, 1.5, kNaN, -2.4});
+    EXPECT_FALSE(banded.admissible(0));
+    EXPECT_FALSE(banded.admissible(1));
     EXPECT_FALSE(banded.admissible(3));
-    EXPECT_EQ(banded.inadmissible, 1);
+    EXPECT_EQ(banded.inadmissible, 3);
     EXPECT_THROW(checkComponents(r, {0.1}, {0.2}), std::invalid_argument);
 }
 
@@ -152,8 +157,10 @@ TEST(TopicAdmissibility, PathPointsUseTheBootstrapBandsOfTheirPath) {
     bands.gammas = path.gammas;
     bands.weightLo = {{0.5, -0.2}, {0.95, -0.7}, {2.1, -2.45}};
     bands.weightHi = {{0.7, 0.05}, {1.8, -0.5}, {2.9, -2.41}};
-    EXPECT_EQ(checkPathPoint(path, 0, &bands).inadmissible, 0); // band reaches 0
-    EXPECT_EQ(checkPathPoint(path, 1, &bands).inadmissible, 0); // band reaches below 1
+    bands.stability = {{1.0, 0.9}, {0.4, 0.8}, {0.2, 0.3}};
+    // A band reaching into [−γ, 1] keeps the point's flag.
+    EXPECT_EQ(checkPathPoint(path, 0, &bands).inadmissible, 1);
+    EXPECT_EQ(checkPathPoint(path, 1, &bands).inadmissible, 1);
     const ComponentAdmissibility last = checkPathPoint(path, 2, &bands);
     EXPECT_EQ(last.inadmissible, 2);
     EXPECT_TRUE(last.noAdmissibleForeground());
@@ -167,11 +174,15 @@ TEST(TopicAdmissibility, PathPointsUseTheBootstrapBandsOfTheirPath) {
     live.topics.col(0).swap(live.topics.col(1));
     std::swap(live.signedWeights[0], live.signedWeights[1]);
     std::vector<double> lo, hi;
-    bandsOnPath(path, bands, live, lo, hi);
+    std::vector<double> stability;
+    bandsOnPath(path, bands, live, lo, hi, &stability);
     ASSERT_EQ(lo.size(), 2u);
     EXPECT_DOUBLE_EQ(lo[0], -0.7);
     EXPECT_DOUBLE_EQ(hi[1], 1.8);
-    EXPECT_EQ(checkComponents(live, lo, hi).inadmissible, 0);
+    ASSERT_EQ(stability.size(), 2u);
+    EXPECT_DOUBLE_EQ(stability[0], 0.8);
+    EXPECT_DOUBLE_EQ(stability[1], 0.4);
+    EXPECT_EQ(checkComponents(live, lo, hi).inadmissible, 1);
     // Off the grid: no band.
     live.gamma = 1.5;
     bandsOnPath(path, bands, live, lo, hi);

@@ -87,6 +87,69 @@ TEST(TopicDocuments, PosteriorStaysFiniteForLongDocuments) {
     EXPECT_NEAR(posterior(1, 1), 1.0, 1e-9);
 }
 
+TEST(TopicDocuments, LogOddsMatchThePosteriorAndBreakSaturatedTies) {
+    // Documents 0 and 1 both favour topic 0 so strongly that r_0 rounds to exactly 1; the
+    // longer one (1) has the larger log-odds and must rank first (issue 27: not by index).
+    const CountMatrix counts =
+        denseCounts({{400, 100, 0, 0}, {4000, 1000, 0, 0}, {2, 1, 1, 0}, {0, 0, 1, 3}});
+    const std::vector<std::int64_t> documents{0, 1, 2, 3};
+    Eigen::MatrixXd logOdds;
+    const Eigen::MatrixXd posterior =
+        documentPosteriors(counts, documents, threeTopics(), 0.01, &logOdds);
+    ASSERT_EQ(logOdds.rows(), 3);
+    ASSERT_EQ(logOdds.cols(), 4);
+    EXPECT_EQ(posterior(0, 0), 1.0);
+    EXPECT_EQ(posterior(0, 1), 1.0);
+    EXPECT_GT(logOdds(0, 1), logOdds(0, 0));
+    EXPECT_GT(logOdds(0, 0), 100.0);
+    // Where the posterior is not saturated, log-odds = log(r / (1 − r)).
+    for (int n = 2; n < 4; ++n) {
+        for (int k = 0; k < 3; ++k) {
+            const double r = posterior(k, n);
+            EXPECT_NEAR(logOdds(k, n), std::log(r / (1 - r)), 1e-9) << n << " " << k;
+        }
+    }
+    const auto ranked = rankDocuments(posterior, documents, 0, 4, &logOdds);
+    ASSERT_EQ(ranked.size(), 4u);
+    EXPECT_EQ(ranked[0].document, 1);
+    EXPECT_EQ(ranked[1].document, 0);
+    EXPECT_DOUBLE_EQ(ranked[0].logOdds, logOdds(0, 1));
+    // Without log-odds: the lower index first.
+    EXPECT_EQ(rankDocuments(posterior, documents, 0, 4)[0].document, 0);
+    EXPECT_TRUE(std::isnan(rankDocuments(posterior, documents, 0, 4)[0].logOdds));
+    // Bad input: log-odds of another shape.
+    const Eigen::MatrixXd wrong = Eigen::MatrixXd::Zero(3, 2);
+    EXPECT_THROW(rankDocuments(posterior, documents, 0, 4, &wrong), std::invalid_argument);
+}
+
+TEST(TopicDocuments, TableRowsAndWordCounts) {
+    Corpus corpus;
+    corpus.vocabulary = {"cat", "dog", "mat"};
+    corpus.counts = denseCounts({{2, 1, 3}, {0, 3, 1}});
+    corpus.documentIds = {"a.txt", "b\ttab.txt"};
+    LabelField field;
+    field.name = "kind";
+    field.values = {"pet", "rug"};
+    field.offsets = {0, 2, 3};
+    field.valueIds = {0, 1, 0};
+    corpus.labels.push_back(field);
+    EXPECT_EQ(documentLabelValues(corpus.labels[0], 0), "pet,rug");
+    EXPECT_EQ(documentLabelValues(corpus.labels[0], 1), "pet");
+    EXPECT_EQ(documentLabelValues(corpus.labels[0], 7), "");
+    const auto words = documentWordCounts(corpus, 0);
+    ASSERT_EQ(words.size(), 3u);
+    EXPECT_EQ(words[0].first, "mat");
+    EXPECT_EQ(words[1].first, "cat");
+    EXPECT_EQ(words[2].second, 1.0);
+    EXPECT_THROW(documentWordCounts(corpus, 2), std::invalid_argument);
+    EXPECT_EQ(topicDocumentHeader(corpus),
+              "topic\trank\tdocument\tsource\tscore\tlog_odds\tkind\tforeground_specific\t"
+              "admissible\tsnippet\n");
+    const std::string row =
+        topicDocumentRow(corpus, "Pets\tand rugs", 2, {1, 0.75, 1.5}, true, false, {"dog"});
+    EXPECT_EQ(row, "Pets and rugs\t2\t1\tb tab.txt\t0.75\t1.5\tpet\t1\t0\t[dog]×3 mat×1\n");
+}
+
 TEST(TopicDocuments, RanksByPosteriorThenIndex) {
     Eigen::MatrixXd posterior(2, 4);
     posterior << 0.2, 0.9, 0.5, 0.9,

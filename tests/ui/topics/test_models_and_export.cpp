@@ -85,8 +85,13 @@ TEST(TopicWordsModel, TopicKeysAndLongTable) {
     EXPECT_EQ(keys[1], QStringLiteral("1\t0.0625\teps,ilon delta"));
     const QString csv = model.longTable(QLatin1Char(','));
     EXPECT_TRUE(csv.startsWith(QStringLiteral("component,foreground_specific,weight,rank,word,"
-                                              "probability,admissible\n")));
-    EXPECT_TRUE(csv.contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1\n")));
+                                              "probability,admissible,npmi,name\n")));
+    EXPECT_TRUE(csv.contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1,nan,Topic 2\n")));
+    // A user's name is used in the export (quoted in CSV when it holds a comma).
+    EXPECT_TRUE(model.setTopicName(1, QStringLiteral("Oil, gas")));
+    EXPECT_TRUE(model.longTable(QLatin1Char(','))
+                    .contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1,nan,\"Oil, gas\"\n")));
+    EXPECT_TRUE(model.longTable(QLatin1Char('\t')).contains(QStringLiteral("\tOil, gas\n")));
     EXPECT_EQ(model.longTable(QLatin1Char('\t')).count(QLatin1Char('\n')), 5);
 }
 

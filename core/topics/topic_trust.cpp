@@ -1,0 +1,78 @@
+#include "core/topics/topic_trust.h"
+
+#include "core/common/format.h"
+#include "core/topics/topic_admissibility.h"
+#include "core/topics/topic_bootstrap.h"
+#include "core/topics/topic_path.h"
+
+#include <cmath>
+
+namespace cx {
+
+namespace {
+
+std::string identityName(const TopicPath& path, size_t point, size_t slot) {
+    const int id = point < path.ids.size() && slot < path.ids[point].size() ? path.ids[point][slot]
+                                                                            : -1;
+    return id >= 0 ? "T" + std::to_string(id + 1) : "c" + std::to_string(slot + 1);
+}
+
+} // namespace
+
+std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
+                                     const PathBootstrap* bootstrap) {
+    const TopicPath& path = sweep.path;
+    const bool banded = bootstrap != nullptr && bootstrap->gammas == path.gammas;
+    std::vector<GammaVerdict> out;
+    out.reserve(sweep.points.size());
+    for (const SpecificityPoint& p : sweep.points) {
+        GammaVerdict verdict;
+        verdict.gamma = p.gamma;
+        const int i = path.nearest(p.gamma);
+        if (!p.failure.empty()) {
+            verdict.trusted = false;
+            verdict.reason = p.failure;
+        } else if (i < 0 || !(std::abs(path.gammas[static_cast<size_t>(i)] - p.gamma) <= 1e-9)) {
+            verdict.trusted = false;
+            verdict.reason = "no solution on the path at this gamma";
+        } else {
+            const auto point = static_cast<size_t>(i);
+            const TopicModelResult& result = path.solutions[point];
+            const ComponentAdmissibility admissibility =
+                checkPathPoint(path, i, banded ? bootstrap : nullptr);
+            std::vector<std::string> reasons;
+            for (int t = 0; t < result.numComponents(); ++t) {
+                const auto slot = static_cast<size_t>(t);
+                if (slot >= result.foregroundSpecific.size() || !result.foregroundSpecific[slot]) {
+                    continue;
+                }
+                if (!admissibility.admissible(t)) {
+                    reasons.push_back("inadmissible foreground-specific component " +
+                                      identityName(path, point, slot) + " (" +
+                                      admissibilityReason(admissibility.verdicts[slot],
+                                                          result.signedWeights[t], result.gamma,
+                                                          true) +
+                                      ")");
+                }
+                if (banded && point < bootstrap->stability.size() &&
+                    slot < bootstrap->stability[point].size() &&
+                    std::isfinite(bootstrap->stability[point][slot]) &&
+                    bootstrap->stability[point][slot] < kMinStability) {
+                    reasons.push_back("unstable under bootstrap: " +
+                                      identityName(path, point, slot) + " reappears in " +
+                                      formatNumber(100 * bootstrap->stability[point][slot], 3) +
+                                      " % of " + std::to_string(bootstrap->replicates) +
+                                      " resamples");
+                }
+            }
+            for (const std::string& reason : reasons) {
+                verdict.reason += (verdict.reason.empty() ? "" : "; ") + reason;
+            }
+            verdict.trusted = reasons.empty();
+        }
+        out.push_back(std::move(verdict));
+    }
+    return out;
+}
+
+} // namespace cx

@@ -1,0 +1,36 @@
+#pragma once
+
+// Whether the app stands behind the solution at each γ of a sweep, and why not (issue 27
+// part 4).
+
+#include "core/topics/topic_evaluation.h"
+
+#include <string>
+#include <vector>
+
+namespace cx {
+
+struct PathBootstrap;
+
+/// The verdict at one grid γ.
+struct GammaVerdict {
+    double gamma = 0;
+    bool trusted = true;
+    /// Why not ("" when trusted), e.g. "inadmissible foreground-specific component T3
+    /// (ω = 2.31 > 1)", "unstable under bootstrap: T2 reappears in 35 % of 20 resamples".
+    std::string reason;
+};
+
+/// Per sweep point (sweep.points order), the app does not stand behind the solution when
+///  1. the point has no AUC (SpecificityPoint::failure is the reason);
+///  2. a foreground-specific component is inadmissible (checkPathPoint, with `bootstrap`'s
+///     bands when given: ω ∉ [−γ, 1] means the component shown is no topic and the AUC mixes
+///     a blend — on small noisy corpora the AUC jumps between neighbouring γ there);
+///  3. with a bootstrap of sweep.path, a foreground-specific component reappears in fewer than
+///     kMinStability of the resamples (PathBootstrap::stability).
+/// Reasons name components by path identity ("T3" = id 2), as the views do, and are ASCII-free
+/// of tabs and newlines (a TSV field). Cost O(points × K).
+std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
+                                     const PathBootstrap* bootstrap = nullptr);
+
+} // namespace cx
