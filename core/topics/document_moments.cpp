@@ -1,6 +1,7 @@
 #include "core/topics/document_moments.h"
 
 #include "core/common/parallel.h"
+#include "core/topics/moment_kernels.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,9 +14,24 @@ namespace {
 constexpr std::int64_t kBlockDocuments = 256;
 /// Vocabulary rows per GEMM block in the per-word part of the projection.
 constexpr Eigen::Index kBlockWords = 512;
+/// Documents whose single-precision sums m2TimesSingle adds up before flushing them into its
+/// double accumulator: a word's float sum has at most this many terms.
+constexpr std::int64_t kFlushDocuments = 8192;
+/// Rows per block of the triangular cubic product in the projection pass.
+constexpr Eigen::Index kCubicRows = 8;
 /// Row-major storage for the per-word rows that the passes gather from and scatter into
 /// (contiguous rows instead of stride-D access).
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+moment_kernels::CsrView momentCsrView(const CountMatrix& counts,
+                                      const std::vector<std::int64_t>& documents) {
+    moment_kernels::CsrView view;
+    view.rowPtr = counts.rowPtr.data();
+    view.colIdx = counts.colIdx.data();
+    view.counts = counts.counts.data();
+    view.documents = documents.data();
+    return view;
+}
 } // namespace
 
 DocumentMoments::DocumentMoments(const CountMatrix& counts, std::vector<std::int64_t> documents)
@@ -39,6 +55,7 @@ DocumentMoments::DocumentMoments(const CountMatrix& counts, std::vector<std::int
         }
         m_w2[n] = 1.0 / (length * (length - 1.0));
         m_w3[n] = 1.0 / (length * (length - 1.0) * (length - 2.0));
+        m_maxNonZeros = std::max(m_maxNonZeros, counts.rowPtr[row + 1] - counts.rowPtr[row]);
     }
 }
 
@@ -91,35 +108,80 @@ Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelT
     return Eigen::MatrixXd(out / static_cast<double>(numDocuments()));
 }
 
+Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
+                                               const CancelToken& cancel) const {
+    if (x.rows() != dimension()) {
+        throw std::invalid_argument("DocumentMoments::m2TimesSingle: X has " +
+                                    std::to_string(x.rows()) + " rows, vocabulary has " +
+                                    std::to_string(dimension()));
+    }
+    using moment_kernels::Float16;
+    const Eigen::Index d = x.rows();
+    const Eigen::Index m = x.cols();
+    const int blocks = static_cast<int>((m + 15) / 16);
+    const Eigen::Index stride = 16 * static_cast<Eigen::Index>(blocks);
+    // X in single precision, each row padded with zeros to whole 64-byte blocks.
+    std::vector<Float16> xs(static_cast<size_t>(d * blocks), Float16{});
+    float* xsData = reinterpret_cast<float*>(xs.data());
+    for (Eigen::Index i = 0; i < d; ++i) {
+        for (Eigen::Index a = 0; a < m; ++a) {
+            xsData[i * stride + a] = static_cast<float>(x(i, a));
+        }
+    }
+    struct Slot {
+        RowMatrix acc;        // Σ w c_i (cᵀX) in double: D × m
+        Eigen::VectorXd diag; // Σ w c_i
+    };
+    const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
+    std::vector<Slot> slots(static_cast<size_t>(reductionSlots(numDocuments())));
+    forEachSlot(numDocuments(), static_cast<int>(slots.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
+        Slot& s = slots[static_cast<size_t>(slot)];
+        s.acc = RowMatrix::Zero(d, m);
+        s.diag = Eigen::VectorXd::Zero(d);
+        std::vector<Float16> acc(static_cast<size_t>(d * blocks));
+        std::vector<Float16> y(static_cast<size_t>(blocks));
+        const float* accData = reinterpret_cast<const float*>(acc.data());
+        for (std::int64_t chunk = begin; chunk < end; chunk += kFlushDocuments) {
+            throwIfCancelled(cancel);
+            std::fill(acc.begin(), acc.end(), Float16{});
+            moment_kernels::m2GatherScatter(csr, m_w2.data(), chunk, std::min(end, chunk + kFlushDocuments),
+                                            xs.data(), blocks, acc.data(), s.diag.data(), y.data());
+            for (Eigen::Index i = 0; i < d; ++i) {
+                const float* from = accData + i * stride;
+                double* to = s.acc.data() + i * m;
+                for (Eigen::Index a = 0; a < m; ++a) {
+                    to[a] += static_cast<double>(from[a]);
+                }
+            }
+        }
+    });
+    RowMatrix sum = RowMatrix::Zero(d, m);
+    Eigen::VectorXd diag = Eigen::VectorXd::Zero(d);
+    for (const Slot& s : slots) {
+        sum += s.acc;
+        diag += s.diag;
+    }
+    // Row i of Σ w (c cᵀ − diag c) X is the gathered sum minus (Σ w c_i)·X_i.
+    const Eigen::MatrixXd out = (sum - diag.asDiagonal() * x) / static_cast<double>(numDocuments());
+    return out;
+}
+
 Eigen::VectorXd DocumentMoments::m3Contract(const Eigen::VectorXd& v, const CancelToken& cancel) const {
     if (v.size() != dimension()) {
         throw std::invalid_argument("DocumentMoments::m3Contract: v has " + std::to_string(v.size()) +
                                     " entries, vocabulary has " + std::to_string(dimension()));
     }
-    const CountMatrix& c = *m_counts;
+    const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
     std::vector<Eigen::VectorXd> partial(static_cast<size_t>(reductionSlots(numDocuments())));
     forEachSlot(numDocuments(), static_cast<int>(partial.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
         Eigen::VectorXd& acc = partial[static_cast<size_t>(slot)];
         acc = Eigen::VectorXd::Zero(v.size());
-        for (std::int64_t n = begin; n < end; ++n) {
-            if (((n - begin) & 4095) == 0) {
-                throwIfCancelled(cancel);
-            }
-            const std::int64_t row = m_documents[static_cast<size_t>(n)];
-            const double w = m_w3[static_cast<size_t>(n)];
-            double cv = 0;  // ⟨c, v⟩
-            double cvv = 0; // ⟨c, v∘v⟩
-            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                const double vi = v[c.colIdx[p]];
-                cv += c.counts[p] * vi;
-                cvv += c.counts[p] * vi * vi;
-            }
-            // ⟨c,v⟩² c − 2⟨c,v⟩ (c∘v) − ⟨c, v∘v⟩ c + 2 c∘v∘v, entry by entry.
-            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                const double ci = c.counts[p];
-                const double vi = v[c.colIdx[p]];
-                acc[c.colIdx[p]] += w * ci * (cv * cv - 2.0 * cv * vi - cvv + 2.0 * vi * vi);
-            }
+        std::vector<double> scratch(static_cast<size_t>(m_maxNonZeros));
+        constexpr std::int64_t kChunk = 4096; // documents between cancellation checks
+        for (std::int64_t chunk = begin; chunk < end; chunk += kChunk) {
+            throwIfCancelled(cancel);
+            moment_kernels::m3Contract(csr, m_w3.data(), chunk, std::min(end, chunk + kChunk),
+                                       v.data(), acc.data(), scratch.data());
         }
     });
     Eigen::VectorXd out = Eigen::VectorXd::Zero(v.size());
@@ -184,21 +246,25 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     }
     const CountMatrix& c = *m_counts;
     const RowMatrix basisRows = basis;
-    // Packed index of the unordered pair (b ≤ c) used for the y⊗y columns.
+    // The unordered pairs (b ≤ c) of the y⊗y columns, b descending: the pairs with b ≥ a0 are
+    // the first (r − a0)(r − a0 + 1)/2. Rows a of Σ w3 y (y⊗y) are only needed for a ≤ b (the
+    // rest follows by symmetry), so a block of rows starting at a0 multiplies only that prefix:
+    // about 0.45 of the full r × r(r+1)/2 product at r = 40, one third as r grows.
     const Eigen::Index pairs = r * (r + 1) / 2;
     std::vector<Eigen::Index> pairB(static_cast<size_t>(pairs)), pairC(static_cast<size_t>(pairs));
     {
         Eigen::Index p = 0;
-        for (Eigen::Index cc = 0; cc < r; ++cc) {
-            for (Eigen::Index b = 0; b <= cc; ++b, ++p) {
+        for (Eigen::Index b = r - 1; b >= 0; --b) {
+            for (Eigen::Index cc = b; cc < r; ++cc, ++p) {
                 pairB[static_cast<size_t>(p)] = b;
                 pairC[static_cast<size_t>(p)] = cc;
             }
         }
     }
+    auto pairsFrom = [r](Eigen::Index a0) { return (r - a0) * (r - a0 + 1) / 2; };
 
     struct SlotSums {
-        Eigen::MatrixXd cubic;  // Σ w3 y (y⊗y)_packed : r × pairs
+        Eigen::MatrixXd cubic;  // Σ w3 y (y⊗y)_packed : r × pairs, entries (a, (b, c)) with a ≤ b
         Eigen::MatrixXd square; // Σ w2 y yᵀ           : r × r
         RowMatrix g;            // g_i = Σ w3 c_i y    : D × r
         Eigen::VectorXd s2;     // Σ w2 c_i            : D
@@ -265,14 +331,19 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
                 }
                 double* zn = z.data() + local * pairs;
                 Eigen::Index p = 0;
-                for (Eigen::Index cc = 0; cc < r; ++cc) {
-                    const double ycc = yn[cc];
-                    for (Eigen::Index b = 0; b <= cc; ++b) {
-                        zn[p++] = yn[b] * ycc;
+                for (Eigen::Index b = r - 1; b >= 0; --b) {
+                    const double yb = yn[b];
+                    for (Eigen::Index cc = b; cc < r; ++cc) {
+                        zn[p++] = yb * yn[cc];
                     }
                 }
             }
-            s.cubic.noalias() += yw3.topRows(rows).transpose() * z.topRows(rows);
+            for (Eigen::Index a0 = 0; a0 < r; a0 += kCubicRows) {
+                const Eigen::Index height = std::min(kCubicRows, r - a0);
+                const Eigen::Index width = pairsFrom(a0);
+                s.cubic.block(a0, 0, height, width).noalias() +=
+                    yw3.topRows(rows).middleCols(a0, height).transpose() * z.topRows(rows).leftCols(width);
+            }
             s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
             s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);
         }
@@ -355,8 +426,15 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     for (Eigen::Index p = 0; p < pairs; ++p) {
         const Eigen::Index pb = pairB[static_cast<size_t>(p)];
         const Eigen::Index pc = pairC[static_cast<size_t>(p)];
-        t.col(pb + r * pc) = total.cubic.col(p);
-        t.col(pc + r * pb) = total.cubic.col(p);
+        for (Eigen::Index a = 0; a <= pb; ++a) { // a ≤ b ≤ c: every permutation
+            const double value = total.cubic(a, p);
+            t(a, pb + r * pc) = value;
+            t(a, pc + r * pb) = value;
+            t(pb, a + r * pc) = value;
+            t(pb, pc + r * a) = value;
+            t(pc, a + r * pb) = value;
+            t(pc, pb + r * a) = value;
+        }
     }
     for (Eigen::Index a = 0; a < r; ++a) {
         for (Eigen::Index cc = 0; cc < r; ++cc) {

@@ -37,6 +37,12 @@ public:
 
     /// M2·X for X of size D × m. Cost O(nnz·m).
     Eigen::MatrixXd m2Times(const Eigen::MatrixXd& x, const CancelToken& cancel = {}) const;
+    /// M2·X as m2Times, with X rounded to single precision and each document's products summed
+    /// in single precision (a slot's sums are flushed into double every few thousand
+    /// documents): relative error about 1e-6 (tested against m2Times), half the memory traffic
+    /// per non-zero and twice the vector width. For the randomized range finder, where only the
+    /// spanned subspace matters. The kernel is dispatched at run time (moment_kernels.h).
+    Eigen::MatrixXd m2TimesSingle(const Eigen::MatrixXd& x, const CancelToken& cancel = {}) const;
     /// M3(I, v, v) (the estimator of Prop. 4 contracted on modes 2, 3). Cost O(nnz).
     Eigen::VectorXd m3Contract(const Eigen::VectorXd& v, const CancelToken& cancel = {}) const;
     /// M1 = (1/N) Σ_n c_n/ℓ_n (average word distribution).
@@ -66,6 +72,7 @@ private:
     std::vector<std::int64_t> m_documents;
     std::vector<double> m_w2;
     std::vector<double> m_w3;
+    std::int64_t m_maxNonZeros = 0; ///< the most non-zeros of any listed document
 };
 
 } // namespace cx

@@ -130,6 +130,70 @@ TEST(DocumentMoments, ProjectionEqualsDenseProjection) {
     EXPECT_LT((full * rotated.m2 * full.transpose() - bruteM2(documents, 6)).norm(), 1e-13);
 }
 
+/// Seeded documents of 3..maxLength tokens over a vocabulary of d words.
+std::vector<std::vector<int>> randomDocuments(std::uint64_t seed, int count, int d, int maxLength) {
+    Rng rng(seed);
+    std::vector<std::vector<int>> documents;
+    for (int n = 0; n < count; ++n) {
+        std::vector<int> tokens(static_cast<size_t>(3 + rng.below(static_cast<std::uint64_t>(maxLength - 2))));
+        for (int& w : tokens) {
+            w = static_cast<int>(rng.below(static_cast<std::uint64_t>(d)));
+        }
+        documents.push_back(tokens);
+    }
+    return documents;
+}
+
+// The projection forms Σ w3 y⊗y⊗y from the entries a ≤ b ≤ c only, in blocks of 8 rows against
+// a shrinking prefix of the pairs; r = 21 spans three blocks and a partial one.
+TEST(DocumentMoments, BlockedProjectionEqualsBruteForceForSeveralRowBlocks) {
+    const auto documents = randomDocuments(5, 150, 30, 25);
+    const CountMatrix counts = test::countsFromTokens(documents, 30);
+    const DocumentMoments moments(counts, allRows(counts.numRows));
+    Rng rng(8);
+    const Eigen::MatrixXd basis = orthonormalBasis(rng.normalMatrix(30, 21));
+    const DocumentMoments::Projected projected = moments.project(basis);
+    const Eigen::MatrixXd expectedM2 = basis.transpose() * bruteM2(documents, 30) * basis;
+    const SymmetricTensor3 expectedM3 = bruteM3(documents, 30).multilinear(basis);
+    EXPECT_LT((projected.m2 - expectedM2).norm(), 1e-13 * expectedM2.norm());
+    EXPECT_LT((projected.m3.unfolded() - expectedM3.unfolded()).norm(),
+              1e-13 * expectedM3.unfolded().norm());
+    // Long documents: the contraction's four interleaved partial sums and their remainder.
+    const SymmetricTensor3 dense = bruteM3(documents, 30);
+    for (int trial = 0; trial < 3; ++trial) {
+        const Eigen::VectorXd v = rng.normalVector(30);
+        const Eigen::VectorXd expected = dense.contract(v);
+        EXPECT_LT((moments.m3Contract(v) - expected).norm(), 1e-13 * expected.norm());
+    }
+}
+
+// The single-precision product of the range finder against the double one, for widths below,
+// at and above the 16-column blocks, and on enough documents that every slot flushes its float
+// sums into double several times (8 slots × 8192 documents).
+TEST(DocumentMoments, SinglePrecisionM2TimesMatchesDoubleToSixDigits) {
+    const auto tiny = tinyDocuments();
+    const CountMatrix tinyCounts = test::countsFromTokens(tiny, 6);
+    const DocumentMoments tinyMoments(tinyCounts, allRows(tinyCounts.numRows));
+    Rng rng(4);
+    for (int width : {1, 5, 16, 17, 33}) {
+        const Eigen::MatrixXd x = rng.normalMatrix(6, width);
+        const Eigen::MatrixXd expected = bruteM2(tiny, 6) * x;
+        const Eigen::MatrixXd got = tinyMoments.m2TimesSingle(x);
+        ASSERT_EQ(got.rows(), 6);
+        ASSERT_EQ(got.cols(), width);
+        EXPECT_LT((got - expected).norm(), 1e-6 * expected.norm()) << "width " << width;
+    }
+    const auto many = randomDocuments(6, 80000, 50, 12);
+    const CountMatrix counts = test::countsFromTokens(many, 50);
+    const DocumentMoments moments(counts, allRows(counts.numRows));
+    const Eigen::MatrixXd x = rng.normalMatrix(50, 20);
+    const Eigen::MatrixXd expected = moments.m2Times(x);
+    const Eigen::MatrixXd got = moments.m2TimesSingle(x);
+    EXPECT_LT((got - expected).norm(), 1e-6 * expected.norm());
+    EXPECT_GT((got - expected).norm(), 0.0); // it does run in single precision
+    EXPECT_THROW(moments.m2TimesSingle(Eigen::MatrixXd::Zero(49, 3)), std::invalid_argument);
+}
+
 TEST(DocumentMoments, RejectsShortDocumentsAndBadIndices) {
     const CountMatrix counts = test::countsFromTokens({{0, 1}, {0, 1, 2}}, 3);
     EXPECT_THROW(DocumentMoments(counts, {0}), std::invalid_argument);
@@ -157,6 +221,7 @@ TEST(DocumentMoments, IdenticalResultsForAnyThreadCount) {
     const auto one = moments.project(basis);
     const Eigen::VectorXd oneContract = moments.m3Contract(v);
     const Eigen::MatrixXd oneTimes = moments.m2Times(basis);
+    const Eigen::MatrixXd oneSingle = moments.m2TimesSingle(basis);
     for (int threads : {2, 3, 8}) {
         setThreadCount(threads);
         const auto many = moments.project(basis);
@@ -164,6 +229,7 @@ TEST(DocumentMoments, IdenticalResultsForAnyThreadCount) {
         EXPECT_EQ(one.m3.unfolded(), many.m3.unfolded()) << threads << " threads";
         EXPECT_EQ(oneContract, moments.m3Contract(v)) << threads << " threads";
         EXPECT_EQ(oneTimes, moments.m2Times(basis)) << threads << " threads";
+        EXPECT_EQ(oneSingle, moments.m2TimesSingle(basis)) << threads << " threads";
     }
     setThreadCount(0);
 }
