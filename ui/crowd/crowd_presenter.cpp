@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QObject>
 #include <QStringList>
 
 #include <algorithm>
@@ -87,6 +88,24 @@ QString crowdDataSummary(const cx::CrowdLabels& data, const QString& labelsPath,
                 QStringLiteral("</i>");
     }
     return text;
+}
+
+Provenance crowdProvenance(const QString& labelsPath, const QString& goldPath,
+                           const cx::CrowdOptions& options) {
+    Provenance provenance;
+    provenance.addFiles(QObject::tr("labels file"), {labelsPath})
+        .addFiles(QObject::tr("gold file"), {goldPath})
+        .add(QObject::tr("K"), options.numComponents > 0 ? QString::number(options.numComponents)
+                                                         : QObject::tr("classes"))
+        .add(QObject::tr("seed"), static_cast<qint64>(options.seed))
+        .add(QObject::tr("restarts"), options.restarts)
+        .add(QObject::tr("EM iterations"), options.em.maxIterations)
+        .add(QObject::tr("smoothing"), QString::number(options.em.smoothing, 'g', 6))
+        .add(QObject::tr("significance"), QString::number(options.significance, 'g', 6))
+        .add(QObject::tr("extension significance"),
+             QString::number(options.extensionSignificance, 'g', 6))
+        .add(QObject::tr("extension procedure"), static_cast<qint64>(options.extensionProcedure));
+    return provenance;
 }
 
 } // namespace cx::ui

@@ -2,6 +2,7 @@
 
 #include "core/crowd/crowd_evaluation.h"
 #include "ui/crowd/crowd_types.h"
+#include "ui/framework/provenance.h"
 
 #include <QString>
 
@@ -23,5 +24,10 @@ QString crowdRunSummary(const cx::CrowdLabels& data, const cx::CrowdResult& resu
 /// and the reader's warnings.
 QString crowdDataSummary(const cx::CrowdLabels& data, const QString& labelsPath,
                          const QString& goldPath);
+
+/// The inputs a crowd result comes from (for the stale marker): the labels and gold files and
+/// the options every method uses (K, seed, restarts, EM and stagewise settings).
+Provenance crowdProvenance(const QString& labelsPath, const QString& goldPath,
+                           const cx::CrowdOptions& options);
 
 } // namespace cx::ui

@@ -183,6 +183,8 @@ void CrowdResultsPanel::clear() {
     m_disagreements->clear();
     m_disagreements->setRowCount(0);
     m_disagreements->setColumnCount(0);
+    setTabText(indexOf(m_disagreements), tr("Disagreements")); // no count of earlier data
+    m_comparisonNote->setText(tr("Compare methods runs every method in the background."));
     m_compared.clear();
 }
 
@@ -346,6 +348,9 @@ void CrowdResultsPanel::showConfusion(const cx::CrowdLabels& data, const cx::Cro
 void CrowdResultsPanel::startComparison(const cx::CrowdLabels& data) {
     m_compared.clear();
     m_comparison->setRowCount(0);
+    m_disagreements->clear();
+    m_disagreements->setRowCount(0);
+    setTabText(indexOf(m_disagreements), tr("Disagreements"));
     m_comparisonNote->setText(tr("Running every method on %1 items…").arg(data.numItems));
 }
 

@@ -10,6 +10,7 @@
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
+#include "ui/framework/provenance.h"
 #include "ui/framework/workspace_support.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/form_widgets.h"
@@ -91,7 +92,12 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     controlLayout->addWidget(m_status, 1);
 
     m_results = new CrowdResultsPanel;
-    layOutWorkspace(this, dataPanel, 240, controls, m_results, {280, 1160});
+    m_comparisonStale = new StaleMarker(
+        tr("Comparison and Disagreements"), tr("Compare methods again to update them."), [this] {
+            return crowdProvenance(m_controller->labelsPath(), m_controller->goldPath(), options());
+        });
+    layOutWorkspace(this, dataPanel, 240, controls, withStaleMarker(m_comparisonStale, m_results),
+                    {280, 1160});
 
     m_exportLabels = new QAction(tr("Aggregated Labels…"), this);
     m_exportWorkers = new QAction(tr("Worker Reliability…"), this);
@@ -134,6 +140,8 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_components, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
     connect(m_seed, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
     connect(m_compare, &QPushButton::clicked, this, &CrowdWorkspace::compareMethods);
+    m_comparisonStale->watch(m_components);
+    m_comparisonStale->watch(m_seed);
 
     forwardControllerReports(m_controller, this);
     connect(m_controller, &CrowdController::taskStarted, this,
@@ -155,6 +163,7 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_controller, &CrowdController::dataLoaded, this, [this] {
         m_run.reset();
         m_results->clear();
+        m_comparisonStale->clearResult(); // the comparison went with the earlier data
         updateSummary();
         emit pathOpened(m_controller->labelsPath());
         emit documentTitleChanged(QFileInfo(m_controller->labelsPath()).fileName());
@@ -389,6 +398,8 @@ void CrowdWorkspace::compareMethods() {
         return;
     }
     m_results->startComparison(*m_controller->data());
+    m_comparisonStale->setResult(
+        crowdProvenance(m_controller->labelsPath(), m_controller->goldPath(), options()));
     m_results->setCurrentIndex(m_results->indexOf(m_results->comparisonTable()->parentWidget()));
     m_controller->compare(options());
 }

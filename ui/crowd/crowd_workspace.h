@@ -16,6 +16,7 @@ namespace cx::ui {
 
 class CrowdController;
 class CrowdResultsPanel;
+class StaleMarker;
 
 /// The Crowd workspace: aggregates crowdsourced labels (issue 11) with majority vote,
 /// Dawid–Skene EM (random restarts, majority-vote or spectral initialisation) and stagewise EM
@@ -75,6 +76,8 @@ public:
 
     CrowdController* controller() const { return m_controller; }
     CrowdResultsPanel* results() const { return m_results; }
+    /// Over the results: the inputs changed since Compare methods ran (hidden when none).
+    StaleMarker* comparisonMarker() const { return m_comparisonStale; }
     /// The result shown (null before the first fit).
     const std::optional<CrowdRun>& shownRun() const { return m_run; }
 
@@ -102,6 +105,7 @@ private:
     QAction* m_exportConvergence = nullptr;
     QAction* m_exportCmi = nullptr;
     std::optional<CrowdRun> m_run;
+    StaleMarker* m_comparisonStale = nullptr;
 };
 
 } // namespace cx::ui

@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_results_panel.h"
+#include "ui/framework/provenance.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -69,6 +70,7 @@ void CrowdWorkspace::clearSession() {
     m_controller->clear();
     m_run.reset();
     m_results->clear();
+    m_comparisonStale->clearResult();
     m_status->clear();
     m_summary->setText(tr("CSV or TSV with item, worker and label columns (any order, header "
                           "names such as question/worker/answer), and optionally a gold file "

@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         addWorkspace(workspace);
     }
     m_project = new ProjectSession(this, m_workspaces, [this] { return currentWorkspace(); });
+    m_project->setTitleProvider([this] { return sessionTitle(); });
     connect(m_project, &ProjectSession::changed, this, &MainWindow::updateTitle);
     connect(m_project, &ProjectSession::opened, this, [this](const QString& active) {
         if (Workspace* workspace = workspaceForKey(active)) {
@@ -252,6 +253,17 @@ void MainWindow::rebuildWorkspaceMenus() {
     }
     m_exportMenu->setEnabled(!workspace->exportActions().isEmpty());
     m_viewMenu->setEnabled(!workspace->viewActions().isEmpty());
+}
+
+QString MainWindow::sessionTitle() const {
+    QStringList parts;
+    for (const Workspace* workspace : m_workspaces) {
+        const QString document = m_documentTitles.value(workspace);
+        if (!document.isEmpty() && workspace->hasSessionData()) {
+            parts << workspace->title() + QStringLiteral(": ") + document;
+        }
+    }
+    return parts.join(QStringLiteral("; "));
 }
 
 void MainWindow::updateTitle() {

@@ -47,6 +47,9 @@ public:
     /// Returns false when there is none.
     bool setCurrentWorkspace(const QString& title);
     TaskProgressWidget* progressWidget() const { return m_progress; }
+    /// What is loaded, for a saved session's title: "Topics: reuters; Tree: tree; …", one entry
+    /// per workspace with data, from the titles the workspaces report (empty: nothing loaded).
+    QString sessionTitle() const;
 
     /// Opens the bundled demo session (resources/demo/demo.cxproj: a Topics and a Chromatin
     /// analysis), untitled so that Save asks where. Returns false (after reporting why) when it

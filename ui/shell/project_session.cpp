@@ -109,6 +109,7 @@ cx::Session ProjectSession::currentSession(const std::filesystem::path& target) 
     }
     session.file.clear(); // sections below are written relative to the target's folder
     session.active.clear();
+    session.title = m_titleProvider ? m_titleProvider().toStdString() : std::string();
     const Workspace* current = m_currentWorkspace ? m_currentWorkspace() : nullptr;
     for (Workspace* workspace : m_workspaces) {
         const std::string key = workspace->sessionKey().toStdString();

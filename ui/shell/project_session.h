@@ -76,6 +76,12 @@ public:
     /// A .cxproj file, or a pre-session analysis descriptor (.json naming "tracks" or "corpus").
     static bool isSessionFile(const QString& path);
 
+    /// What a saved session's "title" says: derived from what is loaded (MainWindow gives the
+    /// workspaces' document titles), never carried over from the file that was opened.
+    void setTitleProvider(std::function<QString()> provider) {
+        m_titleProvider = std::move(provider);
+    }
+
     static void setPromptHandler(PromptHandler handler);
     static void setLocateHandler(LocateHandler handler);
 
@@ -97,6 +103,7 @@ private:
     QWidget* m_window;
     QList<Workspace*> m_workspaces;
     std::function<Workspace*()> m_currentWorkspace;
+    std::function<QString()> m_titleProvider;
     QString m_file;
     bool m_demo = false;
     /// The file last opened (its unknown sections and keys are written back).

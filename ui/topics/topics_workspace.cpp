@@ -6,6 +6,7 @@
 #include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
+#include "ui/framework/provenance.h"
 #include "ui/topics/document_browser.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topics_analysis_panel.h"
@@ -35,6 +36,15 @@
 namespace cx::ui {
 
 namespace {
+
+/// The inputs the topics and charts come from that need Compute moments (the stale marker).
+Provenance topicsProvenance(const QString& corpus, const SelectionSpec& selection) {
+    Provenance provenance;
+    provenance.add(QObject::tr("corpus"), corpus)
+        .add(QObject::tr("foreground"), selection.foregroundRule)
+        .add(QObject::tr("background"), selection.backgroundDescription());
+    return provenance;
+}
 
 const QString kMainSplitterKey = QStringLiteral("topics.splitter.main");
 const QString kResultSplitterKey = QStringLiteral("topics.splitter.results");
@@ -81,8 +91,18 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_resultSplitter->setStretchFactor(1, 5);
     m_resultSplitter->setChildrenCollapsible(false);
     m_resultSplitter->setSizes({440, 520});
-    m_mainSplitter =
-        layOutWorkspace(this, m_dataPanel, 290, m_analysisPanel, m_resultSplitter, {350, 1100});
+    auto* stale =
+        new StaleMarker(tr("Topics and charts"), tr("Compute moments to update them."), [this] {
+            return topicsProvenance(m_controller->corpus().source, m_dataPanel->pendingSelection());
+        });
+    m_mainSplitter = layOutWorkspace(this, m_dataPanel, 290, m_analysisPanel,
+                                     withStaleMarker(stale, m_resultSplitter), {350, 1100});
+    connect(m_controller, &TopicsController::corpusChanged, stale, &StaleMarker::clearResult);
+    connect(m_controller, &TopicsController::engineChanged, stale,
+            [this, stale](const EngineState& engine) {
+                stale->setResult(topicsProvenance(m_controller->corpus().source, engine.selection));
+            });
+    connect(m_dataPanel, &TopicsDataPanel::selectionEdited, stale, &StaleMarker::refresh);
 
     m_exportChartAction = new QAction(tr("Export AUC &Chart (PNG/SVG/PDF)…"), this);
     m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));

@@ -12,6 +12,7 @@ TreeController::TreeController(QObject* parent)
                 if (!m_task.isCurrent(generation)) {
                     return;
                 }
+                m_rescoreJob.stop(); // it scored the previous analysis
                 m_analysis = analysis;
                 finishTask(TaskOutcome::Finished);
                 emit analysisReady(m_analysis);
@@ -19,7 +20,10 @@ TreeController::TreeController(QObject* parent)
     m_worker.start();
 }
 
-TreeController::~TreeController() { shutDown(); }
+TreeController::~TreeController() {
+    m_rescoreJob.stop();
+    shutDown();
+}
 
 bool TreeController::learn(const TreeLearnRequest& request) {
     const QString problem = treeSpecProblem(request.treeText, {});
@@ -38,7 +42,32 @@ bool TreeController::learn(const TreeLearnRequest& request) {
     return true;
 }
 
+void TreeController::rescorePromoters(const TreeLearnRequest& request) {
+    if (!m_analysis.isValid()) {
+        return;
+    }
+    const quint64 generation = m_rescoreJob.restart();
+    startJob(
+        m_rescorePool, m_rescoreJob, generation,
+        [analysis = m_analysis, request](const cx::CancelToken&) {
+            return TreeWorker::scorePromoters(analysis, request);
+        },
+        [this, request](std::vector<cx::PromoterF1Row> rows, const QString& error) {
+            if (!error.isEmpty()) {
+                emit errorOccurred(tr("Cannot score the promoters"), error);
+                rows.clear();
+            }
+            m_analysis.promoterF1 = std::move(rows);
+            m_analysis.request.tssPath = request.tssPath;
+            m_analysis.request.flank = request.flank;
+            m_analysis.request.promoterState = request.promoterState;
+            m_analysis.request.comparePerCell = request.comparePerCell;
+            emit promotersRescored();
+        });
+}
+
 void TreeController::clear() {
+    m_rescoreJob.stop();
     cancelTask();
     m_analysis = TreeAnalysis();
 }

@@ -20,6 +20,11 @@ public:
     /// tree text does not parse.
     bool learn(const TreeLearnRequest& request);
     const TreeAnalysis& analysis() const { return m_analysis; }
+    /// Scores the shown analysis' promoters again with `request`'s TSS file, flank and promoter
+    /// state (TreeWorker::scorePromoters on a pool; the newest call wins), without learning:
+    /// promotersRescored on success, errorOccurred and an empty table for an unreadable file.
+    void rescorePromoters(const TreeLearnRequest& request);
+    bool isRescoring() const { return m_rescoreJob.running; }
     /// Cancels a running run and forgets the analysis (File ▸ New).
     void clear();
     bool isIdle() const { return !isTaskRunning(); }
@@ -28,12 +33,16 @@ signals:
     void taskStarted(cx::ui::TreeTaskKind kind, const QString& description);
     void taskFinished(cx::ui::TreeTaskKind kind, cx::ui::TaskOutcome outcome);
     void analysisReady(const cx::ui::TreeAnalysis& analysis);
+    /// The analysis' promoter F1 rows and its request's TSS file, flank and promoter state changed.
+    void promotersRescored();
 
 protected:
     QString taskFailureTitle(TreeTaskKind kind) const override;
 
 private:
     TreeAnalysis m_analysis;
+    QThreadPool* m_rescorePool = createJobPool();
+    JobSlot m_rescoreJob;
 };
 
 } // namespace cx::ui

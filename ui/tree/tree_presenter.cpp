@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 
+#include <QObject>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -196,6 +198,36 @@ QString differingRegionsBed(const cx::MultiCellTracks& tracks,
     std::ostringstream out;
     cx::writeStateChangesBed(out, tracks, cx::stateChanges(segmentation, cell, 0), labels);
     return QString::fromStdString(out.str());
+}
+
+Provenance treeProvenance(const TreeLearnRequest& request) {
+    const cx::SpectralTreeOptions& options = request.options;
+    Provenance provenance;
+    provenance.addFiles(QObject::tr("cell-type tracks"), request.trackPaths)
+        .add(QObject::tr("tree"), request.treeText)
+        .add(QObject::tr("bin size"), request.binSize)
+        .add(QObject::tr("strict marks"),
+             request.strictMarks ? QObject::tr("on") : QObject::tr("off"))
+        .add(QObject::tr("K"), options.numStates)
+        .add(QObject::tr("decomposition"), QString::fromLatin1(cx::toString(options.decomposition)))
+        .add(QObject::tr("seed"), static_cast<qint64>(options.seed))
+        .add(QObject::tr("moment refit"),
+             options.momentFitSweeps < 0 ? QObject::tr("off")
+                                         : QObject::tr("%1 sweeps").arg(options.momentFitSweeps))
+        .add(QObject::tr("decode"), QString::fromLatin1(cx::toString(request.decode)))
+        .add(QObject::tr("per-cell HMMs"),
+             request.comparePerCell ? QObject::tr("on") : QObject::tr("off"))
+        .addFiles(QObject::tr("TSS file"), {request.tssPath})
+        .add(QObject::tr("flank"), request.flank)
+        .add(QObject::tr("promoter state"), request.promoterState > 0
+                                                ? QString::number(request.promoterState)
+                                                : QObject::tr("auto"));
+    return provenance;
+}
+
+QStringList promoterInputNames() {
+    return {QObject::tr("TSS file"), QObject::tr("flank"), QObject::tr("promoter state"),
+            QObject::tr("per-cell HMMs")};
 }
 
 } // namespace cx::ui

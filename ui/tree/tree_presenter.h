@@ -4,6 +4,7 @@
 // tests/ui/tree/test_tree_presenter.cpp.
 
 #include "ui/widgets/state_matrix_model.h"
+#include "ui/framework/provenance.h"
 #include "ui/tree/tree_types.h"
 
 #include <QColor>
@@ -68,5 +69,11 @@ QString differingRegionsBed(const cx::MultiCellTracks& tracks,
                             const cx::TreeSegmentation& segmentation, int cell,
                             const std::vector<std::string>& labels);
 
+/// The inputs a tree analysis comes from (for the stale marker): the tracks, the tree, every
+/// option of `request`, and the TSS file, flank and promoter state the promoter F1 table uses.
+Provenance treeProvenance(const TreeLearnRequest& request);
+/// The inputs of treeProvenance that only the promoter F1 table depends on (it is scored again
+/// from the existing segmentation when nothing else changed).
+QStringList promoterInputNames();
 
 } // namespace cx::ui

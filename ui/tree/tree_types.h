@@ -48,6 +48,9 @@ struct TreeAnalysis {
     std::shared_ptr<const cx::ChromatinData> trackData;
     SegmentationHandle runs;
     std::vector<cx::PromoterF1Row> promoterF1;
+    /// The per-cell baseline's states [cell][chrom][bin] when it was asked for (null otherwise),
+    /// kept so a new TSS file, flank or promoter state rescores without learning again.
+    std::shared_ptr<const std::vector<std::vector<std::vector<std::uint16_t>>>> perCellStates;
     double learnMs = 0;
     double decodeMs = 0;
 

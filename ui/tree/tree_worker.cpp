@@ -57,31 +57,47 @@ TreeAnalysis TreeWorker::analyse(const TreeLearnRequest& request, const cx::Canc
     analysis.trackData = combinedTrackData(*tracks);
     analysis.runs =
         combinedRuns(*analysis.segmentation, request.options.numStates, analysis.trackData);
-    if (!request.tssPath.isEmpty()) {
-        if (progress) {
-            progress(0.85, "Scoring promoters");
-        }
-        const cx::TssTruth truth =
-            cx::readTssTruth(request.tssPath.toStdString(), tracks->chroms, tracks->chromBins,
-                             tracks->binSize, request.flank);
-        const int k = request.options.numStates;
-        analysis.promoterF1 =
-            cx::scorePromoterCells(tracks->cells, analysis.segmentation->states, truth, k,
-                                   request.promoterState - 1, "spectral-tree");
-        if (request.comparePerCell) {
-            const cx::PerCellHmmResult perCell = cx::perCellSpectralHmms(
-                *tracks, k, request.options.decomposition, request.options.seed, cancel);
-            for (cx::PromoterF1Row& row :
-                 cx::scorePromoterCells(tracks->cells, perCell.states, truth, k, -1, "per-cell")) {
-                analysis.promoterF1.push_back(std::move(row));
-            }
-        }
-    }
     analysis.tracks = std::move(tracks);
+    if (request.comparePerCell && !request.tssPath.isEmpty()) {
+        if (progress) {
+            progress(0.85, "Learning the per-cell baseline");
+        }
+        auto perCell =
+            cx::perCellSpectralHmms(*analysis.tracks, request.options.numStates,
+                                    request.options.decomposition, request.options.seed, cancel);
+        analysis.perCellStates =
+            std::make_shared<const std::vector<std::vector<std::vector<std::uint16_t>>>>(
+                std::move(perCell.states));
+    }
+    if (progress && !request.tssPath.isEmpty()) {
+        progress(0.95, "Scoring promoters");
+    }
+    analysis.promoterF1 = scorePromoters(analysis, request);
     if (progress) {
         progress(1.0, "Done");
     }
     return analysis;
+}
+
+std::vector<cx::PromoterF1Row> TreeWorker::scorePromoters(const TreeAnalysis& analysis,
+                                                          const TreeLearnRequest& request) {
+    std::vector<cx::PromoterF1Row> rows;
+    if (request.tssPath.isEmpty() || !analysis.tracks || !analysis.segmentation) {
+        return rows;
+    }
+    const cx::MultiCellTracks& tracks = *analysis.tracks;
+    const cx::TssTruth truth = cx::readTssTruth(request.tssPath.toStdString(), tracks.chroms,
+                                                tracks.chromBins, tracks.binSize, request.flank);
+    const int k = analysis.request.options.numStates;
+    rows = cx::scorePromoterCells(tracks.cells, analysis.segmentation->states, truth, k,
+                                  request.promoterState - 1, "spectral-tree");
+    if (request.comparePerCell && analysis.perCellStates) {
+        for (cx::PromoterF1Row& row : cx::scorePromoterCells(tracks.cells, *analysis.perCellStates,
+                                                             truth, k, -1, "per-cell")) {
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
 }
 
 void TreeWorker::learn(quint64 generation, const TreeLearnRequest& request,

@@ -19,6 +19,12 @@ public:
     static TreeAnalysis analyse(const TreeLearnRequest& request, const cx::CancelToken& cancel,
                                 const cx::ProgressFn& progress);
 
+    /// The promoter F1 rows of `analysis` (its tracks and states, and the per-cell baseline's when
+    /// kept) against `request`'s TSS file, flank and promoter state; empty without a TSS file.
+    /// \throws cx::InputError for an unreadable TSS file.
+    static std::vector<cx::PromoterF1Row> scorePromoters(const TreeAnalysis& analysis,
+                                                         const TreeLearnRequest& request);
+
 signals:
     void learned(quint64 generation, const cx::ui::TreeAnalysis& analysis);
 };

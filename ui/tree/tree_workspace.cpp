@@ -8,6 +8,7 @@
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
+#include "ui/framework/provenance.h"
 #include "ui/framework/workspace_support.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
@@ -34,6 +35,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -175,7 +178,9 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_f1Table->horizontalHeader()->setStretchLastSection(true);
     m_f1Table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tabs->addTab(m_f1Table, tr("Promoter F1"));
-    layOutWorkspace(this, dataPanel, 230, controls, m_tabs, {280, 1160});
+    m_stale = new StaleMarker(tr("Results below"), tr("Learn again to update them."),
+                              [this] { return treeProvenance(currentRequest()); });
+    layOutWorkspace(this, dataPanel, 230, controls, withStaleMarker(m_stale, m_tabs), {280, 1160});
 
     m_exportChanges = new QAction(tr("Regions Differing from the Root (BED)…"), this);
     m_exportF1 = new QAction(tr("Promoter F1 Table…"), this);
@@ -247,6 +252,13 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
                 emit settledChanged();
             });
     connect(m_controller, &TreeController::analysisReady, this, &TreeWorkspace::showAnalysis);
+    connect(m_controller, &TreeController::promotersRescored, this, &TreeWorkspace::showPromoterF1);
+    for (QWidget* input : std::initializer_list<QWidget*>{
+             m_states, m_decomposition, m_seed, m_decode, m_flank, m_promoterState, m_perCell,
+             m_momentFit, m_strictMarks, m_treeEdit}) {
+        m_stale->watch(input);
+    }
+    connect(m_stale, &StaleMarker::staleChanged, this, &TreeWorkspace::inputsChanged);
     forwardControllerReports(m_controller, this);
     connect(m_trackView, &SegmentationTrackView::rangeChanged, this,
             [this] { emit sessionStateChanged(); });
@@ -298,9 +310,16 @@ void TreeWorkspace::openTracks(const QStringList& paths) {
             return;
         }
     }
-    m_trackPaths.clear();
+    QStringList opened;
     for (const QString& path : paths) {
-        m_trackPaths << QFileInfo(path).absoluteFilePath();
+        opened << QFileInfo(path).absoluteFilePath();
+    }
+    // The TSS file belongs to the data it was opened with: other cell types drop it.
+    const bool replacing = !m_trackPaths.isEmpty() && opened != m_trackPaths;
+    m_trackPaths = opened;
+    if (replacing && !m_tssPath.isEmpty()) {
+        setTssFile({});
+        m_tssLabel->setText(tr("No TSS file for these cell types: open one for promoter F1."));
     }
     m_cells = cellsOfTrackFiles(files);
     m_catalog.reset();
@@ -313,7 +332,10 @@ void TreeWorkspace::openTracks(const QStringList& paths) {
     } else {
         treeTextEdited();
     }
+    m_stale->refresh();
     emit pathsOpened(m_trackPaths);
+    emit documentTitleChanged(m_trackPaths.size() == 1 ? QFileInfo(m_trackPaths.front()).fileName()
+                                                       : tr("%1 cell types").arg(m_cells.size()));
     emit sessionStateChanged();
 }
 
@@ -321,7 +343,26 @@ void TreeWorkspace::setTssFile(const QString& path) {
     m_tssPath = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     m_tssLabel->setText(m_tssPath.isEmpty() ? tr("No TSS file: no promoter F1.")
                                             : QFileInfo(m_tssPath).fileName());
+    m_stale->refresh();
     emit sessionStateChanged();
+}
+
+void TreeWorkspace::inputsChanged() {
+    const TreeAnalysis& result = analysis();
+    const QStringList changed = m_stale->changedNames();
+    if (!result.isValid() || changed.isEmpty() || m_controller->isTaskRunning()) {
+        return;
+    }
+    const QStringList promoterInputs = promoterInputNames();
+    const bool onlyPromoterInputs =
+        std::all_of(changed.begin(), changed.end(),
+                    [&](const QString& name) { return promoterInputs.contains(name); });
+    const TreeLearnRequest request = currentRequest();
+    const bool perCellKept = !request.comparePerCell || result.perCellStates != nullptr;
+    if (onlyPromoterInputs && perCellKept &&
+        request.promoterState <= result.request.options.numStates) {
+        m_controller->rescorePromoters(request); // cheap: the segmentation stays
+    }
 }
 
 void TreeWorkspace::setTreeText(const QString& text) {
@@ -403,7 +444,7 @@ void TreeWorkspace::cancelTask() { m_controller->cancelTask(); }
 
 bool TreeWorkspace::isSettled() const {
     return m_controller->analysis().isValid() && !m_controller->isTaskRunning() &&
-           !m_pendingSection.has_value();
+           !m_controller->isRescoring() && !m_pendingSection.has_value();
 }
 
 const TreeAnalysis& TreeWorkspace::analysis() const { return m_controller->analysis(); }

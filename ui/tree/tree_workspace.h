@@ -22,6 +22,7 @@ namespace cx::ui {
 
 class HeatmapView;
 class SegmentationTrackView;
+class StaleMarker;
 class StateMatrixModel;
 class TreeController;
 class TreeDiagramView;
@@ -79,6 +80,9 @@ public:
     SegmentationTrackView* trackView() const { return m_trackView; }
     TreeDiagramView* diagram() const { return m_diagram; }
     QTableWidget* promoterTable() const { return m_f1Table; }
+    QLabel* tssLabel() const { return m_tssLabel; }
+    /// Over the results: which inputs changed since the shown tree was learnt (hidden when none).
+    StaleMarker* staleMarker() const { return m_stale; }
     QSpinBox* statesSpin() const { return m_states; }
     /// BED of the regions where `cell` differs from the root (empty for the root or no result).
     QString differingRegionsText(const QString& cell) const;
@@ -94,6 +98,10 @@ private:
     int momentFitSweeps() const;
     void treeTextEdited();
     void showAnalysis(const TreeAnalysis& analysis);
+    void showPromoterF1();
+    /// An input changed: the promoter F1 table is scored again when only its own inputs (TSS
+    /// file, flank, promoter state) changed; otherwise the stale marker says what changed.
+    void inputsChanged();
     void refreshStateViews();
     void updateSummary();
     cx::TreeSection currentSection() const;
@@ -132,6 +140,7 @@ private:
     QAction* m_exportChanges = nullptr;
     QAction* m_exportF1 = nullptr;
     QAction* m_exportTree = nullptr;
+    StaleMarker* m_stale = nullptr;
 };
 
 } // namespace cx::ui

@@ -1,6 +1,7 @@
 // TreeWorkspace: showing a learnt tree — the shared state catalogue, per-cell heatmaps, the
 // stacked segmentation tracks with the lanes of regions differing from the root, the F1 table.
 #include "ui/tree/tree_workspace.h"
+#include "ui/framework/provenance.h"
 
 #include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_controller.h"
@@ -59,8 +60,9 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
         m_heatmaps << view;
         m_emissionModels << model;
     }
-    refreshStateViews();
+    // The data first: setData forgets the segmentation, which refreshStateViews then sets.
     m_trackView->setData(result.trackData);
+    refreshStateViews();
     QVector<TrackLane> lanes;
     for (size_t v = 1; v < result.tree.names.size(); ++v) {
         TrackLane lane;
@@ -72,6 +74,24 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
     }
     m_trackView->setLanes(lanes);
 
+    showPromoterF1();
+    if (m_pendingSection) {
+        const cx::TreeSection section = *m_pendingSection;
+        m_pendingSection.reset();
+        applyViewState(section);
+    } else if (selectedCell().isEmpty() || result.tree.find(selectedCell().toStdString()) < 0) {
+        selectCell(QString::fromStdString(result.tree.names.size() > 1 ? result.tree.names[1]
+                                                                       : result.tree.names[0]));
+    } else {
+        selectCell(selectedCell());
+    }
+    updateSummary();
+    emit sessionStateChanged();
+    emit settledChanged();
+}
+
+void TreeWorkspace::showPromoterF1() {
+    const TreeAnalysis& result = analysis();
     m_f1Table->setRowCount(0);
     const QStringList labels = stateLabels();
     for (const cx::PromoterF1Row& row : result.promoterF1) {
@@ -89,19 +109,7 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
         }
     }
     m_exportF1->setEnabled(!result.promoterF1.empty());
-    if (m_pendingSection) {
-        const cx::TreeSection section = *m_pendingSection;
-        m_pendingSection.reset();
-        applyViewState(section);
-    } else if (selectedCell().isEmpty() || result.tree.find(selectedCell().toStdString()) < 0) {
-        selectCell(QString::fromStdString(result.tree.names.size() > 1 ? result.tree.names[1]
-                                                                       : result.tree.names[0]));
-    } else {
-        selectCell(selectedCell());
-    }
-    updateSummary();
-    emit sessionStateChanged();
-    emit settledChanged();
+    m_stale->setResult(treeProvenance(result.request));
 }
 
 void TreeWorkspace::refreshStateViews() {

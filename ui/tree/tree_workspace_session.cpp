@@ -1,6 +1,7 @@
 // TreeWorkspace: its section of a project session (.cxproj): tracks, tree, parameters, TSS
 // file, the selected cell, the segmentation region and the state names.
 #include "ui/tree/tree_workspace.h"
+#include "ui/framework/provenance.h"
 
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
@@ -77,9 +78,9 @@ void TreeWorkspace::openSection(const cx::TreeSection& section) {
                           section.compare.end());
     m_strictMarks->setChecked(section.strictMarks);
     m_momentFit->setChecked(section.momentFit >= 0);
-    setTssFile(QString::fromStdString(section.tss.string()));
     m_treeEdit->setText(QString::fromStdString(section.tree));
     openTracks(paths);
+    setTssFile(QString::fromStdString(section.tss.string())); // after the tracks it belongs to
     setTreeText(QString::fromStdString(section.tree));
     m_catalog.reset();
     m_pendingSection = section;
@@ -121,6 +122,7 @@ void TreeWorkspace::clearSession() {
     m_trackView->setLanes({});
     m_trackView->setData(nullptr);
     m_f1Table->setRowCount(0);
+    m_stale->clearResult();
     m_dataSummary->setText(tr("Open a folder of cell types (ChromHMM binarized tracks)."));
     setTssFile({});
     m_sessionBase = cx::TreeSection();
@@ -129,6 +131,7 @@ void TreeWorkspace::clearSession() {
     m_tssPath.clear();
     m_treeEdit->clear();
     treeTextEdited();
+    emit documentTitleChanged(QString());
     emit sessionStateChanged();
 }
 

@@ -1,0 +1,97 @@
+// Crowd journeys (issue 23, finding 6): after Compare methods on the demo's crowd, loading
+// another crowd leaves no count of the old data on the Disagreements tab, and a parameter
+// changed after the comparison marks it.
+#include "journey_support.h"
+
+#include "ui/crowd/crowd_controller.h"
+#include "ui/crowd/crowd_results_panel.h"
+#include "ui/crowd/crowd_workspace.h"
+#include "ui/framework/provenance.h"
+
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+
+namespace cx::ui::journeys {
+namespace {
+
+QPushButton* compareButton(const CrowdWorkspace* crowd) {
+    for (QPushButton* button : crowd->findChildren<QPushButton*>()) {
+        if (button->text() == QLatin1String("Compare methods")) {
+            return button;
+        }
+    }
+    return nullptr;
+}
+
+QString disagreementsTab(const CrowdWorkspace* crowd) {
+    return tabText(crowd->results(), crowd->results()->disagreementTable());
+}
+
+/// Compare methods, as the button does, and wait for the Disagreements tab's count.
+void compareMethods(CrowdWorkspace* crowd) {
+    QPushButton* compare = compareButton(crowd);
+    ASSERT_NE(compare, nullptr);
+    ASSERT_TRUE(compare->isEnabled());
+    compare->click();
+    ASSERT_TRUE(waitUntil(
+        [&] { return disagreementsTab(crowd).contains(QLatin1Char('(')) && crowd->isSettled(); }));
+}
+
+} // namespace
+
+TEST(CrowdJourneys, AnotherCrowdClearsTheDisagreementCount) {
+    QTemporaryDir folder;
+    JourneyWindow journey;
+    journey.window.openPath(demoSubset(folder, {QStringLiteral("crowd")}));
+    auto* crowd = journey.workspace<CrowdWorkspace>();
+    ASSERT_TRUE(settleAll(journey.window)) << journey.errorText().toStdString();
+    compareMethods(crowd);
+    const int demoCount = crowd->results()->disagreementTable()->rowCount();
+    EXPECT_EQ(disagreementsTab(crowd), QStringLiteral("Disagreements (%1)").arg(demoCount));
+    EXPECT_FALSE(crowd->comparisonMarker()->isVisibleTo(crowd));
+
+    // K changed after the comparison: the fit follows, the comparison is marked.
+    QSpinBox* k = nullptr;
+    for (QSpinBox* spin : crowd->findChildren<QSpinBox*>()) {
+        if (spin->specialValueText() == QLatin1String("classes")) {
+            k = spin;
+        }
+    }
+    ASSERT_NE(k, nullptr);
+    k->setValue(3);
+    EXPECT_TRUE(crowd->comparisonMarker()->isVisibleTo(crowd));
+    EXPECT_EQ(crowd->comparisonMarker()->changedNames(), QStringList{QStringLiteral("K")});
+    EXPECT_TRUE(crowd->comparisonMarker()->text().contains(QLatin1String("classes → 3")))
+        << crowd->comparisonMarker()->text().toStdString();
+    k->setValue(0); // back to what the comparison used: up to date again
+    EXPECT_FALSE(crowd->comparisonMarker()->isStale());
+    ASSERT_TRUE(settleAll(journey.window));
+
+    // Another crowd (a Snow et al. layout, like RTE): no count or rows of the bluebird data.
+    crowd->openFiles(testData(QStringLiteral("crowd/snow_style.tsv")), QString());
+    ASSERT_TRUE(waitUntil([&] {
+        return crowd->isSettled() &&
+               crowd->controller()->labelsPath().endsWith(QLatin1String("snow_style.tsv"));
+    })) << journey.errorText().toStdString();
+    EXPECT_EQ(disagreementsTab(crowd), QStringLiteral("Disagreements"));
+    EXPECT_EQ(crowd->results()->disagreementTable()->rowCount(), 0);
+    EXPECT_EQ(crowd->results()->comparisonTable()->rowCount(), 0);
+    EXPECT_FALSE(crowd->comparisonMarker()->isVisibleTo(crowd));
+
+    // Compare on the new data: the count is that of the new table.
+    compareMethods(crowd);
+    EXPECT_EQ(disagreementsTab(crowd), QStringLiteral("Disagreements (%1)")
+                                           .arg(crowd->results()->disagreementTable()->rowCount()));
+
+    // A file that cannot be read: reported; the loaded crowd and its comparison stay, unmarked.
+    const QString before = disagreementsTab(crowd);
+    crowd->openFiles(testData(QStringLiteral("crowd/ragged.csv")), QString());
+    ASSERT_TRUE(waitUntil([&] { return !journey.errors.messages.isEmpty(); }));
+    EXPECT_TRUE(journey.errors.messages.front().contains(QLatin1String("ragged.csv")));
+    ASSERT_TRUE(waitUntil([&] { return !crowd->controller()->isBusy(); }));
+    EXPECT_EQ(disagreementsTab(crowd), before);
+    EXPECT_FALSE(crowd->comparisonMarker()->isStale());
+}
+
+} // namespace cx::ui::journeys
