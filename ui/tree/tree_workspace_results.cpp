@@ -88,6 +88,7 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
             m_f1Table->setItem(r, c, new QTableWidgetItem(cells[c]));
         }
     }
+    m_f1Table->resizeColumnsToContents(); // names whole; F1, the last column, takes the rest
     m_exportF1->setEnabled(!result.promoterF1.empty());
     if (m_pendingSection) {
         const cx::TreeSection section = *m_pendingSection;
