@@ -5,6 +5,7 @@
 #include "ui/widgets/state_matrix_model.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/panel_row.h"
 #include "ui/views/segmentation_track_view.h"
 
 #include <QComboBox>
@@ -86,6 +87,7 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     weightsLayout->addWidget(m_weightsTitle);
     m_weightsChart = new StateWeightsChartView(weightsBox);
     m_weightsChart->setMessage(tr("Needs a background (tick foreground regions)"));
+    m_weightsChart->setMinimumHeight(150);
     weightsLayout->addWidget(m_weightsChart, 1);
     m_enrichmentView = new HeatmapView(this);
     m_enrichmentView->setObjectName(QStringLiteral("enrichmentHeatmap"));
@@ -105,14 +107,14 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_transitionView->setMaximumCellSize(QSizeF(36, 26));
     m_transitionView->setRowLabelsEditable(true);
     m_transitionView->setPlaceholder(tr("Transitions between the foreground-specific states."));
-    m_middleSplitter = new QSplitter(Qt::Horizontal, this);
-    m_middleSplitter->addWidget(weightsBox);
-    m_middleSplitter->addWidget(m_enrichmentView);
-    m_middleSplitter->addWidget(m_transitionView);
-    m_middleSplitter->setChildrenCollapsible(false);
-    m_middleSplitter->setStretchFactor(0, 4);
-    m_middleSplitter->setStretchFactor(1, 4);
-    m_middleSplitter->setStretchFactor(2, 3);
+    // Side by side when there is room for each (the weights plot ≥ 200 px beside its legend,
+    // the heatmaps' state names whole), else one tab each (a 1024 px window).
+    m_middle = new PanelRow(this);
+    m_middle->setObjectName(QStringLiteral("middleRow"));
+    m_middle->addPanel(weightsBox, tr("State weights vs γ"), 440, 4);
+    m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 380, 4);
+    m_middle->addPanel(m_transitionView, tr("Transitions"), 320, 3);
+    m_middleSplitter = m_middle->splitter();
     m_middleSplitter->setSizes({380, 420, 320});
 
     // Bottom: the segmentation.
@@ -161,7 +163,7 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     segmentationLayout->addWidget(m_scroll);
 
     addWidget(pair);
-    addWidget(m_middleSplitter);
+    addWidget(m_middle);
     addWidget(segmentation);
     setChildrenCollapsible(false);
     setStretchFactor(0, 5);

@@ -10,6 +10,7 @@ class QScrollBar;
 namespace cx::ui {
 
 class HeatmapView;
+class PanelRow;
 class SegmentationTrackView;
 class StateMatrixModel;
 class StateWeightsChartView;
@@ -31,7 +32,10 @@ public:
     HeatmapView* enrichmentView() const { return m_enrichmentView; }
     StateWeightsChartView* weightsChart() const { return m_weightsChart; }
     SegmentationTrackView* trackView() const { return m_trackView; }
+    /// The middle row's side-by-side arrangement (empty while the row is tabbed).
     QSplitter* middleSplitter() const { return m_middleSplitter; }
+    /// The middle row: weights vs γ, enrichment, transitions; tabbed when narrow.
+    PanelRow* middleRow() const { return m_middle; }
 
     /// The chromosome choice (shown only for several chromosomes).
     void setChromosomes(const QStringList& chromosomes);
@@ -53,6 +57,7 @@ private:
     SegmentationTrackView* m_trackView = nullptr;
     QLabel* m_weightsTitle = nullptr;
     QSplitter* m_middleSplitter = nullptr;
+    PanelRow* m_middle = nullptr;
     QComboBox* m_chromosome = nullptr;
     QLabel* m_rangeLabel = nullptr;
     QScrollBar* m_scroll = nullptr;

@@ -13,6 +13,7 @@
 #include "ui/chromatin/annotation_list_model.h"
 #include "ui/widgets/state_matrix_model.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/panel_row.h"
 #include "ui/views/segmentation_track_view.h"
 #include "ui/chromatin/chromatin_analysis.h"
 #include "ui/chromatin/chromatin_controller.h"
@@ -86,7 +87,8 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : SectionedWorkspace(par
             &ChromatinWorkspace::exportSegmentationBed);
 
     m_mainSplitter =
-        layOutWorkspace(this, m_dataPanel, 270, m_analysisPanel, m_results, {310, 1130});
+        layOutWorkspace(this, m_dataPanel, 270, m_analysisPanel,
+                        verticalScrollArea(m_results), {280, 1160});
 
     // The region choice is applied shortly after the last check box click: the moment pass
     // is fast, but several clicks in a row should start it once.

@@ -262,8 +262,9 @@ void CrowdResultsPanel::showCmi(const cx::CrowdLabels& data, const CrowdRun& run
         const int i = order[static_cast<size_t>(r)];
         const bool informative = result.workers[static_cast<size_t>(i)].informative &&
                                  !result.informativeOrder.empty();
-        content.rowLabels << QString::fromStdString(data.workerNames[static_cast<size_t>(i)]);
-        content.columnLabels << QString::number(r + 1);
+        const QString worker = QString::fromStdString(data.workerNames[static_cast<size_t>(i)]);
+        content.rowLabels << worker;
+        content.columnLabels << worker; // the same workers, in the same order
         content.rowColours << (informative ? kInformativeColour : kOtherColour);
         content.rowNotes << (informative ? tr("in the informative set") : QString());
         for (int c = 0; c < shown; ++c) {

@@ -59,7 +59,9 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     dataLayout->addStretch(1);
 
     auto* controls = new QWidget;
-    auto* controlLayout = new QHBoxLayout(controls);
+    auto* controlRows = new QVBoxLayout(controls);
+    auto* controlLayout = new QHBoxLayout;
+    controlRows->addLayout(controlLayout);
     m_method = new QComboBox(controls);
     for (cx::CrowdMethod method : cx::allCrowdMethods()) {
         m_method->addItem(crowdMethodLabel(method), static_cast<int>(method));
@@ -87,9 +89,14 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     controlLayout->addWidget(fieldLabel(tr("Seed"), m_seed, controls));
     controlLayout->addWidget(m_seed);
     controlLayout->addWidget(m_compare);
+    controlLayout->addStretch(1);
+    // The run summary under the parameters, as wide as the results (a column beside them
+    // wraps into many short lines at 1024 px).
     m_status = new QLabel(controls);
+    m_status->setObjectName(QStringLiteral("runSummary"));
     m_status->setWordWrap(true);
-    controlLayout->addWidget(m_status, 1);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    controlRows->addWidget(m_status);
 
     m_results = new CrowdResultsPanel;
     m_comparisonStale = new StaleMarker(

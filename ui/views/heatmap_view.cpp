@@ -22,6 +22,7 @@ namespace {
 constexpr double kMargin = 8;
 constexpr double kSwatch = 9;
 constexpr double kLabelAngle = 50; // degrees: column labels rise to the right
+constexpr double kSmallestCell = 10; // narrowest cell: the colour still reads
 const QColor kTextColour(0x22, 0x27, 0x2e);
 const QColor kMutedColour(0x7a, 0x83, 0x8c);
 const QColor kPositiveColour(0x1f, 0x5f, 0xa8);
@@ -40,11 +41,18 @@ struct HeaderExtents {
     double rowLabelWidth = 0;
     double columnLabelWidth = 0;
 };
-HeaderExtents headerExtents(const QAbstractItemModel& model, const QFontMetricsF& labels) {
+HeaderExtents headerExtents(const QAbstractItemModel& model, const QFont& labelFont) {
+    const QFontMetricsF labels(labelFont);
+    QFont italic = labelFont; // dimmed rows' names are drawn in italics (paintInto)
+    italic.setItalic(true);
+    const QFontMetricsF dimmed(italic);
     HeaderExtents out;
     for (int r = 0; r < model.rowCount(); ++r) {
-        out.rowLabelWidth = std::max(
-            out.rowLabelWidth, labels.horizontalAdvance(model.headerData(r, Qt::Vertical).toString()));
+        const QString name = model.headerData(r, Qt::Vertical).toString();
+        const bool isDimmed =
+            model.headerData(r, Qt::Vertical, StateMatrixModel::DimmedRole).toBool();
+        out.rowLabelWidth = std::max(out.rowLabelWidth, (isDimmed ? dimmed : labels)
+                                                            .horizontalAdvance(name) + 1);
     }
     for (int c = 0; c < model.columnCount(); ++c) {
         out.columnLabelWidth =
@@ -52,6 +60,22 @@ HeaderExtents headerExtents(const QAbstractItemModel& model, const QFontMetricsF
                      labels.horizontalAdvance(model.headerData(c, Qt::Horizontal).toString()));
     }
     return out;
+}
+
+/// Width of the row labels' column (swatch and name; `wanted` shows every name whole) in a
+/// view `viewWidth` wide with `available` for labels and cells: names whole unless that
+/// squeezes the cells below their smallest width (kSmallestCell), or below the width that shows a
+/// value when the cells would show values with the labels at 34 % of the view; at least 34 %
+/// of the view (and 90 px) when the names need it.
+double rowLabelColumnWidth(double wanted, double viewWidth, double available, int columns) {
+    constexpr double kValueCell = 32;
+    const double cap = std::max(90.0, viewWidth * 0.34);
+    if (wanted <= cap) {
+        return wanted;
+    }
+    const bool valuesFitAtCap = (available - cap) / columns >= kValueCell;
+    const double room = available - columns * (valuesFitAtCap ? kValueCell : kSmallestCell);
+    return std::clamp(room, cap, wanted);
 }
 
 QString weightText(double weight) {
@@ -142,10 +166,8 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
     if (rows == 0 || columns == 0) {
         return layout;
     }
-    const HeaderExtents header = headerExtents(*m_model, labels);
-    double labelWidth = header.rowLabelWidth;
+    const HeaderExtents header = headerExtents(*m_model, labelFont);
     const double columnLabelWidth = header.columnLabelWidth;
-    labelWidth = std::min(labelWidth + kSwatch + 12, std::max(90.0, area.width() * 0.34));
     const double angle = qDegreesToRadians(kLabelAngle);
     const double columnLabelHeight =
         columnLabelWidth * std::sin(angle) + labels.height() * std::cos(angle) + 6;
@@ -155,10 +177,13 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
     // The last column label leans right, past the matrix: keep room for it.
     const double overhang =
         std::max(0.0, columnLabelWidth * std::cos(angle) - weightWidth - 6) + kMargin;
+    const double labelWidth =
+        rowLabelColumnWidth(header.rowLabelWidth + kSwatch + 12, area.width(),
+                            area.width() - kMargin - weightWidth - overhang, columns);
 
     const double availableWidth = area.width() - kMargin - labelWidth - weightWidth - overhang;
     const double availableHeight = area.bottom() - top - columnLabelHeight - legendHeight - 6;
-    layout.cellWidth = std::clamp(availableWidth / columns, 12.0, m_maxCell.width());
+    layout.cellWidth = std::clamp(availableWidth / columns, kSmallestCell, m_maxCell.width());
     layout.cellHeight = std::clamp(availableHeight / rows, 11.0, m_maxCell.height());
     const double left = area.left() + kMargin;
     const double matrixTop = top + columnLabelHeight;
@@ -196,7 +221,7 @@ QSizeF HeatmapView::figureSize() const {
     if (rows == 0 || columns == 0) {
         return QSizeF(journalWidthFor(needed), top + 80);
     }
-    const HeaderExtents header = headerExtents(*m_model, labels);
+    const HeaderExtents header = headerExtents(*m_model, labelFont);
     double labelWidth = header.rowLabelWidth;
     const double columnLabelWidth = header.columnLabelWidth;
     labelWidth += kSwatch + 12;
@@ -216,10 +241,11 @@ QSizeF HeatmapView::figureSize() const {
                        kMargin + labelWidth + columns * preferredCell + weightWidth + overhang,
                        labelWidth / 0.34});
     const double width = journalWidthFor(needed);
-    const double shownLabelWidth = std::min(labelWidth, std::max(90.0, width * 0.34));
+    const double shownLabelWidth = rowLabelColumnWidth(
+        labelWidth, width, width - kMargin - weightWidth - overhang, columns);
     const double cellWidth =
-        std::clamp((width - kMargin - shownLabelWidth - weightWidth - overhang) / columns, 12.0,
-                   m_maxCell.width());
+        std::clamp((width - kMargin - shownLabelWidth - weightWidth - overhang) / columns,
+                   kSmallestCell, m_maxCell.width());
     // Rows a little flatter than the cells are wide, within the view's largest cell, and all
     // rows on one page.
     const double fixed = top + columnLabelHeight + legendHeight + 6 + kMargin;
@@ -237,7 +263,23 @@ QSize HeatmapView::sizeHint() const {
 }
 
 QSize HeatmapView::minimumSizeHint() const {
-    return QSize(260, 180);
+    // High enough for every row at 14 px under the slanted column labels, with the title and
+    // the colour legend (the layout's quantities; computeLayout).
+    const int rows = m_model ? m_model->rowCount() : 0;
+    const int columns = m_model ? m_model->columnCount() : 0;
+    if (rows == 0 || columns == 0) {
+        return QSize(260, 180);
+    }
+    const QFont labelFont = scaledFont(font(), 8.5);
+    const QFontMetricsF labels(labelFont);
+    const QFontMetricsF titles(scaledFont(font(), 9.5, true));
+    const double angle = qDegreesToRadians(kLabelAngle);
+    const double columnLabelHeight = headerExtents(*m_model, labelFont).columnLabelWidth *
+                                         std::sin(angle) +
+                                     labels.height() * std::cos(angle) + 6;
+    const double height = 4 + (m_title.isEmpty() ? 0 : titles.height() + 6) + columnLabelHeight +
+                          rows * 14.0 + labels.height() * 2 + 16 + 6;
+    return QSize(260, std::max(180, static_cast<int>(std::ceil(height))));
 }
 
 QRectF HeatmapView::cellRect(int row, int column) const {
@@ -257,6 +299,20 @@ QRectF HeatmapView::rowLabelRect(int row) const {
     }
     return QRectF(layout.labels.left(), layout.labels.top() + row * layout.cellHeight,
                   layout.labels.width(), layout.cellHeight);
+}
+
+bool HeatmapView::rowLabelElided(int row) const {
+    const QRectF label = rowLabelRect(row);
+    if (label.isNull()) {
+        return false;
+    }
+    // The name's rectangle of paintInto; dimmed rows are drawn in italics.
+    QFont nameFont = scaledFont(font(), 8.5);
+    nameFont.setItalic(
+        m_model->headerData(row, Qt::Vertical, StateMatrixModel::DimmedRole).toBool());
+    const QString name = m_model->headerData(row, Qt::Vertical).toString();
+    const double width = label.adjusted(kSwatch + 6, 0, -6, 0).width();
+    return QFontMetricsF(nameFont).elidedText(name, Qt::ElideRight, width) != name;
 }
 
 QPoint HeatmapView::cellAt(const QPointF& position) const {

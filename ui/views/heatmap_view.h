@@ -53,6 +53,8 @@ public:
     /// Geometry in widget coordinates (tests, editing).
     QRectF cellRect(int row, int column) const;
     QRectF rowLabelRect(int row) const;
+    /// Whether row `row`'s name is shortened with "…" at the view's current size.
+    bool rowLabelElided(int row) const;
     /// (row, column) under `position`; column −1 on a row label; (−1, −1) elsewhere.
     QPoint cellAt(const QPointF& position) const;
     /// Opens the inline name editor on `row` (what a double-click on the label does).
