@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -108,12 +109,18 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_middleSplitter = new QSplitter(Qt::Horizontal, this);
     m_middleSplitter->addWidget(weightsBox);
     m_middleSplitter->addWidget(m_enrichmentView);
+    m_neighborhoodTabs = new QTabWidget(this);
+    m_neighborhoodTabs->setObjectName(QStringLiteral("neighborhoodTabs"));
+    m_neighborhoodTabs->setDocumentMode(true);
+    m_neighborhoodTabs->hide(); // shown with the first anchor file's table
+    m_middleSplitter->addWidget(m_neighborhoodTabs);
     m_middleSplitter->addWidget(m_transitionView);
     m_middleSplitter->setChildrenCollapsible(false);
     m_middleSplitter->setStretchFactor(0, 4);
     m_middleSplitter->setStretchFactor(1, 4);
-    m_middleSplitter->setStretchFactor(2, 3);
-    m_middleSplitter->setSizes({380, 420, 320});
+    m_middleSplitter->setStretchFactor(2, 4);
+    m_middleSplitter->setStretchFactor(3, 3);
+    m_middleSplitter->setSizes({380, 420, 420, 320});
 
     // Bottom: the segmentation.
     auto* segmentation = new QWidget(this);

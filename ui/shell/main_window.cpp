@@ -148,6 +148,7 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
     QAction* newSession = file->addAction(tr("&New Session"), this, [this] {
         m_project->newSession();
     });
@@ -165,7 +166,7 @@ void MainWindow::createMenus() {
         }
     });
     open->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open De&mo"), this, [this] { openDemo(); });
+    m_openDemoAction = file->addAction(tr("Open De&mo"), this, [this] { openDemo(); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -235,6 +236,9 @@ void MainWindow::rebuildWorkspaceMenus() {
         for (QAction* action : workspace->exportActions() + workspace->viewActions()) {
             removeAction(action);
         }
+        for (QAction* action : workspace->openActions()) {
+            m_fileMenu->removeAction(action);
+        }
     }
     m_exportMenu->clear();
     m_viewMenu->clear();
@@ -242,6 +246,7 @@ void MainWindow::rebuildWorkspaceMenus() {
     if (!workspace) {
         return;
     }
+    m_fileMenu->insertActions(m_openDemoAction, workspace->openActions());
     for (QAction* action : workspace->exportActions()) {
         m_exportMenu->addAction(action);
         addAction(action);
