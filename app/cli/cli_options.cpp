@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 namespace cx::cli {
 
@@ -220,6 +221,16 @@ void OptionList::checkAfterParse() const {
         if (m_app->count(name) == 0) {
             throw InputError(optionName(name.substr(2)) + ": required");
         }
+    }
+}
+
+void createOutputFolder(const std::string& dir) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error || !std::filesystem::is_directory(dir)) {
+        throw InputError(dir, 0,
+                         "cannot create output folder" +
+                             (error ? ": " + error.message() : std::string()));
     }
 }
 

@@ -76,6 +76,10 @@ struct CommandEntry {
 /// meaning on the same line, or the meaning on the next line when the name and type are long.
 std::shared_ptr<CLI::Formatter> makeHelpFormatter();
 
+/// Creates the output folder `dir` (and its parents) when it does not exist.
+/// \throws InputError(dir, 0, "cannot create output folder: …") when that fails or `dir` is a file.
+void createOutputFolder(const std::string& dir);
+
 /// Splits "a,b,c" at commas, dropping empty pieces.
 std::vector<std::string> splitList(const std::string& text, char separator = ',');
 

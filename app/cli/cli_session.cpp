@@ -136,7 +136,7 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     options.lag = section.lag;
     options.solveOptions.refinementRounds = section.refineRounds;
     options.solveOptions.alsSweeps = section.alsSweeps;
-    options.solveOptions.momentRefitSweeps = section.momentFit;
+    options.momentFit = section.momentFit;
     options.solveOptions.momentRefitOrder = section.momentOrder;
     options.decompositionName = section.decomposition;
     options.scalingName = section.scaling;

@@ -137,11 +137,7 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
     if (command.coords.empty() && command.anchors.empty()) {
         throw InputError("parameter --coords: give annotation files or a folder (or --anchors)");
     }
-    std::error_code error;
-    std::filesystem::create_directories(command.outDir, error);
-    if (error || !std::filesystem::is_directory(command.outDir)) {
-        throw InputError(command.outDir, 0, "cannot create output folder: " + error.message());
-    }
+    createOutputFolder(command.outDir);
     Stopwatch watch;
     const StateSegmentation segmentation =
         readStateSegmentation(command.segments, command.binSize);

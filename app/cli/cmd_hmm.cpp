@@ -118,15 +118,7 @@ int runHmm(HmmCommandOptions& command) {
                          "' is not one of continued, fresh");
     }
     setThreadCount(threads);
-    {
-        std::error_code error;
-        std::filesystem::create_directories(outDir, error);
-        if (error || !std::filesystem::is_directory(outDir)) {
-            throw InputError(outDir, 0,
-                             "cannot create output folder" +
-                                 (error ? ": " + error.message() : std::string()));
-        }
-    }
+    createOutputFolder(outDir);
     Stopwatch total;
     const HmmJobResult result = runHmmJob(options);
     Stopwatch phase;
@@ -418,10 +410,14 @@ CommandEntry addHmmCommand(CLI::App& root) {
               "--gamma 0)")
         .integer("refine-em", job.refineEm, 0, 100000,
                  "Baum–Welch iterations refining the spectral model (an upper bound when a "
-                 "refinement tolerance is given)")
+                 "refinement tolerance is given); default as the GUI: the gamma = 0 model is "
+                 "refined (1000, with tolerance 1e-5), a contrastive one is not (0)")
+        .defaultText("auto")
         .real("refine-tolerance", job.refineTolerance, 0.0, 1.0,
               "the Baum–Welch refinement stops early when the relative log-likelihood gain of "
-              "a round is below this (0 = run all refine-em rounds)")
+              "a round is below this (0 = run all refine-em rounds; default 1e-5 with the "
+              "automatic refinement, else 0)")
+        .defaultText("auto")
         .seed("seed", job.seed, "random seed")
         .flag("no-segments", options->noSegments, "do not write segments.bed")
         .integer("bin-size", job.binSize, 1, 1000000000, "bin size in base pairs")
@@ -442,9 +438,11 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .real("validity-z", solve.validityZ, 0.0, 1e6,
               "z-score of the sampling tolerance of the validity checks")
         .integer("als-sweeps", solve.alsSweeps, 0, 100000, "CP-ALS sweeps after the extraction")
-        .integer("moment-fit", solve.momentRefitSweeps, -1, 100000,
+        .integer("moment-fit", job.momentFit, -1, 100000,
                  "marks: re-select and refit the states against the first and second mark "
-                 "moments with N joint sweeps (-1 = off)")
+                 "moments with N joint sweeps (-1 = off; default as the GUI: 0 when the model "
+                 "is refined, else -1)")
+        .defaultText("auto")
         .integer("moment-order", solve.momentRefitOrder, 2, 3,
                  "highest order of the mark moments --moment-fit matches: 2 (means, pairs) or 3 "
                  "(also triples of marks)")

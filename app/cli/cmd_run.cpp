@@ -25,14 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void createFolder(const fs::path& folder) {
-    std::error_code error;
-    fs::create_directories(folder, error);
-    if (error || !fs::is_directory(folder)) {
-        throw InputError(folder.string(), 0, "cannot create output folder: " + error.message());
-    }
-}
-
 /// Topics: the command that saved the section (topics or sweep); a section the GUI saved gives
 /// both the topics at its γ and, with a positive rule, the sweep over its grid.
 void runTopicsSection(const TopicsSection& section, const fs::path& out) {
@@ -204,22 +196,22 @@ int runSessionFile(const RunCommandOptions& options) {
     const bool oneFolder = keys.size() == 1;
     for (const auto& section : topics) {
         const fs::path out = oneFolder ? outDir : outDir / TopicsSection::kKey;
-        createFolder(out);
+        createOutputFolder(out);
         runTopicsSection(section, out);
     }
     for (const auto& section : chromatin) {
         const fs::path out = oneFolder ? outDir : outDir / ChromatinSection::kKey;
-        createFolder(out);
+        createOutputFolder(out);
         runChromatinSection(section, out);
     }
     for (const auto& section : crowd) {
         const fs::path out = oneFolder ? outDir : outDir / CrowdSection::kKey;
-        createFolder(out);
+        createOutputFolder(out);
         runCrowdSection(section, out);
     }
     for (const auto& section : trees) {
         const fs::path out = oneFolder ? outDir : outDir / TreeSection::kKey;
-        createFolder(out);
+        createOutputFolder(out);
         std::vector<std::string> arguments = treeArgumentsOf(section);
         arguments.emplace_back("--out");
         arguments.push_back(out.string());

@@ -5,6 +5,9 @@
 #include "core/common/error.h"
 #include "core/common/format.h"
 #include "core/common/timer.h"
+#include "core/hmm/hmm_refine.h"
+#include "core/hmm/state_catalog.h"
+#include "core/hmm/synthetic_hmm.h"
 
 #include <algorithm>
 #include <cctype>
@@ -105,6 +108,21 @@ std::string hmmNumber(double value) {
 }
 
 void HmmJobOptions::validate() {
+    // The GUI's defaults (issue 26 part 2): refine the γ = 0 model from the moment selection.
+    const bool autoRefine = refineEm == kAuto;
+    if (autoRefine) {
+        refineEm = (method == "spectral" && gamma == 0.0) ? kRefineMaxRounds : 0;
+    }
+    if (refineTolerance == kAuto) {
+        refineTolerance = autoRefine && refineEm > 0 ? kRefineTolerance : 0.0;
+    }
+    if (momentFit == kAuto) {
+        momentFit = (refineEm > 0 && method == "spectral" &&
+                     encoding == ObservationEncoding::MarkVector)
+                        ? 0
+                        : solveOptions.momentRefitSweeps;
+    }
+    solveOptions.momentRefitSweeps = momentFit;
     solveOptions.numComponents = numComponents;
     solveOptions.seed = seed;
     if (decompositionName == "jennrich") {
@@ -274,6 +292,29 @@ std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJ
     return defaultStateLabels(std::max(result.model.numStates(), options.numComponents));
 }
 
+HmmStateNames hmmStateNames(const HmmJobResult& result) {
+    const HmmParameters& model = result.model;
+    const int states = model.numStates();
+    const Eigen::MatrixXd profiles = markProbabilities(model, result.data);
+    Eigen::VectorXd weights;
+    if (!result.ranEm && result.spectral.weights.size() >= states) {
+        weights = result.spectral.weights.head(states);
+    } else {
+        weights = stationaryDistribution(model.transitions);
+    }
+    StateCatalog catalog;
+    catalog.update(profiles, weights, result.data.markNames);
+    HmmStateNames out;
+    for (int s = 0; s < states; ++s) {
+        const int slot = catalog.slotOfComponent(s);
+        out.names.push_back(catalog.name(slot));
+        const Rgb colour = catalog.autoLabel(slot).colour;
+        out.colours.push_back(std::to_string(colour.red) + ',' + std::to_string(colour.green) +
+                              ',' + std::to_string(colour.blue));
+    }
+    return out;
+}
+
 void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
                    const std::string& outDir) {
     const ChromatinData& data = result.data;
@@ -285,20 +326,29 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
                         emissionTable(data.markNames, markProbabilities(model, data), labels));
     writeFileAtomically(outDir, "transitions.tsv", transitionTable(model.transitions, labels));
     {
-        std::string table = "state\tweight\tlambda\tforeground_specific\n";
+        // Names and colours by core's naming rule; a component that is no state of the
+        // reported HMM (beyond its states) has none.
+        const HmmStateNames named = hmmStateNames(result);
+        const auto nameColumns = [&](int t) {
+            return t < states ? '\t' + named.names[static_cast<size_t>(t)] + '\t' +
+                                    named.colours[static_cast<size_t>(t)]
+                              : std::string("\t\t");
+        };
+        std::string table = "state\tweight\tlambda\tforeground_specific\tname\tcolour\n";
         if (options.method == "spectral") {
             const ContrastiveHmmResult& spectral = result.spectral;
             for (int t = 0; t < k; ++t) {
                 table += labels[static_cast<size_t>(t)] + '\t' + hmmNumber(spectral.weights[t]) +
                          '\t' + hmmNumber(spectral.lambdas[t]) + '\t' +
-                         (t < spectral.numSpecific ? "1" : "0") + '\n';
+                         (t < spectral.numSpecific ? "1" : "0") + nameColumns(t) + '\n';
             }
             writeFileAtomically(outDir, "components.tsv",
                                 emissionTable(data.markNames, spectral.markProbabilities, labels));
         } else {
             const Eigen::VectorXd share = occupancy(result.segmentation);
             for (int t = 0; t < states; ++t) {
-                table += labels[static_cast<size_t>(t)] + '\t' + hmmNumber(share[t]) + "\tnan\t1\n";
+                table += labels[static_cast<size_t>(t)] + '\t' + hmmNumber(share[t]) + "\tnan\t1" +
+                         nameColumns(t) + '\n';
             }
         }
         writeFileAtomically(outDir, "states.tsv", table);

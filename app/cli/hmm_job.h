@@ -27,10 +27,19 @@ struct HmmJobOptions {
     double gamma = 0;
     ObservationEncoding encoding = ObservationEncoding::MarkVector;
     std::string method = "spectral"; ///< spectral | em
-    int refineEm = 0;
+    /// --refine-em: Baum–Welch rounds refining the spectral model. kAuto (the default) is the
+    /// GUI's rule: the γ = 0 model is refined (cx::kRefineMaxRounds rounds at most, stopping at
+    /// cx::kRefineTolerance), a contrastive one (γ > 0, no likelihood) is not.
+    int refineEm = kAuto;
     /// --refine-tolerance: the refinement stops before refineEm rounds once the relative
-    /// log-likelihood gain of a round is below this; 0 = exactly refineEm rounds.
-    double refineTolerance = 0;
+    /// log-likelihood gain of a round is below this; 0 = exactly refineEm rounds. kAuto:
+    /// cx::kRefineTolerance for the automatic refinement, else 0.
+    double refineTolerance = kAuto;
+    /// --moment-fit (ContrastiveHmmOptions::momentRefitSweeps): kAuto is the GUI's rule — the
+    /// moment selection (0 sweeps) for a model that is refined with the marks encoding (so the
+    /// start accounts for every bin), else off (−1).
+    int momentFit = kAuto;
+    static constexpr int kAuto = -2;
     std::uint64_t seed = 1;
     int binSize = 200;
     int emMaxIterations = 1000;
@@ -48,7 +57,9 @@ struct HmmJobOptions {
     bool writeSegments = true;
 
     /// Checks the combination of options and sets `decoding` and solveOptions'
-    /// initialization, scaling, numComponents and seed. \throws InputError naming the parameter.
+    /// initialization, scaling, numComponents, seed and moment refit; resolves the kAuto
+    /// defaults (refineEm, refineTolerance, momentFit) to concrete values.
+    /// \throws InputError naming the parameter.
     void validate();
 };
 
@@ -83,6 +94,16 @@ HmmJobResult runHmmJob(const HmmJobOptions& options);
 
 /// State labels E1…EK of the result files.
 std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result);
+
+/// Names and colours of the reported model's states by core's naming rule (cx::StateCatalog on
+/// the model's mark probabilities, first update: classifyChromatinState, repeated names
+/// numbered " 2", " 3" …; "State k" where no rule applies) — what the GUI calls the same
+/// emissions. Colours as "R,G,B".
+struct HmmStateNames {
+    std::vector<std::string> names;
+    std::vector<std::string> colours;
+};
+HmmStateNames hmmStateNames(const HmmJobResult& result);
 
 /// Writes emissions.tsv, transitions.tsv, states.tsv (+ components.tsv for the spectral
 /// method, pattern_emissions.tsv for the combinations encoding, segments[.CELL].bed unless

@@ -67,7 +67,8 @@ std::string orderNameOf(const std::string& lastLabel) {
     }
 }
 
-std::string formatNumber(double value, int decimals) {
+/// Fixed decimals as ChromHMM's Java prints them ("NaN", "Infinity" for the non-finite).
+std::string javaFixed(double value, int decimals) {
     if (std::isnan(value)) {
         return "NaN";
     }
@@ -203,7 +204,7 @@ std::vector<int> occurringStates(const StateSegmentation& segmentation) {
 void writeRowStart(std::ostream& out, const EnrichmentTable& table, Eigen::Index row) {
     out << table.rowLabels[static_cast<size_t>(row)];
     if (table.genomePercent.size() > 0) {
-        out << '\t' << formatNumber(table.genomePercent(row), 5);
+        out << '\t' << javaFixed(table.genomePercent(row), 5);
     }
 }
 
@@ -227,7 +228,7 @@ void writeBaseRow(std::ostream& out, const EnrichmentTable& table) {
         out << "\t100";
     }
     for (Eigen::Index c = 0; c < table.basePercent.size(); ++c) {
-        out << '\t' << formatNumber(table.basePercent(c), 10);
+        out << '\t' << javaFixed(table.basePercent(c), 10);
     }
     out << '\n';
 }
@@ -568,7 +569,7 @@ void writeEnrichmentTable(std::ostream& out, const EnrichmentTable& table) {
     for (Eigen::Index r = 0; r < table.fold.rows(); ++r) {
         writeRowStart(out, table, r);
         for (Eigen::Index c = 0; c < table.fold.cols(); ++c) {
-            out << '\t' << formatNumber(table.fold(r, c), 5);
+            out << '\t' << javaFixed(table.fold(r, c), 5);
         }
         out << '\n';
     }
@@ -583,7 +584,7 @@ void writeEnrichmentPValues(std::ostream& out, const EnrichmentTable& table) {
     for (Eigen::Index r = 0; r < table.log10PValues.rows(); ++r) {
         writeRowStart(out, table, r);
         for (Eigen::Index c = 0; c < table.log10PValues.cols(); ++c) {
-            out << '\t' << formatNumber(table.log10PValues(r, c), 5);
+            out << '\t' << javaFixed(table.log10PValues(r, c), 5);
         }
         out << '\n';
     }

@@ -113,58 +113,6 @@ DecodedSegmentation decodeSegmentation(const ChromatinData& data,
     return out;
 }
 
-OverlapEnrichment overlapEnrichment(const ChromatinData& data,
-                                    const DecodedSegmentation& segmentation,
-                                    const std::vector<const BedRegions*>& annotations,
-                                    const CancelToken& cancel) {
-    OverlapEnrichment table;
-    const int numStates = segmentation.numStates;
-    const auto numAnnotations = static_cast<Eigen::Index>(annotations.size());
-    table.overlap = Eigen::MatrixXd::Zero(numStates, numAnnotations);
-    table.fold = Eigen::MatrixXd::Constant(numStates, numAnnotations,
-                                           std::numeric_limits<double>::quiet_NaN());
-    table.stateBins.assign(static_cast<size_t>(numStates), 0);
-    table.annotationBins.assign(annotations.size(), 0);
-    for (const auto& runs : segmentation.runs) {
-        for (const StateRun& run : runs) {
-            table.stateBins[static_cast<size_t>(run.state)] += run.end - run.begin;
-            table.totalBins += run.end - run.begin;
-        }
-    }
-    for (Eigen::Index a = 0; a < numAnnotations; ++a) {
-        throwIfCancelled(cancel);
-        const BedRegions* regions = annotations[static_cast<size_t>(a)];
-        if (!regions) {
-            continue;
-        }
-        // classifyBins' foreground flag is exactly "overlaps at least one interval".
-        const BinClasses classes = classifyBins(data, regions, nullptr);
-        for (size_t t = 0; t < segmentation.runs.size() && t < classes.flags.size(); ++t) {
-            const auto& flags = classes.flags[t];
-            for (const StateRun& run : segmentation.runs[t]) {
-                std::int64_t hits = 0;
-                for (std::int64_t i = run.begin; i < run.end; ++i) {
-                    hits += (flags[static_cast<size_t>(i)] & kForegroundBin) != 0 ? 1 : 0;
-                }
-                table.overlap(run.state, a) += static_cast<double>(hits);
-                table.annotationBins[static_cast<size_t>(a)] += hits;
-            }
-        }
-    }
-    for (int s = 0; s < numStates; ++s) {
-        for (Eigen::Index a = 0; a < numAnnotations; ++a) {
-            const auto stateBins = static_cast<double>(table.stateBins[static_cast<size_t>(s)]);
-            const auto annotationBins =
-                static_cast<double>(table.annotationBins[static_cast<size_t>(a)]);
-            if (stateBins > 0 && annotationBins > 0 && table.totalBins > 0) {
-                table.fold(s, a) = (table.overlap(s, a) / stateBins) /
-                                   (annotationBins / static_cast<double>(table.totalBins));
-            }
-        }
-    }
-    return table;
-}
-
 DecodedContrast decodedContrast(const DecodedSegmentation& segmentation, const BinClasses& classes,
                                 const ContrastiveHmmResult& result) {
     if (classes.flags.size() < segmentation.runs.size()) {

@@ -73,13 +73,10 @@ std::int64_t labelBackgroundRuns(const ChromatinData& data, const ContrastiveHmm
                                  std::vector<std::vector<StateRun>>& runs,
                                  const CancelToken& cancel = {});
 
-/// Overlap fold enrichment of states with annotations, counted in whole bins:
-/// fold(s, a) = (overlap(s, a) / bins(s)) / (bins(a) / all bins), where a bin overlaps an
-/// annotation if they share at least one base (as in classifyBins). This is close to ChromHMM's
-/// `-binres` rule (which counts a bin twice when two separate intervals touch it); ChromHMM's
-/// default counts base pairs. For ChromHMM's exact tables (Genome %,
-/// Base row, base-pair counts, neighbourhood enrichment) use core/hmm/enrichment.h
-/// (stateSegmentation + overlapEnrichment), which `contrast-cli enrichment` uses.
+/// Overlap fold enrichment of states with annotations, per state: the layout the GUI's
+/// heatmaps take (ui/chromatin's EnrichmentTable fills it from core/hmm/enrichment.h, ChromHMM's
+/// OverlapEnrichment and NeighborhoodEnrichment — stateSegmentation + overlapEnrichment — the
+/// numbers `contrast-cli enrichment` writes).
 struct OverlapEnrichment {
     Eigen::MatrixXd overlap; ///< states × annotations, bins
     Eigen::MatrixXd fold;    ///< states × annotations (NaN where a state or annotation is empty)
@@ -87,14 +84,6 @@ struct OverlapEnrichment {
     std::vector<std::int64_t> annotationBins;
     std::int64_t totalBins = 0;
 };
-
-/// Overlap fold enrichment of the segmentation's states with each annotation (a null entry is
-/// an empty column). Cost O(annotations · (bins + intervals)). Polls `cancel` between
-/// annotations.
-OverlapEnrichment overlapEnrichment(const ChromatinData& data,
-                                    const DecodedSegmentation& segmentation,
-                                    const std::vector<const BedRegions*>& annotations,
-                                    const CancelToken& cancel = {});
 
 /// What a decoded segmentation says about each state's contrast: its share of the foreground
 /// bins p_f and of the background bins p_b, and p_f − γ·p_b — the quantity the model's weight ω

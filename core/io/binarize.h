@@ -64,6 +64,22 @@ std::vector<CellMarkEntry> readCellMarkFileTable(const std::string& path);
 /// Format guessed from a file name (BinarizeFormat::Auto when unknown).
 BinarizeFormat formatFromFileName(const std::string& name);
 
+/// Cell and mark of a read file, guessed from its name (for the GUI's table, which the user
+/// can edit).
+struct CellMarkGuess {
+    std::string cell;     ///< empty when the name fits no pattern
+    std::string mark;
+    bool control = false; ///< the mark reads as an input/control (input…, control…, wce, igg)
+};
+
+/// Guesses cell and mark from a file name (folders and the extensions .gz, .bam, .sam, .cram,
+/// .bed, .tagAlign, .narrowPeak, .broadPeak, .txt removed):
+/// - ENCODE's `wgEncode<Lab>Histone<Cell><Mark>…` ("wgEncodeBroadHistoneGm12878H3k4me3StdAln"
+///   → Gm12878, H3k4me3; the mark is the first H2A/H2B/H3/H4 modification, CTCF, Control or
+///   Input after "Histone");
+/// - otherwise `CELL_MARK[_anything]` ("GM12878_H3K4me3.bam", "C1_H3K27ac_paired.bam").
+CellMarkGuess guessCellMark(const std::string& fileName);
+
 /// One written file.
 struct BinarizedFile {
     std::string path;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <filesystem>
+#include <regex>
 #include <cstdlib>
 #include <set>
 #include <string_view>
@@ -28,6 +30,54 @@ std::string trim(std::string_view text) {
 }
 
 } // namespace
+
+CellMarkGuess guessCellMark(const std::string& fileName) {
+    std::string stem = std::filesystem::path(fileName).filename().string();
+    const auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return text;
+    };
+    for (const char* suffix : {".gz", ".bam", ".sam", ".cram", ".bed", ".tagalign",
+                               ".narrowpeak", ".broadpeak", ".txt"}) {
+        const std::string tail(suffix);
+        if (stem.size() > tail.size() && lower(stem.substr(stem.size() - tail.size())) == tail) {
+            stem.resize(stem.size() - tail.size());
+        }
+    }
+    const auto isControl = [&](const std::string& mark) {
+        const std::string m = lower(mark);
+        return m.rfind("input", 0) == 0 || m.rfind("control", 0) == 0 || m == "wce" ||
+               m.rfind("igg", 0) == 0;
+    };
+    CellMarkGuess guess;
+    const size_t histone = stem.find("Histone");
+    if (stem.rfind("wgEncode", 0) == 0 && histone != std::string::npos) {
+        static const std::regex mark("(H2A|H2B|H3|H4)[A-Za-z]?[Kk]\\d+(me[123]|ac|ub\\d?|F)?|Ctcf|"
+                                     "CTCF|Control|Input",
+                                     std::regex::ECMAScript);
+        const std::string rest = stem.substr(histone + 7);
+        std::smatch match;
+        if (std::regex_search(rest, match, mark) && match.position(0) > 0) {
+            guess.cell = rest.substr(0, static_cast<size_t>(match.position(0)));
+            guess.mark = match.str(0);
+        }
+    } else {
+        const size_t first = stem.find('_');
+        if (first != std::string::npos && first > 0 && first + 1 < stem.size()) {
+            const size_t second = stem.find('_', first + 1);
+            guess.cell = stem.substr(0, first);
+            guess.mark = stem.substr(first + 1, second == std::string::npos
+                                                    ? std::string::npos
+                                                    : second - first - 1);
+        }
+    }
+    if (guess.mark.empty()) {
+        guess.cell.clear();
+    }
+    guess.control = !guess.mark.empty() && isControl(guess.mark);
+    return guess;
+}
 
 BinarizeFormat formatFromFileName(const std::string& name) {
     std::string base = name; // compared case-insensitively: X.BAM, Y.narrowPeak

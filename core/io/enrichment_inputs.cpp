@@ -126,4 +126,20 @@ std::vector<AnchorRecord> readAnchorFile(const std::string& path, bool useStrand
     return out;
 }
 
+bool isAnchorFile(const std::string& path) {
+    LineReader reader(path);
+    std::string_view line;
+    while (reader.next(line)) {
+        const auto parts = splitWhitespace(line);
+        if (parts.empty() || parts[0].front() == '#' || parts[0] == "track" ||
+            parts[0] == "browser") {
+            continue;
+        }
+        std::int64_t position = 0;
+        return parts.size() >= 2 && parseBedCoordinate(parts[1], position) &&
+               (parts.size() == 2 || parts[2] == "+" || parts[2] == "-");
+    }
+    return false;
+}
+
 } // namespace cx

@@ -44,4 +44,11 @@ struct AnchorRecord {
 std::vector<AnchorRecord> readAnchorFile(const std::string& path, bool useStrand,
                                          const CancelToken& cancel = {});
 
+/// Whether `path` reads as an ANCHORFILE rather than a BED file: its first line that is not
+/// blank, `#`, `track` or `browser` has a position (an integer) in column 2 and either no third
+/// column or a strand ('+', '-') where a BED file has its end coordinate (a ChromHMM binarized
+/// file's first line, `CELL CHROM`, is not one). Reads one line (plain or .gz).
+/// \throws InputError when the file cannot be opened.
+bool isAnchorFile(const std::string& path);
+
 } // namespace cx

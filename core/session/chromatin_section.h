@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/io/binarize.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +26,19 @@ namespace cx {
 ///                           "profile": [0.91, 0.02, …]}, …]},
 ///      "path": {"gammas": "0:2:0.05", "starts": "continued", "bootstrap": 20,
 ///               "block_length": 0},
+///      "reads": {"files": [{"path": "C1_H3K4me3.bam", "absolute": "/…", "cell": "C1",
+///                           "mark": "H3K4me3", "control": {"path": …, "absolute": …}}, …],
+///                "chrom_sizes": {"path": …, "absolute": …}, "out_dir": "/…/binarized",
+///                "options": {"format": "auto", "bin_size": 200, "shift": 100,
+///                            "poisson_threshold": 1e-4, "fold_threshold": 0,
+///                            "signal_threshold": 0, "flank_width": 5, "pseudocount": 1,
+///                            "strict": false, "paired": false, "center": false,
+///                            "gzip": false}},
 ///      "saved_by": "hmm"}
+///
+/// "reads" (optional) is where the tracks came from when they were binarized from aligned
+/// reads (the GUI's File ▸ Open Aligned Reads…, `contrast-cli binarize`'s table and options);
+/// "tracks" then lists the binarized files.
 ///
 /// "path" (optional) is the γ path (`hmm --gamma-path FROM:TO:STEP --path-starts`; the GUI's
 /// weights-vs-γ grid) and its block bootstrap over genomic regions (`--bootstrap B`, absent or
@@ -55,7 +69,22 @@ struct ChromatinSection {
         std::vector<double> profile;
     };
 
+    /// Aligned reads the tracks were binarized from (the "reads" object).
+    struct Reads {
+        struct Entry {
+            std::string cell;
+            std::string mark;
+            std::filesystem::path file;    ///< absolute
+            std::filesystem::path control; ///< absolute; empty: none
+        };
+        std::vector<Entry> entries;
+        std::filesystem::path chromSizes; ///< absolute
+        std::filesystem::path outDir;     ///< absolute
+        BinarizeOptions options;
+    };
+
     std::vector<std::filesystem::path> tracks; ///< absolute
+    std::optional<Reads> reads;
     std::vector<Annotation> annotations;
     int binSize = 200;
 

@@ -41,12 +41,12 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
 
     const auto states = parseTsv(readText(out + "/states.tsv"));
     ASSERT_EQ(states.size(), 7u);
-    EXPECT_EQ(states[0],
-              (std::vector<std::string>{"state", "weight", "lambda", "foreground_specific"}));
+    EXPECT_EQ(states[0], (std::vector<std::string>{"state", "weight", "lambda",
+                                                    "foreground_specific", "name", "colour"}));
     size_t specific = 0;
     double previous = 1e300;
     for (size_t row = 1; row < states.size(); ++row) {
-        ASSERT_EQ(states[row].size(), 4u);
+        ASSERT_EQ(states[row].size(), 6u);
         EXPECT_EQ(states[row][0], "E" + std::to_string(row));
         const double weight = std::stod(states[row][1]);
         EXPECT_LE(weight, previous); // sorted by weight
@@ -394,6 +394,58 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
         EXPECT_EQ(result.exitCode, 2) << c.expected << "\n" << result.err;
         EXPECT_NE(result.err.find(c.expected), std::string::npos) << result.err;
     }
+}
+
+} // namespace
+} // namespace cx
+
+namespace cx {
+namespace {
+
+// Issue 26 part 2: the CLI's defaults are the GUI's — at γ = 0 the model is refined with
+// Baum–Welch (at most 1000 rounds, tolerance 1e-5) from the moment selection; a contrastive
+// model (γ > 0) is not. states.tsv names every state by core's rule (StateCatalog).
+TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {
+    TempDir dir;
+    auto result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--json",
+                          "--no-segments", "--out", dir / "zero"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("\"refine_em\":1000"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("\"refine_tolerance\":1e-05"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("\"moment_fit\":0"), std::string::npos) << result.out;
+    // Explicit options still win: --refine-em 0 is the plain spectral solve.
+    result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--refine-em", "0",
+                     "--json", "--no-segments", "--out", dir / "plain"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("\"refine_em\":0"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("\"moment_fit\":-1"), std::string::npos) << result.out;
+    EXPECT_NE(readText(dir / "zero/emissions.tsv"), readText(dir / "plain/emissions.tsv"));
+    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "5",
+                     "--gamma", "0.5", "--json", "--no-segments", "--out", dir / "contrast"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("\"refine_em\":0"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("\"moment_fit\":-1"), std::string::npos) << result.out;
+
+    // Names and colours: one per state of the reported model, by the naming rule.
+    const auto states = parseTsv(readText(dir / "zero/states.tsv"));
+    ASSERT_EQ(states.size(), 6u);
+    std::set<std::string> names;
+    int known = 0;
+    for (size_t row = 1; row < states.size(); ++row) {
+        ASSERT_EQ(states[row].size(), 6u);
+        EXPECT_FALSE(states[row][4].empty());
+        EXPECT_TRUE(names.insert(states[row][4]).second) << "name twice: " << states[row][4];
+        known += states[row][4].rfind("State ", 0) == 0 ? 0 : 1;
+        int commas = 0;
+        for (char c : states[row][5]) {
+            commas += c == ',' ? 1 : 0;
+        }
+        EXPECT_EQ(commas, 2) << states[row][5];
+    }
+    EXPECT_GE(known, 3) << "GM12878/K562 chr11 states read as promoters, enhancers, quiescent…";
 }
 
 } // namespace

@@ -83,12 +83,14 @@ TEST(CliHmmMomentFit, RefitWeightsAccountForASparseMarkHmmAndTheDefaultIsReporte
         }
         return s;
     };
-    // Default: off, reported as −1; the eigenvalue weights do not account for the bins.
-    const nlohmann::json plain = solve({"--gamma", "0"}, "plain");
+    // Unrefined (--refine-em 0): off by default, reported as −1; the eigenvalue weights do
+    // not account for the bins. (The default at γ = 0 refines, from the moment selection.)
+    const nlohmann::json plain = solve({"--gamma", "0", "--refine-em", "0"}, "plain");
     EXPECT_EQ(plain.at("parameters").at("moment_fit"), -1);
+    EXPECT_EQ(plain.at("parameters").at("refine_em"), 0);
     const double plainSum = sum(plain.at("model").at("weights"));
     // --moment-fit 0: weights sum to 1 with an unmarked state holding the truth's share.
-    const nlohmann::json fit = solve({"--gamma", "0", "--moment-fit", "0"}, "fit");
+    const nlohmann::json fit = solve({"--gamma", "0", "--moment-fit", "0", "--refine-em", "0"}, "fit");
     EXPECT_EQ(fit.at("parameters").at("moment_fit"), 0);
     const auto& weights = fit.at("model").at("weights");
     EXPECT_NEAR(sum(weights), 1.0, 1e-4);

@@ -162,7 +162,9 @@ QVariant AnnotationListModel::data(const QModelIndex& index, int role) const {
         case LaneColumn:
             return tr("Draw %1 as a lane under the segmentation").arg(entry.name);
         case EnrichmentColumn:
-            return tr("Fold enrichment of every state in %1").arg(entry.name);
+            return tr("Fold enrichment of every state in %1 (an anchor file: around its "
+                      "positions, in a neighbourhood heatmap)")
+                .arg(entry.name);
         default:
             return {};
         }
@@ -251,7 +253,8 @@ QVariant AnnotationListModel::headerData(int section, Qt::Orientation orientatio
         case LaneColumn:
             return tr("Shown as a lane under the segmentation");
         case EnrichmentColumn:
-            return tr("A column of the overlap enrichment table");
+            return tr("A column of the overlap enrichment table; an anchor file (chrom pos "
+                      "strand) gets a neighbourhood heatmap");
         default:
             return {};
         }

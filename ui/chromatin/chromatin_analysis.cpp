@@ -1,7 +1,11 @@
 #include "ui/chromatin/chromatin_analysis.h"
 
+#include "core/common/error.h"
 #include "core/common/timer.h"
+#include "core/hmm/decoding.h"
+#include "core/hmm/enrichment.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QLocale>
 #include <QRegularExpression>
@@ -40,20 +44,114 @@ SegmentationState decodeSegmentation(const cx::ChromatinData& data,
     return out;
 }
 
+namespace {
+
+/// The core table in the views' layout: per segmentation state (E1…EK are states 0…K−1),
+/// NaN rows for states that do not occur.
+EnrichmentTable perStateTable(const cx::EnrichmentTable& core,
+                              const cx::StateSegmentation& segmentation, int numStates) {
+    EnrichmentTable table;
+    const auto columns = static_cast<Eigen::Index>(core.columnNames.size());
+    table.fold = Eigen::MatrixXd::Constant(numStates, columns,
+                                           std::numeric_limits<double>::quiet_NaN());
+    table.overlap = Eigen::MatrixXd::Zero(numStates, columns);
+    table.stateBins.assign(static_cast<size_t>(numStates), 0);
+    for (int state = 0; state < numStates; ++state) {
+        const auto index = static_cast<size_t>(state + 1);
+        if (index < segmentation.stateBins.size()) {
+            table.stateBins[static_cast<size_t>(state)] =
+                static_cast<std::int64_t>(std::llround(segmentation.stateBins[index]));
+        }
+    }
+    table.totalBins = static_cast<std::int64_t>(std::llround(segmentation.totalBins));
+    for (size_t r = 0; r < core.rowStates.size(); ++r) {
+        const int state = core.rowStates[r] - 1;
+        if (state < 0 || state >= numStates || columns == 0) {
+            continue;
+        }
+        table.fold.row(state) = core.fold.row(static_cast<Eigen::Index>(r));
+        table.overlap.row(state) = core.overlap.row(static_cast<Eigen::Index>(r));
+    }
+    table.annotationBins.assign(static_cast<size_t>(columns), 0);
+    for (Eigen::Index c = 0; c < columns; ++c) {
+        table.annotationBins[static_cast<size_t>(c)] =
+            static_cast<std::int64_t>(std::llround(table.overlap.col(c).sum()));
+        table.annotations << QString::fromStdString(core.columnNames[static_cast<size_t>(c)]);
+    }
+    table.chromhmm = core;
+    return table;
+}
+
+} // namespace
+
 EnrichmentTable computeEnrichment(const cx::ChromatinData& data,
                                   const SegmentationState& segmentation,
                                   const std::vector<AnnotationSource>& annotations,
                                   const cx::CancelToken& cancel) {
     cx::Stopwatch watch;
-    std::vector<const cx::BedRegions*> regions;
-    EnrichmentTable table;
+    // One cell, as a segmentation file of ChromHMM (and `contrast-cli hmm`'s per-cell files).
+    const std::string cell = data.tracks.empty() ? std::string() : data.tracks.front().cell;
+    const std::vector<std::string> labels = cx::defaultStateLabels(segmentation.numStates);
+    const cx::StateSegmentation states =
+        cx::stateSegmentation(data, segmentation, labels, cell);
+    std::vector<cx::EnrichmentAnnotation> overlapColumns;
+    QStringList overlapNames;
+    QStringList overlapPaths;
+    std::vector<const AnnotationSource*> anchorSources;
     for (const AnnotationSource& source : annotations) {
-        regions.push_back(source.regions.get());
-        table.annotations << source.name;
-        table.annotationPaths << source.path;
+        if (source.anchors) {
+            anchorSources.push_back(&source);
+        } else if (source.regions) {
+            overlapColumns.push_back(
+                {source.name.toStdString(), source.path.toStdString(), *source.regions});
+            overlapNames << source.name;
+            overlapPaths << source.path;
+        }
     }
-    static_cast<cx::OverlapEnrichment&>(table) =
-        cx::overlapEnrichment(data, segmentation, regions, cancel);
+    // ChromHMM refuses an annotation that overlaps no state (other chromosome names); the
+    // workspace drops that column with a warning and keeps the others.
+    std::vector<std::string> warnings;
+    cx::EnrichmentTable overlap;
+    while (!overlapColumns.empty()) {
+        try {
+            overlap = cx::overlapEnrichment(states, overlapColumns, {}, cancel);
+            break;
+        } catch (const cx::InputError& error) {
+            const auto it = std::find_if(overlapColumns.begin(), overlapColumns.end(),
+                                         [&](const auto& a) { return a.path == error.file(); });
+            if (it == overlapColumns.end()) {
+                throw;
+            }
+            warnings.push_back(error.what());
+            const auto column = static_cast<int>(it - overlapColumns.begin());
+            overlapNames.removeAt(column);
+            overlapPaths.removeAt(column);
+            overlapColumns.erase(it);
+        }
+    }
+    EnrichmentTable table = perStateTable(overlap, states, segmentation.numStates);
+    table.chromhmm.warnings.insert(table.chromhmm.warnings.end(), warnings.begin(),
+                                   warnings.end());
+    table.annotations = overlapNames;
+    table.annotationPaths = overlapPaths;
+    table.title = QObject::tr("Overlap enrichment");
+    for (const AnnotationSource* source : anchorSources) {
+        cx::throwIfCancelled(cancel);
+        cx::EnrichmentTable core;
+        try {
+            core = cx::neighborhoodEnrichment(states, *source->anchors, source->path.toStdString());
+        } catch (const cx::InputError& error) {
+            table.chromhmm.warnings.push_back(error.what()); // no anchor on these chromosomes
+            continue;
+        }
+        EnrichmentTable around = perStateTable(core, states, segmentation.numStates);
+        around.annotationPaths = {source->path};
+        around.title = QObject::tr("Neighbourhood of %1").arg(source->name);
+        around.cell = QString::fromStdString(cell);
+        around.generation = segmentation.generation;
+        table.neighborhoods.push_back(std::move(around));
+    }
+    table.cell = QString::fromStdString(cell);
     table.generation = segmentation.generation;
     table.ms = watch.elapsedMs();
     return table;
@@ -88,11 +186,39 @@ QString annotationDisplayName(const QString& path) {
     return name.isEmpty() ? QFileInfo(path).fileName() : name;
 }
 
+bool isAnchorPath(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isFile() || path.endsWith(QLatin1String(".bed"), Qt::CaseInsensitive) ||
+        path.endsWith(QLatin1String(".bed.gz"), Qt::CaseInsensitive)) {
+        return false;
+    }
+    try {
+        return cx::isAnchorFile(path.toStdString());
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 AnnotationSource loadAnnotation(const QString& path, const cx::CancelToken& cancel) {
     cx::Stopwatch watch;
-    auto regions =
-        std::make_shared<const cx::BedRegions>(cx::readBedFiles({path.toStdString()}, cancel));
     AnnotationSource source;
+    std::shared_ptr<const cx::BedRegions> regions;
+    if (cx::isAnchorFile(path.toStdString())) {
+        // A ChromHMM ANCHORFILE: its positions, and one base at each for lanes and regions.
+        auto anchors = std::make_shared<const std::vector<cx::AnchorRecord>>(
+            cx::readAnchorFile(path.toStdString(), true, cancel));
+        cx::BedRegions points;
+        points.sources.push_back(path.toStdString());
+        for (const cx::AnchorRecord& anchor : *anchors) {
+            points.byChrom[anchor.chrom].push_back({anchor.position, anchor.position + 1});
+            ++points.numIntervals;
+        }
+        regions = std::make_shared<const cx::BedRegions>(std::move(points));
+        source.anchors = std::move(anchors);
+    } else {
+        regions =
+            std::make_shared<const cx::BedRegions>(cx::readBedFiles({path.toStdString()}, cancel));
+    }
     source.path = path;
     source.name = annotationDisplayName(path);
     source.lanes = std::make_shared<const LaneIntervals>(mergedLanes(*regions));

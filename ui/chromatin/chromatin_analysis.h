@@ -33,7 +33,13 @@ LaneIntervals mergedLanes(const cx::BedRegions& regions);
 /// trailing assembly tag (hg18, hg19, hg38, mm9, mm10, …).
 QString annotationDisplayName(const QString& path);
 
-/// Reads one annotation BED (plain or .gz) and prepares its lanes. \throws cx::InputError.
+/// Whether `path` is a ChromHMM ANCHORFILE (`chrom pos strand`; cx::isAnchorFile), not a BED
+/// or binarized file. False for a file that cannot be read.
+bool isAnchorPath(const QString& path);
+
+/// Reads one annotation: a BED file (plain or .gz), or an ANCHORFILE (anchors for the
+/// neighbourhood enrichment, one base each as lanes), and prepares its lanes.
+/// \throws cx::InputError.
 AnnotationSource loadAnnotation(const QString& path, const cx::CancelToken& cancel = {});
 
 /// Core's per-contig warnings ("F: foreground contig 'chr1' is not in the tracks; its 3

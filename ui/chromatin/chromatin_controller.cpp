@@ -55,7 +55,7 @@ ChromatinController::~ChromatinController() {
 }
 
 QString ChromatinController::taskFailureTitle(ChromatinTaskKind kind) const {
-    return kind == ChromatinTaskKind::LoadTracks ? tr("Could not open the tracks")
+    return kind == ChromatinTaskKind::LoadTracks ? tr("Could not open the tracks or reads")
                                                  : tr("Could not compute the moments");
 }
 
@@ -78,7 +78,8 @@ const AnnotationSource* ChromatinController::annotation(const QString& path) con
     return nullptr;
 }
 
-void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
+void ChromatinController::loadTracks(const QStringList& paths, int binSize,
+                                     std::shared_ptr<const ReadsBinarization> reads) {
     if (paths.isEmpty()) {
         return;
     }
@@ -89,6 +90,23 @@ void ChromatinController::loadTracks(const QStringList& paths, int binSize) {
     request.generation = m_task.generation();
     request.paths = paths;
     request.binSize = binSize;
+    request.reads = std::move(reads);
+    request.cancel = m_task.cancelToken();
+    m_worker.post([request](ChromatinWorker& worker) { worker.load(request); });
+}
+
+void ChromatinController::binarizeReads(const ReadsBinarization& reads) {
+    if (!reads.isValid()) {
+        return;
+    }
+    startTask(ChromatinTaskKind::LoadTracks,
+              tr("Binarizing %n read file(s)", nullptr,
+                 static_cast<int>(reads.inputFiles().size())));
+    LoadTracksRequest request;
+    request.generation = m_task.generation();
+    request.reads = std::make_shared<const ReadsBinarization>(reads);
+    request.binarize = true;
+    request.binSize = reads.options.binSize;
     request.cancel = m_task.cancelToken();
     m_worker.post([request](ChromatinWorker& worker) { worker.load(request); });
 }

@@ -55,7 +55,13 @@ public:
 
     /// Reads binarized tracks in the background (cancels a running load or moment pass). On
     /// success they replace the current tracks; on failure or cancel nothing changes.
-    void loadTracks(const QStringList& paths, int binSize = 200);
+    /// `reads`: the aligned reads these binarized tracks were made from (kept in data()).
+    void loadTracks(const QStringList& paths, int binSize = 200,
+                    std::shared_ptr<const ReadsBinarization> reads = nullptr);
+    /// Binarizes aligned reads (ChromHMM's rules, cx::binarize) on the worker, with progress
+    /// and Cancel as a load, then loads the binarized files (data().reads says where they came
+    /// from). Errors name the file.
+    void binarizeReads(const ReadsBinarization& reads);
     /// Uses in-memory tracks (tests). Clears moments, solutions, segmentation and sweep; keeps
     /// the annotations and the region choice (apply it again with applyRegions).
     void setData(const ChromatinDataHandle& data);

@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -109,13 +110,18 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_transitionView->setPlaceholder(tr("Transitions between the foreground-specific states."));
     // Side by side when there is room for each (the weights plot ≥ 200 px beside its legend,
     // the heatmaps' state names whole), else one tab each (a 1024 px window).
+    m_neighborhoodTabs = new QTabWidget(this);
+    m_neighborhoodTabs->setObjectName(QStringLiteral("neighborhoodTabs"));
+    m_neighborhoodTabs->setDocumentMode(true);
+    m_neighborhoodTabs->hide(); // shown with the first anchor file's table
     m_middle = new PanelRow(this);
     m_middle->setObjectName(QStringLiteral("middleRow"));
     m_middle->addPanel(weightsBox, tr("State weights vs γ"), 440, 4);
     m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 380, 4);
+    m_middle->addPanel(m_neighborhoodTabs, tr("Neighbourhood enrichment"), 380, 4);
     m_middle->addPanel(m_transitionView, tr("Transitions"), 320, 3);
     m_middleSplitter = m_middle->splitter();
-    m_middleSplitter->setSizes({380, 420, 320});
+    m_middleSplitter->setSizes({380, 420, 420, 320});
 
     // Bottom: the segmentation.
     auto* segmentation = new QWidget(this);

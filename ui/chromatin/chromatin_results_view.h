@@ -6,6 +6,7 @@
 class QComboBox;
 class QLabel;
 class QScrollBar;
+class QTabWidget;
 
 namespace cx::ui {
 
@@ -30,6 +31,9 @@ public:
     HeatmapView* emissionView() const { return m_emissionView; }
     HeatmapView* transitionView() const { return m_transitionView; }
     HeatmapView* enrichmentView() const { return m_enrichmentView; }
+    /// Neighbourhood enrichment heatmaps, one tab per anchor file, beside the overlap one
+    /// (hidden while there is none; the workspace adds and removes the tabs).
+    QTabWidget* neighborhoodTabs() const { return m_neighborhoodTabs; }
     StateWeightsChartView* weightsChart() const { return m_weightsChart; }
     SegmentationTrackView* trackView() const { return m_trackView; }
     /// The middle row's side-by-side arrangement (empty while the row is tabbed).
@@ -53,6 +57,7 @@ private:
     HeatmapView* m_emissionView = nullptr;
     HeatmapView* m_transitionView = nullptr;
     HeatmapView* m_enrichmentView = nullptr;
+    QTabWidget* m_neighborhoodTabs = nullptr;
     StateWeightsChartView* m_weightsChart = nullptr;
     SegmentationTrackView* m_trackView = nullptr;
     QLabel* m_weightsTitle = nullptr;

@@ -7,6 +7,8 @@
 
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
+#include "core/io/binarize.h"
+#include "core/io/enrichment_inputs.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_bootstrap.h"
@@ -31,20 +33,51 @@
 
 namespace cx::ui {
 
+/// Aligned reads (or peaks) to binarize before loading (File ▸ Open Aligned Reads…): the
+/// cellmarkfiletable as rows, the chromosome sizes, where the binarized files go and
+/// ChromHMM's options — what `contrast-cli binarize` takes.
+struct ReadsBinarization {
+    struct Entry {
+        QString cell;
+        QString mark;
+        QString file;    ///< absolute path of the reads
+        QString control; ///< absolute path of the control reads; empty: none
+
+        bool operator==(const Entry&) const = default;
+    };
+    QVector<Entry> entries;
+    QString chromSizes;
+    QString outDir;
+    cx::BinarizeOptions options;
+
+    bool isValid() const { return !entries.isEmpty(); }
+    /// The reads and controls, each once, in table order.
+    QStringList inputFiles() const;
+};
+
 /// Loaded chromatin tracks (ChromHMM binarized files) and where they came from.
 struct ChromatinDataHandle {
     std::shared_ptr<const cx::ChromatinData> data;
     QStringList paths;
     double loadMs = 0;
+    /// The reads the tracks were binarized from (null: opened as binarized files).
+    std::shared_ptr<const ReadsBinarization> reads;
+    double binarizeMs = 0;
 
     bool isValid() const { return data != nullptr; }
 };
 
-/// One annotation BED file, read once (off the GUI thread) and shared read-only.
+/// One annotation BED file, or a ChromHMM ANCHORFILE (`chrom pos strand`), read once (off the
+/// GUI thread) and shared read-only.
 struct AnnotationSource {
     QString path;
     QString name; ///< short display name ("RefSeqGene" for RefSeqGene.hg18.bed.gz)
+    /// The intervals (for an anchor file: one base at each anchor, so it can be a lane or a
+    /// region too).
     std::shared_ptr<const cx::BedRegions> regions;
+    /// The anchors of an ANCHORFILE (null for a BED file): a neighbourhood enrichment column
+    /// set instead of an overlap column.
+    std::shared_ptr<const std::vector<cx::AnchorRecord>> anchors;
     std::shared_ptr<const LaneIntervals> lanes;
     double loadMs = 0;
 
@@ -145,12 +178,23 @@ struct ReferenceRefinement {
     double tolerance = 0;
 };
 
-/// Overlap fold enrichment of states with annotations (cx::OverlapEnrichment) and the
-/// annotations' names.
+/// Enrichment of the segmentation's states, ChromHMM-compatible (core/hmm/enrichment.h, the
+/// numbers `contrast-cli enrichment` writes for the exported segmentation), laid out per
+/// segmentation state for the views: fold(s, c) is state s's fold enrichment in column c (NaN
+/// for a state the segmentation does not use), stateBins its bins. The overlap table has one
+/// column per BED annotation; `neighborhoods` holds one table per anchor file, with the
+/// offsets ("-2000" … "2000") as columns.
 struct EnrichmentTable : cx::OverlapEnrichment {
     quint64 generation = 0; ///< the segmentation's solution generation
-    QStringList annotations;
-    QStringList annotationPaths;
+    QStringList annotations;     ///< column labels (annotation names, or offsets)
+    QStringList annotationPaths; ///< the annotation files (one anchor file for a neighbourhood)
+    QString title;               ///< "Overlap enrichment", "Neighbourhood of TSS"
+    /// The cell the table counts (the first track's; ChromHMM's tables are per segmentation
+    /// file, i.e. per cell).
+    QString cell;
+    /// The table as core computed it (rows: states that occur, labelled E1…EK by state).
+    cx::EnrichmentTable chromhmm;
+    std::vector<EnrichmentTable> neighborhoods;
     double ms = 0;
 
     int numStates() const { return static_cast<int>(fold.rows()); }

@@ -3,11 +3,13 @@
 #include "ui/chromatin/chromatin_analysis.h"
 
 #include "core/common/error.h"
+#include "core/common/atomic_file.h"
 #include "core/common/timer.h"
 
 #include <QFileInfo>
 #include <QLocale>
 
+#include <filesystem>
 #include <stdexcept>
 
 namespace cx::ui {
@@ -56,21 +58,100 @@ std::string chromosomes(const cx::ChromatinData& data) {
 
 } // namespace
 
+QStringList ReadsBinarization::inputFiles() const {
+    QStringList out;
+    for (const Entry& entry : entries) {
+        for (const QString& file : {entry.file, entry.control}) {
+            if (!file.isEmpty() && !out.contains(file)) {
+                out << file;
+            }
+        }
+    }
+    return out;
+}
+
+QStringList ChromatinWorker::binarizeReads(const ReadsBinarization& reads,
+                                           const cx::CancelToken& cancel,
+                                           const cx::ProgressFn& progress) {
+    if (!reads.isValid()) {
+        throw cx::InputError("no read files to binarize");
+    }
+    const std::filesystem::path outDir = reads.outDir.toStdString();
+    std::error_code error;
+    std::filesystem::create_directories(outDir, error);
+    if (error || !std::filesystem::is_directory(outDir)) {
+        throw cx::InputError(outDir.string(), 0,
+                             "cannot create the folder for the binarized files" +
+                                 (error ? ": " + error.message() : std::string()));
+    }
+    // The table as ChromHMM takes it, with absolute paths (kept next to the binarized files).
+    std::string table;
+    for (const ReadsBinarization::Entry& entry : reads.entries) {
+        for (const QString& field : {entry.cell, entry.mark}) {
+            if (field.trimmed().isEmpty() || field.contains(QLatin1Char('\t'))) {
+                throw cx::InputError(entry.file.toStdString(), 0,
+                                     "every read file needs a cell and a mark (no tabs)");
+            }
+        }
+        table += entry.cell.trimmed().toStdString() + '\t' + entry.mark.trimmed().toStdString() +
+                 '\t' + entry.file.toStdString();
+        if (!entry.control.isEmpty()) {
+            table += '\t' + entry.control.toStdString();
+        }
+        table += '\n';
+    }
+    const std::string tablePath = (outDir / "cellmarkfiletable.txt").string();
+    cx::writeFileAtomically(std::filesystem::path(tablePath), table);
+    cx::BinarizeResult result;
+    try {
+        result = cx::binarize(reads.chromSizes.toStdString(), "/", tablePath, {},
+                              outDir.string(), reads.options, cancel, progress);
+    } catch (...) {
+        std::filesystem::remove(tablePath, error); // nothing of a failed run stays behind
+        throw;
+    }
+    QStringList files;
+    for (const cx::BinarizedFile& file : result.files) {
+        files << QString::fromStdString(file.path);
+    }
+    if (files.isEmpty()) {
+        throw cx::InputError(reads.chromSizes.toStdString(), 0,
+                             "no chromosome of the sizes file has reads");
+    }
+    return files;
+}
+
 void ChromatinWorker::load(const LoadTracksRequest& request) {
     const QString outOfMemory =
         QStringLiteral("%1: not enough memory to load these tracks").arg(request.paths.value(0));
     runTask(request.generation, outOfMemory, [&] {
         cx::Stopwatch watch;
+        const cx::ProgressFn progress = progressReporter(request.generation);
+        ChromatinDataHandle handle;
+        handle.paths = request.paths;
+        handle.reads = request.reads;
+        const bool binarize = request.reads && request.binarize;
+        if (binarize) {
+            // Reads first: binarization is most of the work (90 % of the bar).
+            handle.paths = binarizeReads(*request.reads, request.cancel,
+                                         [&](double fraction, const char* phase) {
+                                             progress(0.9 * fraction, phase);
+                                         });
+            handle.binarizeMs = watch.elapsedMs();
+            watch.restart();
+        }
         std::vector<std::string> paths;
-        for (const QString& path : request.paths) {
+        for (const QString& path : handle.paths) {
             paths.push_back(path.toStdString());
         }
         cx::ChromHmmReadOptions options;
-        options.binSize = request.binSize;
-        ChromatinDataHandle handle;
+        options.binSize = binarize ? request.reads->options.binSize : request.binSize;
         handle.data = std::make_shared<const cx::ChromatinData>(cx::readChromHmmTracks(
-            paths, options, request.cancel, progressReporter(request.generation)));
-        handle.paths = request.paths;
+            paths, options, request.cancel,
+            binarize ? cx::ProgressFn([&](double fraction, const char* phase) {
+                progress(0.9 + 0.1 * fraction, phase);
+            })
+                          : progress));
         handle.loadMs = watch.elapsedMs();
         emit loaded(request.generation, handle);
     });

@@ -114,6 +114,7 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : SectionedWorkspace(par
                 if (outcome != TaskOutcome::Finished) {
                     m_pendingSection.reset();
                     m_loadingTracks.clear();
+                    m_loadingReads = false;
                     // Back to the report of the moments in use.
                     m_dataPanel->setMomentsReport(m_controller->moments().get());
                 }
@@ -169,7 +170,8 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : SectionedWorkspace(par
         QSettings settings;
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Add Annotation BED Files"), settings.value(kTrackDirectoryKey).toString(),
-            tr("BED files (*.bed *.bed.gz);;All files (*)"));
+            tr("Annotations (*.bed *.bed.gz *.txt *.txt.gz);;BED files (*.bed *.bed.gz);;"
+               "ChromHMM anchor files (chrom pos strand) (*.txt *.txt.gz);;All files (*)"));
         addAnnotations(paths);
     });
     connect(m_dataPanel, &ChromatinDataPanel::removeAnnotationRequested, this,
@@ -261,7 +263,7 @@ int ChromatinWorkspace::openPreference(const QString& path) const {
     if (info.isDir()) {
         return 0;
     }
-    if (isBedPath(path) || isBinarizedPath(path)) {
+    if (isBedPath(path) || isBinarizedPath(path) || isAnchorPath(path)) {
         return 2;
     }
     const QString name = info.fileName().toLower();
@@ -273,7 +275,7 @@ bool ChromatinWorkspace::canOpen(const QString& path) const {
 }
 
 void ChromatinWorkspace::openPath(const QString& path) {
-    if (isBedPath(path)) {
+    if (isBedPath(path) || isAnchorPath(path)) {
         addAnnotations({path});
         return;
     }
@@ -290,7 +292,7 @@ void ChromatinWorkspace::openInteractive() {
         return;
     }
     settings.setValue(kTrackDirectoryKey, QFileInfo(paths.front()).absolutePath());
-    if (paths.size() == 1 && isBedPath(paths.front())) {
+    if (paths.size() == 1 && (isBedPath(paths.front()) || isAnchorPath(paths.front()))) {
         openPath(paths.front());
         return;
     }
@@ -301,17 +303,22 @@ void ChromatinWorkspace::openTracks(const QStringList& paths) {
     if (paths.isEmpty()) {
         return;
     }
+    beginOpen(paths);
+    m_controller->loadTracks(paths);
+    emit settledChanged();
+}
+
+void ChromatinWorkspace::beginOpen(const QStringList& paths) {
     m_pendingSection.reset();
     m_pendingBootstrap.reset();
     m_loadingTracks = paths;
+    m_loadingReads = false;
     // The previous data's annotations go once these tracks are read (BEDs added meanwhile stay).
     m_staleAnnotations.clear();
     for (const AnnotationListModel::Entry& entry : m_annotationModel->entries()) {
         m_staleAnnotations << entry.path;
     }
     m_interactiveOpen = true;
-    m_controller->loadTracks(paths);
-    emit settledChanged();
 }
 
 void ChromatinWorkspace::addAnnotations(const QStringList& paths) {
@@ -391,7 +398,7 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
         tr("Loaded %1: %2 bins")
             .arg(countOf(static_cast<qint64>(data.data->tracks.size()), tr("track"), tr("tracks")),
                  QLocale().toString(static_cast<qint64>(data.data->totalBins()))));
-    if (m_interactiveOpen && data.paths == m_loadingTracks) {
+    if (m_interactiveOpen && (data.paths == m_loadingTracks || (m_loadingReads && data.reads))) {
         if (data.paths.size() == 1) {
             emit pathOpened(data.paths.front());
         } else {
@@ -416,6 +423,7 @@ void ChromatinWorkspace::onDataChanged(const ChromatinDataHandle& data) {
         }
     }
     m_interactiveOpen = false;
+    m_loadingReads = false;
     m_loadingTracks.clear();
     if (m_pendingSection) {
         const cx::ChromatinSection section = *m_pendingSection;
@@ -442,7 +450,7 @@ void ChromatinWorkspace::onSolutionChanged(const HmmSolution& solution) {
         m_emissionModel->clear();
         m_referenceModel->clear();
         m_transitionModel->clear();
-        m_enrichmentModel->clear();
+        clearEnrichmentModels();
         m_weightsChart->setLines({}, 0, ChromatinAnalysisPanel::kSliderMaximum);
         m_trackView->setSegmentation(nullptr, {}, {});
         m_analysisPanel->setInfo(QString());
@@ -570,18 +578,17 @@ void ChromatinWorkspace::refreshEnrichmentModel() {
     const auto& table = m_controller->enrichment();
     const SegmentationHandle& segmentation = m_controller->segmentation();
     if (!table || !segmentation) {
-        m_enrichmentModel->clear();
+        clearEnrichmentModels();
         return;
     }
     auto content = enrichmentContent(*table, *segmentation, m_segmentationSlots, m_catalog);
     if (!content) {
-        m_enrichmentModel->clear(); // the table is for another segmentation
+        clearEnrichmentModels(); // the table is for another segmentation
         return;
     }
     m_enrichmentModel->setContent(std::move(*content));
-    m_enrichmentView->setTitle(
-        tr("Overlap enrichment"),
-        tr("%1 segmentation").arg(QString::fromLatin1(cx::toString(segmentation->method))));
+    m_enrichmentView->setTitle(tr("Overlap enrichment"), enrichmentSubtitle(*table));
+    refreshNeighborhoodViews(&*table);
 }
 
 void ChromatinWorkspace::refreshSegmentationAppearance() {
@@ -612,7 +619,7 @@ void ChromatinWorkspace::onSegmentationChanged(const SegmentationHandle& segment
         m_trackView->setSegmentation(nullptr, {}, {});
         m_trackView->setPlaceholder(
             tr("No foreground-specific state at this γ, so nothing to segment: lower γ."));
-        m_enrichmentModel->clear();
+        clearEnrichmentModels();
         emit settledChanged();
         return;
     }

@@ -46,6 +46,8 @@ public:
     void openInteractive() override;
     QList<QAction*> exportActions() const override;
     QList<QAction*> viewActions() const override;
+    /// File ▸ Open Aligned Reads….
+    QList<QAction*> openActions() const override;
     void cancelTask() override;
     bool isSettled() const override;
     /// γ, K, seed, rules and data for figures.json.
@@ -56,6 +58,11 @@ public:
     /// Reads binarized tracks (several cells/chromosomes); annotation files found in a ChromHMM
     /// COORDS/<assembly>/ folder next to them are offered in the annotation list.
     void openTracks(const QStringList& paths);
+    /// Binarizes the reads in the background (progress and Cancel as a load) and opens the
+    /// binarized tracks; the session records the reads and options.
+    void openAlignedReads(const ReadsBinarization& reads);
+    /// File ▸ Open Aligned Reads…: the dialog, then openAlignedReads.
+    void openAlignedReadsInteractive();
     /// Tracks (with annotation BEDs or a COORDS json among them): 2 when every path is
     /// chromatin data.
     int openPathsPreference(const QStringList& paths) const override;
@@ -101,6 +108,9 @@ public:
 
 private:
     void buildActions();
+    /// Forgets a pending session and marks the current annotations stale, before new tracks
+    /// (`paths`; empty for reads) are read.
+    void beginOpen(const QStringList& paths);
     void applySection(const cx::ChromatinSection& section);
     void restoreStateRows(const std::vector<cx::ChromatinSection::StateView>& states);
     /// Starts the bootstrap a reopened session asks for once the sweep's path is current.
@@ -120,6 +130,12 @@ private:
     void refreshEmissionModels();
     void refreshTransitionModel();
     void refreshEnrichmentModel();
+    /// Clears the overlap and neighbourhood enrichment heatmaps.
+    void clearEnrichmentModels();
+    /// One heatmap tab per anchor file of `table` (none: the tabs hide).
+    void refreshNeighborhoodViews(const EnrichmentTable* table);
+    /// "posterior segmentation" (and "of CELL" when the tracks hold several cells).
+    QString enrichmentSubtitle(const EnrichmentTable& table) const;
     void refreshSegmentationAppearance();
     /// The contrastive heatmap's title from the shown solution and its segmentation's verdict.
     void refreshContrastiveTitle();
@@ -139,6 +155,8 @@ private:
     StateMatrixModel* m_referenceModel = nullptr;
     StateMatrixModel* m_transitionModel = nullptr;
     StateMatrixModel* m_enrichmentModel = nullptr;
+    /// Neighbourhood enrichment, per anchor file (chromatin_workspace_enrichment.cpp).
+    std::vector<StateMatrixModel*> m_neighborhoodModels;
     HeatmapView* m_emissionView = nullptr;
     HeatmapView* m_referenceView = nullptr;
     HeatmapView* m_transitionView = nullptr;
@@ -164,6 +182,9 @@ private:
     QAction* m_showValuesAction = nullptr;
     QAction* m_fitTrackAction = nullptr;
     QAction* m_labelBackgroundAction = nullptr;
+    QAction* m_openReadsAction = nullptr;
+    /// Reads being binarized for an interactive open (their tracks replace the data).
+    bool m_loadingReads = false;
 
     StateCatalog m_catalog;
     std::vector<std::string> m_marks;

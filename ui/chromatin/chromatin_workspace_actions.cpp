@@ -4,6 +4,7 @@
 #include "ui/chromatin/chromatin_workspace.h"
 
 #include "ui/charts/state_weights_chart_view.h"
+#include "ui/chromatin/aligned_reads_dialog.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/widgets/state_matrix_model.h"
 #include "ui/dialogs/image_export_dialog.h"
@@ -26,6 +27,10 @@ void ChromatinWorkspace::buildActions() {
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
+    m_openReadsAction =
+        action(tr("Open Aligned &Reads…"), &ChromatinWorkspace::openAlignedReadsInteractive);
+    m_openReadsAction->setToolTip(tr("Binarize BAM/BED reads or peaks (ChromHMM's rules) and "
+                                     "open the tracks"));
     m_exportPairAction = action(tr("Export Emission &Heatmaps, γ = 0 and current (PNG/SVG/PDF)…"),
                                 &ChromatinWorkspace::exportEmissionPair);
     m_exportPairAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -157,6 +162,31 @@ QList<QAction*> ChromatinWorkspace::exportActions() const {
             m_exportEnrichmentTableAction};
 }
 
+QList<QAction*> ChromatinWorkspace::openActions() const {
+    return {m_openReadsAction};
+}
+
+void ChromatinWorkspace::openAlignedReadsInteractive() {
+    AlignedReadsDialog dialog(this);
+    if (const auto& reads = m_controller->data().reads) {
+        dialog.setRequest(*reads);
+    }
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    openAlignedReads(dialog.request());
+}
+
+void ChromatinWorkspace::openAlignedReads(const ReadsBinarization& reads) {
+    if (!reads.isValid()) {
+        return;
+    }
+    beginOpen({});
+    m_loadingReads = true;
+    m_controller->binarizeReads(reads);
+    emit settledChanged();
+}
+
 QList<QAction*> ChromatinWorkspace::viewActions() const {
     return {m_sortStatesAction, m_showValuesAction, m_fitTrackAction, m_labelBackgroundAction};
 }
@@ -175,7 +205,7 @@ void ChromatinWorkspace::openPaths(const QStringList& paths) {
         if (openPreference(path) == 2 &&
             (path.endsWith(QLatin1String(".bed"), Qt::CaseInsensitive) ||
              path.endsWith(QLatin1String(".bed.gz"), Qt::CaseInsensitive) ||
-             path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))) {
+             path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || isAnchorPath(path))) {
             openPath(path);
         } else {
             tracks << path;

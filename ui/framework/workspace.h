@@ -69,6 +69,9 @@ public:
     virtual void openPaths(const QStringList& /*paths*/) {}
     /// File ▸ Open… for this workspace (its own dialog with format options).
     virtual void openInteractive() = 0;
+    /// Further File menu entries of this workspace, after Open Data… (e.g. Chromatin's
+    /// Open Aligned Reads…); shown while it is the current one.
+    virtual QList<QAction*> openActions() const { return {}; }
     /// Actions for File ▸ Export (the first is the default, bound to Ctrl+E).
     virtual QList<QAction*> exportActions() const { return {}; }
     /// Every chart, heatmap and track this workspace shows, for Export All Figures. Default:

@@ -149,6 +149,7 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
     QAction* newSession = file->addAction(tr("&New Session"), this, [this] {
         m_project->newSession();
     });
@@ -166,7 +167,7 @@ void MainWindow::createMenus() {
         }
     });
     open->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open De&mo"), this, [this] { openDemo(); });
+    m_openDemoAction = file->addAction(tr("Open De&mo"), this, [this] { openDemo(); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -236,6 +237,9 @@ void MainWindow::rebuildWorkspaceMenus() {
         for (QAction* action : workspace->exportActions() + workspace->viewActions()) {
             removeAction(action);
         }
+        for (QAction* action : workspace->openActions()) {
+            m_fileMenu->removeAction(action);
+        }
     }
     m_exportMenu->clear();
     m_viewMenu->clear();
@@ -243,6 +247,7 @@ void MainWindow::rebuildWorkspaceMenus() {
     if (!workspace) {
         return;
     }
+    m_fileMenu->insertActions(m_openDemoAction, workspace->openActions());
     for (QAction* action : workspace->exportActions()) {
         m_exportMenu->addAction(action);
         addAction(action);

@@ -103,6 +103,8 @@ private:
     TaskProgressWidget* m_progress = nullptr;
     Workspace* m_taskOwner = nullptr;
     ProjectSession* m_project = nullptr;
+    QMenu* m_fileMenu = nullptr;
+    QAction* m_openDemoAction = nullptr; ///< the current workspace's openActions() go before it
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

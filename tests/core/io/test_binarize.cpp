@@ -289,3 +289,24 @@ TEST(Binarize, ReportsProgressUpToOne) {
 
 } // namespace
 } // namespace cx
+
+TEST(Binarize, CellAndMarkGuessedFromFileNames) {
+    const auto guess = [](const std::string& name) {
+        const cx::CellMarkGuess g = cx::guessCellMark(name);
+        return g.cell + "|" + g.mark + (g.control ? "|control" : "");
+    };
+    EXPECT_EQ(guess("/data/C1_H3K4me3.bam"), "C1|H3K4me3");
+    EXPECT_EQ(guess("C1_H3K27ac_paired.bam"), "C1|H3K27ac");
+    EXPECT_EQ(guess("GM12878_H3K36me3.bed.gz"), "GM12878|H3K36me3");
+    EXPECT_EQ(guess("C2_inputA.bam"), "C2|inputA|control");
+    EXPECT_EQ(guess("K562_WCE.tagAlign.gz"), "K562|WCE|control");
+    EXPECT_EQ(guess("wgEncodeBroadHistoneGm12878H3k4me3StdAlnRep1.bam"), "Gm12878|H3k4me3");
+    EXPECT_EQ(guess("wgEncodeBroadHistoneK562H3k27acStdAln.bam"), "K562|H3k27ac");
+    EXPECT_EQ(guess("wgEncodeBroadHistoneHepg2ControlStdAlnRep1.bam"), "Hepg2|Control|control");
+    EXPECT_EQ(guess("wgEncodeUwHistoneHelas3H3k36me3StdRawDataRep1.bam"), "Helas3|H3k36me3");
+    // Nothing to go by: empty, for the user to fill in.
+    EXPECT_EQ(guess("reads.bam"), "|");
+    EXPECT_EQ(guess("_x.bam"), "|");
+    EXPECT_EQ(guess("C1_.bam"), "|");
+    EXPECT_EQ(guess("wgEncodeBroadHistoneStdAln.bam"), "|");
+}

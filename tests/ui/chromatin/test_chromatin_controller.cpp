@@ -106,7 +106,9 @@ TEST(ChromatinController, LoadsTracksAndRegionsAndFitsTheModel) {
     }
     ASSERT_TRUE(controller.enrichment().has_value());
     EXPECT_EQ(controller.enrichment()->numAnnotations(), 2);
-    EXPECT_EQ(controller.enrichment()->totalBins, 40000);
+    // ChromHMM's tables are per segmentation file, i.e. per cell: the first (GM12878).
+    EXPECT_EQ(controller.enrichment()->totalBins, 20000);
+    EXPECT_EQ(controller.enrichment()->cell, QStringLiteral("GM12878"));
     EXPECT_EQ(controller.statistics().momentsBuilt, 1);
 }
 
