@@ -111,9 +111,9 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     // the heatmaps' state names whole), else one tab each (a 1024 px window).
     m_middle = new PanelRow(this);
     m_middle->setObjectName(QStringLiteral("middleRow"));
-    m_middle->addPanel(weightsBox, tr("State weights vs γ"), 440, 4);
-    m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 380, 4);
-    m_middle->addPanel(m_transitionView, tr("Transitions"), 320, 3);
+    m_middle->addPanel(weightsBox, tr("State weights vs γ"), 420, 4);
+    m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 360, 4);
+    m_middle->addPanel(m_transitionView, tr("Transitions"), 300, 3);
     m_middleSplitter = m_middle->splitter();
     m_middleSplitter->setSizes({380, 420, 320});
 
