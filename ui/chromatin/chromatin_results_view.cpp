@@ -116,10 +116,10 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_neighborhoodTabs->hide(); // shown with the first anchor file's table
     m_middle = new PanelRow(this);
     m_middle->setObjectName(QStringLiteral("middleRow"));
-    m_middle->addPanel(weightsBox, tr("State weights vs γ"), 440, 4);
-    m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 380, 4);
-    m_middle->addPanel(m_neighborhoodTabs, tr("Neighbourhood enrichment"), 380, 4);
-    m_middle->addPanel(m_transitionView, tr("Transitions"), 320, 3);
+    m_middle->addPanel(weightsBox, tr("State weights vs γ"), 420, 4);
+    m_middle->addPanel(m_enrichmentView, tr("Overlap enrichment"), 360, 4);
+    m_middle->addPanel(m_neighborhoodTabs, tr("Neighbourhood enrichment"), 360, 4);
+    m_middle->addPanel(m_transitionView, tr("Transitions"), 300, 3);
     m_middleSplitter = m_middle->splitter();
     m_middleSplitter->setSizes({380, 420, 420, 320});
 

@@ -60,7 +60,10 @@ QSize PanelRow::sizeHint() const {
 
 void PanelRow::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    arrange(event->size().width() < sideBySideWidth());
+    // Back to side by side only with some room to spare: a vertical scroll bar appearing or
+    // going with the change must not flip the arrangement back and forth.
+    constexpr int kHysteresis = 24;
+    arrange(event->size().width() < sideBySideWidth() + (m_tabbed ? kHysteresis : 0));
 }
 
 void PanelRow::arrange(bool tabbed) {

@@ -58,6 +58,9 @@ TEST(PanelRow, TabsBelowTheComfortableWidthAndSplitsAgainAbove) {
     EXPECT_FALSE(first->isVisible());
     EXPECT_GE(second->width(), 550); // the whole row, less the tab frame
 
+    // Just above the side-by-side width it stays tabbed (room to spare for a scroll bar).
+    resizeTo(row, row.sideBySideWidth() + 5);
+    EXPECT_TRUE(row.isTabbed());
     // Back to side by side: every panel shown again, in order, with the sizes it had.
     resizeTo(row, 1200);
     EXPECT_FALSE(row.isTabbed());
