@@ -96,6 +96,15 @@ std::vector<Rgb> shades(const Rgb& base) {
     std::stable_sort(steps.begin(), steps.end(),
                      [](const Step& a, const Step& b) { return a.cost < b.cost; });
     const Hsl hsl = toHsl(base);
+    // A grey has no hue to turn: after its lighter and darker shades come faint tints of it.
+    if (hsl.saturation < 0.15) {
+        for (double tint : {210.0, 30.0, 120.0, 300.0, 170.0, 60.0}) {
+            for (int l = 0; l <= 6; ++l) {
+                const double lightness = (l % 2 == 0 ? 1 : -1) * 0.1 * ((l + 1) / 2);
+                steps.push_back({lightness, tint, 100.0 + steps.size()});
+            }
+        }
+    }
     std::vector<Rgb> out;
     for (const Step& step : steps) {
         if (step.lightness == 0 && step.hue == 0) {
@@ -105,6 +114,10 @@ std::vector<Rgb> shades(const Rgb& base) {
         Hsl shade = hsl;
         shade.lightness = std::clamp(hsl.lightness + step.lightness, 0.12, 0.92);
         shade.hue = hsl.hue + step.hue;
+        if (step.cost >= 100) { // a tint of a grey: the step's hue, faintly
+            shade.hue = step.hue;
+            shade.saturation = 0.25;
+        }
         out.push_back(toRgb(shade));
     }
     return out;

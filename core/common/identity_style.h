@@ -57,12 +57,12 @@ bool coloursClash(const Rgb& a, const Rgb& b);
 
 /// Styles for identities with preferred (semantic) colours, first come first served: each gets
 /// its preferred colour when no earlier identity (nor any of `taken`) clashes with it, else the
-/// nearest shade of it that clashes with none (lighter/darker and slightly rotated hues), and
+/// nearest shade of it that clashes with none (lighter/darker and slightly rotated hues; for a
+/// grey, then faint tints), and
 /// only when no shade is free the same search with the next line pattern. Deterministic: the
 /// same preferences in the same order give the same styles. Never two clashing styles among
-/// the result and `taken` while shades and patterns last (4 patterns × up to 45 shades of a
-/// colour, fewer for a grey, about 8 per pattern); past that an identity gets its preferred
-/// colour as it is.
+/// the result and `taken` while shades and patterns last (4 patterns × some 10–40 distinct
+/// shades of a colour); past that an identity gets its preferred colour as it is.
 std::vector<IdentityStyle> distinctStyles(const std::vector<Rgb>& preferred,
                                           const std::vector<IdentityStyle>& taken = {});
 

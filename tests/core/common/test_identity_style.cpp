@@ -80,13 +80,13 @@ TEST(IdentityStyle, DistinctStylesShadeRepeatedPreferencesAndKeepTheFirst) {
 
 TEST(IdentityStyle, ManyIdentitiesOfOneGreyFallBackToPatterns) {
     const std::vector<IdentityStyle> styles =
-        distinctStyles(std::vector<Rgb>(24, Rgb{0x80, 0x80, 0x80}));
+        distinctStyles(std::vector<Rgb>(100, Rgb{0x80, 0x80, 0x80}));
     expectPairwiseDistinct(styles);
     bool patterned = false;
     for (const IdentityStyle& style : styles) {
         patterned = patterned || style.pattern != LinePattern::Solid;
     }
-    EXPECT_TRUE(patterned) << "a grey has too few shades for 24 identities";
+    EXPECT_TRUE(patterned) << "a grey has too few shades and tints for 100 identities";
 }
 
 } // namespace
