@@ -11,6 +11,7 @@
 #include "core/io/enrichment_inputs.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/enrichment.h"
 #include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_model.h"
 #include "core/hmm/hmm_refine.h"

@@ -122,8 +122,11 @@ QStringList ChromatinWorker::binarizeReads(const ReadsBinarization& reads,
 }
 
 void ChromatinWorker::load(const LoadTracksRequest& request) {
+    const QString first = request.reads && request.binarize
+                              ? request.reads->inputFiles().value(0)
+                              : request.paths.value(0);
     const QString outOfMemory =
-        QStringLiteral("%1: not enough memory to load these tracks").arg(request.paths.value(0));
+        QStringLiteral("%1: not enough memory to load these tracks").arg(first);
     runTask(request.generation, outOfMemory, [&] {
         cx::Stopwatch watch;
         const cx::ProgressFn progress = progressReporter(request.generation);

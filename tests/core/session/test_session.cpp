@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 
@@ -199,6 +200,79 @@ TEST(Session, RoundTripsBothWorkspacesExactly) {
     Session again = read;
     writeSession(again, folder.path / "project" / "again.cxproj");
     EXPECT_EQ(readText(folder.path / "project" / "again.cxproj"), text);
+}
+
+TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
+    TempFolder folder;
+    ChromatinSection chromatin = sampleChromatin(folder.path / "data");
+    const fs::path reads = folder.path / "data" / "reads";
+    ChromatinSection::Reads origin;
+    origin.entries = {{"C1", "H3K4me3", reads / "C1_H3K4me3.bam", reads / "C1_input.bam"},
+                      {"C1", "H3K27ac", reads / "C1_H3K27ac.bam", {}}};
+    origin.chromSizes = reads / "chrom.sizes";
+    origin.outDir = folder.path / "data" / "tracks";
+    origin.options.format = BinarizeFormat::Bam;
+    origin.options.binSize = 100;
+    origin.options.poissonThreshold = 0.01;
+    origin.options.flankWidth = 2;
+    origin.options.paired = true;
+    origin.options.gzip = true;
+    chromatin.reads = origin;
+    for (const auto& path : chromatin.tracks) {
+        writeText(path, "x\n");
+    }
+    for (const auto& annotation : chromatin.annotations) {
+        writeText(annotation.path, "x\n");
+    }
+    for (const char* name : {"C1_H3K4me3.bam", "C1_input.bam", "C1_H3K27ac.bam", "chrom.sizes"}) {
+        writeText(reads / name, "x\n");
+    }
+    Session session;
+    const fs::path file = folder.path / "project" / "reads.cxproj";
+    fs::create_directories(file.parent_path());
+    session.setSection(ChromatinSection::kKey, chromatin.toJson(file.parent_path()));
+    writeSession(session, file);
+    const Session read = readSession(file);
+    PathResolver resolver(read.file);
+    const ChromatinSection back = ChromatinSection::fromSession(read, resolver);
+    ASSERT_TRUE(back.reads.has_value());
+    ASSERT_EQ(back.reads->entries.size(), 2u);
+    EXPECT_EQ(back.reads->entries[0].cell, "C1");
+    EXPECT_EQ(back.reads->entries[0].mark, "H3K4me3");
+    EXPECT_EQ(back.reads->entries[0].file, origin.entries[0].file);
+    EXPECT_EQ(back.reads->entries[0].control, origin.entries[0].control);
+    EXPECT_TRUE(back.reads->entries[1].control.empty());
+    EXPECT_EQ(back.reads->chromSizes, origin.chromSizes);
+    EXPECT_EQ(back.reads->outDir, origin.outDir);
+    EXPECT_EQ(back.reads->options.format, BinarizeFormat::Bam);
+    EXPECT_EQ(back.reads->options.binSize, 100);
+    EXPECT_EQ(back.reads->options.poissonThreshold, 0.01);
+    EXPECT_EQ(back.reads->options.flankWidth, 2);
+    EXPECT_TRUE(back.reads->options.paired);
+    EXPECT_TRUE(back.reads->options.gzip);
+    EXPECT_EQ(back.reads->options.shift, 100); // defaults kept
+    // A section without reads has none.
+    EXPECT_FALSE(sampleChromatin(folder.path / "data").toJson(file.parent_path()).contains("reads"));
+
+    // Bad: a read without its mark, a threshold out of range.
+    for (const auto& [edit, pointer] :
+         std::vector<std::pair<std::function<void(SessionJson&)>, std::string>>{
+             {[](SessionJson& j) { j["reads"]["files"][1].erase("mark"); },
+              "/workspaces/chromatin/reads/files/1/mark"},
+             {[](SessionJson& j) { j["reads"]["options"]["poisson_threshold"] = 2; },
+              "/workspaces/chromatin/reads/options/poisson_threshold"}}) {
+        Session bad = read;
+        SessionJson section = bad.section(ChromatinSection::kKey);
+        edit(section);
+        bad.setSection(ChromatinSection::kKey, section);
+        PathResolver badResolver(bad.file);
+        try {
+            ChromatinSection::fromSession(bad, badResolver);
+            ADD_FAILURE() << "accepted a bad " << pointer;
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find(pointer), std::string::npos) << error.what();
+        }
+    }
 }
 
 TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -157,9 +158,12 @@ TEST(ChromatinEnrichment, AnnotationOnOtherChromosomesIsDroppedWithAWarning) {
         cx::ui::computeEnrichment(*segmentation.data, segmentation, annotations);
     EXPECT_EQ(table.annotations, QStringList{"genes"});
     EXPECT_TRUE(table.neighborhoods.empty());
-    ASSERT_EQ(table.chromhmm.warnings.size(), 2u);
-    EXPECT_NE(table.chromhmm.warnings[0].find("elsewhere.bed"), std::string::npos);
-    EXPECT_NE(table.chromhmm.warnings[1].find("elsewhere_anchors.txt"), std::string::npos);
+    const auto warned = [&](const std::string& name) {
+        return std::any_of(table.chromhmm.warnings.begin(), table.chromhmm.warnings.end(),
+                           [&](const std::string& w) { return w.find(name) != std::string::npos; });
+    };
+    EXPECT_TRUE(warned("elsewhere.bed"));
+    EXPECT_TRUE(warned("elsewhere_anchors.txt"));
 }
 
 TEST(ChromatinEnrichment, AnchorFilesAreRecognisedAndBadOnesNamed) {
