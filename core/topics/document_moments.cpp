@@ -120,9 +120,10 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
     const Eigen::Index m = x.cols();
     const int blocks = static_cast<int>((m + 15) / 16);
     const Eigen::Index stride = 16 * static_cast<Eigen::Index>(blocks);
-    // X in single precision, each row padded with zeros to whole 64-byte blocks.
-    std::vector<Float16> xs(static_cast<size_t>(d * blocks), Float16{});
-    float* xsData = reinterpret_cast<float*>(xs.data());
+    // X in single precision, each row padded with zeros to whole 16-float blocks (Float16 has
+    // the alignment of a float, so plain float storage holds them).
+    std::vector<float> xs(static_cast<size_t>(d * stride), 0.0f);
+    float* xsData = xs.data();
     for (Eigen::Index i = 0; i < d; ++i) {
         for (Eigen::Index a = 0; a < m; ++a) {
             xsData[i * stride + a] = static_cast<float>(x(i, a));
@@ -138,14 +139,16 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
         Slot& s = slots[static_cast<size_t>(slot)];
         s.acc = RowMatrix::Zero(d, m);
         s.diag = Eigen::VectorXd::Zero(d);
-        std::vector<Float16> acc(static_cast<size_t>(d * blocks));
-        std::vector<Float16> y(static_cast<size_t>(blocks));
-        const float* accData = reinterpret_cast<const float*>(acc.data());
+        std::vector<float> acc(static_cast<size_t>(d * stride));
+        std::vector<float> y(static_cast<size_t>(stride));
+        const float* accData = acc.data();
         for (std::int64_t chunk = begin; chunk < end; chunk += kFlushDocuments) {
             throwIfCancelled(cancel);
-            std::fill(acc.begin(), acc.end(), Float16{});
+            std::fill(acc.begin(), acc.end(), 0.0f);
             moment_kernels::m2GatherScatter(csr, m_w2.data(), chunk, std::min(end, chunk + kFlushDocuments),
-                                            xs.data(), blocks, acc.data(), s.diag.data(), y.data());
+                                            reinterpret_cast<const Float16*>(xs.data()), blocks,
+                                            reinterpret_cast<Float16*>(acc.data()), s.diag.data(),
+                                            reinterpret_cast<Float16*>(y.data()));
             for (Eigen::Index i = 0; i < d; ++i) {
                 const float* from = accData + i * stride;
                 double* to = s.acc.data() + i * m;

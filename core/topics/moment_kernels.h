@@ -20,9 +20,11 @@
 
 namespace cx::moment_kernels {
 
-/// Sixteen floats (64 bytes, one cache line), the unit of the single-precision passes: GCC/clang
-/// vector extensions, lowered to one AVX-512, two AVX2 or four SSE registers.
-typedef float Float16 __attribute__((vector_size(64)));
+/// Sixteen floats (64 bytes), the unit of the single-precision passes: GCC/clang vector
+/// extensions, lowered to one AVX-512, two AVX2 or four SSE registers. Declared with the
+/// alignment of a float, so loads and stores are unaligned ones: a std::vector of them is not
+/// 64-byte aligned in a build without AVX-512, yet the AVX-512 clone must not fault on it.
+typedef float Float16 __attribute__((vector_size(64), aligned(4)));
 
 /// The CSR arrays of a count matrix and the documents a pass runs over.
 struct CsrView {
