@@ -265,20 +265,20 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     // is used, and the moments are then projected on it in double.
     auto m2Operator = [&](const DocumentMoments& side) -> BlockOperator {
         if (options.singlePrecisionRange) {
-            return [&side, &cancel](const Eigen::MatrixXd& x) { return side.m2TimesSingle(x, cancel); };
+            return [&side, &cancel](const Eigen::MatrixXd& x) {
+                return side.m2TimesSingle(x, cancel);
+            };
         }
         return [&side, &cancel](const Eigen::MatrixXd& x) { return side.m2Times(x, cancel); };
     };
     report(0.0, "range of foreground M2");
-    const SymmetricLowRank rangeF = randomizedSymmetricEigen(m2Operator(m_foreground), d, perSide,
-                                                             options.oversample,
-                                                             options.powerIterations, options.seed,
-                                                             cancel);
+    const SymmetricLowRank rangeF =
+        randomizedSymmetricEigen(m2Operator(m_foreground), d, perSide, options.oversample,
+                                 options.powerIterations, options.seed, cancel);
     report(0.25, "range of background M2");
-    const SymmetricLowRank rangeB = randomizedSymmetricEigen(m2Operator(m_background), d, perSide,
-                                                             options.oversample,
-                                                             options.powerIterations,
-                                                             options.seed + 1, cancel);
+    const SymmetricLowRank rangeB =
+        randomizedSymmetricEigen(m2Operator(m_background), d, perSide, options.oversample,
+                                 options.powerIterations, options.seed + 1, cancel);
     Eigen::MatrixXd joint(d, 2 * perSide);
     joint << rangeF.vectors, rangeB.vectors;
     m_basis = orthonormalBasis(joint, 1e-8);

@@ -135,29 +135,31 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
     };
     const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
     std::vector<Slot> slots(static_cast<size_t>(reductionSlots(numDocuments())));
-    forEachSlot(numDocuments(), static_cast<int>(slots.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
-        Slot& s = slots[static_cast<size_t>(slot)];
-        s.acc = RowMatrix::Zero(d, m);
-        s.diag = Eigen::VectorXd::Zero(d);
-        std::vector<float> acc(static_cast<size_t>(d * stride));
-        std::vector<float> y(static_cast<size_t>(stride));
-        const float* accData = acc.data();
-        for (std::int64_t chunk = begin; chunk < end; chunk += kFlushDocuments) {
-            throwIfCancelled(cancel);
-            std::fill(acc.begin(), acc.end(), 0.0f);
-            moment_kernels::m2GatherScatter(csr, m_w2.data(), chunk, std::min(end, chunk + kFlushDocuments),
-                                            reinterpret_cast<const Float16*>(xs.data()), blocks,
-                                            reinterpret_cast<Float16*>(acc.data()), s.diag.data(),
-                                            reinterpret_cast<Float16*>(y.data()));
-            for (Eigen::Index i = 0; i < d; ++i) {
-                const float* from = accData + i * stride;
-                double* to = s.acc.data() + i * m;
-                for (Eigen::Index a = 0; a < m; ++a) {
-                    to[a] += static_cast<double>(from[a]);
-                }
-            }
-        }
-    });
+    forEachSlot(numDocuments(), static_cast<int>(slots.size()),
+                [&](int slot, std::int64_t begin, std::int64_t end) {
+                    Slot& s = slots[static_cast<size_t>(slot)];
+                    s.acc = RowMatrix::Zero(d, m);
+                    s.diag = Eigen::VectorXd::Zero(d);
+                    std::vector<float> acc(static_cast<size_t>(d * stride));
+                    std::vector<float> y(static_cast<size_t>(stride));
+                    const float* accData = acc.data();
+                    for (std::int64_t chunk = begin; chunk < end; chunk += kFlushDocuments) {
+                        throwIfCancelled(cancel);
+                        std::fill(acc.begin(), acc.end(), 0.0f);
+                        moment_kernels::m2GatherScatter(
+                            csr, m_w2.data(), chunk, std::min(end, chunk + kFlushDocuments),
+                            reinterpret_cast<const Float16*>(xs.data()), blocks,
+                            reinterpret_cast<Float16*>(acc.data()), s.diag.data(),
+                            reinterpret_cast<Float16*>(y.data()));
+                        for (Eigen::Index i = 0; i < d; ++i) {
+                            const float* from = accData + i * stride;
+                            double* to = s.acc.data() + i * m;
+                            for (Eigen::Index a = 0; a < m; ++a) {
+                                to[a] += static_cast<double>(from[a]);
+                            }
+                        }
+                    }
+                });
     RowMatrix sum = RowMatrix::Zero(d, m);
     Eigen::VectorXd diag = Eigen::VectorXd::Zero(d);
     for (const Slot& s : slots) {
@@ -345,7 +347,8 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
                 const Eigen::Index height = std::min(kCubicRows, r - a0);
                 const Eigen::Index width = pairsFrom(a0);
                 s.cubic.block(a0, 0, height, width).noalias() +=
-                    yw3.topRows(rows).middleCols(a0, height).transpose() * z.topRows(rows).leftCols(width);
+                    yw3.topRows(rows).middleCols(a0, height).transpose() *
+                    z.topRows(rows).leftCols(width);
             }
             s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
             s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);

@@ -2,7 +2,6 @@
 
 namespace cx::moment_kernels {
 
-
 CX_DISPATCHED_KERNEL
 void m2GatherScatter(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
                      const Float16* x, int blocks, Float16* acc, double* diag, Float16* y) {

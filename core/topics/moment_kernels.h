@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CX_NO_DISPATCH)
-#define CX_DISPATCHED_KERNEL \
+#define CX_DISPATCHED_KERNEL                                                                       \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define CX_DISPATCHED_KERNEL

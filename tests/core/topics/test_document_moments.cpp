@@ -135,7 +135,8 @@ std::vector<std::vector<int>> randomDocuments(std::uint64_t seed, int count, int
     Rng rng(seed);
     std::vector<std::vector<int>> documents;
     for (int n = 0; n < count; ++n) {
-        std::vector<int> tokens(static_cast<size_t>(3 + rng.below(static_cast<std::uint64_t>(maxLength - 2))));
+        std::vector<int> tokens(
+            static_cast<size_t>(3 + rng.below(static_cast<std::uint64_t>(maxLength - 2))));
         for (int& w : tokens) {
             w = static_cast<int>(rng.below(static_cast<std::uint64_t>(d)));
         }

@@ -131,7 +131,8 @@ TEST(ContrastiveTopicModel, SinglePrecisionRangeGivesTheTopicsOfTheDoubleRange) 
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
     ProjectionOptions doubleRange;
     doubleRange.singlePrecisionRange = false;
-    const ContrastiveTopicEngine single(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine single(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     const ContrastiveTopicEngine reference(counts, data.foregroundDocuments,
                                            data.backgroundDocuments, 7, doubleRange);
     EXPECT_GT((single.basis() - reference.basis()).norm(), 0.0); // the two paths do differ
