@@ -5,6 +5,7 @@
 
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/aligned_reads_dialog.h"
+#include "ui/chromatin/chromatin_analysis.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/widgets/state_matrix_model.h"
 #include "ui/dialogs/image_export_dialog.h"
