@@ -143,6 +143,7 @@ TEST(WeightsChartLegend, EveryDrawnLineHasAnEntry) {
     StateWeightsChartView chart;
     StateWeightsChartView::Line shown{QStringLiteral("Active promoter"),
                                       QColor(224, 27, 27),
+                                      Qt::SolidLine,
                                       {{0, 0.2}, {1, 0.3}},
                                       {},
                                       {},
@@ -151,6 +152,7 @@ TEST(WeightsChartLegend, EveryDrawnLineHasAnEntry) {
     // Absent at the current γ but drawn elsewhere: it still needs its name in the legend.
     StateWeightsChartView::Line elsewhere{QStringLiteral("Weak enhancer"),
                                           QColor(250, 160, 0),
+                                          Qt::SolidLine,
                                           {{0, 0.1}, {1, std::nan("")}},
                                           {},
                                           {},
@@ -158,7 +160,7 @@ TEST(WeightsChartLegend, EveryDrawnLineHasAnEntry) {
                                           {}};
     // Drawn nowhere: no entry.
     StateWeightsChartView::Line nowhere{
-        QStringLiteral("Ghost"), QColor(0, 0, 0), {{0, std::nan("")}}, {}, {}, false, {}};
+        QStringLiteral("Ghost"), QColor(0, 0, 0), Qt::SolidLine, {{0, std::nan("")}}, {}, {}, false, {}};
     chart.setLines({shown, elsewhere, nowhere}, 0, 1);
     const QStringList labels = chart.legendLabels();
     EXPECT_TRUE(labels.contains(QStringLiteral("Active promoter")));
