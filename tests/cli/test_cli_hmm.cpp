@@ -46,7 +46,10 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
     size_t specific = 0;
     double previous = 1e300;
     for (size_t row = 1; row < states.size(); ++row) {
-        ASSERT_EQ(states[row].size(), 6u);
+        // A component that is no state of the reported HMM has an empty name and colour (the
+        // parser drops the trailing empty cell).
+        ASSERT_GE(states[row].size(), 5u);
+        ASSERT_LE(states[row].size(), 6u);
         EXPECT_EQ(states[row][0], "E" + std::to_string(row));
         const double weight = std::stod(states[row][1]);
         EXPECT_LE(weight, previous); // sorted by weight

@@ -62,7 +62,7 @@ TEST(CrowdJourneys, AnotherCrowdClearsTheDisagreementCount) {
     k->setValue(3);
     EXPECT_TRUE(crowd->comparisonMarker()->isVisibleTo(crowd));
     EXPECT_EQ(crowd->comparisonMarker()->changedNames(), QStringList{QStringLiteral("K")});
-    EXPECT_TRUE(crowd->comparisonMarker()->text().contains(QLatin1String("classes → 3")))
+    EXPECT_TRUE(crowd->comparisonMarker()->text().contains(QStringLiteral("classes → 3")))
         << crowd->comparisonMarker()->text().toStdString();
     k->setValue(0); // back to what the comparison used: up to date again
     EXPECT_FALSE(crowd->comparisonMarker()->isStale());

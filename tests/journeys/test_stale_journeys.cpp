@@ -93,12 +93,12 @@ TEST(StaleJourneys, ProvenanceNamesEveryChangedInputAndFileRewrites) {
     k = 5;
     marker.refresh();
     EXPECT_EQ(marker.changedNames(), QStringList{QStringLiteral("K")});
-    EXPECT_TRUE(marker.text().contains(QLatin1String("K (4 → 5)"))) << marker.text().toStdString();
+    EXPECT_TRUE(marker.text().contains(QStringLiteral("K (4 → 5)"))) << marker.text().toStdString();
     tss.clear();
     marker.refresh();
     EXPECT_EQ(marker.changedNames(),
               (QStringList{QStringLiteral("K"), QStringLiteral("TSS file")}));
-    EXPECT_TRUE(marker.text().contains(QLatin1String("TSS file (tss.txt → none)")));
+    EXPECT_TRUE(marker.text().contains(QStringLiteral("TSS file (tss.txt → none)")));
     k = 4;
     tss = path;
     marker.refresh();
@@ -154,7 +154,7 @@ TEST(StaleJourneys, TopicsMarkAnEditedChoiceUntilItIsComputed) {
     foreground->setRule(QStringLiteral("!group=background"));
     EXPECT_TRUE(marker->isVisibleTo(topics));
     EXPECT_EQ(marker->changedNames(), QStringList{QStringLiteral("foreground")});
-    EXPECT_TRUE(marker->text().contains(QLatin1String("group=foreground → !group=background")))
+    EXPECT_TRUE(marker->text().contains(QStringLiteral("group=foreground → !group=background")))
         << marker->text().toStdString();
     compute->click();
     ASSERT_TRUE(waitUntil([&] { return topics->isSettled() && !marker->isStale(); }))

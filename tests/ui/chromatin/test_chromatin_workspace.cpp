@@ -105,9 +105,16 @@ TEST(ChromatinWorkspace, OpenTracksPickForegroundAndSeeStatesWhoseWeightsMoveWit
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
     const QStringList atZero = chromatin->catalog().names();
     const auto weightsAtZero = chromatin->controller()->solution().result->weights;
-    EXPECT_TRUE(atZero.contains(QStringLiteral("Active promoter")))
+    // Names are ChromHMM classes, with a qualifier when another identity along γ has the same
+    // class ("Active promoter (H3K36me3 0.09)").
+    const auto hasClass = [](const QStringList& names, const QString& name) {
+        return std::any_of(names.begin(), names.end(), [&](const QString& shown) {
+            return shown == name || shown.startsWith(name + QStringLiteral(" ("));
+        });
+    };
+    EXPECT_TRUE(hasClass(atZero, QStringLiteral("Active promoter")))
         << atZero.join(", ").toStdString();
-    EXPECT_TRUE(atZero.contains(QStringLiteral("Quiescent"))) << atZero.join(", ").toStdString();
+    EXPECT_TRUE(hasClass(atZero, QStringLiteral("Quiescent"))) << atZero.join(", ").toStdString();
 
     chromatin->setGamma(1.0);
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
@@ -454,15 +461,25 @@ TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
     ASSERT_EQ(left->rowCount(), right->rowCount());
     ASSERT_GT(right->rowCount(), 0);
     using Model = cx::ui::StateMatrixModel;
+    // The γ = 0 panel keeps the γ = 0 model's own row order (it does not reorder as γ moves;
+    // issue 23 finding 5), so rows are matched by name.
     for (int row = 0; row < right->rowCount(); ++row) {
-        for (const int role : {int(Qt::DisplayRole), int(Model::ColourRole), int(Model::FlaggedRole),
+        const QVariant name = right->headerData(row, Qt::Vertical, Qt::DisplayRole);
+        int match = -1;
+        for (int other = 0; other < left->rowCount(); ++other) {
+            if (left->headerData(other, Qt::Vertical, Qt::DisplayRole) == name) {
+                match = other;
+            }
+        }
+        ASSERT_GE(match, 0) << name.toString().toStdString() << " is missing on the γ = 0 side";
+        for (const int role : {int(Model::ColourRole), int(Model::FlaggedRole),
                                int(Model::WeightRole)}) {
-            EXPECT_EQ(left->headerData(row, Qt::Vertical, role),
+            EXPECT_EQ(left->headerData(match, Qt::Vertical, role),
                       right->headerData(row, Qt::Vertical, role))
-                << "row " << row << ", role " << role;
+                << name.toString().toStdString() << ", role " << role;
         }
         for (int column = 0; column < right->columnCount(); ++column) {
-            EXPECT_EQ(left->index(row, column).data(Qt::DisplayRole),
+            EXPECT_EQ(left->index(match, column).data(Qt::DisplayRole),
                       right->index(row, column).data(Qt::DisplayRole));
         }
     }
