@@ -88,11 +88,14 @@ DocumentBrowser::DocumentBrowser(TopicWordsModel* topics, QWidget* parent)
     auto* topicLabel = new QLabel(tr("&Topic:"), this);
     m_topic = new QComboBox(this);
     m_topic->setAccessibleName(tr("Topic"));
+    m_topic->setToolTip(tr("The topic whose documents are ranked (it follows the topic along γ)"));
     m_topic->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     topicLabel->setBuddy(m_topic);
     auto* poolLabel = new QLabel(tr("&Documents:"), this);
     m_poolCombo = new QComboBox(this);
     m_poolCombo->setAccessibleName(tr("Documents ranked"));
+    m_poolCombo->setToolTip(
+        tr("Rank the foreground's documents, the background's, or both, by the topic's posterior"));
     for (Pool pool : {Pool::Foreground, Pool::Background, Pool::Both}) {
         m_poolCombo->addItem(tr(poolName(pool)), static_cast<int>(pool));
     }
@@ -100,6 +103,8 @@ DocumentBrowser::DocumentBrowser(TopicWordsModel* topics, QWidget* parent)
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search snippets, labels, sources"));
     m_search->setAccessibleName(tr("Search documents"));
+    m_search->setToolTip(tr("Show only the documents whose snippet, labels or source contain "
+                            "this text"));
     m_search->setClearButtonEnabled(true);
     m_export = new QPushButton(tr("Export TSV…"), this);
     m_export->setToolTip(tr("The rows shown, with the columns of contrast-cli's topic_docs.tsv"));

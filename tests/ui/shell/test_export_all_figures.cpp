@@ -70,7 +70,9 @@ TEST(ExportAllFigures, HeadlessChromatinSetIsTheSameAt96And300Dpi) {
         // a fifth of its height, in the middle: a lane, cells or a legend gone).
         const FigureDifference lost = compareFigures(
             small, figureWithBlankedPart(large, QRectF(0.45, 0.4, 0.1, 0.2)), kFigureBlockPixels);
-        if (lost.darkRatio < 0.98) {
+        // (Only where the blanked part held ink: a transition matrix's near-zero cells are
+        // nearly white, and blanking them removes under 5 % of the ink.)
+        if (lost.darkRatio < 0.95) {
             EXPECT_GE(lost.differentFraction, kSameFigureDifferingBlocks) << lost.describe();
         }
     }
