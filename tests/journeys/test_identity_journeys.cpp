@@ -137,10 +137,11 @@ TEST(IdentityJourneys, TopicsWithFifteenComponentsDrawEveryIdentityApart) {
     ASSERT_TRUE(waitUntil(
         [&] {
             const auto sweep = topics->controller()->lastSweep();
+            // K asked = components kept + components rejected for an inadmissible weight.
+            const auto& result = topics->controller()->solution().result;
             return topicsSettled(topics) && !topics->controller()->isSweepRunning() && sweep &&
-                   !sweep->path.solutions.empty() &&
-                   sweep->path.solutions.front().topics.cols() == 15 &&
-                   topics->controller()->solution().result->numComponents() == 15 &&
+                   !sweep->path.solutions.empty() && result &&
+                   result->numComponents() + result->numRejected == 15 &&
                    !chart->lines().isEmpty();
         },
         120000))
