@@ -121,7 +121,7 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     const std::vector<std::string> common = {"hmm", "--tracks", track, "--k", "5", "--gamma", "0",
                                              "--no-segments", "--moment-fit", "0"};
     auto withOrder = common;
-    for (const std::string extra : {std::string("--moment-order"), std::string("3"),
+    for (const std::string& extra : {std::string("--moment-order"), std::string("3"),
                                     std::string("--json"), std::string("--out"),
                                     dir / "o3", std::string("--save-session"),
                                     dir / "o3.cxproj"}) {
@@ -141,7 +141,7 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     EXPECT_EQ(test::readText(dir / "o3/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
     // A session saved before the option existed (no moment_order) replays with order 2.
     auto second = common;
-    for (const std::string extra : {std::string("--out"), dir / "o2"}) {
+    for (const std::string& extra : {std::string("--out"), dir / "o2"}) {
         second.push_back(extra);
     }
     ASSERT_EQ(runCli(second, dir).exitCode, 0);
@@ -152,7 +152,7 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     EXPECT_EQ(test::readText(dir / "o2/emissions.tsv"), test::readText(dir / "old/emissions.tsv"));
     // Out of range: a clear error naming the option.
     auto bad = common;
-    for (const std::string extra : {std::string("--moment-order"), std::string("4"),
+    for (const std::string& extra : {std::string("--moment-order"), std::string("4"),
                                     std::string("--out"), dir / "bad"}) {
         bad.push_back(extra);
     }

@@ -111,10 +111,6 @@ bool chromatinReady(ChromatinWorkspace* chromatin) {
            chromatin->referenceModel()->rowCount() > 0;
 }
 
-/// Names of the rows of a heatmap model.
-QStringList rowNames(const StateMatrixModel* model) {
-    return model->content().rowLabels;
-}
 
 /// A name numbered by history ("Quiescent 6") or marked without saying why ("· new").
 const QRegularExpression kCounter(QStringLiteral("(\\s\\d+$)|(· new)"));

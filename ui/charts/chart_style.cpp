@@ -27,7 +27,6 @@ namespace {
 const QColor kGridColour(0xe3, 0xe6, 0xea);
 const QColor kAxisLineColour(0xb8, 0xbe, 0xc5);
 const QColor kMessageColour(0x6b, 0x72, 0x7a);
-const QColor kFigureTitleColour(0x22, 0x27, 0x2e);
 
 } // namespace
 

@@ -310,7 +310,7 @@ void TopicsController::restartSweep() {
             outcome.sweep = std::make_shared<const cx::SpecificitySweep>(cx::specificitySweep(
                 *engine->engine, gammas, positive, options, spec.smoothing, cancel,
                 [this, generation](const cx::SpecificityPoint& p) {
-                    SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+                    SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific, 0, {}};
                     point.failure = QString::fromStdString(p.failure);
                     point.numInadmissible = p.numInadmissible;
                     QMetaObject::invokeMethod(

@@ -259,7 +259,7 @@ TEST(FigurePrintLayout, AucFigureKeepsItsMarkersAndTitleWhole) {
     auc.startSweep({0, 0.25, 0.5, 0.75, 1, 1.25, 1.5});
     for (int i = 0; i <= 6; ++i) {
         // The largest relative AUC carries an inadmissible ring.
-        auc.addPoint({0.25 * i, 0.6, i == 1 ? 1.165 : 1 - 0.01 * i, 1, i == 1 ? 2 : 0});
+        auc.addPoint({0.25 * i, 0.6, i == 1 ? 1.165 : 1 - 0.01 * i, 1, i == 1 ? 2 : 0, {}});
     }
     auc.finishSweep();
     auc.setCurrentGamma(0.25);
@@ -281,7 +281,7 @@ TEST(FigurePrintLayout, SqueezedChartsOnScreenShortenAxisTitlesInsteadOfCuttingT
     cx::ui::AucChartView auc;
     auc.startSweep({0, 1, 2});
     for (int i = 0; i <= 2; ++i) {
-        auc.addPoint({double(i), 0.6, 1 + 0.05 * i, 1, 0});
+        auc.addPoint({double(i), 0.6, 1 + 0.05 * i, 1, 0, {}});
     }
     auc.finishSweep();
     WeightsChart weights;

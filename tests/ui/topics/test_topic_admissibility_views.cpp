@@ -197,7 +197,7 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     // The AUC chart streams the points with their point-rule counts, as the sweep does.
     panel.onSweepStarted({0.0, 1.0, 2.0, 3.0});
     for (const cx::SpecificityPoint& p : path->points) {
-        cx::ui::SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific};
+        cx::ui::SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific, 0, {}};
         point.numInadmissible =
             cx::checkPathPoint(path->path, path->path.nearest(p.gamma)).inadmissible;
         panel.onSweepPoint(point);

@@ -69,7 +69,7 @@ struct Figures {
         auc.startSweep({0, 0.5, 1, 1.5, 2, 2.5, 3});
         for (int i = 0; i <= 6; ++i) {
             const double gamma = 0.5 * i;
-            auc.addPoint({gamma, 0.6 + 0.05 * i, 1 + 0.08 * i - 0.01 * i * i, i});
+            auc.addPoint({gamma, 0.6 + 0.05 * i, 1 + 0.08 * i - 0.01 * i * i, i, 0, {}});
         }
         auc.finishSweep();
         auc.setCurrentGamma(1.5);
@@ -156,6 +156,11 @@ TEST(FigureScaling, PngAt300DpiIsThe96DpiPictureSharper) {
         EXPECT_LT(difference.differentFraction, 0.02) << difference.describe();
         const FigureDifference lost = compareFigures(
             low, figureWithBlankedPart(high, QRectF(0.45, 0.4, 0.1, 0.2)), kFigureBlockPixels);
+        // Negative control: a picture that lost a part with ink in it differs more than the
+        // faithful one (the check was computed and never asserted).
+        if (lost.darkRatio < 0.95) {
+            EXPECT_GT(lost.differentFraction, difference.differentFraction) << lost.describe();
+        }
         // The heatmap keeps its cell values at print resolution: as much ink as on screen.
         EXPECT_NEAR(difference.darkRatio, 1.0, 0.15) << difference.describe();
     }
