@@ -13,7 +13,9 @@ namespace cx::cli {
 
 namespace {
 
-std::string optionName(const std::string& name) { return "parameter --" + name; }
+std::string optionName(const std::string& name) {
+    return "parameter --" + name;
+}
 
 std::int64_t parseInteger(const std::string& name, const std::string& text, std::int64_t min,
                           std::int64_t max) {
@@ -63,8 +65,8 @@ CLI::Option* OptionList::add(const std::string& name, std::function<void(const s
                              const std::string& defaultValue) {
     const std::string description =
         meaning + " (default: " + (defaultValue.empty() ? "none" : defaultValue) + ")";
-    CLI::Option* option = m_app->add_option_function<std::string>("--" + name, std::move(parse),
-                                                                  description);
+    CLI::Option* option =
+        m_app->add_option_function<std::string>("--" + name, std::move(parse), description);
     option->type_name(typeName);
     m_last = option;
     m_lastMeaning = meaning;
@@ -73,17 +75,20 @@ CLI::Option* OptionList::add(const std::string& name, std::function<void(const s
 
 OptionList& OptionList::text(const std::string& name, std::string& target,
                              const std::string& meaning) {
-    add(name, [&target](const std::string& v) { target = v; }, "TEXT", meaning, target);
+    add(
+        name, [&target](const std::string& v) { target = v; }, "TEXT", meaning, target);
     return *this;
 }
 
 OptionList& OptionList::choice(const std::string& name, std::string& target,
-                               const std::vector<std::string>& choices, const std::string& meaning) {
+                               const std::vector<std::string>& choices,
+                               const std::string& meaning) {
     std::string listed;
     for (const auto& c : choices) {
         listed += (listed.empty() ? "" : "|") + c;
     }
-    add(name,
+    add(
+        name,
         [&target, name, choices, listed](const std::string& v) {
             for (const auto& c : choices) {
                 if (v == c) {
@@ -99,7 +104,8 @@ OptionList& OptionList::choice(const std::string& name, std::string& target,
 
 OptionList& OptionList::integer(const std::string& name, int& target, std::int64_t min,
                                 std::int64_t max, const std::string& meaning) {
-    add(name,
+    add(
+        name,
         [&target, name, min, max](const std::string& v) {
             target = static_cast<int>(parseInteger(name, v, min, max));
         },
@@ -109,14 +115,19 @@ OptionList& OptionList::integer(const std::string& name, int& target, std::int64
 
 OptionList& OptionList::integer(const std::string& name, std::int64_t& target, std::int64_t min,
                                 std::int64_t max, const std::string& meaning) {
-    add(name, [&target, name, min, max](const std::string& v) { target = parseInteger(name, v, min, max); },
+    add(
+        name,
+        [&target, name, min, max](const std::string& v) {
+            target = parseInteger(name, v, min, max);
+        },
         "INT in " + rangeText(min, max), meaning, std::to_string(target));
     return *this;
 }
 
 OptionList& OptionList::real(const std::string& name, double& target, double min, double max,
                              const std::string& meaning) {
-    add(name,
+    add(
+        name,
         [&target, name, min, max](const std::string& text) {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
@@ -139,7 +150,8 @@ OptionList& OptionList::real(const std::string& name, double& target, double min
 
 OptionList& OptionList::seed(const std::string& name, std::uint64_t& target,
                              const std::string& meaning) {
-    add(name,
+    add(
+        name,
         [&target, name](const std::string& text) {
             char* end = nullptr;
             errno = 0;
@@ -174,7 +186,8 @@ OptionList& OptionList::texts(const std::string& name, std::vector<std::string>&
 }
 
 OptionList& OptionList::flag(const std::string& name, bool& target, const std::string& meaning) {
-    m_last = m_app->add_flag_callback("--" + name, [&target]() { target = true; }, meaning);
+    m_last = m_app->add_flag_callback(
+        "--" + name, [&target]() { target = true; }, meaning);
     m_lastMeaning = meaning;
     return *this;
 }
@@ -200,7 +213,9 @@ OptionList& OptionList::defaultText(const std::string& text) {
     return *this;
 }
 
-bool OptionList::given(const std::string& name) const { return m_app->count("--" + name) > 0; }
+bool OptionList::given(const std::string& name) const {
+    return m_app->count("--" + name) > 0;
+}
 
 void OptionList::checkAfterParse() const {
     for (const auto& arg : m_app->remaining()) {

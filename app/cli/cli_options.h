@@ -40,7 +40,8 @@ public:
     /// A switch without value: sets `target` to true when given.
     OptionList& flag(const std::string& name, bool& target, const std::string& meaning);
     /// A positional argument (e.g. SESSION of `run`), required.
-    OptionList& positional(const std::string& name, std::string& target, const std::string& meaning);
+    OptionList& positional(const std::string& name, std::string& target,
+                           const std::string& meaning);
 
     /// Marks the option declared last as required (checked by checkRequired()).
     OptionList& required();

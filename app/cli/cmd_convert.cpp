@@ -72,7 +72,8 @@ int runConvert(const ConvertCommandOptions& command) {
                     if (p > field.offsets[static_cast<size_t>(row)]) {
                         labels += ',';
                     }
-                    labels += field.values[static_cast<size_t>(field.valueIds[static_cast<size_t>(p)])];
+                    labels +=
+                        field.values[static_cast<size_t>(field.valueIds[static_cast<size_t>(p)])];
                 }
             }
             labels += '\n';
@@ -90,11 +91,12 @@ int runConvert(const ConvertCommandOptions& command) {
 
 CommandEntry addConvertCommand(CLI::App& root) {
     auto options = std::make_shared<ConvertCommandOptions>();
-    OptionList list(addSubcommand(root, "convert",
-                                  "load a corpus and write it as UCI bag-of-words (+ labels sidecar)"));
+    OptionList list(addSubcommand(
+        root, "convert", "load a corpus and write it as UCI bag-of-words (+ labels sidecar)"));
     list.text("corpus", options->path, "corpus file or folder").required();
     declareLoadOptions(list, options->load);
-    list.text("out", options->outDir, "output folder").required()
+    list.text("out", options->outDir, "output folder")
+        .required()
         .text("name", options->name, "file name stem: docword.NAME.txt, vocab.NAME.txt");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();

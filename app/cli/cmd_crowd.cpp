@@ -78,30 +78,28 @@ int runCrowd(CrowdCommandOptions& options) {
     }
     if (!sessionPath.empty()) {
         section.savedBy = "crowd";
-        saveSessionSection(sessionPath, CrowdSection::kKey,
-                           [&](const std::filesystem::path& folder) { return section.toJson(folder); });
+        saveSessionSection(
+            sessionPath, CrowdSection::kKey,
+            [&](const std::filesystem::path& folder) { return section.toJson(folder); });
     }
     if (json) {
         nlohmann::ordered_json out;
         out["command"] = "crowd";
-        out["parameters"] = {{"labels", section.labels},
-                             {"gold", section.gold},
-                             {"method", methodName},
-                             {"k", section.numComponents > 0 ? section.numComponents
-                                                             : data.numClasses},
-                             {"seed", section.seed},
-                             {"restarts", section.restarts},
-                             {"max_iter", section.maxIterations},
-                             {"smoothing", section.smoothing},
-                             {"significance", section.significance},
-                             {"extension_significance", section.extensionSignificance},
-                             {"extension_procedure", section.extensionProcedure}};
-        out["data"] = {{"items", data.numItems},
-                       {"workers", data.numWorkers},
-                       {"classes", data.classNames},
-                       {"labels", data.observations.size()},
-                       {"gold_items", data.numGold()},
-                       {"warnings", data.warnings}};
+        out["parameters"] = {
+            {"labels", section.labels},
+            {"gold", section.gold},
+            {"method", methodName},
+            {"k", section.numComponents > 0 ? section.numComponents : data.numClasses},
+            {"seed", section.seed},
+            {"restarts", section.restarts},
+            {"max_iter", section.maxIterations},
+            {"smoothing", section.smoothing},
+            {"significance", section.significance},
+            {"extension_significance", section.extensionSignificance},
+            {"extension_procedure", section.extensionProcedure}};
+        out["data"] = {{"items", data.numItems},       {"workers", data.numWorkers},
+                       {"classes", data.classNames},   {"labels", data.observations.size()},
+                       {"gold_items", data.numGold()}, {"warnings", data.warnings}};
         out["error_rate"] = nullable(result.errorRate);
         out["accuracy"] = nullable(1.0 - result.errorRate);
         if (*method == CrowdMethod::MajorityVote) {
@@ -121,8 +119,8 @@ int runCrowd(CrowdCommandOptions& options) {
         out["iterations"] = result.iterations;
         out["status"] = toString(result.status);
         out["log_likelihood"] = result.logLikelihood;
-        out["class_prior"] = std::vector<double>(result.classPrior.data(),
-                                                 result.classPrior.data() + result.classPrior.size());
+        out["class_prior"] = std::vector<double>(
+            result.classPrior.data(), result.classPrior.data() + result.classPrior.size());
         out["notes"] = result.notes;
         out["timings_ms"] = {{"load", loadMs}, {"method", result.elapsedMs}};
         std::cout << out.dump() << "\n";
@@ -182,9 +180,10 @@ int runGenerateCrowd(const GenerateCrowdCommandOptions& options) {
     writeFileAtomically(outDir, name + ".labels.csv", labels);
     std::string gold = "item,truth\n";
     for (int n = 0; n < crowd.data.numItems; ++n) {
-        gold += crowd.data.itemNames[static_cast<size_t>(n)] + ',' +
-                crowd.data.classNames[static_cast<size_t>(crowd.data.gold[static_cast<size_t>(n)])] +
-                '\n';
+        gold +=
+            crowd.data.itemNames[static_cast<size_t>(n)] + ',' +
+            crowd.data.classNames[static_cast<size_t>(crowd.data.gold[static_cast<size_t>(n)])] +
+            '\n';
     }
     writeFileAtomically(outDir, name + ".gold.csv", gold);
     std::string workers = "worker\tinformative\taccuracy";
@@ -233,8 +232,10 @@ CommandEntry addCrowdCommand(CLI::App& root) {
     auto options = std::make_shared<CrowdCommandOptions>();
     CrowdSection& section = options->section;
     OptionList list(addSubcommand(
-        root, "crowd", "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)"));
-    list.text("labels", options->labels, "labels file (item,worker,label)").required()
+        root, "crowd",
+        "aggregate crowdsourced labels (stagewise EM, Dawid-Skene EM, majority vote)"));
+    list.text("labels", options->labels, "labels file (item,worker,label)")
+        .required()
         .text("gold", options->gold, "gold file (item,truth): reports the error rate")
         .text("method", options->methodName,
               "stagewise | stagewise-refine | mv-em | spectral-em | em | mv")
@@ -242,7 +243,8 @@ CommandEntry addCrowdCommand(CLI::App& root) {
         .seed("seed", section.seed, "random seed")
         .integer("restarts", section.restarts, 1, 10000, "random restarts")
         .integer("max-iter", section.maxIterations, 1, 1000000, "maximum EM iterations")
-        .real("smoothing", section.smoothing, 0.0, 1e6, "additive smoothing of the confusion matrices")
+        .real("smoothing", section.smoothing, 0.0, 1e6,
+              "additive smoothing of the confusion matrices")
         .real("significance", section.significance, 0.0, 0.999999,
               "stagewise: significance level of the informative-pair test (0 = the paper's rule)")
         .real("extension-significance", section.extensionSignificance, 0.0, 0.999999,
@@ -254,7 +256,8 @@ CommandEntry addCrowdCommand(CLI::App& root) {
                 "(family-wise error)")
         .text("out", options->outDir, "write result files into this folder")
         .flag("json", options->json, "print a JSON summary on standard output")
-        .text("save-session", options->sessionPath, "also save these options as a session (.cxproj)");
+        .text("save-session", options->sessionPath,
+              "also save these options as a session (.cxproj)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runCrowd(*options);
@@ -266,7 +269,8 @@ CommandEntry addGenerateCrowdCommand(CLI::App& root) {
     GenerateCrowdCommandOptions& o = *options;
     OptionList list(addSubcommand(
         root, "generate-crowd", "seeded beta-sparse synthetic crowd (labels, gold, true workers)"));
-    list.text("out", o.outDir, "output folder").required()
+    list.text("out", o.outDir, "output folder")
+        .required()
         .text("name", o.name, "file name stem: NAME.labels.csv, NAME.gold.csv, …")
         .integer("items", o.numItems, 1, 10000000, "items")
         .integer("workers", o.numWorkers, 1, 100000, "workers")

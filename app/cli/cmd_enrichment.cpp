@@ -121,8 +121,8 @@ nlohmann::ordered_json tableJson(const EnrichmentTable& table) {
     out["columns"] = table.columnNames;
     out["rows"] = rows;
     if (table.basePercent.size() > 0) {
-        out["base_percent"] = std::vector<double>(table.basePercent.data(),
-                                                  table.basePercent.data() + table.basePercent.size());
+        out["base_percent"] = std::vector<double>(
+            table.basePercent.data(), table.basePercent.data() + table.basePercent.size());
     }
     return out;
 }
@@ -139,8 +139,7 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
     }
     createOutputFolder(command.outDir);
     Stopwatch watch;
-    const StateSegmentation segmentation =
-        readStateSegmentation(command.segments, command.binSize);
+    const StateSegmentation segmentation = readStateSegmentation(command.segments, command.binSize);
     std::vector<std::string> warnings = segmentation.warnings;
     std::vector<std::string> written;
 
@@ -164,9 +163,8 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
             states.push_back(segmentation.stateLabels[static_cast<size_t>(s)]);
         }
     }
-    json["segmentation"] = {{"chromosomes", segmentation.chroms},
-                            {"states", states},
-                            {"bins", segmentation.totalBins}};
+    json["segmentation"] = {
+        {"chromosomes", segmentation.chroms}, {"states", states}, {"bins", segmentation.totalBins}};
 
     std::vector<std::string> annotationPaths;
     if (!command.coords.empty()) {
@@ -186,9 +184,9 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
             written.push_back("overlap_log10pvals.tsv");
         }
         if (!command.noImages) {
-            writeFileAtomically(command.outDir, "overlap.svg",
-                                heatmapSvg(table, "Overlap fold enrichment", "Annotation",
-                                           !command.uniformScale));
+            writeFileAtomically(
+                command.outDir, "overlap.svg",
+                heatmapSvg(table, "Overlap fold enrichment", "Annotation", !command.uniformScale));
             written.push_back("overlap.svg");
         }
         json["overlap"] = tableJson(table);
@@ -233,10 +231,10 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
     const auto& firstChrom = segmentation.chroms.front();
     const std::int64_t chromEnd =
         static_cast<std::int64_t>(segmentation.bins.front().size()) * segmentation.binSize;
-    writeFileAtomically(command.outDir, "igv_batch.txt",
-                        igvBatchScript(browserFiles, firstChrom + ":1-" +
-                                                         std::to_string(std::min<std::int64_t>(
-                                                             chromEnd, 100000))));
+    writeFileAtomically(
+        command.outDir, "igv_batch.txt",
+        igvBatchScript(browserFiles, firstChrom + ":1-" +
+                                         std::to_string(std::min<std::int64_t>(chromEnd, 100000))));
     written.push_back("igv_batch.txt");
 
     for (const auto& warning : warnings) {
@@ -277,7 +275,8 @@ CommandEntry addEnrichmentCommand(CLI::App& root) {
                "ANCHORFILES (chrom position strand): one neighborhood_ANCHOR.tsv each")
         .integer("bin-size", options->binSize, 1, 1000000000,
                  "bin size of the segmentation in bp (ChromHMM -b; 1 for lifted-over segments)")
-        .text("out", options->outDir, "output folder").required()
+        .text("out", options->outDir, "output folder")
+        .required()
         .flag("json", options->json, "print a JSON summary (all tables) on standard output")
         .flag("binres", options->binResolution,
               "count whole bins an interval touches instead of base pairs (ChromHMM -binres)")

@@ -75,7 +75,8 @@ int runGenerate(GenerateCommandOptions& options) {
     for (Eigen::Index t = 0; t < k; ++t) {
         std::snprintf(cell, sizeof cell, "%.10g", truth.foregroundWeights[t]);
         weights += "t" + std::to_string(t) + '\t' +
-                   static_cast<char>(std::tolower(truth.topicSet[static_cast<size_t>(t)])) + '\t' + cell;
+                   static_cast<char>(std::tolower(truth.topicSet[static_cast<size_t>(t)])) + '\t' +
+                   cell;
         std::snprintf(cell, sizeof cell, "\t%.10g\n", truth.backgroundWeights[t]);
         weights += cell;
     }
@@ -93,8 +94,8 @@ int runGenerate(GenerateCommandOptions& options) {
         std::cout << out.dump() << "\n";
     } else {
         std::cout << "wrote " << docword << " (+ vocab, labels sidecar, truth) with "
-                  << spec.foregroundDocuments + spec.backgroundDocuments
-                  << " documents in " << writeMs / 1000.0 << " s\n"
+                  << spec.foregroundDocuments + spec.backgroundDocuments << " documents in "
+                  << writeMs / 1000.0 << " s\n"
                   << "foreground rule: group=foreground   background rule: group=background   "
                      "foreground-specific documents: set=a\n"
                   << "Prop. 1 bound on gamma: " << truth.gammaBound() << "\n";
@@ -109,7 +110,8 @@ CommandEntry addGenerateCommand(CLI::App& root) {
     SyntheticTopicSpec& spec = options->spec;
     OptionList list(addSubcommand(
         root, "generate", "seeded synthetic A/B/C topic corpus as UCI files (benchmarks, checks)"));
-    list.text("out", options->outDir, "output folder").required()
+    list.text("out", options->outDir, "output folder")
+        .required()
         .text("name", options->name, "file name stem: docword.NAME.txt, vocab.NAME.txt, …")
         .integer("fg-docs", spec.foregroundDocuments, 1, 1000000000, "foreground documents")
         .integer("bg-docs", spec.backgroundDocuments, 1, 1000000000, "background documents")

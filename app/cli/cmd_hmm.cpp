@@ -12,13 +12,13 @@
 #include "core/common/parallel.h"
 #include "core/common/timer.h"
 #include "core/hmm/baum_welch.h"
-#include "core/io/bed.h"
-#include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_path.h"
 #include "core/hmm/sequence_moments.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +33,9 @@ namespace cx::cli {
 
 namespace {
 
-std::string number(double value) { return hmmNumber(value); }
+std::string number(double value) {
+    return hmmNumber(value);
+}
 
 std::vector<double> toVector(const Eigen::VectorXd& v) {
     return std::vector<double>(v.data(), v.data() + v.size());
@@ -51,10 +53,10 @@ struct HmmCommandOptions {
     bool json = false;
     int threads = 0;
     std::string saveSession;
-    std::string gammaPath;                  ///< FROM:TO:STEP, empty = no path
-    std::string pathStarts = "continued";   ///< continued | fresh
-    int bootstrap = 0;                      ///< B block-bootstrap replicates of the path, 0 = none
-    int blockLength = 0;                    ///< bootstrap block length in bins, 0 = automatic
+    std::string gammaPath;                ///< FROM:TO:STEP, empty = no path
+    std::string pathStarts = "continued"; ///< continued | fresh
+    int bootstrap = 0;                    ///< B block-bootstrap replicates of the path, 0 = none
+    int blockLength = 0;                  ///< bootstrap block length in bins, 0 = automatic
 };
 
 /// One line: where along the path the model is valid and how often a state changes identity.
@@ -71,9 +73,8 @@ std::string pathSummary(const HmmPath& path) {
         }
         out << ')';
     }
-    out << "; " << path.identityChanges() << " identity changes ("
-        << path.specificIdentityChanges() << " of foreground-specific states), "
-        << path.numIdentities << " identities";
+    out << "; " << path.identityChanges() << " identity changes (" << path.specificIdentityChanges()
+        << " of foreground-specific states), " << path.numIdentities << " identities";
     return out.str();
 }
 
@@ -93,7 +94,8 @@ int runHmm(HmmCommandOptions& command) {
     if (!command.gammaPath.empty()) {
         pathGammas = parseGrid("gamma-path", command.gammaPath);
         if (pathGammas.front() < 0) {
-            throw InputError("parameter --gamma-path: γ must be >= 0 in '" + command.gammaPath + "'");
+            throw InputError("parameter --gamma-path: γ must be >= 0 in '" + command.gammaPath +
+                             "'");
         }
         if (options.method != "spectral") {
             throw InputError("parameter --gamma-path: needs --method spectral");
@@ -343,7 +345,8 @@ int runHmm(HmmCommandOptions& command) {
             }
             std::cout << '\n';
             if (spectral.invalidMass > 0) {
-                std::cout << "note: not a valid " << k << "-state model at this gamma (invalid mass "
+                std::cout << "note: not a valid " << k
+                          << "-state model at this gamma (invalid mass "
                           << number(spectral.invalidMass) << "):";
                 for (Eigen::Index t = 0; t < spectral.componentInvalidMass.size(); ++t) {
                     if (!spectral.isValidComponent(t)) {
@@ -374,8 +377,8 @@ int runHmm(HmmCommandOptions& command) {
             std::cout << "bootstrap: " << bands.replicates << " block resamples (blocks of "
                       << bands.foregroundBlockLength << " foreground / "
                       << bands.backgroundBlockLength << " background bins, "
-                      << bands.foregroundBlocks << " / " << bands.backgroundBlocks
-                      << " blocks), " << number(bands.elapsedMs) << " ms; stability per identity:";
+                      << bands.foregroundBlocks << " / " << bands.backgroundBlocks << " blocks), "
+                      << number(bands.elapsedMs) << " ms; stability per identity:";
             for (int id = 0; id < path.numIdentities; ++id) {
                 std::cout << ' ' << id << '=' << number(bands.stabilityOf(id))
                           << (bands.isUnstable(id) ? " (unstable)" : "");
@@ -397,12 +400,14 @@ CommandEntry addHmmCommand(CLI::App& root) {
     ContrastiveHmmOptions& solve = job.solveOptions;
     OptionList list(
         addSubcommand(root, "hmm", "contrastive HMM on ChromHMM binarized chromatin tracks"));
-    list.text("tracks", options->tracks, "ChromHMM binarized files F1[,F2...]").required()
-        .text("fg-regions", options->foregroundRegions,
-              "BED files of the foreground regions")
+    list.text("tracks", options->tracks, "ChromHMM binarized files F1[,F2...]")
+        .required()
+        .text("fg-regions", options->foregroundRegions, "BED files of the foreground regions")
         .text("bg-regions", options->backgroundRegions, "BED files of the background regions")
-        .integer("k", job.numComponents, 1, 1000, "number of hidden states K").required()
-        .real("gamma", job.gamma, 0.0, 1e6, "contrast γ").required()
+        .integer("k", job.numComponents, 1, 1000, "number of hidden states K")
+        .required()
+        .real("gamma", job.gamma, 0.0, 1e6, "contrast γ")
+        .required()
         .text("encoding", options->encoding,
               "observations: marks (one view per mark) | combinations (one symbol per pattern)")
         .text("method", job.method,
@@ -448,10 +453,12 @@ CommandEntry addHmmCommand(CLI::App& root) {
                  "(also triples of marks)")
         .text("decomposition", job.decompositionName, "deflation | jennrich")
         .text("scaling", job.scalingName, "mean | none | whiten")
-        .text("out", options->outDir, "output folder").required()
+        .text("out", options->outDir, "output folder")
+        .required()
         .flag("json", options->json, "print a JSON summary on standard output")
         .integer("threads", options->threads, 0, 1024, "worker threads (0 = all cores)")
-        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)")
+        .text("save-session", options->saveSession,
+              "also save these options as a session (.cxproj)")
         .text("gamma-path", options->gammaPath,
               "also solve along γ = FROM:TO:STEP as a path and write path.tsv (identities, "
               "validity per γ)")

@@ -10,8 +10,8 @@
 #include "core/common/parallel.h"
 #include "core/crowd/crowd_methods.h"
 #include "core/crowd/crowd_tables.h"
-#include "core/session/crowd_section.h"
 #include "core/io/crowd_labels.h"
+#include "core/session/crowd_section.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
@@ -51,9 +51,9 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
             BootstrapOptions bootstrap;
             bootstrap.replicates = section.bootstrap;
             bootstrap.seed = session.modelOptions.seed;
-            bands = bootstrapPath(*session.engine, sweep.path,
-                                  positiveFlags(session, section.positive), session.modelOptions,
-                                  bootstrap, session.scorerSmoothing());
+            bands =
+                bootstrapPath(*session.engine, sweep.path, positiveFlags(session, section.positive),
+                              session.modelOptions, bootstrap, session.scorerSmoothing());
         }
         writeFileAtomically(session.outDir, "sweep.tsv",
                             sweepTable(sweep, section.bootstrap > 0 ? &bands : nullptr));
@@ -94,15 +94,14 @@ void runCrowdSection(const CrowdSection& section, const fs::path& out) {
     writeFileAtomically(out.string(), "labels.tsv", crowdLabelsTable(data, result));
     writeFileAtomically(out.string(), "workers.tsv", crowdWorkersTable(data, result));
     writeFileAtomically(out.string(), "trace.tsv", crowdTraceTable(result));
-    std::cout << crowdMethodName(method) << ": " << data.numItems << " items, "
-              << data.numWorkers << " workers";
+    std::cout << crowdMethodName(method) << ": " << data.numItems << " items, " << data.numWorkers
+              << " workers";
     if (std::isfinite(result.errorRate)) {
         std::cout << ", error rate " << formatCrowdNumber(100 * result.errorRate) << " % on "
                   << data.numGold() << " gold items";
     }
     std::cout << "\nwrote " << out.string() << "/{labels,workers,trace}.tsv\n";
 }
-
 
 /// The options of `run` (declared in addRunCommand).
 struct RunCommandOptions {
@@ -230,8 +229,10 @@ CommandEntry addRunCommand(CLI::App& root) {
         "repeat what a saved session (.cxproj) describes: the saving command's result files, "
         "byte for byte (several workspaces: DIR/topics, DIR/chromatin, DIR/crowd, DIR/tree)"));
     list.positional("SESSION", options->file, "the session file (.cxproj)")
-        .text("out", options->outDir, "output folder").required()
-        .text("workspace", options->only, "run only this workspace (topics | chromatin | crowd | tree)")
+        .text("out", options->outDir, "output folder")
+        .required()
+        .text("workspace", options->only,
+              "run only this workspace (topics | chromatin | crowd | tree)")
         .text("data-root", options->dataRoot,
               "the session's data moved below DIR: a missing file is looked for there by the "
               "end of its path, and the files beside it follow")

@@ -1,4 +1,5 @@
-// contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command line.
+// contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command
+// line.
 #include "cli_session.h"
 #include "commands.h"
 #include "topic_job.h"
@@ -35,7 +36,8 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
               << "gamma = " << model.gamma << ": " << model.numForegroundSpecific() << " of "
               << model.numComponents() << " components are foreground-specific (lambda > 0)\n";
     if (model.numRejected > 0) {
-        std::cout << "note: " << model.numRejected << " of the " << session.modelOptions.numComponents
+        std::cout << "note: " << model.numRejected << " of the "
+                  << session.modelOptions.numComponents
                   << " requested components had no admissible trial (weight beyond the model's "
                      "bound): K is larger than the data support at this gamma\n";
     }
@@ -53,7 +55,8 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
                 unsettled += (unsettled.empty() ? "c" : ", c") + std::to_string(t + 1);
             }
         }
-        std::cout << "note: " << unsettled << " still moving after " << session.modelOptions.iterations
+        std::cout << "note: " << unsettled << " still moving after "
+                  << session.modelOptions.iterations
                   << " power iterations (--iterations); shown is the last iterate\n";
     }
     const ComponentAdmissibility admissibility = checkComponents(model);
@@ -68,7 +71,8 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
             }
         }
         std::cout << "note: inadmissible: " << names << ": a topic's weight lies in [-gamma, 1] = ["
-                  << formatNumber(0.0 - model.gamma) << ", 1]; these components are no topic of the "
+                  << formatNumber(0.0 - model.gamma)
+                  << ", 1]; these components are no topic of the "
                   << "model (typically a blend of topics)\n";
     }
     if (admissibility.noAdmissibleForeground()) {
@@ -80,7 +84,8 @@ void printHumanSummary(const TopicSession& session, const TopicModelResult& mode
     for (int t = 0; t < model.numComponents(); ++t) {
         const bool specific = model.foregroundSpecific[static_cast<size_t>(t)];
         std::cout << "c" << (t + 1) << (specific ? "  weight " : "  signed weight ")
-                  << formatNumber(model.signedWeights[t]) << (specific ? "" : " (background/shared)")
+                  << formatNumber(model.signedWeights[t])
+                  << (specific ? "" : " (background/shared)")
                   << (admissibility.admissible(t) ? "" : " [INADMISSIBLE]") << ":";
         for (auto i : topEntries(model.topics.col(t), std::min(session.topWords, 12))) {
             std::cout << ' ' << session.corpus->vocabulary[static_cast<size_t>(i)];
@@ -110,7 +115,8 @@ void printInadmissible(const SpecificitySweep& sweep, const PathBootstrap* bands
         for (int t = 0; t < s.numComponents(); ++t) {
             if (!a.admissible(t)) {
                 lines += " T" +
-                         std::to_string(sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)] + 1) +
+                         std::to_string(
+                             sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)] + 1) +
                          " (" +
                          admissibilityReason(a.verdicts[static_cast<size_t>(t)], s.signedWeights[t],
                                              p.gamma, true) +
@@ -214,8 +220,9 @@ int runTopics(TopicsCommandOptions& options) {
             result["effective_rank"] = model.effectiveRank;
             result["significant_directions"] = model.significantDirections;
             result["significant_positive"] = model.significantPositive;
-            result["m2_eigenvalues"] = std::vector<double>(
-                model.m2Eigenvalues.data(), model.m2Eigenvalues.data() + model.m2Eigenvalues.size());
+            result["m2_eigenvalues"] =
+                std::vector<double>(model.m2Eigenvalues.data(),
+                                    model.m2Eigenvalues.data() + model.m2Eigenvalues.size());
             result["whitened_residual"] = model.residual;
         }
         result["lambdas"] =
@@ -261,8 +268,8 @@ int runTopics(TopicsCommandOptions& options) {
     } else {
         printHumanSummary(session, model);
         if (!positiveRule.empty()) {
-            std::cout << "\nspecificity AUC " << formatNumber(auc) << " (relative to gamma = 0: "
-                      << formatNumber(auc / baselineAuc) << ")\n";
+            std::cout << "\nspecificity AUC " << formatNumber(auc)
+                      << " (relative to gamma = 0: " << formatNumber(auc / baselineAuc) << ")\n";
         }
         if (!session.outDir.empty()) {
             std::cout << "\nwrote " << session.outDir << "/{topic_word,components,top_words"
@@ -298,9 +305,8 @@ int runSweep(SweepCommandOptions& options) {
     const std::vector<bool> positive = positiveFlags(session, positiveRule);
     const auto numPositive = std::count(positive.begin(), positive.end(), true);
     Stopwatch watch;
-    const SpecificitySweep sweep =
-        specificitySweep(*session.engine, gammas, positive, session.modelOptions,
-                         session.scorerSmoothing());
+    const SpecificitySweep sweep = specificitySweep(
+        *session.engine, gammas, positive, session.modelOptions, session.scorerSmoothing());
     const double sweepMs = watch.elapsedMs();
     watch.restart();
     PathBootstrap bands;
@@ -308,12 +314,12 @@ int runSweep(SweepCommandOptions& options) {
         BootstrapOptions bootstrap;
         bootstrap.replicates = replicates;
         bootstrap.seed = session.modelOptions.seed;
-        bands = bootstrapPath(*session.engine, sweep.path, positive, session.modelOptions, bootstrap,
-                              session.scorerSmoothing());
+        bands = bootstrapPath(*session.engine, sweep.path, positive, session.modelOptions,
+                              bootstrap, session.scorerSmoothing());
     }
     const double bootstrapMs = watch.elapsedMs();
-    const TopicSuggestions suggestions = suggestTopics(
-        sweep, replicates > 0 ? &bands : nullptr, session.engine->rank());
+    const TopicSuggestions suggestions =
+        suggestTopics(sweep, replicates > 0 ? &bands : nullptr, session.engine->rank());
     auto band = [&](const SpecificityPoint& p, const std::vector<double>& values) {
         return bandAt(sweep, p, values);
     };
@@ -374,14 +380,17 @@ int runSweep(SweepCommandOptions& options) {
                     checkPathPoint(sweep.path, i, replicates > 0 ? &bands : nullptr);
                 inadmissible = a.inadmissible;
                 for (int t = 0; t < s.numComponents(); ++t) {
-                    Json c = {{"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},
-                              {"weight", s.signedWeights[t]},
-                              {"foreground_specific", static_cast<bool>(
-                                                          s.foregroundSpecific[static_cast<size_t>(t)])},
-                              {"admissible", a.admissible(t)}};
+                    Json c = {
+                        {"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},
+                        {"weight", s.signedWeights[t]},
+                        {"foreground_specific",
+                         static_cast<bool>(s.foregroundSpecific[static_cast<size_t>(t)])},
+                        {"admissible", a.admissible(t)}};
                     if (replicates > 0) {
-                        c["weight_lo"] = bands.weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
-                        c["weight_hi"] = bands.weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                        c["weight_lo"] =
+                            bands.weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                        c["weight_hi"] =
+                            bands.weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
                     }
                     components.push_back(c);
                 }
@@ -412,10 +421,11 @@ int runSweep(SweepCommandOptions& options) {
     } else {
         std::cout << table;
         printInadmissible(sweep, replicates > 0 ? &bands : nullptr);
-        std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma) << " (within the band: "
-                  << suggestions.nearBest.size() << " grid values); suggested K "
-                  << suggestions.suggestedK << "; foreground-specific set changes at "
-                  << suggestions.setChanges.size() << " gamma values\n";
+        std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma)
+                  << " (within the band: " << suggestions.nearBest.size()
+                  << " grid values); suggested K " << suggestions.suggestedK
+                  << "; foreground-specific set changes at " << suggestions.setChanges.size()
+                  << " gamma values\n";
         if (!session.outDir.empty()) {
             std::cout << "wrote " << session.outDir << "/sweep.tsv\n";
         }
@@ -434,7 +444,8 @@ CommandEntry addTopicsCommand(CLI::App& root) {
         .text("positive", options->positiveRule,
               "rule marking the foreground documents that should score high: prints the "
               "specificity AUC")
-        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)")
+        .text("save-session", options->saveSession,
+              "also save these options as a session (.cxproj)")
         .integer("top-docs", options->topDocs, 0, 1000000000,
                  "write topic_docs.tsv (needs --out): the N documents with the highest posterior "
                  "of each shown topic (0 = none)")
@@ -458,7 +469,8 @@ CommandEntry addSweepCommand(CLI::App& root) {
         .text("gammas", options->gammaGrid, "γ grid FROM:TO:STEP")
         .integer("bootstrap", options->replicates, 0, 10000,
                  "bootstrap resamples for AUC bands and stability (0 = none, else ≥ 2)")
-        .text("save-session", options->saveSession, "also save these options as a session (.cxproj)");
+        .text("save-session", options->saveSession,
+              "also save these options as a session (.cxproj)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runSweep(*options);

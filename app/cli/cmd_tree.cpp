@@ -29,12 +29,16 @@ namespace cx::cli {
 
 namespace {
 
-std::string number(double value) { return formatNumber(value, 6); }
+std::string number(double value) {
+    return formatNumber(value, 6);
+}
 
 std::string safeFileName(const std::string& text) {
     std::string out;
     for (char c : text) {
-        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
+                   ? c
+                   : '_';
     }
     return out;
 }
@@ -191,8 +195,9 @@ int runTree(TreeCommandOptions& command) {
         std::error_code error;
         std::filesystem::create_directories(outDir, error);
         if (error || !std::filesystem::is_directory(outDir)) {
-            throw InputError(outDir, 0, "cannot create output folder" +
-                                            (error ? ": " + error.message() : std::string()));
+            throw InputError(outDir, 0,
+                             "cannot create output folder" +
+                                 (error ? ": " + error.message() : std::string()));
         }
     }
     if (!saveSession.empty()) {
@@ -248,8 +253,10 @@ int runTree(TreeCommandOptions& command) {
     for (int v = 0; v < tree.numNodes(); ++v) {
         const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
         writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
-                            emissionTable(tracks.markNames, learned.model.emissions[static_cast<size_t>(v)], labels));
-        writeFileAtomically(outDir, "transitions_" + cell + ".tsv", transitionTable(learned.model, v, labels));
+                            emissionTable(tracks.markNames,
+                                          learned.model.emissions[static_cast<size_t>(v)], labels));
+        writeFileAtomically(outDir, "transitions_" + cell + ".tsv",
+                            transitionTable(learned.model, v, labels));
         if (writeSegments) {
             const ChromatinData data = tracks.cellData(v);
             Segmentation seg;
@@ -288,7 +295,8 @@ int runTree(TreeCommandOptions& command) {
             compared["em"]["log_likelihood"] = em.logLikelihood;
         } else {
             compared["em"]["reason"] = em.reason;
-            std::cerr << "contrast-cli tree: EM on the flattened model not run: " << em.reason << "\n";
+            std::cerr << "contrast-cli tree: EM on the flattened model not run: " << em.reason
+                      << "\n";
         }
     }
     nlohmann::json f1 = nlohmann::json::object();
@@ -302,8 +310,8 @@ int runTree(TreeCommandOptions& command) {
         if (comparePerCell) {
             // Per-cell HMMs number their states independently: the promoter state is chosen by
             // TSS enrichment in each cell (--promoter-state applies to the tree's shared labels).
-            f1["per-cell"] = promoterScores(tracks, perCell.states, truth, k, -1, labels,
-                                            table, "per-cell");
+            f1["per-cell"] =
+                promoterScores(tracks, perCell.states, truth, k, -1, labels, table, "per-cell");
         }
         if (compareEm && em.fits) {
             f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em");
@@ -379,9 +387,12 @@ CommandEntry addTreeCommand(CLI::App& root) {
     const int maxStates = kMaxTreeMarks + 1;
     OptionList list(addSubcommand(
         root, "tree", "Spectral-Tree: HMM with tree-structured states across cell types"));
-    list.text("tracks", o.tracks, "ChromHMM binarized files F1,F2,... or a folder of them").required()
-        .text("tree", o.tree, "cell-type tree ROOT>CHILD1,CHILD2[;CHILD1>...]").required()
-        .integer("k", o.model.numStates, 1, maxStates, "states per cell type K").required()
+    list.text("tracks", o.tracks, "ChromHMM binarized files F1,F2,... or a folder of them")
+        .required()
+        .text("tree", o.tree, "cell-type tree ROOT>CHILD1,CHILD2[;CHILD1>...]")
+        .required()
+        .integer("k", o.model.numStates, 1, maxStates, "states per cell type K")
+        .required()
         .text("decomposition", o.decomposition, "power | jennrich")
         .seed("seed", o.model.seed, "random seed")
         .integer("projection", o.model.projectionDim, 0, maxStates,
@@ -399,12 +410,14 @@ CommandEntry addTreeCommand(CLI::App& root) {
                  "E: reserve components of each node's decomposition for --moment-fit")
         .text("tss", o.tssPath, "TSS file: scores the promoter state per cell type")
         .text("compare", o.compare, "also fit per-cell[,em] baselines and compare")
-        .text("out", o.outDir, "output folder").required()
+        .text("out", o.outDir, "output folder")
+        .required()
         .flag("json", o.json, "print a JSON summary on standard output")
         .flag("no-segments", o.noSegments, "do not write the segmentation BED files")
         .integer("flank", o.flank, 0, 100000000, "promoter = TSS ± flank base pairs")
         .integer("promoter-state", o.promoterLabel, 0, maxStates,
-                 "1-based label of the promoter state (0 = the state most enriched in TSS bins, per cell and method)")
+                 "1-based label of the promoter state (0 = the state most enriched in TSS bins, "
+                 "per cell and method)")
         .integer("em-iterations", o.emIterations, 1, 100000,
                  "Baum–Welch iterations of --compare em")
         .text("decode", o.decodeName, "auto | path | joint")

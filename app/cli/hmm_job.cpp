@@ -117,10 +117,10 @@ void HmmJobOptions::validate() {
         refineTolerance = autoRefine && refineEm > 0 ? kRefineTolerance : 0.0;
     }
     if (momentFit == kAuto) {
-        momentFit = (refineEm > 0 && method == "spectral" &&
-                     encoding == ObservationEncoding::MarkVector)
-                        ? 0
-                        : solveOptions.momentRefitSweeps;
+        momentFit =
+            (refineEm > 0 && method == "spectral" && encoding == ObservationEncoding::MarkVector)
+                ? 0
+                : solveOptions.momentRefitSweeps;
     }
     solveOptions.momentRefitSweeps = momentFit;
     solveOptions.numComponents = numComponents;
@@ -410,13 +410,12 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
             browserFiles.push_back(absolute(path));
         }
     }
-    writeFileAtomically(outDir, "igv_batch.txt",
-                        igvBatchScript(browserFiles, firstLocus(data)));
+    writeFileAtomically(outDir, "igv_batch.txt", igvBatchScript(browserFiles, firstLocus(data)));
 }
 
 HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
-                      const std::vector<double>& gammas, const std::string& starts,
-                      int bootstrap, int blockLength) {
+                      const std::vector<double>& gammas, const std::string& starts, int bootstrap,
+                      int blockLength) {
     HmmPathRun run;
     Stopwatch pathWatch;
     const HmmPathStarts pathStarts =
@@ -454,8 +453,9 @@ std::string hmmPathTable(const HmmPathRun& run, const std::vector<std::string>& 
     for (size_t i = 0; i < path.solutions.size(); ++i) {
         const ContrastiveHmmResult& r = path.solutions[i];
         for (Eigen::Index t = 0; t < r.weights.size(); ++t) {
-            table += hmmNumber(path.gammas[i]) + '\t' + std::to_string(path.ids[i][static_cast<size_t>(t)]) +
-                     '\t' + std::to_string(t + 1) + '\t' + hmmNumber(r.weights[t]) + '\t' +
+            table += hmmNumber(path.gammas[i]) + '\t' +
+                     std::to_string(path.ids[i][static_cast<size_t>(t)]) + '\t' +
+                     std::to_string(t + 1) + '\t' + hmmNumber(r.weights[t]) + '\t' +
                      (r.weights[t] > 0 ? "1" : "0") + '\t' + (r.isValidComponent(t) ? "1" : "0") +
                      '\t' + (path.continued[i] ? "1" : "0");
             if (bands != nullptr) {
@@ -463,8 +463,9 @@ std::string hmmPathTable(const HmmPathRun& run, const std::vector<std::string>& 
                 const int id = path.ids[i][slot];
                 table += '\t' + hmmNumber(bands->weightLo[i][slot]) + '\t' +
                          hmmNumber(bands->weightHi[i][slot]) + '\t' +
-                         hmmNumber(bands->stability[i][slot]) + '\t' + hmmNumber(bands->stabilityOf(id)) +
-                         '\t' + (bands->isUnstable(id) ? "0" : "1");
+                         hmmNumber(bands->stability[i][slot]) + '\t' +
+                         hmmNumber(bands->stabilityOf(id)) + '\t' +
+                         (bands->isUnstable(id) ? "0" : "1");
             }
             for (Eigen::Index m = 0; m < r.markProbabilities.cols(); ++m) {
                 table += '\t' + hmmNumber(r.markProbabilities(t, m));

@@ -125,8 +125,8 @@ struct HmmPathRun {
 /// `bootstrap` ≥ 2 resamples, its block bootstrap (block length `blockLength`, 0 = automatic;
 /// seeded by options.seed). \pre the spectral method; arguments checked by the caller.
 HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
-                      const std::vector<double>& gammas, const std::string& starts,
-                      int bootstrap, int blockLength);
+                      const std::vector<double>& gammas, const std::string& starts, int bootstrap,
+                      int blockLength);
 /// path.tsv: one row per γ and component (identity, weight, validity, mark probabilities;
 /// with a bootstrap also the weight band and the stability at that γ and of the identity).
 std::string hmmPathTable(const HmmPathRun& run, const std::vector<std::string>& marks);

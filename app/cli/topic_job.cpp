@@ -165,8 +165,8 @@ int inadmissibleAt(const SpecificitySweep& sweep, const SpecificityPoint& p,
 
 std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands) {
     std::string table = "gamma\tauc\trelative_auc\tn_foreground_specific";
-    table += bands != nullptr ? "\tauc_lo\tauc_hi\tn_inadmissible\tnote\n"
-                              : "\tn_inadmissible\tnote\n";
+    table +=
+        bands != nullptr ? "\tauc_lo\tauc_hi\tn_inadmissible\tnote\n" : "\tn_inadmissible\tnote\n";
     const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bands);
     for (size_t q = 0; q < sweep.points.size(); ++q) {
         const SpecificityPoint& p = sweep.points[q];

@@ -30,10 +30,10 @@ CorpusLoadOptions LoadOptionValues::toOptions() const {
 }
 
 void declareLoadOptions(OptionList& options, LoadOptionValues& values) {
-    options.choice("format", values.format, {"auto", "tsv", "csv", "uci", "reuters", "txt"},
-                   "corpus file format (auto: from the file name and content)")
-        .integer("min-df", values.minDf, 1, 1000000000,
-                 "drop words found in fewer documents")
+    options
+        .choice("format", values.format, {"auto", "tsv", "csv", "uci", "reuters", "txt"},
+                "corpus file format (auto: from the file name and content)")
+        .integer("min-df", values.minDf, 1, 1000000000, "drop words found in fewer documents")
         .real("max-df", values.maxDf, 1e-9, 1.0,
               "drop words found in more than this fraction of the documents")
         .integer("max-vocab", values.maxVocab, 0, 100000000,
@@ -50,9 +50,12 @@ void declareLoadOptions(OptionList& options, LoadOptionValues& values) {
 void TopicSession::declareOptions(OptionList& options) {
     options.text("corpus", corpusPath, "corpus file or folder").required();
     declareLoadOptions(options, loadValues);
-    options.text("fg", foregroundRule, "rule selecting the foreground documents").required()
-        .text("bg", backgroundRule, "rule selecting the background documents").required()
-        .integer("k", modelOptions.numComponents, 1, 1000, "number of topics K").required()
+    options.text("fg", foregroundRule, "rule selecting the foreground documents")
+        .required()
+        .text("bg", backgroundRule, "rule selecting the background documents")
+        .required()
+        .integer("k", modelOptions.numComponents, 1, 1000, "number of topics K")
+        .required()
         .integer("iterations", modelOptions.iterations, 1, 100000,
                  "maximum power iterations per trial")
         .integer("restarts", modelOptions.restarts, 1, 1000,
@@ -92,7 +95,8 @@ void TopicSession::finishOptions() {
     }
     modelOptions.decomposition = parseDecomposition(decomposition);
     if (method == "direct" && modelOptions.decomposition != Decomposition::Power) {
-        throw InputError("parameter --decomposition: " + decomposition + " needs --method projected (the direct "
+        throw InputError("parameter --decomposition: " + decomposition +
+                         " needs --method projected (the direct "
                          "method supports the power method only)");
     }
     setThreadCount(threads);
@@ -131,9 +135,8 @@ void TopicSession::prepare() {
                            " documents: its moments are very noisy");
     }
     std::shared_ptr<const CountMatrix> counts(corpus, &corpus->counts);
-    engine = std::make_unique<ContrastiveTopicEngine>(counts, foreground, background,
-                                                      modelOptions.numComponents,
-                                                      projectionOptions);
+    engine = std::make_unique<ContrastiveTopicEngine>(
+        counts, foreground, background, modelOptions.numComponents, projectionOptions);
     if (!json) {
         for (const auto& w : corpus->report.warnings) {
             std::cerr << "warning: " << w << "\n";
@@ -207,18 +210,21 @@ void TopicSession::writeJsonPreamble(nlohmann::ordered_json& json, const char* c
                       {"projection_rank", engine->rank()}};
 }
 
-void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content) {
+void writeFileAtomically(const std::string& dir, const std::string& name,
+                         const std::string& content) {
     const std::filesystem::path target = std::filesystem::path(dir) / name;
     const std::filesystem::path temporary = std::filesystem::path(dir) / ("." + name + ".tmp");
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         if (!out) {
-            throw InputError(temporary.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+            throw InputError(temporary.string(), 0,
+                             std::string("cannot write: ") + std::strerror(errno));
         }
         out << content;
         out.flush();
         if (!out) {
-            throw InputError(temporary.string(), 0, std::string("write failed: ") + std::strerror(errno));
+            throw InputError(temporary.string(), 0,
+                             std::string("write failed: ") + std::strerror(errno));
         }
     }
     std::error_code error;

@@ -50,7 +50,7 @@ struct TopicSession {
     /// auto | pencil | power | jennrich (TopicModelOptions::decomposition); auto = pencil for
     /// the projected method, power for the direct one
     std::string decomposition = "auto";
-    double smoothing = kAutoSmoothing; ///< 0 = the automatic rule (perTokenLogLikelihood)
+    double smoothing = kAutoSmoothing;        ///< 0 = the automatic rule (perTokenLogLikelihood)
     std::string smoothingPrior = "frequency"; ///< the automatic rule's prior: frequency | uniform
 
     /// The scorer's smoothing (perTokenLogLikelihood) from the two options.
@@ -87,8 +87,8 @@ struct TopicSession {
     void writeJsonPreamble(nlohmann::ordered_json& json, const char* command) const;
 };
 
-
 /// Writes `content` to DIR/name atomically (temporary file + rename). Throws InputError.
-void writeFileAtomically(const std::string& dir, const std::string& name, const std::string& content);
+void writeFileAtomically(const std::string& dir, const std::string& name,
+                         const std::string& content);
 
 } // namespace cx::cli

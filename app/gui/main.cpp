@@ -1,12 +1,12 @@
 // contrast-explorer: the desktop application. Thin: options, application identity, style, and
 // the main window; everything else lives in cx_ui.
-#include "ui/shell/app_style.h"
 #include "ui/dialogs/figure_set_export.h"
 #include "ui/framework/error_reporter.h"
+#include "ui/shell/app_style.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
-#include "ui/topics/topics_workspace.h"
 #include "ui/topics/topics_controller.h"
+#include "ui/topics/topics_workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -15,7 +15,9 @@ namespace {
 
 // POSIX calls rather than std::ofstream: every write(), fsync() and close() reports its own
 // errno, so a full disk or a file size limit is detected before the rename, not after it.
-std::string systemReason(int error) { return std::strerror(error); }
+std::string systemReason(int error) {
+    return std::strerror(error);
+}
 
 } // namespace
 

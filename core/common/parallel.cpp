@@ -54,9 +54,13 @@ void runOnWorkers(int workers, const std::function<void(int)>& task) {
 }
 } // namespace
 
-int threadCount() { return resolvedThreads(); }
+int threadCount() {
+    return resolvedThreads();
+}
 
-void setThreadCount(int threads) { g_threads.store(threads); }
+void setThreadCount(int threads) {
+    g_threads.store(threads);
+}
 
 void forEachSlot(std::int64_t n, int slots,
                  const std::function<void(int slot, std::int64_t begin, std::int64_t end)>& body) {
@@ -75,7 +79,8 @@ void forEachSlot(std::int64_t n, int slots,
 }
 
 void parallelFor(std::int64_t n, const std::function<void(std::int64_t i)>& body) {
-    const int workers = static_cast<int>(std::min<std::int64_t>(resolvedThreads(), std::max<std::int64_t>(n, 1)));
+    const int workers =
+        static_cast<int>(std::min<std::int64_t>(resolvedThreads(), std::max<std::int64_t>(n, 1)));
     runOnWorkers(workers, [&](int worker) {
         std::int64_t begin = 0;
         std::int64_t end = 0;

@@ -12,9 +12,9 @@ namespace cx {
 
 /// Percentile (linear interpolation) of the finite values; NaN when fewer than 2.
 inline double percentileOf(std::vector<double> values, double fraction) {
-    values.erase(std::remove_if(values.begin(), values.end(),
-                                [](double v) { return !std::isfinite(v); }),
-                 values.end());
+    values.erase(
+        std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+        values.end());
     if (values.size() < 2) {
         return std::numeric_limits<double>::quiet_NaN();
     }

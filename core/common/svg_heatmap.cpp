@@ -42,12 +42,23 @@ std::string escapeXml(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -97,9 +108,8 @@ void writeSvgHeatmap(std::ostream& out, const Eigen::MatrixXd& values,
     const auto whole = range(0, values.cols());
 
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
-        << height << "\" viewBox=\"0 0 " << width << ' ' << height
-        << "\" font-family=\"sans-serif\">\n"
+        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+        << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"sans-serif\">\n"
         << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     if (!options.title.empty()) {
         out << "<text x=\"" << width / 2 << "\" y=\"22\" font-size=\"16\" text-anchor=\"middle\">"
@@ -137,8 +147,8 @@ void writeSvgHeatmap(std::ostream& out, const Eigen::MatrixXd& values,
                 fill = mix(high, t);
             }
             const int x = left + static_cast<int>(c) * w;
-            out << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\""
-                << h << "\" fill=\"" << fill << "\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+            out << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
+                << "\" fill=\"" << fill << "\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
                 << "<title>" << escapeXml(rowLabels[static_cast<size_t>(r)]) << ", "
                 << escapeXml(columnLabels[static_cast<size_t>(c)]) << ": " << v
                 << "</title></rect>\n";

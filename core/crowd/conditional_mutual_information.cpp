@@ -240,7 +240,8 @@ WorkerDependence workerComponentInformation(const CrowdLabels& data,
     const double numItems = std::max(1, data.numItems);
     for (size_t m = 0; m < numWorkers; ++m) {
         double total = 0;
-        out.values[m] = tableInformation(tables[m], total, out.degreesOfFreedom[m]) * total / numItems;
+        out.values[m] =
+            tableInformation(tables[m], total, out.degreesOfFreedom[m]) * total / numItems;
     }
     return out;
 }
@@ -275,7 +276,8 @@ std::vector<int> rejectedHypotheses(const std::vector<double>& pValues,
         if (pa != pb) {
             return pa < pb;
         }
-        return !strength.empty() && strength[static_cast<size_t>(a)] > strength[static_cast<size_t>(b)];
+        return !strength.empty() &&
+               strength[static_cast<size_t>(a)] > strength[static_cast<size_t>(b)];
     });
     int rejected = 0;
     if (procedure == MultipleTesting::Holm) {
@@ -298,8 +300,9 @@ std::vector<int> rejectedHypotheses(const std::vector<double>& pValues,
 
 double chiSquareQuantile(double probability, int degreesOfFreedom) {
     if (!(probability > 0 && probability < 1) || degreesOfFreedom < 1) {
-        throw std::invalid_argument("chiSquareQuantile: probability " + std::to_string(probability) +
-                                    ", df " + std::to_string(degreesOfFreedom));
+        throw std::invalid_argument("chiSquareQuantile: probability " +
+                                    std::to_string(probability) + ", df " +
+                                    std::to_string(degreesOfFreedom));
     }
     const double a = degreesOfFreedom / 2.0;
     double low = 0;

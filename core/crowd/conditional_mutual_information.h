@@ -82,7 +82,8 @@ struct WorkerDependence {
     std::vector<double> values;        ///< per worker
     std::vector<int> degreesOfFreedom; ///< per worker
 };
-WorkerDependence workerComponentInformation(const CrowdLabels& data, const Eigen::MatrixXd& posterior);
+WorkerDependence workerComponentInformation(const CrowdLabels& data,
+                                            const Eigen::MatrixXd& posterior);
 
 /// Quantile of the χ² distribution: the x with P(χ²_df ≤ x) = probability (regularised lower
 /// incomplete gamma by series/continued fraction, then bisection). \pre 0 < probability < 1,

@@ -52,10 +52,10 @@ std::vector<int> majorityVoteRandomTieBreak(const CrowdLabels& data, std::uint64
                 tied.push_back(static_cast<int>(c));
             }
         }
-        out[n] = tied.size() == 1
-                     ? tied.front()
-                     : tied[std::uniform_int_distribution<size_t>(0, tied.size() - 1)(
-                           rng.engine())];
+        out[n] =
+            tied.size() == 1
+                ? tied.front()
+                : tied[std::uniform_int_distribution<size_t>(0, tied.size() - 1)(rng.engine())];
     }
     return out;
 }
@@ -85,8 +85,8 @@ MajorityVoteTies majorityVoteRandomTies(const CrowdLabels& data) {
             expectedCorrect += 1.0 / static_cast<double>(tied);
         }
     }
-    out.expectedErrorRate = numGold == 0 ? std::numeric_limits<double>::quiet_NaN()
-                                         : 1.0 - expectedCorrect / numGold;
+    out.expectedErrorRate =
+        numGold == 0 ? std::numeric_limits<double>::quiet_NaN() : 1.0 - expectedCorrect / numGold;
     return out;
 }
 
@@ -142,10 +142,12 @@ EmFit emFromPosterior(const CrowdLabels& data, const Eigen::MatrixXd& initialPos
     return runEm(data, items, initial, options, cancel);
 }
 
-Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data, const Eigen::VectorXd& workerWeights) {
+Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data,
+                                      const Eigen::VectorXd& workerWeights) {
     if (workerWeights.size() != data.numWorkers) {
-        throw std::invalid_argument("weightedVoteFractions: " + std::to_string(workerWeights.size()) +
-                                    " weights for " + std::to_string(data.numWorkers) + " workers");
+        throw std::invalid_argument(
+            "weightedVoteFractions: " + std::to_string(workerWeights.size()) + " weights for " +
+            std::to_string(data.numWorkers) + " workers");
     }
     Eigen::MatrixXd fractions = Eigen::MatrixXd::Zero(data.numItems, data.numClasses);
     for (const CrowdObservation& o : data.observations) {
@@ -207,9 +209,9 @@ EmFit emWithRestarts(const CrowdLabels& data, int numComponents, int restarts, s
                      const EmOptions& options, const CancelToken& cancel,
                      std::vector<double>* restartLogLikelihoods) {
     if (numComponents < 1 || restarts < 1) {
-        throw std::invalid_argument("emWithRestarts: numComponents = " +
-                                    std::to_string(numComponents) +
-                                    ", restarts = " + std::to_string(restarts) + " (need ≥ 1)");
+        throw std::invalid_argument(
+            "emWithRestarts: numComponents = " + std::to_string(numComponents) +
+            ", restarts = " + std::to_string(restarts) + " (need ≥ 1)");
     }
     const ItemObservations items(data);
     const Eigen::VectorXd missing = missingRates(data);

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/common/cancel.h"
-#include "core/common/status.h"
 #include "core/common/random.h"
+#include "core/common/status.h"
 #include "core/crowd/product_mixture.h"
 
 #include <cstdint>
@@ -67,7 +67,8 @@ EmFit emFromModel(const CrowdLabels& data, const ProductMixture& initial, const 
 /// Soft weighted vote: row n ∝ Σ_{m labelled n} w_m·e_{x_nm} (uniform when the item has no label
 /// of positive weight). With every w_m = 1 this is majorityVoteFractions.
 /// \pre workerWeights has numWorkers non-negative entries.
-Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data, const Eigen::VectorXd& workerWeights);
+Eigen::MatrixXd weightedVoteFractions(const CrowdLabels& data,
+                                      const Eigen::VectorXd& workerWeights);
 
 /// Class responsibilities (numItems × C) turned into K component responsibilities: K = C keeps
 /// them; K < C merges class c into component c mod K; K > C shares class c among components

@@ -39,8 +39,7 @@ CrowdConfusion crowdConfusion(const CrowdLabels& data, const CrowdResult& result
     return out;
 }
 
-std::vector<int> crowdDisagreements(int numItems,
-                                    const std::vector<const CrowdResult*>& results) {
+std::vector<int> crowdDisagreements(int numItems, const std::vector<const CrowdResult*>& results) {
     std::vector<int> items;
     if (results.empty()) {
         return items;

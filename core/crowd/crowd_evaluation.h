@@ -27,7 +27,6 @@ struct CrowdConfusion {
 CrowdConfusion crowdConfusion(const CrowdLabels& data, const CrowdResult& result);
 
 /// The items (ascending) on which the predictions of `results` are not all the same.
-std::vector<int> crowdDisagreements(int numItems,
-                                    const std::vector<const CrowdResult*>& results);
+std::vector<int> crowdDisagreements(int numItems, const std::vector<const CrowdResult*>& results);
 
 } // namespace cx

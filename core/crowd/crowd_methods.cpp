@@ -172,10 +172,10 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
         break;
     }
     case CrowdMethod::Em:
-        fillFromEm(data,
-                   emWithRestarts(data, numComponents, options.restarts, options.seed, options.em,
-                                  cancel),
-                   result);
+        fillFromEm(
+            data,
+            emWithRestarts(data, numComponents, options.restarts, options.seed, options.em, cancel),
+            result);
         break;
     case CrowdMethod::SpectralEm: {
         const SpectralCrowdResult spectral =
@@ -225,10 +225,9 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
             result.workers[m].informative = staged.informative[m] != 0;
         }
         if (staged.model.numComponents() < numComponents) {
-            result.notes.push_back("stagewise EM stopped at " +
-                                   std::to_string(staged.model.numComponents()) + " of " +
-                                   std::to_string(numComponents) +
-                                   " components: no further significant dependence");
+            result.notes.push_back(
+                "stagewise EM stopped at " + std::to_string(staged.model.numComponents()) + " of " +
+                std::to_string(numComponents) + " components: no further significant dependence");
         }
         break;
     }
@@ -244,7 +243,8 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
             result.notes.push_back(
                 std::to_string(tiedItems) +
                 " items tie for the most votes: their labels are drawn at random among the tied "
-                "classes (seed " + std::to_string(options.seed) +
+                "classes (seed " +
+                std::to_string(options.seed) +
                 "); the error rate counts a tied gold item as 1/|tied| correct, its expectation "
                 "over the draws");
         }

@@ -48,16 +48,16 @@ struct WorkerSummary {
 
 struct CrowdResult {
     CrowdMethod method = CrowdMethod::MajorityVote;
-    std::vector<int> predicted;        ///< class per item
-    Eigen::MatrixXd posterior;         ///< numItems × C, P(class | labels)
-    Eigen::VectorXd classPrior;        ///< π_c
+    std::vector<int> predicted; ///< class per item
+    Eigen::MatrixXd posterior;  ///< numItems × C, P(class | labels)
+    Eigen::VectorXd classPrior; ///< π_c
     std::vector<WorkerSummary> workers;
     std::vector<int> informativeOrder; ///< stagewise: S in order of entry; else empty
     /// Per iteration: stagewise rounds; for EM methods logLikelihood only (the rest 0).
     std::vector<StagewiseIteration> trace;
     int iterations = 0;
-    double logLikelihood = 0;  ///< full log-likelihood of the final model (0 for mv)
-    double errorRate = 0;      ///< against gold; NaN without gold
+    double logLikelihood = 0; ///< full log-likelihood of the final model (0 for mv)
+    double errorRate = 0;     ///< against gold; NaN without gold
     double elapsedMs = 0;
     Status status = Status::NotComputed;
     std::vector<std::string> notes; ///< e.g. a spectral fallback, for the user

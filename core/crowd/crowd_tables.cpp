@@ -38,8 +38,9 @@ std::string crowdWorkersTable(const CrowdLabels& data, const CrowdResult& result
     for (int m = 0; m < data.numWorkers; ++m) {
         const WorkerSummary& worker = result.workers[static_cast<size_t>(m)];
         out += data.workerNames[static_cast<size_t>(m)] + '\t' + std::to_string(worker.numLabels) +
-               '\t' + (worker.informative ? "1" : "0") + '\t' + formatCrowdNumber(worker.accuracy) + '\t' +
-               formatCrowdNumber(worker.accuracyLow) + '\t' + formatCrowdNumber(worker.accuracyHigh);
+               '\t' + (worker.informative ? "1" : "0") + '\t' + formatCrowdNumber(worker.accuracy) +
+               '\t' + formatCrowdNumber(worker.accuracyLow) + '\t' +
+               formatCrowdNumber(worker.accuracyHigh);
         for (int c = 0; c < data.numClasses; ++c) {
             for (int l = 0; l < data.numClasses; ++l) {
                 out += '\t' + formatCrowdNumber(worker.confusion(c, l));
@@ -55,8 +56,8 @@ std::string crowdTraceTable(const CrowdResult& result) {
     for (size_t i = 0; i < result.trace.size(); ++i) {
         const StagewiseIteration& round = result.trace[i];
         out += std::to_string(i + 1) + '\t' + formatCrowdNumber(round.logLikelihood) + '\t' +
-               formatCrowdNumber(round.maxCmi) + '\t' + std::to_string(round.informativeSetSize) + '\t' +
-               std::to_string(round.numComponents) + '\n';
+               formatCrowdNumber(round.maxCmi) + '\t' + std::to_string(round.informativeSetSize) +
+               '\t' + std::to_string(round.numComponents) + '\n';
     }
     return out;
 }

@@ -93,8 +93,7 @@ ProductMixture mStep(const CrowdLabels& data, const Eigen::MatrixXd& posterior, 
     model.conditionals.assign(static_cast<size_t>(data.numWorkers),
                               Eigen::MatrixXd::Constant(data.numClasses, numComponents, smoothing));
     for (const CrowdObservation& o : data.observations) {
-        model.conditionals[static_cast<size_t>(o.worker)].row(o.label) +=
-            posterior.row(o.item);
+        model.conditionals[static_cast<size_t>(o.worker)].row(o.label) += posterior.row(o.item);
     }
     for (Eigen::MatrixXd& theta : model.conditionals) {
         for (Eigen::Index k = 0; k < numComponents; ++k) {

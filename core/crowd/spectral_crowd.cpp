@@ -16,8 +16,8 @@ namespace {
 constexpr double kConfusionFloor = 1e-6;
 
 struct GroupViews {
-    std::vector<int> groupOf;   // per worker
-    Eigen::MatrixXd votes[3];   // N × C
+    std::vector<int> groupOf; // per worker
+    Eigen::MatrixXd votes[3]; // N × C
 };
 
 GroupViews groupViews(const CrowdLabels& data) {
@@ -127,7 +127,8 @@ SpectralCrowdResult spectralCrowdInitialization(const CrowdLabels& data, std::ui
         const int b = (c + 2) % 3;
         Eigen::VectorXd weights;
         if (!decomposeGroup(views.votes[a], views.votes[b], views.votes[c],
-                            deriveSeed(seed, static_cast<std::uint64_t>(c)), result.groupMeans[c], weights, cancel)) {
+                            deriveSeed(seed, static_cast<std::uint64_t>(c)), result.groupMeans[c],
+                            weights, cancel)) {
             result.note = "the tensor decomposition of worker group " + std::to_string(c + 1) +
                           " is degenerate (too few labels per group, or classes the groups "
                           "cannot tell apart)";
@@ -156,8 +157,8 @@ SpectralCrowdResult spectralCrowdInitialization(const CrowdLabels& data, std::ui
         const Eigen::MatrixXd otherMeans =
             result.groupMeans[(g + 1) % 3] + result.groupMeans[(g + 2) % 3];
         const Eigen::MatrixXd design = model.weights.asDiagonal() * otherMeans.transpose(); // C × C
-        Eigen::MatrixXd confusion = cross[static_cast<size_t>(m)] / data.numItems *
-                                    rankKPseudoInverse(design, numClasses);
+        Eigen::MatrixXd confusion =
+            cross[static_cast<size_t>(m)] / data.numItems * rankKPseudoInverse(design, numClasses);
         confusion = confusion.cwiseMax(kConfusionFloor);
         for (int l = 0; l < numClasses; ++l) {
             confusion.col(l) /= confusion.col(l).sum();

@@ -52,9 +52,8 @@ Eigen::MatrixXd hessianFromPosterior(const ItemObservations& items, const Produc
             if (observed[b] < 0) {
                 continue;
             }
-            const double theta =
-                model.conditionals[static_cast<size_t>(blocks.feature[b])](observed[b],
-                                                                          blocks.component[b]);
+            const double theta = model.conditionals[static_cast<size_t>(blocks.feature[b])](
+                observed[b], blocks.component[b]);
             gradient[b * numClasses + observed[b]] = posterior(n, blocks.component[b]) / theta;
         }
         hessian.noalias() += gradient * gradient.transpose();
@@ -64,11 +63,11 @@ Eigen::MatrixXd hessianFromPosterior(const ItemObservations& items, const Produc
                 continue;
             }
             const int l = blocks.component[b];
-            const double value = posterior(n, l) /
-                                 (model.conditionals[static_cast<size_t>(blocks.feature[b])](
-                                      observed[b], l) *
-                                  model.conditionals[static_cast<size_t>(blocks.feature[b + 1])](
-                                      observed[b + 1], l));
+            const double value =
+                posterior(n, l) /
+                (model.conditionals[static_cast<size_t>(blocks.feature[b])](observed[b], l) *
+                 model.conditionals[static_cast<size_t>(blocks.feature[b + 1])](observed[b + 1],
+                                                                                l));
             const int r = b * numClasses + observed[b];
             const int c = (b + 1) * numClasses + observed[b + 1];
             hessian(r, c) -= value;
@@ -132,8 +131,8 @@ Eigen::MatrixXd splitHessian(const ItemObservations& items, const ProductMixture
 ProductMixture splitComponent(const CrowdLabels& data, const ItemObservations& items,
                               const ProductMixture& model, int k, int i, int j,
                               const FeatureMask& mask) {
-    if (k < 0 || k >= model.numComponents() || i == j || i < 0 || j < 0 ||
-        i >= data.numWorkers || j >= data.numWorkers ||
+    if (k < 0 || k >= model.numComponents() || i == j || i < 0 || j < 0 || i >= data.numWorkers ||
+        j >= data.numWorkers ||
         (!mask.empty() && (!mask[static_cast<size_t>(i)] || !mask[static_cast<size_t>(j)]))) {
         throw std::invalid_argument("splitComponent: k = " + std::to_string(k) +
                                     ", i = " + std::to_string(i) + ", j = " + std::to_string(j) +
@@ -151,7 +150,8 @@ ProductMixture splitComponent(const CrowdLabels& data, const ItemObservations& i
     // Keep the free columns off the boundary so the Hessian (1/θ terms) is finite.
     const FreeBlocks blocks = freeBlocks(k, kCopy, i, j);
     for (int b = 0; b < 4; ++b) {
-        auto column = split.conditionals[static_cast<size_t>(blocks.feature[b])].col(blocks.component[b]);
+        auto column =
+            split.conditionals[static_cast<size_t>(blocks.feature[b])].col(blocks.component[b]);
         column = column.cwiseMax(2 * kProbabilityFloor);
         column /= column.sum();
     }
@@ -199,8 +199,8 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
     result.informative.assign(static_cast<size_t>(data.numWorkers), 0);
     ProductMixture model =
         mStep(data, Eigen::MatrixXd::Ones(data.numItems, 1), options.smoothing, missing);
-    const double numTests = std::max(1.0, 0.5 * data.numWorkers * (data.numWorkers - 1.0) *
-                                              options.numComponents);
+    const double numTests =
+        std::max(1.0, 0.5 * data.numWorkers * (data.numWorkers - 1.0) * options.numComponents);
     const double level = 1.0 - std::max(options.significance, 1e-300) / numTests;
     std::vector<double> thresholdByDof(static_cast<size_t>(data.numClasses) * data.numClasses + 1,
                                        -1.0);
@@ -237,8 +237,8 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
         int bestJ = -1;
         int bestK = -1;
         auto isSignificant = [&](int i, int j, double value) {
-            const int dof =
-                cmi.degreesOfFreedom[static_cast<size_t>(i) * data.numWorkers + static_cast<size_t>(j)];
+            const int dof = cmi.degreesOfFreedom[static_cast<size_t>(i) * data.numWorkers +
+                                                 static_cast<size_t>(j)];
             return dof >= 1 && value > threshold(dof);
         };
         for (int i = 0; i < data.numWorkers; ++i) {
@@ -281,8 +281,7 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
                 round.splitComponent = bestK;
             }
         }
-        if (options.extensionSignificance > 0 && posterior.cols() > 1 &&
-            round.splitComponent < 0) {
+        if (options.extensionSignificance > 0 && posterior.cols() > 1 && round.splitComponent < 0) {
             // Sparse crowds: a worker whose labels depend significantly on the responsibilities
             // is informative even when it shares too few items with any other worker for a
             // significant pair. G = 2·N·entry against χ², one hypothesis per worker outside S

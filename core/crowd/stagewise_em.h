@@ -10,7 +10,7 @@
 namespace cx {
 
 struct StagewiseOptions {
-    int numComponents = 2;  ///< the most components the model may grow to (crowds: classes)
+    int numComponents = 2; ///< the most components the model may grow to (crowds: classes)
     /// The most rounds that add nothing to S (rounds that add are bounded by the number of
     /// workers: each enters S once).
     int maxIterations = 50;
@@ -46,15 +46,15 @@ struct StagewiseIteration {
     int numComponents = 0;      ///< after the round
     int addedFirst = -1;        ///< the pair the pair rule added this round (-1 = none)
     int addedSecond = -1;
-    std::vector<int> added;     ///< every feature that joined S this round (pair, then extension)
-    int splitComponent = -1;    ///< the component duplicated this round (-1 = none)
+    std::vector<int> added;  ///< every feature that joined S this round (pair, then extension)
+    int splitComponent = -1; ///< the component duplicated this round (-1 = none)
 };
 
 struct StagewiseResult {
     ProductMixture model;
-    Eigen::MatrixXd posterior;          ///< regularised E-step (features in S) of `model`
-    std::vector<char> informative;      ///< per worker: in S
-    std::vector<int> informativeOrder;  ///< S in the order the workers entered it
+    Eigen::MatrixXd posterior;         ///< regularised E-step (features in S) of `model`
+    std::vector<char> informative;     ///< per worker: in S
+    std::vector<int> informativeOrder; ///< S in the order the workers entered it
     std::vector<StagewiseIteration> trace;
     int iterations = 0;
     Status status = Status::NotComputed;

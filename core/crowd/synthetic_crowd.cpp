@@ -12,11 +12,11 @@ SyntheticCrowd generateSparseCrowd(const SparseCrowdSpec& spec) {
     if (spec.numItems < 1 || spec.numWorkers < 1 || spec.numClasses < 2 ||
         numInformative > spec.numWorkers || !(spec.labelProbability >= 0) ||
         spec.labelProbability > 1) {
-        throw std::invalid_argument(
-            "generateSparseCrowd: items " + std::to_string(spec.numItems) + ", workers " +
-            std::to_string(spec.numWorkers) + ", classes " + std::to_string(spec.numClasses) +
-            ", informative " + std::to_string(numInformative) + ", label probability " +
-            std::to_string(spec.labelProbability));
+        throw std::invalid_argument("generateSparseCrowd: items " + std::to_string(spec.numItems) +
+                                    ", workers " + std::to_string(spec.numWorkers) + ", classes " +
+                                    std::to_string(spec.numClasses) + ", informative " +
+                                    std::to_string(numInformative) + ", label probability " +
+                                    std::to_string(spec.labelProbability));
     }
     for (double accuracy : spec.informativeAccuracy) {
         if (!(accuracy >= 0 && accuracy <= 1)) {

@@ -22,8 +22,8 @@ struct SparseCrowdSpec {
 };
 
 struct SyntheticCrowd {
-    CrowdLabels data;             ///< gold = the true class of every item
-    ProductMixture truth;         ///< the generating model, component l = class l
+    CrowdLabels data;              ///< gold = the true class of every item
+    ProductMixture truth;          ///< the generating model, component l = class l
     std::vector<char> informative; ///< per worker
 };
 

@@ -2,9 +2,9 @@
 
 #include "core/common/cancel.h"
 #include "core/common/status.h"
+#include "core/hmm/hmm_model.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
-#include "core/hmm/hmm_model.h"
 
 #include <cstdint>
 #include <vector>

@@ -84,8 +84,9 @@ void assessValidity(ContrastiveHmmResult& out, int k, double effective, double g
     for (int t = 0; t < k; ++t) {
         out.emissionTolerance[t] =
             validityZ * 0.5 / std::sqrt(effective * std::max(std::abs(out.weights[t]), 1e-300));
-        out.componentInvalidMass[t] = invalidStateMass(out.weights[t], out.emissionClipping[t],
-                                                       out.emissionTolerance[t], gamma, weightTolerance);
+        out.componentInvalidMass[t] =
+            invalidStateMass(out.weights[t], out.emissionClipping[t], out.emissionTolerance[t],
+                             gamma, weightTolerance);
     }
     out.invalidMass = out.componentInvalidMass.sum();
 }
@@ -435,8 +436,8 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     if (fg.m22.rows() != m + 1 || moments.rank() != m + 1) {
         return;
     }
-    const Eigen::MatrixXd m22 = bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m22 - gamma * bg.m22)
-                                                                 : fg.m22;
+    const Eigen::MatrixXd m22 =
+        bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m22 - gamma * bg.m22) : fg.m22;
     MarkMomentTargets targets;
     targets.mean = m22.col(m).head(m);
     targets.second = m22.topLeftCorner(m, m);
@@ -451,7 +452,8 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
                                (contrast ? gamma * bg.m222(abc[0], abc[1], abc[2]) : 0.0);
         }
     }
-    Eigen::MatrixXd candidates(out.markProbabilities.rows() + out.droppedMarkProbabilities.rows(), m);
+    Eigen::MatrixXd candidates(out.markProbabilities.rows() + out.droppedMarkProbabilities.rows(),
+                               m);
     candidates << out.markProbabilities, out.droppedMarkProbabilities;
     MomentRefitOptions refit;
     refit.numStates = k;
@@ -462,9 +464,8 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     out.momentResidualFinal = fit.residualFinal;
     out.weights = fit.weights;
     out.markProbabilities = fit.emissions;
-    out.lambdas = out.weights.unaryExpr([](double w) {
-        return w == 0 ? 0.0 : std::copysign(1.0 / std::sqrt(std::abs(w)), w);
-    });
+    out.lambdas = out.weights.unaryExpr(
+        [](double w) { return w == 0 ? 0.0 : std::copysign(1.0 / std::sqrt(std::abs(w)), w); });
     // The validity test stays that of the extraction: a state keeps the emission clipping of
     // the extracted component it started from (the all-zero candidate: 0), judged against the
     // sampling tolerance of its refitted weight, so a γ where the decomposition leaves the valid
@@ -476,7 +477,8 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     out.transitionClipping = Eigen::VectorXd::Zero(k);
     for (int h = 0; h < k; ++h) {
         const int source = fit.sourceCandidate[h];
-        out.emissionClipping[h] = source >= 0 && source < sourceClipping.size() ? sourceClipping[source] : 0.0;
+        out.emissionClipping[h] =
+            source >= 0 && source < sourceClipping.size() ? sourceClipping[source] : 0.0;
     }
     assessValidity(out, k, targets.effectiveBins, gamma, options.validityZ);
     out.numSpecific = static_cast<int>((out.weights.array() > 0).count());
@@ -492,9 +494,9 @@ void applyMomentRefit(const SequenceMoments& moments, double gamma,
     Eigen::MatrixXd columns(m + 1, k);
     columns.topRows(m) = out.markProbabilities.transpose();
     columns.row(m).setOnes();
-    const Eigen::MatrixXd m23 = (bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m23 - gamma * bg.m23)
-                                                                  : fg.m23) *
-                                moments.sideBlock(0).transpose();
+    const Eigen::MatrixXd m23 =
+        (bg.numTriples > 0 && gamma != 0 ? Eigen::MatrixXd(fg.m23 - gamma * bg.m23) : fg.m23) *
+        moments.sideBlock(0).transpose();
     const Eigen::MatrixXd pinv = columns.completeOrthogonalDecomposition().pseudoInverse();
     const Eigen::MatrixXd joint = pinv * m23 * pinv.transpose();
     out.hmm.transitions.resize(specific, specific);

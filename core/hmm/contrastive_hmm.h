@@ -129,8 +129,8 @@ struct ContrastiveHmmResult {
     /// (rescaled) coordinates and extraction order: ContrastiveHmmOptions::warmStarts of the
     /// next point of a path.
     Eigen::MatrixXd warmStarts;
-    int warmStarted = 0; ///< components continued from ContrastiveHmmOptions::warmStarts
-    int candidateRanks = 0;    ///< decompositions tried (R = K + E, …, K + 1, K)
+    int warmStarted = 0;    ///< components continued from ContrastiveHmmOptions::warmStarts
+    int candidateRanks = 0; ///< decompositions tried (R = K + E, …, K + 1, K)
     int iterations = 0;
     double elapsedMs = 0;
 
@@ -187,11 +187,11 @@ double invalidStateMass(double weight, double clipping, double clippingTolerance
 /// more than sampling error (emissionClipping_t > validityZ/(2√(N_eff|ω_t|)), N_eff =
 /// (1/N_f + γ²/N_b)⁻¹) is not a state of any HMM; nor is a weight outside [−γ, 1] by more than
 /// validityZ/(2√N_eff) (ω = π_f − γ·π_b, occupancies in [0, 1]). Real chromatin has more than
-/// K states, and the rank-K truncation of the pair moments keeps the K directions of largest (1/√mean-scaled)
-/// signal, not the K most occupied states: a rare state with many marks (on chr11 an all-marks
-/// component covering 0.16 % of the bins) outranks the split between two frequent, similar
-/// states (quiescent vs Polycomb), which the rank-K decomposition then merges — on chr11 into a
-/// column with a negative mark (−0.046, 45 standard errors); in the exact-moment test
+/// K states, and the rank-K truncation of the pair moments keeps the K directions of largest
+/// (1/√mean-scaled) signal, not the K most occupied states: a rare state with many marks (on chr11
+/// an all-marks component covering 0.16 % of the bins) outranks the split between two frequent,
+/// similar states (quiescent vs Polycomb), which the rank-K decomposition then merges — on chr11
+/// into a column with a negative mark (−0.046, 45 standard errors); in the exact-moment test
 /// ReserveComponent… into a valid but wrong column. Hence (extraComponents = E ≥ 1) the
 /// decomposition is first done at rank R = K + E (then K + E − 1, …, capped by the moment rank
 /// and by the numerical rank of the pair moments, so exact moments of a K-state model stay at
@@ -200,10 +200,11 @@ double invalidStateMass(double weight, double clipping, double clippingTolerance
 /// droppedWeights/droppedMarkProbabilities. If none is valid, the candidate of least
 /// invalidMass is returned (ties: rank K; on the chr11 slice at γ = 1.4 this turns a junk state
 /// of weight 2.0 into one of 0.28); invalidMass > 0 then says that some reported component is
-/// not an identifiable state at this K and γ (componentInvalidMass names it). Cost: one decomposition per rank tried.
-/// On chr11 (both cell types, K = 7, γ = 0) this moves the emission MAD to the best of 12 EM
-/// runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below to within 0.002 %
-/// of that run's log-likelihood (tests/bench/bench_hmm.cpp, HmmChr11SpectralVsEm).
+/// not an identifiable state at this K and γ (componentInvalidMass names it). Cost: one
+/// decomposition per rank tried. On chr11 (both cell types, K = 7, γ = 0) this moves the emission
+/// MAD to the best of 12 EM runs from 0.159 to 0.096, and spectral + 10 EM rounds from 2.4 % below
+/// to within 0.002 % of that run's log-likelihood (tests/bench/bench_hmm.cpp,
+/// HmmChr11SpectralVsEm).
 ///
 /// \pre 1 ≤ K ≤ moments.rank(); γ finite and ≥ 0; the foreground has triples
 ///      (std::invalid_argument otherwise). Cost: independent of the number of bins —

@@ -115,9 +115,9 @@ double forwardBackwardKernel(const Eigen::VectorXd& start, const Eigen::MatrixXd
     // Forward.
     double logLikelihood = 0;
     for (size_t t = 0; t < length; ++t) {
-        const double c = scaledForwardStep(t == 0 ? nullptr : alpha + (t - 1) * k, start, a,
-                                           tab + static_cast<size_t>(symbols[t]) * k, k,
-                                           alpha + t * k);
+        const double c =
+            scaledForwardStep(t == 0 ? nullptr : alpha + (t - 1) * k, start, a,
+                              tab + static_cast<size_t>(symbols[t]) * k, k, alpha + t * k);
         if (!(c > 0)) {
             return -std::numeric_limits<double>::infinity();
         }

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/common/cancel.h"
+#include "core/hmm/hmm_model.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
-#include "core/hmm/hmm_model.h"
 
 #include <Eigen/Dense>
 

@@ -31,11 +31,11 @@ namespace cx {
 /// states that occur, by index, named by their label as written in the segmentation.
 struct StateSegmentation {
     int binSize = 200;
-    std::vector<std::string> chroms;          ///< in order of first appearance
-    std::vector<std::vector<int>> bins;       ///< per chrom, per bin: state index or −1
-    std::vector<std::string> stateLabels;     ///< per index (empty where no state has it)
-    std::vector<double> stateBins;            ///< per index: bins in that state (ChromHMM's tally)
-    double totalBins = 0;                     ///< Σ stateBins
+    std::vector<std::string> chroms;      ///< in order of first appearance
+    std::vector<std::vector<int>> bins;   ///< per chrom, per bin: state index or −1
+    std::vector<std::string> stateLabels; ///< per index (empty where no state has it)
+    std::vector<double> stateBins;        ///< per index: bins in that state (ChromHMM's tally)
+    double totalBins = 0;                 ///< Σ stateBins
     /// ChromHMM's corner cell, "State (Emission order)" etc., from the first character of the
     /// file's last label (E: Emission, T: Transition, F: Fixed, otherwise User).
     std::string orderName = "User";
@@ -69,8 +69,8 @@ StateSegmentation stateSegmentation(const ChromatinData& data,
 
 /// One annotation set: a column of the overlap table.
 struct EnrichmentAnnotation {
-    std::string name;  ///< column header (the file name)
-    std::string path;  ///< for messages
+    std::string name; ///< column header (the file name)
+    std::string path; ///< for messages
     BedRegions regions;
 };
 
@@ -95,15 +95,15 @@ struct OverlapEnrichmentOptions {
 
 /// A states × columns table in ChromHMM's layout.
 struct EnrichmentTable {
-    std::string corner;                    ///< "State (Emission order)"
-    std::vector<std::string> rowLabels;    ///< states that occur, by index
-    std::vector<int> rowStates;            ///< their indices
-    std::vector<std::string> columnNames;  ///< annotation files, or positions "-2000" … "2000"
-    Eigen::MatrixXd fold;                  ///< rows × columns fold enrichments
-    Eigen::VectorXd genomePercent;         ///< per row; empty without the Genome % column
-    Eigen::VectorXd basePercent;           ///< per column (overlap's Base row); empty otherwise
-    Eigen::MatrixXd log10PValues;          ///< rows × columns −log10 p (capped at 300); or empty
-    Eigen::MatrixXd overlap;               ///< rows × columns: the tallies (bins, fractional)
+    std::string corner;                   ///< "State (Emission order)"
+    std::vector<std::string> rowLabels;   ///< states that occur, by index
+    std::vector<int> rowStates;           ///< their indices
+    std::vector<std::string> columnNames; ///< annotation files, or positions "-2000" … "2000"
+    Eigen::MatrixXd fold;                 ///< rows × columns fold enrichments
+    Eigen::VectorXd genomePercent;        ///< per row; empty without the Genome % column
+    Eigen::VectorXd basePercent;          ///< per column (overlap's Base row); empty otherwise
+    Eigen::MatrixXd log10PValues;         ///< rows × columns −log10 p (capped at 300); or empty
+    Eigen::MatrixXd overlap;              ///< rows × columns: the tallies (bins, fractional)
     std::vector<std::string> warnings;
 };
 
@@ -131,10 +131,10 @@ std::vector<EnrichmentAnnotation> readEnrichmentAnnotations(const std::vector<st
 
 /// Options of neighborhoodEnrichment, with NeighborhoodEnrichment's flag for each.
 struct NeighborhoodEnrichmentOptions {
-    int numLeft = 10;             ///< positions before the anchor (`-l`)
-    int numRight = 10;            ///< positions after the anchor (`-r`)
-    int spacing = 0;              ///< bases between positions (`-s`); 0: the bin size
-    bool useStrand = true;        ///< false: `-nostrand` (every anchor read as '+')
+    int numLeft = 10;              ///< positions before the anchor (`-l`)
+    int numRight = 10;             ///< positions after the anchor (`-r`)
+    int spacing = 0;               ///< bases between positions (`-s`); 0: the bin size
+    bool useStrand = true;         ///< false: `-nostrand` (every anchor read as '+')
     std::int64_t anchorOffset = 0; ///< subtracted from each position (`-o`)
 };
 

@@ -1,9 +1,9 @@
 #include "core/hmm/hmm_bootstrap.h"
 
 #include "core/common/random.h"
+#include "core/common/statistics.h"
 #include "core/common/timer.h"
 #include "core/hmm/sequence_moments_detail.h"
-#include "core/common/statistics.h"
 
 #include <algorithm>
 #include <bit>
@@ -68,8 +68,10 @@ ClassBlocks cutIntoBlocks(const ChromatinData& data, const BinClasses& classes, 
             blockIds.clear();
             for (std::int64_t t = first; t < last; ++t) {
                 for (int l = 0; l < window; ++l) {
-                    tuple[static_cast<size_t>(window - 1 - l)] = bins[static_cast<size_t>(t - lag - l)];
-                    tuple[static_cast<size_t>(window + 1 + l)] = bins[static_cast<size_t>(t + lag + l)];
+                    tuple[static_cast<size_t>(window - 1 - l)] =
+                        bins[static_cast<size_t>(t - lag - l)];
+                    tuple[static_cast<size_t>(window + 1 + l)] =
+                        bins[static_cast<size_t>(t + lag + l)];
                 }
                 tuple[static_cast<size_t>(window)] = bins[static_cast<size_t>(t)];
                 if (combinations) {
@@ -111,7 +113,8 @@ ClassMoments weightedClass(const HmmBlockMoments& blocks, const ClassBlocks& cls
                                     std::to_string(cls.blockTriples.size()) + " blocks, got " +
                                     std::to_string(weights.size()) + " weights");
     }
-    const size_t numTuples = cls.tupleLength > 0 ? cls.tuples.size() / static_cast<size_t>(cls.tupleLength) : 0;
+    const size_t numTuples =
+        cls.tupleLength > 0 ? cls.tuples.size() / static_cast<size_t>(cls.tupleLength) : 0;
     std::vector<std::int64_t> counts(numTuples, 0);
     std::int64_t triples = 0;
     std::int64_t bins = 0;
@@ -124,7 +127,8 @@ ClassMoments weightedClass(const HmmBlockMoments& blocks, const ClassBlocks& cls
             continue;
         }
         for (auto e = cls.entryOffset[b]; e < cls.entryOffset[b + 1]; ++e) {
-            counts[cls.entryTuple[static_cast<size_t>(e)]] += w * cls.entryCount[static_cast<size_t>(e)];
+            counts[cls.entryTuple[static_cast<size_t>(e)]] +=
+                w * cls.entryCount[static_cast<size_t>(e)];
         }
         triples += w * cls.blockTriples[b];
         bins += w * cls.blockBins[b];
@@ -133,8 +137,8 @@ ClassMoments weightedClass(const HmmBlockMoments& blocks, const ClassBlocks& cls
     const auto length = static_cast<size_t>(cls.tupleLength);
     if (ref.encoding == ObservationEncoding::MarkVector) {
         const int marks = ref.numMarks();
-        detail::MarkVectorTotals totals =
-            detail::emptyMarkVectorTotals(marks, ref.window, static_cast<int>(blocks.present.size()));
+        detail::MarkVectorTotals totals = detail::emptyMarkVectorTotals(
+            marks, ref.window, static_cast<int>(blocks.present.size()));
         for (size_t j = 0; j < numTuples; ++j) {
             if (counts[j] > 0) {
                 detail::addMarkVectorTuple(totals, blocks.present, marks, ref.window,
@@ -185,8 +189,8 @@ int automaticBlockLength(const ChromatinData& data, const BinClasses& classes, s
     for (int p = 0; p < patterns; ++p) {
         for (int j = 0; j < marks; ++j) {
             if (data.value(p, j) == static_cast<std::uint8_t>(MarkValue::Present)) {
-                masks[static_cast<size_t>(p) * static_cast<size_t>(words) + static_cast<size_t>(j / 64)] |=
-                    std::uint64_t{1} << (j % 64);
+                masks[static_cast<size_t>(p) * static_cast<size_t>(words) +
+                      static_cast<size_t>(j / 64)] |= std::uint64_t{1} << (j % 64);
             }
         }
     }
@@ -242,14 +246,17 @@ int automaticBlockLength(const ChromatinData& data, const BinClasses& classes, s
             const std::uint32_t* bins =
                 data.tracks[static_cast<size_t>(runs[r].track)].bins.data() + runs[r].begin;
             for (std::int64_t t = 0; t + k < len; ++t) {
-                const std::uint64_t* x = masks.data() + static_cast<size_t>(bins[t]) * static_cast<size_t>(words);
-                const std::uint64_t* y = masks.data() + static_cast<size_t>(bins[t + k]) * static_cast<size_t>(words);
+                const std::uint64_t* x =
+                    masks.data() + static_cast<size_t>(bins[t]) * static_cast<size_t>(words);
+                const std::uint64_t* y =
+                    masks.data() + static_cast<size_t>(bins[t + k]) * static_cast<size_t>(words);
                 for (int w = 0; w < words; ++w) {
                     shared += std::popcount(x[w] & y[w]);
                 }
             }
             const auto& sums = prefix[r];
-            linear += sums[static_cast<size_t>(len - k)] + (sums[static_cast<size_t>(len)] - sums[static_cast<size_t>(k)]);
+            linear += sums[static_cast<size_t>(len - k)] +
+                      (sums[static_cast<size_t>(len)] - sums[static_cast<size_t>(k)]);
             pairs += len - k;
         }
         return (static_cast<double>(shared) - linear + static_cast<double>(pairs) * muSquared) /
@@ -304,8 +311,9 @@ int automaticBlockLength(const ChromatinData& data, const BinClasses& classes, s
     return std::clamp(static_cast<int>(std::ceil(length)), 1, cap);
 }
 
-SequenceMoments HmmBlockMoments::weighted(const std::vector<std::int64_t>& foregroundWeights,
-                                          const std::vector<std::int64_t>& backgroundWeights) const {
+SequenceMoments
+HmmBlockMoments::weighted(const std::vector<std::int64_t>& foregroundWeights,
+                          const std::vector<std::int64_t>& backgroundWeights) const {
     SequenceMoments out = reference;
     out.foreground = weightedClass(*this, foreground, foregroundWeights, "foreground");
     out.background = weightedClass(*this, background, backgroundWeights, "background");
@@ -326,7 +334,8 @@ HmmBlockMoments computeBlockMoments(const ChromatinData& data, const BinClasses&
     checkClasses(data, classes);
     if (blockLength < 0) {
         throw std::invalid_argument("computeBlockMoments: block length must be >= 0 (0 = "
-                                    "automatic), got " + std::to_string(blockLength));
+                                    "automatic), got " +
+                                    std::to_string(blockLength));
     }
     if (moments.numPatterns != data.numPatterns() || moments.numMarks() != data.numMarks()) {
         throw std::invalid_argument("computeBlockMoments: the moments come from other data");
@@ -337,13 +346,14 @@ HmmBlockMoments computeBlockMoments(const ChromatinData& data, const BinClasses&
     if (moments.encoding == ObservationEncoding::MarkCombination) {
         out.patternCategory.assign(static_cast<size_t>(data.numPatterns()), -1);
         for (size_t c = 0; c < moments.categoryPattern.size(); ++c) {
-            out.patternCategory[static_cast<size_t>(moments.categoryPattern[c])] = static_cast<int>(c);
+            out.patternCategory[static_cast<size_t>(moments.categoryPattern[c])] =
+                static_cast<int>(c);
         }
     }
-    const int fgLength = blockLength > 0 ? blockLength
-                                         : automaticBlockLength(data, classes, kForegroundBin, cancel);
-    const int bgLength = blockLength > 0 ? blockLength
-                                         : automaticBlockLength(data, classes, kBackgroundBin, cancel);
+    const int fgLength =
+        blockLength > 0 ? blockLength : automaticBlockLength(data, classes, kForegroundBin, cancel);
+    const int bgLength =
+        blockLength > 0 ? blockLength : automaticBlockLength(data, classes, kBackgroundBin, cancel);
     out.foreground = cutIntoBlocks(data, classes, kForegroundBin, moments, out.patternCategory,
                                    fgLength, cancel);
     out.background = cutIntoBlocks(data, classes, kBackgroundBin, moments, out.patternCategory,
@@ -369,9 +379,9 @@ HmmPathBootstrap bootstrapHmmPath(const HmmBlockMoments& blocks, const HmmPath& 
                                   const CancelToken& cancel,
                                   const std::function<void(int, int)>& progress) {
     if (bootstrap.replicates < 2 || bootstrap.replicates > kMaxHmmBootstrapReplicates) {
-        throw std::invalid_argument("parameter bootstrap: needs 2 to " +
-                                    std::to_string(kMaxHmmBootstrapReplicates) +
-                                    " replicates (got " + std::to_string(bootstrap.replicates) + ")");
+        throw std::invalid_argument(
+            "parameter bootstrap: needs 2 to " + std::to_string(kMaxHmmBootstrapReplicates) +
+            " replicates (got " + std::to_string(bootstrap.replicates) + ")");
     }
     if (!(bootstrap.level > 0 && bootstrap.level < 1)) {
         throw std::invalid_argument("bootstrapHmmPath: level must lie in (0, 1)");
@@ -391,7 +401,8 @@ HmmPathBootstrap bootstrapHmmPath(const HmmBlockMoments& blocks, const HmmPath& 
     }
     for (int r = 0; r < b; ++r) {
         throwIfCancelled(cancel);
-        const SequenceMoments moments = blocks.replicate(bootstrap.seed, static_cast<std::uint64_t>(r));
+        const SequenceMoments moments =
+            blocks.replicate(bootstrap.seed, static_cast<std::uint64_t>(r));
         HmmPath replicate;
         bool solved = true;
         try {
@@ -410,7 +421,8 @@ HmmPathBootstrap bootstrapHmmPath(const HmmBlockMoments& blocks, const HmmPath& 
             }
             // The path's identity rule (continueIdentities): Hungarian, then within tolerance.
             const bool originalIsReference = p.rows() <= q.rows();
-            const std::vector<int> match = originalIsReference ? matchStates(p, q) : matchStates(q, p);
+            const std::vector<int> match =
+                originalIsReference ? matchStates(p, q) : matchStates(q, p);
             for (size_t m = 0; m < match.size(); ++m) {
                 const auto o = static_cast<Eigen::Index>(originalIsReference ? m : match[m]);
                 const auto s = static_cast<Eigen::Index>(originalIsReference ? match[m] : m);

@@ -60,12 +60,12 @@ struct ClassBlocks {
     int blockLength = 1;
     int tupleLength = 3;
     std::int64_t numRuns = 0;
-    std::vector<std::uint32_t> tuples;        ///< distinct tuples (tupleLength ids each)
-    std::vector<std::int64_t> entryOffset;    ///< block b's entries: [offset[b], offset[b+1])
+    std::vector<std::uint32_t> tuples;     ///< distinct tuples (tupleLength ids each)
+    std::vector<std::int64_t> entryOffset; ///< block b's entries: [offset[b], offset[b+1])
     std::vector<std::uint32_t> entryTuple;
     std::vector<std::int64_t> entryCount;
-    std::vector<std::int64_t> blockTriples;   ///< centres of each block
-    std::vector<std::int64_t> blockBins;      ///< bins of each block
+    std::vector<std::int64_t> blockTriples; ///< centres of each block
+    std::vector<std::int64_t> blockBins;    ///< bins of each block
 
     int numBlocks() const { return static_cast<int>(blockTriples.size()); }
 };

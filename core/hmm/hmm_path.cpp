@@ -36,8 +36,8 @@ bool freshIsBetter(const ContrastiveHmmResult& fresh, const ContrastiveHmmResult
 /// one is better (freshIsBetter). `continued` says which was kept.
 ContrastiveHmmResult solveContinued(const SequenceMoments& moments, double gamma,
                                     const ContrastiveHmmOptions& options,
-                                    const ContrastiveHmmResult* previous,
-                                    const CancelToken& cancel, bool& continued) {
+                                    const ContrastiveHmmResult* previous, const CancelToken& cancel,
+                                    bool& continued) {
     ContrastiveHmmOptions fresh = options;
     fresh.warmStarts.resize(0, 0);
     ContrastiveHmmResult result = solveContrastiveHmm(moments, gamma, fresh, cancel);
@@ -130,8 +130,8 @@ std::vector<int> continueIdentities(const Eigen::MatrixXd& previous,
     if (previous.rows() > 0 && next.rows() > 0) {
         // matchStates needs the reference to have at most as many rows as the estimate.
         const bool previousIsReference = previous.rows() <= next.rows();
-        const std::vector<int> match = previousIsReference ? matchStates(previous, next)
-                                                           : matchStates(next, previous);
+        const std::vector<int> match =
+            previousIsReference ? matchStates(previous, next) : matchStates(next, previous);
         for (size_t i = 0; i < match.size(); ++i) {
             const auto p = static_cast<Eigen::Index>(previousIsReference ? i : match[i]);
             const auto n = static_cast<Eigen::Index>(previousIsReference ? match[i] : i);
@@ -159,7 +159,8 @@ HmmPath solveHmmPath(const SequenceMoments& moments, const std::vector<double>& 
     for (size_t i = 0; i < gammas.size(); ++i) {
         if (!std::isfinite(gammas[i]) || gammas[i] < 0 || (i > 0 && gammas[i] < gammas[i - 1])) {
             throw std::invalid_argument("solveHmmPath: the γ grid must be finite, >= 0 and "
-                                        "non-decreasing (point " + std::to_string(i + 1) + ")");
+                                        "non-decreasing (point " +
+                                        std::to_string(i + 1) + ")");
         }
     }
     HmmPath path;
@@ -201,9 +202,9 @@ ContrastiveHmmResult solveOnPath(const SequenceMoments& moments, const HmmPath& 
         return path.solutions[static_cast<size_t>(i)];
     }
     bool kept = false;
-    ContrastiveHmmResult result = solveContinued(
-        moments, gamma, options, i >= 0 ? &path.solutions[static_cast<size_t>(i)] : nullptr,
-        cancel, kept);
+    ContrastiveHmmResult result =
+        solveContinued(moments, gamma, options,
+                       i >= 0 ? &path.solutions[static_cast<size_t>(i)] : nullptr, cancel, kept);
     if (continued != nullptr) {
         *continued = kept;
     }

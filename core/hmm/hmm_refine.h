@@ -26,17 +26,20 @@ inline constexpr double kRefineTolerance = 1e-5;
 inline constexpr int kRefineMaxRounds = 1000;
 
 struct RefinedHmm {
-    HmmParameters hmm;                ///< the refined HMM (same states, same order as the start)
+    HmmParameters hmm;                 ///< the refined HMM (same states, same order as the start)
     Eigen::MatrixXd markProbabilities; ///< states × marks
-    Eigen::VectorXd occupancy;         ///< stationary distribution of hmm.transitions (stationaryDistribution)
+    Eigen::VectorXd
+        occupancy; ///< stationary distribution of hmm.transitions (stationaryDistribution)
     /// log P(data) of the smoothed start (round 0) and of the refined model, and per round.
     std::vector<double> logLikelihoods;
-    std::int64_t bins = 0; ///< bins of the sequences the likelihood is over
-    int rounds = 0;        ///< Baum–Welch rounds run
+    std::int64_t bins = 0;  ///< bins of the sequences the likelihood is over
+    int rounds = 0;         ///< Baum–Welch rounds run
     bool converged = false; ///< stopped by the tolerance (not the cap)
     double elapsedMs = 0;
 
-    double startLogLikelihood() const { return logLikelihoods.empty() ? 0 : logLikelihoods.front(); }
+    double startLogLikelihood() const {
+        return logLikelihoods.empty() ? 0 : logLikelihoods.front();
+    }
     double logLikelihood() const { return logLikelihoods.empty() ? 0 : logLikelihoods.back(); }
     double logLikelihoodPerBin() const {
         return bins > 0 ? logLikelihood() / static_cast<double>(bins) : 0;
@@ -45,11 +48,11 @@ struct RefinedHmm {
 
 /// Baum–Welch from `start` (made a valid EM start by smoothedForEm) over `sequences`, at most
 /// `maxRounds` rounds, stopping when a round's relative log-likelihood gain is below
-/// `tolerance` (0 = exactly maxRounds). \pre start valid for data, maxRounds ≥ 1, tolerance in [0, 1].
-/// Polls `cancel` every round (throws cx::Cancelled); `progress` gets (round, maxRounds).
+/// `tolerance` (0 = exactly maxRounds). \pre start valid for data, maxRounds ≥ 1, tolerance in [0,
+/// 1]. Polls `cancel` every round (throws cx::Cancelled); `progress` gets (round, maxRounds).
 RefinedHmm refineWithBaumWelch(const ChromatinData& data, const std::vector<BinRun>& sequences,
                                const HmmParameters& start, int maxRounds = kRefineMaxRounds,
-                               double tolerance = kRefineTolerance,
-                               const CancelToken& cancel = {}, const ProgressFn& progress = {});
+                               double tolerance = kRefineTolerance, const CancelToken& cancel = {},
+                               const ProgressFn& progress = {});
 
 } // namespace cx

@@ -14,15 +14,15 @@ namespace {
 
 /// Weighted residuals of the three moment blocks, kept up to date by the coordinate steps.
 struct Residuals {
-    Eigen::VectorXd rowWeight;  ///< ρ_i
-    Eigen::MatrixXd pairWeight; ///< ρ_ij
-    double constWeight = 1;     ///< ρ_0
-    Eigen::VectorXd tripleWeight; ///< ρ_abc (empty: no third-order block)
+    Eigen::VectorXd rowWeight;            ///< ρ_i
+    Eigen::MatrixXd pairWeight;           ///< ρ_ij
+    double constWeight = 1;               ///< ρ_0
+    Eigen::VectorXd tripleWeight;         ///< ρ_abc (empty: no third-order block)
     std::vector<Eigen::Vector3i> triples; ///< (a, b, c) of each third-order entry
-    Eigen::VectorXd mean;       ///< e_i = Σ ω o_i − mean_i (unweighted)
-    Eigen::MatrixXd second;     ///< E_ij (unweighted, symmetric, diagonal unused)
-    Eigen::VectorXd third;      ///< T_abc = Σ ω o_a o_b o_c − third_abc (unweighted)
-    double total = 0;           ///< e_0
+    Eigen::VectorXd mean;                 ///< e_i = Σ ω o_i − mean_i (unweighted)
+    Eigen::MatrixXd second;               ///< E_ij (unweighted, symmetric, diagonal unused)
+    Eigen::VectorXd third;                ///< T_abc = Σ ω o_a o_b o_c − third_abc (unweighted)
+    double total = 0;                     ///< e_0
 
     Residuals(const MarkMomentTargets& t) {
         const auto m = t.mean.size();
@@ -215,7 +215,8 @@ Eigen::VectorXd nonNegativeLeastSquares(const Eigen::MatrixXd& a, const Eigen::V
         const Eigen::VectorXd grad = a.transpose() * (b - a * x);
         Eigen::Index add = -1;
         for (Eigen::Index j = 0; j < n; ++j) {
-            if (!passive[static_cast<size_t>(j)] && grad[j] > tol && (add < 0 || grad[j] > grad[add])) {
+            if (!passive[static_cast<size_t>(j)] && grad[j] > tol &&
+                (add < 0 || grad[j] > grad[add])) {
                 add = j;
             }
         }
@@ -338,16 +339,16 @@ MomentRefitResult refitMarkStates(const Eigen::MatrixXd& candidates,
         pool.row(candidates.rows()).setZero();
     }
     if (targets.third.size() != 0 && targets.third.size() != numMarkTriples(static_cast<int>(m))) {
-        throw std::invalid_argument("refitMarkStates: " + std::to_string(targets.third.size()) +
-                                    " third-order targets for " + std::to_string(m) +
-                                    " marks (need " + std::to_string(numMarkTriples(static_cast<int>(m))) +
-                                    " or none)");
+        throw std::invalid_argument(
+            "refitMarkStates: " + std::to_string(targets.third.size()) +
+            " third-order targets for " + std::to_string(m) + " marks (need " +
+            std::to_string(numMarkTriples(static_cast<int>(m))) + " or none)");
     }
     if (candidates.cols() != m || targets.second.rows() != m || targets.second.cols() != m ||
         k < 1 || pool.rows() < k) {
-        throw std::invalid_argument(
-            "refitMarkStates: need " + std::to_string(k) + " >= 1 states from " +
-            std::to_string(pool.rows()) + " candidates with " + std::to_string(m) + " marks");
+        throw std::invalid_argument("refitMarkStates: need " + std::to_string(k) +
+                                    " >= 1 states from " + std::to_string(pool.rows()) +
+                                    " candidates with " + std::to_string(m) + " marks");
     }
     pool = pool.array().max(0.0).min(1.0).matrix();
     const int n = static_cast<int>(pool.rows());

@@ -8,9 +8,9 @@ namespace cx {
 /// mean_i = Σ_h ω_h o_hi, total = Σ_h ω_h (= 1 − γ), second_ij = Σ_h ω_h o_hi o_hj (i ≠ j;
 /// marks are independent given the state, so only off-diagonal entries carry information).
 struct MarkMomentTargets {
-    Eigen::VectorXd mean;   ///< M: E_f[x] − γ·E_b[x]
-    Eigen::MatrixXd second; ///< M × M: E_f[x xᵀ] − γ·E_b[x xᵀ] (diagonal ignored)
-    double total = 1.0;     ///< 1 − γ (the constant coordinate)
+    Eigen::VectorXd mean;       ///< M: E_f[x] − γ·E_b[x]
+    Eigen::MatrixXd second;     ///< M × M: E_f[x xᵀ] − γ·E_b[x xᵀ] (diagonal ignored)
+    double total = 1.0;         ///< 1 − γ (the constant coordinate)
     double effectiveBins = 1e6; ///< N_eff: sampling scale of the moments (row weights)
     /// Optional third-order block: third_t = E_f[x_a x_b x_c] − γ·E_b[x_a x_b x_c] at the
     /// three distinct marks (a, b, c) = markTriple(t), a < b < c in lexicographic order
@@ -29,9 +29,9 @@ Eigen::Vector3i markTriple(int numMarks, int t);
 
 /// Options of refitMarkStates.
 struct MomentRefitOptions {
-    int numStates = 6;       ///< K
-    double minWeight = 0.0;  ///< ω ≥ −γ (0 at γ = 0)
-    int sweeps = 200;        ///< coordinate-descent sweeps over weights and emissions
+    int numStates = 6;             ///< K
+    double minWeight = 0.0;        ///< ω ≥ −γ (0 at γ = 0)
+    int sweeps = 200;              ///< coordinate-descent sweeps over weights and emissions
     bool addEmptyCandidate = true; ///< offer the all-zero emission as a candidate state
 };
 
@@ -56,12 +56,12 @@ struct MomentRefitResult {
 ///   [+ Σ_{a<b<c} ρ_abc² (Σ_h ω_h o_ha o_hb o_hc − third_abc)² when targets.third is given]
 ///   + ρ_0² (Σ_h ω_h − total)²,  ρ_0 = max of all other ρ (the constant is exact).
 /// (1) every K-subset of the candidates (≤ 5000 subsets, else the first K) gets its weights
-/// by non-negative least squares in ω − minWeight (Lawson–Hanson; ω ≤ 1 applied after); the subset of least residual is
-/// kept — the weights are estimated from the moments against the recovered emissions, not from
-/// the eigenvalues; the remainder of the first moment goes to the unmarked state when the data
-/// have one. (2) `sweeps` rounds of exact coordinate minimisation over all ω_h and o_hi
-/// (o ∈ [0, 1]); the objective never increases.
-/// \pre candidates.cols() == mean.size(), K ≥ 1, enough candidates (std::invalid_argument).
+/// by non-negative least squares in ω − minWeight (Lawson–Hanson; ω ≤ 1 applied after); the subset
+/// of least residual is kept — the weights are estimated from the moments against the recovered
+/// emissions, not from the eigenvalues; the remainder of the first moment goes to the unmarked
+/// state when the data have one. (2) `sweeps` rounds of exact coordinate minimisation over all ω_h
+/// and o_hi (o ∈ [0, 1]); the objective never increases. \pre candidates.cols() == mean.size(), K ≥
+/// 1, enough candidates (std::invalid_argument).
 MomentRefitResult refitMarkStates(const Eigen::MatrixXd& candidates,
                                   const MarkMomentTargets& targets,
                                   const MomentRefitOptions& options);

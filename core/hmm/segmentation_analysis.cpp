@@ -1,7 +1,7 @@
 #include "core/hmm/segmentation_analysis.h"
 
-#include "core/hmm/hmm_path.h"
 #include "core/common/timer.h"
+#include "core/hmm/hmm_path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,9 +116,9 @@ DecodedSegmentation decodeSegmentation(const ChromatinData& data,
 DecodedContrast decodedContrast(const DecodedSegmentation& segmentation, const BinClasses& classes,
                                 const ContrastiveHmmResult& result) {
     if (classes.flags.size() < segmentation.runs.size()) {
-        throw std::invalid_argument("decodedContrast: the bin classes cover " +
-                                    std::to_string(classes.flags.size()) + " tracks, the segmentation " +
-                                    std::to_string(segmentation.runs.size()));
+        throw std::invalid_argument(
+            "decodedContrast: the bin classes cover " + std::to_string(classes.flags.size()) +
+            " tracks, the segmentation " + std::to_string(segmentation.runs.size()));
     }
     const auto numStates = static_cast<size_t>(std::max(0, segmentation.numStates));
     std::vector<std::int64_t> foreground(numStates, 0), background(numStates, 0);

@@ -668,8 +668,7 @@ MarkVectorTotals emptyMarkVectorTotals(int numMarks, int window, int numPatterns
 }
 
 void addMarkVectorTuple(MarkVectorTotals& totals, const std::vector<std::vector<int>>& present,
-                        int numMarks, int window, const std::uint32_t* tuple,
-                        std::int64_t count) {
+                        int numMarks, int window, const std::uint32_t* tuple, std::int64_t count) {
     const int m = numMarks;
     const int d = m + 1;
     const int side = window * m + 1;
@@ -703,8 +702,8 @@ void addMarkVectorTuple(MarkVectorTotals& totals, const std::vector<std::vector<
     }
     for (int k : future) {
         for (int j : middle) {
-            std::int64_t* base = totals.cube.data() +
-                                 static_cast<size_t>(side) * static_cast<size_t>(j + d * k);
+            std::int64_t* base =
+                totals.cube.data() + static_cast<size_t>(side) * static_cast<size_t>(j + d * k);
             for (int i : past) {
                 base[i] += count;
             }
@@ -712,8 +711,8 @@ void addMarkVectorTuple(MarkVectorTotals& totals, const std::vector<std::vector<
     }
 }
 
-ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& present,
-                                         int numMarks, int window, const MarkVectorTotals& totals,
+ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& present, int numMarks,
+                                         int window, const MarkVectorTotals& totals,
                                          std::int64_t numTriples, std::int64_t numBins,
                                          std::int64_t numRuns) {
     const int m = numMarks;
@@ -773,9 +772,8 @@ ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& pr
     return out;
 }
 
-ClassMoments categoryMomentsFromCounts(const CategoryTripleCounts& triples,
-                                       std::int64_t numTriples, std::int64_t numBins,
-                                       std::int64_t numRuns, int categories,
+ClassMoments categoryMomentsFromCounts(const CategoryTripleCounts& triples, std::int64_t numTriples,
+                                       std::int64_t numBins, std::int64_t numRuns, int categories,
                                        const Eigen::MatrixXd& projection) {
     const SparsePairs pairs = sparsePairs(triples, numTriples, categories);
     return projectCategoryMoments(triples, pairs, numTriples, numBins, numRuns, projection);

@@ -34,12 +34,11 @@ MarkVectorTotals emptyMarkVectorTotals(int numMarks, int window, int numPatterns
 /// x_t, x_{t+d}, …, x_{t+d+L−1}) (2L + 1 pattern ids, past window farthest first, so the
 /// tuple reads left to right along the genome) to `totals`.
 void addMarkVectorTuple(MarkVectorTotals& totals, const std::vector<std::vector<int>>& present,
-                        int numMarks, int window, const std::uint32_t* tuple,
-                        std::int64_t count);
+                        int numMarks, int window, const std::uint32_t* tuple, std::int64_t count);
 
 /// ClassMoments of MarkVector totals over `numTriples` centres (bins/runs only reported).
-ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& present,
-                                         int numMarks, int window, const MarkVectorTotals& totals,
+ClassMoments markVectorMomentsFromTotals(const std::vector<std::vector<int>>& present, int numMarks,
+                                         int window, const MarkVectorTotals& totals,
                                          std::int64_t numTriples, std::int64_t numBins,
                                          std::int64_t numRuns);
 
@@ -52,9 +51,8 @@ inline std::uint64_t categoryTripleKey(std::uint64_t c0, std::uint64_t c1, std::
 
 /// ClassMoments of the combination encoding from sorted triple counts over `numTriples`
 /// centres, in the coordinates of `projection` (SequenceMoments::projection(), C × r).
-ClassMoments categoryMomentsFromCounts(const CategoryTripleCounts& triples,
-                                       std::int64_t numTriples, std::int64_t numBins,
-                                       std::int64_t numRuns, int categories,
+ClassMoments categoryMomentsFromCounts(const CategoryTripleCounts& triples, std::int64_t numTriples,
+                                       std::int64_t numBins, std::int64_t numRuns, int categories,
                                        const Eigen::MatrixXd& projection);
 
 } // namespace cx::detail

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <set>
-#include <tuple>
-#include <cstdio>
 #include <sstream>
+#include <tuple>
 
 namespace cx {
 
@@ -227,7 +227,8 @@ std::vector<std::string> qualifyRepeatedNames(const std::vector<std::string>& na
                 }
             }
             others /= static_cast<double>(group.size() - 1);
-            const Eigen::RowVectorXd difference = profiles.row(static_cast<Eigen::Index>(i)) - others;
+            const Eigen::RowVectorXd difference =
+                profiles.row(static_cast<Eigen::Index>(i)) - others;
             Eigen::Index best = 0;
             for (Eigen::Index j = 1; j < difference.size(); ++j) {
                 if (std::abs(difference[j]) > std::abs(difference[best])) {
@@ -298,7 +299,8 @@ void StateCatalog::setPath(std::shared_ptr<const HmmPath> path,
     m_identityLabels.assign(static_cast<size_t>(count), StateLabel{});
     std::vector<bool> named(static_cast<size_t>(count), false);
     std::vector<std::string> names(static_cast<size_t>(count));
-    Eigen::MatrixXd firstProfiles = Eigen::MatrixXd::Zero(count, static_cast<Eigen::Index>(marks.size()));
+    Eigen::MatrixXd firstProfiles =
+        Eigen::MatrixXd::Zero(count, static_cast<Eigen::Index>(marks.size()));
     int unnamed = 0;
     // Identities are numbered in order of first appearance (points in γ order, components in
     // row order), so visiting the path in that order names them in id order.
@@ -370,7 +372,8 @@ void StateCatalog::restore(const Eigen::MatrixXd& profiles,
     m_weights = Eigen::VectorXd::Zero(profiles.rows());
     for (int s = 0; s < profiles.rows(); ++s) {
         Slot slot = slotFor(s);
-        if (static_cast<size_t>(s) < userNames.size() && !userNames[static_cast<size_t>(s)].empty()) {
+        if (static_cast<size_t>(s) < userNames.size() &&
+            !userNames[static_cast<size_t>(s)].empty()) {
             slot.userName = userNames[static_cast<size_t>(s)];
             slot.namedProfile = profiles.row(s);
         }
@@ -488,7 +491,8 @@ void StateCatalog::update(const Eigen::MatrixXd& profiles, const Eigen::VectorXd
             if (slot.identity >= 0) {
                 const auto user = m_identityUser.find(slot.identity);
                 slot.userName = user != m_identityUser.end() ? user->second : std::string();
-                slot.namedProfile = m_profiles.row(static_cast<Eigen::Index>(&slot - m_slots.data()));
+                slot.namedProfile =
+                    m_profiles.row(static_cast<Eigen::Index>(&slot - m_slots.data()));
             }
         }
     }
@@ -562,8 +566,7 @@ std::string StateCatalog::name(int slot) const {
 }
 
 StateLabel StateCatalog::autoLabel(int slot) const {
-    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].label
-                                          : StateLabel{};
+    return slot >= 0 && slot < numSlots() ? m_slots[static_cast<size_t>(slot)].label : StateLabel{};
 }
 
 bool StateCatalog::isRenamed(int slot) const {

@@ -164,7 +164,7 @@ private:
     void relabel(const std::vector<std::string>& marks);
 
     std::shared_ptr<const HmmPath> m_path;
-    std::vector<StateLabel> m_identityLabels;    ///< per path identity
+    std::vector<StateLabel> m_identityLabels;  ///< per path identity
     std::map<int, std::string> m_identityUser; ///< user names of path identities
     /// The next update with identities moves the rows' user names to their identities (after a
     /// new path, a session's restore or a reset).

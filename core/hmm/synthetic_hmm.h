@@ -2,10 +2,10 @@
 
 #include "core/common/random.h"
 
-#include "core/io/bed.h"
-#include "core/io/chromhmm_reader.h"
 #include "core/hmm/hmm_model.h"
 #include "core/hmm/sequence_moments.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 
 #include <Eigen/Dense>
 

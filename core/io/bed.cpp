@@ -62,7 +62,8 @@ bool parseBedCoordinate(std::string_view token, std::int64_t& value) {
 
 bool isBedHeaderLine(std::string_view line) {
     size_t first = 0;
-    while (first < line.size() && (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) {
+    while (first < line.size() &&
+           (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) {
         ++first;
     }
     const std::string_view content = line.substr(first);

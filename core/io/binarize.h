@@ -67,7 +67,7 @@ BinarizeFormat formatFromFileName(const std::string& name);
 /// Cell and mark of a read file, guessed from its name (for the GUI's table, which the user
 /// can edit).
 struct CellMarkGuess {
-    std::string cell;     ///< empty when the name fits no pattern
+    std::string cell; ///< empty when the name fits no pattern
     std::string mark;
     bool control = false; ///< the mark reads as an input/control (input…, control…, wce, igg)
 };

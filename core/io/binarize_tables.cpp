@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
-#include <cstdlib>
 #include <set>
 #include <string_view>
 
@@ -38,8 +38,8 @@ CellMarkGuess guessCellMark(const std::string& fileName) {
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return text;
     };
-    for (const char* suffix : {".gz", ".bam", ".sam", ".cram", ".bed", ".tagalign",
-                               ".narrowpeak", ".broadpeak", ".txt"}) {
+    for (const char* suffix : {".gz", ".bam", ".sam", ".cram", ".bed", ".tagalign", ".narrowpeak",
+                               ".broadpeak", ".txt"}) {
         const std::string tail(suffix);
         if (stem.size() > tail.size() && lower(stem.substr(stem.size() - tail.size())) == tail) {
             stem.resize(stem.size() - tail.size());
@@ -67,9 +67,8 @@ CellMarkGuess guessCellMark(const std::string& fileName) {
         if (first != std::string::npos && first > 0 && first + 1 < stem.size()) {
             const size_t second = stem.find('_', first + 1);
             guess.cell = stem.substr(0, first);
-            guess.mark = stem.substr(first + 1, second == std::string::npos
-                                                    ? std::string::npos
-                                                    : second - first - 1);
+            guess.mark = stem.substr(first + 1, second == std::string::npos ? std::string::npos
+                                                                            : second - first - 1);
         }
     }
     if (guess.mark.empty()) {

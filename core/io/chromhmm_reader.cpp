@@ -52,7 +52,6 @@ std::vector<std::string_view> fields(std::string_view line) {
     return out;
 }
 
-
 bool isMarkValue(std::string_view token) {
     return token.size() == 1 && token[0] >= '0' && token[0] <= '2';
 }
@@ -138,8 +137,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
     const int existing = data.findTrack(track.cell, track.chrom);
     if (existing >= 0) {
         throw InputError(path, 1,
-                         "cell " + printable(track.cell, 60) + " on " +
-                             printable(track.chrom, 60) + " is already loaded from " +
+                         "cell " + printable(track.cell, 60) + " on " + printable(track.chrom, 60) +
+                             " is already loaded from " +
                              data.tracks[static_cast<size_t>(existing)].path);
     }
 
@@ -194,8 +193,9 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
         } else {
             for (size_t j = 0; j < marks.size(); ++j) {
                 if (marks[j] != data.markNames[j]) {
-                    detail = "column " + std::to_string(j + 1) + " is " + quoteForMessage(marks[j]) +
-                             ", expected " + quoteForMessage(data.markNames[j]);
+                    detail = "column " + std::to_string(j + 1) + " is " +
+                             quoteForMessage(marks[j]) + ", expected " +
+                             quoteForMessage(data.markNames[j]);
                     break;
                 }
             }
@@ -257,9 +257,8 @@ void appendChromHmmFile(ChromatinData& data, const std::string& path, const Canc
             if (!isMarkValue(token)) {
                 throw InputError(path, lineNumber,
                                  "column " + std::to_string(column + 1) + " (" +
-                                     printable(marks[slot[column]], 40) + "): " +
-                                     quoteForMessage(token) +
-                                     " is not 0, 1 or 2");
+                                     printable(marks[slot[column]], 40) +
+                                     "): " + quoteForMessage(token) + " is not 0, 1 or 2");
             }
             key[slot[column]] = static_cast<char>(token[0] - '0');
             ++column;

@@ -32,8 +32,8 @@ struct CountMatrix {
 /// One label field (e.g. Reuters "topics", or a TSV column "author"). Each document carries
 /// zero or more values of the field, stored CSR-style as ids into `values`.
 struct LabelField {
-    std::string name;                 ///< lower-case field name as the user types it in rules
-    std::vector<std::string> values;  ///< distinct values, sorted, lower case
+    std::string name;                     ///< lower-case field name as the user types it in rules
+    std::vector<std::string> values;      ///< distinct values, sorted, lower case
     std::vector<std::int64_t> offsets{0}; ///< size numDocuments + 1
     std::vector<std::int32_t> valueIds;   ///< ids into `values`, sorted and unique per document
     /// Documents carrying each value (size values.size()); filled by the loader for pickers.
@@ -42,11 +42,11 @@ struct LabelField {
 
 /// What a load did, for the data panel and the CLI's --json.
 struct LoadReport {
-    std::vector<std::string> files;       ///< files read, in order
-    std::int64_t documentsRead = 0;       ///< documents found in the input
-    std::int64_t documentsKept = 0;       ///< documents in the corpus (≥ minTokens tokens)
+    std::vector<std::string> files;         ///< files read, in order
+    std::int64_t documentsRead = 0;         ///< documents found in the input
+    std::int64_t documentsKept = 0;         ///< documents in the corpus (≥ minTokens tokens)
     std::int64_t documentsSkippedShort = 0; ///< dropped: fewer than minTokens in-vocabulary tokens
-    std::int64_t tokensKept = 0;          ///< total in-vocabulary tokens over kept documents
+    std::int64_t tokensKept = 0;            ///< total in-vocabulary tokens over kept documents
     std::int64_t vocabularySize = 0;
     /// The vocabulary-size cap applied (0: none): CorpusLoadOptions::maxVocabulary, or with
     /// maxVocabulary = 0 the size rule max(documents read, kMinimumVocabularyCap).
@@ -54,8 +54,8 @@ struct LoadReport {
     bool vocabularyCapAutomatic = false; ///< the cap came from the size rule
     /// Words that passed every other cut but not the cap (the least frequent ones).
     std::int64_t wordsDroppedByCap = 0;
-    std::int64_t invalidBytes = 0;        ///< non-UTF-8 bytes decoded leniently (Latin-1)
-    std::vector<std::string> warnings;    ///< "FILE:LINE: problem" lines that did not stop the load
+    std::int64_t invalidBytes = 0;     ///< non-UTF-8 bytes decoded leniently (Latin-1)
+    std::vector<std::string> warnings; ///< "FILE:LINE: problem" lines that did not stop the load
 };
 
 /// Bytes of each document's text that a corpus keeps (Corpus::documentExcerpts): enough for a

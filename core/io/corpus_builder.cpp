@@ -126,7 +126,8 @@ std::string excerptOf(std::string_view text) {
         // Drop a trailing partial multi-byte sequence (toValidUtf8 would turn it into Latin-1).
         size_t end = out.size();
         size_t lead = end;
-        while (lead > 0 && (static_cast<unsigned char>(out[lead - 1]) & 0xC0) == 0x80 && end - lead < 3) {
+        while (lead > 0 && (static_cast<unsigned char>(out[lead - 1]) & 0xC0) == 0x80 &&
+               end - lead < 3) {
             --lead;
         }
         if (lead > 0 && static_cast<unsigned char>(out[lead - 1]) >= 0xC0) {
@@ -188,7 +189,9 @@ CountMatrix TokenCounter::takeCounts() {
 
 namespace {
 
-std::string minDfText(std::int64_t minDf) { return "min-df " + std::to_string(minDf); }
+std::string minDfText(std::int64_t minDf) {
+    return "min-df " + std::to_string(minDf);
+}
 
 } // namespace
 
@@ -203,7 +206,8 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
     const size_t numWords = raw.words.size();
     if (static_cast<std::int64_t>(matrix.rowPtr.size()) != numRead + 1 ||
         (raw.labels.numFields() > 0 && raw.labels.numRows() != numRead) ||
-        (!raw.documentIds.empty() && static_cast<std::int64_t>(raw.documentIds.size()) != numRead) ||
+        (!raw.documentIds.empty() &&
+         static_cast<std::int64_t>(raw.documentIds.size()) != numRead) ||
         (!raw.excerpts.empty() && static_cast<std::int64_t>(raw.excerpts.size()) != numRead)) {
         throw std::logic_error("finishCorpus: reader produced inconsistent row counts");
     }
@@ -223,8 +227,8 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
     const std::int64_t maxDf =
         options.maxDocumentFraction >= 1.0
             ? numRead
-            : std::max<std::int64_t>(
-                  1, static_cast<std::int64_t>(options.maxDocumentFraction * static_cast<double>(numRead)));
+            : std::max<std::int64_t>(1, static_cast<std::int64_t>(options.maxDocumentFraction *
+                                                                  static_cast<double>(numRead)));
     auto isNumber = [](const std::string& word) {
         return std::all_of(word.begin(), word.end(),
                            [](unsigned char c) { return c >= '0' && c <= '9'; });
@@ -256,12 +260,12 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
     }
     if (candidates.empty()) {
         throw InputError(source, 0,
-                         "no word occurs in " + std::to_string(minDf) +
-                             " or more documents (" + minDfText(minDf) + ")");
+                         "no word occurs in " + std::to_string(minDf) + " or more documents (" +
+                             minDfText(minDf) + ")");
     }
-    const std::int64_t vocabularyCap =
-        options.maxVocabulary > 0 ? options.maxVocabulary
-        : options.capVocabularyAtDocuments ? std::max<std::int64_t>(numRead, kMinimumVocabularyCap)
+    const std::int64_t vocabularyCap = options.maxVocabulary > 0 ? options.maxVocabulary
+                                       : options.capVocabularyAtDocuments
+                                           ? std::max<std::int64_t>(numRead, kMinimumVocabularyCap)
                                            : 0;
     report.vocabularyCap = vocabularyCap;
     report.vocabularyCapAutomatic = options.maxVocabulary <= 0 && vocabularyCap > 0;
@@ -405,8 +409,8 @@ Corpus finishCorpus(RawCorpus raw, const CorpusLoadOptions& options, const std::
 void ReadProgress::update(std::int64_t bytesInCurrentFile) {
     throwIfCancelled(m_cancel);
     if (m_progress && m_totalBytes > 0) {
-        const double fraction =
-            static_cast<double>(m_doneBytes + bytesInCurrentFile) / static_cast<double>(m_totalBytes);
+        const double fraction = static_cast<double>(m_doneBytes + bytesInCurrentFile) /
+                                static_cast<double>(m_totalBytes);
         m_progress(0.9 * std::clamp(fraction, 0.0, 1.0), "reading");
     }
 }
@@ -464,8 +468,7 @@ std::vector<std::string> headerColumnNames(const std::vector<std::string>& cells
             if (names[j] == name) {
                 throw InputError(path, line,
                                  "duplicate column name '" + name + "' (columns " +
-                                     std::to_string(j + 1) + " and " + std::to_string(i + 1) +
-                                     ")");
+                                     std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")");
             }
         }
         names.push_back(std::move(name));

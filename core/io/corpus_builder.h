@@ -78,10 +78,10 @@ private:
 
 /// Everything a reader has read, before the vocabulary cut.
 struct RawCorpus {
-    std::vector<std::string> words;      ///< provisional vocabulary (column i = words[i])
-    std::vector<std::uint8_t> excluded;  ///< optional, size words.size(): 1 = never keep
-    CountMatrix counts;                  ///< one row per document read; unique columns per row
-    LabelTable labels;                   ///< numRows() == counts.numRows (or no fields)
+    std::vector<std::string> words;       ///< provisional vocabulary (column i = words[i])
+    std::vector<std::uint8_t> excluded;   ///< optional, size words.size(): 1 = never keep
+    CountMatrix counts;                   ///< one row per document read; unique columns per row
+    LabelTable labels;                    ///< numRows() == counts.numRows (or no fields)
     std::vector<std::string> documentIds; ///< empty or one per row
     std::vector<std::string> excerpts;    ///< empty or one per row (Corpus::documentExcerpts)
     LoadReport report;

@@ -98,8 +98,7 @@ std::vector<std::string> splitPathList(const std::string& text) {
 std::vector<std::string> reutersFilesIn(const std::string& folder) {
     std::map<std::string, std::string> byStem; // plain lower-case name → path
     std::error_code error;
-    for (fs::directory_iterator it(folder, error), end; !error && it != end;
-         it.increment(error)) {
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
         const std::string path = it->path().string();
         std::error_code typeError;
         if (!it->is_regular_file(typeError) || !isReutersName(path)) {
@@ -125,8 +124,7 @@ std::vector<std::string> reutersFilesIn(const std::string& folder) {
 std::vector<std::string> docwordFilesIn(const std::string& folder) {
     std::vector<std::string> found;
     std::error_code error;
-    for (fs::directory_iterator it(folder, error), end; !error && it != end;
-         it.increment(error)) {
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
         if (!docwordStem(it->path().string()).empty()) {
             found.push_back(it->path().string());
         }
@@ -153,7 +151,8 @@ CorpusFormat detectFormat(const std::vector<std::string>& parts) {
         if (!reutersFilesIn(first).empty()) {
             return CorpusFormat::Reuters;
         }
-        return !docwordFilesIn(first).empty() ? CorpusFormat::UciBagOfWords : CorpusFormat::TextFolder;
+        return !docwordFilesIn(first).empty() ? CorpusFormat::UciBagOfWords
+                                              : CorpusFormat::TextFolder;
     }
     if (isReutersName(first)) {
         return CorpusFormat::Reuters;
@@ -263,7 +262,8 @@ RawCorpus readParts(const std::vector<std::string>& parts, CorpusFormat format,
             if (isFolder(part)) {
                 const std::vector<std::string> inFolder = reutersFilesIn(part);
                 if (inFolder.empty()) {
-                    throw InputError(part, 0, "no reut2-*.sgm or reut2-*.sgm.gz files in the folder");
+                    throw InputError(part, 0,
+                                     "no reut2-*.sgm or reut2-*.sgm.gz files in the folder");
                 }
                 files.insert(files.end(), inFolder.begin(), inFolder.end());
             } else if (isFile(part)) {
@@ -276,8 +276,9 @@ RawCorpus readParts(const std::vector<std::string>& parts, CorpusFormat format,
     }
     case CorpusFormat::TextFolder:
         if (!isFolder(first)) {
-            throw InputError(first, 0, "not a folder (the text format reads a folder of .txt "
-                                       "files)");
+            throw InputError(first, 0,
+                             "not a folder (the text format reads a folder of .txt "
+                             "files)");
         }
         return readTextFolder(first, options, cancel, progress);
     case CorpusFormat::Auto:
@@ -361,10 +362,10 @@ std::string vocabularyCapNote(const LoadReport& report) {
                        " words dropped by the vocabulary cap of " +
                        std::to_string(report.vocabularyCap);
     if (report.vocabularyCapAutomatic) {
-        note += " (automatic with max. vocabulary 0: at most one word per document read, at least " +
-                std::to_string(kMinimumVocabularyCap) +
-                "; a larger max. vocabulary, e.g. " +
-                std::to_string(report.vocabularyCap + report.wordsDroppedByCap) + ", keeps them)";
+        note +=
+            " (automatic with max. vocabulary 0: at most one word per document read, at least " +
+            std::to_string(kMinimumVocabularyCap) + "; a larger max. vocabulary, e.g. " +
+            std::to_string(report.vocabularyCap + report.wordsDroppedByCap) + ", keeps them)";
     } else {
         note += " (max. vocabulary: the most frequent words by document frequency are kept)";
     }

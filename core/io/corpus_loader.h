@@ -25,7 +25,7 @@ constexpr std::int64_t kMinimumVocabularyCap = 1000;
 /// analyst expects from MALLET and gensim: stop words and pure numbers dropped.
 struct CorpusLoadOptions {
     CorpusFormat format = CorpusFormat::Auto;
-    bool removeStopWords = true;          ///< drop the bundled English stop-word list
+    bool removeStopWords = true;           ///< drop the bundled English stop-word list
     std::int64_t minDocumentFrequency = 2; ///< words in fewer documents are dropped
     /// Keep the most frequent words (by document frequency); 0 = the size rule below.
     std::int64_t maxVocabulary = 0;
@@ -34,7 +34,7 @@ struct CorpusLoadOptions {
     /// words than documents add noise directions faster than signal; a few thousand documents
     /// need the stricter vocabulary, a million do not notice it. false = no cap.
     bool capVocabularyAtDocuments = true;
-    std::int64_t minTokens = 3;            ///< shorter documents (after the vocabulary cut) are skipped
+    std::int64_t minTokens = 3; ///< shorter documents (after the vocabulary cut) are skipped
     /// Drop tokens made only of digits ("1987", "000"), which can dominate news topics' top
     /// words without naming a theme. Tokens mixing letters and digits ("g7") are always kept.
     bool removeNumbers = true;

@@ -75,20 +75,34 @@ Column columnKind(std::string name) {
         name.erase(name.begin());
     }
     static const std::map<std::string, Column> kinds = {
-        {"question", Column::Item},      {"item", Column::Item},
-        {"task", Column::Item},          {"orig_id", Column::Item},
-        {"item_id", Column::Item},       {"question_id", Column::Item},
-        {"task_id", Column::Item},       {"object", Column::Item},
-        {"example", Column::Item},       {"image", Column::Item},
-        {"worker", Column::Worker},      {"annotator", Column::Worker},
-        {"worker_id", Column::Worker},   {"annotator_id", Column::Worker},
-        {"amt_worker_ids", Column::Worker}, {"labeler", Column::Worker},
-        {"rater", Column::Worker},       {"performer", Column::Worker},
-        {"user", Column::Worker},        {"answer", Column::Label},
-        {"label", Column::Label},        {"response", Column::Label},
-        {"annotation", Column::Label},   {"rating", Column::Label},
-        {"gold", Column::Gold},          {"truth", Column::Gold},
-        {"true_label", Column::Gold},    {"golden", Column::Gold},
+        {"question", Column::Item},
+        {"item", Column::Item},
+        {"task", Column::Item},
+        {"orig_id", Column::Item},
+        {"item_id", Column::Item},
+        {"question_id", Column::Item},
+        {"task_id", Column::Item},
+        {"object", Column::Item},
+        {"example", Column::Item},
+        {"image", Column::Item},
+        {"worker", Column::Worker},
+        {"annotator", Column::Worker},
+        {"worker_id", Column::Worker},
+        {"annotator_id", Column::Worker},
+        {"amt_worker_ids", Column::Worker},
+        {"labeler", Column::Worker},
+        {"rater", Column::Worker},
+        {"performer", Column::Worker},
+        {"user", Column::Worker},
+        {"answer", Column::Label},
+        {"label", Column::Label},
+        {"response", Column::Label},
+        {"annotation", Column::Label},
+        {"rating", Column::Label},
+        {"gold", Column::Gold},
+        {"truth", Column::Gold},
+        {"true_label", Column::Gold},
+        {"golden", Column::Gold},
         {"gold_label", Column::Gold},
     };
     const auto it = kinds.find(name);
@@ -200,10 +214,10 @@ Layout labelLayout(const std::string& path, const std::vector<std::string>& head
     }
     if (!layout.hasHeader) {
         if (header.size() != 3) {
-            throw InputError(path, 1,
-                             "no header naming item/worker/label columns, and " +
-                                 std::to_string(header.size()) +
-                                 " fields instead of the 3 of a headerless item, worker, label file");
+            throw InputError(
+                path, 1,
+                "no header naming item/worker/label columns, and " + std::to_string(header.size()) +
+                    " fields instead of the 3 of a headerless item, worker, label file");
         }
         layout.item = 0;
         layout.worker = 1;
@@ -213,8 +227,7 @@ Layout labelLayout(const std::string& path, const std::vector<std::string>& head
     const auto missing = [&](int slot, const char* what) {
         if (slot < 0) {
             throw InputError(path, 1,
-                             std::string("header has no ") + what +
-                                 " column (expected one of: " +
+                             std::string("header has no ") + what + " column (expected one of: " +
                                  (std::string(what) == "item"     ? "question, item, task, orig_id"
                                   : std::string(what) == "worker" ? "worker, annotator, worker_id"
                                                                   : "answer, label, response") +
@@ -255,7 +268,8 @@ int internClass(RawLabels& raw, const std::string& path, std::int64_t line,
 /// detected on the first such row. Binary data and unterminated quotes are errors naming the line.
 class DelimitedRows {
 public:
-    DelimitedRows(const std::string& path, const char* what) : m_path(path), m_what(what), m_reader(path) {}
+    DelimitedRows(const std::string& path, const char* what)
+        : m_path(path), m_what(what), m_reader(path) {}
 
     /// The next row into fields; false at the end of the file.
     bool next(std::vector<std::string>& fields) {
@@ -314,8 +328,9 @@ void readLabelFile(const std::string& path, RawLabels& raw) {
         const std::string& labelName = fields[static_cast<size_t>(layout.label)];
         if (itemName.empty() || workerName.empty() || labelName.empty()) {
             throw InputError(path, lineNumber,
-                             std::string("empty ") +
-                                 (itemName.empty() ? "item id" : workerName.empty() ? "worker id" : "label"));
+                             std::string("empty ") + (itemName.empty()     ? "item id"
+                                                      : workerName.empty() ? "worker id"
+                                                                           : "label"));
         }
         CrowdObservation observation;
         observation.item = raw.items.index(itemName, raw.itemNames);
@@ -348,7 +363,8 @@ void readLabelFile(const std::string& path, RawLabels& raw) {
         raw.lines.push_back(lineNumber);
     }
     if (raw.observations.empty()) {
-        throw InputError(path, reader.lineNumber(), first ? "empty file" : "no labels after the header");
+        throw InputError(path, reader.lineNumber(),
+                         first ? "empty file" : "no labels after the header");
     }
 }
 
@@ -413,10 +429,10 @@ void readGoldFile(const std::string& path, RawLabels& raw, std::vector<std::stri
         const int truth = internClass(raw, path, lineNumber, truthName);
         const auto [it, fresh] = raw.goldByItem.emplace(item, truth);
         if (!fresh && it->second != truth) {
-            throw InputError(path, lineNumber,
-                             "gold for item '" + itemName + "' given twice with different labels ('" +
-                                 raw.classNames[static_cast<size_t>(it->second)] + "' and '" +
-                                 truthName + "')");
+            throw InputError(
+                path, lineNumber,
+                "gold for item '" + itemName + "' given twice with different labels ('" +
+                    raw.classNames[static_cast<size_t>(it->second)] + "' and '" + truthName + "')");
         }
         ++known;
     }
@@ -425,7 +441,8 @@ void readGoldFile(const std::string& path, RawLabels& raw, std::vector<std::stri
     }
     if (known == 0) {
         throw InputError(path, reader.lineNumber(),
-                         "no gold item is among the labelled items (first: '" + firstUnknown + "')");
+                         "no gold item is among the labelled items (first: '" + firstUnknown +
+                             "')");
     }
     if (unknownItems > 0) {
         warnings.push_back(path + ": " + std::to_string(unknownItems) +
@@ -475,8 +492,8 @@ bool CrowdLabels::hasGold() const {
 }
 
 int CrowdLabels::numGold() const {
-    return static_cast<int>(std::count_if(gold.begin(), gold.end(),
-                                          [](int g) { return g != kMissingLabel; }));
+    return static_cast<int>(
+        std::count_if(gold.begin(), gold.end(), [](int g) { return g != kMissingLabel; }));
 }
 
 CrowdLabels crowdLabelsFromMatrix(int numItems, int numWorkers, int numClasses,
@@ -494,9 +511,9 @@ CrowdLabels crowdLabelsFromMatrix(int numItems, int numWorkers, int numClasses,
     data.numWorkers = numWorkers;
     data.numClasses = numClasses;
     data.labels = labels;
-    data.gold = gold.empty() ? std::vector<int>(static_cast<size_t>(numItems),
-                                                CrowdLabels::kMissingLabel)
-                             : gold;
+    data.gold = gold.empty()
+                    ? std::vector<int>(static_cast<size_t>(numItems), CrowdLabels::kMissingLabel)
+                    : gold;
     for (int n = 0; n < numItems; ++n) {
         data.itemNames.push_back("item" + std::to_string(n + 1));
         for (int m = 0; m < numWorkers; ++m) {
@@ -505,8 +522,9 @@ CrowdLabels crowdLabelsFromMatrix(int numItems, int numWorkers, int numClasses,
                 continue;
             }
             if (label < 0 || label >= numClasses) {
-                throw std::invalid_argument("crowdLabelsFromMatrix: label " + std::to_string(label) +
-                                            " outside [0, " + std::to_string(numClasses) + ")");
+                throw std::invalid_argument("crowdLabelsFromMatrix: label " +
+                                            std::to_string(label) + " outside [0, " +
+                                            std::to_string(numClasses) + ")");
             }
             data.observations.push_back({n, m, label});
         }

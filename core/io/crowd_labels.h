@@ -50,7 +50,8 @@ struct CrowdLabels {
 /// \throws std::invalid_argument if a label is outside [0, numClasses) and not missing, or the
 ///   sizes disagree.
 CrowdLabels crowdLabelsFromMatrix(int numItems, int numWorkers, int numClasses,
-                                  const std::vector<int>& labels, const std::vector<int>& gold = {});
+                                  const std::vector<int>& labels,
+                                  const std::vector<int>& gold = {});
 
 /// Reads a crowd label file (CSV or TSV, detected from the first line; CRLF tolerated; fields may
 /// be double-quoted in CSV) and, if `goldPath` is not empty, a gold file.

@@ -94,10 +94,10 @@ std::vector<AnchorRecord> readAnchorFile(const std::string& path, bool useStrand
             continue;
         }
         if (parts.size() < minColumns) {
-            throw InputError(path, lineNumber,
-                             "anchor line has " + std::to_string(parts.size()) +
-                                 " column(s), expected " +
-                                 (useStrand ? "3 (chrom, position, strand)" : "2 (chrom, position)"));
+            throw InputError(
+                path, lineNumber,
+                "anchor line has " + std::to_string(parts.size()) + " column(s), expected " +
+                    (useStrand ? "3 (chrom, position, strand)" : "2 (chrom, position)"));
         }
         AnchorRecord record;
         record.chrom = std::string(parts[0]);

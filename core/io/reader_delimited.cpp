@@ -178,9 +178,9 @@ RawCorpus readDelimited(const std::string& path, char separator, const CorpusLoa
         }
     }
     if (textColumn == names.size()) {
-        std::string problem = "no 'text' column in the header row (columns found: " +
-                              quotedList(names) +
-                              "); the first row must name the columns, one of them 'text'";
+        std::string problem =
+            "no 'text' column in the header row (columns found: " + quotedList(names) +
+            "); the first row must name the columns, one of them 'text'";
         if (names.size() == 1) {
             const char other = separator == '\t' ? ',' : '\t';
             if (names[0].find(other) != std::string::npos) {

@@ -21,7 +21,9 @@ constexpr std::array<const char*, 5> kLabelElements = {"TOPICS", "PLACES", "PEOP
                                                        "EXCHANGES"};
 constexpr size_t kLewisSplitField = kLabelElements.size();
 
-char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+char upper(char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
 
 /// Case-insensitive find of an upper-case ASCII `needle`.
 size_t findNoCase(std::string_view haystack, std::string_view needle, size_t from = 0) {
@@ -49,8 +51,8 @@ size_t findNoCase(std::string_view haystack, std::string_view needle, size_t fro
 }
 
 bool isNameChar(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '_' || c == '.';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
 }
 
 /// Position of the start tag "<NAME" (followed by '>' or attributes) at or after `from`.
@@ -91,8 +93,8 @@ bool findElement(std::string_view text, std::string_view name, std::string_view&
 std::string attribute(std::string_view tag, std::string_view name) {
     size_t i = tag.find_first_of(" \t\r\n");
     while (i != std::string_view::npos && i < tag.size()) {
-        while (i < tag.size() && (tag[i] == ' ' || tag[i] == '\t' || tag[i] == '\r' ||
-                                  tag[i] == '\n')) {
+        while (i < tag.size() &&
+               (tag[i] == ' ' || tag[i] == '\t' || tag[i] == '\r' || tag[i] == '\n')) {
             ++i;
         }
         const size_t nameStart = i;
@@ -285,9 +287,8 @@ private:
         if (newId.empty()) {
             addWarning(m_raw.report, path, blockLine, "<REUTERS> block has no NEWID attribute");
         }
-        m_raw.documentIds.push_back(newId.empty()
-                                        ? baseName(path) + ":" + std::to_string(blockLine)
-                                        : toValidUtf8(newId));
+        m_raw.documentIds.push_back(newId.empty() ? baseName(path) + ":" + std::to_string(blockLine)
+                                                  : toValidUtf8(newId));
 
         // Labels live before <TEXT>; searching only there keeps story text out of it.
         const size_t textStart = findStartTag(block, "TEXT");

@@ -34,8 +34,7 @@ RawCorpus readTextFolder(const std::string& folder, const CorpusLoadOptions& opt
     const fs::path root(folder);
     std::vector<std::string> relativePaths;
     std::error_code error;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied,
-                                        error);
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
     if (error) {
         throw InputError(folder, 0, "cannot list the folder: " + error.message());
     }

@@ -23,7 +23,9 @@ namespace {
 
 constexpr std::uint64_t kMaxExactCount = 1u << 24; // floats hold integers exactly up to here
 
-inline bool isBlank(char c) { return c == ' ' || c == '\t'; }
+inline bool isBlank(char c) {
+    return c == ' ' || c == '\t';
+}
 
 /// Parses an unsigned decimal after optional blanks; false if there is no digit or more than
 /// 18 digits (so the value cannot overflow).
@@ -69,8 +71,8 @@ std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const ch
     std::uint64_t value = 0;
     if (!parseUnsigned(p, end, value) || p != end) {
         throw InputError(reader.path(), reader.lineNumber(),
-                         std::string("header line must hold ") + what + ", found '" +
-                             shown(line) + "'");
+                         std::string("header line must hold ") + what + ", found '" + shown(line) +
+                             "'");
     }
     return static_cast<std::int64_t>(value);
 }
@@ -98,8 +100,9 @@ std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const ch
         start = end;
     }
     if (fields.size() != 3) {
-        failAt(reader, "expected 3 numbers 'docID wordID count', found " + std::to_string(fields.size()) +
-             " field" + (fields.size() == 1 ? "" : "s") + ": '" + shown(line) + "'");
+        failAt(reader, "expected 3 numbers 'docID wordID count', found " +
+                           std::to_string(fields.size()) + " field" +
+                           (fields.size() == 1 ? "" : "s") + ": '" + shown(line) + "'");
     }
     const char* names[3] = {"docID", "wordID", "count"};
     const std::int64_t limits[3] = {numDocs, numWords, std::numeric_limits<std::int64_t>::max()};
@@ -108,15 +111,16 @@ std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const ch
         const char* end = p + fields[i].size();
         std::uint64_t value = 0;
         if (!parseUnsigned(p, end, value) || p != end) {
-            failAt(reader, std::string(names[i]) + " '" + shown(fields[i]) + "' is not a positive integer");
+            failAt(reader,
+                   std::string(names[i]) + " '" + shown(fields[i]) + "' is not a positive integer");
         }
         if (value == 0 || static_cast<std::int64_t>(value) > limits[i]) {
             if (i == 2) {
                 failAt(reader, "count 0 is not a positive integer");
             }
-            failAt(reader, std::string(names[i]) + " " + std::to_string(value) + " is out of range 1.." +
-                 std::to_string(limits[i]) + " (" + (i == 0 ? "D" : "W") +
-                 " in the header)");
+            failAt(reader, std::string(names[i]) + " " + std::to_string(value) +
+                               " is out of range 1.." + std::to_string(limits[i]) + " (" +
+                               (i == 0 ? "D" : "W") + " in the header)");
         }
     }
     failAt(reader, "cannot parse '" + shown(line) + "'");
@@ -152,13 +156,12 @@ Vocabulary readVocabulary(const std::string& path, std::int64_t expectedWords,
     }
     vocabulary.words.resize(static_cast<size_t>(lastNonEmpty)); // trailing blank lines
     if (static_cast<std::int64_t>(vocabulary.words.size()) != expectedWords) {
-        throw InputError(path, lastNonEmpty,
-                         lastNonEmpty == 0
-                             ? "empty file (expected " + std::to_string(expectedWords) +
-                                   " words, one per line)"
-                             : "has " + std::to_string(lastNonEmpty) + " words but W = " +
-                                   std::to_string(expectedWords) + " in " +
-                                   baseName(docwordPath) + " (line 2)");
+        throw InputError(
+            path, lastNonEmpty,
+            lastNonEmpty == 0
+                ? "empty file (expected " + std::to_string(expectedWords) + " words, one per line)"
+                : "has " + std::to_string(lastNonEmpty) + " words but W = " +
+                      std::to_string(expectedWords) + " in " + baseName(docwordPath) + " (line 2)");
     }
     const size_t numWords = vocabulary.words.size();
     vocabulary.excluded.assign(numWords, 0);
@@ -276,8 +279,7 @@ void readLabels(const std::string& path, std::int64_t numDocs, RawCorpus& raw,
                 continue; // trailing blank lines
             }
             throw InputError(path, reader.lineNumber(),
-                             "more label rows than D = " + std::to_string(numDocs) +
-                                 " documents");
+                             "more label rows than D = " + std::to_string(numDocs) + " documents");
         }
         const size_t found = splitTabs(line, cells);
         if (found != names.size()) {
@@ -328,8 +330,8 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
         // Documents may be empty, but not tens of millions of them: guards against a corrupt
         // header making us allocate per-document arrays for nothing.
         throw InputError(docwordPath, 1,
-                         "D = " + std::to_string(numDocs) + " documents is implausible for NNZ = " +
-                             std::to_string(numEntries) +
+                         "D = " + std::to_string(numDocs) +
+                             " documents is implausible for NNZ = " + std::to_string(numEntries) +
                              " entries (over 10 million documents would be empty)");
     }
     if (numWords < 1 || numWords > kMaxIndex) {
@@ -438,8 +440,8 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
     if (entries != numEntries) {
         throw InputError(docwordPath, reader.lineNumber(),
                          "NNZ = " + std::to_string(numEntries) +
-                             " in the header (line 3) but the file has " +
-                             std::to_string(entries) + " entries (truncated?)");
+                             " in the header (line 3) but the file has " + std::to_string(entries) +
+                             " entries (truncated?)");
     }
     if (firstLargeCountLine > 0) {
         addWarning(raw.report, docwordPath, firstLargeCountLine,

@@ -12,9 +12,13 @@ namespace cx {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
-std::string ruleText(const SelectionRule& rule) { return "rule '" + rule.text + "': "; }
+std::string ruleText(const SelectionRule& rule) {
+    return "rule '" + rule.text + "': ";
+}
 
 } // namespace
 
@@ -57,8 +61,8 @@ SelectionRule SelectionRule::parse(const std::string& text) {
         while (i < n && text[i] != '=' && text[i] != ';' && text[i] != ',' && text[i] != '!') {
             ++i;
         }
-        clause.field = toLowerAscii(trimAscii(std::string_view(text).substr(fieldStart,
-                                                                            i - fieldStart)));
+        clause.field =
+            toLowerAscii(trimAscii(std::string_view(text).substr(fieldStart, i - fieldStart)));
         if (clause.field.empty()) {
             fail(fieldStart, i < n && text[i] == '!' ? "unexpected '!'" : "expected a field name");
         }
@@ -134,10 +138,9 @@ Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule) {
         }
         const LabelField& field = corpus.labels[static_cast<size_t>(index)];
         if (static_cast<std::int64_t>(field.offsets.size()) != numDocuments + 1) {
-            throw std::invalid_argument("selectDocuments: label field '" + field.name +
-                                        "' has " + std::to_string(field.offsets.size()) +
-                                        " offsets for " + std::to_string(numDocuments) +
-                                        " documents");
+            throw std::invalid_argument("selectDocuments: label field '" + field.name + "' has " +
+                                        std::to_string(field.offsets.size()) + " offsets for " +
+                                        std::to_string(numDocuments) + " documents");
         }
         const bool haveCounts = field.valueDocumentCounts.size() == field.values.size();
         std::vector<char> wanted(field.values.size(), 0);
@@ -158,9 +161,9 @@ Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule) {
         }
         if (!any) {
             throw InputError(ruleText(rule) +
-                             (missing.size() == 1 ? "value " + quotedList(missing) + " does not occur"
-                                                  : "none of the values " + quotedList(missing) +
-                                                        " occurs") +
+                             (missing.size() == 1
+                                  ? "value " + quotedList(missing) + " does not occur"
+                                  : "none of the values " + quotedList(missing) + " occurs") +
                              " in field '" + field.name + "' of any document");
         }
         for (const std::string& value : missing) {
@@ -188,8 +191,7 @@ Selection selectDocuments(const Corpus& corpus, const SelectionRule& rule) {
     return selection;
 }
 
-std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& field,
-                                                            size_t limit) {
+std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& field, size_t limit) {
     std::vector<std::int64_t> counts = field.valueDocumentCounts;
     if (counts.size() != field.values.size()) {
         counts.assign(field.values.size(), 0);

@@ -88,7 +88,6 @@ std::vector<bool> matchForeground(const Corpus& corpus, const std::vector<std::i
 /// (ties alphabetical), at most `limit` of them (0 = all), for pickers in the GUI. Values
 /// carried by no document are left out. Uses field.valueDocumentCounts when it is filled,
 /// otherwise counts from the field's CSR arrays. Cost: O(V log V).
-std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& field,
-                                                            size_t limit);
+std::vector<std::pair<std::string, std::int64_t>> topValues(const LabelField& field, size_t limit);
 
 } // namespace cx

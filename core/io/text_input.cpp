@@ -66,8 +66,8 @@ bool LineReader::fill() {
     if (m_eof) {
         return false;
     }
-    const int got = gzread(static_cast<gzFile>(m_file), m_buffer.get(),
-                           static_cast<unsigned>(m_capacity));
+    const int got =
+        gzread(static_cast<gzFile>(m_file), m_buffer.get(), static_cast<unsigned>(m_capacity));
     if (got < 0) {
         int code = 0;
         const char* message = gzerror(static_cast<gzFile>(m_file), &code);

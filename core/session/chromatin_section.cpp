@@ -251,8 +251,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     section.alsSweeps = static_cast<int>(model.integer("als_sweeps", 0, 0, 100000));
     section.momentFit = static_cast<int>(model.integer("moment_fit", -1, -1, 100000));
     section.momentOrder = static_cast<int>(model.integer("moment_order", 2, 2, 3));
-    section.decomposition =
-        model.choice("decomposition", "deflation", {"deflation", "jennrich"});
+    section.decomposition = model.choice("decomposition", "deflation", {"deflation", "jennrich"});
     section.scaling = model.choice("scaling", "mean", {"mean", "none", "whiten"});
     section.projectionRank = static_cast<int>(model.integer("projection_rank", 0, 0, 10000));
     section.refineEm = static_cast<int>(model.integer("refine_em", 0, 0, 100000));

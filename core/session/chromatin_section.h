@@ -92,7 +92,7 @@ struct ChromatinSection {
     int numComponents = 7;
     double gamma = 0;
     std::uint64_t seed = 1;
-    std::string encoding = "marks"; ///< marks | combinations
+    std::string encoding = "marks";   ///< marks | combinations
     std::string decode = "posterior"; ///< posterior | viterbi
     int iterations = 100;
     int restarts = 10;

@@ -25,9 +25,12 @@ SessionJson CrowdSection::toJson(const std::filesystem::path& sessionDirectory) 
     if (!gold.empty()) {
         section["gold"] = dataPathToJson(std::filesystem::absolute(gold), sessionDirectory);
     }
-    section["model"] = {{"method", method},         {"k", numComponents},
-                        {"seed", seed},             {"restarts", restarts},
-                        {"max_iter", maxIterations}, {"smoothing", smoothing},
+    section["model"] = {{"method", method},
+                        {"k", numComponents},
+                        {"seed", seed},
+                        {"restarts", restarts},
+                        {"max_iter", maxIterations},
+                        {"smoothing", smoothing},
                         {"significance", significance},
                         {"extension_significance", extensionSignificance},
                         {"extension_procedure", extensionProcedure}};
@@ -54,9 +57,9 @@ CrowdSection CrowdSection::fromSession(const Session& session, PathResolver& res
         section.gold = resolver.resolve(fields.json().at("gold"), fields.pointer("gold"));
     }
     const SessionFields model = fields.object("model");
-    section.method = model.choice("method", "stagewise-refine",
-                                  {"mv", "em", "mv-em", "spectral-em", "stagewise",
-                                   "stagewise-refine"});
+    section.method =
+        model.choice("method", "stagewise-refine",
+                     {"mv", "em", "mv-em", "spectral-em", "stagewise", "stagewise-refine"});
     section.numComponents = static_cast<int>(model.integer("k", 0, 0, 64));
     if (section.numComponents == 1) {
         model.fail("k", "1 component cannot aggregate anything (0 = number of classes, or 2–64)");

@@ -37,11 +37,11 @@ struct CrowdSection {
     double significance = 0;
     double extensionSignificance = 0.05;
     std::string extensionProcedure = "bh"; ///< "bh" (Benjamini–Hochberg) or "holm"
-    std::string workerFilter; ///< view: the worker table's search text
-    bool compare = false;     ///< view: the method comparison was shown
-    int workerSortColumn = -1;       ///< view: the worker table's sort column (-1: unsorted)
-    bool workerSortDescending = false; ///< view: its order
-    std::string savedBy;      ///< "crowd" (CLI) or empty (GUI)
+    std::string workerFilter;              ///< view: the worker table's search text
+    bool compare = false;                  ///< view: the method comparison was shown
+    int workerSortColumn = -1;             ///< view: the worker table's sort column (-1: unsorted)
+    bool workerSortDescending = false;     ///< view: its order
+    std::string savedBy;                   ///< "crowd" (CLI) or empty (GUI)
 
     /// The core options these settings describe.
     CrowdOptions options() const;

@@ -152,11 +152,11 @@ Session parseSession(std::string_view text, const std::filesystem::path& file) {
         throw InputError(name, 0, "/: expected a JSON object, got " + jsonTypeName(document));
     }
     int version = 0;
-    const bool isSession =
-        document.contains("format") && document["format"].is_string() &&
-        document["format"].get<std::string>() == Session::kFormat;
+    const bool isSession = document.contains("format") && document["format"].is_string() &&
+                           document["format"].get<std::string>() == Session::kFormat;
     if (isSession) {
-        const SessionJson& value = document.contains("version") ? document["version"] : SessionJson();
+        const SessionJson& value =
+            document.contains("version") ? document["version"] : SessionJson();
         if (!value.is_number_integer() || value.get<std::int64_t>() < 1) {
             throw InputError(name, 0,
                              "/version: expected an integer ≥ 1, got " + jsonTypeName(value) +
@@ -193,8 +193,8 @@ Session parseSession(std::string_view text, const std::filesystem::path& file) {
         }
         for (const auto& [key, section] : workspaces.items()) {
             if (!section.is_object()) {
-                fields.object("workspaces").fail(key,
-                                                 "expected an object, got " + jsonTypeName(section));
+                fields.object("workspaces")
+                    .fail(key, "expected an object, got " + jsonTypeName(section));
             }
         }
         session.workspaces = workspaces;

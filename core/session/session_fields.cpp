@@ -88,7 +88,8 @@ void SessionFields::fail(const std::string& key, const std::string& problem) con
 
 void SessionFields::failItem(const std::string& key, std::size_t index,
                              const std::string& problem) const {
-    throw InputError(m_file.string(), 0, pointer(key) + "/" + std::to_string(index) + ": " + problem);
+    throw InputError(m_file.string(), 0,
+                     pointer(key) + "/" + std::to_string(index) + ": " + problem);
 }
 
 std::string SessionFields::string(const std::string& key, const std::string& fallback) const {
@@ -126,8 +127,8 @@ std::string SessionFields::choice(const std::string& key, const std::string& fal
     fail(key, quoteForMessage(value) + " is not one of " + list);
 }
 
-std::int64_t SessionFields::integer(const std::string& key, std::int64_t fallback,
-                                    std::int64_t min, std::int64_t max) const {
+std::int64_t SessionFields::integer(const std::string& key, std::int64_t fallback, std::int64_t min,
+                                    std::int64_t max) const {
     if (!has(key)) {
         return fallback;
     }
@@ -147,8 +148,7 @@ std::int64_t SessionFields::integer(const std::string& key, std::int64_t fallbac
     return number;
 }
 
-double SessionFields::real(const std::string& key, double fallback, double min,
-                           double max) const {
+double SessionFields::real(const std::string& key, double fallback, double min, double max) const {
     if (!has(key)) {
         return fallback;
     }
@@ -183,10 +183,10 @@ int SessionFields::resamples(const std::string& key, int max) const {
     const std::string expected =
         "expected a whole number of bootstrap resamples: 0 (none) or 2 to " + std::to_string(max);
     if (!value.is_number_integer()) {
-        fail(key, expected + ", got " +
-                      (value.is_number() ? value.dump() : jsonTypeName(value)));
+        fail(key, expected + ", got " + (value.is_number() ? value.dump() : jsonTypeName(value)));
     }
-    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+    if (value.is_number_unsigned() &&
+        value.get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
         fail(key, expected + ", got " + value.dump());
     }
     const std::int64_t number = value.get<std::int64_t>();

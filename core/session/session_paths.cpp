@@ -65,7 +65,8 @@ SessionJson dataPathToJson(const fs::path& file, const fs::path& sessionDirector
     return entry;
 }
 
-void rebaseDataPaths(SessionJson& value, const fs::path& fromDirectory, const fs::path& toDirectory) {
+void rebaseDataPaths(SessionJson& value, const fs::path& fromDirectory,
+                     const fs::path& toDirectory) {
     if (value.is_array()) {
         for (auto& element : value) {
             rebaseDataPaths(element, fromDirectory, toDirectory);
@@ -174,7 +175,8 @@ fs::path PathResolver::resolve(const SessionJson& entry, const std::string& poin
             const fs::path actual = normalAbsolute(*answer);
             if (!pathExists(actual)) {
                 throw InputError(m_sessionFile.string(), 0,
-                                 entryPointer + ": " + actual.string() + ": no such file or folder");
+                                 entryPointer + ": " + actual.string() +
+                                     ": no such file or folder");
             }
             learnMove(expected, actual);
             return actual;

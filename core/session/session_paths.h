@@ -54,8 +54,8 @@ public:
 
     /// Every entry of the array `key` of `fields` resolved, in order (a section's data files).
     /// Throws cx::InputError "POINTER: missing: `whenEmpty`" when the array is empty.
-    std::vector<std::filesystem::path> resolveAll(const SessionFields& fields, const std::string& key,
-                                                  const std::string& whenEmpty);
+    std::vector<std::filesystem::path>
+    resolveAll(const SessionFields& fields, const std::string& key, const std::string& whenEmpty);
 
     /// Moves learnt so far (old folder → new folder).
     const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& moves() const {

@@ -68,7 +68,8 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     section.reader.maxDocumentFraction = reader.real("max_df", 1.0, 1e-9, 1.0);
     section.reader.maxVocabulary = reader.integer("max_vocab", 0, 0, 100000000);
     section.reader.removeStopWords = !reader.boolean("keep_stopwords", false);
-    section.reader.removeNumbers = reader.boolean("drop_numbers", true); // CLI default (--keep-numbers)
+    section.reader.removeNumbers =
+        reader.boolean("drop_numbers", true); // CLI default (--keep-numbers)
     section.reader.minTokens = reader.integer("min_tokens", 3, 3, 1000000);
 
     // Empty when the session was saved before a foreground was chosen (corpus open, nothing

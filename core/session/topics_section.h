@@ -52,14 +52,14 @@ struct TopicsSection {
     int iterations = 100;
     int restarts = 5;
     std::string decomposition = "power"; ///< "power" or "jennrich" (cx::parseDecomposition)
-    int rankPerSide = 0; ///< 0 = max(2K, K + 8)
+    int rankPerSide = 0;                 ///< 0 = max(2K, K + 8)
     int rangeIterations = 3;
     double smoothing = 0.0; ///< 0 = the automatic rule (kAutoSmoothing), > 0 a fixed α
     /// Shape of the automatic rule's prior: "frequency" or "uniform" (cx::parseSmoothingPrior).
     /// Sessions saved before the field existed used the uniform (Jeffreys) prior and reopen
     /// with it; new sessions save the default, "frequency".
     std::string smoothingPrior = "frequency";
-    std::string positive;            ///< specificity rule of the AUC; empty = no AUC
+    std::string positive;               ///< specificity rule of the AUC; empty = no AUC
     std::string aucGammas = "0:4:0.25"; ///< γ grid text, FROM:TO:STEP
     int bootstrap = 0;                  ///< resamples of the AUC sweep's bootstrap; 0 = none
     int topWords = 10;
@@ -68,7 +68,7 @@ struct TopicsSection {
     /// id 2 → key "2"), e.g. {"2": "Grain exports"}; identities are reproducible from the rest of
     /// the section, so a name finds its topic again on reopening. Names are at most 200 characters.
     std::map<int, std::string> topicNames;
-    std::string savedBy;        ///< "topics", "sweep" or empty (GUI)
+    std::string savedBy; ///< "topics", "sweep" or empty (GUI)
 
     /// The corpus paths joined by commas, as the readers take them.
     std::string corpusSpec() const;

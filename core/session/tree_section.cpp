@@ -19,10 +19,14 @@ SessionJson TreeSection::toJson(const std::filesystem::path& sessionDirectory) c
     section["bin_size"] = binSize;
     section["strict_marks"] = strictMarks;
     section["tree"] = tree;
-    section["model"] = {{"k", numStates},         {"decomposition", decomposition},
-                        {"seed", seed},           {"projection", projection},
-                        {"iterations", iterations}, {"restarts", restarts},
-                        {"scaling", scaling},     {"moment_fit", momentFit},
+    section["model"] = {{"k", numStates},
+                        {"decomposition", decomposition},
+                        {"seed", seed},
+                        {"projection", projection},
+                        {"iterations", iterations},
+                        {"restarts", restarts},
+                        {"scaling", scaling},
+                        {"moment_fit", momentFit},
                         {"extra_components", extraComponents},
                         {"decode", decode}};
     section["compare"] = compare;
@@ -83,7 +87,8 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     const SessionJson& compare = fields.array("compare");
     for (size_t i = 0; i < compare.size(); ++i) {
         if (!compare[i].is_string()) {
-            fields.failItem("compare", i, "expected \"per-cell\" or \"em\", got " + jsonTypeName(compare[i]));
+            fields.failItem("compare", i,
+                            "expected \"per-cell\" or \"em\", got " + jsonTypeName(compare[i]));
         }
         const std::string method = compare[i].get<std::string>();
         if (method != "per-cell" && method != "em") {
@@ -103,8 +108,8 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.promoterState =
         static_cast<int>(fields.integer("promoter_state", 0, 0, kMaxTreeMarks + 1));
     if (section.promoterState > section.numStates) {
-        fields.fail("promoter_state", std::to_string(section.promoterState) + " exceeds K = " +
-                                          std::to_string(section.numStates));
+        fields.fail("promoter_state", std::to_string(section.promoterState) +
+                                          " exceeds K = " + std::to_string(section.numStates));
     }
     section.segments = fields.boolean("segments", true);
 
@@ -112,8 +117,8 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.region = view.string("region", "");
     section.selectedCell = view.string("cell", "");
     if (!section.selectedCell.empty() && spec.find(section.selectedCell) < 0) {
-        view.fail("cell", "'" + section.selectedCell + "' is not a node of the tree " +
-                              section.tree);
+        view.fail("cell",
+                  "'" + section.selectedCell + "' is not a node of the tree " + section.tree);
     }
     for (const SessionFields& state : view.objects("states")) {
         StateView row;
@@ -125,8 +130,7 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
         row.renamed = state.boolean("renamed", false);
         section.states.push_back(std::move(row));
     }
-    if (!section.states.empty() &&
-        static_cast<int>(section.states.size()) != section.numStates) {
+    if (!section.states.empty() && static_cast<int>(section.states.size()) != section.numStates) {
         view.fail("states", "has " + std::to_string(section.states.size()) +
                                 " rows, the model K = " + std::to_string(section.numStates));
     }

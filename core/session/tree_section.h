@@ -53,7 +53,7 @@ struct TreeSection {
     std::string scaling = "none"; ///< mean | none (SpectralTreeOptions::featureScaling)
     int momentFit = 200;          ///< SpectralTreeOptions::momentFitSweeps (-1: off)
     int extraComponents = 1;      ///< SpectralTreeOptions::reserveComponents
-    std::string decode = "auto"; ///< auto | path | joint
+    std::string decode = "auto";  ///< auto | path | joint
 
     std::vector<std::string> compare; ///< subset of {"per-cell", "em"}, in this order
     int emIterations = 50;
@@ -62,7 +62,7 @@ struct TreeSection {
     int promoterState = 0; ///< 1-based; 0 = by TSS enrichment
     bool segments = true;
 
-    std::string region; ///< view: "chr:start-end" (empty: the start of the first chromosome)
+    std::string region;       ///< view: "chr:start-end" (empty: the start of the first chromosome)
     std::string selectedCell; ///< view: the cell type selected in the tree (empty: the root)
     std::vector<StateView> states;
     std::string savedBy; ///< "tree" or empty (GUI)

@@ -435,8 +435,8 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
         for (int r = 0; r < options.trials; ++r) {
             throwIfCancelled(cancel);
             Rng rng(deriveSeed(options.seed, static_cast<std::uint64_t>(t) *
-                                                  static_cast<std::uint64_t>(options.trials) +
-                                              static_cast<std::uint64_t>(r)));
+                                                     static_cast<std::uint64_t>(options.trials) +
+                                                 static_cast<std::uint64_t>(r)));
             const Eigen::VectorXd g = rng.normalVector(k);
             AsymmetricTrial trial;
             if (runTrial(tensor, range * g, trial)) {
@@ -448,9 +448,10 @@ asymmetricTensorPowerMethod(const Eigen::MatrixXd& mab, const Eigen::MatrixXd& m
             continue;
         }
         // Median |λ̂| over the trials (lower median; stable sort keeps it deterministic).
-        std::stable_sort(trials.begin(), trials.end(), [](const AsymmetricTrial& x, const AsymmetricTrial& y) {
-            return std::abs(x.lambda) < std::abs(y.lambda);
-        });
+        std::stable_sort(trials.begin(), trials.end(),
+                         [](const AsymmetricTrial& x, const AsymmetricTrial& y) {
+                             return std::abs(x.lambda) < std::abs(y.lambda);
+                         });
         keep(t, trials[(trials.size() - 1) / 2]);
         found[static_cast<size_t>(t)] = 1;
         tensor.addRankOne(-std::abs(out.lambdas[t]), out.a.col(t), out.b.col(t), out.c.col(t));

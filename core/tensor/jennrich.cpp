@@ -126,9 +126,9 @@ bool normaliseColumns(Eigen::MatrixXd& a) {
 
 void checkRank(int k, Eigen::Index minDim, int slices, const char* where) {
     if (k < 1 || k > minDim || slices < 1) {
-        throw std::invalid_argument(std::string(where) + ": need 1 <= K <= " +
-                                    std::to_string(minDim) + " and slices >= 1 (K = " +
-                                    std::to_string(k) + ")");
+        throw std::invalid_argument(std::string(where) +
+                                    ": need 1 <= K <= " + std::to_string(minDim) +
+                                    " and slices >= 1 (K = " + std::to_string(k) + ")");
     }
 }
 
@@ -162,8 +162,8 @@ JennrichResult jennrichDecomposition(const DenseTensor3& tensor, const JennrichO
     out.c.resize(d3, k);
     out.weights.resize(k);
     for (int t = 0; t < k; ++t) {
-        const Eigen::MatrixXd slab = Eigen::Map<const Eigen::MatrixXd>(
-            Eigen::RowVectorXd(rows.row(t)).data(), d2, d3);
+        const Eigen::MatrixXd slab =
+            Eigen::Map<const Eigen::MatrixXd>(Eigen::RowVectorXd(rows.row(t)).data(), d2, d3);
         Eigen::JacobiSVD<Eigen::MatrixXd> svd(slab, Eigen::ComputeThinU | Eigen::ComputeThinV);
         out.b.col(t) = svd.matrixU().col(0);
         out.c.col(t) = svd.matrixV().col(0);

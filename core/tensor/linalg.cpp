@@ -21,8 +21,8 @@ SymmetricLowRank truncatedSymmetricEigen(const Eigen::Ref<const Eigen::MatrixXd>
     const auto n = m.rows();
     if (m.cols() != n || k < 1 || k > n) {
         throw std::invalid_argument("truncatedSymmetricEigen: need a square matrix and 1 <= k <= n "
-                                    "(n = " + std::to_string(n) + ", k = " + std::to_string(k) +
-                                    ")");
+                                    "(n = " +
+                                    std::to_string(n) + ", k = " + std::to_string(k) + ")");
     }
     // Symmetrise first: estimated moments are symmetric only up to rounding.
     const Eigen::MatrixXd sym = 0.5 * (m + m.transpose());
@@ -92,8 +92,9 @@ std::vector<int> hungarianAssignment(const Eigen::Ref<const Eigen::MatrixXd>& co
     const int rows = static_cast<int>(cost.rows());
     const int cols = static_cast<int>(cost.cols());
     if (rows > cols) {
-        throw std::invalid_argument("hungarianAssignment: need rows <= cols (rows = " +
-                                    std::to_string(rows) + ", cols = " + std::to_string(cols) + ")");
+        throw std::invalid_argument(
+            "hungarianAssignment: need rows <= cols (rows = " + std::to_string(rows) +
+            ", cols = " + std::to_string(cols) + ")");
     }
     const double inf = std::numeric_limits<double>::infinity();
     std::vector<double> u(static_cast<size_t>(rows + 1), 0), v(static_cast<size_t>(cols + 1), 0);
@@ -112,8 +113,8 @@ std::vector<int> hungarianAssignment(const Eigen::Ref<const Eigen::MatrixXd>& co
                 if (used[static_cast<size_t>(j)]) {
                     continue;
                 }
-                const double cur = cost(i0 - 1, j - 1) - u[static_cast<size_t>(i0)] -
-                                   v[static_cast<size_t>(j)];
+                const double cur =
+                    cost(i0 - 1, j - 1) - u[static_cast<size_t>(i0)] - v[static_cast<size_t>(j)];
                 if (cur < minv[static_cast<size_t>(j)]) {
                     minv[static_cast<size_t>(j)] = cur;
                     way[static_cast<size_t>(j)] = j0;

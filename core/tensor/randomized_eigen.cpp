@@ -9,8 +9,8 @@
 namespace cx {
 
 SymmetricLowRank randomizedSymmetricEigen(const BlockOperator& apply, Eigen::Index n, int k,
-                                          int oversample, int powerIterations,
-                                          std::uint64_t seed, const CancelToken& cancel) {
+                                          int oversample, int powerIterations, std::uint64_t seed,
+                                          const CancelToken& cancel) {
     if (k < 1 || k > n) {
         throw std::invalid_argument("randomizedSymmetricEigen: k = " + std::to_string(k) +
                                     " must lie in [1, " + std::to_string(n) + "]");

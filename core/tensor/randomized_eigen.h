@@ -22,7 +22,7 @@ using BlockOperator = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
 ///
 /// \pre 1 ≤ k ≤ n. If k + oversample > n the block is capped at n.
 SymmetricLowRank randomizedSymmetricEigen(const BlockOperator& apply, Eigen::Index n, int k,
-                                          int oversample, int powerIterations,
-                                          std::uint64_t seed, const CancelToken& cancel = {});
+                                          int oversample, int powerIterations, std::uint64_t seed,
+                                          const CancelToken& cancel = {});
 
 } // namespace cx

@@ -117,8 +117,8 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
     // Tasks are fixed per k (step 1) and per j (step 2): each output column is computed by the
     // same GEMM whichever thread runs it, so threads change nothing but the wall time. Below
     // this size thread start-up costs more than it saves.
-    const bool threaded = static_cast<double>(n) * static_cast<double>(n) *
-                              static_cast<double>(n) * static_cast<double>(std::max<Eigen::Index>(m, 1)) >=
+    const bool threaded = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) *
+                              static_cast<double>(std::max<Eigen::Index>(m, 1)) >=
                           2e6;
     const int slots = threaded ? kReductionSlots : 1;
 
@@ -164,12 +164,15 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
     out.partial = partialT.transpose();
     // Step 3: core = Vᵀ·partial, one m × n × m GEMM per column block b.
     out.core.resize(m, m * m);
-    forEachSlot(m, threaded ? std::min<int>(kReductionSlots, static_cast<int>(std::max<Eigen::Index>(m, 1))) : 1,
-                [&](int, std::int64_t begin, std::int64_t end) {
-                    for (std::int64_t c = begin; c < end; ++c) {
-                        out.core.middleCols(m * c, m).noalias() = vt * out.partial.middleCols(m * c, m);
-                    }
-                });
+    forEachSlot(
+        m,
+        threaded ? std::min<int>(kReductionSlots, static_cast<int>(std::max<Eigen::Index>(m, 1)))
+                 : 1,
+        [&](int, std::int64_t begin, std::int64_t end) {
+            for (std::int64_t c = begin; c < end; ++c) {
+                out.core.middleCols(m * c, m).noalias() = vt * out.partial.middleCols(m * c, m);
+            }
+        });
     return out;
 }
 

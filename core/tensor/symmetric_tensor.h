@@ -12,7 +12,8 @@ namespace cx {
 class SymmetricTensor3 {
 public:
     SymmetricTensor3() = default;
-    explicit SymmetricTensor3(Eigen::Index n) : m_n(n), m_unfolded(Eigen::MatrixXd::Zero(n, n * n)) {}
+    explicit SymmetricTensor3(Eigen::Index n)
+        : m_n(n), m_unfolded(Eigen::MatrixXd::Zero(n, n * n)) {}
 
     Eigen::Index dimension() const { return m_n; }
     double operator()(Eigen::Index i, Eigen::Index j, Eigen::Index k) const {
@@ -27,7 +28,8 @@ public:
     /// T(I, v, v) ∈ ℝⁿ. Cost O(n³) (one GEMV over the unfolding after forming v⊗v).
     Eigen::VectorXd contract(const Eigen::VectorXd& v) const;
     /// T(a, b, c).
-    double value(const Eigen::VectorXd& a, const Eigen::VectorXd& b, const Eigen::VectorXd& c) const;
+    double value(const Eigen::VectorXd& a, const Eigen::VectorXd& b,
+                 const Eigen::VectorXd& c) const;
     /// T(I, V, V) as an n × m² matrix (mode-1 unfolding of the n × m × m result), for V n × m.
     /// Cost O(n³m + n²m²).
     Eigen::MatrixXd contractModes23(const Eigen::MatrixXd& v) const;

@@ -5,13 +5,13 @@
 #include "core/tensor/jennrich.h"
 
 #include <algorithm>
-#include <functional>
-#include <utility>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cx {
 
@@ -19,13 +19,15 @@ namespace {
 
 void validate(const PowerMethodOptions& options, Eigen::Index n, const char* function) {
     if (options.numComponents < 1 || options.numComponents > n) {
-        throw std::invalid_argument(std::string(function) + ": numComponents = " +
-                                    std::to_string(options.numComponents) +
+        throw std::invalid_argument(std::string(function) +
+                                    ": numComponents = " + std::to_string(options.numComponents) +
                                     " must lie in [1, " + std::to_string(n) + "]");
     }
     if (options.iterations < 1 || options.restarts < 1) {
-        throw std::invalid_argument(std::string(function) + ": iterations and restarts must be >= 1 "
-                                    "(got " + std::to_string(options.iterations) + ", " +
+        throw std::invalid_argument(std::string(function) +
+                                    ": iterations and restarts must be >= 1 "
+                                    "(got " +
+                                    std::to_string(options.iterations) + ", " +
                                     std::to_string(options.restarts) + ")");
     }
 }
@@ -87,12 +89,11 @@ PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& 
     for (const Trial& trial : kept) {
         result.degenerate.push_back(trial.degenerate);
     }
-    result.status = anyDegenerate   ? Status::NumericalIssue
+    result.status = anyDegenerate  ? Status::NumericalIssue
                     : allConverged ? Status::Successful
                                    : Status::NotConverged;
     return result;
 }
-
 
 /// The operations that distinguish the implicit and the dense forms of Alg. 2. Both iterate on
 /// x = V_Kᵀu (normalised), since M2⁺u = V_K Λ⁻¹ x depends on u only through x.
@@ -175,9 +176,9 @@ PowerMethodResult runAlgorithm2(const SymmetricLowRank& low, const PowerMethodOp
             trials.clear();
             for (int trialIndex = 0; trialIndex < options.restarts; ++trialIndex) {
                 throwIfCancelled(cancel);
-                trials.push_back(runTrial(randomStart(options.seed, t, trialIndex,
-                                                      options.restarts, k),
-                                          low, inverse, options, steps));
+                trials.push_back(
+                    runTrial(randomStart(options.seed, t, trialIndex, options.restarts, k), low,
+                             inverse, options, steps));
             }
         }
         const Trial& best = medianTrial(trials);
@@ -215,9 +216,9 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const Tenso
     const int k = static_cast<int>(m2.vectors.cols());
     validate(options, n, "generalizedPowerMethod");
     if (k != options.numComponents || m2.values.size() != k) {
-        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " + std::to_string(k) +
-                                    " columns, numComponents = " +
-                                    std::to_string(options.numComponents));
+        throw std::invalid_argument(
+            "generalizedPowerMethod: M2 factor has " + std::to_string(k) +
+            " columns, numComponents = " + std::to_string(options.numComponents));
     }
     const Eigen::MatrixXd& v = m2.vectors;
     std::vector<std::pair<Eigen::VectorXd, double>> deflations; // (â, |λ̂|)
@@ -231,13 +232,17 @@ PowerMethodResult generalizedPowerMethod(const SymmetricLowRank& m2, const Tenso
         return out;
     };
     Algorithm2Steps steps;
-    steps.step = [&](const Eigen::VectorXd& y) { return Eigen::VectorXd(v.transpose() * deflated(v * y)); };
+    steps.step = [&](const Eigen::VectorXd& y) {
+        return Eigen::VectorXd(v.transpose() * deflated(v * y));
+    };
     steps.formU = [&](const Eigen::VectorXd& y) { return deflated(v * y); };
     steps.lambdaOf = [&](const Eigen::VectorXd& a) {
         const Eigen::VectorXd z = v * (m2.values.cwiseInverse().asDiagonal() * (v.transpose() * a));
         return z.dot(deflated(z));
     };
-    steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) { deflations.emplace_back(a, absLambda); };
+    steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) {
+        deflations.emplace_back(a, absLambda);
+    };
     return runAlgorithm2(m2, options, steps, cancel);
 }
 
@@ -281,9 +286,9 @@ void validateRun(const SymmetricLowRank& low, const PowerMethodOptions& options,
     const Eigen::Index n = low.vectors.rows();
     validate(options, n, "generalizedPowerMethod");
     if (low.vectors.cols() != options.numComponents) {
-        throw std::invalid_argument("generalizedPowerMethod: M2 factor has " +
-                                    std::to_string(low.vectors.cols()) + " columns, numComponents = " +
-                                    std::to_string(options.numComponents));
+        throw std::invalid_argument(
+            "generalizedPowerMethod: M2 factor has " + std::to_string(low.vectors.cols()) +
+            " columns, numComponents = " + std::to_string(options.numComponents));
     }
     if (starts.cols() > 0 && starts.rows() != n) {
         throw std::invalid_argument("generalizedPowerMethod: warm starts have " +
@@ -381,9 +386,9 @@ Eigen::MatrixXd contractPacked(const Eigen::MatrixXd& corePacked, const KDeflati
 /// still running is one GEMM. â is not formed here (trial.a stays empty).
 struct TrialBatch {
     std::vector<Trial> trials;
-    Eigen::MatrixXd yLast;      // K × m: y of each trial's last power step
-    Eigen::VectorXd scales;     // 1/|⟨u, M2⁺u⟩|^{1/2} per trial (0 if degenerate)
-    Eigen::MatrixXd coords;     // K × m: V_Kᵀu of the last step
+    Eigen::MatrixXd yLast;  // K × m: y of each trial's last power step
+    Eigen::VectorXd scales; // 1/|⟨u, M2⁺u⟩|^{1/2} per trial (0 if degenerate)
+    Eigen::MatrixXd coords; // K × m: V_Kᵀu of the last step
 };
 
 TrialBatch iterateTrials(const Eigen::MatrixXd& corePacked, const KDeflations& deflations,
@@ -453,12 +458,14 @@ TrialBatch iterateTrials(const Eigen::MatrixXd& corePacked, const KDeflations& d
         Eigen::MatrixXd z(k, static_cast<Eigen::Index>(valid.size()));
         for (size_t i = 0; i < valid.size(); ++i) {
             const Eigen::Index c = valid[i];
-            z.col(static_cast<Eigen::Index>(i)) = batch.scales[c] * inverse.cwiseProduct(batch.coords.col(c));
+            z.col(static_cast<Eigen::Index>(i)) =
+                batch.scales[c] * inverse.cwiseProduct(batch.coords.col(c));
         }
         const Eigen::MatrixXd tz = contractPacked(corePacked, deflations, z, pairs);
         for (size_t i = 0; i < valid.size(); ++i) {
             Trial& trial = batch.trials[static_cast<size_t>(valid[i])];
-            trial.lambda = z.col(static_cast<Eigen::Index>(i)).dot(tz.col(static_cast<Eigen::Index>(i)));
+            trial.lambda =
+                z.col(static_cast<Eigen::Index>(i)).dot(tz.col(static_cast<Eigen::Index>(i)));
             if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
                 trial.degenerate = true; // outside what the model allows (see minAbsLambda)
             }
@@ -481,8 +488,8 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
     const int k = options.numComponents;
     const Eigen::MatrixXd& v = m_low.vectors;
     const Eigen::VectorXd inverse = m_low.values.cwiseInverse();
-    const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
-                                                   : Eigen::MatrixXd();
+    const Eigen::MatrixXd warm =
+        starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts) : Eigen::MatrixXd();
     KDeflations deflations;
     deflations.alpha.resize(k, k);
     deflations.weight.resize(k);
@@ -494,8 +501,9 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
         auto runGroup = [&](std::int64_t g) {
             const Eigen::Index begin = m * g / groups;
             const Eigen::Index end = m * (g + 1) / groups;
-            parts[static_cast<size_t>(g)] = iterateTrials(m_corePacked, deflations, inverse, options,
-                                                          x0.middleCols(begin, end - begin), cancel);
+            parts[static_cast<size_t>(g)] =
+                iterateTrials(m_corePacked, deflations, inverse, options,
+                              x0.middleCols(begin, end - begin), cancel);
         };
         if (groups == 1) {
             runGroup(0);
@@ -550,7 +558,7 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
     // the kept trials only, then the deflation terms in order.
     Eigen::MatrixXd pairs;
     pairProducts(keptY, pairs);
-    const Eigen::MatrixXd u = m_partialPacked * pairs; // n × K
+    const Eigen::MatrixXd u = m_partialPacked * pairs;   // n × K
     Eigen::MatrixXd keptA = Eigen::MatrixXd::Zero(n, k); // â of the non-degenerate kept, in order
     Eigen::Index done = 0;
     for (int t = 0; t < k; ++t) {
@@ -584,8 +592,8 @@ PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const S
     const Eigen::MatrixXd core = v.transpose() * partial; // K × K², unfolding of t
 
     struct Deflation {
-        Eigen::VectorXd a;      // â in ℝⁿ
-        Eigen::VectorXd alpha;  // V_Kᵀ â
+        Eigen::VectorXd a;     // â in ℝⁿ
+        Eigen::VectorXd alpha; // V_Kᵀ â
         double absLambda;
     };
     std::vector<Deflation> deflations;
@@ -622,8 +630,8 @@ PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const S
     steps.deflate = [&](const Eigen::VectorXd& a, double absLambda) {
         deflations.push_back({a, v.transpose() * a, absLambda});
     };
-    const Eigen::MatrixXd warm = starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts)
-                                                   : Eigen::MatrixXd();
+    const Eigen::MatrixXd warm =
+        starts.cols() > 0 ? Eigen::MatrixXd(v.transpose() * starts) : Eigen::MatrixXd();
     return runAlgorithm2(low, options, steps, cancel, warm);
 }
 
@@ -662,9 +670,9 @@ PowerMethodResult DensePowerMethod::runJennrich(const PowerMethodOptions& option
     const Eigen::Index k = m_low.vectors.cols();
     validate(options, m_low.vectors.rows(), "runJennrich");
     if (options.numComponents != k) {
-        throw std::invalid_argument("runJennrich: M2 factor has " + std::to_string(k) +
-                                    " columns, numComponents = " +
-                                    std::to_string(options.numComponents));
+        throw std::invalid_argument(
+            "runJennrich: M2 factor has " + std::to_string(k) +
+            " columns, numComponents = " + std::to_string(options.numComponents));
     }
     const Eigen::ArrayXd s = m_low.values.cwiseAbs().cwiseInverse().cwiseSqrt().array();
     const Eigen::ArrayXd sign = m_low.values.array().sign();
@@ -741,9 +749,9 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
     const Eigen::Index n = m_low.vectors.rows();
     validate(options, n, "runPencil");
     if (options.numComponents != k) {
-        throw std::invalid_argument("runPencil: M2 factor has " + std::to_string(k) +
-                                    " columns, numComponents = " +
-                                    std::to_string(options.numComponents));
+        throw std::invalid_argument(
+            "runPencil: M2 factor has " + std::to_string(k) +
+            " columns, numComponents = " + std::to_string(options.numComponents));
     }
     if (directions.rows() != n || directions.cols() < 1) {
         throw std::invalid_argument("runPencil: directions must be n × (≥ 1)");
@@ -776,8 +784,9 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         return values[a].real() < values[b].real() ||
                (values[a].real() == values[b].real() && values[a].imag() > values[b].imag());
     });
-    const double spread =
-        std::max(values.real().maxCoeff() - values.real().minCoeff(), values.cwiseAbs().maxCoeff()) + 1e-300;
+    const double spread = std::max(values.real().maxCoeff() - values.real().minCoeff(),
+                                   values.cwiseAbs().maxCoeff()) +
+                          1e-300;
     // Clusters over the sorted order: neighbours closer than the tolerance, and conjugates.
     std::vector<int> cluster(static_cast<size_t>(k), -1);
     int clusters = 0;
@@ -794,8 +803,9 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
             }
             const bool conjugate = std::abs(values[t].imag()) > 0 &&
                                    std::abs(values[u] - std::conj(values[t])) <= 1e-12 * spread;
-            const bool close = std::abs(values[u].real() - values[order[j - 1]].real()) < kClusterGap * spread &&
-                               cluster[static_cast<size_t>(order[j - 1])] == clusters;
+            const bool close =
+                std::abs(values[u].real() - values[order[j - 1]].real()) < kClusterGap * spread &&
+                cluster[static_cast<size_t>(order[j - 1])] == clusters;
             if (conjugate || close || std::abs(values[u] - values[t]) < kClusterGap * spread) {
                 cluster[static_cast<size_t>(u)] = clusters;
             }
@@ -905,7 +915,8 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         // summed in direction order, so the thread count changes nothing but the wall time.
         constexpr Eigen::Index kThreadedJointFromK = 24;
         const bool threaded = k >= kThreadedJointFromK;
-        auto offDiagonal = [&](const Eigen::MatrixXd& r, std::vector<Eigen::MatrixXd>* transformed) {
+        auto offDiagonal = [&](const Eigen::MatrixXd& r,
+                               std::vector<Eigen::MatrixXd>* transformed) {
             const Eigen::PartialPivLU<Eigen::MatrixXd> lu(r);
             if (!(std::abs(lu.determinant()) > 0) || !(lu.rcond() > 1e-12)) {
                 return std::numeric_limits<double>::infinity();
@@ -1022,8 +1033,8 @@ PowerMethodResult DensePowerMethod::runPencil(const PowerMethodOptions& options,
         out.lambdas[t] = lambda;
         out.components.col(t) = m_low.vectors * (rootAbs * z.array()).matrix();
     }
-    const bool anyDegenerate = std::find(out.degenerate.begin(), out.degenerate.end(), true) !=
-                               out.degenerate.end();
+    const bool anyDegenerate =
+        std::find(out.degenerate.begin(), out.degenerate.end(), true) != out.degenerate.end();
     out.status = anyDegenerate ? Status::NumericalIssue : Status::Successful;
     return out;
 }
@@ -1054,7 +1065,8 @@ double DensePowerMethod::whitenedResidual(const PowerMethodResult& result) const
         Eigen::MatrixXd kron(k * k, count);
         for (Eigen::Index c = 0; c < count; ++c) {
             const Eigen::Index t = used[static_cast<size_t>(c)];
-            z.col(c) = (s * (m_low.vectors.transpose() * result.components.col(t)).array()).matrix();
+            z.col(c) =
+                (s * (m_low.vectors.transpose() * result.components.col(t)).array()).matrix();
             weighted.col(c) = std::abs(result.lambdas[t]) * z.col(c);
             for (Eigen::Index l = 0; l < k; ++l) {
                 kron.col(c).segment(k * l, k) = z(l, c) * z.col(c);

@@ -31,14 +31,14 @@ struct PowerMethodOptions {
 ///
 /// For exact moments M2 = Σ σ_t a_t a_tᵀ, M3 = Σ λ_t a_t^{⊗3} with σ_t = sign(λ_t), each
 /// recovered â_t equals σ_t·a_t scaled so that |⟨â, M2⁺â⟩| = 1, and λ̂_t = λ_t. For a topic
-/// model with contrastive weights ω_t this means a_t = |ω_t|^{1/2} μ_t and λ_t = sign(ω_t)/|ω_t|^{1/2},
-/// so ω_t = sign(λ̂_t)/λ̂_t² (Alg. 1).
+/// model with contrastive weights ω_t this means a_t = |ω_t|^{1/2} μ_t and λ_t =
+/// sign(ω_t)/|ω_t|^{1/2}, so ω_t = sign(λ̂_t)/λ̂_t² (Alg. 1).
 struct PowerMethodResult {
-    Eigen::MatrixXd components;      ///< n × K, column t is â_t
-    Eigen::VectorXd lambdas;         ///< λ̂_t
-    std::vector<int> iterations;     ///< power iterations used by the kept trial of each t
-    std::vector<bool> converged;     ///< whether the kept trial of each t met the tolerance
-    Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2 kept for its pseudo-inverse
+    Eigen::MatrixXd components;    ///< n × K, column t is â_t
+    Eigen::VectorXd lambdas;       ///< λ̂_t
+    std::vector<int> iterations;   ///< power iterations used by the kept trial of each t
+    std::vector<bool> converged;   ///< whether the kept trial of each t met the tolerance
+    Eigen::VectorXd m2Eigenvalues; ///< the K eigenvalues of M2 kept for its pseudo-inverse
     /// degenerate[t]: component t had no acceptable trial (â_t = 0, not deflated); the status is
     /// then NumericalIssue.
     std::vector<bool> degenerate;
@@ -153,10 +153,10 @@ public:
     Eigen::MatrixXd pencilDirections(std::uint64_t seed, int count) const;
 
     /// Relative Frobenius residual of the whitened tensor left by a decomposition:
-    /// ‖T_w − Σ_t |λ̂_t| z_t^{⊗3}‖ / ‖T_w‖ (deflation's convention: â carries the sign) with W = V_K|Λ|^{-1/2}, T_w = T(W, W, W) and
-    /// z_t = Wᵀâ_t. For exact moments of K components it is 0 at the true decomposition; between
-    /// two decompositions of the same moments the smaller residual explains M3 better.
-    /// Degenerate components contribute nothing. Cost O(K⁴).
+    /// ‖T_w − Σ_t |λ̂_t| z_t^{⊗3}‖ / ‖T_w‖ (deflation's convention: â carries the sign) with W =
+    /// V_K|Λ|^{-1/2}, T_w = T(W, W, W) and z_t = Wᵀâ_t. For exact moments of K components it is 0
+    /// at the true decomposition; between two decompositions of the same moments the smaller
+    /// residual explains M3 better. Degenerate components contribute nothing. Cost O(K⁴).
     double whitenedResidual(const PowerMethodResult& result) const;
 
     const SymmetricLowRank& m2() const { return m_low; }
@@ -165,7 +165,7 @@ private:
     void adopt(SymmetricContraction contraction);
 
     SymmetricLowRank m_low;
-    Eigen::MatrixXd m_core;          ///< T(V, V, V), K × K²
+    Eigen::MatrixXd m_core; ///< T(V, V, V), K × K²
     /// Packed symmetric pairs: column p(j, l) = j + l(l+1)/2 (j ≤ l) holds column j + K·l of
     /// T(V, V, V) (resp. T(I, V, V)) times 2 if j < l, so that t(I, y, y) = packed·[y_j y_l]_p.
     Eigen::MatrixXd m_corePacked;    ///< K × K(K+1)/2

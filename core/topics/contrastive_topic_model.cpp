@@ -5,17 +5,17 @@
 #include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/common/timer.h"
-#include "core/tensor/randomized_eigen.h"
 #include "core/tensor/linalg.h"
+#include "core/tensor/randomized_eigen.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
-#include <string>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace cx {
 
@@ -38,7 +38,6 @@ Eigen::MatrixXd rowBlockedProduct(const Eigen::MatrixXd& a, const Eigen::MatrixX
 }
 
 constexpr double kRankTolerance = 1e-10;
-
 
 /// Alg. 2's options for Alg. 1 at contrast γ. The contrastive weights satisfy
 /// ω_t = w_t^f − γ·w_t^b ∈ [−γ, 1], so |λ| = |ω|^{-1/2} ≥ 1/√max(1, γ); trials more than a
@@ -74,10 +73,10 @@ void validateOptions(const TopicModelOptions& options) {
 void checkRank(const Eigen::VectorXd& eigenvalues, int k, double gamma) {
     const int rank = numericalRank(eigenvalues, kRankTolerance);
     if (rank < k) {
-        throw InputError("parameter K: K = " + std::to_string(k) +
-                         " exceeds the rank (" + std::to_string(rank) +
-                         ") of the contrastive second moment M2f - gamma*M2b at gamma = " +
-                         formatNumber(gamma) + "; choose K <= " + std::to_string(rank));
+        throw InputError(
+            "parameter K: K = " + std::to_string(k) + " exceeds the rank (" + std::to_string(rank) +
+            ") of the contrastive second moment M2f - gamma*M2b at gamma = " + formatNumber(gamma) +
+            "; choose K <= " + std::to_string(rank));
     }
 }
 
@@ -91,8 +90,8 @@ KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::Matr
     const Eigen::Index n = m2.rows();
     if (m2.cols() != n || k < 1 || k > n) {
         throw std::invalid_argument("selectKeptDirections: need a square matrix and 1 <= k <= n "
-                                    "(n = " + std::to_string(n) + ", k = " + std::to_string(k) +
-                                    ")");
+                                    "(n = " +
+                                    std::to_string(n) + ", k = " + std::to_string(k) + ")");
     }
     const bool haveNoise = noise.rows() == n && noise.cols() == n;
     const Eigen::MatrixXd sym = 0.5 * (m2 + m2.transpose());
@@ -116,7 +115,9 @@ KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::Matr
     const bool positivesFirst = orderRule == KeptOrder::PositiveFirst;
     // Rank used for the order: positives first keeps classes 0 < 1 < 2; by magnitude is one
     // class. Within a rank: decreasing |λ| (stable: ties keep ascending λ).
-    auto rankOf = [&](Eigen::Index i) { return positivesFirst ? klass[static_cast<size_t>(i)] : 0; };
+    auto rankOf = [&](Eigen::Index i) {
+        return positivesFirst ? klass[static_cast<size_t>(i)] : 0;
+    };
     std::vector<Eigen::Index> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
@@ -309,12 +310,9 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(const ContrastiveTopicEngine& sou
                                                std::vector<std::int64_t> fg,
                                                std::vector<std::int64_t> bg,
                                                const CancelToken& cancel)
-    : m_counts(source.m_counts),
-      m_foreground(*m_counts, std::move(fg)),
-      m_background(*m_counts, std::move(bg)),
-      m_maxComponents(source.m_maxComponents),
-      m_rankPerSide(source.m_rankPerSide),
-      m_basis(source.m_basis) {
+    : m_counts(source.m_counts), m_foreground(*m_counts, std::move(fg)),
+      m_background(*m_counts, std::move(bg)), m_maxComponents(source.m_maxComponents),
+      m_rankPerSide(source.m_rankPerSide), m_basis(source.m_basis) {
     Stopwatch watch;
     DocumentMoments::Projected f = m_foreground.project(m_basis, cancel);
     DocumentMoments::Projected b = m_background.project(m_basis, cancel);
@@ -365,7 +363,8 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     const Eigen::MatrixXd noise =
         m_noiseAvailable ? Eigen::MatrixXd(m_noiseF - gamma * m_noiseB) : Eigen::MatrixXd();
     const PowerMethodOptions power = powerOptions(options, gamma);
-    const bool haveNeighbour = neighbour != nullptr && neighbour->projectedComponents.rows() == rank() &&
+    const bool haveNeighbour = neighbour != nullptr &&
+                               neighbour->projectedComponents.rows() == rank() &&
                                neighbour->projectedComponents.cols() > 0;
     // One kept set: the run continued from the neighbour and the fresh run; the continued one
     // stays unless the fresh one's whitened residual is smaller by more than kResidualTie.
@@ -408,7 +407,8 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     auto positiveComponents = [](const PowerMethodResult& d) {
         int count = 0;
         for (Eigen::Index t = 0; t < d.lambdas.size(); ++t) {
-            const bool degenerate = static_cast<size_t>(t) < d.degenerate.size() && d.degenerate[static_cast<size_t>(t)];
+            const bool degenerate = static_cast<size_t>(t) < d.degenerate.size() &&
+                                    d.degenerate[static_cast<size_t>(t)];
             count += (!degenerate && d.lambdas[t] > 0) ? 1 : 0;
         }
         return count;
@@ -427,18 +427,19 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     const double residual = pick.residual;
     const bool warm = pick.warm;
     const KeptDirections& kept = pick.kept;
-    TopicModelResult result = makeTopicModelResult(gamma, decomposition,
-                                                   rowBlockedProduct(m_basis, decomposition.components),
-                                                   decomposition.components);
+    TopicModelResult result = makeTopicModelResult(
+        gamma, decomposition, rowBlockedProduct(m_basis, decomposition.components),
+        decomposition.components);
     result.residual = residual;
     result.warmStarted = warm;
     result.significantDirections = kept.significant;
     result.significantPositive = kept.significantPositive;
     if (m_noiseAvailable) {
-        result.noiseLevel = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
-                                .eigenvalues()
-                                .cwiseAbs()
-                                .maxCoeff();
+        result.noiseLevel =
+            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
+                .eigenvalues()
+                .cwiseAbs()
+                .maxCoeff();
         result.effectiveRank = std::min(options.numComponents, kept.significant);
     } else {
         result.noiseLevel = std::numeric_limits<double>::quiet_NaN();

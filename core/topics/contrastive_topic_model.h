@@ -3,10 +3,10 @@
 #include "core/common/cancel.h"
 #include "core/common/status.h"
 #include "core/io/corpus.h"
-#include "core/topics/document_moments.h"
 #include "core/tensor/jennrich.h"
 #include "core/tensor/symmetric_tensor.h"
 #include "core/tensor/tensor_power_method.h"
+#include "core/topics/document_moments.h"
 
 #include <Eigen/Dense>
 
@@ -18,9 +18,9 @@ namespace cx {
 
 /// Options of the Contrastive Topic Model estimator (paper 001, Alg. 1 + Alg. 2).
 struct TopicModelOptions {
-    int numComponents = 10;   ///< K
-    int iterations = 100;     ///< N, maximum power iterations per trial (stops early on convergence)
-    int restarts = 5;         ///< trials per component (median-|λ̂| kept)
+    int numComponents = 10; ///< K
+    int iterations = 100;   ///< N, maximum power iterations per trial (stops early on convergence)
+    int restarts = 5;       ///< trials per component (median-|λ̂| kept)
     std::uint64_t seed = 1;
     double tolerance = 1e-10;
     /// Power: Alg. 2 (restarts, median trial, deflation, warm starts along a γ path).
@@ -39,17 +39,17 @@ struct TopicModelOptions {
 /// `clippedMass` records the ℓ1 fraction removed so that a badly recovered component is visible.
 struct TopicModelResult {
     double gamma = 0;
-    Eigen::MatrixXd topics;          ///< D × K, columns are word distributions
-    Eigen::VectorXd lambdas;         ///< λ̂_t
-    Eigen::VectorXd weights;         ///< 1/λ̂² for λ̂ > 0, else 0 (Alg. 1's ω for the topic)
-    Eigen::VectorXd signedWeights;   ///< sign(λ̂)/λ̂²: the contrastive ω_t estimate
-    Eigen::VectorXd clippedMass;     ///< ℓ1 fraction of â clipped away, per component
+    Eigen::MatrixXd topics;        ///< D × K, columns are word distributions
+    Eigen::VectorXd lambdas;       ///< λ̂_t
+    Eigen::VectorXd weights;       ///< 1/λ̂² for λ̂ > 0, else 0 (Alg. 1's ω for the topic)
+    Eigen::VectorXd signedWeights; ///< sign(λ̂)/λ̂²: the contrastive ω_t estimate
+    Eigen::VectorXd clippedMass;   ///< ℓ1 fraction of â clipped away, per component
     std::vector<bool> foregroundSpecific; ///< λ̂ > 0
-    std::vector<int> iterations;     ///< power iterations used, per component
+    std::vector<int> iterations;          ///< power iterations used, per component
     /// Per component: its power iteration met the tolerance. Any false makes the status
     /// NotConverged (the iterate at the limit is kept, by the median rule like any other).
     std::vector<bool> converged;
-    Eigen::VectorXd m2Eigenvalues;   ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
+    Eigen::VectorXd m2Eigenvalues; ///< the K eigenvalues of M2f − γ·M2b kept for its pseudo-inverse
     /// Components in the engine's projected coordinates (r × K, result order): the warm start of
     /// a neighbouring γ on a path (empty for the direct method).
     Eigen::MatrixXd projectedComponents;
@@ -76,7 +76,7 @@ struct TopicModelResult {
     /// NumericalIssue. Typically K exceeds what the data support at this γ.
     int numRejected = 0;
     Status status = Status::NotComputed;
-    double solveMs = 0;              ///< decomposition + mapping back
+    double solveMs = 0; ///< decomposition + mapping back
 
     int numComponents() const { return static_cast<int>(lambdas.size()); }
     int numForegroundSpecific() const;
@@ -217,9 +217,10 @@ TopicModelResult solveContrastiveTopicsDirect(const DocumentMoments& foreground,
 /// TopicModelResult (orientation, clipping, renormalisation, weights).
 /// `projectedComponents` (optional, same columns as the decomposition) is kept in result order
 /// as TopicModelResult::projectedComponents.
-TopicModelResult makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
-                                      const Eigen::MatrixXd& wordSpaceComponents,
-                                      const Eigen::MatrixXd& projectedComponents = Eigen::MatrixXd());
+TopicModelResult
+makeTopicModelResult(double gamma, const PowerMethodResult& decomposition,
+                     const Eigen::MatrixXd& wordSpaceComponents,
+                     const Eigen::MatrixXd& projectedComponents = Eigen::MatrixXd());
 
 /// Validates γ (finite, ≥ 0). \throws InputError("parameter gamma: ...").
 void validateGamma(double gamma);

@@ -59,7 +59,8 @@ DocumentMoments::DocumentMoments(const CountMatrix& counts, std::vector<std::int
     }
 }
 
-Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelToken& cancel) const {
+Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x,
+                                         const CancelToken& cancel) const {
     if (x.rows() != dimension()) {
         throw std::invalid_argument("DocumentMoments::m2Times: X has " + std::to_string(x.rows()) +
                                     " rows, vocabulary has " + std::to_string(dimension()));
@@ -68,39 +69,40 @@ Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x, const CancelT
     const CountMatrix& c = *m_counts;
     const RowMatrix xr = x;
     std::vector<RowMatrix> partial(static_cast<size_t>(reductionSlots(numDocuments())));
-    forEachSlot(numDocuments(), static_cast<int>(partial.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
-        RowMatrix& acc = partial[static_cast<size_t>(slot)];
-        acc = RowMatrix::Zero(x.rows(), m);
-        std::vector<double> projection(static_cast<size_t>(m));
-        double* y = projection.data();
-        const double* xData = xr.data();
-        double* accData = acc.data();
-        for (std::int64_t n = begin; n < end; ++n) {
-            if (((n - begin) & 1023) == 0) {
-                throwIfCancelled(cancel);
-            }
-            const std::int64_t row = m_documents[static_cast<size_t>(n)];
-            const double w = m_w2[static_cast<size_t>(n)];
-            std::fill(y, y + m, 0.0);
-            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                const double ci = c.counts[p];
-                const double* xi = xData + static_cast<std::int64_t>(c.colIdx[p]) * m;
-                for (Eigen::Index a = 0; a < m; ++a) {
-                    y[a] += ci * xi[a];
-                }
-            }
-            // Row i of (c cᵀ − diag c) X is c_i (cᵀX) − c_i X_i.
-            for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                const double f = w * c.counts[p];
-                const std::int64_t offset = static_cast<std::int64_t>(c.colIdx[p]) * m;
-                const double* xi = xData + offset;
-                double* out = accData + offset;
-                for (Eigen::Index a = 0; a < m; ++a) {
-                    out[a] += f * (y[a] - xi[a]);
-                }
-            }
-        }
-    });
+    forEachSlot(numDocuments(), static_cast<int>(partial.size()),
+                [&](int slot, std::int64_t begin, std::int64_t end) {
+                    RowMatrix& acc = partial[static_cast<size_t>(slot)];
+                    acc = RowMatrix::Zero(x.rows(), m);
+                    std::vector<double> projection(static_cast<size_t>(m));
+                    double* y = projection.data();
+                    const double* xData = xr.data();
+                    double* accData = acc.data();
+                    for (std::int64_t n = begin; n < end; ++n) {
+                        if (((n - begin) & 1023) == 0) {
+                            throwIfCancelled(cancel);
+                        }
+                        const std::int64_t row = m_documents[static_cast<size_t>(n)];
+                        const double w = m_w2[static_cast<size_t>(n)];
+                        std::fill(y, y + m, 0.0);
+                        for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                            const double ci = c.counts[p];
+                            const double* xi = xData + static_cast<std::int64_t>(c.colIdx[p]) * m;
+                            for (Eigen::Index a = 0; a < m; ++a) {
+                                y[a] += ci * xi[a];
+                            }
+                        }
+                        // Row i of (c cᵀ − diag c) X is c_i (cᵀX) − c_i X_i.
+                        for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                            const double f = w * c.counts[p];
+                            const std::int64_t offset = static_cast<std::int64_t>(c.colIdx[p]) * m;
+                            const double* xi = xData + offset;
+                            double* out = accData + offset;
+                            for (Eigen::Index a = 0; a < m; ++a) {
+                                out[a] += f * (y[a] - xi[a]);
+                            }
+                        }
+                    }
+                });
     RowMatrix out = RowMatrix::Zero(x.rows(), m);
     for (const auto& acc : partial) {
         out += acc;
@@ -171,24 +173,28 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
     return out;
 }
 
-Eigen::VectorXd DocumentMoments::m3Contract(const Eigen::VectorXd& v, const CancelToken& cancel) const {
+Eigen::VectorXd DocumentMoments::m3Contract(const Eigen::VectorXd& v,
+                                            const CancelToken& cancel) const {
     if (v.size() != dimension()) {
-        throw std::invalid_argument("DocumentMoments::m3Contract: v has " + std::to_string(v.size()) +
-                                    " entries, vocabulary has " + std::to_string(dimension()));
+        throw std::invalid_argument("DocumentMoments::m3Contract: v has " +
+                                    std::to_string(v.size()) + " entries, vocabulary has " +
+                                    std::to_string(dimension()));
     }
     const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
     std::vector<Eigen::VectorXd> partial(static_cast<size_t>(reductionSlots(numDocuments())));
-    forEachSlot(numDocuments(), static_cast<int>(partial.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
-        Eigen::VectorXd& acc = partial[static_cast<size_t>(slot)];
-        acc = Eigen::VectorXd::Zero(v.size());
-        std::vector<double> scratch(static_cast<size_t>(m_maxNonZeros));
-        constexpr std::int64_t kChunk = 4096; // documents between cancellation checks
-        for (std::int64_t chunk = begin; chunk < end; chunk += kChunk) {
-            throwIfCancelled(cancel);
-            moment_kernels::m3Contract(csr, m_w3.data(), chunk, std::min(end, chunk + kChunk),
-                                       v.data(), acc.data(), scratch.data());
-        }
-    });
+    forEachSlot(numDocuments(), static_cast<int>(partial.size()),
+                [&](int slot, std::int64_t begin, std::int64_t end) {
+                    Eigen::VectorXd& acc = partial[static_cast<size_t>(slot)];
+                    acc = Eigen::VectorXd::Zero(v.size());
+                    std::vector<double> scratch(static_cast<size_t>(m_maxNonZeros));
+                    constexpr std::int64_t kChunk = 4096; // documents between cancellation checks
+                    for (std::int64_t chunk = begin; chunk < end; chunk += kChunk) {
+                        throwIfCancelled(cancel);
+                        moment_kernels::m3Contract(csr, m_w3.data(), chunk,
+                                                   std::min(end, chunk + kChunk), v.data(),
+                                                   acc.data(), scratch.data());
+                    }
+                });
     Eigen::VectorXd out = Eigen::VectorXd::Zero(v.size());
     for (const auto& acc : partial) {
         out += acc;
@@ -241,7 +247,7 @@ SymmetricTensor3 DocumentMoments::denseM3() const {
 }
 
 DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis,
-                                                     const CancelToken& cancel) const {
+                                                    const CancelToken& cancel) const {
     const Eigen::Index d = dimension();
     const Eigen::Index r = basis.cols();
     if (basis.rows() != d || r < 1) {
@@ -269,91 +275,93 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     auto pairsFrom = [r](Eigen::Index a0) { return (r - a0) * (r - a0 + 1) / 2; };
 
     struct SlotSums {
-        Eigen::MatrixXd cubic;  // Σ w3 y (y⊗y)_packed : r × pairs, entries (a, (b, c)) with a ≤ b
-        Eigen::MatrixXd square; // Σ w2 y yᵀ           : r × r
-        RowMatrix g;            // g_i = Σ w3 c_i y    : D × r
-        Eigen::VectorXd s2;     // Σ w2 c_i            : D
-        Eigen::VectorXd s3;     // Σ w3 c_i            : D
+        Eigen::MatrixXd cubic; // Σ w3 y (y⊗y)_packed : r × pairs, entries (a, (b, c)) with a ≤ b
+        Eigen::MatrixXd square;    // Σ w2 y yᵀ           : r × r
+        RowMatrix g;               // g_i = Σ w3 c_i y    : D × r
+        Eigen::VectorXd s2;        // Σ w2 c_i            : D
+        Eigen::VectorXd s3;        // Σ w3 c_i            : D
         Eigen::MatrixXd squareOdd; // the M2 sums over odd-numbered documents only (split-half
         Eigen::VectorXd s2Odd;     // noise estimate)
     };
     std::vector<SlotSums> slots(static_cast<size_t>(reductionSlots(numDocuments())));
-    forEachSlot(numDocuments(), static_cast<int>(slots.size()), [&](int slot, std::int64_t begin, std::int64_t end) {
-        SlotSums& s = slots[static_cast<size_t>(slot)];
-        s.cubic = Eigen::MatrixXd::Zero(r, pairs);
-        s.square = Eigen::MatrixXd::Zero(r, r);
-        s.g = RowMatrix::Zero(d, r);
-        s.s2 = Eigen::VectorXd::Zero(d);
-        s.s3 = Eigen::VectorXd::Zero(d);
-        s.squareOdd = Eigen::MatrixXd::Zero(r, r);
-        s.s2Odd = Eigen::VectorXd::Zero(d);
-        // Row-major blocks: one document's projection is a contiguous row.
-        RowMatrix y(kBlockDocuments, r);
-        RowMatrix yw3(kBlockDocuments, r);
-        RowMatrix yw2(kBlockDocuments, r);
-        RowMatrix yw2Odd(kBlockDocuments, r); // rows of even-numbered documents are zero
-        RowMatrix z(kBlockDocuments, pairs);
-        const double* basisData = basisRows.data();
-        for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
-            throwIfCancelled(cancel);
-            const std::int64_t blockEnd = std::min(end, blockStart + kBlockDocuments);
-            const Eigen::Index rows = static_cast<Eigen::Index>(blockEnd - blockStart);
-            for (Eigen::Index local = 0; local < rows; ++local) {
-                const size_t n = static_cast<size_t>(blockStart + local);
-                const std::int64_t row = m_documents[n];
-                double* yn = y.data() + local * r;
-                std::fill(yn, yn + r, 0.0);
-                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                    const double ci = c.counts[p];
-                    const double* ui = basisData + static_cast<std::int64_t>(c.colIdx[p]) * r;
+    forEachSlot(
+        numDocuments(), static_cast<int>(slots.size()),
+        [&](int slot, std::int64_t begin, std::int64_t end) {
+            SlotSums& s = slots[static_cast<size_t>(slot)];
+            s.cubic = Eigen::MatrixXd::Zero(r, pairs);
+            s.square = Eigen::MatrixXd::Zero(r, r);
+            s.g = RowMatrix::Zero(d, r);
+            s.s2 = Eigen::VectorXd::Zero(d);
+            s.s3 = Eigen::VectorXd::Zero(d);
+            s.squareOdd = Eigen::MatrixXd::Zero(r, r);
+            s.s2Odd = Eigen::VectorXd::Zero(d);
+            // Row-major blocks: one document's projection is a contiguous row.
+            RowMatrix y(kBlockDocuments, r);
+            RowMatrix yw3(kBlockDocuments, r);
+            RowMatrix yw2(kBlockDocuments, r);
+            RowMatrix yw2Odd(kBlockDocuments, r); // rows of even-numbered documents are zero
+            RowMatrix z(kBlockDocuments, pairs);
+            const double* basisData = basisRows.data();
+            for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
+                throwIfCancelled(cancel);
+                const std::int64_t blockEnd = std::min(end, blockStart + kBlockDocuments);
+                const Eigen::Index rows = static_cast<Eigen::Index>(blockEnd - blockStart);
+                for (Eigen::Index local = 0; local < rows; ++local) {
+                    const size_t n = static_cast<size_t>(blockStart + local);
+                    const std::int64_t row = m_documents[n];
+                    double* yn = y.data() + local * r;
+                    std::fill(yn, yn + r, 0.0);
+                    for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                        const double ci = c.counts[p];
+                        const double* ui = basisData + static_cast<std::int64_t>(c.colIdx[p]) * r;
+                        for (Eigen::Index a = 0; a < r; ++a) {
+                            yn[a] += ci * ui[a];
+                        }
+                    }
+                    const double w2 = m_w2[n];
+                    const double w3 = m_w3[n];
+                    double* y3 = yw3.data() + local * r;
+                    double* y2 = yw2.data() + local * r;
+                    const bool odd = (n & 1) != 0;
+                    double* y2Odd = yw2Odd.data() + local * r;
                     for (Eigen::Index a = 0; a < r; ++a) {
-                        yn[a] += ci * ui[a];
+                        y3[a] = w3 * yn[a];
+                        y2[a] = w2 * yn[a];
+                        y2Odd[a] = odd ? y2[a] : 0.0;
+                    }
+                    for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
+                        const double ci = c.counts[p];
+                        const std::int32_t word = c.colIdx[p];
+                        double* gi = s.g.data() + static_cast<std::int64_t>(word) * r;
+                        for (Eigen::Index a = 0; a < r; ++a) {
+                            gi[a] += ci * y3[a];
+                        }
+                        s.s2[word] += w2 * ci;
+                        s.s3[word] += w3 * ci;
+                        if (odd) {
+                            s.s2Odd[word] += w2 * ci;
+                        }
+                    }
+                    double* zn = z.data() + local * pairs;
+                    Eigen::Index p = 0;
+                    for (Eigen::Index b = r - 1; b >= 0; --b) {
+                        const double yb = yn[b];
+                        for (Eigen::Index cc = b; cc < r; ++cc) {
+                            zn[p++] = yb * yn[cc];
+                        }
                     }
                 }
-                const double w2 = m_w2[n];
-                const double w3 = m_w3[n];
-                double* y3 = yw3.data() + local * r;
-                double* y2 = yw2.data() + local * r;
-                const bool odd = (n & 1) != 0;
-                double* y2Odd = yw2Odd.data() + local * r;
-                for (Eigen::Index a = 0; a < r; ++a) {
-                    y3[a] = w3 * yn[a];
-                    y2[a] = w2 * yn[a];
-                    y2Odd[a] = odd ? y2[a] : 0.0;
+                for (Eigen::Index a0 = 0; a0 < r; a0 += kCubicRows) {
+                    const Eigen::Index height = std::min(kCubicRows, r - a0);
+                    const Eigen::Index width = pairsFrom(a0);
+                    s.cubic.block(a0, 0, height, width).noalias() +=
+                        yw3.topRows(rows).middleCols(a0, height).transpose() *
+                        z.topRows(rows).leftCols(width);
                 }
-                for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                    const double ci = c.counts[p];
-                    const std::int32_t word = c.colIdx[p];
-                    double* gi = s.g.data() + static_cast<std::int64_t>(word) * r;
-                    for (Eigen::Index a = 0; a < r; ++a) {
-                        gi[a] += ci * y3[a];
-                    }
-                    s.s2[word] += w2 * ci;
-                    s.s3[word] += w3 * ci;
-                    if (odd) {
-                        s.s2Odd[word] += w2 * ci;
-                    }
-                }
-                double* zn = z.data() + local * pairs;
-                Eigen::Index p = 0;
-                for (Eigen::Index b = r - 1; b >= 0; --b) {
-                    const double yb = yn[b];
-                    for (Eigen::Index cc = b; cc < r; ++cc) {
-                        zn[p++] = yb * yn[cc];
-                    }
-                }
+                s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
+                s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);
             }
-            for (Eigen::Index a0 = 0; a0 < r; a0 += kCubicRows) {
-                const Eigen::Index height = std::min(kCubicRows, r - a0);
-                const Eigen::Index width = pairsFrom(a0);
-                s.cubic.block(a0, 0, height, width).noalias() +=
-                    yw3.topRows(rows).middleCols(a0, height).transpose() *
-                    z.topRows(rows).leftCols(width);
-            }
-            s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
-            s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);
-        }
-    });
+        });
     SlotSums total = std::move(slots[0]);
     for (size_t slot = 1; slot < slots.size(); ++slot) {
         total.cubic += slots[slot].cubic;
@@ -379,9 +387,10 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
         const Eigen::MatrixXd odd =
             (total.squareOdd - basis.transpose() * total.s2Odd.asDiagonal() * basis) /
             static_cast<double>(numOdd);
-        const Eigen::MatrixXd even = (total.square - total.squareOdd -
-                                      basis.transpose() * (total.s2 - total.s2Odd).asDiagonal() * basis) /
-                                     static_cast<double>(numEven);
+        const Eigen::MatrixXd even =
+            (total.square - total.squareOdd -
+             basis.transpose() * (total.s2 - total.s2Odd).asDiagonal() * basis) /
+            static_cast<double>(numEven);
         out.m2Noise = 0.25 * ((even - odd) + (even - odd).transpose());
     }
 
@@ -394,28 +403,28 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     std::vector<Eigen::MatrixXd> bParts(static_cast<size_t>(reductionSlots(wordBlocks * 2048)));
     forEachSlot(wordBlocks, static_cast<int>(bParts.size()),
                 [&](int slot, std::int64_t begin, std::int64_t end) {
-        Eigen::MatrixXd& acc = bParts[static_cast<size_t>(slot)];
-        acc = Eigen::MatrixXd::Zero(pairs, r);
-        RowMatrix w;
-        for (std::int64_t block = begin; block < end; ++block) {
-            throwIfCancelled(cancel);
-            const Eigen::Index first = static_cast<Eigen::Index>(block) * kBlockWords;
-            const Eigen::Index rows = std::min(kBlockWords, d - first);
-            w.resize(rows, pairs);
-            for (Eigen::Index i = 0; i < rows; ++i) {
-                const double* ui = basisRows.data() + (first + i) * r;
-                double* wi = w.data() + i * pairs;
-                Eigen::Index p = 0;
-                for (Eigen::Index cc = 0; cc < r; ++cc) {
-                    const double ucc = ui[cc];
-                    for (Eigen::Index b = 0; b <= cc; ++b) {
-                        wi[p++] = ui[b] * ucc;
+                    Eigen::MatrixXd& acc = bParts[static_cast<size_t>(slot)];
+                    acc = Eigen::MatrixXd::Zero(pairs, r);
+                    RowMatrix w;
+                    for (std::int64_t block = begin; block < end; ++block) {
+                        throwIfCancelled(cancel);
+                        const Eigen::Index first = static_cast<Eigen::Index>(block) * kBlockWords;
+                        const Eigen::Index rows = std::min(kBlockWords, d - first);
+                        w.resize(rows, pairs);
+                        for (Eigen::Index i = 0; i < rows; ++i) {
+                            const double* ui = basisRows.data() + (first + i) * r;
+                            double* wi = w.data() + i * pairs;
+                            Eigen::Index p = 0;
+                            for (Eigen::Index cc = 0; cc < r; ++cc) {
+                                const double ucc = ui[cc];
+                                for (Eigen::Index b = 0; b <= cc; ++b) {
+                                    wi[p++] = ui[b] * ucc;
+                                }
+                            }
+                        }
+                        acc.noalias() += w.transpose() * gTilde.middleRows(first, rows);
                     }
-                }
-            }
-            acc.noalias() += w.transpose() * gTilde.middleRows(first, rows);
-        }
-    });
+                });
     Eigen::MatrixXd bPacked = Eigen::MatrixXd::Zero(pairs, r);
     for (const auto& part : bParts) {
         bPacked += part;

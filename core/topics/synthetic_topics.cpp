@@ -57,18 +57,18 @@ double SyntheticTopicCorpus::gammaBound() const {
     return bound;
 }
 
-SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
-                                           const std::function<void(const SyntheticDocument&)>& consumer) {
+SyntheticTopicCorpus
+streamSyntheticTopics(const SyntheticTopicSpec& spec,
+                      const std::function<void(const SyntheticDocument&)>& consumer) {
     const int k = spec.numA + spec.numB + spec.numC;
     if (spec.vocabularySize < 2 || k < 1 || spec.numA < 0 || spec.numB < 0 || spec.numC < 0 ||
         spec.lengthSpread < 0 || spec.documentLength - spec.lengthSpread < 3 ||
-        spec.foregroundDocuments < 1 || spec.backgroundDocuments < 1 ||
-        spec.numA + spec.numB < 1 || spec.numB + spec.numC < 1) {
-        throw std::invalid_argument("generateSyntheticTopics: inconsistent spec (vocabulary " +
-                                    std::to_string(spec.vocabularySize) + ", topics " +
-                                    std::to_string(k) + ", length " +
-                                    std::to_string(spec.documentLength) + " +- " +
-                                    std::to_string(spec.lengthSpread) + ")");
+        spec.foregroundDocuments < 1 || spec.backgroundDocuments < 1 || spec.numA + spec.numB < 1 ||
+        spec.numB + spec.numC < 1) {
+        throw std::invalid_argument(
+            "generateSyntheticTopics: inconsistent spec (vocabulary " +
+            std::to_string(spec.vocabularySize) + ", topics " + std::to_string(k) + ", length " +
+            std::to_string(spec.documentLength) + " +- " + std::to_string(spec.lengthSpread) + ")");
     }
     Rng rng(spec.seed);
     SyntheticTopicCorpus out;
@@ -78,7 +78,8 @@ SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
         out.topics.col(t) = rng.dirichlet(d, spec.topicConcentration);
         out.topicSet.push_back(t < spec.numA ? 'A' : (t < spec.numA + spec.numB ? 'B' : 'C'));
     }
-    auto weightsFor = [&](const std::vector<double>& given, int first, int count, const char* side) {
+    auto weightsFor = [&](const std::vector<double>& given, int first, int count,
+                          const char* side) {
         Eigen::VectorXd w = Eigen::VectorXd::Zero(k);
         if (given.empty()) {
             w.segment(first, count).setConstant(1.0 / count);
@@ -100,7 +101,8 @@ SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
         }
         return w;
     };
-    out.foregroundWeights = weightsFor(spec.foregroundWeights, 0, spec.numA + spec.numB, "foreground");
+    out.foregroundWeights =
+        weightsFor(spec.foregroundWeights, 0, spec.numA + spec.numB, "foreground");
     out.backgroundWeights =
         weightsFor(spec.backgroundWeights, spec.numA, spec.numB + spec.numC, "background");
     out.corpus.vocabulary.resize(static_cast<size_t>(d));
@@ -125,8 +127,9 @@ SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
         const bool isForeground = n < spec.foregroundDocuments;
         const int topic = (isForeground ? foregroundTopics : backgroundTopics)
                               .sample(rng.uniform(), rng.uniform());
-        const int length = spec.documentLength - spec.lengthSpread +
-                           static_cast<int>(rng.below(static_cast<std::uint64_t>(2 * spec.lengthSpread + 1)));
+        const int length =
+            spec.documentLength - spec.lengthSpread +
+            static_cast<int>(rng.below(static_cast<std::uint64_t>(2 * spec.lengthSpread + 1)));
         words.resize(static_cast<size_t>(length));
         for (int& w : words) {
             w = wordTables[static_cast<size_t>(topic)].sample(rng.uniform(), rng.uniform());
@@ -156,15 +159,16 @@ SyntheticTopicCorpus generateSyntheticTopics(const SyntheticTopicSpec& spec) {
     counts.rowPtr.assign(1, 0);
     LabelField group{"group", {"background", "foreground"}, {0}, {}, {0, 0}};
     LabelField set{"set", {"a", "b", "c"}, {0}, {}, {0, 0, 0}};
-    LabelField topicField{"topic", {}, {0}, {}, std::vector<std::int64_t>(static_cast<size_t>(std::max(k, 0)), 0)};
+    LabelField topicField{
+        "topic", {}, {0}, {}, std::vector<std::int64_t>(static_cast<size_t>(std::max(k, 0)), 0)};
     for (int t = 0; t < k; ++t) {
         topicField.values.push_back("t" + std::to_string(t));
     }
     std::sort(topicField.values.begin(), topicField.values.end());
     std::vector<int> topicValueId(static_cast<size_t>(std::max(k, 0)));
     for (int t = 0; t < k; ++t) {
-        const auto it = std::find(topicField.values.begin(), topicField.values.end(),
-                                  "t" + std::to_string(t));
+        const auto it =
+            std::find(topicField.values.begin(), topicField.values.end(), "t" + std::to_string(t));
         topicValueId[static_cast<size_t>(t)] = static_cast<int>(it - topicField.values.begin());
     }
     std::vector<std::string> documentIds;
@@ -202,7 +206,8 @@ SyntheticTopicCorpus generateSyntheticTopics(const SyntheticTopicSpec& spec) {
 }
 
 SyntheticTopicCorpus writeSyntheticTopicsUci(const SyntheticTopicSpec& spec,
-                                             const std::string& directory, const std::string& name) {
+                                             const std::string& directory,
+                                             const std::string& name) {
     const std::string docwordPath = directory + "/docword." + name + ".txt";
     const std::string vocabPath = directory + "/vocab." + name + ".txt";
     const std::string labelsPath = directory + "/labels." + name + ".tsv";
@@ -223,7 +228,8 @@ SyntheticTopicCorpus writeSyntheticTopicsUci(const SyntheticTopicSpec& spec,
     }
     const std::int64_t total = spec.foregroundDocuments + spec.backgroundDocuments;
     // NNZ is known only at the end: reserve a fixed-width header line and rewrite it then.
-    std::fprintf(docword, "%lld\n%d\n%-20s\n", static_cast<long long>(total), spec.vocabularySize, "0");
+    std::fprintf(docword, "%lld\n%d\n%-20s\n", static_cast<long long>(total), spec.vocabularySize,
+                 "0");
     std::fprintf(labels, "group\tset\ttopic\n");
     std::int64_t nnz = 0;
     std::vector<char> buffer;
@@ -233,16 +239,17 @@ SyntheticTopicCorpus writeSyntheticTopicsUci(const SyntheticTopicSpec& spec,
             buffer.clear();
             char line[64];
             for (const auto& [word, count] : *doc.wordCounts) {
-                const int length = std::snprintf(line, sizeof line, "%lld %d %d\n",
-                                                 static_cast<long long>(doc.index + 1), word + 1, count);
+                const int length =
+                    std::snprintf(line, sizeof line, "%lld %d %d\n",
+                                  static_cast<long long>(doc.index + 1), word + 1, count);
                 buffer.insert(buffer.end(), line, line + length);
                 ++nnz;
             }
             std::fwrite(buffer.data(), 1, buffer.size(), docword);
             const char setName = static_cast<char>(
                 'a' + (doc.topic < spec.numA ? 0 : (doc.topic < spec.numA + spec.numB ? 1 : 2)));
-            std::fprintf(labels, "%s\t%c\tt%d\n", doc.foreground ? "foreground" : "background", setName,
-                         doc.topic);
+            std::fprintf(labels, "%s\t%c\tt%d\n", doc.foreground ? "foreground" : "background",
+                         setName, doc.topic);
         });
     } catch (...) {
         std::fclose(docword);
@@ -252,7 +259,8 @@ SyntheticTopicCorpus writeSyntheticTopicsUci(const SyntheticTopicSpec& spec,
     char header[32];
     std::snprintf(header, sizeof header, "%-20lld", static_cast<long long>(nnz));
     std::fseek(docword, 0, SEEK_SET);
-    std::fprintf(docword, "%lld\n%d\n%s", static_cast<long long>(total), spec.vocabularySize, header);
+    std::fprintf(docword, "%lld\n%d\n%s", static_cast<long long>(total), spec.vocabularySize,
+                 header);
     const bool docwordOk = std::fclose(docword) == 0;
     const bool labelsOk = std::fclose(labels) == 0;
     if (!docwordOk || !labelsOk) {

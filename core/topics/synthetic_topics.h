@@ -17,15 +17,16 @@ namespace cx {
 /// weights, then `length` words i.i.d. from that topic.
 struct SyntheticTopicSpec {
     int vocabularySize = 500;
-    int numA = 3;                   ///< foreground-only topics
-    int numB = 3;                   ///< shared topics
-    int numC = 3;                   ///< background-only topics
+    int numA = 3;                    ///< foreground-only topics
+    int numB = 3;                    ///< shared topics
+    int numC = 3;                    ///< background-only topics
     double topicConcentration = 0.1; ///< Dirichlet(β) prior of each topic's word distribution
     std::int64_t foregroundDocuments = 10000;
     std::int64_t backgroundDocuments = 10000;
-    int documentLength = 50;        ///< mean length
-    int lengthSpread = 10;          ///< length uniform in [mean − spread, mean + spread], ≥ 3
-    /// Weights over A ∪ B (foreground) and B ∪ C (background), in that topic order; empty = uniform.
+    int documentLength = 50; ///< mean length
+    int lengthSpread = 10;   ///< length uniform in [mean − spread, mean + spread], ≥ 3
+    /// Weights over A ∪ B (foreground) and B ∪ C (background), in that topic order; empty =
+    /// uniform.
     std::vector<double> foregroundWeights;
     std::vector<double> backgroundWeights;
     std::uint64_t seed = 1;
@@ -51,17 +52,19 @@ SyntheticTopicCorpus generateSyntheticTopics(const SyntheticTopicSpec& spec);
 
 /// One generated document, as handed to a streaming consumer.
 struct SyntheticDocument {
-    std::int64_t index = 0;  ///< 0-based, foreground documents first
+    std::int64_t index = 0; ///< 0-based, foreground documents first
     bool foreground = false;
-    int topic = 0;           ///< generating topic (column of the truth's `topics`)
-    const std::vector<std::pair<std::int32_t, std::int32_t>>* wordCounts = nullptr; ///< (word, count), word ascending
+    int topic = 0; ///< generating topic (column of the truth's `topics`)
+    const std::vector<std::pair<std::int32_t, std::int32_t>>* wordCounts =
+        nullptr; ///< (word, count), word ascending
 };
 
 /// Streams the same documents generateSyntheticTopics() would build (same seed, same numbers)
 /// to `consumer` without holding the corpus in memory; returns the ground truth (its `corpus`
 /// holds only the vocabulary).
-SyntheticTopicCorpus streamSyntheticTopics(const SyntheticTopicSpec& spec,
-                                           const std::function<void(const SyntheticDocument&)>& consumer);
+SyntheticTopicCorpus
+streamSyntheticTopics(const SyntheticTopicSpec& spec,
+                      const std::function<void(const SyntheticDocument&)>& consumer);
 
 /// Writes a synthetic corpus as UCI bag-of-words files in `directory`: docword.NAME.txt,
 /// vocab.NAME.txt and the label sidecar labels.NAME.tsv (fields group, set, topic), streaming,
@@ -77,8 +80,9 @@ public:
     /// Draws an index from two uniforms in [0, 1).
     int sample(double u1, double u2) const {
         const int column = std::min(static_cast<int>(u1 * static_cast<double>(m_size)), m_size - 1);
-        return u2 < m_probability[static_cast<size_t>(column)] ? column
-                                                                : m_alias[static_cast<size_t>(column)];
+        return u2 < m_probability[static_cast<size_t>(column)]
+                   ? column
+                   : m_alias[static_cast<size_t>(column)];
     }
 
 private:

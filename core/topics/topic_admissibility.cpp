@@ -54,8 +54,7 @@ Admissibility weightAdmissibility(double weight, double gamma, double bandLow, d
     return Admissibility::Admissible;
 }
 
-std::string admissibilityReason(Admissibility verdict, double weight, double gamma,
-                                bool ascii) {
+std::string admissibilityReason(Admissibility verdict, double weight, double gamma, bool ascii) {
     const std::string omega = ascii ? "weight " : "ω = ";
     switch (verdict) {
     case Admissibility::Admissible:
@@ -93,8 +92,8 @@ ComponentAdmissibility checkComponents(const TopicModelResult& result,
         const Admissibility verdict = weightAdmissibility(result.signedWeights[t], result.gamma,
                                                           bandLow[slot], bandHigh[slot]);
         out.verdicts.push_back(verdict);
-        const bool foreground = slot < result.foregroundSpecific.size() &&
-                                result.foregroundSpecific[slot];
+        const bool foreground =
+            slot < result.foregroundSpecific.size() && result.foregroundSpecific[slot];
         if (!isAdmissible(verdict)) {
             ++out.inadmissible;
             out.inadmissibleForeground += foreground ? 1 : 0;

@@ -68,7 +68,8 @@ PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPat
                 const int slot = match[t];
                 if (slot >= 0 && (other.lambdas[static_cast<Eigen::Index>(t)] > 0) ==
                                      (original.lambdas[slot] > 0)) {
-                    matched[static_cast<size_t>(slot)] = other.signedWeights[static_cast<Eigen::Index>(t)];
+                    matched[static_cast<size_t>(slot)] =
+                        other.signedWeights[static_cast<Eigen::Index>(t)];
                 }
             }
             for (size_t slot = 0; slot < matched.size(); ++slot) {
@@ -109,8 +110,8 @@ PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPat
         }
     }
     for (size_t id = 0; id < stabilitySum.size(); ++id) {
-        out.identityStability.push_back(stabilityCount[id] > 0 ? stabilitySum[id] / stabilityCount[id]
-                                                               : kNaN);
+        out.identityStability.push_back(
+            stabilityCount[id] > 0 ? stabilitySum[id] / stabilityCount[id] : kNaN);
     }
     return out;
 }
@@ -148,7 +149,8 @@ TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstra
     }
     const int at = path.nearest(std::isfinite(out.bestGamma) ? out.bestGamma : 0.0);
     if (at >= 0) {
-        out.suggestedK = std::min(maxK, path.solutions[static_cast<size_t>(at)].significantDirections);
+        out.suggestedK =
+            std::min(maxK, path.solutions[static_cast<size_t>(at)].significantDirections);
     }
     return out;
 }

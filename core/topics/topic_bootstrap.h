@@ -13,9 +13,9 @@ namespace cx {
 
 /// Options of the bootstrap over documents.
 struct BootstrapOptions {
-    int replicates = 20;     ///< B resamples
-    std::uint64_t seed = 1;  ///< replicate b draws from deriveSeed(seed, b)
-    double level = 0.95;     ///< central percentile interval of the bands
+    int replicates = 20;    ///< B resamples
+    std::uint64_t seed = 1; ///< replicate b draws from deriveSeed(seed, b)
+    double level = 0.95;    ///< central percentile interval of the bands
 };
 
 /// Bootstrap of a topic path over documents: each replicate draws the foreground and the
@@ -48,8 +48,8 @@ constexpr double kMinStability = 0.5;
 /// \throws Cancelled; std::invalid_argument for fewer than 2 replicates or a level outside (0, 1).
 PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
                             const std::vector<bool>& positive, const TopicModelOptions& options,
-                            const BootstrapOptions& bootstrap, const ScorerSmoothing& smoothing = {},
-                            const CancelToken& cancel = {},
+                            const BootstrapOptions& bootstrap,
+                            const ScorerSmoothing& smoothing = {}, const CancelToken& cancel = {},
                             const std::function<void(int, int)>& progress = {});
 
 /// Suggestions drawn from a sweep (and its bootstrap, if any).

@@ -29,8 +29,8 @@ double npmiCoherence(const CountMatrix& counts, const std::vector<std::int64_t>&
         }
     }
     // Document frequencies of the words and of their pairs (w × w, upper triangle).
-    Eigen::MatrixXd together = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(w),
-                                                     static_cast<Eigen::Index>(w));
+    Eigen::MatrixXd together =
+        Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(w), static_cast<Eigen::Index>(w));
     std::vector<int> present;
     for (const std::int64_t row : documents) {
         present.clear();

@@ -52,8 +52,8 @@ Eigen::VectorXd posteriorLogOdds(const Eigen::RowVectorXd& score, const Eigen::A
 
 Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
                                    const std::vector<std::int64_t>& documents,
-                                   const TopicModelResult& model,
-                                   const ScorerSmoothing& smoothing, Eigen::MatrixXd* logOdds) {
+                                   const TopicModelResult& model, const ScorerSmoothing& smoothing,
+                                   Eigen::MatrixXd* logOdds) {
     const Eigen::Index d = model.topics.rows();
     if (d != counts.numCols) {
         throw std::invalid_argument("documentPosteriors: model vocabulary " + std::to_string(d) +
@@ -98,9 +98,8 @@ Eigen::MatrixXd documentPosteriors(const CountMatrix& counts,
 }
 
 std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
-                                          const std::vector<std::int64_t>& documents,
-                                          int component, std::int64_t count,
-                                          const Eigen::MatrixXd* logOdds) {
+                                          const std::vector<std::int64_t>& documents, int component,
+                                          std::int64_t count, const Eigen::MatrixXd* logOdds) {
     if (component < 0 || component >= posteriors.rows()) {
         throw std::invalid_argument("rankDocuments: component " + std::to_string(component) +
                                     " outside 0.." + std::to_string(posteriors.rows() - 1));
@@ -131,8 +130,8 @@ std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
         }
         return a.document < b.document;
     };
-    const auto keep = static_cast<size_t>(std::clamp<std::int64_t>(
-        count, 0, static_cast<std::int64_t>(all.size())));
+    const auto keep = static_cast<size_t>(
+        std::clamp<std::int64_t>(count, 0, static_cast<std::int64_t>(all.size())));
     std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(),
                       better);
     all.resize(keep);
@@ -165,7 +164,9 @@ std::string lowerAscii(std::string_view text) {
     return out;
 }
 
-bool isContinuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool isContinuationByte(unsigned char c) {
+    return (c & 0xC0) == 0x80;
+}
 
 /// The excerpt's first `maxCharacters` code points, words in `marked` wrapped in [ ].
 std::string markedText(const std::string& text, const std::unordered_set<std::string>& marked,
@@ -291,15 +292,14 @@ std::string topicDocumentHeader(const Corpus& corpus) {
 }
 
 std::string topicDocumentRow(const Corpus& corpus, const std::string& topic, std::int64_t rank,
-                             const RankedDocument& ranked, bool foregroundSpecific,
-                             bool admissible, const std::vector<std::string>& marked) {
+                             const RankedDocument& ranked, bool foregroundSpecific, bool admissible,
+                             const std::vector<std::string>& marked) {
     const std::int64_t n = ranked.document;
     const auto row = static_cast<size_t>(n);
-    std::string out = tsvField(topic) + '\t' + std::to_string(rank) + '\t' + std::to_string(n) +
-                      '\t' +
-                      tsvField(row < corpus.documentIds.size() ? corpus.documentIds[row]
-                                                               : std::to_string(n)) +
-                      '\t' + formatNumber(ranked.score) + '\t' + formatNumber(ranked.logOdds);
+    std::string out =
+        tsvField(topic) + '\t' + std::to_string(rank) + '\t' + std::to_string(n) + '\t' +
+        tsvField(row < corpus.documentIds.size() ? corpus.documentIds[row] : std::to_string(n)) +
+        '\t' + formatNumber(ranked.score) + '\t' + formatNumber(ranked.logOdds);
     for (const LabelField& field : corpus.labels) {
         out += '\t' + tsvField(documentLabelValues(field, n));
     }

@@ -50,8 +50,8 @@ struct RankedDocument {
 /// index. `count` larger than the list gives the whole list; a negative count is 0.
 /// \throws std::invalid_argument for a bad component or shape.
 std::vector<RankedDocument> rankDocuments(const Eigen::MatrixXd& posteriors,
-                                          const std::vector<std::int64_t>& documents,
-                                          int component, std::int64_t count,
+                                          const std::vector<std::int64_t>& documents, int component,
+                                          std::int64_t count,
                                           const Eigen::MatrixXd* logOdds = nullptr);
 
 /// The values of label `field` for corpus row `document`, comma-separated ("" for none).
@@ -69,8 +69,8 @@ std::string topicDocumentHeader(const Corpus& corpus);
 /// One line of topic_docs.tsv (with its newline): `topic` names the component (c3, or the
 /// user's name), `rank` is 1-based, `marked` the topic's top words for the snippet.
 std::string topicDocumentRow(const Corpus& corpus, const std::string& topic, std::int64_t rank,
-                             const RankedDocument& ranked, bool foregroundSpecific,
-                             bool admissible, const std::vector<std::string>& marked);
+                             const RankedDocument& ranked, bool foregroundSpecific, bool admissible,
+                             const std::vector<std::string>& marked);
 
 /// Characters (Unicode code points) a snippet shows at most.
 constexpr size_t kSnippetCharacters = 160;

@@ -14,12 +14,10 @@
 
 namespace cx {
 
-SmoothedTopics smoothedLogTopics(const CountMatrix& counts,
-                                 const std::vector<std::int64_t>& documents,
-                                 const TopicModelResult& model,
-                                 const std::vector<Eigen::Index>& components,
-                                 const Eigen::VectorXd& componentWeights,
-                                 const ScorerSmoothing& smoothing) {
+SmoothedTopics
+smoothedLogTopics(const CountMatrix& counts, const std::vector<std::int64_t>& documents,
+                  const TopicModelResult& model, const std::vector<Eigen::Index>& components,
+                  const Eigen::VectorXd& componentWeights, const ScorerSmoothing& smoothing) {
     const double fixedAlpha = smoothing.alpha;
     if (!(fixedAlpha >= 0) || !std::isfinite(fixedAlpha)) {
         throw std::invalid_argument("smoothedLogTopics: smoothing must be >= 0 (got " +
@@ -118,7 +116,8 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
         Eigen::RowVectorXd score = logPrior.transpose();
         double length = 0;
         for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
-            score.noalias() += static_cast<double>(counts.counts[p]) * logTopic.row(counts.colIdx[p]);
+            score.noalias() +=
+                static_cast<double>(counts.counts[p]) * logTopic.row(counts.colIdx[p]);
             length += counts.counts[p];
         }
         const double top = score.maxCoeff();
@@ -167,7 +166,8 @@ double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) 
     double rankSum = 0;
     for (Eigen::Index i = 0; i < n;) {
         Eigen::Index j = i;
-        while (j < n && scores[order[static_cast<size_t>(j)]] == scores[order[static_cast<size_t>(i)]]) {
+        while (j < n &&
+               scores[order[static_cast<size_t>(j)]] == scores[order[static_cast<size_t>(i)]]) {
             ++j;
         }
         const double midRank = 0.5 * static_cast<double>(i + 1 + j);
@@ -178,7 +178,8 @@ double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive) 
         }
         i = j;
     }
-    const double u = rankSum - 0.5 * static_cast<double>(numPositive) * static_cast<double>(numPositive + 1);
+    const double u =
+        rankSum - 0.5 * static_cast<double>(numPositive) * static_cast<double>(numPositive + 1);
     return u / (static_cast<double>(numPositive) * static_cast<double>(numNegative));
 }
 
@@ -187,16 +188,16 @@ double specificityAuc(const ContrastiveTopicEngine& engine, const TopicModelResu
     if (model.numForegroundSpecific() == 0) {
         return std::numeric_limits<double>::quiet_NaN();
     }
-    return rocAuc(perTokenLogLikelihood(engine.counts(), engine.foreground().documents(), model,
-                                        smoothing),
-                  positive);
+    return rocAuc(
+        perTokenLogLikelihood(engine.counts(), engine.foreground().documents(), model, smoothing),
+        positive);
 }
 
 SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
                                   const std::vector<double>& gammas,
                                   const std::vector<bool>& positive,
-                                  const TopicModelOptions& options, const ScorerSmoothing& smoothing,
-                                  const CancelToken& cancel,
+                                  const TopicModelOptions& options,
+                                  const ScorerSmoothing& smoothing, const CancelToken& cancel,
                                   const std::function<void(const SpecificityPoint&)>& onPoint) {
     const auto& documents = engine.foreground().documents();
     if (positive.size() != documents.size()) {
@@ -219,8 +220,8 @@ SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
     size_t nextToReport = 0;
     auto report = [&](int pathIndex) {
         while (nextToReport < gammas.size()) {
-            const auto it = std::lower_bound(pathGammas.begin(), pathGammas.end(),
-                                             gammas[nextToReport]);
+            const auto it =
+                std::lower_bound(pathGammas.begin(), pathGammas.end(), gammas[nextToReport]);
             const auto index = static_cast<size_t>(it - pathGammas.begin());
             if (static_cast<int>(index) > pathIndex) {
                 break;
@@ -252,11 +253,11 @@ SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
             sweep.baselineAuc = point.auc; // γ = 0
         }
     };
-    sweep.path = solveTopicPath(engine, pathGammas, options, cancel,
-                                [&](const TopicPath& path, int i) {
-                                    evaluate(path, i);
-                                    report(i);
-                                });
+    sweep.path =
+        solveTopicPath(engine, pathGammas, options, cancel, [&](const TopicPath& path, int i) {
+            evaluate(path, i);
+            report(i);
+        });
     return sweep;
 }
 

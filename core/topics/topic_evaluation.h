@@ -36,7 +36,9 @@ struct ScorerSmoothing {
     double alpha = kAutoSmoothing;
     SmoothingPrior prior = SmoothingPrior::WordFrequency;
     ScorerSmoothing() = default;
-    ScorerSmoothing(double fixedAlpha, SmoothingPrior autoPrior = SmoothingPrior::WordFrequency) // NOLINT: a bare α converts
+    ScorerSmoothing(
+        double fixedAlpha,
+        SmoothingPrior autoPrior = SmoothingPrior::WordFrequency) // NOLINT: a bare α converts
         : alpha(fixedAlpha), prior(autoPrior) {}
     bool operator==(const ScorerSmoothing&) const = default;
 };
@@ -51,12 +53,10 @@ struct SmoothedTopics {
 };
 /// \throws std::invalid_argument for a negative or non-finite smoothing, or a weight count that
 /// differs from the component count.
-SmoothedTopics smoothedLogTopics(const CountMatrix& counts,
-                                 const std::vector<std::int64_t>& documents,
-                                 const TopicModelResult& model,
-                                 const std::vector<Eigen::Index>& components,
-                                 const Eigen::VectorXd& componentWeights,
-                                 const ScorerSmoothing& smoothing);
+SmoothedTopics
+smoothedLogTopics(const CountMatrix& counts, const std::vector<std::int64_t>& documents,
+                  const TopicModelResult& model, const std::vector<Eigen::Index>& components,
+                  const Eigen::VectorXd& componentWeights, const ScorerSmoothing& smoothing);
 
 /// Per-token log marginal likelihood of each listed document under the foreground-specific
 /// topics of `model` (components with λ̂ > 0):
@@ -87,8 +87,8 @@ double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive);
 /// One point of a specificity sweep (paper 001 §3.2, Fig. 2a).
 struct SpecificityPoint {
     double gamma = 0;
-    double auc = 0;          ///< AUC of per-token likelihood for positives vs other fg documents
-    double relativeAuc = 0;  ///< auc / auc(γ = 0)
+    double auc = 0;         ///< AUC of per-token likelihood for positives vs other fg documents
+    double relativeAuc = 0; ///< auc / auc(γ = 0)
     int numForegroundSpecific = 0;
     /// Components whose weight is outside [−γ, 1] (topic_admissibility.h, point rule): kept and
     /// scored like any other, but no genuine topic.
@@ -113,13 +113,11 @@ struct SpecificitySweep {
 /// every foreground document, AUC with `positive` (one flag per engine.foreground() document),
 /// and AUC relative to γ = 0. `onPoint` (optional) is called after each grid point, e.g. to
 /// stream results to a chart.
-SpecificitySweep specificitySweep(const ContrastiveTopicEngine& engine,
-                                  const std::vector<double>& gammas,
-                                  const std::vector<bool>& positive,
-                                  const TopicModelOptions& options,
-                                  const ScorerSmoothing& smoothing = {},
-                                  const CancelToken& cancel = {},
-                                  const std::function<void(const SpecificityPoint&)>& onPoint = {});
+SpecificitySweep
+specificitySweep(const ContrastiveTopicEngine& engine, const std::vector<double>& gammas,
+                 const std::vector<bool>& positive, const TopicModelOptions& options,
+                 const ScorerSmoothing& smoothing = {}, const CancelToken& cancel = {},
+                 const std::function<void(const SpecificityPoint&)>& onPoint = {});
 
 /// AUC of one model on the engine's foreground documents (NaN without a foreground-specific
 /// topic). \pre positive has one flag per engine.foreground() document.

@@ -50,7 +50,8 @@ std::vector<int> matchComponents(const TopicModelResult& previous, const TopicMo
         }
         return out;
     };
-    const Eigen::MatrixXd cosine = normalised(next.topics).transpose() * normalised(previous.topics);
+    const Eigen::MatrixXd cosine =
+        normalised(next.topics).transpose() * normalised(previous.topics);
     // Square cost (padding with cost 1 = cosine 0) so that every next slot gets a column.
     const Eigen::Index n = std::max(kPrev, kNext);
     Eigen::MatrixXd cost = Eigen::MatrixXd::Ones(n, n);
@@ -86,9 +87,10 @@ TopicPath solveTopicPath(const ContrastiveTopicEngine& engine, const std::vector
         throwIfCancelled(cancel);
         TopicModelResult& solution = path.solutions[i];
         try {
-            solution = last < 0 ? engine.solve(gammas[i], options, cancel)
-                                : engine.solveFrom(gammas[i], options,
-                                                   path.solutions[static_cast<size_t>(last)], cancel);
+            solution = last < 0
+                           ? engine.solve(gammas[i], options, cancel)
+                           : engine.solveFrom(gammas[i], options,
+                                              path.solutions[static_cast<size_t>(last)], cancel);
         } catch (const InputError& error) {
             path.failures[i] = error.what();
             solution = TopicModelResult{};
@@ -99,8 +101,8 @@ TopicPath solveTopicPath(const ContrastiveTopicEngine& engine, const std::vector
             continue;
         }
         if (solution.numForegroundSpecific() == 0) {
-            path.failures[i] = "no foreground-specific component at gamma = " +
-                               formatNumber(gammas[i]);
+            path.failures[i] =
+                "no foreground-specific component at gamma = " + formatNumber(gammas[i]);
         }
         std::vector<int>& ids = path.ids[i];
         ids.assign(static_cast<size_t>(solution.numComponents()), -1);

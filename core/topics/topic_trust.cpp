@@ -12,8 +12,8 @@ namespace cx {
 namespace {
 
 std::string identityName(const TopicPath& path, size_t point, size_t slot) {
-    const int id = point < path.ids.size() && slot < path.ids[point].size() ? path.ids[point][slot]
-                                                                            : -1;
+    const int id =
+        point < path.ids.size() && slot < path.ids[point].size() ? path.ids[point][slot] : -1;
     return id >= 0 ? "T" + std::to_string(id + 1) : "c" + std::to_string(slot + 1);
 }
 
@@ -58,11 +58,11 @@ std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                     slot < bootstrap->stability[point].size() &&
                     std::isfinite(bootstrap->stability[point][slot]) &&
                     bootstrap->stability[point][slot] < kMinStability) {
-                    reasons.push_back("unstable under bootstrap: " +
-                                      identityName(path, point, slot) + " reappears in " +
-                                      formatNumber(100 * bootstrap->stability[point][slot], 3) +
-                                      " % of " + std::to_string(bootstrap->replicates) +
-                                      " resamples");
+                    reasons.push_back(
+                        "unstable under bootstrap: " + identityName(path, point, slot) +
+                        " reappears in " +
+                        formatNumber(100 * bootstrap->stability[point][slot], 3) + " % of " +
+                        std::to_string(bootstrap->replicates) + " resamples");
                 }
             }
             for (const std::string& reason : reasons) {

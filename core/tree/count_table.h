@@ -29,8 +29,7 @@ public:
     }
     std::size_t size() const { return m_size; }
     /// Calls f(key, count) for every key.
-    template <class F>
-    void forEach(F&& f) const {
+    template <class F> void forEach(F&& f) const {
         for (std::size_t i = 0; i < m_keys.size(); ++i) {
             if (m_keys[i] != kEmpty) {
                 f(m_keys[i], m_counts[i]);

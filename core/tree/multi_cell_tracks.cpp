@@ -73,8 +73,9 @@ ChromatinData MultiCellTracks::cellData(int cell) const {
                 it = patternOf.emplace(code, id).first;
                 data.patternCounts.push_back(0);
                 for (int j = 0; j < m; ++j) {
-                    data.patternValues.push_back(
-                        code == kMissingObservation ? 2 : static_cast<std::uint8_t>((code >> j) & 1));
+                    data.patternValues.push_back(code == kMissingObservation
+                                                     ? 2
+                                                     : static_cast<std::uint8_t>((code >> j) & 1));
                 }
             }
             track.bins[i] = it->second;
@@ -98,7 +99,8 @@ std::vector<std::string> expandTrackPaths(const std::vector<std::string>& items)
                 }
             }
             if (found.empty()) {
-                throw InputError(item, 0, "folder has no ChromHMM binarized files (*_binary.txt[.gz])");
+                throw InputError(item, 0,
+                                 "folder has no ChromHMM binarized files (*_binary.txt[.gz])");
             }
             std::sort(found.begin(), found.end());
             out.insert(out.end(), found.begin(), found.end());
@@ -112,8 +114,8 @@ std::vector<std::string> expandTrackPaths(const std::vector<std::string>& items)
 }
 
 MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
-                                    const MultiCellReadOptions& options,
-                                    const CancelToken& cancel, const ProgressFn& progress) {
+                                    const MultiCellReadOptions& options, const CancelToken& cancel,
+                                    const ProgressFn& progress) {
     if (paths.empty()) {
         throw InputError("tracks: no files given");
     }
@@ -127,7 +129,8 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
             std::string_view line;
             if (header.next(line)) {
                 const std::string cell(line.substr(0, line.find_first_of("\t ")));
-                if (std::find(options.cells.begin(), options.cells.end(), cell) == options.cells.end()) {
+                if (std::find(options.cells.begin(), options.cells.end(), cell) ==
+                    options.cells.end()) {
                     if (std::find(cellsRead.begin(), cellsRead.end(), cell) == cellsRead.end()) {
                         cellsRead.push_back(cell);
                     }
@@ -144,8 +147,9 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
         track.marks = track.data.markNames;
         for (const RawTrack& other : raw) {
             if (other.cell == track.cell && other.chrom == track.chrom) {
-                throw InputError(paths[f], 1, "cell " + track.cell + " on " + track.chrom +
-                                                  " was already read from " + other.path);
+                throw InputError(paths[f], 1,
+                                 "cell " + track.cell + " on " + track.chrom +
+                                     " was already read from " + other.path);
             }
         }
         if (std::find(cellsRead.begin(), cellsRead.end(), track.cell) == cellsRead.end()) {
@@ -153,7 +157,8 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
         }
         raw.push_back(std::move(track));
         if (progress) {
-            progress(static_cast<double>(f + 1) / static_cast<double>(paths.size()), "reading tracks");
+            progress(static_cast<double>(f + 1) / static_cast<double>(paths.size()),
+                     "reading tracks");
         }
     }
     MultiCellTracks out;
@@ -161,8 +166,8 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
     out.cells = options.cells.empty() ? cellsRead : options.cells;
     for (const std::string& cell : out.cells) {
         if (std::find(cellsRead.begin(), cellsRead.end(), cell) == cellsRead.end()) {
-            throw InputError("tracks: no file provides cell type '" + cell + "' (read: " +
-                             joined(cellsRead) + ")");
+            throw InputError("tracks: no file provides cell type '" + cell +
+                             "' (read: " + joined(cellsRead) + ")");
         }
     }
     for (const std::string& cell : cellsRead) {
@@ -197,8 +202,9 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
             continue;
         }
         if (options.strictMarks) {
-            throw InputError(lackingFile->path, 2, "cell " + lackingFile->cell + " lacks mark " +
-                                                       mark + " (which " + first->path + " has)");
+            throw InputError(lackingFile->path, 2,
+                             "cell " + lackingFile->cell + " lacks mark " + mark + " (which " +
+                                 first->path + " has)");
         }
         out.droppedMarks.push_back(mark);
         out.notes.push_back("mark " + mark + " dropped: " + joined(lacking) + " lack" +
@@ -211,8 +217,9 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
         for (const std::string& mark : t.marks) {
             if (std::find(first->marks.begin(), first->marks.end(), mark) == first->marks.end()) {
                 if (options.strictMarks) {
-                    throw InputError(first->path, 2, "cell " + first->cell + " lacks mark " + mark +
-                                                         " (which " + t.path + " has)");
+                    throw InputError(first->path, 2,
+                                     "cell " + first->cell + " lacks mark " + mark + " (which " +
+                                         t.path + " has)");
                 }
                 if (std::find(out.droppedMarks.begin(), out.droppedMarks.end(), mark) ==
                     out.droppedMarks.end()) {
@@ -226,9 +233,9 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
         throw InputError(first->path, 2, "the cell types share no mark");
     }
     if (out.numMarks() > kMaxTreeMarks) {
-        throw InputError(first->path, 2, std::to_string(out.numMarks()) +
-                                             " shared marks; at most " +
-                                             std::to_string(kMaxTreeMarks) + " are supported");
+        throw InputError(first->path, 2,
+                         std::to_string(out.numMarks()) + " shared marks; at most " +
+                             std::to_string(kMaxTreeMarks) + " are supported");
     }
     // Chromosomes: in reading order; every kept cell type must have each one.
     std::map<std::string, const RawTrack*> firstOfChrom;
@@ -250,16 +257,17 @@ MultiCellTracks readMultiCellTracks(const std::vector<std::string>& paths,
             std::find(out.chroms.begin(), out.chroms.end(), t.chrom) - out.chroms.begin());
         const ChromatinTrack& track = t.data.tracks[0];
         if (track.numBins() != out.chromBins[k]) {
-            throw InputError(t.path, 0, "has " + std::to_string(track.numBins()) + " bins on " +
-                                            t.chrom + " but " + firstOfChrom[t.chrom]->path +
-                                            " has " + std::to_string(out.chromBins[k]) +
-                                            ": the cell types' bins do not align");
+            throw InputError(t.path, 0,
+                             "has " + std::to_string(track.numBins()) + " bins on " + t.chrom +
+                                 " but " + firstOfChrom[t.chrom]->path + " has " +
+                                 std::to_string(out.chromBins[k]) +
+                                 ": the cell types' bins do not align");
         }
         // Per pattern of this file: its code over the shared marks.
         std::vector<int> column(out.markNames.size());
         for (size_t m = 0; m < out.markNames.size(); ++m) {
-            column[m] = static_cast<int>(std::find(t.marks.begin(), t.marks.end(), out.markNames[m]) -
-                                         t.marks.begin());
+            column[m] = static_cast<int>(
+                std::find(t.marks.begin(), t.marks.end(), out.markNames[m]) - t.marks.begin());
         }
         std::vector<std::uint16_t> codeOf(static_cast<size_t>(t.data.numPatterns()));
         for (int p = 0; p < t.data.numPatterns(); ++p) {

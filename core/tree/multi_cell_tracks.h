@@ -18,9 +18,9 @@ constexpr int kMaxTreeMarks = 15;
 /// Spectral-Tree). Each bin of each cell is a bit mask over the shared marks (bit m = mark m
 /// present) or kMissingObservation.
 struct MultiCellTracks {
-    std::vector<std::string> cells;     ///< cell types (MultiCellReadOptions::cells order)
-    std::vector<std::string> markNames; ///< marks every cell type has, in the first file's order
-    std::vector<std::string> chroms;    ///< chromosomes every cell type covers, in reading order
+    std::vector<std::string> cells;      ///< cell types (MultiCellReadOptions::cells order)
+    std::vector<std::string> markNames;  ///< marks every cell type has, in the first file's order
+    std::vector<std::string> chroms;     ///< chromosomes every cell type covers, in reading order
     std::vector<std::int64_t> chromBins; ///< bins per chromosome (equal in every cell type)
     int binSize = 200;
     /// codes[cell][chrom][bin].

@@ -31,7 +31,8 @@ std::vector<std::string_view> splitFields(std::string_view line) {
     return out;
 }
 
-void markInterval(TssTruth& truth, size_t chrom, std::int64_t begin, std::int64_t end, int binSize) {
+void markInterval(TssTruth& truth, size_t chrom, std::int64_t begin, std::int64_t end,
+                  int binSize) {
     auto& bins = truth.bins[chrom];
     if (bins.empty() || end <= 0) {
         return;
@@ -181,7 +182,8 @@ PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& 
 std::vector<PromoterF1Row>
 scorePromoterCells(const std::vector<std::string>& cells,
                    const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
-                   const TssTruth& truth, int numStates, int fixedState, const std::string& method) {
+                   const TssTruth& truth, int numStates, int fixedState,
+                   const std::string& method) {
     std::vector<PromoterF1Row> rows;
     for (size_t c = 0; c < cells.size() && c < states.size(); ++c) {
         const int state =

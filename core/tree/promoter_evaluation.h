@@ -9,8 +9,8 @@ namespace cx {
 /// Bins near transcription start sites, per chromosome of a MultiCellTracks layout.
 struct TssTruth {
     std::vector<std::vector<std::uint8_t>> bins; ///< [chrom][bin] = 1 within flank of a TSS
-    std::int64_t sites = 0;     ///< TSS read on the chromosomes of the layout
-    std::int64_t positives = 0; ///< bins marked
+    std::int64_t sites = 0;                      ///< TSS read on the chromosomes of the layout
+    std::int64_t positives = 0;                  ///< bins marked
     std::string source;
 };
 

@@ -4,8 +4,8 @@
 #include "core/common/timer.h"
 #include "core/hmm/moment_refit.h"
 #include "core/tensor/linalg.h"
-#include "core/tree/count_table.h"
 #include "core/tensor/tensor_power_method.h"
+#include "core/tree/count_table.h"
 
 #include <Eigen/SVD>
 #include <Eigen/SparseCore>
@@ -130,8 +130,8 @@ struct NodeCandidates {
 NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
                            const Eigen::MatrixXd& phi, const Eigen::VectorXd& scale, int rank,
                            int minRank, const SpectralTreeOptions& options,
-                           SpectralTreeNodeReport& report,
-                           double& momentMs, double& decompositionMs) {
+                           SpectralTreeNodeReport& report, double& momentMs,
+                           double& decompositionMs) {
     int k = rank;
     const int m = data.numMarks();
     Stopwatch timer;
@@ -179,9 +179,9 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     n12.setFromTriplets(t12.begin(), t12.end());
     n32.setFromTriplets(t32.begin(), t32.end());
     const Eigen::MatrixXd& z = path.z;
-    const Eigen::MatrixXd e13 = z * (n13 * z.transpose());            // E[v1 v3ᵀ]
-    const Eigen::MatrixXd e12 = z * (n12 * phi.transpose());          // E[v1 v2ᵀ]
-    const Eigen::MatrixXd e32 = z * (n32 * phi.transpose());          // E[v3 v2ᵀ]
+    const Eigen::MatrixXd e13 = z * (n13 * z.transpose());   // E[v1 v3ᵀ]
+    const Eigen::MatrixXd e12 = z * (n12 * phi.transpose()); // E[v1 v2ᵀ]
+    const Eigen::MatrixXd e32 = z * (n32 * phi.transpose()); // E[v3 v2ᵀ]
     // Symmetrisation: S1 = E[v2 v3ᵀ] E[v1 v3ᵀ]⁺, S3 = E[v2 v1ᵀ] E[v3 v1ᵀ]⁺.
     // Pseudo-inverse of E[v1 v3ᵀ] restricted to the directions above its sampling noise:
     // singular values σ_i ≤ 3σ_1/√N are indistinguishable from the noise of an average over N
@@ -194,7 +194,8 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     while (rank13 < sigma.size() && sigma[rank13] > 3.0 * sigma[0] / std::sqrt(total)) {
         ++rank13;
     }
-    rank13 = std::clamp(rank13, std::min<int>(k, static_cast<int>(sigma.size())), static_cast<int>(sigma.size()));
+    rank13 = std::clamp(rank13, std::min<int>(k, static_cast<int>(sigma.size())),
+                        static_cast<int>(sigma.size()));
     report.symmetrizationRank = rank13;
     const Eigen::MatrixXd pinv13 = svd13.matrixV().leftCols(rank13) *
                                    sigma.head(rank13).cwiseInverse().asDiagonal() *
@@ -218,16 +219,16 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     }
     report.decompositionRank = k;
     const SymmetricLowRank low = truncatedSymmetricEigen(m2, k);
-    Eigen::MatrixXd w = low.vectors;   // D × K
+    Eigen::MatrixXd w = low.vectors;      // D × K
     Eigen::MatrixXd wPinvT = low.vectors; // (Wᵀ)⁺ = V |Λ|^{1/2}
     for (int h = 0; h < k; ++h) {
         const double s = std::sqrt(std::max(std::abs(low.values[h]), 1e-300));
         w.col(h) /= s;
         wPinvT.col(h) *= s;
     }
-    const Eigen::MatrixXd p = w.transpose() * s1 * z;    // K × ids
-    const Eigen::MatrixXd q = w.transpose() * phi;       // K × codes
-    const Eigen::MatrixXd r = w.transpose() * s3 * z;    // K × ids
+    const Eigen::MatrixXd p = w.transpose() * s1 * z; // K × ids
+    const Eigen::MatrixXd q = w.transpose() * phi;    // K × codes
+    const Eigen::MatrixXd r = w.transpose() * s3 * z; // K × ids
     SymmetricTensor3 tensor(k);
     Eigen::MatrixXd& unfolded = tensor.unfolded();
     Eigen::VectorXd qr(static_cast<Eigen::Index>(k) * k);
@@ -310,15 +311,16 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     const int k = options.numStates;
     const int m = data.numMarks();
     if (k < 1 || k > m + 1) {
-        throw InputError("parameter --k: " + std::to_string(k) + " states need 1 <= K <= " +
-                         std::to_string(m + 1) + " (shared marks + 1)");
+        throw InputError("parameter --k: " + std::to_string(k) +
+                         " states need 1 <= K <= " + std::to_string(m + 1) + " (shared marks + 1)");
     }
     if (options.reserveComponents < 0) {
         throw InputError("parameter --reserve: " + std::to_string(options.reserveComponents) +
                          " reserve components must be >= 0");
     }
     // Rank of each node's decomposition: K, or K + E candidates for the moment refit.
-    const int rank = options.momentFitSweeps >= 0 ? std::min(k + options.reserveComponents, m + 1) : k;
+    const int rank =
+        options.momentFitSweeps >= 0 ? std::min(k + options.reserveComponents, m + 1) : k;
     const int proj = options.projectionDim > 0 ? options.projectionDim : rank;
     if (proj > m + 1) {
         throw InputError("parameter --projection: m = " + std::to_string(proj) +
@@ -342,8 +344,9 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         std::vector<double> single(std::size_t{1} << m, 0.0); // same-bin code histogram
         for (int c = 0; c < data.numChroms(); ++c) {
             const auto& x = data.codes[u][static_cast<size_t>(c)];
-            const auto* y = parent >= 0 ? &data.codes[static_cast<size_t>(parent)][static_cast<size_t>(c)]
-                                        : nullptr;
+            const auto* y = parent >= 0
+                                ? &data.codes[static_cast<size_t>(parent)][static_cast<size_t>(c)]
+                                : nullptr;
             for (size_t t = 0; t < x.size(); ++t) {
                 if (x[t] == kMissingObservation) {
                     continue;
@@ -402,9 +405,9 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         Eigen::BDCSVD<Eigen::MatrixXd> svd(scale.asDiagonal() * ownPairs[u] * scale.asDiagonal(),
                                            Eigen::ComputeThinU);
         const Eigen::MatrixXd projection = svd.matrixU().leftCols(proj).transpose() * phiScaled;
-        paths[u] = buildPathIds(data, static_cast<int>(u),
-                                parent >= 0 ? &paths[static_cast<size_t>(parent)] : nullptr,
-                                projection);
+        paths[u] =
+            buildPathIds(data, static_cast<int>(u),
+                         parent >= 0 ? &paths[static_cast<size_t>(parent)] : nullptr, projection);
         result.momentMs += timer.elapsedMs();
         SpectralTreeNodeReport& report = result.nodes[u];
         report.cell = tree.names[u];
@@ -531,7 +534,8 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
                     row[g] = transJoint[u](order[u][static_cast<size_t>(f)],
                                            order[u][static_cast<size_t>(g)], parentLocal);
                 }
-                model.childTransitions[u][static_cast<size_t>(kp)].row(f) = simplexRow(row, 1.0 / pairCount[u]);
+                model.childTransitions[u][static_cast<size_t>(kp)].row(f) =
+                    simplexRow(row, 1.0 / pairCount[u]);
             }
         }
     }

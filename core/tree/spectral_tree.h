@@ -42,15 +42,15 @@ struct SpectralTreeOptions {
 /// What happened at one node.
 struct SpectralTreeNodeReport {
     std::string cell;
-    int pathLength = 0;   ///< |P|, nodes from the root to this one
-    int metaDim = 0;      ///< m^|P|, dimension of the product-projected path observation
+    int pathLength = 0; ///< |P|, nodes from the root to this one
+    int metaDim = 0;    ///< m^|P|, dimension of the product-projected path observation
     /// Rank of E[z_t−1 z_t+1ᵀ] used by the symmetrisation (singular values above 3σ₁/√N).
     int symmetrizationRank = 0;
     std::int64_t positions = 0;       ///< bins whose triple (t−1, t, t+1) entered the moments
     std::int64_t distinctTriples = 0; ///< distinct (path obs t−1, own obs t, path obs t+1)
     Status status = Status::NotComputed;
-    double residual = 0;  ///< relative residual of the whitened skeletensor's decomposition
-    double clipping = 0;  ///< largest distance of a raw emission entry from [0, 1]
+    double residual = 0; ///< relative residual of the whitened skeletensor's decomposition
+    double clipping = 0; ///< largest distance of a raw emission entry from [0, 1]
     /// Child only: Σ_h P(h_child = h, h_parent = h) of the recovered same-bin joint after the
     /// state matching (how much of the genome keeps its parent's state label).
     double agreement = 1;
@@ -66,9 +66,9 @@ struct SpectralTreeNodeReport {
 struct SpectralTreeResult {
     TreeHmmParameters model;
     std::vector<SpectralTreeNodeReport> nodes; ///< per tree node
-    double momentMs = 0;        ///< counting and product-projected moments
-    double decompositionMs = 0; ///< skeletensor whitening + decomposition
-    double transitionMs = 0;    ///< transitions, start, state matching
+    double momentMs = 0;                       ///< counting and product-projected moments
+    double decompositionMs = 0;                ///< skeletensor whitening + decomposition
+    double transitionMs = 0;                   ///< transitions, start, state matching
     double elapsedMs = 0;
 };
 

@@ -58,7 +58,8 @@ FlattenedEmResult flattenedEm(const MultiCellTracks& tracks, const TreeHmmParame
     out.metaStates = states < 9e18 ? static_cast<std::int64_t>(states) : -1;
     // Dense K^n × K^n transitions (a few copies) + forward–backward workspace per sequence.
     out.estimatedBytes = 8.0 * (3 * states * states + 3 * states * static_cast<double>(longest));
-    if (states > static_cast<double>(options.maxMetaStates) || out.estimatedBytes > options.maxBytes) {
+    if (states > static_cast<double>(options.maxMetaStates) ||
+        out.estimatedBytes > options.maxBytes) {
         out.reason = "K^cells = " + std::to_string(k) + "^" + std::to_string(n) + " = " +
                      (states < 1e15 ? std::to_string(static_cast<long long>(states))
                                     : std::to_string(states)) +
@@ -88,21 +89,24 @@ FlattenedEmResult flattenedEm(const MultiCellTracks& tracks, const TreeHmmParame
         track.bins.resize(length);
         for (size_t t = 0; t < length; ++t) {
             for (int v = 0; v < n; ++v) {
-                const std::uint16_t code = tracks.codes[static_cast<size_t>(v)][static_cast<size_t>(c)][t];
+                const std::uint16_t code =
+                    tracks.codes[static_cast<size_t>(v)][static_cast<size_t>(c)][t];
                 key[static_cast<size_t>(2 * v)] = static_cast<char>(code & 0xFF);
                 key[static_cast<size_t>(2 * v + 1)] = static_cast<char>(code >> 8);
             }
             auto it = patternOf.find(key);
             if (it == patternOf.end()) {
-                it = patternOf.emplace(key, static_cast<std::uint32_t>(data.patternCounts.size())).first;
+                it = patternOf.emplace(key, static_cast<std::uint32_t>(data.patternCounts.size()))
+                         .first;
                 data.patternCounts.push_back(0);
                 for (int v = 0; v < n; ++v) {
                     const std::uint16_t code =
                         tracks.codes[static_cast<size_t>(v)][static_cast<size_t>(c)][t];
                     for (int j = 0; j < m; ++j) {
-                        data.patternValues.push_back(code == kMissingObservation
-                                                         ? 2
-                                                         : static_cast<std::uint8_t>((code >> j) & 1));
+                        data.patternValues.push_back(
+                            code == kMissingObservation
+                                ? 2
+                                : static_cast<std::uint8_t>((code >> j) & 1));
                     }
                 }
             }
@@ -137,8 +141,9 @@ FlattenedEmResult flattenedEm(const MultiCellTracks& tracks, const TreeHmmParame
             double q = initial.rootTransitions(digit(h, 0), digit(g, 0));
             for (int v = 1; v < n; ++v) {
                 const int parentNew = digit(g, initial.tree.parent[static_cast<size_t>(v)]);
-                q *= initial.childTransitions[static_cast<size_t>(v)][static_cast<size_t>(parentNew)](
-                    digit(h, v), digit(g, v));
+                q *= initial
+                         .childTransitions[static_cast<size_t>(v)][static_cast<size_t>(parentNew)](
+                             digit(h, v), digit(g, v));
             }
             hmm.transitions(h, g) = q;
         }
@@ -157,8 +162,8 @@ FlattenedEmResult flattenedEm(const MultiCellTracks& tracks, const TreeHmmParame
     const Segmentation segmentation =
         segmentTracks(data, result.hmm, DecodingMethod::Posterior, cancel);
     out.decodeMs = decode.elapsedMs();
-    out.states.assign(static_cast<size_t>(n),
-                      std::vector<std::vector<std::uint16_t>>(static_cast<size_t>(tracks.numChroms())));
+    out.states.assign(static_cast<size_t>(n), std::vector<std::vector<std::uint16_t>>(
+                                                  static_cast<size_t>(tracks.numChroms())));
     for (int v = 0; v < n; ++v) {
         for (int c = 0; c < tracks.numChroms(); ++c) {
             const auto& meta = segmentation.states[static_cast<size_t>(c)];

@@ -46,7 +46,8 @@ public:
         m_digits.assign(s, std::vector<std::uint8_t>(n));
         for (size_t q = 0; q < s; ++q) {
             for (size_t i = 0; i < n; ++i) {
-                m_digits[q][i] = static_cast<std::uint8_t>((static_cast<std::int64_t>(i) / m_stride[q]) % m_k);
+                m_digits[q][i] =
+                    static_cast<std::uint8_t>((static_cast<std::int64_t>(i) / m_stride[q]) % m_k);
             }
         }
         // Row-major copies of every matrix: root transitions, then each child's K matrices.
@@ -93,14 +94,22 @@ public:
                std::vector<std::vector<std::uint16_t>*>& out) {
         // The inner loops run over K; a compile-time K lets the compiler unroll them (~2×).
         switch (m_k) {
-        case 2: return runK<2>(tracks, chrom, wanted, out);
-        case 3: return runK<3>(tracks, chrom, wanted, out);
-        case 4: return runK<4>(tracks, chrom, wanted, out);
-        case 5: return runK<5>(tracks, chrom, wanted, out);
-        case 6: return runK<6>(tracks, chrom, wanted, out);
-        case 7: return runK<7>(tracks, chrom, wanted, out);
-        case 8: return runK<8>(tracks, chrom, wanted, out);
-        default: return runK<0>(tracks, chrom, wanted, out);
+        case 2:
+            return runK<2>(tracks, chrom, wanted, out);
+        case 3:
+            return runK<3>(tracks, chrom, wanted, out);
+        case 4:
+            return runK<4>(tracks, chrom, wanted, out);
+        case 5:
+            return runK<5>(tracks, chrom, wanted, out);
+        case 6:
+            return runK<6>(tracks, chrom, wanted, out);
+        case 7:
+            return runK<7>(tracks, chrom, wanted, out);
+        case 8:
+            return runK<8>(tracks, chrom, wanted, out);
+        default:
+            return runK<0>(tracks, chrom, wanted, out);
         }
     }
 
@@ -194,7 +203,8 @@ private:
         return logLik;
     }
 
-    void emission(const MultiCellTracks& tracks, int chrom, size_t t, std::vector<double>& e) const {
+    void emission(const MultiCellTracks& tracks, int chrom, size_t t,
+                  std::vector<double>& e) const {
         std::fill(e.begin(), e.end(), 1.0);
         for (size_t q = 0; q < m_nodes.size(); ++q) {
             const std::uint16_t code =
@@ -222,8 +232,7 @@ private:
 
     /// a ← a · P, node by node (root first): a child's matrix depends on its parent's digit,
     /// which already holds the parent's new state.
-    template <int KC>
-    void forward(std::vector<double>& a) {
+    template <int KC> void forward(std::vector<double>& a) {
         const int k = KC > 0 ? KC : m_k;
         for (size_t q = 0; q < m_nodes.size(); ++q) {
             const std::int64_t stride = m_stride[q];
@@ -246,8 +255,7 @@ private:
     }
 
     /// g ← P · g, node by node (deepest first, root last).
-    template <int KC>
-    void backward(std::vector<double>& g) {
+    template <int KC> void backward(std::vector<double>& g) {
         const int k = KC > 0 ? KC : m_k;
         for (size_t qq = m_nodes.size(); qq-- > 0;) {
             const std::int64_t stride = m_stride[qq];
@@ -304,8 +312,9 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
     out.mode = options.mode;
     if (out.mode == TreeDecodingMode::Auto) {
         // Joint needs 4 bytes per meta-state and bin of the longest chromosome; keep it < 1 GB.
-        const bool fits = jointStates <= options.maxJointStates &&
-                          static_cast<double>(jointStates) * static_cast<double>(longest) * 4.0 < 1e9;
+        const bool fits =
+            jointStates <= options.maxJointStates &&
+            static_cast<double>(jointStates) * static_cast<double>(longest) * 4.0 < 1e9;
         out.mode = fits ? TreeDecodingMode::Joint : TreeDecodingMode::PathMarginal;
     }
     out.states.assign(static_cast<size_t>(n),
@@ -366,7 +375,8 @@ double decodingAccuracy(const std::vector<std::vector<std::uint16_t>>& states,
     return total > 0 ? static_cast<double>(same) / static_cast<double>(total) : 0.0;
 }
 
-std::vector<StateChange> stateChanges(const TreeSegmentation& segmentation, int cell, int reference) {
+std::vector<StateChange> stateChanges(const TreeSegmentation& segmentation, int cell,
+                                      int reference) {
     std::vector<StateChange> out;
     const auto& own = segmentation.states[static_cast<size_t>(cell)];
     const auto& ref = segmentation.states[static_cast<size_t>(reference)];

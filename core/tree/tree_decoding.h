@@ -34,7 +34,7 @@ struct TreeDecodingOptions {
 
 /// Posterior-decoded states of every cell type.
 struct TreeSegmentation {
-    TreeDecodingMode mode = TreeDecodingMode::PathMarginal; ///< the mode actually used
+    TreeDecodingMode mode = TreeDecodingMode::PathMarginal;      ///< the mode actually used
     std::vector<std::vector<std::vector<std::uint16_t>>> states; ///< [cell][chrom][bin]
     double logLikelihood = 0; ///< Joint: log P(all tracks); PathMarginal: of the root's chain
 };
@@ -65,7 +65,8 @@ struct StateChange {
 
 /// Runs where cell `cell` has another state than cell `reference` (consecutive bins with the
 /// same pair of states form one run). Cost O(bins).
-std::vector<StateChange> stateChanges(const TreeSegmentation& segmentation, int cell, int reference);
+std::vector<StateChange> stateChanges(const TreeSegmentation& segmentation, int cell,
+                                      int reference);
 
 /// Writes `changes` as BED9: chrom, start, end, `REFLABEL>LABEL`, 0, ., start, end, the
 /// cell's state colour (stateColor).

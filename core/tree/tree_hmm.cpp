@@ -57,7 +57,8 @@ void TreeHmmParameters::validate(const char* where) const {
         }
         for (const auto& m : childTransitions[v]) {
             for (int i = 0; i < k; ++i) {
-                checkDistribution(m.row(i).transpose(), where, "a transition row of " + tree.names[v]);
+                checkDistribution(m.row(i).transpose(), where,
+                                  "a transition row of " + tree.names[v]);
             }
         }
     }
@@ -100,7 +101,8 @@ TreeHmmParameters randomTreeHmm(const TreeSpec& tree, const SyntheticTreeOptions
         model.emissions[v] = e;
     }
     for (size_t v = 1; v < n; ++v) {
-        model.emissions[v] = (0.5 + options.childSignal * (model.emissions[v].array() - 0.5)).matrix();
+        model.emissions[v] =
+            (0.5 + options.childSignal * (model.emissions[v].array() - 0.5)).matrix();
     }
     model.rootTransitions =
         Eigen::MatrixXd::Constant(k, k, k > 1 ? (1 - options.stay) / (k - 1) : 1.0);
@@ -162,7 +164,8 @@ MultiCellTracks sampleTreeTracks(const TreeHmmParameters& model,
                 } else {
                     const int parentNew = current[static_cast<size_t>(model.tree.parent[v])];
                     current[v] = draw(
-                        rng, model.childTransitions[v][static_cast<size_t>(parentNew)].row(current[v]));
+                        rng,
+                        model.childTransitions[v][static_cast<size_t>(parentNew)].row(current[v]));
                 }
                 std::uint16_t code = 0;
                 for (int j = 0; j < m; ++j) {
@@ -189,7 +192,8 @@ std::vector<double> codeLikelihoods(const Eigen::MatrixXd& emissions) {
         for (int s = 0; s < k; ++s) {
             double p = 1;
             for (int j = 0; j < m; ++j) {
-                const double e = std::clamp(emissions(s, j), kProbabilityFloor, 1 - kProbabilityFloor);
+                const double e =
+                    std::clamp(emissions(s, j), kProbabilityFloor, 1 - kProbabilityFloor);
                 p *= ((code >> j) & 1) ? e : 1 - e;
             }
             table[code * static_cast<size_t>(k) + static_cast<size_t>(s)] = p;

@@ -39,9 +39,9 @@ struct TreeHmmParameters {
 struct SyntheticTreeOptions {
     int numStates = 4;
     int numMarks = 6;
-    double stay = 0.85;   ///< root: P(keep the state); the rest uniform over the others
-    double follow = 0.5;  ///< child: P(take the parent's new state)
-    double keep = 0.4;    ///< child: P(keep its own state); rest uniform over all states
+    double stay = 0.85;  ///< root: P(keep the state); the rest uniform over the others
+    double follow = 0.5; ///< child: P(take the parent's new state)
+    double keep = 0.4;   ///< child: P(keep its own state); rest uniform over all states
     /// Child emissions = parent's ± uniform noise of this size (clipped to [0.02, 0.98]).
     double emissionNoise = 0.1;
     /// Contrast of the children's marks: their emissions become 0.5 + s·(e − 0.5) (1 = as
@@ -59,9 +59,10 @@ TreeHmmParameters randomTreeHmm(const TreeSpec& tree, const SyntheticTreeOptions
 /// each chromosome one sequence started from rootStart (children's first states from their
 /// parent's). Cells are named after the tree nodes, chromosomes chr1, chr2, …; `states`
 /// (optional) receives the hidden states [cell][chrom][bin]. Deterministic in `seed`.
-MultiCellTracks sampleTreeTracks(const TreeHmmParameters& model,
-                                 const std::vector<std::int64_t>& chromBins, std::uint64_t seed,
-                                 std::vector<std::vector<std::vector<std::uint16_t>>>* states = nullptr);
+MultiCellTracks
+sampleTreeTracks(const TreeHmmParameters& model, const std::vector<std::int64_t>& chromBins,
+                 std::uint64_t seed,
+                 std::vector<std::vector<std::vector<std::uint16_t>>>* states = nullptr);
 
 /// Per-node Bernoulli likelihood table: table[code·K + k] = Π_m e_km^x (1 − e_km)^(1−x) over
 /// the 2^M codes (clamped to [kProbabilityFloor, 1 − kProbabilityFloor]); the missing code is

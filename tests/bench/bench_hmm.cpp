@@ -10,12 +10,12 @@
 //   ./build/tests/cx_bench --benchmark_filter=HmmChr11Contrast       (fg = genes ∪ TSS±2kb)
 #include "core/common/timer.h"
 #include "core/hmm/baum_welch.h"
-#include "core/io/bed.h"
-#include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/hmm/synthetic_hmm.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 
 #include <benchmark/benchmark.h>
 

@@ -5,12 +5,12 @@
 #include "core/common/random.h"
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
+#include "core/tensor/linalg.h"
 #include "core/topics/contrastive_topic_model.h"
+#include "core/topics/document_moments.h"
 #include "core/topics/synthetic_topics.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
-#include "core/topics/document_moments.h"
-#include "core/tensor/linalg.h"
 
 #include <benchmark/benchmark.h>
 
@@ -64,20 +64,24 @@ void BM_M2Pass(benchmark::State& state) {
         benchmark::DoNotOptimize(moments.m2Times(x));
     }
     const double tokens = tokensOf(data.corpus.counts, data.foregroundDocuments);
-    state.counters["tokens/s"] = benchmark::Counter(tokens * static_cast<double>(state.iterations()),
-                                                    benchmark::Counter::kIsRate);
+    state.counters["tokens/s"] = benchmark::Counter(
+        tokens * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     // Bytes the pass must read at least: the CSR arrays (index 4 + count 4 bytes per non-zero,
     // 8 per row pointer) of the foreground documents.
     std::int64_t nnz = 0;
     for (std::int64_t d : data.foregroundDocuments) {
         nnz += data.corpus.counts.rowPtr[d + 1] - data.corpus.counts.rowPtr[d];
     }
-    const double bytes = 8.0 * static_cast<double>(nnz) + 8.0 * static_cast<double>(data.foregroundDocuments.size());
-    state.counters["csr_bytes/s"] = benchmark::Counter(bytes * static_cast<double>(state.iterations()),
-                                                       benchmark::Counter::kIsRate);
+    const double bytes =
+        8.0 * static_cast<double>(nnz) + 8.0 * static_cast<double>(data.foregroundDocuments.size());
+    state.counters["csr_bytes/s"] = benchmark::Counter(
+        bytes * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["nnz"] = static_cast<double>(nnz);
 }
-BENCHMARK(BM_M2Pass)->ArgsProduct({{10000, 100000, 1000000}, {30}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_M2Pass)
+    ->ArgsProduct({{10000, 100000, 1000000}, {30}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// One pass of the implicit third moment M3(I, v, v) (the direct method's per-iteration cost).
 void BM_M3ContractPass(benchmark::State& state) {
@@ -88,24 +92,32 @@ void BM_M3ContractPass(benchmark::State& state) {
     for (auto _ : state) {
         benchmark::DoNotOptimize(moments.m3Contract(v));
     }
-    state.counters["tokens/s"] = benchmark::Counter(
-        tokensOf(data.corpus.counts, data.foregroundDocuments) * static_cast<double>(state.iterations()),
-        benchmark::Counter::kIsRate);
+    state.counters["tokens/s"] =
+        benchmark::Counter(tokensOf(data.corpus.counts, data.foregroundDocuments) *
+                               static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_M3ContractPass)->Arg(10000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_M3ContractPass)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The projected-moment pass m2 = UᵀM2U, m3 = M3(U,U,U) for a basis of r columns.
 void BM_ProjectionPass(benchmark::State& state) {
     const auto& data = syntheticCorpus(state.range(0), 20000);
     const DocumentMoments moments(data.corpus.counts, data.foregroundDocuments);
     Rng rng(3);
-    const Eigen::MatrixXd basis = orthonormalBasis(rng.normalMatrix(moments.dimension(), state.range(1)));
+    const Eigen::MatrixXd basis =
+        orthonormalBasis(rng.normalMatrix(moments.dimension(), state.range(1)));
     for (auto _ : state) {
         benchmark::DoNotOptimize(moments.project(basis));
     }
-    state.counters["tokens/s"] = benchmark::Counter(
-        tokensOf(data.corpus.counts, data.foregroundDocuments) * static_cast<double>(state.iterations()),
-        benchmark::Counter::kIsRate);
+    state.counters["tokens/s"] =
+        benchmark::Counter(tokensOf(data.corpus.counts, data.foregroundDocuments) *
+                               static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ProjectionPass)
     ->ArgsProduct({{10000, 100000, 1000000}, {20, 40, 80}})
@@ -115,7 +127,8 @@ BENCHMARK(BM_ProjectionPass)
 /// Whole engine build (range finding on both sides + projection) for K.
 void BM_EngineBuild(benchmark::State& state) {
     const auto& data = syntheticCorpus(state.range(0), 20000);
-    auto counts = std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
+    auto counts =
+        std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
     for (auto _ : state) {
         ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
                                       static_cast<int>(state.range(1)));
@@ -135,7 +148,8 @@ void BM_SolveLatency(benchmark::State& state) {
     auto& engine = engines[{k, vocabulary}];
     const auto& data = syntheticCorpus(20000, vocabulary);
     if (!engine) {
-        auto counts = std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
+        auto counts =
+            std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
         engine = std::make_unique<ContrastiveTopicEngine>(counts, data.foregroundDocuments,
                                                           data.backgroundDocuments, k);
     }
@@ -177,8 +191,10 @@ ReutersFixture& reuters() {
         }
         f.corpus = std::make_shared<const Corpus>(loadCorpus(path));
         const auto fg = selectDocuments(*f.corpus, "places=usa").documents;
-        const auto bg = selectDocuments(*f.corpus, std::string("topics=") + kEconomicTopics).documents;
-        const auto pos = selectDocuments(*f.corpus, std::string("!topics=") + kEconomicTopics).documents;
+        const auto bg =
+            selectDocuments(*f.corpus, std::string("topics=") + kEconomicTopics).documents;
+        const auto pos =
+            selectDocuments(*f.corpus, std::string("!topics=") + kEconomicTopics).documents;
         for (std::int64_t d : fg) {
             f.positive.push_back(std::binary_search(pos.begin(), pos.end(), d));
         }
@@ -215,7 +231,8 @@ void BM_PathStep(benchmark::State& state) {
     auto& engine = engines[k];
     const auto& data = syntheticCorpus(20000, 10000);
     if (!engine) {
-        auto counts = std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
+        auto counts =
+            std::shared_ptr<const CountMatrix>(&data.corpus.counts, [](const CountMatrix*) {});
         engine = std::make_unique<ContrastiveTopicEngine>(counts, data.foregroundDocuments,
                                                           data.backgroundDocuments, k);
     }
@@ -233,7 +250,13 @@ void BM_PathStep(benchmark::State& state) {
         benchmark::DoNotOptimize(previous);
     }
 }
-BENCHMARK(BM_PathStep)->Arg(5)->Arg(10)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PathStep)
+    ->Arg(5)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(50)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// Reuters path sweep over γ 0..4 step 0.1 (41 points) + a 20-resample bootstrap (issue 9).
 void BM_ReutersBootstrap20(benchmark::State& state) {
@@ -252,7 +275,8 @@ void BM_ReutersBootstrap20(benchmark::State& state) {
     bootstrap.replicates = 20;
     for (auto _ : state) {
         const SpecificitySweep sweep = specificitySweep(*f.engine, gammas, f.positive, options);
-        benchmark::DoNotOptimize(bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap));
+        benchmark::DoNotOptimize(
+            bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap));
     }
 }
 BENCHMARK(BM_ReutersBootstrap20)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
@@ -287,7 +311,8 @@ void BM_ReutersSolvePencil(benchmark::State& state) {
     auto& engine = engines[k];
     if (!engine) {
         const auto fg = selectDocuments(*f.corpus, "places=usa").documents;
-        const auto bg = selectDocuments(*f.corpus, std::string("topics=") + kEconomicTopics).documents;
+        const auto bg =
+            selectDocuments(*f.corpus, std::string("topics=") + kEconomicTopics).documents;
         engine = std::make_unique<ContrastiveTopicEngine>(
             std::shared_ptr<const CountMatrix>(f.corpus, &f.corpus->counts), fg, bg, k);
     }
@@ -329,7 +354,8 @@ void BM_ReutersEngineBuild(benchmark::State& state) {
     std::shared_ptr<const CountMatrix> counts(f.corpus, &f.corpus->counts);
     for (auto _ : state) {
         ContrastiveTopicEngine engine(counts, f.engine->foreground().documents(),
-                                      f.engine->background().documents(), static_cast<int>(state.range(0)));
+                                      f.engine->background().documents(),
+                                      static_cast<int>(state.range(0)));
         benchmark::DoNotOptimize(engine.rank());
     }
 }
@@ -359,13 +385,15 @@ void BM_MemoryBandwidthTriad(benchmark::State& state) {
             std::int64_t end = 0;
             slotRange(n, threadCount(), static_cast<int>(worker), begin, end);
             for (std::int64_t i = begin; i < end; ++i) {
-                a[static_cast<size_t>(i)] = b[static_cast<size_t>(i)] + 3.0 * c[static_cast<size_t>(i)];
+                a[static_cast<size_t>(i)] =
+                    b[static_cast<size_t>(i)] + 3.0 * c[static_cast<size_t>(i)];
             }
         });
         benchmark::ClobberMemory();
     }
-    state.counters["bytes/s"] = benchmark::Counter(
-        24.0 * static_cast<double>(n) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["bytes/s"] =
+        benchmark::Counter(24.0 * static_cast<double>(n) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_MemoryBandwidthTriad)->Unit(benchmark::kMillisecond)->UseRealTime();
 

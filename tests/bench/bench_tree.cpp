@@ -74,11 +74,13 @@ void BM_TreeSynthetic(benchmark::State& state) {
             const auto vs = static_cast<size_t>(v);
             double sum = 0;
             for (int h = 0; h < k; ++h) {
-                sum += (truth.emissions[vs].row(h) - learned.model.emissions[vs].row(perm[static_cast<size_t>(h)]))
+                sum += (truth.emissions[vs].row(h) -
+                        learned.model.emissions[vs].row(perm[static_cast<size_t>(h)]))
                            .cwiseAbs()
                            .sum();
             }
-            worstError = std::max(worstError, sum / static_cast<double>(truth.emissions[vs].size()));
+            worstError =
+                std::max(worstError, sum / static_cast<double>(truth.emissions[vs].size()));
             if (v > 0) {
                 treeAccuracy += mappedAccuracy(truth.emissions[0], learned.model.emissions[0],
                                                seg.states[vs], hidden[vs]);
@@ -105,7 +107,8 @@ void BM_TreeSynthetic(benchmark::State& state) {
             for (int v = 1; v < cells; ++v) {
                 // EM starts from the tree's labels, so the tree's matching applies.
                 emAccuracy += mappedAccuracy(truth.emissions[0], learned.model.emissions[0],
-                                             em.states[static_cast<size_t>(v)], hidden[static_cast<size_t>(v)]);
+                                             em.states[static_cast<size_t>(v)],
+                                             hidden[static_cast<size_t>(v)]);
             }
             state.counters["flat_em_acc_children"] = emAccuracy / (cells - 1);
         }

@@ -82,18 +82,25 @@ struct GeneratedCorpus {
     int length = 50;
     int topicsPerKind = 0; ///< --a, --b and --c; 0: the command's defaults
     int seed = 9;
-    std::string folder;    ///< below the test's folder; empty: the folder itself
+    std::string folder; ///< below the test's folder; empty: the folder itself
 };
 
 /// Runs `contrast-cli generate` into `dir` and returns the docword file's path.
 inline std::string generateCorpus(const TempDir& dir, const GeneratedCorpus& spec) {
     const std::string out = spec.folder.empty() ? dir.path().string() : dir / spec.folder;
-    std::vector<std::string> args = {"generate", "--out", out,
-                                     "--fg-docs", std::to_string(spec.documentsPerSide),
-                                     "--bg-docs", std::to_string(spec.documentsPerSide),
-                                     "--vocab", std::to_string(spec.vocabulary),
-                                     "--length", std::to_string(spec.length),
-                                     "--seed", std::to_string(spec.seed)};
+    std::vector<std::string> args = {"generate",
+                                     "--out",
+                                     out,
+                                     "--fg-docs",
+                                     std::to_string(spec.documentsPerSide),
+                                     "--bg-docs",
+                                     std::to_string(spec.documentsPerSide),
+                                     "--vocab",
+                                     std::to_string(spec.vocabulary),
+                                     "--length",
+                                     std::to_string(spec.length),
+                                     "--seed",
+                                     std::to_string(spec.seed)};
     if (spec.topicsPerKind > 0) {
         for (const char* kind : {"--a", "--b", "--c"}) {
             args.insert(args.end(), {kind, std::to_string(spec.topicsPerKind)});

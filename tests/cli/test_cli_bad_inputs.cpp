@@ -24,9 +24,9 @@ const std::string kGoodTrack = std::string(CX_TEST_DATA_DIR) + "/hmm/K562_chr11_
 enum class Kind { Track, Bed, Corpus, Uci };
 
 struct BadInput {
-    const char* file;  ///< under tests/data/bad
+    const char* file; ///< under tests/data/bad
     Kind kind;
-    int line;          ///< line named in the message; 0 = the file only
+    int line;            ///< line named in the message; 0 = the file only
     const char* problem; ///< a fragment of the problem text
 };
 
@@ -138,8 +138,8 @@ TEST_P(BadInputCatalogue, NamesTheFileExitsNonZeroAndKeepsPreviousResults) {
         args = {"hmm", "--tracks", file, "--k", "2", "--gamma", "0", "--out", out};
         break;
     case Kind::Bed:
-        args = {"hmm", "--tracks", kGoodTrack, "--fg-regions", file, "--k", "2", "--gamma", "0",
-                "--out", out};
+        args = {"hmm", "--tracks", kGoodTrack, "--fg-regions", file, "--k",
+                "2",   "--gamma",  "0",        "--out",        out};
         break;
     case Kind::Corpus:
         args = {"convert", "--corpus", file, "--out", out};

@@ -9,19 +9,19 @@ using cx::test::readText;
 using cx::test::runCli;
 using cx::test::TempDir;
 
-
 TEST(CliCrowd, GeneratedCrowdRoundTripsThroughEveryMethod) {
     TempDir dir;
-    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "300",
-                                   "--workers", "30", "--classes", "3", "--beta", "0.3",
-                                   "--accuracy", "0.8", "--seed", "4", "--json"},
-                                  dir);
+    const auto generated =
+        runCli({"generate-crowd", "--out", dir / "gen", "--items", "300", "--workers", "30",
+                "--classes", "3", "--beta", "0.3", "--accuracy", "0.8", "--seed", "4", "--json"},
+               dir);
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const auto summary = nlohmann::json::parse(generated.out);
     EXPECT_EQ(summary["informative_workers"], 9);
     const std::string labels = dir / "gen/crowd.labels.csv";
     const std::string gold = dir / "gen/crowd.gold.csv";
-    for (const char* method : {"mv", "em", "mv-em", "spectral-em", "stagewise", "stagewise-refine"}) {
+    for (const char* method :
+         {"mv", "em", "mv-em", "spectral-em", "stagewise", "stagewise-refine"}) {
         const std::string out = dir / (std::string("out_") + method);
         const auto result = runCli({"crowd", "--labels", labels, "--gold", gold, "--method", method,
                                     "--out", out, "--json"},
@@ -55,7 +55,8 @@ TEST(CliCrowd, GeneratedCrowdRoundTripsThroughEveryMethod) {
 TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
     TempDir dir;
     {
-        std::ofstream(dir / "labels.tsv") << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb\tx\n2\tc\ty\n";
+        std::ofstream(dir / "labels.tsv")
+            << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb\tx\n2\tc\ty\n";
     }
     const auto saved = runCli({"crowd", "--labels", dir / "labels.tsv", "--method", "mv-em",
                                "--save-session", dir / "crowd.cxproj"},
@@ -75,9 +76,7 @@ TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
     const auto k = runCli({"crowd", "--labels", dir / "labels.tsv", "--k", "1"}, dir);
     EXPECT_EQ(k.exitCode, 2);
     EXPECT_NE(k.err.find("--k"), std::string::npos);
-    {
-        std::ofstream(dir / "bad.csv") << "question,worker,answer\n1,2,0\n1,3\n";
-    }
+    { std::ofstream(dir / "bad.csv") << "question,worker,answer\n1,2,0\n1,3\n"; }
     const auto ragged = runCli({"crowd", "--labels", dir / "bad.csv"}, dir);
     EXPECT_EQ(ragged.exitCode, 2);
     EXPECT_NE(ragged.err.find("bad.csv:3:"), std::string::npos) << ragged.err;
@@ -87,10 +86,10 @@ TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
 // labels/workers/trace files byte for byte.
 TEST(CliCrowd, RunReproducesASavedCrowdSessionByteForByte) {
     TempDir dir;
-    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "200",
-                                   "--workers", "20", "--classes", "3", "--beta", "0.3",
-                                   "--accuracy", "0.8", "--seed", "6"},
-                                  dir);
+    const auto generated =
+        runCli({"generate-crowd", "--out", dir / "gen", "--items", "200", "--workers", "20",
+                "--classes", "3", "--beta", "0.3", "--accuracy", "0.8", "--seed", "6"},
+               dir);
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const auto saved = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--gold",
                                dir / "gen/crowd.gold.csv", "--method", "em", "--seed", "7",
@@ -98,9 +97,8 @@ TEST(CliCrowd, RunReproducesASavedCrowdSessionByteForByte) {
                                "--save-session", dir / "project/crowd.cxproj"},
                               dir);
     ASSERT_EQ(saved.exitCode, 0) << saved.err;
-    const auto rerun = runCli({"run", dir / "project/crowd.cxproj", "--out", dir / "again",
-                               "--workspace", "crowd"},
-                              dir);
+    const auto rerun = runCli(
+        {"run", dir / "project/crowd.cxproj", "--out", dir / "again", "--workspace", "crowd"}, dir);
     ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
     for (const char* name : {"labels.tsv", "workers.tsv", "trace.tsv"}) {
         const std::string want = readText(dir / (std::string("direct/") + name));
@@ -114,10 +112,10 @@ TEST(CliCrowd, RunReproducesASavedCrowdSessionByteForByte) {
 // `run`, and anything but bh/holm refused naming the option.
 TEST(CliCrowd, ExtensionProcedureIsReportedSavedAndRepeated) {
     TempDir dir;
-    const auto generated = runCli({"generate-crowd", "--out", dir / "gen", "--items", "300",
-                                   "--workers", "30", "--classes", "3", "--beta", "0.3",
-                                   "--accuracy", "0.7", "--seed", "9"},
-                                  dir);
+    const auto generated =
+        runCli({"generate-crowd", "--out", dir / "gen", "--items", "300", "--workers", "30",
+                "--classes", "3", "--beta", "0.3", "--accuracy", "0.7", "--seed", "9"},
+               dir);
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const auto saved = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--gold",
                                dir / "gen/crowd.gold.csv", "--method", "stagewise",
@@ -129,23 +127,22 @@ TEST(CliCrowd, ExtensionProcedureIsReportedSavedAndRepeated) {
     EXPECT_EQ(json["parameters"]["extension_procedure"], "holm");
     const auto session = nlohmann::json::parse(readText(dir / "project/crowd.cxproj"));
     EXPECT_EQ(session["workspaces"]["crowd"]["model"]["extension_procedure"], "holm");
-    const auto rerun = runCli({"run", dir / "project/crowd.cxproj", "--out", dir / "again",
-                               "--workspace", "crowd"},
-                              dir);
+    const auto rerun = runCli(
+        {"run", dir / "project/crowd.cxproj", "--out", dir / "again", "--workspace", "crowd"}, dir);
     ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
     for (const char* name : {"labels.tsv", "workers.tsv", "trace.tsv"}) {
         const std::string want = readText(dir / (std::string("direct/") + name));
         ASSERT_FALSE(want.empty()) << name;
         EXPECT_EQ(readText(dir / (std::string("again/") + name)), want) << name << " differs";
     }
-    const auto defaults = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv", "--method",
-                                  "stagewise", "--json"},
-                                 dir);
+    const auto defaults = runCli(
+        {"crowd", "--labels", dir / "gen/crowd.labels.csv", "--method", "stagewise", "--json"},
+        dir);
     ASSERT_EQ(defaults.exitCode, 0) << defaults.err;
     EXPECT_EQ(nlohmann::json::parse(defaults.out)["parameters"]["extension_procedure"], "bh");
-    const auto bad = runCli({"crowd", "--labels", dir / "gen/crowd.labels.csv",
-                             "--extension-procedure", "bonferroni"},
-                            dir);
+    const auto bad = runCli(
+        {"crowd", "--labels", dir / "gen/crowd.labels.csv", "--extension-procedure", "bonferroni"},
+        dir);
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--extension-procedure"), std::string::npos) << bad.err;
 }
@@ -158,8 +155,8 @@ TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
     {
         // Item 1: x, y (tie, x first; gold y); item 2: x, x, y (x; gold x); item 3: y, x (tie, y
         // first; gold x). First-seen: wrong, right, wrong → 2/3; random: ½ + 1 + ½ right → 1/3.
-        std::ofstream(dir / "labels.tsv")
-            << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb\tx\n2\tc\ty\n3\ta\ty\n3\tb\tx\n";
+        std::ofstream(dir / "labels.tsv") << "item\tworker\tlabel\n1\ta\tx\n1\tb\ty\n2\ta\tx\n2\tb"
+                                             "\tx\n2\tc\ty\n3\ta\ty\n3\tb\tx\n";
         std::ofstream(dir / "gold.tsv") << "item\ttruth\n1\ty\n2\tx\n3\tx\n";
     }
     const auto mv = runCli({"crowd", "--labels", dir / "labels.tsv", "--gold", dir / "gold.tsv",
@@ -177,11 +174,10 @@ TEST(CliCrowd, MajorityVoteReportsTheRandomTieBreakingError) {
     EXPECT_TRUE(noGold["error_rate_random_ties"].is_null());
     EXPECT_TRUE(noGold["error_rate_first_seen"].is_null());
     EXPECT_EQ(noGold["tied_gold_items"], 0);
-    const auto em = nlohmann::json::parse(
-        runCli({"crowd", "--labels", dir / "labels.tsv", "--gold", dir / "gold.tsv", "--method",
-                "mv-em", "--json"},
-               dir)
-            .out);
+    const auto em = nlohmann::json::parse(runCli({"crowd", "--labels", dir / "labels.tsv", "--gold",
+                                                  dir / "gold.tsv", "--method", "mv-em", "--json"},
+                                                 dir)
+                                              .out);
     EXPECT_FALSE(em.contains("error_rate_random_ties"));
 }
 

@@ -65,8 +65,8 @@ void expectIdenticalOutputs(const std::vector<std::string>& args, const TempDir&
 TEST(CliDeterminism, TopicsAndSweepRepeatAcrossRunsAndThreadCounts) {
     TempDir dir;
     const auto generated = runCli({"generate", "--out", dir.path().string(), "--fg-docs", "1500",
-                                   "--bg-docs", "1500", "--vocab", "300", "--length", "50",
-                                   "--a", "2", "--b", "2", "--c", "2", "--seed", "11"},
+                                   "--bg-docs", "1500", "--vocab", "300", "--length", "50", "--a",
+                                   "2", "--b", "2", "--c", "2", "--seed", "11"},
                                   dir);
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const std::string corpus = dir / "docword.synthetic.txt";

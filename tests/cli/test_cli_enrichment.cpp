@@ -39,11 +39,10 @@ void expectSameTable(const std::string& ours, const std::string& chromhmm) {
 TEST(CliEnrichment, OverlapAndNeighborhoodTablesMatchChromHmm) {
     TempDir dir;
     const std::string out = dir / "out";
-    const auto result =
-        runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords", kDir + "coords",
-                "--anchors", kDir + "anchors/tss_anchors.txt", kDir + "anchors/tes_anchors.txt",
-                "--out", out, "--json"},
-               dir);
+    const auto result = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
+                                kDir + "coords", "--anchors", kDir + "anchors/tss_anchors.txt",
+                                kDir + "anchors/tes_anchors.txt", "--out", out, "--json"},
+                               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     expectSameTable(readText(out + "/overlap.tsv"), "overlap.txt");
     expectSameTable(readText(out + "/neighborhood_tss_anchors.tsv"), "neighborhood_tss.txt");
@@ -69,20 +68,20 @@ TEST(CliEnrichment, OverlapAndNeighborhoodTablesMatchChromHmm) {
 
 TEST(CliEnrichment, OptionsFollowChromHmmFlags) {
     TempDir dir;
-    const auto center = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
-                                kDir + "coords", "--center", "--pvalues", "--no-images", "--out",
-                                dir / "center"},
-                               dir);
+    const auto center =
+        runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords", kDir + "coords",
+                "--center", "--pvalues", "--no-images", "--out", dir / "center"},
+               dir);
     ASSERT_EQ(center.exitCode, 0) << center.err;
     expectSameTable(readText(dir / "center/overlap.tsv"), "overlap_center.txt");
     expectSameTable(readText(dir / "center/overlap_log10pvals.tsv"),
                     "overlap_center_log10pvals.txt");
     EXPECT_FALSE(std::filesystem::exists(dir / "center/overlap.svg"));
 
-    const auto binres = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
-                                kDir + "coords", "--binres", "--uniformscale", "--out",
-                                dir / "binres"},
-                               dir);
+    const auto binres =
+        runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords", kDir + "coords",
+                "--binres", "--uniformscale", "--out", dir / "binres"},
+               dir);
     ASSERT_EQ(binres.exitCode, 0) << binres.err;
     // -binres and -uniformscale separately are in expected/; together: the binres numbers
     // without the Genome % column.
@@ -92,19 +91,19 @@ TEST(CliEnrichment, OptionsFollowChromHmmFlags) {
     EXPECT_EQ(table[0][1], "cpg.bed");
     EXPECT_EQ(table[1][1], reference[1][2]);
 
-    const auto strandless = runCli({"enrichment", "--segments", kDir + "segments.bed", "--anchors",
-                                    kDir + "anchors/tss_anchors.txt", "--no-strand", "--out",
-                                    dir / "nostrand"},
-                                   dir);
+    const auto strandless =
+        runCli({"enrichment", "--segments", kDir + "segments.bed", "--anchors",
+                kDir + "anchors/tss_anchors.txt", "--no-strand", "--out", dir / "nostrand"},
+               dir);
     ASSERT_EQ(strandless.exitCode, 0) << strandless.err;
     expectSameTable(readText(dir / "nostrand/neighborhood_tss_anchors.tsv"),
                     "neighborhood_tss_nostrand.txt");
 
     // Files listed one by one (comma or space separated) make columns in the order given.
-    const auto listed = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
-                                kDir + "coords/tss.bed," + kDir + "coords/genes.bed", "--out",
-                                dir / "listed"},
-                               dir);
+    const auto listed =
+        runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
+                kDir + "coords/tss.bed," + kDir + "coords/genes.bed", "--out", dir / "listed"},
+               dir);
     ASSERT_EQ(listed.exitCode, 0) << listed.err;
     const auto header = parseTsv(readText(dir / "listed/overlap.tsv"))[0];
     EXPECT_EQ(header, (std::vector<std::string>{"State (Emission order)", "Genome %", "tss.bed",

@@ -33,9 +33,22 @@ std::vector<std::string> join(std::vector<std::string> a, const std::vector<std:
 
 /// What each command accepts (the options tests, README and scripts use).
 const std::map<std::string, CommandOptions>& expectedOptions() {
-    static const std::vector<std::string> topicModel = {
-        "corpus", "fg", "bg", "k", "iterations", "restarts", "seed", "decomposition",
-        "rank-per-side", "range-iterations", "method", "smoothing", "smoothing-prior", "top", "threads", "out"};
+    static const std::vector<std::string> topicModel = {"corpus",
+                                                        "fg",
+                                                        "bg",
+                                                        "k",
+                                                        "iterations",
+                                                        "restarts",
+                                                        "seed",
+                                                        "decomposition",
+                                                        "rank-per-side",
+                                                        "range-iterations",
+                                                        "method",
+                                                        "smoothing",
+                                                        "smoothing-prior",
+                                                        "top",
+                                                        "threads",
+                                                        "out"};
     static const std::map<std::string, CommandOptions> all = {
         {"topics",
          {join(join(topicModel, kLoad),
@@ -47,18 +60,63 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
           {"corpus", "fg", "bg", "k", "positive"},
           join(kLoadFlags, {"json"})}},
         {"hmm",
-         {{"tracks", "fg-regions", "bg-regions", "k", "gamma", "encoding", "method", "refine-em",
+         {{"tracks",
+           "fg-regions",
+           "bg-regions",
+           "k",
+           "gamma",
+           "encoding",
+           "method",
+           "refine-em",
            "refine-tolerance",
-           "seed", "bin-size", "em-max-iter", "em-tolerance", "decode", "iterations", "restarts",
-           "projection-rank", "lag", "refine-rounds", "window", "extra-components", "validity-z",
-           "als-sweeps", "moment-fit", "moment-order", "decomposition", "scaling", "out", "threads",
-           "save-session", "gamma-path", "path-starts", "bootstrap", "block-length"},
+           "seed",
+           "bin-size",
+           "em-max-iter",
+           "em-tolerance",
+           "decode",
+           "iterations",
+           "restarts",
+           "projection-rank",
+           "lag",
+           "refine-rounds",
+           "window",
+           "extra-components",
+           "validity-z",
+           "als-sweeps",
+           "moment-fit",
+           "moment-order",
+           "decomposition",
+           "scaling",
+           "out",
+           "threads",
+           "save-session",
+           "gamma-path",
+           "path-starts",
+           "bootstrap",
+           "block-length"},
           {"tracks", "k", "gamma", "out"},
           {"no-segments", "json"}}},
         {"tree",
-         {{"tracks", "tree", "k", "decomposition", "seed", "projection", "iterations", "restarts",
-           "tss", "compare", "out", "flank", "promoter-state", "em-iterations", "decode",
-           "bin-size", "save-session", "scaling", "moment-fit", "extra-components"},
+         {{"tracks",
+           "tree",
+           "k",
+           "decomposition",
+           "seed",
+           "projection",
+           "iterations",
+           "restarts",
+           "tss",
+           "compare",
+           "out",
+           "flank",
+           "promoter-state",
+           "em-iterations",
+           "decode",
+           "bin-size",
+           "save-session",
+           "scaling",
+           "moment-fit",
+           "extra-components"},
           {"tracks", "tree", "k", "out"},
           {"json", "no-segments", "strict-marks"}}},
         {"run", {{"out", "workspace", "data-root", "threads"}, {"out"}, {}}},
@@ -246,15 +304,16 @@ TEST(CliJson, GenerateJsonKeepsItsKeysInOrder) {
 
 std::string generateCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(
-        dir, {.documentsPerSide = 2000, .vocabulary = 300, .length = 60, .topicsPerKind = 2, .seed = 5});
+        dir,
+        {.documentsPerSide = 2000, .vocabulary = 300, .length = 60, .topicsPerKind = 2, .seed = 5});
 }
 
 TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
-    const std::vector<std::string> base = {"topics", "--corpus", corpus, "--fg", "group=foreground",
-                                           "--bg", "group=background", "--k", "4", "--gamma",
-                                           "1", "--min-df", "1", "--json"};
+    const std::vector<std::string> base = {
+        "topics", "--corpus", corpus,    "--fg", "group=foreground", "--bg", "group=background",
+        "--k",    "4",        "--gamma", "1",    "--min-df",         "1",    "--json"};
     const auto projected = runCli(base, dir);
     ASSERT_EQ(projected.exitCode, 0) << projected.err;
     EXPECT_EQ(nlohmann::json::parse(projected.out)["parameters"]["decomposition"], "pencil");
@@ -269,10 +328,25 @@ TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     auto sweep = [&](const std::string& prior) {
-        std::vector<std::string> args = {"sweep", "--corpus", corpus, "--fg", "group=foreground",
-                                         "--bg", "group=background", "--k", "4", "--min-df", "1",
-                                         "--positive", "set=a", "--gammas", "0:2:0.5", "--json",
-                                         "--out", dir / prior, "--save-session",
+        std::vector<std::string> args = {"sweep",
+                                         "--corpus",
+                                         corpus,
+                                         "--fg",
+                                         "group=foreground",
+                                         "--bg",
+                                         "group=background",
+                                         "--k",
+                                         "4",
+                                         "--min-df",
+                                         "1",
+                                         "--positive",
+                                         "set=a",
+                                         "--gammas",
+                                         "0:2:0.5",
+                                         "--json",
+                                         "--out",
+                                         dir / prior,
+                                         "--save-session",
                                          dir / (prior + ".cxproj")};
         if (!prior.empty()) {
             args.insert(args.end(), {"--smoothing-prior", prior});
@@ -297,64 +371,65 @@ TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
     const auto replay = runCli({"run", dir / "uniform.cxproj", "--out", dir / "replay"}, dir);
     ASSERT_EQ(replay.exitCode, 0) << replay.err;
     EXPECT_EQ(readText(dir / "replay/sweep.tsv"), readText(dir / "uniform/sweep.tsv"));
-    const auto bad = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
-                             "group=background", "--positive", "set=a", "--smoothing-prior", "zipf"},
-                            dir);
+    const auto bad =
+        runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg", "group=background",
+                "--positive", "set=a", "--smoothing-prior", "zipf"},
+               dir);
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("smoothing-prior"), std::string::npos) << bad.err;
 }
 
 TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {
-  for (const std::string name : {"jennrich", "pencil"}) {
-    SCOPED_TRACE(name);
-    TempDir dir;
-    const std::string corpus = generateCorpus(dir);
-    const std::vector<std::string> base = {"topics", "--corpus", corpus, "--fg", "group=foreground",
-                                           "--bg", "group=background", "--k", "4", "--gamma",
-                                           "1", "--min-df", "1", "--positive", "set=a"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = base;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return args;
-    };
-    const auto power = runCli(with({"--decomposition", "power", "--json"}), dir);
-    const auto jennrich = runCli(with({"--decomposition", name, "--json", "--out",
-                                       dir / "j", "--save-session", dir / "j.cxproj"}),
-                                 dir);
-    ASSERT_EQ(power.exitCode, 0) << power.err;
-    ASSERT_EQ(jennrich.exitCode, 0) << jennrich.err;
-    const auto p = nlohmann::ordered_json::parse(power.out);
-    const auto j = nlohmann::ordered_json::parse(jennrich.out);
-    EXPECT_EQ(p["parameters"]["decomposition"], "power");
-    EXPECT_EQ(j["parameters"]["decomposition"], name);
-    // Both find the two foreground-only topics (set A) and rank the A documents first.
-    EXPECT_EQ(p["result"]["foreground_specific"], 2) << power.out;
-    EXPECT_EQ(j["result"]["foreground_specific"], 2) << jennrich.out;
-    EXPECT_GT(j["result"]["auc"].get<double>(), 0.9) << jennrich.out;
-    EXPECT_NEAR(j["result"]["auc"].get<double>(), p["result"]["auc"].get<double>(), 0.05);
-    // The session records it, and `run` repeats the Jennrich run byte for byte.
-    const auto session = nlohmann::json::parse(readText(dir / "j.cxproj"));
-    EXPECT_EQ(session["workspaces"]["topics"]["model"]["decomposition"], name);
-    const auto replay = runCli({"run", dir / "j.cxproj", "--out", dir / "replay"}, dir);
-    ASSERT_EQ(replay.exitCode, 0) << replay.err;
-    for (const char* file : {"/topic_word.tsv", "/components.tsv", "/top_words.tsv"}) {
-        EXPECT_EQ(readText(dir / "replay" + file), readText(dir / "j" + file)) << file;
+    for (const std::string name : {"jennrich", "pencil"}) {
+        SCOPED_TRACE(name);
+        TempDir dir;
+        const std::string corpus = generateCorpus(dir);
+        const std::vector<std::string> base = {
+            "topics", "--corpus",         corpus, "--fg",       "group=foreground",
+            "--bg",   "group=background", "--k",  "4",          "--gamma",
+            "1",      "--min-df",         "1",    "--positive", "set=a"};
+        auto with = [&](std::vector<std::string> extra) {
+            std::vector<std::string> args = base;
+            args.insert(args.end(), extra.begin(), extra.end());
+            return args;
+        };
+        const auto power = runCli(with({"--decomposition", "power", "--json"}), dir);
+        const auto jennrich = runCli(with({"--decomposition", name, "--json", "--out", dir / "j",
+                                           "--save-session", dir / "j.cxproj"}),
+                                     dir);
+        ASSERT_EQ(power.exitCode, 0) << power.err;
+        ASSERT_EQ(jennrich.exitCode, 0) << jennrich.err;
+        const auto p = nlohmann::ordered_json::parse(power.out);
+        const auto j = nlohmann::ordered_json::parse(jennrich.out);
+        EXPECT_EQ(p["parameters"]["decomposition"], "power");
+        EXPECT_EQ(j["parameters"]["decomposition"], name);
+        // Both find the two foreground-only topics (set A) and rank the A documents first.
+        EXPECT_EQ(p["result"]["foreground_specific"], 2) << power.out;
+        EXPECT_EQ(j["result"]["foreground_specific"], 2) << jennrich.out;
+        EXPECT_GT(j["result"]["auc"].get<double>(), 0.9) << jennrich.out;
+        EXPECT_NEAR(j["result"]["auc"].get<double>(), p["result"]["auc"].get<double>(), 0.05);
+        // The session records it, and `run` repeats the Jennrich run byte for byte.
+        const auto session = nlohmann::json::parse(readText(dir / "j.cxproj"));
+        EXPECT_EQ(session["workspaces"]["topics"]["model"]["decomposition"], name);
+        const auto replay = runCli({"run", dir / "j.cxproj", "--out", dir / "replay"}, dir);
+        ASSERT_EQ(replay.exitCode, 0) << replay.err;
+        for (const char* file : {"/topic_word.tsv", "/components.tsv", "/top_words.tsv"}) {
+            EXPECT_EQ(readText(dir / "replay" + file), readText(dir / "j" + file)) << file;
+        }
+        // The direct method has no Jennrich: refused, naming the option.
+        const auto direct = runCli(with({"--decomposition", name, "--method", "direct"}), dir);
+        EXPECT_EQ(direct.exitCode, 2);
+        EXPECT_NE(direct.err.find("parameter --decomposition"), std::string::npos) << direct.err;
+        // sweep takes it too.
+        const auto sweep = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
+                                   "group=background", "--k", "4", "--min-df", "1", "--positive",
+                                   "set=a", "--gammas", "0:2:1", "--decomposition", name, "--json"},
+                                  dir);
+        ASSERT_EQ(sweep.exitCode, 0) << sweep.err;
+        const auto s = nlohmann::ordered_json::parse(sweep.out);
+        EXPECT_EQ(s["parameters"]["decomposition"], name);
+        EXPECT_EQ(s["points"].size(), 3u);
     }
-    // The direct method has no Jennrich: refused, naming the option.
-    const auto direct = runCli(with({"--decomposition", name, "--method", "direct"}), dir);
-    EXPECT_EQ(direct.exitCode, 2);
-    EXPECT_NE(direct.err.find("parameter --decomposition"), std::string::npos) << direct.err;
-    // sweep takes it too.
-    const auto sweep = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
-                               "group=background", "--k", "4", "--min-df", "1", "--positive",
-                               "set=a", "--gammas", "0:2:1", "--decomposition", name,
-                               "--json"},
-                              dir);
-    ASSERT_EQ(sweep.exitCode, 0) << sweep.err;
-    const auto s = nlohmann::ordered_json::parse(sweep.out);
-    EXPECT_EQ(s["parameters"]["decomposition"], name);
-    EXPECT_EQ(s["points"].size(), 3u);
-  }
 }
 
 } // namespace

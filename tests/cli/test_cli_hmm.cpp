@@ -42,7 +42,7 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
     const auto states = parseTsv(readText(out + "/states.tsv"));
     ASSERT_EQ(states.size(), 7u);
     EXPECT_EQ(states[0], (std::vector<std::string>{"state", "weight", "lambda",
-                                                    "foreground_specific", "name", "colour"}));
+                                                   "foreground_specific", "name", "colour"}));
     size_t specific = 0;
     double previous = 1e300;
     for (size_t row = 1; row < states.size(); ++row) {
@@ -217,25 +217,26 @@ TEST(CliHmm, EmBaselineCombinationsAndViterbi) {
 
 TEST(CliHmm, GammaPathWritesIdentitiesAndValidityPerGamma) {
     TempDir dir;
-    const std::vector<std::string> base = {"hmm",          "--tracks", kTracks, "--fg-regions",
-                                           kForeground,    "--k",      "4",     "--gamma",
-                                           "0.5",          "--seed",   "3",     "--no-segments",
-                                           "--json",       "--gamma-path", "0:1:0.25"};
+    const std::vector<std::string> base = {"hmm",       "--tracks",     kTracks,   "--fg-regions",
+                                           kForeground, "--k",          "4",       "--gamma",
+                                           "0.5",       "--seed",       "3",       "--no-segments",
+                                           "--json",    "--gamma-path", "0:1:0.25"};
     for (const std::string starts : {"continued", "fresh"}) {
         auto args = base;
         args.insert(args.end(), {"--path-starts", starts, "--out", dir / starts});
         const auto result = runCli(args, dir);
         ASSERT_EQ(result.exitCode, 0) << result.err;
-        for (const char* key : {"\"path\":", "\"valid_points\":", "\"valid_ranges\":",
-                                "\"identity_changes\":", "\"specific_identity_changes\":",
-                                "\"identities\":", "\"continued_points\":"}) {
+        for (const char* key :
+             {"\"path\":", "\"valid_points\":", "\"valid_ranges\":", "\"identity_changes\":",
+              "\"specific_identity_changes\":", "\"identities\":", "\"continued_points\":"}) {
             EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
         }
         EXPECT_NE(result.out.find("\"starts\":\"" + starts + "\""), std::string::npos);
         const auto table = parseTsv(readText(dir / (starts + "/path.tsv")));
         ASSERT_FALSE(table.empty());
-        const std::vector<std::string> head = {"gamma", "identity", "component", "weight",
-                                               "foreground_specific", "valid", "continued"};
+        const std::vector<std::string> head = {
+            "gamma", "identity", "component", "weight", "foreground_specific",
+            "valid", "continued"};
         ASSERT_EQ(table[0].size(), head.size() + kMarks.size());
         for (size_t j = 0; j < head.size(); ++j) {
             EXPECT_EQ(table[0][j], head[j]);
@@ -266,11 +267,10 @@ TEST(CliHmm, GammaPathWritesIdentitiesAndValidityPerGamma) {
 
 TEST(CliHmm, GammaPathBootstrapAddsWeightBandsAndStability) {
     TempDir dir;
-    const std::vector<std::string> base = {"hmm",          "--tracks",     kTracks,   "--fg-regions",
-                                           kForeground,    "--k",          "4",       "--gamma",
-                                           "0.5",          "--seed",       "3",       "--no-segments",
-                                           "--json",       "--gamma-path", "0:1:0.5", "--bootstrap",
-                                           "4"};
+    const std::vector<std::string> base = {
+        "hmm",    "--tracks",     kTracks,   "--fg-regions", kForeground, "--k",
+        "4",      "--gamma",      "0.5",     "--seed",       "3",         "--no-segments",
+        "--json", "--gamma-path", "0:1:0.5", "--bootstrap",  "4"};
     auto args = base;
     args.insert(args.end(), {"--out", dir / "a"});
     const auto result = runCli(args, dir);
@@ -282,10 +282,9 @@ TEST(CliHmm, GammaPathBootstrapAddsWeightBandsAndStability) {
     }
     const auto table = parseTsv(readText(dir / "a/path.tsv"));
     ASSERT_GT(table.size(), 1u);
-    const std::vector<std::string> head = {"gamma",    "identity",  "component", "weight",
-                                           "foreground_specific", "valid", "continued",
-                                           "weight_lo", "weight_hi", "stability",
-                                           "identity_stability", "stable"};
+    const std::vector<std::string> head = {
+        "gamma",     "identity",  "component", "weight",    "foreground_specific", "valid",
+        "continued", "weight_lo", "weight_hi", "stability", "identity_stability",  "stable"};
     ASSERT_EQ(table[0].size(), head.size() + kMarks.size());
     for (size_t j = 0; j < head.size(); ++j) {
         EXPECT_EQ(table[0][j], head[j]);
@@ -320,8 +319,9 @@ TEST(CliHmm, GammaPathBootstrapAddsWeightBandsAndStability) {
     text.insert(text.end(), {"--out", dir / "c", "--block-length", "25"});
     const auto report = runCli(text, dir);
     ASSERT_EQ(report.exitCode, 0) << report.err;
-    EXPECT_NE(report.out.find("bootstrap: 4 block resamples (blocks of 25 foreground / 25 background"),
-              std::string::npos)
+    EXPECT_NE(
+        report.out.find("bootstrap: 4 block resamples (blocks of 25 foreground / 25 background"),
+        std::string::npos)
         << report.out;
 }
 
@@ -367,17 +367,16 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
         {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "1:0:0.1",
           "--out", out},
          "parameter --gamma-path"},
-        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:x",
-          "--out", out},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:x", "--out",
+          out},
          "parameter --gamma-path"},
         {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
           "--path-starts", "warm", "--out", out},
          "parameter --path-starts: 'warm'"},
-        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--method", "em",
-          "--gamma-path", "0:1:0.5", "--out", out},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--method", "em", "--gamma-path",
+          "0:1:0.5", "--out", out},
          "parameter --gamma-path: needs --method spectral"},
-        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--bootstrap", "5", "--out",
-          out},
+        {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--bootstrap", "5", "--out", out},
          "parameter --bootstrap: needs --gamma-path"},
         {{"hmm", "--tracks", kTracks, "--k", "3", "--gamma", "0", "--gamma-path", "0:1:0.5",
           "--bootstrap", "1", "--out", out},
@@ -425,8 +424,8 @@ TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {
     EXPECT_NE(result.out.find("\"refine_em\":0"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("\"moment_fit\":-1"), std::string::npos) << result.out;
     EXPECT_NE(readText(dir / "zero/emissions.tsv"), readText(dir / "plain/emissions.tsv"));
-    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "5",
-                     "--gamma", "0.5", "--json", "--no-segments", "--out", dir / "contrast"},
+    result = runCli({"hmm", "--tracks", kTracks, "--fg-regions", kForeground, "--k", "5", "--gamma",
+                     "0.5", "--json", "--no-segments", "--out", dir / "contrast"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("\"refine_em\":0"), std::string::npos) << result.out;

@@ -57,9 +57,8 @@ TEST(CliHmmMomentFit, RefitWeightsAccountForASparseMarkHmmAndTheDefaultIsReporte
     const auto track = dir / "SYN_chr1_binary.txt";
     writeBinarized(data, track);
     const auto solve = [&](const std::vector<std::string>& extra, const std::string& out) {
-        std::vector<std::string> args = {"hmm",           "--tracks", track,
-                                         "--k",           "6",        "--no-segments",
-                                         "--json",        "--out",    dir / out};
+        std::vector<std::string> args = {"hmm",           "--tracks", track,   "--k",    "6",
+                                         "--no-segments", "--json",   "--out", dir / out};
         args.insert(args.end(), extra.begin(), extra.end());
         const auto result = runCli(args, dir);
         EXPECT_EQ(result.exitCode, 0) << result.err;
@@ -90,7 +89,8 @@ TEST(CliHmmMomentFit, RefitWeightsAccountForASparseMarkHmmAndTheDefaultIsReporte
     EXPECT_EQ(plain.at("parameters").at("refine_em"), 0);
     const double plainSum = sum(plain.at("model").at("weights"));
     // --moment-fit 0: weights sum to 1 with an unmarked state holding the truth's share.
-    const nlohmann::json fit = solve({"--gamma", "0", "--moment-fit", "0", "--refine-em", "0"}, "fit");
+    const nlohmann::json fit =
+        solve({"--gamma", "0", "--moment-fit", "0", "--refine-em", "0"}, "fit");
     EXPECT_EQ(fit.at("parameters").at("moment_fit"), 0);
     const auto& weights = fit.at("model").at("weights");
     EXPECT_NEAR(sum(weights), 1.0, 1e-4);
@@ -118,13 +118,12 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     const ChromatinData data = sampleChromatinData(truth, {20000}, 78);
     const auto track = dir / "SYN_chr1_binary.txt";
     writeBinarized(data, track);
-    const std::vector<std::string> common = {"hmm", "--tracks", track, "--k", "5", "--gamma", "0",
-                                             "--no-segments", "--moment-fit", "0"};
+    const std::vector<std::string> common = {
+        "hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--no-segments", "--moment-fit", "0"};
     auto withOrder = common;
-    for (const std::string& extra : {std::string("--moment-order"), std::string("3"),
-                                    std::string("--json"), std::string("--out"),
-                                    dir / "o3", std::string("--save-session"),
-                                    dir / "o3.cxproj"}) {
+    for (const std::string& extra :
+         {std::string("--moment-order"), std::string("3"), std::string("--json"),
+          std::string("--out"), dir / "o3", std::string("--save-session"), dir / "o3.cxproj"}) {
         withOrder.push_back(extra);
     }
     auto result = runCli(withOrder, dir);
@@ -138,7 +137,8 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     EXPECT_EQ(model.at("moment_order"), 3);
     result = runCli({"run", dir / "o3.cxproj", "--out", dir / "again"}, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    EXPECT_EQ(test::readText(dir / "o3/emissions.tsv"), test::readText(dir / "again/emissions.tsv"));
+    EXPECT_EQ(test::readText(dir / "o3/emissions.tsv"),
+              test::readText(dir / "again/emissions.tsv"));
     // A session saved before the option existed (no moment_order) replays with order 2.
     auto second = common;
     for (const std::string& extra : {std::string("--out"), dir / "o2"}) {
@@ -152,8 +152,8 @@ TEST(CliHmmMomentFit, MomentOrderIsReportedSavedAndReplayed) {
     EXPECT_EQ(test::readText(dir / "o2/emissions.tsv"), test::readText(dir / "old/emissions.tsv"));
     // Out of range: a clear error naming the option.
     auto bad = common;
-    for (const std::string& extra : {std::string("--moment-order"), std::string("4"),
-                                    std::string("--out"), dir / "bad"}) {
+    for (const std::string& extra :
+         {std::string("--moment-order"), std::string("4"), std::string("--out"), dir / "bad"}) {
         bad.push_back(extra);
     }
     result = runCli(bad, dir);
@@ -168,9 +168,8 @@ TEST(CliHmmMomentFit, RefinementToAToleranceIsReportedSavedAndReplayed) {
     const auto track = dir / "SYN_chr1_binary.txt";
     writeBinarized(data, track);
     auto result = runCli({"hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--no-segments",
-                          "--moment-fit", "0", "--refine-em", "1000", "--refine-tolerance",
-                          "1e-5", "--json", "--out", dir / "r", "--save-session",
-                          dir / "r.cxproj"},
+                          "--moment-fit", "0", "--refine-em", "1000", "--refine-tolerance", "1e-5",
+                          "--json", "--out", dir / "r", "--save-session", dir / "r.cxproj"},
                          dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const nlohmann::json json = nlohmann::json::parse(result.out);
@@ -187,7 +186,8 @@ TEST(CliHmmMomentFit, RefinementToAToleranceIsReportedSavedAndReplayed) {
     for (size_t i = 1; i < trace.size(); ++i) {
         EXPECT_GE(trace[i], trace[i - 1] - 1e-6 * std::abs(trace[i - 1]));
     }
-    const double lastGain = (trace.back() - trace[trace.size() - 2]) / std::abs(trace[trace.size() - 2]);
+    const double lastGain =
+        (trace.back() - trace[trace.size() - 2]) / std::abs(trace[trace.size() - 2]);
     EXPECT_LT(lastGain, 1e-5);
     EXPECT_GE(ll.at("final").get<double>(), ll.at("spectral").get<double>());
     // The refined emissions are those of the truth (after matching).
@@ -226,7 +226,8 @@ TEST(CliHmmMomentFit, RefinementToAToleranceIsReportedSavedAndReplayed) {
                      dir)
                   .exitCode,
               0);
-    EXPECT_EQ(test::readText(dir / "three/emissions.tsv"), test::readText(dir / "old/emissions.tsv"));
+    EXPECT_EQ(test::readText(dir / "three/emissions.tsv"),
+              test::readText(dir / "old/emissions.tsv"));
     EXPECT_NE(test::readText(dir / "three/emissions.tsv"), test::readText(dir / "r/emissions.tsv"));
     // Out of range: a clear error naming the option.
     result = runCli({"hmm", "--tracks", track, "--k", "5", "--gamma", "0", "--refine-em", "5",
@@ -243,8 +244,8 @@ TEST(CliHmmMomentFit, RefinementAtPositiveGammaWarnsAlsoWhenReplayed) {
     writeBinarized(data, track);
     std::ofstream(dir / "fg.bed") << "chr1\t0\t2000000\n";
     auto result = runCli({"hmm", "--tracks", track, "--fg-regions", dir / "fg.bed", "--k", "4",
-                          "--gamma", "0.5", "--refine-em", "2", "--no-segments", "--out",
-                          dir / "g", "--save-session", dir / "g.cxproj"},
+                          "--gamma", "0.5", "--refine-em", "2", "--no-segments", "--out", dir / "g",
+                          "--save-session", dir / "g.cxproj"},
                          dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string warning = "--refine-em fits the foreground bins alone";

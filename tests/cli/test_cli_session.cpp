@@ -28,16 +28,22 @@ void expectSameFiles(const std::string& expected, const std::string& actual,
 
 std::string generateCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(
-        dir, {.documentsPerSide = 1500, .vocabulary = 300, .length = 50, .seed = 9, .folder = "corpus"});
+        dir,
+        {.documentsPerSide = 1500, .vocabulary = 300, .length = 50, .seed = 9, .folder = "corpus"});
 }
 
 TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
-    const std::vector<std::string> common = {"--corpus", corpus, "--fg", "group=foreground",
-                                             "--bg", "group=background", "--k", "5", "--seed",
-                                             "4", "--min-df", "1", "--restarts", "3",
-                                             "--iterations", "60", "--top", "7"};
+    const std::vector<std::string> common = {"--corpus",     corpus,
+                                             "--fg",         "group=foreground",
+                                             "--bg",         "group=background",
+                                             "--k",          "5",
+                                             "--seed",       "4",
+                                             "--min-df",     "1",
+                                             "--restarts",   "3",
+                                             "--iterations", "60",
+                                             "--top",        "7"};
     auto topics = common;
     topics.insert(topics.begin(), "topics");
     for (const char* extra : {"--gamma", "1.25", "--out", "", "--save-session", ""}) {
@@ -51,22 +57,37 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
 
     auto sweep = common;
     sweep.insert(sweep.begin(), "sweep");
-    for (const std::string& extra : {std::string("--positive"), std::string("set=a"),
-                                    std::string("--gammas"), std::string("0:2:0.5"),
-                                    std::string("--out"), dir / "sweep",
-                                    std::string("--save-session"), dir / "sweep.cxproj"}) {
+    for (const std::string& extra :
+         {std::string("--positive"), std::string("set=a"), std::string("--gammas"),
+          std::string("0:2:0.5"), std::string("--out"), dir / "sweep",
+          std::string("--save-session"), dir / "sweep.cxproj"}) {
         sweep.push_back(extra);
     }
     result = runCli(sweep, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
 
     // hmm adds its section to the same session: one file, two workspaces.
-    result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz," + kData +
-                                            "K562_chr11_slice.txt.gz",
-                     "--fg-regions", kData + "RefSeqGene.chr11_slice.bed", "--k", "5", "--gamma",
-                     "0.5", "--seed", "2", "--extra-components", "0", "--decode", "viterbi",
-                     "--moment-fit", "0",
-                     "--out", dir / "hmm", "--save-session", dir / "project/analysis.cxproj"},
+    result = runCli({"hmm",
+                     "--tracks",
+                     kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz",
+                     "--fg-regions",
+                     kData + "RefSeqGene.chr11_slice.bed",
+                     "--k",
+                     "5",
+                     "--gamma",
+                     "0.5",
+                     "--seed",
+                     "2",
+                     "--extra-components",
+                     "0",
+                     "--decode",
+                     "viterbi",
+                     "--moment-fit",
+                     "0",
+                     "--out",
+                     dir / "hmm",
+                     "--save-session",
+                     dir / "project/analysis.cxproj"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string session = readText(dir / "project/analysis.cxproj");
@@ -88,9 +109,9 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     EXPECT_FALSE(std::filesystem::exists(dir / "both/topics/sweep.tsv"))
         << "a session saved by topics repeats topics only";
     // One workspace: its files directly in --out.
-    result = runCli({"run", dir / "project/analysis.cxproj", "--out", dir / "one", "--workspace",
-                     "chromatin"},
-                    dir);
+    result = runCli(
+        {"run", dir / "project/analysis.cxproj", "--out", dir / "one", "--workspace", "chromatin"},
+        dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     expectSameFiles(dir / "hmm", dir / "one", {"emissions.tsv", "states.tsv", "segments.bed"});
     EXPECT_FALSE(std::filesystem::exists(dir / "one/topics"));
@@ -118,11 +139,33 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
 TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
-    auto result = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
-                          "group=background", "--k", "4", "--seed", "5", "--min-df", "1",
-                          "--restarts", "2", "--iterations", "40", "--positive", "set=a",
-                          "--gammas", "0:1.5:0.5", "--bootstrap", "3", "--out", dir / "sweep",
-                          "--save-session", dir / "sweep.cxproj"},
+    auto result = runCli({"sweep",
+                          "--corpus",
+                          corpus,
+                          "--fg",
+                          "group=foreground",
+                          "--bg",
+                          "group=background",
+                          "--k",
+                          "4",
+                          "--seed",
+                          "5",
+                          "--min-df",
+                          "1",
+                          "--restarts",
+                          "2",
+                          "--iterations",
+                          "40",
+                          "--positive",
+                          "set=a",
+                          "--gammas",
+                          "0:1.5:0.5",
+                          "--bootstrap",
+                          "3",
+                          "--out",
+                          dir / "sweep",
+                          "--save-session",
+                          dir / "sweep.cxproj"},
                          dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string sweepSession = readText(dir / "sweep.cxproj");
@@ -132,12 +175,28 @@ TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
     expectSameFiles(dir / "sweep", dir / "sweep2", {"sweep.tsv"});
 
-    result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz," + kData +
-                                            "K562_chr11_slice.txt.gz",
-                     "--fg-regions", kData + "RefSeqGene.chr11_slice.bed", "--k", "4", "--gamma",
-                     "0.5", "--seed", "3", "--no-segments", "--gamma-path", "0:1:0.25",
-                     "--bootstrap", "3", "--block-length", "50", "--out", dir / "hmm",
-                     "--save-session", dir / "hmm.cxproj"},
+    result = runCli({"hmm",
+                     "--tracks",
+                     kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz",
+                     "--fg-regions",
+                     kData + "RefSeqGene.chr11_slice.bed",
+                     "--k",
+                     "4",
+                     "--gamma",
+                     "0.5",
+                     "--seed",
+                     "3",
+                     "--no-segments",
+                     "--gamma-path",
+                     "0:1:0.25",
+                     "--bootstrap",
+                     "3",
+                     "--block-length",
+                     "50",
+                     "--out",
+                     dir / "hmm",
+                     "--save-session",
+                     dir / "hmm.cxproj"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string hmmSession = readText(dir / "hmm.cxproj");
@@ -151,9 +210,9 @@ TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
 
     // A path without a bootstrap is repeated too (path.tsv without bands).
     result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--fg-regions",
-                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1", "--no-segments",
-                     "--gamma-path", "0:1:0.5", "--out", dir / "plain", "--save-session",
-                     dir / "plain.cxproj"},
+                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1",
+                     "--no-segments", "--gamma-path", "0:1:0.5", "--out", dir / "plain",
+                     "--save-session", dir / "plain.cxproj"},
                     dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_EQ(readText(dir / "plain.cxproj").find("\"bootstrap\""), std::string::npos);
@@ -169,19 +228,23 @@ TEST(CliSession, BadSessionsAreRefusedNamingFileAndEntry) {
         std::ofstream(dir / name) << text;
         return dir / name;
     };
-    const std::string corrupt = write("corrupt.cxproj", "{\n\"format\": \"contrast-explorer-session\",\n}");
+    const std::string corrupt =
+        write("corrupt.cxproj", "{\n\"format\": \"contrast-explorer-session\",\n}");
     auto result = runCli({"run", corrupt, "--out", dir / "o"}, dir);
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_NE(result.err.find(corrupt + ":3: not valid JSON"), std::string::npos) << result.err;
 
-    const std::string newer = write("newer.cxproj", R"j({"format": "contrast-explorer-session", "version": 3, "workspaces": {}})j");
+    const std::string newer =
+        write("newer.cxproj",
+              R"j({"format": "contrast-explorer-session", "version": 3, "workspaces": {}})j");
     result = runCli({"run", newer, "--out", dir / "o"}, dir);
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_NE(result.err.find("written by a newer Contrast Explorer (session version 3"),
               std::string::npos)
         << result.err;
 
-    const std::string missing = write("missing.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
+    const std::string missing =
+        write("missing.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
         "workspaces": {"chromatin": {"tracks": [{"path": "gone_binary.txt.gz"}], "model": {"k": 4}}}})j");
     result = runCli({"run", missing, "--out", dir / "o"}, dir);
     EXPECT_EQ(result.exitCode, 2);
@@ -190,7 +253,8 @@ TEST(CliSession, BadSessionsAreRefusedNamingFileAndEntry) {
         << result.err;
     EXPECT_NE(result.err.find("gone_binary.txt.gz: no such file or folder"), std::string::npos);
 
-    const std::string badValue = write("k.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
+    const std::string badValue =
+        write("k.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
         "workspaces": {"chromatin": {"tracks": [{"path": "k.cxproj"}], "model": {"k": "seven"}}}})j");
     result = runCli({"run", badValue, "--out", dir / "o"}, dir);
     EXPECT_EQ(result.exitCode, 2);
@@ -198,12 +262,14 @@ TEST(CliSession, BadSessionsAreRefusedNamingFileAndEntry) {
               std::string::npos)
         << result.err;
 
-    const std::string other = write("tree.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
+    const std::string other =
+        write("tree.cxproj", R"j({"format": "contrast-explorer-session", "version": 1,
         "workspaces": {"tree": {"k": 3}}})j");
     result = runCli({"run", other, "--out", dir / "o", "--workspace", "topics"}, dir);
     EXPECT_EQ(result.exitCode, 2);
-    EXPECT_NE(result.err.find("--workspace: " + other + " has no workspace 'topics' (it has: tree)"),
-              std::string::npos)
+    EXPECT_NE(
+        result.err.find("--workspace: " + other + " has no workspace 'topics' (it has: tree)"),
+        std::string::npos)
         << result.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "o"));
 }

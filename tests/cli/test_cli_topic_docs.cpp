@@ -20,9 +20,19 @@ const std::string kEconomicIndicators =
     "interest,money-fx";
 
 std::vector<std::string> demoArguments(const std::string& out) {
-    return {"topics", "--corpus", std::string(CX_SOURCE_DIR) + "/resources/demo/reuters",
-            "--fg", "places=usa", "--bg", "topics=" + kEconomicIndicators, "--k", "8",
-            "--gamma", "1", "--out", out};
+    return {"topics",
+            "--corpus",
+            std::string(CX_SOURCE_DIR) + "/resources/demo/reuters",
+            "--fg",
+            "places=usa",
+            "--bg",
+            "topics=" + kEconomicIndicators,
+            "--k",
+            "8",
+            "--gamma",
+            "1",
+            "--out",
+            out};
 }
 
 TEST(CliTopicDocs, OneRankedBlockPerForegroundSpecificTopic) {
@@ -95,15 +105,15 @@ TEST(CliTopicDocs, AllComponentsAndBackgroundPool) {
     TempDir dir;
     const std::string out = dir / "out";
     std::vector<std::string> args = demoArguments(out);
-    args.insert(args.end(), {"--top-docs", "3", "--top-docs-from", "background",
-                             "--all-components"});
+    args.insert(args.end(),
+                {"--top-docs", "3", "--top-docs-from", "background", "--all-components"});
     const auto result = runCli(args, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto rows = parseTsv(readText(out + "/topic_docs.tsv"));
     ASSERT_EQ(rows.size(), 1u + 8u * 3u);
     std::map<std::string, int> perTopic;
-    const size_t topics = static_cast<size_t>(
-        std::find(rows[0].begin(), rows[0].end(), "topics") - rows[0].begin());
+    const size_t topics =
+        static_cast<size_t>(std::find(rows[0].begin(), rows[0].end(), "topics") - rows[0].begin());
     for (size_t r = 1; r < rows.size(); ++r) {
         ++perTopic[rows[r][0]];
         // Background: every document carries an economic-indicator topic.
@@ -127,10 +137,11 @@ TEST(CliTopicDocs, BadCountGivesClearMessage) {
     EXPECT_NE(from.exitCode, 0);
     EXPECT_NE(from.err.find("--top-docs-from"), std::string::npos) << from.err;
     // Without --out there is nowhere to write topic_docs.tsv.
-    const auto noOut = runCli({"topics", "--corpus", std::string(CX_SOURCE_DIR) +
-                                   "/resources/demo/reuters", "--fg", "places=usa", "--bg",
-                               "topics=" + kEconomicIndicators, "--k", "8", "--gamma", "1", "--top-docs", "3"},
-                              dir);
+    const auto noOut =
+        runCli({"topics", "--corpus", std::string(CX_SOURCE_DIR) + "/resources/demo/reuters",
+                "--fg", "places=usa", "--bg", "topics=" + kEconomicIndicators, "--k", "8",
+                "--gamma", "1", "--top-docs", "3"},
+               dir);
     EXPECT_NE(noOut.exitCode, 0);
     EXPECT_NE(noOut.err.find("--top-docs"), std::string::npos) << noOut.err;
 }

@@ -17,7 +17,8 @@ using test::TempDir;
 /// A seeded synthetic A/B/C corpus written by `contrast-cli generate` (small, fast).
 std::string generateCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(
-        dir, {.documentsPerSide = 3000, .vocabulary = 400, .length = 60, .topicsPerKind = 2, .seed = 5});
+        dir,
+        {.documentsPerSide = 3000, .vocabulary = 400, .length = 60, .topicsPerKind = 2, .seed = 5});
 }
 
 TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
@@ -57,9 +58,9 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
 
     const auto components = parseTsv(readText(out + "/components.tsv"));
     ASSERT_EQ(components.size(), 7u);
-    EXPECT_EQ(components[0], (std::vector<std::string>{"component", "lambda", "weight",
-                                                       "foreground_specific", "signed_weight",
-                                                       "admissible", "npmi"}));
+    EXPECT_EQ(components[0],
+              (std::vector<std::string>{"component", "lambda", "weight", "foreground_specific",
+                                        "signed_weight", "admissible", "npmi"}));
     int specific = 0;
     for (size_t row = 1; row < components.size(); ++row) {
         EXPECT_EQ(components[row][0], "c" + std::to_string(row));
@@ -108,10 +109,10 @@ TEST(CliTopics, ADirectoryHoldingOneUciCorpusLoadsAsUci) {
     // `generate --out DIR` then `topics --corpus DIR`: the folder names the corpus.
     TempDir dir;
     generateCorpus(dir);
-    const auto result = runCli({"topics", "--corpus", dir.path().string(), "--fg",
-                                "group=foreground", "--bg", "group=background", "--k", "4",
-                                "--gamma", "1", "--min-df", "1"},
-                               dir);
+    const auto result =
+        runCli({"topics", "--corpus", dir.path().string(), "--fg", "group=foreground", "--bg",
+                "group=background", "--k", "4", "--gamma", "1", "--min-df", "1"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("corpus: 6000 documents"), std::string::npos) << result.out;
 }
@@ -120,9 +121,9 @@ TEST(CliTopics, SameSeedSameFiles) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     for (const char* name : {"a", "b"}) {
-        const auto result = runCli({"topics", "--corpus", corpus, "--fg", "group=foreground", "--bg",
-                                    "group=background", "--k", "5", "--gamma", "1.5", "--seed", "9",
-                                    "--min-df", "1", "--out", dir / name},
+        const auto result = runCli({"topics", "--corpus", corpus, "--fg", "group=foreground",
+                                    "--bg", "group=background", "--k", "5", "--gamma", "1.5",
+                                    "--seed", "9", "--min-df", "1", "--out", dir / name},
                                    dir);
         ASSERT_EQ(result.exitCode, 0) << result.err;
     }
@@ -153,8 +154,9 @@ TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto rows = parseTsv(readText(out + "/sweep.tsv"));
     ASSERT_EQ(rows.size(), 8u); // header + 7 grid points
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific",
-                                                 "n_inadmissible", "note"}));
+    EXPECT_EQ(rows[0],
+              (std::vector<std::string>{"gamma", "auc", "relative_auc", "n_foreground_specific",
+                                        "n_inadmissible", "note"}));
     EXPECT_EQ(std::stod(rows[1][0]), 0.0);
     EXPECT_NEAR(std::stod(rows[1][2]), 1.0, 1e-12);
     EXPECT_EQ(std::stod(rows[7][0]), 3.0);
@@ -165,15 +167,31 @@ TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     const std::string out = dir / "boot";
-    const std::vector<std::string> args = {"sweep", "--corpus", corpus, "--fg", "group=foreground",
-                                           "--bg", "group=background", "--k", "6", "--positive",
-                                           "set=a", "--gammas", "0:3:1", "--min-df", "1",
-                                           "--bootstrap", "4", "--out", out, "--json"};
+    const std::vector<std::string> args = {"sweep",
+                                           "--corpus",
+                                           corpus,
+                                           "--fg",
+                                           "group=foreground",
+                                           "--bg",
+                                           "group=background",
+                                           "--k",
+                                           "6",
+                                           "--positive",
+                                           "set=a",
+                                           "--gammas",
+                                           "0:3:1",
+                                           "--min-df",
+                                           "1",
+                                           "--bootstrap",
+                                           "4",
+                                           "--out",
+                                           out,
+                                           "--json"};
     const auto result = runCli(args, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    for (const char* key : {"\"auc_lo\"", "\"auc_hi\"", "\"stability\"", "\"suggestions\"",
-                            "\"suggested_k\"", "\"best_gamma\"", "\"foreground_set_changes\"",
-                            "\"bootstrap_replicates\":4"}) {
+    for (const char* key :
+         {"\"auc_lo\"", "\"auc_hi\"", "\"stability\"", "\"suggestions\"", "\"suggested_k\"",
+          "\"best_gamma\"", "\"foreground_set_changes\"", "\"bootstrap_replicates\":4"}) {
         EXPECT_NE(result.out.find(key), std::string::npos) << key << "\n" << result.out;
     }
     // Per component the band rule: the point rule, plus a whole weight band outside.
@@ -191,7 +209,8 @@ TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
             EXPECT_EQ(note, "");
         } else {
             EXPECT_EQ(note, point["not_trusted_because"].get<std::string>());
-            EXPECT_NE(json["suggestions"]["best_gamma"], point["gamma"]) << "an untrusted γ suggested";
+            EXPECT_NE(json["suggestions"]["best_gamma"], point["gamma"])
+                << "an untrusted γ suggested";
         }
         int count = 0;
         for (const auto& c : point["components"]) {
@@ -228,8 +247,9 @@ struct BadCase {
 TEST(CliTopics, BadInputGivesClearMessageAndNonZeroExit) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
-    const std::vector<std::string> base = {"--corpus", corpus, "--fg", "group=foreground", "--bg",
-                                           "group=background", "--min-df", "1"};
+    const std::vector<std::string> base = {"--corpus",         corpus, "--fg",
+                                           "group=foreground", "--bg", "group=background",
+                                           "--min-df",         "1"};
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = {"topics"};
         args.insert(args.end(), base.begin(), base.end());
@@ -249,8 +269,8 @@ TEST(CliTopics, BadInputGivesClearMessageAndNonZeroExit) {
         {{"topics", "--corpus", dir / "missing.txt", "--fg", "a=b", "--bg", "*", "--k", "3",
           "--gamma", "1"},
          "missing.txt"},
-        {{"topics", "--corpus", corpus, "--fg", "group=nothing", "--bg", "*", "--k", "3",
-          "--gamma", "1", "--min-df", "1"},
+        {{"topics", "--corpus", corpus, "--fg", "group=nothing", "--bg", "*", "--k", "3", "--gamma",
+          "1", "--min-df", "1"},
          "nothing"},
         {{"topics", "--corpus", corpus, "--fg", "nofield=x", "--bg", "*", "--k", "3", "--gamma",
           "1", "--min-df", "1"},
@@ -284,9 +304,9 @@ TEST(CliTopics, JsonAndConsoleFlagInadmissibleWeights) {
     const std::string demo = std::string(CX_SOURCE_DIR) + "/resources/demo/reuters";
     const std::string econ = "gnp,cpi,trade,bop,money-supply,jobs,ipi,wpi,retail,housing,income,"
                              "lei,reserves,instal-debt,interest,money-fx";
-    const std::vector<std::string> base = {"--corpus", demo, "--fg", "places=usa", "--bg",
-                                           "topics=" + econ, "--k", "10", "--positive",
-                                           "!topics=" + econ};
+    const std::vector<std::string> base = {
+        "--corpus",       demo,  "--fg", "places=usa", "--bg",
+        "topics=" + econ, "--k", "10",   "--positive", "!topics=" + econ};
     std::vector<std::string> sweepArgs = {"sweep"};
     sweepArgs.insert(sweepArgs.end(), base.begin(), base.end());
     sweepArgs.insert(sweepArgs.end(), {"--gammas", "0:8:1", "--json"});
@@ -356,10 +376,10 @@ TEST(CliTopics, BundledDemoShowsContrastOnReutersSlice) {
     const std::string demo = std::string(CX_SOURCE_DIR) + "/resources/demo/reuters";
     const std::string econ = "gnp,cpi,trade,bop,money-supply,jobs,ipi,wpi,retail,housing,income,"
                              "lei,reserves,instal-debt,interest,money-fx";
-    const auto result = runCli({"sweep", "--corpus", demo, "--fg", "places=usa", "--bg",
-                                "topics=" + econ, "--k", "8", "--positive", "!topics=" + econ,
-                                "--gammas", "0:2:1", "--json"},
-                               dir);
+    const auto result =
+        runCli({"sweep", "--corpus", demo, "--fg", "places=usa", "--bg", "topics=" + econ, "--k",
+                "8", "--positive", "!topics=" + econ, "--gammas", "0:2:1", "--json"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("\"documents_read\":5000"), std::string::npos) << result.out;
 }

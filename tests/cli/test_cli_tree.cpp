@@ -74,24 +74,24 @@ TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {
 
 TEST(CliTree, BadTreesAndParametersExitWithAMessage) {
     TempDir dir;
-    const auto missing = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>NHEK", "--k", "4",
-                                 "--out", dir / "o"},
-                                dir);
+    const auto missing = runCli(
+        {"tree", "--tracks", kData, "--tree", "H1-hESC>NHEK", "--k", "4", "--out", dir / "o"}, dir);
     EXPECT_NE(missing.exitCode, 0);
-    EXPECT_NE(missing.err.find("no file provides cell type 'NHEK'"), std::string::npos) << missing.err;
-    const auto cycle = runCli({"tree", "--tracks", kData, "--tree", "A>B;B>A", "--k", "4", "--out",
-                               dir / "o"},
-                              dir);
+    EXPECT_NE(missing.err.find("no file provides cell type 'NHEK'"), std::string::npos)
+        << missing.err;
+    const auto cycle = runCli(
+        {"tree", "--tracks", kData, "--tree", "A>B;B>A", "--k", "4", "--out", dir / "o"}, dir);
     EXPECT_NE(cycle.err.find("cycle"), std::string::npos) << cycle.err;
-    const auto bigK = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "12",
-                              "--out", dir / "o"},
-                             dir);
+    const auto bigK = runCli(
+        {"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "12", "--out", dir / "o"},
+        dir);
     EXPECT_NE(bigK.exitCode, 0);
     EXPECT_NE(bigK.err.find("--k"), std::string::npos) << bigK.err;
     const auto method = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "4",
                                 "--decomposition", "svd", "--out", dir / "o"},
                                dir);
-    EXPECT_NE(method.err.find("'svd' is not 'power' or 'jennrich'"), std::string::npos) << method.err;
+    EXPECT_NE(method.err.find("'svd' is not 'power' or 'jennrich'"), std::string::npos)
+        << method.err;
 }
 
 } // namespace

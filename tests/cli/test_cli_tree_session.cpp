@@ -20,11 +20,31 @@ const std::string kTreeData = std::string(CX_TEST_DATA_DIR) + "/tree";
 TEST(CliTreeSession, RunReproducesTheTreeCommandByteForByte) {
     TempDir dir;
     std::filesystem::create_directories(dir / "project");
-    auto result = runCli({"tree", "--tracks", kTreeData, "--tree", "H1-hESC>GM12878;GM12878>K562",
-                          "--k", "3", "--seed", "5", "--decode", "path", "--flank", "600",
-                          "--tss", kTreeData + "/RefSeqTSS.chr20_3Mb.txt.gz", "--compare",
-                          "per-cell,em", "--em-iterations", "2", "--restarts", "4", "--out",
-                          dir / "tree", "--save-session", dir / "project/analysis.cxproj"},
+    auto result = runCli({"tree",
+                          "--tracks",
+                          kTreeData,
+                          "--tree",
+                          "H1-hESC>GM12878;GM12878>K562",
+                          "--k",
+                          "3",
+                          "--seed",
+                          "5",
+                          "--decode",
+                          "path",
+                          "--flank",
+                          "600",
+                          "--tss",
+                          kTreeData + "/RefSeqTSS.chr20_3Mb.txt.gz",
+                          "--compare",
+                          "per-cell,em",
+                          "--em-iterations",
+                          "2",
+                          "--restarts",
+                          "4",
+                          "--out",
+                          dir / "tree",
+                          "--save-session",
+                          dir / "project/analysis.cxproj"},
                          dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string session = readText(dir / "project/analysis.cxproj");
@@ -32,13 +52,14 @@ TEST(CliTreeSession, RunReproducesTheTreeCommandByteForByte) {
     EXPECT_NE(session.find("\"saved_by\": \"tree\""), std::string::npos) << session;
     EXPECT_NE(session.find("\"tree\": \"H1-hESC>GM12878;GM12878>K562\""), std::string::npos);
 
-    const std::vector<std::string> files = {
-        "emissions_H1-hESC.tsv", "emissions_GM12878.tsv", "emissions_K562.tsv",
-        "transitions_H1-hESC.tsv", "transitions_K562.tsv", "segments_H1-hESC.bed",
-        "segments_K562.bed", "changes_GM12878.bed", "changes_K562.bed", "promoter_f1.tsv"};
-    result = runCli({"run", dir / "project/analysis.cxproj", "--out", dir / "again",
-                     "--workspace", "tree"},
-                    dir);
+    const std::vector<std::string> files = {"emissions_H1-hESC.tsv", "emissions_GM12878.tsv",
+                                            "emissions_K562.tsv",    "transitions_H1-hESC.tsv",
+                                            "transitions_K562.tsv",  "segments_H1-hESC.bed",
+                                            "segments_K562.bed",     "changes_GM12878.bed",
+                                            "changes_K562.bed",      "promoter_f1.tsv"};
+    result = runCli(
+        {"run", dir / "project/analysis.cxproj", "--out", dir / "again", "--workspace", "tree"},
+        dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     for (const std::string& name : files) {
         const std::string want = readText(dir / ("tree/" + name));
@@ -48,14 +69,16 @@ TEST(CliTreeSession, RunReproducesTheTreeCommandByteForByte) {
 
     // A second workspace in the same session: run writes each into its own folder.
     const std::string hmmData = std::string(CX_TEST_DATA_DIR) + "/hmm/";
-    result = runCli({"hmm", "--tracks", hmmData + "GM12878_chr11_slice.txt.gz", "--k", "3", "--gamma", "0",
-                     "--out", dir / "hmm", "--save-session", dir / "project/analysis.cxproj"},
-                    dir);
+    result =
+        runCli({"hmm", "--tracks", hmmData + "GM12878_chr11_slice.txt.gz", "--k", "3", "--gamma",
+                "0", "--out", dir / "hmm", "--save-session", dir / "project/analysis.cxproj"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     result = runCli({"run", dir / "project/analysis.cxproj", "--out", dir / "both"}, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_EQ(readText(dir / "both/tree/promoter_f1.tsv"), readText(dir / "tree/promoter_f1.tsv"));
-    EXPECT_EQ(readText(dir / "both/tree/segments_K562.bed"), readText(dir / "tree/segments_K562.bed"));
+    EXPECT_EQ(readText(dir / "both/tree/segments_K562.bed"),
+              readText(dir / "tree/segments_K562.bed"));
     EXPECT_FALSE(readText(dir / "both/chromatin/emissions.tsv").empty());
 }
 

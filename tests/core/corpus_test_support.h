@@ -36,8 +36,7 @@ public:
     ScratchFolder() {
         static std::atomic<int> counter{0};
         m_path = std::filesystem::temp_directory_path() /
-                 ("cx_corpus_test_" + std::to_string(::getpid()) + "_" +
-                  std::to_string(counter++));
+                 ("cx_corpus_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
         std::filesystem::remove_all(m_path);
         std::filesystem::create_directories(m_path);
     }

@@ -4,14 +4,15 @@
 
 #include <Eigen/Dense>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace cx::test {
 
 /// Builds a CountMatrix from per-document token lists (word ids).
-inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documents, int vocabulary) {
+inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documents,
+                                    int vocabulary) {
     CountMatrix counts;
     counts.numRows = static_cast<std::int64_t>(documents.size());
     counts.numCols = vocabulary;
@@ -32,6 +33,5 @@ inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documen
     }
     return counts;
 }
-
 
 } // namespace cx::test

@@ -37,7 +37,8 @@ inline void loadAndCheck(const std::string& path, const CorpusLoadOptions& optio
         }
         for (std::int64_t row = 0; row < counts.numRows; ++row) {
             for (std::int64_t p = counts.rowPtr[row]; p < counts.rowPtr[row + 1]; ++p) {
-                const bool increasing = p == counts.rowPtr[row] || counts.colIdx[p] > counts.colIdx[p - 1];
+                const bool increasing =
+                    p == counts.rowPtr[row] || counts.colIdx[p] > counts.colIdx[p - 1];
                 if (counts.colIdx[p] < 0 || counts.colIdx[p] >= counts.numCols || !increasing ||
                     !(counts.counts[p] > 0)) {
                     __builtin_trap();

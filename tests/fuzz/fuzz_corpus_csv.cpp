@@ -2,8 +2,8 @@
 #include "corpus_fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
-    const auto path = cx::fuzz::writeScratch("corpus.csv",
-                                             {reinterpret_cast<const char*>(data), size});
+    const auto path =
+        cx::fuzz::writeScratch("corpus.csv", {reinterpret_cast<const char*>(data), size});
     cx::fuzz::loadAndCheck(path, cx::fuzz::permissiveOptions(cx::CorpusFormat::Csv, data, size));
     return 0;
 }

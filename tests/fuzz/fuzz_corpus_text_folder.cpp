@@ -8,8 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     const auto parts = cx::fuzz::splitParts(data, size, 6);
     static const char* const kFolders[] = {"folder/", "folder/a.b/", "folder/c/d/"};
     for (size_t i = 0; i < parts.size(); ++i) {
-        cx::fuzz::writeScratch(std::string(kFolders[i % 3]) + std::to_string(i) + ".txt",
-                               parts[i]);
+        cx::fuzz::writeScratch(std::string(kFolders[i % 3]) + std::to_string(i) + ".txt", parts[i]);
     }
     cx::fuzz::loadAndCheck(root.string(),
                            cx::fuzz::permissiveOptions(cx::CorpusFormat::TextFolder, data, size));

@@ -10,13 +10,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     cx::fuzz::expectOnlyInputErrors([&] {
         const cx::CrowdLabels crowd = cx::readCrowdLabels(labels, gold);
         // Whatever was accepted must be consistent.
-        if (crowd.labels.size() != static_cast<size_t>(crowd.numItems) *
-                                       static_cast<size_t>(crowd.numWorkers) ||
+        if (crowd.labels.size() !=
+                static_cast<size_t>(crowd.numItems) * static_cast<size_t>(crowd.numWorkers) ||
             crowd.classNames.size() != static_cast<size_t>(crowd.numClasses)) {
             __builtin_trap();
         }
         for (const int label : crowd.labels) {
-            if (label != cx::CrowdLabels::kMissingLabel && (label < 0 || label >= crowd.numClasses)) {
+            if (label != cx::CrowdLabels::kMissingLabel &&
+                (label < 0 || label >= crowd.numClasses)) {
                 __builtin_trap();
             }
         }

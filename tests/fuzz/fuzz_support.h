@@ -58,8 +58,7 @@ inline std::vector<std::string_view> splitParts(const std::uint8_t* data, size_t
 
 /// Runs `parse`; cx::InputError is the expected answer to bad input and is checked to name
 /// something (a message is never empty). Everything else propagates to libFuzzer.
-template <typename Fn>
-void expectOnlyInputErrors(Fn&& parse) {
+template <typename Fn> void expectOnlyInputErrors(Fn&& parse) {
     try {
         parse();
     } catch (const cx::InputError& error) {

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
         }
         // Breadth-first order: every parent precedes its children; names are unique.
         for (int v = 1; v < n; ++v) {
-            if (tree.parent[static_cast<size_t>(v)] < 0 || tree.parent[static_cast<size_t>(v)] >= v ||
+            if (tree.parent[static_cast<size_t>(v)] < 0 ||
+                tree.parent[static_cast<size_t>(v)] >= v ||
                 tree.find(tree.names[static_cast<size_t>(v)]) != v) {
                 __builtin_trap();
             }

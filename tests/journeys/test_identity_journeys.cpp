@@ -111,7 +111,6 @@ bool chromatinReady(ChromatinWorkspace* chromatin) {
            chromatin->referenceModel()->rowCount() > 0;
 }
 
-
 /// A name numbered by history ("Quiescent 6") or marked without saying why ("· new").
 const QRegularExpression kCounter(QStringLiteral("(\\s\\d+$)|(· new)"));
 
@@ -137,8 +136,7 @@ TEST(IdentityJourneys, TopicsWithFifteenComponentsDrawEveryIdentityApart) {
             const auto& result = topics->controller()->solution().result;
             return topicsSettled(topics) && !topics->controller()->isSweepRunning() && sweep &&
                    !sweep->path.solutions.empty() && result &&
-                   result->numComponents() + result->numRejected == 15 &&
-                   !chart->lines().isEmpty();
+                   result->numComponents() + result->numRejected == 15 && !chart->lines().isEmpty();
         },
         120000))
         << chart->lines().size() << " lines";

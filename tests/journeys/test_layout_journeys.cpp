@@ -32,11 +32,11 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSet>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -86,9 +86,12 @@ void forEveryVisiblePage(QWidget* root, const std::function<void(const QString&)
         const int shown = tabs->currentIndex();
         for (int i = 0; i < tabs->count(); ++i) {
             tabs->setCurrentIndex(i);
-            forEveryVisiblePage(root, [&](const QString& where) {
-                check(tabs->tabText(i) + QStringLiteral(" › ") + where);
-            }, visited);
+            forEveryVisiblePage(
+                root,
+                [&](const QString& where) {
+                    check(tabs->tabText(i) + QStringLiteral(" › ") + where);
+                },
+                visited);
         }
         tabs->setCurrentIndex(shown);
         settle();
@@ -123,8 +126,8 @@ void expectUsablePlots(QWidget* root, const QString& where) {
             EXPECT_FALSE(heatmap->rowLabelElided(r))
                 << where.toStdString() << ": " << name << " shortens \""
                 << heatmap->model()->headerData(r, Qt::Vertical).toString().toStdString()
-                << "\" in " << heatmap->rowLabelRect(r).width() << " px of "
-                << heatmap->width() << " px";
+                << "\" in " << heatmap->rowLabelRect(r).width() << " px of " << heatmap->width()
+                << " px";
         }
     }
 }
@@ -160,7 +163,8 @@ TEST(LayoutJourney, ChromatinAt1024x700KeepsPlotsUsableAndNamesWhole) {
     chromatin->controller()->setDecodeDelay(0);
     const QString genes = hmmData("RefSeqGene.chr11_slice.bed");
     const QString tss = hmmData("RefSeqTSS2kb.chr11_slice.bed");
-    chromatin->openTracks({hmmData("GM12878_chr11_slice.txt.gz"), hmmData("K562_chr11_slice.txt.gz")});
+    chromatin->openTracks(
+        {hmmData("GM12878_chr11_slice.txt.gz"), hmmData("K562_chr11_slice.txt.gz")});
     chromatin->addAnnotations({genes, tss});
     AnnotationListModel* annotations = chromatin->annotationModel();
     for (const QString& path : {genes, tss}) {
@@ -195,8 +199,8 @@ TEST(LayoutJourney, CrowdAt1024x700ShowsAWideSummaryAndWorkerIds) {
     crowd->openFiles(QStringLiteral(CX_SOURCE_DIR "/resources/demo/crowd/answer.csv"),
                      QStringLiteral(CX_SOURCE_DIR "/resources/demo/crowd/truth.csv"));
     CrowdResultsPanel* results = crowd->results();
-    ASSERT_TRUE(waitUntil(
-        [&] { return crowd->isSettled() && results->cmiModel()->rowCount() > 0; }, 60000))
+    ASSERT_TRUE(
+        waitUntil([&] { return crowd->isSettled() && results->cmiModel()->rowCount() > 0; }, 60000))
         << errors.messages.join('\n').toStdString();
     ASSERT_EQ(window.size(), kWindow);
     settle();
@@ -241,8 +245,8 @@ QStringList writeTenCellTypes(const QString& folder, int bins) {
         const std::string source = (QStringLiteral(CX_TEST_DATA_DIR "/tree/") +
                                     sources[i % sources.size()] + "_chr20_binary.txt.gz")
                                        .toStdString();
-        const QStringList lines = QString::fromStdString(cx::readWholeFile(source))
-                                      .split(QLatin1Char('\n'));
+        const QStringList lines =
+            QString::fromStdString(cx::readWholeFile(source)).split(QLatin1Char('\n'));
         QStringList out = {cells[i] + QStringLiteral("\tchr20")};
         out += lines.mid(1, bins + 1); // marks, then the bins
         QFile file(folder + QLatin1Char('/') + cells[i] + QStringLiteral("_chr20_binary.txt"));
@@ -314,9 +318,8 @@ TEST(LayoutJourney, TopicsAt1024x700KeepsTheTableAndChartsUsable) {
     topics->dataPanel()->foregroundPicker()->setRule(QStringLiteral("group=foreground"));
     topics->dataPanel()->backgroundPicker()->setRule(QStringLiteral("group=background"));
     QMetaObject::invokeMethod(topics->dataPanel(), "applyRequested");
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && topics->controller()->solution().isValid();
-    }));
+    ASSERT_TRUE(waitUntil(
+        [&] { return topics->isSettled() && topics->controller()->solution().isValid(); }));
     topics->tablePanel()->setShowAll(true); // every component a column: the widest table
     ASSERT_EQ(window.size(), kWindow);
     settle();

@@ -6,7 +6,8 @@
 // fresh window shows after reopening the same session.
 //
 // CX_RANDOM_ACTIONS (default 40 in CI) sets the number of actions, CX_RANDOM_SEED (default 1) the
-// seed, CX_RANDOM_VERBOSE=1 prints each action as it runs; the ctest `RandomActions.Long` (label `long`) runs 5,000.
+// seed, CX_RANDOM_VERBOSE=1 prints each action as it runs; the ctest `RandomActions.Long` (label
+// `long`) runs 5,000.
 #include "gui_test_helpers.h"
 
 #include "ui/framework/provenance.h"
@@ -93,8 +94,7 @@ private:
     QTimer m_timer;
 };
 
-template <typename W>
-QList<W*> usable(QWidget* root) {
+template <typename W> QList<W*> usable(QWidget* root) {
     QList<W*> found;
     for (W* widget : root->findChildren<W*>()) {
         if (widget->isEnabled() && widget->isVisibleTo(root->window())) {
@@ -126,14 +126,16 @@ public:
         for (Workspace* workspace : window.workspaces()) {
             auto touch = [this, workspace] { m_lastSignal[workspace].restart(); };
             m_lastSignal[workspace].start();
-            QObject::connect(workspace, &Workspace::taskStarted, workspace, [this, workspace, touch] {
-                ++m_running[workspace];
-                touch();
-            });
-            QObject::connect(workspace, &Workspace::taskFinished, workspace, [this, workspace, touch] {
-                m_running[workspace] = std::max(0, m_running[workspace] - 1);
-                touch();
-            });
+            QObject::connect(workspace, &Workspace::taskStarted, workspace,
+                             [this, workspace, touch] {
+                                 ++m_running[workspace];
+                                 touch();
+                             });
+            QObject::connect(workspace, &Workspace::taskFinished, workspace,
+                             [this, workspace, touch] {
+                                 m_running[workspace] = std::max(0, m_running[workspace] - 1);
+                                 touch();
+                             });
             QObject::connect(workspace, &Workspace::taskProgress, workspace, touch);
             QObject::connect(workspace, &Workspace::settledChanged, workspace, touch);
         }
@@ -232,7 +234,8 @@ bool anyKeyOf(const QMap<QString, QString>& tables, const QString& key) {
 
 class RandomUser {
 public:
-    RandomUser(MainWindow& window, const WorkWatcher& watcher, std::uint64_t seed, const QString& folder)
+    RandomUser(MainWindow& window, const WorkWatcher& watcher, std::uint64_t seed,
+               const QString& folder)
         : m_window(window), m_watcher(watcher), m_random(seed), m_folder(folder),
           m_dataSets(bundledDataSets()) {}
 
@@ -266,9 +269,9 @@ public:
             return saveAndReopen();
         }
         if (kind < 30) {
-            return QStringLiteral("wait: ") +
-                   (waitUntil([&] { return m_watcher.settled(); }, 60000) ? QStringLiteral("settled")
-                                                                            : QStringLiteral("busy"));
+            return QStringLiteral("wait: ") + (waitUntil([&] { return m_watcher.settled(); }, 60000)
+                                                   ? QStringLiteral("settled")
+                                                   : QStringLiteral("busy"));
         }
         QWidget* root = m_window.currentWorkspace();
         if (kind < 40) {
@@ -348,9 +351,10 @@ private:
         if (index < spins.size()) {
             QSpinBox* spin = spins[index];
             // Mostly small steps, as a user clicking the arrows; sometimes any value in range.
-            const int value = pick(3) == 0
-                                  ? spin->minimum() + pick(std::min(spin->maximum() - spin->minimum(), 1000) + 1)
-                                  : spin->value() + (pick(2) == 0 ? -1 : 1) * spin->singleStep();
+            const int value =
+                pick(3) == 0
+                    ? spin->minimum() + pick(std::min(spin->maximum() - spin->minimum(), 1000) + 1)
+                    : spin->value() + (pick(2) == 0 ? -1 : 1) * spin->singleStep();
             spin->setValue(value);
             spin->editingFinished();
             return QStringLiteral("spin %1 = %2").arg(spin->objectName()).arg(spin->value());
@@ -384,7 +388,8 @@ private:
         if (!anything) {
             return QStringLiteral("nothing to save");
         }
-        const QString path = QDir(m_folder).filePath(QStringLiteral("session-%1.cxproj").arg(++m_saves));
+        const QString path =
+            QDir(m_folder).filePath(QStringLiteral("session-%1.cxproj").arg(++m_saves));
         const bool saved = m_window.project()->saveTo(path);
         const bool opened = saved && m_window.project()->open(path);
         return QStringLiteral("save %1 (%2), reopen (%3)")
@@ -427,7 +432,8 @@ TEST(RandomActions, SeededUserActionsNeverCrashAndSettleOnWhatIsLoaded) {
     }
     const QString trail = log.mid(std::max<qsizetype>(0, log.size() - 30)).join(QLatin1Char('\n'));
     ASSERT_TRUE(waitUntil([&] { return watcher.settled(); }, 180000))
-        << "work did not settle after the actions; last actions:\n" << trail.toStdString();
+        << "work did not settle after the actions; last actions:\n"
+        << trail.toStdString();
 
     // What the window shows equals what a fresh window computes from the same inputs.
     bool anything = false;
@@ -438,7 +444,8 @@ TEST(RandomActions, SeededUserActionsNeverCrashAndSettleOnWhatIsLoaded) {
         GTEST_SKIP() << "the seed left no data open";
     }
     const QString path = folder.filePath(QStringLiteral("final.cxproj"));
-    ASSERT_TRUE(window.project()->saveTo(path)) << errors.messages.join(QLatin1Char('\n')).toStdString();
+    ASSERT_TRUE(window.project()->saveTo(path))
+        << errors.messages.join(QLatin1Char('\n')).toStdString();
     const QMap<QString, QString> shown = visibleTables(window);
 
     MainWindow fresh;
@@ -447,14 +454,16 @@ TEST(RandomActions, SeededUserActionsNeverCrashAndSettleOnWhatIsLoaded) {
     fresh.show();
     const WorkWatcher freshWatcher(fresh);
     ASSERT_TRUE(fresh.project()->open(path))
-        << errors.messages.join(QLatin1Char('\n')).toStdString() << "\nlast actions:\n" << trail.toStdString();
+        << errors.messages.join(QLatin1Char('\n')).toStdString() << "\nlast actions:\n"
+        << trail.toStdString();
     ASSERT_TRUE(waitUntil([&] { return freshWatcher.settled(); }, 180000));
     const QMap<QString, QString> recomputed = visibleTables(fresh);
     // A workspace whose results are marked stale is not compared: the marker says they are not
     // from what is loaded (the fresh window computes from what is loaded).
     QMap<QString, QString> comparable;
     for (auto it = recomputed.cbegin(); it != recomputed.cend(); ++it) {
-        if (shown.contains(it.key()) || !anyKeyOf(shown, it.key().section(QLatin1Char('/'), 0, 0))) {
+        if (shown.contains(it.key()) ||
+            !anyKeyOf(shown, it.key().section(QLatin1Char('/'), 0, 0))) {
             comparable.insert(it.key(), it.value());
         }
     }
@@ -474,7 +483,8 @@ TEST(RandomActions, SeededUserActionsNeverCrashAndSettleOnWhatIsLoaded) {
             continue;
         }
         EXPECT_EQ(it.value().toStdString(), recomputed.value(it.key()).toStdString())
-            << "table " << it.key().toStdString() << " differs from a fresh computation; last actions:\n"
+            << "table " << it.key().toStdString()
+            << " differs from a fresh computation; last actions:\n"
             << trail.toStdString();
     }
 }

@@ -66,16 +66,18 @@ TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
     ASSERT_TRUE(window.openDemo());
     TopicsWorkspace* topics = window.workspace<TopicsWorkspace>();
     cx::ui::TopicsController* controller = topics->controller();
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && controller->solution().isValid() &&
-               controller->lastSweep() != nullptr;
-    }, 90000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && controller->solution().isValid() &&
+                   controller->lastSweep() != nullptr;
+        },
+        90000));
 
     topics->analysisPanel()->gammaSpin()->setValue(6.5);
     TopicWordsModel* model = topics->tablePanel()->model();
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && std::abs(model->solution().gamma - 6.5) < 1e-12;
-    }, 60000));
+    ASSERT_TRUE(waitUntil(
+        [&] { return topics->isSettled() && std::abs(model->solution().gamma - 6.5) < 1e-12; },
+        60000));
     const std::map<int, QString> before = inadmissibleHeaders(*model);
     ASSERT_FALSE(before.empty()) << "the demo at γ = 6.5 shows an inadmissible topic";
     for (const auto& [component, header] : before) {
@@ -84,18 +86,19 @@ TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
 
     // The user clicks Bootstrap (10 resamples to keep the test short).
     topics->specificityPanel()->setBootstrapReplicates(10);
-    QToolButton* bootstrap = buttonWithText(topics->specificityPanel(), QStringLiteral("Bootstrap"));
+    QToolButton* bootstrap =
+        buttonWithText(topics->specificityPanel(), QStringLiteral("Bootstrap"));
     ASSERT_NE(bootstrap, nullptr);
     ASSERT_TRUE(bootstrap->isEnabled());
     bootstrap->click();
-    ASSERT_TRUE(waitUntil([&] {
-        return controller->lastBootstrap() != nullptr && topics->isSettled();
-    }, 120000));
+    ASSERT_TRUE(waitUntil(
+        [&] { return controller->lastBootstrap() != nullptr && topics->isSettled(); }, 120000));
 
     const std::map<int, QString> after = inadmissibleHeaders(*model);
     for (const auto& [component, header] : before) {
-        ASSERT_TRUE(after.count(component)) << "component " << component << " (" <<
-            header.toStdString() << ") lost its flag after Bootstrap";
+        ASSERT_TRUE(after.count(component))
+            << "component " << component << " (" << header.toStdString()
+            << ") lost its flag after Bootstrap";
         EXPECT_TRUE(after.at(component).startsWith(QStringLiteral("⚠")));
         int column = -1;
         for (int c = 0; c < model->columnCount(); ++c) {
@@ -106,7 +109,8 @@ TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
         EXPECT_TRUE(tip.contains(QStringLiteral("bootstrap band"))) << tip.toStdString();
         EXPECT_TRUE(tip.contains(QStringLiteral("resamples"))) << tip.toStdString();
         // The cells read in the table's warning style too (the delegate hatches by this role).
-        EXPECT_FALSE(model->data(model->index(0, column), TopicWordsModel::AdmissibleRole).toBool());
+        EXPECT_FALSE(
+            model->data(model->index(0, column), TopicWordsModel::AdmissibleRole).toBool());
     }
     // Every foreground-specific column's tooltip now carries its stability.
     for (int c = 0; c < model->columnCount(); ++c) {
@@ -131,10 +135,12 @@ TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
     TopicsWorkspace* topics = window.workspace<TopicsWorkspace>();
     cx::ui::TopicsController* controller = topics->controller();
     TopicWordsModel* model = topics->tablePanel()->model();
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && controller->solution().isValid() &&
-               controller->lastSweep() != nullptr && model->columnCount() > 0;
-    }, 90000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && controller->solution().isValid() &&
+                   controller->lastSweep() != nullptr && model->columnCount() > 0;
+        },
+        90000));
 
     const int component = model->componentOf(0);
     const int identity = model->identityOf(component);
@@ -156,9 +162,11 @@ TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
 
     // Name it; the table header, the browser and the weights chart's line use the name.
     ASSERT_TRUE(model->setTopicName(component, QStringLiteral("Corporate earnings")));
-    EXPECT_TRUE(model->headerData(0, Qt::Horizontal).toString().contains(
-        QStringLiteral("Corporate earnings")));
-    EXPECT_TRUE(browser->tsvText().section('\n', 1, 1).startsWith(QStringLiteral("Corporate earnings\t")));
+    EXPECT_TRUE(model->headerData(0, Qt::Horizontal)
+                    .toString()
+                    .contains(QStringLiteral("Corporate earnings")));
+    EXPECT_TRUE(
+        browser->tsvText().section('\n', 1, 1).startsWith(QStringLiteral("Corporate earnings\t")));
     bool charted = false;
     for (const auto& line : topics->specificityPanel()->trajectoryChart()->lines()) {
         charted = charted || line.name.contains(QStringLiteral("Corporate earnings"));
@@ -179,11 +187,14 @@ TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
     }
     ASSERT_GE(target, 0) << "no other γ with the same topic";
     topics->analysisPanel()->gammaSpin()->setValue(target);
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && std::abs(model->solution().gamma - target) < 1e-12 &&
-               browser->model()->rowCount() > 0 && browser->component() >= 0 &&
-               model->identityOf(browser->component()) == identity;
-    }, 60000)) << "γ " << target;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && std::abs(model->solution().gamma - target) < 1e-12 &&
+                   browser->model()->rowCount() > 0 && browser->component() >= 0 &&
+                   model->identityOf(browser->component()) == identity;
+        },
+        60000))
+        << "γ " << target;
     EXPECT_EQ(model->nameOfComponent(browser->component()), QStringLiteral("Corporate earnings"));
     EXPECT_TRUE(browser->titleText().contains(QStringLiteral("Corporate earnings")));
     (void)firstDocument;

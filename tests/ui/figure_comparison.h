@@ -10,8 +10,8 @@
 #include <QImage>
 #include <QPaintDevice>
 #include <QPaintEngine>
-#include <QPainterPath>
 #include <QPainter>
+#include <QPainterPath>
 #include <QPolygonF>
 #include <QProcess>
 #include <QSvgRenderer>
@@ -64,11 +64,11 @@ inline double inkOf(const QImage& image) {
 inline FigureDifference compareFigures(const QImage& reference, const QImage& other,
                                        int blockPixels = 1) {
     const QImage full = reference.convertToFormat(QImage::Format_RGB32);
-    const QImage resampled = other.size() == reference.size()
-                                 ? other.convertToFormat(QImage::Format_RGB32)
-                                 : other.convertToFormat(QImage::Format_RGB32)
-                                       .scaled(reference.size(), Qt::IgnoreAspectRatio,
-                                               Qt::SmoothTransformation);
+    const QImage resampled =
+        other.size() == reference.size()
+            ? other.convertToFormat(QImage::Format_RGB32)
+            : other.convertToFormat(QImage::Format_RGB32)
+                  .scaled(reference.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     FigureDifference difference;
     difference.blockPixels = std::max(1, blockPixels);
     const double inkA = inkOf(full);

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     // not located unless a test installs its own answers.
     cx::ui::ProjectSession::setPromptHandler(
         [](const QString&) { return cx::ui::ProjectSession::Choice::Discard; });
-    cx::ui::ProjectSession::setLocateHandler([](const QString&, const QString&) { return QString(); });
+    cx::ui::ProjectSession::setLocateHandler(
+        [](const QString&, const QString&) { return QString(); });
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

@@ -77,8 +77,7 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     for (QAbstractSeries* series :
          {static_cast<QAbstractSeries*>(parts.reference),
           static_cast<QAbstractSeries*>(parts.curve), static_cast<QAbstractSeries*>(parts.dots),
-          static_cast<QAbstractSeries*>(parts.flagged),
-          static_cast<QAbstractSeries*>(parts.failed),
+          static_cast<QAbstractSeries*>(parts.flagged), static_cast<QAbstractSeries*>(parts.failed),
           static_cast<QAbstractSeries*>(parts.marker),
           static_cast<QAbstractSeries*>(parts.markerDot)}) {
         chart->addSeries(series);
@@ -86,8 +85,8 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
 
     parts.x = createValueAxis(chart, QStringLiteral("contrast weight γ"), QStringLiteral("%g"),
                               labelFont, titleFont);
-    parts.y = createValueAxis(chart, tr("AUC relative to γ = 0"),
-                              QStringLiteral("%.2f"), labelFont, titleFont);
+    parts.y = createValueAxis(chart, tr("AUC relative to γ = 0"), QStringLiteral("%.2f"), labelFont,
+                              titleFont);
     attachValueAxes(chart, parts.x, parts.y);
     return parts;
 }
@@ -215,7 +214,7 @@ void AucChartView::fillParts(Parts& parts, const QSizeF& plotSize) const {
     // Runs of valid points; a point without an AUC (failure) ends a run and is drawn as a red
     // square on the reference line, its reason on hover. No point is dropped silently.
     QList<QList<QPointF>> runs(1);
-    QList<QPointF> curve; // all valid points (dots)
+    QList<QPointF> curve;   // all valid points (dots)
     QList<QPointF> flagged; // of them, with a component of inadmissible weight
     QList<QPointF> failed;
     QList<QPointF> bandUpper, bandLower;
@@ -365,28 +364,30 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
         return;
     }
     if (!nearest->failure.isEmpty()) {
-        QToolTip::showText(QCursor::pos(),
-                           tr("γ = %1\nno AUC: %2").arg(nearest->gamma, 0, 'g', 4).arg(nearest->failure),
-                           this);
+        QToolTip::showText(
+            QCursor::pos(),
+            tr("γ = %1\nno AUC: %2").arg(nearest->gamma, 0, 'g', 4).arg(nearest->failure), this);
         return;
     }
     const QString band = std::isfinite(nearest->relativeLo)
-                             ? tr("\nbootstrap band %1 – %2").arg(nearest->relativeLo, 0, 'f', 3).arg(nearest->relativeHi, 0, 'f', 3)
+                             ? tr("\nbootstrap band %1 – %2")
+                                   .arg(nearest->relativeLo, 0, 'f', 3)
+                                   .arg(nearest->relativeHi, 0, 'f', 3)
                              : QString();
     const QString inadmissible =
         nearest->numInadmissible > 0
             ? tr("\n⚠ %1 with a weight outside [−γ, 1] (no topic of the model)")
                   .arg(countOf(nearest->numInadmissible, tr("component"), tr("components")))
             : QString();
-    QToolTip::showText(QCursor::pos(),
-                       (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + band)
-                           .arg(nearest->gamma, 0, 'g', 4)
-                           .arg(nearest->auc, 0, 'f', 3)
-                           .arg(nearest->relativeAuc, 0, 'f', 3)
-                           .arg(countOf(nearest->numForegroundSpecific,
-                                        tr("foreground-specific topic"),
-                                        tr("foreground-specific topics"))),
-                       this);
+    QToolTip::showText(
+        QCursor::pos(),
+        (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + band)
+            .arg(nearest->gamma, 0, 'g', 4)
+            .arg(nearest->auc, 0, 'f', 3)
+            .arg(nearest->relativeAuc, 0, 'f', 3)
+            .arg(countOf(nearest->numForegroundSpecific, tr("foreground-specific topic"),
+                         tr("foreground-specific topics"))),
+        this);
 }
 
 void AucChartView::mousePressEvent(QMouseEvent* event) {
@@ -425,8 +426,7 @@ void AucChartView::buildFigure(QChart* chart, double plotHeight) const {
     for (QAbstractSeries* series : chart->series()) {
         auto* xy = qobject_cast<QXYSeries*>(series);
         auto* area = qobject_cast<QAreaSeries*>(series);
-        const bool empty = (xy && xy->count() == 0) ||
-                           (area && area->upperSeries()->count() == 0);
+        const bool empty = (xy && xy->count() == 0) || (area && area->upperSeries()->count() == 0);
         if (empty || series->name().isEmpty()) {
             hide(series);
         }

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ui/widgets/exportable_figure.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/sweep_point.h"
+#include "ui/widgets/exportable_figure.h"
 
 #include <QChartView>
 #include <QVector>

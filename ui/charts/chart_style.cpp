@@ -79,8 +79,7 @@ void styleChart(QChart* chart, const QMargins& margins) {
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
-QList<std::pair<QPointF, double>> drawnPointsInScene(QChart* chart,
-                                                     const QAbstractAxis* axis) {
+QList<std::pair<QPointF, double>> drawnPointsInScene(QChart* chart, const QAbstractAxis* axis) {
     QList<std::pair<QPointF, double>> out;
     for (QAbstractSeries* series : chart->series()) {
         auto* xy = qobject_cast<QXYSeries*>(series);
@@ -160,8 +159,7 @@ double plotPadding(double range, double fraction, double minimum, double plotHei
     return pad;
 }
 
-void fitAxisTitle(QValueAxis* axis, const QString& full, const QString& shortTitle,
-                  double extent) {
+void fitAxisTitle(QValueAxis* axis, const QString& full, const QString& shortTitle, double extent) {
     const double needed = QFontMetricsF(axis->titleFont()).horizontalAdvance(full);
     const QString wanted = needed + 2 <= extent || shortTitle.isEmpty() ? full : shortTitle;
     if (axis->titleText() != wanted) {
@@ -257,8 +255,8 @@ void addLegendSample(QGraphicsScene& scene, QAbstractSeries* series, const QPoin
         QPen pen = line->pen();
         pen.setWidthF(std::min(pen.widthF(), 2.5));
         pen.setCapStyle(Qt::FlatCap);
-        scene.addLine(QLineF(centre.x() - kSampleWidth / 2, centre.y(), centre.x() + kSampleWidth / 2,
-                             centre.y()),
+        scene.addLine(QLineF(centre.x() - kSampleWidth / 2, centre.y(),
+                             centre.x() + kSampleWidth / 2, centre.y()),
                       pen);
     }
 }
@@ -361,8 +359,8 @@ ChartFigureLayout layOutChartFigure(
         if (layout.plotArea.left() + used <= size.width() - kLegendMargin) {
             left = layout.plotArea.left();
         }
-        layout.legend = QRectF(left, layout.chart.bottom() + kLegendTopGap, used,
-                               grid.rows * grid.rowHeight);
+        layout.legend =
+            QRectF(left, layout.chart.bottom() + kLegendTopGap, used, grid.rows * grid.rowHeight);
         const double textWidth = grid.columnWidth - kSampleWidth - kSampleGap - kColumnGap;
         for (int i = 0; i < items.size(); ++i) {
             const int row = i / grid.columns;
@@ -370,7 +368,8 @@ ChartFigureLayout layOutChartFigure(
             const QPointF origin(left + column * grid.columnWidth,
                                  layout.legend.top() + row * grid.rowHeight);
             const double centreY = origin.y() + grid.rowHeight / 2;
-            addLegendSample(scene, items[i].series, QPointF(origin.x() + kSampleWidth / 2, centreY));
+            addLegendSample(scene, items[i].series,
+                            QPointF(origin.x() + kSampleWidth / 2, centreY));
             FigureLegendEntry entry;
             entry.label = items[i].label;
             QString shown = items[i].label;

@@ -15,8 +15,8 @@
 #include <QStringList>
 
 #include <functional>
-#include <utility>
 #include <optional>
+#include <utility>
 
 class QAbstractAxis;
 class QAbstractSeries;
@@ -88,8 +88,7 @@ double plotPadding(double range, double fraction, double minimum, double plotHei
 
 /// The axis title that fits: `full` when it is no longer than the plot side it runs along
 /// (`extent` px; the chart elides longer titles), else `shortTitle`.
-void fitAxisTitle(QValueAxis* axis, const QString& full, const QString& shortTitle,
-                  double extent);
+void fitAxisTitle(QValueAxis* axis, const QString& full, const QString& shortTitle, double extent);
 
 /// An exported chart's legend entry: its label and where it is drawn.
 struct FigureLegendEntry {
@@ -121,11 +120,9 @@ using ChartFigureBuilder = std::function<void(QChart* chart, double plotHeight)>
 /// Lays out the chart of `build` as a figure of `size`: the chart on top, its legend
 /// (every visible entry, in as many columns as the width holds, never cut) underneath, axis
 /// titles shrunk when the plot is shorter than they are. `paint` (may be empty) then draws it.
-ChartFigureLayout layOutChartFigure(const QSizeF& size, const QString& title,
-                                    const ChartFigureBuilder& build,
-                                    const std::function<void(QGraphicsScene& scene,
-                                                             const ChartFigureLayout& layout)>&
-                                        paint = {});
+ChartFigureLayout layOutChartFigure(
+    const QSizeF& size, const QString& title, const ChartFigureBuilder& build,
+    const std::function<void(QGraphicsScene& scene, const ChartFigureLayout& layout)>& paint = {});
 
 /// Draws a chart as a stand-alone figure into `target` (layOutChartFigure at target's size):
 /// the on-screen chart keeps its size and state.

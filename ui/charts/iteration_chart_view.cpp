@@ -87,8 +87,8 @@ void IterationChartView::build(QChart* chart, bool figure) const {
     for (const Line& line : m_lines) {
         auto* series = new QLineSeries(chart);
         series->setName(line.name);
-        series->setPen(QPen(line.colour, figure ? 2.0 : 2.2,
-                            line.dashed ? Qt::DashLine : Qt::SolidLine));
+        series->setPen(
+            QPen(line.colour, figure ? 2.0 : 2.2, line.dashed ? Qt::DashLine : Qt::SolidLine));
         series->replace(line.points);
         series->setPointsVisible(line.points.size() == 1); // one point draws no line
         chart->addSeries(series);
@@ -96,11 +96,11 @@ void IterationChartView::build(QChart* chart, bool figure) const {
             lastIteration = std::max(lastIteration, line.points.back().x());
         }
     }
-    QValueAxis* x = createValueAxis(chart, tr("iteration"), QStringLiteral("%d"), labelFont,
-                                    titleFont);
+    QValueAxis* x =
+        createValueAxis(chart, tr("iteration"), QStringLiteral("%d"), labelFont, titleFont);
     setAxisRange(x, 0, lastIteration, true);
-    QValueAxis* left = createValueAxis(chart, m_leftTitle, QStringLiteral("%.4g"), labelFont,
-                                       titleFont);
+    QValueAxis* left =
+        createValueAxis(chart, m_leftTitle, QStringLiteral("%.4g"), labelFont, titleFont);
     const auto [leftLow, leftHigh] = valueRange(m_lines, false);
     setAxisRange(left, leftLow, leftHigh);
     chart->addAxis(x, Qt::AlignBottom);

@@ -12,8 +12,8 @@
 #include <QListWidget>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QScrollBar>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -78,9 +78,8 @@ StateWeightsChartView::StateWeightsChartView(QWidget* parent) : QChartView(paren
     m_legendList->setIconSize(QSize(22, 12));
     m_legendList->setUniformItemSizes(true);
     m_legendList->setCursor(Qt::ArrowCursor);
-    m_legendList->setStyleSheet(QStringLiteral(
-        "QListWidget { background: white; color: #444b53; }"
-        "QListWidget::item { padding: 0px 2px; }"));
+    m_legendList->setStyleSheet(QStringLiteral("QListWidget { background: white; color: #444b53; }"
+                                               "QListWidget::item { padding: 0px 2px; }"));
     m_legendList->setToolTip(tr("Legend: click an entry to hide or show its lines; scroll for "
                                 "more"));
     QFont legendFont = m_legendList->font();
@@ -149,8 +148,8 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     const double yMax = high + pad;
     // Markers on the first and last γ are drawn whole: the x range reaches a marker's radius
     // beyond them (a figure's plot is at least a column wide: 1.5 % of it is more than that).
-    const double xPad = plotPadding(m_gammaMaximum - m_gammaMinimum, 0.015, 0.0,
-                                    plotSize.width(), markerMargin);
+    const double xPad =
+        plotPadding(m_gammaMaximum - m_gammaMinimum, 0.015, 0.0, plotSize.width(), markerMargin);
     const bool empty = m_lines.isEmpty();
 
     // Bands where no valid model exists, under the lines.
@@ -161,9 +160,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             upper->replace(QList<QPointF>{{from, yMax}, {to, yMax}});
             lower->replace(QList<QPointF>{{from, yMin}, {to, yMin}});
             auto* band = new QAreaSeries(upper, lower);
-            band->setName(parts.bands.isEmpty()
-                              ? (m_unreliableName.isEmpty() ? tr("no valid model") : m_unreliableName)
-                              : QString());
+            band->setName(parts.bands.isEmpty() ? (m_unreliableName.isEmpty() ? tr("no valid model")
+                                                                              : m_unreliableName)
+                                                : QString());
             band->setPen(Qt::NoPen);
             band->setBrush(kUnreliableColour);
             chart->addSeries(band);
@@ -179,9 +178,9 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
     for (const Line& line : m_lines) {
         for (int j = 0; j < line.points.size() && j < line.flagged.size(); ++j) {
             if (line.flagged[j] && std::isfinite(line.points[j].y())) {
-                flaggedPoints << QPointF(line.points[j].x(), std::clamp(line.points[j].y(),
-                                                                        -m_weightLimit,
-                                                                        m_weightLimit));
+                flaggedPoints << QPointF(
+                    line.points[j].x(),
+                    std::clamp(line.points[j].y(), -m_weightLimit, m_weightLimit));
             }
         }
     }
@@ -252,12 +251,12 @@ StateWeightsChartView::Parts StateWeightsChartView::build(QChart* chart, bool fi
             };
             for (int i = 0; i < line.lower.size(); ++i) {
                 if (std::isfinite(line.lower[i].y()) && std::isfinite(line.upper[i].y())) {
-                    lowerRun << QPointF(line.lower[i].x(), std::clamp(line.lower[i].y(),
-                                                                      -m_weightLimit,
-                                                                      m_weightLimit));
-                    upperRun << QPointF(line.upper[i].x(), std::clamp(line.upper[i].y(),
-                                                                      -m_weightLimit,
-                                                                      m_weightLimit));
+                    lowerRun << QPointF(
+                        line.lower[i].x(),
+                        std::clamp(line.lower[i].y(), -m_weightLimit, m_weightLimit));
+                    upperRun << QPointF(
+                        line.upper[i].x(),
+                        std::clamp(line.upper[i].y(), -m_weightLimit, m_weightLimit));
                 } else {
                     addBand();
                 }
@@ -418,11 +417,14 @@ void StateWeightsChartView::rebuild() {
             (changed(plotArea.height(), m_builtPlotSize.height()) ||
              changed(plotArea.width(), m_builtPlotSize.width()))) {
             m_rebuildPending = true;
-            QMetaObject::invokeMethod(this, [this] {
-                if (m_rebuildPending) {
-                    rebuild();
-                }
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (m_rebuildPending) {
+                        rebuild();
+                    }
+                },
+                Qt::QueuedConnection);
         }
     });
     updateLegendList();
@@ -481,9 +483,8 @@ void StateWeightsChartView::placeLegendList() {
     const int scrollBar =
         rows > area.height() - 4 ? m_legendList->verticalScrollBar()->sizeHint().width() : 0;
     const int chrome = 22 + m_legendList->iconSize().width() + 12 + scrollBar;
-    const int width =
-        std::clamp(widest + chrome, std::min(130, this->width() / 2),
-                   std::max(130, static_cast<int>(0.45 * this->width())));
+    const int width = std::clamp(widest + chrome, std::min(130, this->width() / 2),
+                                 std::max(130, static_cast<int>(0.45 * this->width())));
     m_legendList->setGeometry(area.right() - width + 1, area.top() + 2, width,
                               std::max(0, area.height() - 4));
     chart->setMargins(QMargins(2, 2, width + 6, 2));
@@ -584,7 +585,8 @@ void StateWeightsChartView::setWeightLimit(double limit) {
 }
 
 std::pair<double, double> StateWeightsChartView::weightRange() const {
-    return m_parts.y ? std::make_pair(m_parts.y->min(), m_parts.y->max()) : std::make_pair(0.0, 0.0);
+    return m_parts.y ? std::make_pair(m_parts.y->min(), m_parts.y->max())
+                     : std::make_pair(0.0, 0.0);
 }
 
 void StateWeightsChartView::setCurrentGamma(double gamma) {
@@ -650,19 +652,16 @@ void StateWeightsChartView::resizeEvent(QResizeEvent* event) {
 }
 
 void StateWeightsChartView::paintFigure(QPainter& painter, const QRectF& target) const {
-    paintChartFigure(painter, target,
-                     m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
-                     [this](QChart* chart, double plotHeight) {
-                         build(chart, true, QSizeF(0, plotHeight));
-                     });
+    paintChartFigure(
+        painter, target,
+        m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
+        [this](QChart* chart, double plotHeight) { build(chart, true, QSizeF(0, plotHeight)); });
 }
 
 ChartFigureLayout StateWeightsChartView::figureLayout(const QSizeF& size) const {
     return layOutChartFigure(
         size, m_figureTitle.isEmpty() ? tr("State weights ω vs contrast γ") : m_figureTitle,
-        [this](QChart* chart, double plotHeight) {
-                         build(chart, true, QSizeF(0, plotHeight));
-                     });
+        [this](QChart* chart, double plotHeight) { build(chart, true, QSizeF(0, plotHeight)); });
 }
 
 QString StateWeightsChartView::figureData() const {
@@ -686,10 +685,9 @@ QString StateWeightsChartView::figureData() const {
 }
 
 QSizeF StateWeightsChartView::figureSize() const {
-    return chartFigureSize(kDoubleColumnMm * kLogicalPerMm, 85 * kLogicalPerMm,
-                           [this](QChart* chart, double plotHeight) {
-                               build(chart, true, QSizeF(0, plotHeight));
-                           });
+    return chartFigureSize(
+        kDoubleColumnMm * kLogicalPerMm, 85 * kLogicalPerMm,
+        [this](QChart* chart, double plotHeight) { build(chart, true, QSizeF(0, plotHeight)); });
 }
 
 QColor weightLineColour(const QColor& colour) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/widgets/exportable_figure.h"
 #include "ui/charts/chart_style.h"
+#include "ui/widgets/exportable_figure.h"
 
 #include <QChartView>
 #include <QColor>

@@ -113,8 +113,9 @@ AlignedReadsDialog::AlignedReadsDialog(QWidget* parent) : QDialog(parent) {
         connect(browse, &QPushButton::clicked, this, [this, edit, folder] {
             const QString path =
                 folder ? QFileDialog::getExistingDirectory(this, tr("Binarized Files Folder"))
-                       : QFileDialog::getOpenFileName(this, tr("Chromosome Sizes"), QString(),
-                                                      tr("Sizes files (*.sizes *.txt);;All files (*)"));
+                       : QFileDialog::getOpenFileName(
+                             this, tr("Chromosome Sizes"), QString(),
+                             tr("Sizes files (*.sizes *.txt);;All files (*)"));
             if (!path.isEmpty()) {
                 edit->setText(path);
             }
@@ -367,8 +368,9 @@ ReadsBinarization AlignedReadsDialog::request() const {
         entry.file = m_table->item(r, FileColumn)->data(kPathRole).toString();
         entry.cell = m_table->item(r, CellColumn)->text().trimmed();
         entry.mark = m_table->item(r, MarkColumn)->text().trimmed();
-        entry.control =
-            static_cast<QComboBox*>(m_table->cellWidget(r, ControlColumn))->currentData().toString();
+        entry.control = static_cast<QComboBox*>(m_table->cellWidget(r, ControlColumn))
+                            ->currentData()
+                            .toString();
         reads.entries << entry;
     }
     reads.chromSizes = m_chromSizes->text().trimmed();

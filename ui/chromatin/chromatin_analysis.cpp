@@ -52,8 +52,8 @@ EnrichmentTable perStateTable(const cx::EnrichmentTable& core,
                               const cx::StateSegmentation& segmentation, int numStates) {
     EnrichmentTable table;
     const auto columns = static_cast<Eigen::Index>(core.columnNames.size());
-    table.fold = Eigen::MatrixXd::Constant(numStates, columns,
-                                           std::numeric_limits<double>::quiet_NaN());
+    table.fold =
+        Eigen::MatrixXd::Constant(numStates, columns, std::numeric_limits<double>::quiet_NaN());
     table.overlap = Eigen::MatrixXd::Zero(numStates, columns);
     table.stateBins.assign(static_cast<size_t>(numStates), 0);
     for (int state = 0; state < numStates; ++state) {
@@ -92,8 +92,7 @@ EnrichmentTable computeEnrichment(const cx::ChromatinData& data,
     // One cell, as a segmentation file of ChromHMM (and `contrast-cli hmm`'s per-cell files).
     const std::string cell = data.tracks.empty() ? std::string() : data.tracks.front().cell;
     const std::vector<std::string> labels = cx::defaultStateLabels(segmentation.numStates);
-    const cx::StateSegmentation states =
-        cx::stateSegmentation(data, segmentation, labels, cell);
+    const cx::StateSegmentation states = cx::stateSegmentation(data, segmentation, labels, cell);
     std::vector<cx::EnrichmentAnnotation> overlapColumns;
     QStringList overlapNames;
     QStringList overlapPaths;
@@ -130,8 +129,7 @@ EnrichmentTable computeEnrichment(const cx::ChromatinData& data,
         }
     }
     EnrichmentTable table = perStateTable(overlap, states, segmentation.numStates);
-    table.chromhmm.warnings.insert(table.chromhmm.warnings.end(), warnings.begin(),
-                                   warnings.end());
+    table.chromhmm.warnings.insert(table.chromhmm.warnings.end(), warnings.begin(), warnings.end());
     table.annotations = overlapNames;
     table.annotationPaths = overlapPaths;
     table.title = QObject::tr("Overlap enrichment");
@@ -304,7 +302,8 @@ QString segmentationBed9(const SegmentationState& segmentation, const QStringLis
     std::vector<std::string> names;
     std::vector<std::string> colours;
     for (int s = 0; s < segmentation.numStates; ++s) {
-        names.push_back(sanitize(stateNames.value(s, QStringLiteral("E%1").arg(s + 1))).toStdString());
+        names.push_back(
+            sanitize(stateNames.value(s, QStringLiteral("E%1").arg(s + 1))).toStdString());
         const QColor colour = stateColours.value(s, QColor(127, 127, 127));
         colours.push_back(std::to_string(colour.red()) + ',' + std::to_string(colour.green()) +
                           ',' + std::to_string(colour.blue()));

@@ -50,11 +50,11 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     m_decomposition->addItem(tr("deflation"), static_cast<int>(cx::AsymmetricInit::Deflation));
     m_decomposition->addItem(tr("Jennrich"),
                              static_cast<int>(cx::AsymmetricInit::SimultaneousDiagonalization));
-    m_decomposition->setToolTip(
-        tr("<p>How the states are extracted from the third moment.</p><p><b>deflation</b> "
-           "(paper 001, Alg. 3): power iterations from random starts, one state at a time.</p>"
-           "<p><b>Jennrich</b> (paper 003): all states at once by simultaneous "
-           "diagonalisation; exact on exact moments, less stable on real (misspecified) ones.</p>"));
+    m_decomposition->setToolTip(tr(
+        "<p>How the states are extracted from the third moment.</p><p><b>deflation</b> "
+        "(paper 001, Alg. 3): power iterations from random starts, one state at a time.</p>"
+        "<p><b>Jennrich</b> (paper 003): all states at once by simultaneous "
+        "diagonalisation; exact on exact moments, less stable on real (misspecified) ones.</p>"));
     row->addWidget(fieldLabel(tr("States &K"), m_components, this));
     row->addWidget(m_components);
     row->addSpacing(10);

@@ -20,7 +20,7 @@ constexpr int kDefaultDecodeDelayMs = 150;
 
 ChromatinController::ChromatinController(QObject* parent)
     : SolvingControllerBase(QStringLiteral("cx-chromatin-worker"), ChromatinTaskKind::LoadTracks,
-                              m_stats, parent) {
+                            m_stats, parent) {
     qRegisterMetaType<cx::ui::ChromatinDataHandle>();
     qRegisterMetaType<cx::ui::AnnotationSource>();
     qRegisterMetaType<cx::ui::MomentsState>();
@@ -99,9 +99,8 @@ void ChromatinController::binarizeReads(const ReadsBinarization& reads) {
     if (!reads.isValid()) {
         return;
     }
-    startTask(ChromatinTaskKind::LoadTracks,
-              tr("Binarizing %n read file(s)", nullptr,
-                 static_cast<int>(reads.inputFiles().size())));
+    startTask(ChromatinTaskKind::LoadTracks, tr("Binarizing %n read file(s)", nullptr,
+                                                static_cast<int>(reads.inputFiles().size())));
     LoadTracksRequest request;
     request.generation = m_task.generation();
     request.reads = std::make_shared<const ReadsBinarization>(reads);
@@ -550,8 +549,8 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
         return;
     }
     if (replicates < 2 || replicates > cx::kMaxHmmBootstrapReplicates) {
-        emit bootstrapFailed(tr("The bootstrap needs 2 to %1 resamples")
-                                 .arg(cx::kMaxHmmBootstrapReplicates));
+        emit bootstrapFailed(
+            tr("The bootstrap needs 2 to %1 resamples").arg(cx::kMaxHmmBootstrapReplicates));
         return;
     }
     if (blockLength < 0) {
@@ -573,8 +572,7 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
             bootstrap.seed = options.seed;
             bootstrap.blockLength = blockLength;
             return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
-                blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel,
-                progress));
+                blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel, progress));
         },
         [this, path, blockLength](std::shared_ptr<const cx::HmmPathBootstrap> result,
                                   const QString& error) {
@@ -703,10 +701,10 @@ void ChromatinController::startRefinement() {
             out->epoch = epoch;
             out->maxRounds = maxRounds;
             out->tolerance = tolerance;
-            out->start = reuse ? reference
-                               : std::make_shared<const cx::ContrastiveHmmResult>(
-                                     cx::solveContrastiveHmm(*moments->moments, 0.0, options,
-                                                             cancel));
+            out->start =
+                reuse ? reference
+                      : std::make_shared<const cx::ContrastiveHmmResult>(
+                            cx::solveContrastiveHmm(*moments->moments, 0.0, options, cancel));
             if (out->start->numSpecific == 0) {
                 throw cx::InputError("no state with positive weight at γ = 0 to refine");
             }

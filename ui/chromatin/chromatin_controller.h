@@ -2,8 +2,8 @@
 
 #include "ui/chromatin/chromatin_types.h"
 #include "ui/chromatin/chromatin_worker.h"
-#include "ui/framework/state_cache.h"
 #include "ui/framework/bootstrap_controller.h"
+#include "ui/framework/state_cache.h"
 
 #include "core/common/cancel.h"
 
@@ -134,8 +134,8 @@ public:
     /// Nothing loading, computing, solving, decoding or sweeping.
     bool isIdle() const {
         return !isTaskRunning() && !isSolving() && !isDecoding() && !m_sweepJob.running &&
-               !m_bootstrapJob.running && !m_refineJob.running &&
-               !isLoadingAnnotations() && !m_momentsWaiting;
+               !m_bootstrapJob.running && !m_refineJob.running && !isLoadingAnnotations() &&
+               !m_momentsWaiting;
     }
     const Statistics& statistics() const { return m_stats; }
     /// How long the solves must be quiet before the segmentation is recomputed.

@@ -1,8 +1,8 @@
 #include "ui/chromatin/chromatin_data_panel.h"
 
-#include "ui/widgets/plural.h"
-#include "ui/widgets/form_widgets.h"
 #include "ui/chromatin/annotation_list_model.h"
+#include "ui/widgets/form_widgets.h"
+#include "ui/widgets/plural.h"
 
 #include <QEvent>
 #include <QFileInfo>

@@ -184,7 +184,8 @@ QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
     if (nearest < 0) {
         return out;
     }
-    const Eigen::MatrixXd& profiles = path.solutions[static_cast<size_t>(nearest)].markProbabilities;
+    const Eigen::MatrixXd& profiles =
+        path.solutions[static_cast<size_t>(nearest)].markProbabilities;
     const Eigen::MatrixXd& shown = catalog.profiles();
     out.fill(std::numeric_limits<double>::quiet_NaN(), catalog.numSlots());
     if (shown.rows() != catalog.numSlots() || shown.cols() != profiles.cols() ||
@@ -198,7 +199,8 @@ QVector<double> slotStabilities(const WeightSweep& sweep, double gamma,
                          cx::kStateIdentityMaxMarkChange) {
             continue;
         }
-        out[s] = sweep.bootstrap->stabilityOf(path.ids[static_cast<size_t>(nearest)][static_cast<size_t>(c)]);
+        out[s] = sweep.bootstrap->stabilityOf(
+            path.ids[static_cast<size_t>(nearest)][static_cast<size_t>(c)]);
     }
     return out;
 }
@@ -360,7 +362,7 @@ QStringList contradictedStates(const SegmentationState& segmentation, const Stat
         }
         const int slot = catalog.slotOfComponent(state);
         states << tr("%1 (%2 % of the foreground, %3 % of the "
-                                              "background bins)")
+                     "background bins)")
                       .arg(slot >= 0 ? catalog.name(slot) : QString::number(state + 1))
                       .arg(100.0 * contrast.foregroundShare[s], 0, 'f', 0)
                       .arg(100.0 * contrast.backgroundShare[s], 0, 'f', 0);
@@ -384,7 +386,8 @@ QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateC
         }
     }
     if (!unstable.isEmpty()) {
-        warnings << tr("⚠ unstable under the bootstrap: %1").arg(unstable.join(QStringLiteral(", ")));
+        warnings
+            << tr("⚠ unstable under the bootstrap: %1").arg(unstable.join(QStringLiteral(", ")));
     }
     if (!contradicted.isEmpty()) {
         warnings << tr("⚠ segmentation contradicts the model: %1")
@@ -504,8 +507,7 @@ WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatal
             double lo = weight;
             double hi = weight;
             for (Eigen::Index c = 0; c < components.rows(); ++c) {
-                if (components.row(c) == row &&
-                    sweep.path->solutions[point].weights[c] == weight) {
+                if (components.row(c) == row && sweep.path->solutions[point].weights[c] == weight) {
                     const double l = sweep.bootstrap->weightLo[point][static_cast<size_t>(c)];
                     const double h = sweep.bootstrap->weightHi[point][static_cast<size_t>(c)];
                     if (std::isfinite(l) && std::isfinite(h)) {

@@ -109,8 +109,7 @@ QStringList contradictedStates(const SegmentationState& segmentation, const Stat
 /// finds unstable (`stability` per display slot, optional), then states the segmentation
 /// contradicts.
 QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateCatalog& catalog,
-                            const QStringList& contradicted,
-                            const QVector<double>& stability = {});
+                            const QStringList& contradicted, const QVector<double>& stability = {});
 /// Display slot of every state of `segmentation` (as mapped by the catalog now).
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog);
@@ -133,10 +132,11 @@ struct WeightLines {
 /// and colour, with its weight wherever the path has it and a gap (NaN) elsewhere, and its band
 /// with a bootstrap; only identities present at the grid point nearest `gamma` are in the
 /// legend; `trackOfSlot` holds each slot's identity. Otherwise (no path yet) one line per
-/// display slot: the sweep track matched to the slot at the grid point nearest `gamma`. With a bootstrap (sweep.bootstrap) each line gets its weight band (the band of the
-/// path component drawn at each γ; the weight itself where fewer than 2 resamples matched) and
-/// unstable states get unstableSuffix in their name. Invalid (empty) when the sweep and the
-/// catalog do not fit together.
+/// display slot: the sweep track matched to the slot at the grid point nearest `gamma`. With a
+/// bootstrap (sweep.bootstrap) each line gets its weight band (the band of the path component drawn
+/// at each γ; the weight itself where fewer than 2 resamples matched) and unstable states get
+/// unstableSuffix in their name. Invalid (empty) when the sweep and the catalog do not fit
+/// together.
 WeightLines weightLines(const WeightSweep& sweep, double gamma, const StateCatalog& catalog);
 
 } // namespace cx::ui

@@ -2,11 +2,11 @@
 
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_presenter.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/panel_row.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QComboBox>
 #include <QFrame>
@@ -176,7 +176,6 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     setStretchFactor(1, 4);
     setStretchFactor(2, 3);
     setSizes({330, 255, 215});
-
 
     connect(m_chromosome, &QComboBox::currentTextChanged, this, [this](const QString& chrom) {
         if (!chrom.isEmpty() && chrom != m_trackView->chromosome()) {

@@ -5,10 +5,6 @@
 // moments, segmentations) travel as shared_ptr<const T>, so a copy is a reference-count
 // increment and nobody can mutate what another thread is reading.
 
-#include "core/io/bed.h"
-#include "core/io/chromhmm_reader.h"
-#include "core/io/binarize.h"
-#include "core/io/enrichment_inputs.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/enrichment.h"
@@ -17,6 +13,10 @@
 #include "core/hmm/hmm_refine.h"
 #include "core/hmm/segmentation_analysis.h"
 #include "core/hmm/sequence_moments.h"
+#include "core/io/bed.h"
+#include "core/io/binarize.h"
+#include "core/io/chromhmm_reader.h"
+#include "core/io/enrichment_inputs.h"
 #include "ui/views/segmentation_types.h"
 
 #include <Eigen/Dense>
@@ -186,7 +186,7 @@ struct ReferenceRefinement {
 /// column per BED annotation; `neighborhoods` holds one table per anchor file, with the
 /// offsets ("-2000" … "2000") as columns.
 struct EnrichmentTable : cx::OverlapEnrichment {
-    quint64 generation = 0; ///< the segmentation's solution generation
+    quint64 generation = 0;      ///< the segmentation's solution generation
     QStringList annotations;     ///< column labels (annotation names, or offsets)
     QStringList annotationPaths; ///< the annotation files (one anchor file for a neighbourhood)
     QString title;               ///< "Overlap enrichment", "Neighbourhood of TSS"

@@ -2,8 +2,8 @@
 
 #include "ui/chromatin/chromatin_analysis.h"
 
-#include "core/common/error.h"
 #include "core/common/atomic_file.h"
+#include "core/common/error.h"
 #include "core/common/timer.h"
 
 #include <QFileInfo>
@@ -104,8 +104,8 @@ QStringList ChromatinWorker::binarizeReads(const ReadsBinarization& reads,
     cx::writeFileAtomically(std::filesystem::path(tablePath), table);
     cx::BinarizeResult result;
     try {
-        result = cx::binarize(reads.chromSizes.toStdString(), "/", tablePath, {},
-                              outDir.string(), reads.options, cancel, progress);
+        result = cx::binarize(reads.chromSizes.toStdString(), "/", tablePath, {}, outDir.string(),
+                              reads.options, cancel, progress);
     } catch (...) {
         std::filesystem::remove(tablePath, error); // nothing of a failed run stays behind
         throw;
@@ -122,9 +122,8 @@ QStringList ChromatinWorker::binarizeReads(const ReadsBinarization& reads,
 }
 
 void ChromatinWorker::load(const LoadTracksRequest& request) {
-    const QString first = request.reads && request.binarize
-                              ? request.reads->inputFiles().value(0)
-                              : request.paths.value(0);
+    const QString first = request.reads && request.binarize ? request.reads->inputFiles().value(0)
+                                                            : request.paths.value(0);
     const QString outOfMemory =
         QStringLiteral("%1: not enough memory to load these tracks").arg(first);
     runTask(request.generation, outOfMemory, [&] {
@@ -136,10 +135,9 @@ void ChromatinWorker::load(const LoadTracksRequest& request) {
         const bool binarize = request.reads && request.binarize;
         if (binarize) {
             // Reads first: binarization is most of the work (90 % of the bar).
-            handle.paths = binarizeReads(*request.reads, request.cancel,
-                                         [&](double fraction, const char* phase) {
-                                             progress(0.9 * fraction, phase);
-                                         });
+            handle.paths = binarizeReads(
+                *request.reads, request.cancel,
+                [&](double fraction, const char* phase) { progress(0.9 * fraction, phase); });
             handle.binarizeMs = watch.elapsedMs();
             watch.restart();
         }
@@ -154,7 +152,7 @@ void ChromatinWorker::load(const LoadTracksRequest& request) {
             binarize ? cx::ProgressFn([&](double fraction, const char* phase) {
                 progress(0.9 + 0.1 * fraction, phase);
             })
-                          : progress));
+                     : progress));
         handle.loadMs = watch.elapsedMs();
         emit loaded(request.generation, handle);
     });

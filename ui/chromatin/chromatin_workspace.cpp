@@ -1,32 +1,32 @@
 #include "ui/chromatin/chromatin_workspace.h"
 
-#include "ui/widgets/plural.h"
 #include "ui/charts/state_weights_chart_view.h"
+#include "ui/chromatin/annotation_list_model.h"
+#include "ui/chromatin/chromatin_analysis.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
+#include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_data_panel.h"
 #include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_results_view.h"
-#include "ui/framework/error_reporter.h"
-#include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
-#include "ui/chromatin/annotation_list_model.h"
-#include "ui/widgets/state_matrix_model.h"
+#include "ui/framework/error_reporter.h"
+#include "ui/framework/workspace_support.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/panel_row.h"
 #include "ui/views/segmentation_track_view.h"
-#include "ui/chromatin/chromatin_analysis.h"
-#include "ui/chromatin/chromatin_controller.h"
+#include "ui/widgets/plural.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include "core/hmm/contrastive_hmm.h"
 
-#include <QJsonArray>
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
@@ -86,9 +86,8 @@ ChromatinWorkspace::ChromatinWorkspace(QWidget* parent) : SectionedWorkspace(par
     connect(m_results, &ChromatinResultsView::exportBedRequested, this,
             &ChromatinWorkspace::exportSegmentationBed);
 
-    m_mainSplitter =
-        layOutWorkspace(this, m_dataPanel, 270, m_analysisPanel,
-                        verticalScrollArea(m_results), {280, 1160});
+    m_mainSplitter = layOutWorkspace(this, m_dataPanel, 270, m_analysisPanel,
+                                     verticalScrollArea(m_results), {280, 1160});
 
     // The region choice is applied shortly after the last check box click: the moment pass
     // is fast, but several clicks in a row should start it once.
@@ -542,22 +541,23 @@ void ChromatinWorkspace::refreshReferenceTitle(int runningRound) {
     const QString base = tr("Foreground only (γ = 0)");
     const auto& refinement = m_controller->refinement();
     if (m_controller->isRefining()) {
-        m_referenceView->setTitle(
-            base + tr(" · Baum–Welch round %1…").arg(std::max(0, runningRound)),
-            tr("spectral until the likelihood refinement finishes"));
+        m_referenceView->setTitle(base +
+                                      tr(" · Baum–Welch round %1…").arg(std::max(0, runningRound)),
+                                  tr("spectral until the likelihood refinement finishes"));
     } else if (refinement) {
         const cx::RefinedHmm& model = refinement->model;
         const double startPerBin =
             model.bins > 0 ? model.startLogLikelihood() / static_cast<double>(model.bins) : 0;
         m_referenceView->setTitle(
-            base + (model.rounds == 1 ? tr(" · Baum–Welch, 1 iteration, log-lik/bin %1")
-                                      : tr(" · Baum–Welch, %1 iterations, log-lik/bin %2")
-                                            .arg(model.rounds))
+            base + (model.rounds == 1
+                        ? tr(" · Baum–Welch, 1 iteration, log-lik/bin %1")
+                        : tr(" · Baum–Welch, %1 iterations, log-lik/bin %2").arg(model.rounds))
                        .arg(model.logLikelihoodPerBin(), 0, 'f', 4),
             tr("%1 from the spectral start (log-lik/bin %2)")
-                .arg(model.converged ? tr("converged (relative gain < %1)")
-                                           .arg(refinement->tolerance, 0, 'g', 2)
-                                     : tr("stopped at %1 rounds").arg(refinement->maxRounds))
+                .arg(
+                    model.converged
+                        ? tr("converged (relative gain < %1)").arg(refinement->tolerance, 0, 'g', 2)
+                        : tr("stopped at %1 rounds").arg(refinement->maxRounds))
                 .arg(startPerBin, 0, 'f', 4));
     } else {
         m_referenceView->setTitle(base);
@@ -606,10 +606,10 @@ void ChromatinWorkspace::refreshContrastiveTitle() {
     if (!solution.isValid()) {
         return;
     }
-    m_emissionView->setTitle(tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
-                             contrastiveSubtitle(*solution.result, m_catalog, m_contradictedStates,
-                                                 slotStabilities(m_controller->sweep(),
-                                                                 solution.gamma, m_catalog)));
+    m_emissionView->setTitle(
+        tr("Contrastive (γ = %1)").arg(solution.gamma, 0, 'f', 2),
+        contrastiveSubtitle(*solution.result, m_catalog, m_contradictedStates,
+                            slotStabilities(m_controller->sweep(), solution.gamma, m_catalog)));
 }
 
 void ChromatinWorkspace::onSegmentationChanged(const SegmentationHandle& segmentation) {
@@ -674,8 +674,8 @@ void ChromatinWorkspace::onSweepChanged(const WeightSweep& sweep) {
         m_catalog.setPath(sweep.path, m_marks);
         const HmmSolution& solution = m_controller->solution();
         if (solution.isValid()) {
-            m_catalog.update(solution.result->markProbabilities, solution.result->weights,
-                             m_marks, shownIdentities(sweep, solution));
+            m_catalog.update(solution.result->markProbabilities, solution.result->weights, m_marks,
+                             shownIdentities(sweep, solution));
             refreshTransitionModel();
             refreshEnrichmentModel();
             refreshSegmentationAppearance();

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "ui/chromatin/genomic_region.h"
-#include "ui/views/state_catalog.h"
 #include "core/session/chromatin_section.h"
-#include "ui/framework/sectioned_workspace.h"
 #include "ui/chromatin/chromatin_types.h"
+#include "ui/chromatin/genomic_region.h"
+#include "ui/framework/sectioned_workspace.h"
+#include "ui/views/state_catalog.h"
 
 #include <optional>
 

@@ -7,12 +7,12 @@
 #include "ui/chromatin/aligned_reads_dialog.h"
 #include "ui/chromatin/chromatin_analysis.h"
 #include "ui/chromatin/chromatin_controller.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QAction>
 #include <QKeySequence>
@@ -193,10 +193,9 @@ QList<QAction*> ChromatinWorkspace::viewActions() const {
 }
 
 int ChromatinWorkspace::openPathsPreference(const QStringList& paths) const {
-    const bool all = !paths.isEmpty() && std::all_of(paths.begin(), paths.end(), [this](
-                                                         const QString& path) {
-        return openPreference(path) > 0;
-    });
+    const bool all = !paths.isEmpty() &&
+                     std::all_of(paths.begin(), paths.end(),
+                                 [this](const QString& path) { return openPreference(path) > 0; });
     return all ? 2 : 0;
 }
 

@@ -50,7 +50,8 @@ void ChromatinWorkspace::refreshNeighborhoodViews(const EnrichmentTable* table) 
         connect(model, &StateMatrixModel::rowRenamed, this,
                 [this](int, int slot, const QString& name) { onStateRenamed(slot, name); });
         auto* view = new HeatmapView(tabs);
-        view->setObjectName(QStringLiteral("neighborhoodHeatmap%1").arg(m_neighborhoodModels.size()));
+        view->setObjectName(
+            QStringLiteral("neighborhoodHeatmap%1").arg(m_neighborhoodModels.size()));
         view->setModel(model);
         view->setScale(ColourScale::foldEnrichment(tr("fold enrichment")));
         view->setWeightTitle(tr("% of bins"));

@@ -9,8 +9,8 @@
 #include "ui/chromatin/chromatin_data_panel.h"
 #include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_results_view.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include "core/hmm/hmm_model.h"
 
@@ -47,10 +47,9 @@ std::optional<cx::ChromatinSection::Reads> sectionReads(const ReadsBinarization*
         return std::filesystem::path(QFileInfo(path).absoluteFilePath().toStdString());
     };
     for (const ReadsBinarization::Entry& entry : reads->entries) {
-        out.entries.push_back({entry.cell.toStdString(), entry.mark.toStdString(),
-                               absolute(entry.file),
-                               entry.control.isEmpty() ? std::filesystem::path()
-                                                       : absolute(entry.control)});
+        out.entries.push_back(
+            {entry.cell.toStdString(), entry.mark.toStdString(), absolute(entry.file),
+             entry.control.isEmpty() ? std::filesystem::path() : absolute(entry.control)});
     }
     out.chromSizes = absolute(reads->chromSizes);
     out.outDir = absolute(reads->outDir);
@@ -148,7 +147,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
         parameters.encoding == cx::ObservationEncoding::MarkCombination ? "combinations" : "marks";
     section.decomposition =
         parameters.decomposition == cx::AsymmetricInit::SimultaneousDiagonalization ? "jennrich"
-                                                                                     : "deflation";
+                                                                                    : "deflation";
     section.momentFit = parameters.momentFit;
     section.momentOrder = parameters.momentOrder;
     section.refineEm = parameters.refineEm;
@@ -171,11 +170,11 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     }
     // The bands shown (or being computed, or still to be recomputed after reopening) on the
     // weights-vs-γ path. A path saved by `hmm --gamma-path` keeps its grid.
-    const int replicates = m_pendingBootstrap ? m_pendingBootstrap->replicates
-                                              : m_controller->bandReplicates();
+    const int replicates =
+        m_pendingBootstrap ? m_pendingBootstrap->replicates : m_controller->bandReplicates();
     section.bootstrap = replicates;
-    section.blockLength = m_pendingBootstrap ? m_pendingBootstrap->blockLength
-                                             : m_controller->bandBlockLength();
+    section.blockLength =
+        m_pendingBootstrap ? m_pendingBootstrap->blockLength : m_controller->bandBlockLength();
     if (replicates > 0 && section.gammaPath.empty()) {
         section.gammaPath = kGuiPathGrid.toStdString();
         section.pathStarts = "continued";
@@ -272,8 +271,8 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
     parameters.refineTolerance = section.refineTolerance;
     m_analysisPanel->setParameters(parameters);
     m_controller->setParameters(parameters);
-    const cx::DecodingMethod decoding = section.decode == "viterbi" ? cx::DecodingMethod::Viterbi
-                                                                    : cx::DecodingMethod::Posterior;
+    const cx::DecodingMethod decoding =
+        section.decode == "viterbi" ? cx::DecodingMethod::Viterbi : cx::DecodingMethod::Posterior;
     m_analysisPanel->setDecodingMethod(decoding);
     m_controller->setDecodingMethod(decoding);
     setGamma(section.gamma);

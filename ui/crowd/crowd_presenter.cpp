@@ -39,8 +39,7 @@ QString crowdMethodLabel(cx::CrowdMethod method) {
 }
 
 QString crowdRunSummary(const cx::CrowdLabels& data, const cx::CrowdResult& result) {
-    QString text =
-        tr("<b>%1</b>: ").arg(QString::fromLatin1(cx::crowdMethodName(result.method)));
+    QString text = tr("<b>%1</b>: ").arg(QString::fromLatin1(cx::crowdMethodName(result.method)));
     if (std::isfinite(result.errorRate)) {
         text += tr("error <b>%1 %</b> on %2 gold items · ")
                     .arg(100 * result.errorRate, 0, 'f', 2)

@@ -1,11 +1,11 @@
 #include "ui/crowd/crowd_results_panel.h"
 
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_presenter.h"
 #include "ui/views/colour_scale.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/form_widgets.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -156,8 +156,8 @@ CrowdResultsPanel::CrowdResultsPanel(QWidget* parent) : QTabWidget(parent) {
     m_comparison->verticalHeader()->hide();
     m_comparison->horizontalHeader()->setStretchLastSection(true);
     m_comparison->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_comparisonNote = hintLabel(tr("Compare methods runs every method in the background."),
-                                 comparison);
+    m_comparisonNote =
+        hintLabel(tr("Compare methods runs every method in the background."), comparison);
     comparisonLayout->addWidget(m_comparison, 1);
     comparisonLayout->addWidget(m_comparisonNote);
     addTab(comparison, tr("Comparison"));
@@ -260,8 +260,8 @@ void CrowdResultsPanel::showCmi(const cx::CrowdLabels& data, const CrowdRun& run
     double largest = 0;
     for (int r = 0; r < shown; ++r) {
         const int i = order[static_cast<size_t>(r)];
-        const bool informative = result.workers[static_cast<size_t>(i)].informative &&
-                                 !result.informativeOrder.empty();
+        const bool informative =
+            result.workers[static_cast<size_t>(i)].informative && !result.informativeOrder.empty();
         const QString worker = QString::fromStdString(data.workerNames[static_cast<size_t>(i)]);
         content.rowLabels << worker;
         content.columnLabels << worker; // the same workers, in the same order
@@ -340,10 +340,9 @@ void CrowdResultsPanel::showConfusion(const cx::CrowdLabels& data, const cx::Cro
     content.valueName = tr("fraction of the gold class");
     content.rowHeader = tr("gold");
     m_confusionModel->setContent(content);
-    m_confusionView->setTitle(tr("Predicted against gold"),
-                              tr("error rate %1 % on %2 gold items")
-                                  .arg(percent(result.errorRate))
-                                  .arg(data.numGold()));
+    m_confusionView->setTitle(
+        tr("Predicted against gold"),
+        tr("error rate %1 % on %2 gold items").arg(percent(result.errorRate)).arg(data.numGold()));
 }
 
 void CrowdResultsPanel::startComparison(const cx::CrowdLabels& data) {
@@ -360,14 +359,14 @@ void CrowdResultsPanel::addComparisonRow(const cx::CrowdLabels& data, const Crow
     m_compared[run.method] = run.result;
     const int row = m_comparison->rowCount();
     m_comparison->insertRow(row);
-    m_comparison->setItem(row, 0,
-                          new QTableWidgetItem(QString::fromLatin1(cx::crowdMethodName(run.method))));
+    m_comparison->setItem(
+        row, 0, new QTableWidgetItem(QString::fromLatin1(cx::crowdMethodName(run.method))));
     m_comparison->setItem(row, 1, numberItem(100 * result.errorRate, 2));
     m_comparison->setItem(row, 2, numberItem(1 - result.errorRate, 4));
-    m_comparison->setItem(row, 3,
-                          new QTableWidgetItem(QStringLiteral("%1 of %2")
-                                                   .arg(result.informativeSetSize())
-                                                   .arg(data.numWorkers)));
+    m_comparison->setItem(
+        row, 3,
+        new QTableWidgetItem(
+            QStringLiteral("%1 of %2").arg(result.informativeSetSize()).arg(data.numWorkers)));
     m_comparison->setItem(row, 4, numberItem(result.iterations, 0));
     m_comparison->setItem(row, 5, numberItem(result.elapsedMs, 1));
     QStringList notes;
@@ -414,18 +413,20 @@ void CrowdResultsPanel::finishComparison(const cx::CrowdLabels& data, bool compl
         const int row = m_disagreements->rowCount();
         m_disagreements->insertRow(row);
         m_disagreements->setItem(
-            row, 0, new QTableWidgetItem(QString::fromStdString(data.itemNames[static_cast<size_t>(n)])));
-        m_disagreements->setItem(row, 1, new QTableWidgetItem(className(data.gold[static_cast<size_t>(n)])));
+            row, 0,
+            new QTableWidgetItem(QString::fromStdString(data.itemNames[static_cast<size_t>(n)])));
+        m_disagreements->setItem(
+            row, 1, new QTableWidgetItem(className(data.gold[static_cast<size_t>(n)])));
         int column = 2;
         for (const auto& [method, result] : m_compared) {
             m_disagreements->setItem(
-                row, column++, new QTableWidgetItem(className(result->predicted[static_cast<size_t>(n)])));
+                row, column++,
+                new QTableWidgetItem(className(result->predicted[static_cast<size_t>(n)])));
         }
     }
     m_disagreements->setSortingEnabled(true);
     m_disagreements->resizeColumnsToContents();
-    setTabText(indexOf(m_disagreements),
-               tr("Disagreements (%1)").arg(m_disagreements->rowCount()));
+    setTabText(indexOf(m_disagreements), tr("Disagreements (%1)").arg(m_disagreements->rowCount()));
 }
 
 void CrowdResultsPanel::setWorkerFilter(const QString& text) {

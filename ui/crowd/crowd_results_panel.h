@@ -55,7 +55,6 @@ signals:
     void workerViewChanged();
 
 public:
-
     IterationChartView* likelihoodChart() const { return m_likelihoodChart; }
     IterationChartView* informativeChart() const { return m_informativeChart; }
     HeatmapView* cmiView() const { return m_cmiView; }

@@ -22,16 +22,16 @@ void CrowdWorker::run(quint64 generation, const CrowdData& data, cx::CrowdMethod
     runTask(generation, tr("Out of memory while fitting the model."), [&] {
         CrowdRun run;
         run.method = method;
-        auto result =
-            std::make_shared<const cx::CrowdResult>(cx::runCrowdMethod(*data, method, options, cancel));
+        auto result = std::make_shared<const cx::CrowdResult>(
+            cx::runCrowdMethod(*data, method, options, cancel));
         run.cmi = cmiMatrix(*data, *result);
         run.result = std::move(result);
         emit runFinished(generation, run);
     });
 }
 
-void CrowdWorker::compare(quint64 generation, const CrowdData& data, const cx::CrowdOptions& options,
-                          const cx::CancelToken& cancel) {
+void CrowdWorker::compare(quint64 generation, const CrowdData& data,
+                          const cx::CrowdOptions& options, const cx::CancelToken& cancel) {
     runTask(generation, tr("Out of memory while comparing methods."), [&] {
         const auto& methods = cx::allCrowdMethods();
         const cx::ProgressFn progress = progressReporter(generation);

@@ -3,7 +3,6 @@
 #include "core/crowd/crowd_tables.h"
 #include "core/io/crowd_labels.h"
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_presenter.h"
 #include "ui/crowd/crowd_results_panel.h"
@@ -14,13 +13,14 @@
 #include "ui/framework/workspace_support.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/widgets/form_widgets.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonObject>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -188,7 +188,8 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
         const cx::CrowdLabels& data = *m_controller->data();
         m_results->showRun(data, run);
         m_status->setText(crowdRunSummary(data, *run.result));
-        for (QAction* action : {m_exportLabels, m_exportWorkers, m_exportConvergence, m_exportCmi}) {
+        for (QAction* action :
+             {m_exportLabels, m_exportWorkers, m_exportConvergence, m_exportCmi}) {
             action->setEnabled(true);
         }
         emit sessionStateChanged();
@@ -299,12 +300,10 @@ bool CrowdWorkspace::shownRunIsCurrent() const {
     }
     const cx::CrowdOptions& shown = m_controller->shownOptions();
     const cx::CrowdOptions wanted = options();
-    return m_controller->shownMethod() == method() &&
-           shown.numComponents == wanted.numComponents && shown.seed == wanted.seed &&
-           shown.restarts == wanted.restarts &&
+    return m_controller->shownMethod() == method() && shown.numComponents == wanted.numComponents &&
+           shown.seed == wanted.seed && shown.restarts == wanted.restarts &&
            shown.em.maxIterations == wanted.em.maxIterations &&
-           shown.em.smoothing == wanted.em.smoothing &&
-           shown.significance == wanted.significance &&
+           shown.em.smoothing == wanted.em.smoothing && shown.significance == wanted.significance &&
            shown.extensionSignificance == wanted.extensionSignificance &&
            shown.extensionProcedure == wanted.extensionProcedure;
 }

@@ -1,8 +1,8 @@
 #include "ui/dialogs/figure_set_export.h"
 
-#include "ui/widgets/export_helpers.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/framework/workspace.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -30,8 +30,8 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
         return fail(directory + QStringLiteral(": could not create the folder"));
     }
     if (dpi < 36 || dpi > 2400) {
-        return fail(QStringLiteral("--dpi %1: resolution must lie between 36 and 2400 DPI")
-                        .arg(dpi));
+        return fail(
+            QStringLiteral("--dpi %1: resolution must lie between 36 and 2400 DPI").arg(dpi));
     }
     const auto note = [&](const QString& path) {
         if (written) {
@@ -50,7 +50,8 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
             settings.format = format;
             settings.dpi = dpi;
             settings.pixels = figurePixels(figure.size, dpi);
-            const QString name = figure.name + QLatin1Char('.') + ImageExportSettings::suffix(format);
+            const QString name =
+                figure.name + QLatin1Char('.') + ImageExportSettings::suffix(format);
             const QString path = dir.filePath(name);
             if (!exportFigure(path, settings, figure.paint, error)) {
                 return false;
@@ -101,8 +102,8 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
         {QStringLiteral("tables"), tableList}};
     const QString manifestPath = dir.filePath(QStringLiteral("figures.json"));
     if (!writeTextFileAtomically(
-            manifestPath, QString::fromUtf8(QJsonDocument(manifest).toJson(QJsonDocument::Indented)),
-            error)) {
+            manifestPath,
+            QString::fromUtf8(QJsonDocument(manifest).toJson(QJsonDocument::Indented)), error)) {
         return false;
     }
     note(manifestPath);
@@ -116,8 +117,9 @@ QString exportAllFiguresInteractively(QWidget* parent, const Workspace& workspac
     QSettings store;
     const QString directory = QFileDialog::getExistingDirectory(
         parent, QObject::tr("Export All Figures to Folder"),
-        store.value(directoryKey,
-                    QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        store
+            .value(directoryKey,
+                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
             .toString());
     if (directory.isEmpty()) {
         return {};

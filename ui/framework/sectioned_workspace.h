@@ -16,8 +16,7 @@ namespace cx::ui {
 /// readSession returns), optionally `void checkSection(const cx::Session&, const Section&)
 /// const` (throws cx::InputError for what the section's reader accepts but the workspace
 /// cannot show), and declares `friend SectionedWorkspace;` if those are private.
-template <typename Derived, typename Section>
-class SectionedWorkspace : public Workspace {
+template <typename Derived, typename Section> class SectionedWorkspace : public Workspace {
 public:
     using Workspace::Workspace;
 

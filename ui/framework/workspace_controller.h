@@ -124,7 +124,6 @@ protected:
                  });
     }
 
-
 private:
     QElapsedTimer m_clock;
     quint64 m_nextGeneration = 0; ///< generations of tasks and solves
@@ -158,11 +157,11 @@ protected:
         // GUI thread, where all controller state lives (no locks needed).
         const Worker* worker = m_worker.worker();
         this->connect(worker, &Worker::progress, this,
-                [this](quint64 generation, double fraction, const QString& phase) {
-                    if (m_task.isCurrent(generation)) {
-                        emit this->taskProgress(fraction, phase);
-                    }
-                });
+                      [this](quint64 generation, double fraction, const QString& phase) {
+                          if (m_task.isCurrent(generation)) {
+                              emit this->taskProgress(fraction, phase);
+                          }
+                      });
         this->connect(worker, &Worker::taskCancelled, this, [this](quint64 generation) {
             if (!m_task.isCurrent(generation)) {
                 return;
@@ -171,15 +170,15 @@ protected:
             taskAborted();
         });
         this->connect(worker, &Worker::taskFailed, this,
-                [this](quint64 generation, const QString& message) {
-                    if (!m_task.isCurrent(generation)) {
-                        return;
-                    }
-                    const Kind kind = m_task.kind();
-                    finishTask(TaskOutcome::Failed);
-                    taskAborted();
-                    emit this->errorOccurred(taskFailureTitle(kind), message);
-                });
+                      [this](quint64 generation, const QString& message) {
+                          if (!m_task.isCurrent(generation)) {
+                              return;
+                          }
+                          const Kind kind = m_task.kind();
+                          finishTask(TaskOutcome::Failed);
+                          taskAborted();
+                          emit this->errorOccurred(taskFailureTitle(kind), message);
+                      });
     }
 
     /// Call first in the derived destructor, after cancelling the derived jobs' slots. Order

@@ -78,8 +78,7 @@ QList<WorkspaceTable> Workspace::tables() const {
         const QAbstractItemModel* model = view->model();
         // Tables only (not lists or combo-box pop-ups): more than one column, and some rows.
         if (!model || model->columnCount() < 2 || model->rowCount() == 0 ||
-            view->inherits("QListView") ||
-            seen.contains(model) || view->objectName().isEmpty()) {
+            view->inherits("QListView") || seen.contains(model) || view->objectName().isEmpty()) {
             continue;
         }
         seen.insert(model);

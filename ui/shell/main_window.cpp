@@ -3,12 +3,12 @@
 #include "ui/dialogs/figure_set_export.h"
 
 #include "ui/framework/error_reporter.h"
+#include "ui/framework/workspace.h"
 #include "ui/shell/project_session.h"
 #include "ui/shell/recent_files.h"
 #include "ui/shell/resource_locator.h"
-#include "ui/widgets/task_progress_widget.h"
-#include "ui/framework/workspace.h"
 #include "ui/shell/workspace_registry.h"
+#include "ui/widgets/task_progress_widget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,8 +42,8 @@ const QString kWorkspaceKey = QStringLiteral("mainWindow.workspace");
 
 /// Settings key of a workspace's `index`-th splitter (construction order is stable).
 QString splitterKey(const Workspace& workspace, int index) {
-    const QString key = workspace.sessionKey().isEmpty() ? workspace.title().toLower()
-                                                         : workspace.sessionKey();
+    const QString key =
+        workspace.sessionKey().isEmpty() ? workspace.title().toLower() : workspace.sessionKey();
     return QStringLiteral("%1.splitter%2").arg(key).arg(index);
 }
 } // namespace
@@ -150,9 +150,8 @@ void MainWindow::connectWorkspace(Workspace* workspace) {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_fileMenu = file;
-    QAction* newSession = file->addAction(tr("&New Session"), this, [this] {
-        m_project->newSession();
-    });
+    QAction* newSession =
+        file->addAction(tr("&New Session"), this, [this] { m_project->newSession(); });
     newSession->setShortcut(QKeySequence::New);
     newSession->setToolTip(tr("Close every workspace's data and start an untitled session"));
     QAction* openSession = file->addAction(tr("&Open Session…"), this, [this] {
@@ -198,7 +197,8 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
-    if (quit->shortcut().isEmpty()) { // platforms without a standard Quit key (offscreen, xcb without a desktop)
+    if (quit->shortcut().isEmpty()) { // platforms without a standard Quit key (offscreen, xcb
+                                      // without a desktop)
         quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     }
     quit->setMenuRole(QAction::QuitRole);
@@ -274,8 +274,8 @@ QString MainWindow::sessionTitle() const {
 void MainWindow::updateTitle() {
     // "analysis.cxproj* — Topics: reuters — Contrast Explorer": the session, then the active
     // tab and what it shows. Qt draws the '*' for [*] while the window is modified.
-    QString title = m_project ? m_project->displayName() + QStringLiteral("[*]")
-                              : QStringLiteral("[*]");
+    QString title =
+        m_project ? m_project->displayName() + QStringLiteral("[*]") : QStringLiteral("[*]");
     if (const Workspace* workspace = currentWorkspace()) {
         const QString document = m_documentTitles.value(workspace);
         title += QStringLiteral(" — ") + workspace->title();
@@ -557,8 +557,7 @@ void MainWindow::showShortcuts() {
                     .arg(entry.what.toHtmlEscaped(), entry.keys.toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
-    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), html, QMessageBox::Close,
-                    this);
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), html, QMessageBox::Close, this);
     box.setTextFormat(Qt::RichText);
     box.exec();
 }

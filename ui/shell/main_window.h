@@ -31,8 +31,7 @@ public:
     void addWorkspace(Workspace* workspace);
     Workspace* currentWorkspace() const;
     /// The hosted workspace of type `W` (e.g. workspace<TreeWorkspace>()), or nullptr.
-    template <typename W>
-    W* workspace() const {
+    template <typename W> W* workspace() const {
         for (Workspace* hosted : m_workspaces) {
             if (auto* typed = qobject_cast<W*>(hosted)) {
                 return typed;

@@ -152,7 +152,8 @@ void ProjectSession::checkModified() {
         // when it has.
         for (const Workspace* workspace : m_workspaces) {
             const std::string key = workspace->sessionKey().toStdString();
-            if (m_pending.count(key) != 0 && (!workspace->hasSessionData() || workspace->isSettled())) {
+            if (m_pending.count(key) != 0 &&
+                (!workspace->hasSessionData() || workspace->isSettled())) {
                 const auto it = current.find(key);
                 if (it == current.end()) {
                     m_reference.erase(key);
@@ -242,8 +243,8 @@ bool ProjectSession::openInteractive() {
     return open(path);
 }
 
-std::optional<std::filesystem::path>
-ProjectSession::locate(const std::filesystem::path& expected, const std::string& pointer) const {
+std::optional<std::filesystem::path> ProjectSession::locate(const std::filesystem::path& expected,
+                                                            const std::string& pointer) const {
     const QString expectedText = QString::fromStdString(expected.string());
     if (locateHandler()) {
         const QString answer = locateHandler()(expectedText, QString::fromStdString(pointer));
@@ -278,9 +279,8 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
     try {
         session = cx::readSession(toPath(path));
         cx::PathResolver resolver(
-            session.file, [this](const std::filesystem::path& expected, const std::string& pointer) {
-                return locate(expected, pointer);
-            });
+            session.file, [this](const std::filesystem::path& expected,
+                                 const std::string& pointer) { return locate(expected, pointer); });
         // Read every section before applying any: a bad one leaves every workspace as it was.
         for (Workspace* workspace : m_workspaces) {
             const std::string key = workspace->sessionKey().toStdString();

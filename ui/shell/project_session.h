@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 
 class QTimer;
 class QWidget;
@@ -113,7 +113,7 @@ private:
     /// in asynchronously), so an edit made in one tab while another still computes counts.
     std::map<std::string, std::string> m_reference;
     bool m_modified = false;
-    bool m_settling = false; ///< waiting for the workspaces to settle after an open
+    bool m_settling = false;         ///< waiting for the workspaces to settle after an open
     std::set<std::string> m_pending; ///< while settling: keys whose reference is not taken yet
     QTimer* m_checkTimer = nullptr;
 };

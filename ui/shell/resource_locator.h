@@ -9,7 +9,8 @@ namespace cx::ui {
 /// Empty when none exists.
 QString resourceDirectory();
 
-/// resources/demo/demo.cxproj (a Topics and a Chromatin analysis), or empty when it cannot be found.
+/// resources/demo/demo.cxproj (a Topics and a Chromatin analysis), or empty when it cannot be
+/// found.
 QString demoSessionPath();
 
 } // namespace cx::ui

@@ -55,8 +55,7 @@ public:
         context.clip = clip;
         context.palette = opt.palette;
         if (opt.state & QStyle::State_Selected) {
-            context.palette.setColor(QPalette::Text,
-                                     opt.palette.color(QPalette::HighlightedText));
+            context.palette.setColor(QPalette::Text, opt.palette.color(QPalette::HighlightedText));
         }
         document.documentLayout()->draw(painter, context);
         painter->restore();
@@ -170,7 +169,9 @@ DocumentBrowser::DocumentBrowser(TopicWordsModel* topics, QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, this, &DocumentBrowser::setSearch);
     connect(m_export, &QPushButton::clicked, this, &DocumentBrowser::exportTsv);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showDocument(current.isValid() ? current.row() : -1); });
+            [this](const QModelIndex& current) {
+                showDocument(current.isValid() ? current.row() : -1);
+            });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_detail->clear();
         m_export->setEnabled(m_model->shownCount() > 0);
@@ -246,11 +247,10 @@ void DocumentBrowser::rebuildTopicChoices() {
             for (int t = 0; t < result.numComponents(); ++t) {
                 const bool specific = result.foregroundSpecific[static_cast<size_t>(t)];
                 if (specific == (pass == 0)) {
-                    const bool admissible = m_topics->admissibility().verdicts.size() >
-                                                static_cast<size_t>(t) &&
-                                            m_topics->admissibility().admissible(t);
-                    m_topic->addItem((admissible ? QString() : QStringLiteral("⚠ ")) +
-                                         topicName(t),
+                    const bool admissible =
+                        m_topics->admissibility().verdicts.size() > static_cast<size_t>(t) &&
+                        m_topics->admissibility().admissible(t);
+                    m_topic->addItem((admissible ? QString() : QStringLiteral("⚠ ")) + topicName(t),
                                      t);
                 }
             }
@@ -303,11 +303,10 @@ void DocumentBrowser::rankComponent() {
             documents.erase(std::unique(documents.begin(), documents.end()), documents.end());
         }
         // Rows outside this corpus (pools of another engine) are dropped.
-        documents.erase(std::remove_if(documents.begin(), documents.end(),
-                                       [&](std::int64_t d) {
-                                           return d < 0 || d >= corpus.numDocuments();
-                                       }),
-                        documents.end());
+        documents.erase(
+            std::remove_if(documents.begin(), documents.end(),
+                           [&](std::int64_t d) { return d < 0 || d >= corpus.numDocuments(); }),
+            documents.end());
         m_postDocuments = std::move(documents);
         m_posteriors.resize(0, 0);
         m_logOdds.resize(0, 0);
@@ -320,10 +319,11 @@ void DocumentBrowser::rankComponent() {
     }
     if (m_component < 0 || m_posteriors.cols() == 0) {
         m_model->clear();
-        m_title->setText(m_postDocuments.empty()
-                             ? tr("No %1 documents: choose a foreground and background and compute.")
-                                   .arg(tr(poolName(m_pool)).toLower())
-                             : tr("No topic to show."));
+        m_title->setText(
+            m_postDocuments.empty()
+                ? tr("No %1 documents: choose a foreground and background and compute.")
+                      .arg(tr(poolName(m_pool)).toLower())
+                : tr("No topic to show."));
         return;
     }
     std::vector<cx::RankedDocument> ranked =
@@ -356,9 +356,9 @@ QString DocumentBrowser::titleText() const {
         return m_title ? m_title->text() : QString();
     }
     const cx::TopicModelResult& result = *solution.result;
-    const bool admissible = m_topics->admissibility().verdicts.size() >
-                                static_cast<size_t>(m_component) &&
-                            m_topics->admissibility().admissible(m_component);
+    const bool admissible =
+        m_topics->admissibility().verdicts.size() > static_cast<size_t>(m_component) &&
+        m_topics->admissibility().admissible(m_component);
     QString text = tr("%1 documents ranked by the posterior of %2 (ω = %3, γ = %4)")
                        .arg(QLocale().toString(m_model->poolSize()), topicName(m_component),
                             formatWeight(result.signedWeights[m_component]),
@@ -378,9 +378,9 @@ QString DocumentBrowser::tsvText() const {
     if (!solution.isValid() || m_component < 0) {
         return {};
     }
-    const bool admissible = m_topics->admissibility().verdicts.size() >
-                                static_cast<size_t>(m_component) &&
-                            m_topics->admissibility().admissible(m_component);
+    const bool admissible =
+        m_topics->admissibility().verdicts.size() > static_cast<size_t>(m_component) &&
+        m_topics->admissibility().admissible(m_component);
     return m_model->tsv(topicName(m_component),
                         solution.result->foregroundSpecific[static_cast<size_t>(m_component)],
                         admissible);
@@ -412,11 +412,12 @@ QString DocumentBrowser::documentHtml(int row) const {
                        .arg(m_model->index(row, DocumentRankModel::SideColumn).data().toString())
                        .arg(m_model->labelsOf(ranked.document).toHtmlEscaped());
     if (document < corpus.documentExcerpts.size()) {
-        const std::string text = cx::documentSnippet(corpus, ranked.document,
-                                                     m_model->markedWords(), cx::kExcerptBytes);
-        html += tr("<p><i>Text</i> (the reader keeps the first %1 bytes of each document):<br>%2</p>")
-                    .arg(cx::kExcerptBytes)
-                    .arg(DocumentRankModel::markedToHtml(QString::fromStdString(text)));
+        const std::string text =
+            cx::documentSnippet(corpus, ranked.document, m_model->markedWords(), cx::kExcerptBytes);
+        html +=
+            tr("<p><i>Text</i> (the reader keeps the first %1 bytes of each document):<br>%2</p>")
+                .arg(cx::kExcerptBytes)
+                .arg(DocumentRankModel::markedToHtml(QString::fromStdString(text)));
     }
     const auto words = cx::documentWordCounts(corpus, ranked.document);
     double tokens = 0;
@@ -431,10 +432,9 @@ QString DocumentBrowser::documentHtml(int row) const {
     for (const auto& [word, count] : words) {
         const QString item = QString::fromStdString(word).toHtmlEscaped() + QStringLiteral("×") +
                              QString::number(count, 'g', 6);
-        items << (marked.count(word) > 0
-                      ? QStringLiteral("<b style='background-color:#fde68a'>") + item +
-                            QStringLiteral("</b>")
-                      : item);
+        items << (marked.count(word) > 0 ? QStringLiteral("<b style='background-color:#fde68a'>") +
+                                               item + QStringLiteral("</b>")
+                                         : item);
     }
     return html + items.join(QStringLiteral(" ")) + QStringLiteral("</p>");
 }

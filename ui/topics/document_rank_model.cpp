@@ -63,8 +63,7 @@ int DocumentRankModel::rankOf(int row) const {
 
 DocumentRankModel::Side DocumentRankModel::sideOf(std::int64_t document) const {
     const auto row = static_cast<size_t>(document);
-    return row < m_sides.size() && m_sides[row] != 0 ? static_cast<Side>(m_sides[row])
-                                                      : Foreground;
+    return row < m_sides.size() && m_sides[row] != 0 ? static_cast<Side>(m_sides[row]) : Foreground;
 }
 
 QString DocumentRankModel::labelsOf(std::int64_t document) const {
@@ -123,8 +122,8 @@ QString DocumentRankModel::tsv(const QString& topicName, bool foregroundSpecific
     }
     std::string out = cx::topicDocumentHeader(*m_corpus);
     for (int row = 0; row < shownCount(); ++row) {
-        out += cx::topicDocumentRow(*m_corpus, topicName.toStdString(), rankOf(row) + 1,
-                                    entry(row), foregroundSpecific, admissible, m_marked);
+        out += cx::topicDocumentRow(*m_corpus, topicName.toStdString(), rankOf(row) + 1, entry(row),
+                                    foregroundSpecific, admissible, m_marked);
     }
     return QString::fromStdString(out);
 }

@@ -20,11 +20,19 @@ namespace cx::ui {
 class DocumentRankModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { RankColumn, PosteriorColumn, LogOddsColumn, SideColumn, LabelsColumn,
-                  SourceColumn, SnippetColumn, ColumnCount };
+    enum Column {
+        RankColumn,
+        PosteriorColumn,
+        LogOddsColumn,
+        SideColumn,
+        LabelsColumn,
+        SourceColumn,
+        SnippetColumn,
+        ColumnCount
+    };
     enum Roles {
         SnippetHtmlRole = Qt::UserRole + 1, ///< the snippet with marked words in <b>
-        DocumentRole,                        ///< corpus row (qint64)
+        DocumentRole,                       ///< corpus row (qint64)
     };
     /// Where a ranked document comes from.
     enum Side : char { Foreground = 1, Background = 2, Both = 3 };
@@ -75,7 +83,7 @@ private:
     std::vector<char> m_sides;
     std::vector<std::string> m_marked;
     QString m_search;
-    std::vector<int> m_rows; ///< indices into m_ranked shown
+    std::vector<int> m_rows;                 ///< indices into m_ranked shown
     mutable std::vector<QString> m_snippets; ///< per m_ranked entry, filled on demand
 };
 

@@ -5,9 +5,9 @@
 namespace cx::ui {
 
 ResolvedSelection resolveSelection(const cx::Corpus& corpus, const SelectionSpec& spec) {
-    cx::ForegroundBackground selected = cx::selectForegroundBackground(
-        corpus, spec.foregroundRule.toStdString(), spec.backgroundMode,
-        spec.backgroundRule.toStdString());
+    cx::ForegroundBackground selected =
+        cx::selectForegroundBackground(corpus, spec.foregroundRule.toStdString(),
+                                       spec.backgroundMode, spec.backgroundRule.toStdString());
     ResolvedSelection out;
     out.foreground = std::move(selected.foreground);
     out.background = std::move(selected.background);

@@ -39,12 +39,13 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     header->setSpacing(8);
     auto* title = new QLabel(tr("Specificity AUC and topic weights vs γ"), this);
     title->setObjectName(QStringLiteral("panelTitle"));
-    title->setToolTip(tr("<p>For each γ on the grid: decompose, score every foreground document by "
-                         "its per-token likelihood under the foreground-specific topics, and "
-                         "compute the AUC for separating the positive documents from the other "
-                         "foreground documents. Shown relative to γ = 0.</p><p>A point ringed in red has a "
-                         "component whose weight lies outside [−γ, 1] (no topic of the model; hover "
-                         "the point for the count).</p>"));
+    title->setToolTip(
+        tr("<p>For each γ on the grid: decompose, score every foreground document by "
+           "its per-token likelihood under the foreground-specific topics, and "
+           "compute the AUC for separating the positive documents from the other "
+           "foreground documents. Shown relative to γ = 0.</p><p>A point ringed in red has a "
+           "component whose weight lies outside [−γ, 1] (no topic of the model; hover "
+           "the point for the count).</p>"));
     header->addWidget(title);
     m_title = title;
     m_status = new QLabel(this);
@@ -129,24 +130,25 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
     m_trajectory = new StateWeightsChartView(this);
     m_trajectory->setTexts(tr("topic weight ω"), tr("Topic weights ω vs contrast γ"));
     m_trajectory->setMessage(tr("Topic weights along γ appear when the sweep has finished"));
-    m_trajectory->setToolTip(tr(
-        "<p>Each line is one topic followed along the γ path (same colour and name at every γ); "
-        "dotted lines mark where the set of foreground-specific topics changes. Click to set "
-        "γ.</p><p><b>Inadmissible weights.</b> A topic's weight is ω = w<sub>f</sub> − "
-        "γ·w<sub>b</sub> ∈ [−γ, 1] (dash-dotted lines): a foreground topic cannot weigh more "
-        "than 1, a background topic not less than −γ. Where a component lies outside, its line "
-        "is dashed with a hollow red marker and its name carries ⚠: it is no topic of the "
-        "model, typically a blend of several. A bootstrap never clears the flag (its 95 % band "
-        "is shown beside it); it also flags a point whose whole band lies outside. Shaded: γ the app does not stand behind — a "
-        "foreground-specific topic there is inadmissible or, after a bootstrap, unstable (it "
-        "reappears in fewer than half of the resamples); the suggested γ is never one of "
-        "them.</p>"));
+    m_trajectory->setToolTip(
+        tr("<p>Each line is one topic followed along the γ path (same colour and name at every γ); "
+           "dotted lines mark where the set of foreground-specific topics changes. Click to set "
+           "γ.</p><p><b>Inadmissible weights.</b> A topic's weight is ω = w<sub>f</sub> − "
+           "γ·w<sub>b</sub> ∈ [−γ, 1] (dash-dotted lines): a foreground topic cannot weigh more "
+           "than 1, a background topic not less than −γ. Where a component lies outside, its line "
+           "is dashed with a hollow red marker and its name carries ⚠: it is no topic of the "
+           "model, typically a blend of several. A bootstrap never clears the flag (its 95 % band "
+           "is shown beside it); it also flags a point whose whole band lies outside. Shaded: γ "
+           "the app does not stand behind — a "
+           "foreground-specific topic there is inadmissible or, after a bootstrap, unstable (it "
+           "reappears in fewer than half of the resamples); the suggested γ is never one of "
+           "them.</p>"));
     m_trajectory->setFlagName(tr("⚠ inadmissible ω ∉ [−γ, 1]"));
     m_trajectory->setUnreliableName(tr("not stood behind (inadmissible or unstable topic)"));
     m_trajectory->setAdmissibleBounds(tr("bounds ω = 1, ω = −γ"));
     // Side by side, stacked or in tabs, whatever the room (ChartPair).
-    m_charts = new ChartPair(m_chart, tr("Specificity AUC vs γ"), m_trajectory, tr("Topic weights ω vs γ"),
-                             this);
+    m_charts = new ChartPair(m_chart, tr("Specificity AUC vs γ"), m_trajectory,
+                             tr("Topic weights ω vs γ"), this);
     QTabBar* tabs = m_charts->tabBar();
     tabs->setTabToolTip(0, title->toolTip());
     tabs->setTabToolTip(1, tr("Topic weights ω along the γ path, with the whole legend beside "
@@ -476,8 +478,10 @@ void SpecificityPanel::updateTrajectories() {
                 if (m_bands && i < m_bands->weightLo.size() &&
                     static_cast<size_t>(slot) < m_bands->weightLo[i].size() &&
                     std::isfinite(m_bands->weightLo[i][static_cast<size_t>(slot)])) {
-                    line.lower << QPointF(path.gammas[i], m_bands->weightLo[i][static_cast<size_t>(slot)]);
-                    line.upper << QPointF(path.gammas[i], m_bands->weightHi[i][static_cast<size_t>(slot)]);
+                    line.lower << QPointF(path.gammas[i],
+                                          m_bands->weightLo[i][static_cast<size_t>(slot)]);
+                    line.upper << QPointF(path.gammas[i],
+                                          m_bands->weightHi[i][static_cast<size_t>(slot)]);
                 }
             }
         }
@@ -492,12 +496,12 @@ void SpecificityPanel::updateTrajectories() {
             }
         }
         const auto named = m_names.find(id);
-        line.name = tr("T%1 %2").arg(id + 1).arg(named != m_names.end() ? named->second
-                                                                       : words.join(QLatin1Char(' ')));
+        line.name = tr("T%1 %2").arg(id + 1).arg(
+            named != m_names.end() ? named->second : words.join(QLatin1Char(' ')));
         if (aboveOne || belowMinusGamma) {
             line.name += aboveOne && belowMinusGamma ? tr(" ⚠ ω ∉ [−γ, 1]")
-                         : aboveOne                 ? tr(" ⚠ ω > 1")
-                                                    : tr(" ⚠ ω < −γ");
+                         : aboveOne                  ? tr(" ⚠ ω > 1")
+                                                     : tr(" ⚠ ω < −γ");
         }
         if (m_bands && static_cast<size_t>(id) < m_bands->identityStability.size()) {
             const double stability = m_bands->identityStability[static_cast<size_t>(id)];
@@ -514,9 +518,9 @@ void SpecificityPanel::updateTrajectories() {
     }
     const std::vector<double> changes = cx::foregroundSetChanges(path);
     m_trajectory->setWeightLimit(std::max(1.0, gammaMax));
-    m_trajectory->setLines(lines, path.gammas.front(), path.gammas.back(),
-                           unreliableRanges(QVector<double>(path.gammas.begin(), path.gammas.end()),
-                                            untrusted));
+    m_trajectory->setLines(
+        lines, path.gammas.front(), path.gammas.back(),
+        unreliableRanges(QVector<double>(path.gammas.begin(), path.gammas.end()), untrusted));
     m_trajectory->setMarkers(QList<double>(changes.begin(), changes.end()),
                              tr("foreground set changes"));
 
@@ -542,7 +546,8 @@ void SpecificityPanel::updateTrajectories() {
     }
     if (flaggedPoints > 0) {
         // Short: the line must fit two lines beside the Bootstrap button at 1024 × 700.
-        const auto none = std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
+        const auto none =
+            std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
         QString text = tr("⚠ ω ∉ [−γ, 1] at %1 γ (dashed)").arg(flaggedPoints);
         if (none > 0) {
             text += tr(", no admissible foreground topic at %1 γ").arg(none);
@@ -559,7 +564,9 @@ void SpecificityPanel::updateTrajectories() {
         for (double v : m_bands->identityStability) {
             unstable += std::isfinite(v) && v < cx::kMinStability ? 1 : 0;
         }
-        parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)").arg(m_bands->replicates).arg(unstable);
+        parts << tr("bootstrap %1 resamples: %2 unstable topics (⚠)")
+                     .arg(m_bands->replicates)
+                     .arg(unstable);
     }
     setSuggestions(parts.join(QStringLiteral(" · ")));
     const QStringList reasons = untrustedReasons();
@@ -570,11 +577,11 @@ void SpecificityPanel::updateTrajectories() {
         for (qsizetype i = 0; i < shown; ++i) {
             escaped << reasons[i].toHtmlEscaped();
         }
-        m_suggestions->setToolTip(
-            m_suggestionsText.toHtmlEscaped() + QStringLiteral("<br><br>") +
-            escaped.join(QStringLiteral("<br>")) +
-            (reasons.size() > shown ? tr("<br>… and %1 more").arg(reasons.size() - shown)
-                                    : QString()));
+        m_suggestions->setToolTip(m_suggestionsText.toHtmlEscaped() + QStringLiteral("<br><br>") +
+                                  escaped.join(QStringLiteral("<br>")) +
+                                  (reasons.size() > shown
+                                       ? tr("<br>… and %1 more").arg(reasons.size() - shown)
+                                       : QString()));
     }
 }
 

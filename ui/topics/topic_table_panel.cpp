@@ -1,10 +1,10 @@
 #include "ui/topics/topic_table_panel.h"
 
-#include "ui/widgets/plural.h"
-#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/text_export.h"
-#include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_word_delegate.h"
+#include "ui/topics/topic_words_model.h"
+#include "ui/widgets/export_helpers.h"
+#include "ui/widgets/plural.h"
 
 #include <QAction>
 #include <QApplication>
@@ -150,8 +150,7 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
         updatePlaceholder();
     });
     // Path identities rename the columns ("Topic T17"): the summary names them alike.
-    connect(m_model, &QAbstractItemModel::headerDataChanged, this,
-            &TopicTablePanel::updateSummary);
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TopicTablePanel::updateSummary);
     m_placeholderText = tr("Open a corpus, choose a foreground and a background, then compute.");
     updatePlaceholder();
     updateSummary();
@@ -249,7 +248,8 @@ void TopicTablePanel::updatePlaceholder() {
         QStringList weights;
         for (int t = 0; t < result.numComponents(); ++t) {
             if (result.foregroundSpecific[static_cast<size_t>(t)]) {
-                weights << tr("Topic %1: ω = %2").arg(t + 1).arg(formatWeight(result.signedWeights[t]));
+                weights
+                    << tr("Topic %1: ω = %2").arg(t + 1).arg(formatWeight(result.signedWeights[t]));
             }
         }
         text = tr("⚠ No admissible foreground-specific topic at γ = %1.\nEvery component with "
@@ -292,15 +292,16 @@ void TopicTablePanel::updateSummary() {
         if (admissibility.noAdmissibleForeground()) {
             text += tr(": no admissible foreground-specific topic");
         }
-        parts << QStringLiteral("<span style='color:#b3261e' title='%2'>%1</span>")
-                     .arg(text.toHtmlEscaped(),
-                          tr("The weight of a topic is ω = w_f − γ·w_b ∈ [−γ, 1]: a foreground topic "
-                             "cannot weigh more than 1, a background topic not less than −γ. "
-                             "Components outside are no topic of the model (typically a blend "
-                             "of several); after a bootstrap a component is flagged only when "
-                             "its whole 95 % weight band lies outside. They stay in the "
-                             "decomposition and the AUC.")
-                              .toHtmlEscaped());
+        parts
+            << QStringLiteral("<span style='color:#b3261e' title='%2'>%1</span>")
+                   .arg(text.toHtmlEscaped(),
+                        tr("The weight of a topic is ω = w_f − γ·w_b ∈ [−γ, 1]: a foreground topic "
+                           "cannot weigh more than 1, a background topic not less than −γ. "
+                           "Components outside are no topic of the model (typically a blend "
+                           "of several); after a bootstrap a component is flagged only when "
+                           "its whole 95 % weight band lies outside. They stay in the "
+                           "decomposition and the AUC.")
+                            .toHtmlEscaped());
     }
     parts << tr("solved in %1 ms").arg(solution.solveMs, 0, 'f', 1);
     if (m_latencyMs >= 0) {
@@ -308,8 +309,8 @@ void TopicTablePanel::updateSummary() {
     }
     if (result.numRejected > 0) {
         parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
-                     .arg(tr("%1 rejected").arg(countOf(result.numRejected, tr("component"),
-                                                          tr("components"))),
+                     .arg(tr("%1 rejected")
+                              .arg(countOf(result.numRejected, tr("component"), tr("components"))),
                           tr("No power-method trial gave an admissible weight (|ω| ≤ max(1, γ)): "
                              "K is larger than the data support at this γ."));
     } else if (result.status == cx::Status::NotConverged) {

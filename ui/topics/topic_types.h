@@ -108,7 +108,8 @@ struct TopicSolution {
 struct SweepSpec {
     QString positiveRule; ///< foreground documents matching it are the "positives"
     QVector<double> gammas;
-    cx::ScorerSmoothing smoothing; ///< the scorer's smoothing (from the session; default: automatic, word-frequency prior)
+    cx::ScorerSmoothing smoothing; ///< the scorer's smoothing (from the session; default:
+                                   ///< automatic, word-frequency prior)
 
     bool operator==(const SweepSpec&) const = default;
 };

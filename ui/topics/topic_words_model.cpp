@@ -1,16 +1,16 @@
 #include "ui/topics/topic_words_model.h"
 
-#include "ui/charts/chart_style.h"
 #include "core/topics/topic_coherence.h"
+#include "ui/charts/chart_style.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QIcon>
+#include <QLocale>
 #include <QPainter>
 #include <QPen>
 #include <QPixmap>
-#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -50,9 +50,8 @@ void TopicWordsModel::setSolution(const TopicSolution& solution) {
 
 void TopicWordsModel::setIdentities(const std::vector<int>& ids,
                                     const std::vector<QColor>& colours) {
-    const size_t k = m_solution.isValid()
-                         ? static_cast<size_t>(m_solution.result->numComponents())
-                         : 0;
+    const size_t k =
+        m_solution.isValid() ? static_cast<size_t>(m_solution.result->numComponents()) : 0;
     const bool valid = ids.size() == k && colours.size() == k;
     m_identities = valid ? ids : std::vector<int>();
     m_identityColours = valid ? colours : std::vector<QColor>();
@@ -104,24 +103,25 @@ QString TopicWordsModel::inadmissibleNote(int component) const {
     const bool pointOutside = !cx::isAdmissible(cx::weightAdmissibility(weight, result.gamma));
     QString reason;
     if (pointOutside) {
-        reason = verdict == cx::Admissibility::AboveOne
-                     ? tr("ω = %1 > 1").arg(formatWeight(weight))
+        reason = verdict == cx::Admissibility::AboveOne ? tr("ω = %1 > 1").arg(formatWeight(weight))
                  : verdict == cx::Admissibility::BelowMinusGamma
                      ? tr("ω = %1 < −γ = %2").arg(formatWeight(weight), formatWeight(-result.gamma))
                      : tr("ω is not finite");
     } else {
         // The estimate sits inside [−γ, 1] but its whole bootstrap band does not.
-        reason = verdict == cx::Admissibility::AboveOne ? tr("its whole bootstrap band lies above 1")
-                                                        : tr("its whole bootstrap band lies below −γ");
+        reason = verdict == cx::Admissibility::AboveOne
+                     ? tr("its whole bootstrap band lies above 1")
+                     : tr("its whole bootstrap band lies below −γ");
     }
     if (banded && pointOutside) {
         const double low = std::min(m_bandLow[slot], m_bandHigh[slot]);
         const double high = std::max(m_bandLow[slot], m_bandHigh[slot]);
         const bool reaches = low <= 1.0 && high >= -result.gamma;
-        reason += reaches ? tr(" (its bootstrap band %1 – %2 reaches into [−γ, 1]: the excess may be "
-                               "sampling error, but the component shown is none of the model's "
-                               "topics)")
-                          : tr(", and so is its whole bootstrap band %1 – %2");
+        reason += reaches
+                      ? tr(" (its bootstrap band %1 – %2 reaches into [−γ, 1]: the excess may be "
+                           "sampling error, but the component shown is none of the model's "
+                           "topics)")
+                      : tr(", and so is its whole bootstrap band %1 – %2");
         reason = reason.arg(formatWeight(m_bandLow[slot]), formatWeight(m_bandHigh[slot]));
     }
     return tr("⚠ inadmissible: %1. A topic's weight is ω = w_f − γ·w_b ∈ [−γ, 1] (a foreground "
@@ -205,8 +205,7 @@ QString TopicWordsModel::componentName(int column) const {
 }
 
 QString TopicWordsModel::defaultName(int component) const {
-    if (component < 0 || !m_solution.isValid() ||
-        component >= m_solution.result->numComponents()) {
+    if (component < 0 || !m_solution.isValid() || component >= m_solution.result->numComponents()) {
         return {};
     }
     const bool specific = m_solution.result->foregroundSpecific[static_cast<size_t>(component)];
@@ -235,8 +234,7 @@ QString TopicWordsModel::nameOfComponent(int component) const {
 }
 
 bool TopicWordsModel::setTopicName(int component, const QString& name) {
-    if (component < 0 || !m_solution.isValid() ||
-        component >= m_solution.result->numComponents()) {
+    if (component < 0 || !m_solution.isValid() || component >= m_solution.result->numComponents()) {
         return false;
     }
     const QString trimmed = name.simplified().left(200);
@@ -335,7 +333,8 @@ QVariant TopicWordsModel::data(const QModelIndex& index, int role) const {
         }
         const QString note = inadmissibleNote(component);
         if (!note.isEmpty()) {
-            tip += QStringLiteral("<br><span style='color:#b3261e'>%1</span>").arg(note.toHtmlEscaped());
+            tip += QStringLiteral("<br><span style='color:#b3261e'>%1</span>")
+                       .arg(note.toHtmlEscaped());
         }
         return tip;
     }
@@ -400,13 +399,15 @@ QVariant TopicWordsModel::headerData(int section, Qt::Orientation orientation, i
                     ? QStringLiteral(" (") + defaultName(component) + QStringLiteral(")")
                     : QString()) +
                tr("</b> — %1<br>weight ω = %2<br>λ̂ = %3<br>clipped mass %4 %<br>%5")
-            .arg(specific ? tr("foreground-specific")
-                          : tr("shared with or specific to the "
-                               "background (λ̂ < 0)"))
-            .arg(formatWeight(weight))
-            .arg(result.lambdas[component], 0, 'g', 4)
-            .arg(result.clippedMass[component] * 100, 0, 'f', 1)
-            .arg(tr("γ = %1, K = %2").arg(m_solution.gamma, 0, 'g', 4).arg(result.numComponents())) +
+                   .arg(specific ? tr("foreground-specific")
+                                 : tr("shared with or specific to the "
+                                      "background (λ̂ < 0)"))
+                   .arg(formatWeight(weight))
+                   .arg(result.lambdas[component], 0, 'g', 4)
+                   .arg(result.clippedMass[component] * 100, 0, 'f', 1)
+                   .arg(tr("γ = %1, K = %2")
+                            .arg(m_solution.gamma, 0, 'g', 4)
+                            .arg(result.numComponents())) +
                (std::isfinite(npmi(component))
                     ? tr("<br>coherence NPMI %1 (top %2 words, document co-occurrence in the "
                          "corpus; −1 … 1, higher is more coherent)")
@@ -459,9 +460,9 @@ QString TopicWordsModel::topicKeysText() const {
 
 QString TopicWordsModel::longTable(QChar separator) const {
     const QString sep(separator);
-    QString out = QStringList{QStringLiteral("component"), QStringLiteral("foreground_specific"),
-                              QStringLiteral("weight"),    QStringLiteral("rank"),
-                              QStringLiteral("word"),      QStringLiteral("probability"),
+    QString out = QStringList{QStringLiteral("component"),  QStringLiteral("foreground_specific"),
+                              QStringLiteral("weight"),     QStringLiteral("rank"),
+                              QStringLiteral("word"),       QStringLiteral("probability"),
                               QStringLiteral("admissible"), QStringLiteral("npmi"),
                               QStringLiteral("name")}
                       .join(sep) +
@@ -495,8 +496,9 @@ QString TopicWordsModel::longTable(QChar separator) const {
                             QString::number(probability(component, rank), 'g', 10),
                             m_admissibility.admissible(component) ? QStringLiteral("1")
                                                                   : QStringLiteral("0"),
-                            std::isfinite(npmi(component)) ? QString::number(npmi(component), 'g', 6)
-                                                           : QStringLiteral("nan"),
+                            std::isfinite(npmi(component))
+                                ? QString::number(npmi(component), 'g', 6)
+                                : QStringLiteral("nan"),
                             name}
                     .join(sep) +
                 QLatin1Char('\n');

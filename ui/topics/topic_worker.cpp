@@ -99,7 +99,8 @@ void TopicWorker::solve(const SolveRequest& request) {
         solution.parameters = request.parameters;
         solution.topWords = topWords(*result, request.topWords);
         // NPMI of each component's top words over every document (as contrast-cli's npmi).
-        std::vector<std::int64_t> every(static_cast<size_t>(request.engine->corpus->numDocuments()));
+        std::vector<std::int64_t> every(
+            static_cast<size_t>(request.engine->corpus->numDocuments()));
         std::iota(every.begin(), every.end(), std::int64_t{0});
         solution.npmi = cx::topicCoherence(request.engine->corpus->counts, every, *result);
         solution.solveMs = result->solveMs;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/topics/topic_types.h"
 #include "ui/framework/worker_base.h"
+#include "ui/topics/topic_types.h"
 
 #include "core/common/cancel.h"
 

@@ -44,7 +44,8 @@ TopicsAnalysisPanel::TopicsAnalysisPanel(QWidget* parent) : QWidget(parent) {
                               "kept). Pencil: extra directions jointly diagonalised with the "
                               "first. Jennrich: random slice pairs tried"));
     m_iterations = numberSpin(1, 10000, 100, 64, this);
-    m_iterations->setToolTip(tr("Power method: iterations per trial (the pencil and Jennrich do not iterate)"));
+    m_iterations->setToolTip(
+        tr("Power method: iterations per trial (the pencil and Jennrich do not iterate)"));
     m_decomposition = new QComboBox(this);
     m_decomposition->addItem(tr("Power method"), static_cast<int>(cx::Decomposition::Power));
     m_decomposition->addItem(tr("Jennrich"), static_cast<int>(cx::Decomposition::Jennrich));

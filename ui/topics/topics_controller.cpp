@@ -295,9 +295,8 @@ void TopicsController::restartSweep() {
         [this, generation, engine, spec, options](const cx::CancelToken& cancel) {
             // Runs on the sweep pool. Touches only its captured copies; points go back to the
             // GUI thread as queued calls tagged with the sweep generation.
-            const std::vector<bool> positive =
-                cx::matchForeground(*engine->corpus, engine->foreground,
-                                    spec.positiveRule.toStdString());
+            const std::vector<bool> positive = cx::matchForeground(
+                *engine->corpus, engine->foreground, spec.positiveRule.toStdString());
             const auto positives = std::count(positive.begin(), positive.end(), true);
             if (positives == 0 || positives == static_cast<long>(positive.size())) {
                 throw cx::InputError("specificity rule '" + spec.positiveRule.toStdString() +
@@ -359,14 +358,14 @@ void TopicsController::startBootstrap(int replicates) {
     const cx::ScorerSmoothing smoothing = m_lastSweepSmoothing;
     startBootstrapJob(
         m_sweepPool, generation, replicates,
-        [engine, sweep, positive, options, smoothing, replicates](
-            const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
+        [engine, sweep, positive, options, smoothing,
+         replicates](const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
             cx::BootstrapOptions bootstrap;
             bootstrap.replicates = replicates;
             bootstrap.seed = options.seed;
-            return std::make_shared<const cx::PathBootstrap>(cx::bootstrapPath(
-                *engine->engine, sweep->path, *positive, options, bootstrap, smoothing, cancel,
-                progress));
+            return std::make_shared<const cx::PathBootstrap>(
+                cx::bootstrapPath(*engine->engine, sweep->path, *positive, options, bootstrap,
+                                  smoothing, cancel, progress));
         },
         [this](std::shared_ptr<const cx::PathBootstrap> result, const QString& error) {
             if (result && error.isEmpty()) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/framework/state_cache.h"
 #include "ui/framework/bootstrap_controller.h"
+#include "ui/framework/state_cache.h"
 #include "ui/topics/topic_types.h"
 #include "ui/topics/topic_worker.h"
 
@@ -28,9 +28,8 @@ namespace cx::ui {
 /// parameters changed) or superseded ones are dropped, except as a live preview every
 /// livePreviewIntervalMs while the slider is dragged. The worker, long task, solves and their
 /// failure reporting are SolvingControllerBase's.
-class TopicsController
-    : public SolvingControllerBase<TopicsController, TaskKind, TopicWorker, SolveRequest,
-                                   BootstrappingController> {
+class TopicsController : public SolvingControllerBase<TopicsController, TaskKind, TopicWorker,
+                                                      SolveRequest, BootstrappingController> {
     Q_OBJECT
 public:
     /// Counters for tests and the status line.

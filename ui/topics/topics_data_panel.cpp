@@ -1,8 +1,8 @@
 #include "ui/topics/topics_data_panel.h"
 
-#include "ui/widgets/plural.h"
-#include "ui/widgets/form_widgets.h"
 #include "ui/topics/selection_picker.h"
+#include "ui/widgets/form_widgets.h"
+#include "ui/widgets/plural.h"
 
 #include <QFileInfo>
 #include <QLabel>

@@ -2,36 +2,36 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/framework/error_reporter.h"
-#include "ui/framework/workspace_support.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
+#include "ui/framework/error_reporter.h"
 #include "ui/framework/provenance.h"
+#include "ui/framework/workspace_support.h"
 #include "ui/topics/document_browser.h"
-#include "ui/topics/topic_words_model.h"
-#include "ui/topics/topics_analysis_panel.h"
-#include "ui/topics/topics_data_panel.h"
 #include "ui/topics/selection_picker.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
+#include "ui/topics/topic_words_model.h"
+#include "ui/topics/topics_analysis_panel.h"
 #include "ui/topics/topics_controller.h"
+#include "ui/topics/topics_data_panel.h"
 
 #include "core/io/corpus_loader.h"
 #include "core/io/selection.h"
 #include "core/topics/topic_admissibility.h"
 
-#include <QJsonArray>
 #include <QAction>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QLineEdit>
-#include <QMenu>
-#include <QTableView>
 #include <QLocale>
+#include <QMenu>
 #include <QSettings>
 #include <QSplitter>
 #include <QStyle>
+#include <QTableView>
 
 namespace cx::ui {
 
@@ -209,7 +209,8 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
             m_controller->previewSelection(m_dataPanel->pendingSelection());
         }
     });
-    connect(m_dataPanel, &TopicsDataPanel::applyRequested, this, &TopicsWorkspace::applyPendingSelection);
+    connect(m_dataPanel, &TopicsDataPanel::applyRequested, this,
+            &TopicsWorkspace::applyPendingSelection);
     connect(m_analysisPanel, &TopicsAnalysisPanel::gammaChanged, this, [this](double gamma) {
         m_specificityPanel->setCurrentGamma(gamma);
         m_controller->setGamma(gamma);
@@ -366,9 +367,9 @@ void TopicsWorkspace::clearSession() {
 namespace {
 bool sameReaderOptions(const cx::CorpusLoadOptions& a, const cx::CorpusLoadOptions& b) {
     return a.format == b.format && a.removeStopWords == b.removeStopWords &&
-           a.minDocumentFrequency == b.minDocumentFrequency &&
-           a.maxVocabulary == b.maxVocabulary && a.minTokens == b.minTokens &&
-           a.removeNumbers == b.removeNumbers && a.maxDocumentFraction == b.maxDocumentFraction;
+           a.minDocumentFrequency == b.minDocumentFrequency && a.maxVocabulary == b.maxVocabulary &&
+           a.minTokens == b.minTokens && a.removeNumbers == b.removeNumbers &&
+           a.maxDocumentFraction == b.maxDocumentFraction;
 }
 } // namespace
 
@@ -376,7 +377,8 @@ void TopicsWorkspace::openSection(const cx::TopicsSection& section) {
     const QString spec = QString::fromStdString(section.corpusSpec());
     const CorpusHandle& loaded = m_controller->corpus();
     m_loadingPath.clear(); // a session's corpus goes into the recent files as the session
-    if (loaded.corpus && loaded.source == spec && sameReaderOptions(loaded.options, section.reader)) {
+    if (loaded.corpus && loaded.source == spec &&
+        sameReaderOptions(loaded.options, section.reader)) {
         // Same data, same reader options: keep the corpus (and the controller's engine cache).
         applySection(section);
         emit sessionStateChanged();

@@ -31,14 +31,11 @@ bool TreeController::learn(const TreeLearnRequest& request) {
         emit errorOccurred(tr("Cannot learn the tree"), tr("Tree: %1").arg(problem));
         return false;
     }
-    startTask(TreeTaskKind::Learn,
-              tr("Learning Spectral-Tree (K = %1) on %2…")
-                  .arg(request.options.numStates)
-                  .arg(request.treeText));
-    m_worker.post([generation = m_task.generation(), request,
-                   cancel = m_task.cancelToken()](TreeWorker& worker) {
-        worker.learn(generation, request, cancel);
-    });
+    startTask(TreeTaskKind::Learn, tr("Learning Spectral-Tree (K = %1) on %2…")
+                                       .arg(request.options.numStates)
+                                       .arg(request.treeText));
+    m_worker.post([generation = m_task.generation(), request, cancel = m_task.cancelToken()](
+                      TreeWorker& worker) { worker.learn(generation, request, cancel); });
     return true;
 }
 
@@ -72,6 +69,8 @@ void TreeController::clear() {
     m_analysis = TreeAnalysis();
 }
 
-QString TreeController::taskFailureTitle(TreeTaskKind) const { return tr("Cannot learn the tree"); }
+QString TreeController::taskFailureTitle(TreeTaskKind) const {
+    return tr("Cannot learn the tree");
+}
 
 } // namespace cx::ui

@@ -9,8 +9,7 @@ namespace cx::ui {
 /// The Tree workspace's controller (GUI thread): one long task, learning Spectral-Tree on the
 /// worker thread (read, learn, decode, promoter F1); a new run cancels the running one, and a
 /// cancelled or failed run keeps the analysis shown. There are no slider-driven solves.
-class TreeController
-    : public WorkspaceControllerBase<TreeController, TreeTaskKind, TreeWorker> {
+class TreeController : public WorkspaceControllerBase<TreeController, TreeTaskKind, TreeWorker> {
     Q_OBJECT
 public:
     explicit TreeController(QObject* parent = nullptr);

@@ -114,7 +114,8 @@ QRectF TreeDiagramView::levelRect(int node, const QRectF& area) const {
     const QFontMetricsF metrics(font());
     const double width = metrics.horizontalAdvance(place.name) + kBoxPadding;
     const double x = area.left() + place.x * area.width();
-    const double y = area.top() + place.depth * rowStep + (depth == 0 ? (area.height() - boxHeight) / 2 : 0);
+    const double y =
+        area.top() + place.depth * rowStep + (depth == 0 ? (area.height() - boxHeight) / 2 : 0);
     return {x - width / 2, y, width, boxHeight};
 }
 

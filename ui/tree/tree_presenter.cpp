@@ -63,8 +63,8 @@ QString defaultTreeText(const QStringList& cells) {
     }
     QStringList sorted = cells;
     sorted.sort();
-    const QString root = sorted.contains(QStringLiteral("H1-hESC")) ? QStringLiteral("H1-hESC")
-                                                                     : sorted.front();
+    const QString root =
+        sorted.contains(QStringLiteral("H1-hESC")) ? QStringLiteral("H1-hESC") : sorted.front();
     sorted.removeAll(root);
     return sorted.isEmpty() ? root : root + QLatin1Char('>') + sorted.join(QLatin1Char(','));
 }
@@ -168,8 +168,8 @@ SegmentationHandle combinedRuns(const cx::TreeSegmentation& segmentation, int nu
                 if (!runs.empty() && runs.back().state == state) {
                     runs.back().end = static_cast<std::int64_t>(t) + 1;
                 } else {
-                    runs.push_back({static_cast<std::int64_t>(t),
-                                    static_cast<std::int64_t>(t) + 1, state});
+                    runs.push_back(
+                        {static_cast<std::int64_t>(t), static_cast<std::int64_t>(t) + 1, state});
                 }
             }
             out->runs.push_back(std::move(runs));

@@ -3,9 +3,9 @@
 // What the Tree workspace shows, computed from its results: pure functions, unit-tested in
 // tests/ui/tree/test_tree_presenter.cpp.
 
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/framework/provenance.h"
 #include "ui/tree/tree_types.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QColor>
 #include <QString>
@@ -50,8 +50,7 @@ int treeDepth(const std::vector<TreeNodePlace>& places);
 StateMatrixModel::Content emissionContent(const Eigen::MatrixXd& emissions,
                                           const std::vector<std::string>& marks,
                                           const std::vector<int>& slotStates,
-                                          const QStringList& names,
-                                          const QVector<QColor>& colours);
+                                          const QStringList& names, const QVector<QColor>& colours);
 
 /// All cells' tracks as one ChromatinData (tracks cell by cell, one per chromosome, pattern
 /// tables concatenated) and their decoded states as runs, for SegmentationTrackView.

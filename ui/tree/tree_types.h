@@ -31,7 +31,7 @@ struct TreeLearnRequest {
     QString treeText;
     cx::SpectralTreeOptions options;
     cx::TreeDecodingMode decode = cx::TreeDecodingMode::Auto;
-    QString tssPath;  ///< empty: no promoter F1
+    QString tssPath; ///< empty: no promoter F1
     qint64 flank = 1000;
     int promoterState = 0; ///< 1-based; 0: by TSS enrichment
     bool comparePerCell = false;

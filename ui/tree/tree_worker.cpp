@@ -23,25 +23,23 @@ TreeAnalysis TreeWorker::analyse(const TreeLearnRequest& request, const cx::Canc
     if (progress) {
         progress(0.0, "Reading tracks");
     }
-    auto tracks = std::make_shared<const cx::MultiCellTracks>(
-        cx::readMultiCellTracks(cx::expandTrackPaths(items), readOptions, cancel,
-                                [&](double fraction, const char* what) {
-                                    if (progress) {
-                                        progress(0.2 * fraction, what);
-                                    }
-                                }));
+    auto tracks = std::make_shared<const cx::MultiCellTracks>(cx::readMultiCellTracks(
+        cx::expandTrackPaths(items), readOptions, cancel, [&](double fraction, const char* what) {
+            if (progress) {
+                progress(0.2 * fraction, what);
+            }
+        }));
     cx::throwIfCancelled(cancel);
     if (progress) {
         progress(0.2, "Learning Spectral-Tree");
     }
     cx::Stopwatch phase;
-    analysis.learned = std::make_shared<const cx::SpectralTreeResult>(
-        cx::learnSpectralTree(*tracks, analysis.tree, request.options, cancel,
-                              [&](double fraction, const char* what) {
-                                  if (progress) {
-                                      progress(0.2 + 0.4 * fraction, what);
-                                  }
-                              }));
+    analysis.learned = std::make_shared<const cx::SpectralTreeResult>(cx::learnSpectralTree(
+        *tracks, analysis.tree, request.options, cancel, [&](double fraction, const char* what) {
+            if (progress) {
+                progress(0.2 + 0.4 * fraction, what);
+            }
+        }));
     analysis.learnMs = phase.elapsedMs();
     cx::throwIfCancelled(cancel);
     if (progress) {

@@ -3,8 +3,6 @@
 #include "ui/tree/tree_workspace.h"
 
 #include "core/tree/multi_cell_tracks.h"
-#include "ui/widgets/state_matrix_model.h"
-#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
@@ -15,7 +13,9 @@
 #include "ui/tree/tree_presenter.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/widgets/form_widgets.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -45,8 +45,9 @@ namespace {
 const char* const kDirectoryKey = "tree.directory";
 
 QStringList binarizedFiles(const QString& folder) {
-    return QDir(folder).entryList({QStringLiteral("*_binary.txt"), QStringLiteral("*_binary.txt.gz")},
-                                  QDir::Files, QDir::Name);
+    return QDir(folder).entryList(
+        {QStringLiteral("*_binary.txt"), QStringLiteral("*_binary.txt.gz")}, QDir::Files,
+        QDir::Name);
 }
 
 } // namespace
@@ -66,7 +67,8 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     openRow->addWidget(openFolder);
     openRow->addWidget(openFiles);
     dataLayout->addLayout(openRow);
-    m_dataSummary = hintLabel(tr("Open a folder of cell types (ChromHMM binarized tracks)."), dataPanel);
+    m_dataSummary =
+        hintLabel(tr("Open a folder of cell types (ChromHMM binarized tracks)."), dataPanel);
     m_dataSummary->setWordWrap(true);
     dataLayout->addWidget(m_dataSummary);
     dataLayout->addWidget(sectionTitle(tr("Tree"), dataPanel));
@@ -189,20 +191,21 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_exportF1->setEnabled(false);
     connect(m_exportChanges, &QAction::triggered, this, [this] {
         const QString cell = selectedCell();
-        if (differingRegionsText(cell).isEmpty() && cell == QString::fromStdString(analysis().tree.names.front())) {
+        if (differingRegionsText(cell).isEmpty() &&
+            cell == QString::fromStdString(analysis().tree.names.front())) {
             ErrorReporter::report(this, tr("Nothing to export"),
                                   tr("Select a cell type other than the root in the tree."));
             return;
         }
-        exportTextInteractively(this, tr("Regions Differing from the Root"),
-                                QStringLiteral("changes_") + cell, {tr("BED (*.bed)")},
-                                [this, cell](const QString&) { return differingRegionsText(cell); });
+        exportTextInteractively(
+            this, tr("Regions Differing from the Root"), QStringLiteral("changes_") + cell,
+            {tr("BED (*.bed)")},
+            [this, cell](const QString&) { return differingRegionsText(cell); });
     });
     connect(m_exportF1, &QAction::triggered, this, [this] {
         exportTextInteractively(this, tr("Promoter F1"), QStringLiteral("promoter_f1"),
-                                {tr("Tab-separated values (*.tsv)")}, [this](const QString&) {
-                                    return promoterF1Text();
-                                });
+                                {tr("Tab-separated values (*.tsv)")},
+                                [this](const QString&) { return promoterF1Text(); });
     });
     connect(m_exportTree, &QAction::triggered, this, [this] {
         ImageExportDialog::exportViewInteractively(this, tr("Tree Diagram"), QStringLiteral("tree"),
@@ -266,7 +269,9 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
 
 TreeWorkspace::~TreeWorkspace() = default;
 
-bool TreeWorkspace::canOpen(const QString& path) const { return openPreference(path) > 0; }
+bool TreeWorkspace::canOpen(const QString& path) const {
+    return openPreference(path) > 0;
+}
 
 int TreeWorkspace::openPreference(const QString& path) const {
     const QFileInfo info(path);
@@ -276,7 +281,9 @@ int TreeWorkspace::openPreference(const QString& path) const {
     return cellsOfTrackFiles(binarizedFiles(path)).size() >= 2 ? 2 : 0;
 }
 
-void TreeWorkspace::openPath(const QString& path) { openTracks({path}); }
+void TreeWorkspace::openPath(const QString& path) {
+    openTracks({path});
+}
 
 void TreeWorkspace::openInteractive() {
     QSettings settings;
@@ -296,7 +303,8 @@ void TreeWorkspace::openTracks(const QStringList& paths) {
             if (found.isEmpty()) {
                 ErrorReporter::report(this, tr("Cannot open the cell types"),
                                       tr("%1: no ChromHMM binarized files (*_binary.txt[.gz]) in "
-                                         "this folder").arg(path));
+                                         "this folder")
+                                          .arg(path));
                 return;
             }
             for (const QString& file : found) {
@@ -370,9 +378,13 @@ void TreeWorkspace::setTreeText(const QString& text) {
     treeTextEdited();
 }
 
-QString TreeWorkspace::treeText() const { return m_treeEdit->text().trimmed(); }
+QString TreeWorkspace::treeText() const {
+    return m_treeEdit->text().trimmed();
+}
 
-QString TreeWorkspace::treeProblem() const { return treeSpecProblem(treeText(), m_cells); }
+QString TreeWorkspace::treeProblem() const {
+    return treeSpecProblem(treeText(), m_cells);
+}
 
 void TreeWorkspace::treeTextEdited() {
     const QString problem = treeProblem();
@@ -391,7 +403,8 @@ int TreeWorkspace::momentFitSweeps() const {
     if (!m_momentFit->isChecked()) {
         return -1;
     }
-    return m_sessionBase.momentFit >= 0 ? m_sessionBase.momentFit : cx::SpectralTreeOptions{}.momentFitSweeps;
+    return m_sessionBase.momentFit >= 0 ? m_sessionBase.momentFit
+                                        : cx::SpectralTreeOptions{}.momentFitSweeps;
 }
 
 TreeLearnRequest TreeWorkspace::currentRequest() const {
@@ -440,14 +453,18 @@ bool TreeWorkspace::learn() {
     return m_controller->learn(currentRequest());
 }
 
-void TreeWorkspace::cancelTask() { m_controller->cancelTask(); }
+void TreeWorkspace::cancelTask() {
+    m_controller->cancelTask();
+}
 
 bool TreeWorkspace::isSettled() const {
     return m_controller->analysis().isValid() && !m_controller->isTaskRunning() &&
            !m_controller->isRescoring() && !m_pendingSection.has_value();
 }
 
-const TreeAnalysis& TreeWorkspace::analysis() const { return m_controller->analysis(); }
+const TreeAnalysis& TreeWorkspace::analysis() const {
+    return m_controller->analysis();
+}
 
 void TreeWorkspace::selectCell(const QString& cell) {
     m_diagram->setSelectedCell(cell);
@@ -461,7 +478,9 @@ void TreeWorkspace::selectCell(const QString& cell) {
     emit sessionStateChanged();
 }
 
-QString TreeWorkspace::selectedCell() const { return m_diagram->selectedCell(); }
+QString TreeWorkspace::selectedCell() const {
+    return m_diagram->selectedCell();
+}
 
 QStringList TreeWorkspace::stateLabels() const {
     QStringList labels;
@@ -526,8 +545,7 @@ QList<WorkspaceTable> TreeWorkspace::tables() const {
         out.append({model->objectName(), [model] { return model->delimited(QLatin1Char('\t')); }});
     }
     if (!analysis().promoterF1.empty()) {
-        out.append({QStringLiteral("promoter_f1"),
-                    [this] { return promoterF1Text(); }});
+        out.append({QStringLiteral("promoter_f1"), [this] { return promoterF1Text(); }});
     }
     for (size_t v = 1; v < analysis().tree.names.size(); ++v) {
         const QString cell = QString::fromStdString(analysis().tree.names[v]);

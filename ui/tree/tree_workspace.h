@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/session/tree_section.h"
-#include "ui/views/state_catalog.h"
 #include "ui/framework/sectioned_workspace.h"
 #include "ui/tree/tree_types.h"
+#include "ui/views/state_catalog.h"
 
 #include <optional>
 

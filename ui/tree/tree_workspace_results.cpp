@@ -1,14 +1,14 @@
 // TreeWorkspace: showing a learnt tree — the shared state catalogue, per-cell heatmaps, the
 // stacked segmentation tracks with the lanes of regions differing from the root, the F1 table.
-#include "ui/tree/tree_workspace.h"
 #include "ui/framework/provenance.h"
+#include "ui/tree/tree_workspace.h"
 
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/tree/tree_presenter.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -44,9 +44,11 @@ void TreeWorkspace::showAnalysis(const TreeAnalysis& result) {
         view->setObjectName(QStringLiteral("emissions_") + cell);
         view->setModel(model);
         view->setRowLabelsEditable(true);
-        view->setTitle(cell, v == 0 ? tr("root") : tr("child of %1").arg(QString::fromStdString(
-                                                       result.tree.names[static_cast<size_t>(
-                                                           result.tree.parent[v])])));
+        view->setTitle(
+            cell, v == 0 ? tr("root")
+                         : tr("child of %1")
+                               .arg(QString::fromStdString(
+                                   result.tree.names[static_cast<size_t>(result.tree.parent[v])])));
         view->setToolTip(tr("Emissions of %1: P(mark present | state). Rows are the same states "
                             "in every cell type; double-click a name to rename it everywhere.")
                              .arg(cell));
@@ -127,9 +129,9 @@ void TreeWorkspace::refreshStateViews() {
         colours << m_catalog.colour(slot);
     }
     for (int v = 0; v < m_emissionModels.size(); ++v) {
-        m_emissionModels[v]->setContent(emissionContent(
-            result.learned->model.emissions[static_cast<size_t>(v)], result.tracks->markNames,
-            slotStates, names, colours));
+        m_emissionModels[v]->setContent(
+            emissionContent(result.learned->model.emissions[static_cast<size_t>(v)],
+                            result.tracks->markNames, slotStates, names, colours));
     }
     // The tracks take colours and names by model state.
     QVector<QColor> byState(result.request.options.numStates);

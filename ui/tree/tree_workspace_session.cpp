@@ -1,15 +1,15 @@
 // TreeWorkspace: its section of a project session (.cxproj): tracks, tree, parameters, TSS
 // file, the selected cell, the segmentation region and the state names.
-#include "ui/tree/tree_workspace.h"
 #include "ui/framework/provenance.h"
+#include "ui/tree/tree_workspace.h"
 
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/views/segmentation_track_view.h"
 #include "ui/widgets/state_matrix_model.h"
 #include <QLabel>
 #include <QTableWidget>
-#include "ui/views/segmentation_track_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -91,10 +91,11 @@ void TreeWorkspace::openSection(const cx::TreeSection& section) {
 }
 
 void TreeWorkspace::applyViewState(const cx::TreeSection& section) {
-    for (int slot = 0; slot < static_cast<int>(section.states.size()) && slot < m_catalog.numSlots();
-         ++slot) {
+    for (int slot = 0;
+         slot < static_cast<int>(section.states.size()) && slot < m_catalog.numSlots(); ++slot) {
         if (section.states[static_cast<size_t>(slot)].renamed) {
-            m_catalog.rename(slot, QString::fromStdString(section.states[static_cast<size_t>(slot)].name));
+            m_catalog.rename(
+                slot, QString::fromStdString(section.states[static_cast<size_t>(slot)].name));
         }
     }
     refreshStateViews();

@@ -1,8 +1,8 @@
 #include "ui/views/heatmap_view.h"
 
-#include "ui/widgets/state_matrix_model.h"
-#include "ui/widgets/export_helpers.h"
 #include "ui/views/view_painting.h"
+#include "ui/widgets/export_helpers.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -21,7 +21,7 @@ namespace {
 
 constexpr double kMargin = 8;
 constexpr double kSwatch = 9;
-constexpr double kLabelAngle = 50; // degrees: column labels rise to the right
+constexpr double kLabelAngle = 50;   // degrees: column labels rise to the right
 constexpr double kSmallestCell = 10; // narrowest cell: the colour still reads
 const QColor kTextColour(0x22, 0x27, 0x2e);
 const QColor kMutedColour(0x7a, 0x83, 0x8c);
@@ -51,8 +51,8 @@ HeaderExtents headerExtents(const QAbstractItemModel& model, const QFont& labelF
         const QString name = model.headerData(r, Qt::Vertical).toString();
         const bool isDimmed =
             model.headerData(r, Qt::Vertical, StateMatrixModel::DimmedRole).toBool();
-        out.rowLabelWidth = std::max(out.rowLabelWidth, (isDimmed ? dimmed : labels)
-                                                            .horizontalAdvance(name) + 1);
+        out.rowLabelWidth =
+            std::max(out.rowLabelWidth, (isDimmed ? dimmed : labels).horizontalAdvance(name) + 1);
     }
     for (int c = 0; c < model.columnCount(); ++c) {
         out.columnLabelWidth =
@@ -237,12 +237,12 @@ QSizeF HeatmapView::figureSize() const {
     const double valueCell =
         QFontMetricsF(scaledFont(font(), 7.5)).horizontalAdvance(QStringLiteral("0.00")) + 8;
     const double preferredCell = std::min(m_maxCell.width(), std::max(valueCell, 16.0));
-    needed = std::max({needed,
-                       kMargin + labelWidth + columns * preferredCell + weightWidth + overhang,
-                       labelWidth / 0.34});
+    needed =
+        std::max({needed, kMargin + labelWidth + columns * preferredCell + weightWidth + overhang,
+                  labelWidth / 0.34});
     const double width = journalWidthFor(needed);
-    const double shownLabelWidth = rowLabelColumnWidth(
-        labelWidth, width, width - kMargin - weightWidth - overhang, columns);
+    const double shownLabelWidth =
+        rowLabelColumnWidth(labelWidth, width, width - kMargin - weightWidth - overhang, columns);
     const double cellWidth =
         std::clamp((width - kMargin - shownLabelWidth - weightWidth - overhang) / columns,
                    kSmallestCell, m_maxCell.width());
@@ -250,8 +250,8 @@ QSizeF HeatmapView::figureSize() const {
     // rows on one page.
     const double fixed = top + columnLabelHeight + legendHeight + 6 + kMargin;
     const double pageRows = (kMaximumFigureHeightMm * kLogicalPerMm - fixed) / rows;
-    const double cellHeight = std::max(
-        11.0, std::min({std::clamp(cellWidth * 0.7, 16.0, m_maxCell.height()), pageRows}));
+    const double cellHeight =
+        std::max(11.0, std::min({std::clamp(cellWidth * 0.7, 16.0, m_maxCell.height()), pageRows}));
     return QSizeF(width, std::ceil(fixed + rows * cellHeight));
 }
 
@@ -274,9 +274,9 @@ QSize HeatmapView::minimumSizeHint() const {
     const QFontMetricsF labels(labelFont);
     const QFontMetricsF titles(scaledFont(font(), 9.5, true));
     const double angle = qDegreesToRadians(kLabelAngle);
-    const double columnLabelHeight = headerExtents(*m_model, labelFont).columnLabelWidth *
-                                         std::sin(angle) +
-                                     labels.height() * std::cos(angle) + 6;
+    const double columnLabelHeight =
+        headerExtents(*m_model, labelFont).columnLabelWidth * std::sin(angle) +
+        labels.height() * std::cos(angle) + 6;
     const double height = 4 + (m_title.isEmpty() ? 0 : titles.height() + 6) + columnLabelHeight +
                           rows * 14.0 + labels.height() * 2 + 16 + 6;
     return QSize(260, std::max(180, static_cast<int>(std::ceil(height))));

@@ -24,8 +24,7 @@ PanelRow::PanelRow(QWidget* parent) : QWidget(parent) {
     m_stack->addWidget(m_tabs);
 }
 
-void PanelRow::addPanel(QWidget* panel, const QString& title, int comfortableWidth,
-                        int stretch) {
+void PanelRow::addPanel(QWidget* panel, const QString& title, int comfortableWidth, int stretch) {
     m_panels.append({panel, title, comfortableWidth, stretch});
     if (m_tabbed) {
         m_tabs->addTab(panel, title);
@@ -47,8 +46,7 @@ int PanelRow::sideBySideWidth() const {
 QSize PanelRow::minimumSizeHint() const {
     QSize widest(0, 0);
     for (const Panel& panel : m_panels) {
-        const QSize least =
-            panel.widget->minimumSizeHint().expandedTo(panel.widget->minimumSize());
+        const QSize least = panel.widget->minimumSizeHint().expandedTo(panel.widget->minimumSize());
         widest = widest.expandedTo(least);
     }
     return {widest.width(), widest.height() + m_tabs->tabBar()->sizeHint().height()};

@@ -1,7 +1,7 @@
 #include "ui/views/segmentation_track_view.h"
 
-#include "ui/widgets/export_helpers.h"
 #include "ui/views/view_painting.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

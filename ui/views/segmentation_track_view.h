@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/widgets/exportable_figure.h"
 #include "ui/views/segmentation_types.h"
+#include "ui/widgets/exportable_figure.h"
 
 #include <QColor>
 #include <QWidget>

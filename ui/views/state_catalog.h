@@ -76,9 +76,7 @@ public:
     int componentOfSlot(int slot) const { return m_core.componentOfSlot(slot); }
     int slotOfComponent(int component) const { return m_core.slotOfComponent(component); }
     QString name(int slot) const { return QString::fromStdString(m_core.name(slot)); }
-    QString autoName(int slot) const {
-        return QString::fromStdString(m_core.autoLabel(slot).name);
-    }
+    QString autoName(int slot) const { return QString::fromStdString(m_core.autoLabel(slot).name); }
     bool isRenamed(int slot) const { return m_core.isRenamed(slot); }
     QColor colour(int slot) const { return labelColour(m_core.autoLabel(slot)); }
     cx::IdentityStyle style(int slot) const { return m_core.autoLabel(slot).style; }
@@ -87,7 +85,9 @@ public:
     QStringList names() const;
 
     /// Sets the user's name of a slot; an empty name restores the automatic one.
-    void rename(int slot, const QString& name) { m_core.rename(slot, name.trimmed().toStdString()); }
+    void rename(int slot, const QString& name) {
+        m_core.rename(slot, name.trimmed().toStdString());
+    }
     QStringList takeDroppedNames();
 
     const cx::StateCatalog& core() const { return m_core; }

@@ -33,9 +33,9 @@ struct ImageExportSettings {
 /// decide the height), never from its size on screen; exports render it at that size at any
 /// DPI, so text, lines and cells keep their size on paper.
 inline constexpr double kLogicalPerMm = 96.0 / 25.4;
-inline constexpr double kSingleColumnMm = 89;    ///< journal single column
-inline constexpr double kMidColumnMm = 120;      ///< one and a half columns
-inline constexpr double kDoubleColumnMm = 183;   ///< journal double column (full width)
+inline constexpr double kSingleColumnMm = 89;         ///< journal single column
+inline constexpr double kMidColumnMm = 120;           ///< one and a half columns
+inline constexpr double kDoubleColumnMm = 183;        ///< journal double column (full width)
 inline constexpr double kMaximumFigureHeightMm = 230; ///< a page's text height
 /// The narrowest journal width (single, 1.5, double column) holding `logicalWidth`, in
 /// logical units; the double column when none does.

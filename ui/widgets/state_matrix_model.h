@@ -33,10 +33,10 @@ public:
         QVector<double> rowWeights; ///< empty: no weight column
         QVector<bool> rowDimmed;
         QVector<bool> rowFlagged; ///< failed a validity test (warning mark on its weight)
-        QVector<int> rowSlots; ///< display slot of each row (for renaming)
-        QStringList rowNotes;  ///< tooltip line per row (may be empty)
-        int decimals = 2;      ///< cell text
-        QString valueName;     ///< "P(present)", "fold enrichment", … (tooltips, export)
+        QVector<int> rowSlots;    ///< display slot of each row (for renaming)
+        QStringList rowNotes;     ///< tooltip line per row (may be empty)
+        int decimals = 2;         ///< cell text
+        QString valueName;        ///< "P(present)", "fold enrichment", … (tooltips, export)
         QString rowHeader = QStringLiteral("state");
     };
 

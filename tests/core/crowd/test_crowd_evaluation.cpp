@@ -22,15 +22,14 @@ SyntheticCrowd sparseCrowd(int items, int workers, std::uint64_t seed) {
 TEST(CrowdEvaluation, CmiOrderIsInformativeSetThenOthersByAccuracy) {
     const SyntheticCrowd crowd = sparseCrowd(300, 20, 4);
     CrowdOptions options;
-    const CrowdResult result =
-        runCrowdMethod(crowd.data, CrowdMethod::Stagewise, options);
+    const CrowdResult result = runCrowdMethod(crowd.data, CrowdMethod::Stagewise, options);
     ASSERT_GT(result.informativeSetSize(), 1);
     const std::vector<int> order = crowdCmiWorkerOrder(crowd.data, result);
     ASSERT_EQ(order.size(), 20u);
     EXPECT_EQ(std::set<int>(order.begin(), order.end()).size(), 20u) << "a permutation";
     const size_t informative = result.informativeOrder.size();
-    EXPECT_TRUE(std::equal(result.informativeOrder.begin(), result.informativeOrder.end(),
-                           order.begin()));
+    EXPECT_TRUE(
+        std::equal(result.informativeOrder.begin(), result.informativeOrder.end(), order.begin()));
     for (size_t i = informative + 1; i < order.size(); ++i) {
         EXPECT_GE(result.workers[static_cast<size_t>(order[i - 1])].accuracy,
                   result.workers[static_cast<size_t>(order[i])].accuracy);
@@ -50,8 +49,7 @@ TEST(CrowdEvaluation, CmiOrderIsInformativeSetThenOthersByAccuracy) {
 
 TEST(CrowdEvaluation, ConfusionMatchesABruteForceCountAndTheErrorRate) {
     const SyntheticCrowd crowd = sparseCrowd(400, 15, 9);
-    const CrowdResult result =
-        runCrowdMethod(crowd.data, CrowdMethod::MvEm, CrowdOptions{});
+    const CrowdResult result = runCrowdMethod(crowd.data, CrowdMethod::MvEm, CrowdOptions{});
     const CrowdConfusion confusion = crowdConfusion(crowd.data, result);
     const int classes = crowd.data.numClasses;
     ASSERT_EQ(confusion.fractions.rows(), classes);
@@ -91,8 +89,8 @@ TEST(CrowdEvaluation, DisagreementsAreTheItemsWhosePredictionsDiffer) {
     // Against a pairwise check on real fits.
     const SyntheticCrowd crowd = sparseCrowd(300, 12, 2);
     std::vector<CrowdResult> fits;
-    for (CrowdMethod method : {CrowdMethod::MajorityVote, CrowdMethod::MvEm,
-                                   CrowdMethod::Stagewise}) {
+    for (CrowdMethod method :
+         {CrowdMethod::MajorityVote, CrowdMethod::MvEm, CrowdMethod::Stagewise}) {
         fits.push_back(runCrowdMethod(crowd.data, method, CrowdOptions{}));
     }
     const std::vector<int> items =

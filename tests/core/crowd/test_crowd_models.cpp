@@ -18,8 +18,8 @@ namespace {
 /// A data set whose empirical distribution *is* the model: every (class, label pattern) appears
 /// round(scale · P(class) Π P(label | class)) times (exact when the probabilities are multiples
 /// of 1/scale's factors), so moment estimators see exact moments.
-cx::SyntheticCrowd exactCrowd(const Eigen::VectorXd& prior, const std::vector<Eigen::MatrixXd>& confusions,
-                              double scale) {
+cx::SyntheticCrowd exactCrowd(const Eigen::VectorXd& prior,
+                              const std::vector<Eigen::MatrixXd>& confusions, double scale) {
     const auto numClasses = static_cast<int>(prior.size());
     const auto numWorkers = static_cast<int>(confusions.size());
     int patterns = 1;
@@ -64,11 +64,11 @@ Eigen::MatrixXd symmetricConfusion(int numClasses, double accuracy) {
 /// Five items, four workers, three classes (-1 = not labelled): item 0 a 1–1 tie of classes 0
 /// and 2, item 1 a three-way tie, item 2 a clear majority (1, wrong), item 3 unlabelled (all
 /// three tie), item 4 a 2–2 tie of 0 and 1 without gold.
-const std::vector<int> kTiedLabels = {0, 2, -1, -1, //
-                                      0, 1, 2, -1,  //
-                                      1, 1, 0, -1,  //
+const std::vector<int> kTiedLabels = {0,  2,  -1, -1, //
+                                      0,  1,  2,  -1, //
+                                      1,  1,  0,  -1, //
                                       -1, -1, -1, -1, //
-                                      0, 0, 1, 1};
+                                      0,  0,  1,  1};
 
 cx::CrowdLabels tiedCrowd() {
     return cx::crowdLabelsFromMatrix(5, 4, 3, kTiedLabels,
@@ -108,8 +108,7 @@ TEST(MajorityVote, RandomTieBreakDrawsUniformlyAmongTheTiedClasses) {
         const double share = 1.0 / static_cast<double>(tied[n].size());
         const double sd = std::sqrt(kSeeds * share * (1 - share));
         for (int c = 0; c < 3; ++c) {
-            const bool isTied =
-                std::find(tied[n].begin(), tied[n].end(), c) != tied[n].end();
+            const bool isTied = std::find(tied[n].begin(), tied[n].end(), c) != tied[n].end();
             if (!isTied) {
                 EXPECT_EQ(counts[n][static_cast<size_t>(c)], 0) << "item " << n << " class " << c;
             } else if (tied[n].size() > 1) {
@@ -215,7 +214,8 @@ TEST(CrowdEm, LogLikelihoodNeverDecreases) {
         const cx::EmFit fit = cx::emWithRestarts(crowd.data, 3, 1, seed, options);
         ASSERT_EQ(fit.logLikelihoods.size(), 60u);
         for (size_t i = 1; i < fit.logLikelihoods.size(); ++i) {
-            EXPECT_GE(fit.logLikelihoods[i], fit.logLikelihoods[i - 1] - 1e-7 * std::abs(fit.logLikelihoods[i]))
+            EXPECT_GE(fit.logLikelihoods[i],
+                      fit.logLikelihoods[i - 1] - 1e-7 * std::abs(fit.logLikelihoods[i]))
                 << "seed " << seed << " iteration " << i;
         }
     }
@@ -276,9 +276,8 @@ TEST(ConditionalMutualInformation, VanishesGivenTheTrueClassOfAnExactModel) {
     // workers are exactly independent, so every entry is 0; with one component the entries are
     // the plain mutual information, positive between informative workers.
     const Eigen::Vector2d prior(0.5, 0.5);
-    const std::vector<Eigen::MatrixXd> confusions = {symmetricConfusion(2, 0.8),
-                                                     symmetricConfusion(2, 0.7),
-                                                     symmetricConfusion(2, 0.6)};
+    const std::vector<Eigen::MatrixXd> confusions = {
+        symmetricConfusion(2, 0.8), symmetricConfusion(2, 0.7), symmetricConfusion(2, 0.6)};
     const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 2000);
     Eigen::MatrixXd truth = Eigen::MatrixXd::Zero(crowd.data.numItems, 2);
     for (int n = 0; n < crowd.data.numItems; ++n) {
@@ -345,11 +344,11 @@ TEST(SpectralCrowd, RecoversConfusionsOfSeveralWorkersPerGroupFromExactMoments) 
     ASSERT_EQ(result.status, cx::Status::Successful) << result.note;
     EXPECT_LT((result.model.weights - prior).cwiseAbs().maxCoeff(), 1e-6);
     for (int m = 0; m < 6; ++m) {
-        EXPECT_LT((result.model.conditionals[static_cast<size_t>(m)] -
-                   confusions[static_cast<size_t>(m)])
-                      .cwiseAbs()
-                      .maxCoeff(),
-                  1e-6)
+        EXPECT_LT(
+            (result.model.conditionals[static_cast<size_t>(m)] - confusions[static_cast<size_t>(m)])
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-6)
             << "worker " << m;
     }
     // Group means: E[Z_g | y] = the sum of the group's confusion matrices.
@@ -432,9 +431,8 @@ TEST(WorkerComponentInformation, EqualsTheExactLabelClassInformation) {
     // Exact data, one-hot true posterior: entry(m) = I(x_m; class) = ln 2 − H(a_m) for a
     // balanced binary class and a symmetric worker of accuracy a_m; 0 for the coin (a = 0.5).
     const Eigen::Vector2d prior(0.5, 0.5);
-    const std::vector<Eigen::MatrixXd> confusions = {symmetricConfusion(2, 0.8),
-                                                     symmetricConfusion(2, 0.7),
-                                                     symmetricConfusion(2, 0.5)};
+    const std::vector<Eigen::MatrixXd> confusions = {
+        symmetricConfusion(2, 0.8), symmetricConfusion(2, 0.7), symmetricConfusion(2, 0.5)};
     const cx::SyntheticCrowd crowd = exactCrowd(prior, confusions, 2000);
     Eigen::MatrixXd truth = Eigen::MatrixXd::Zero(crowd.data.numItems, 2);
     for (int n = 0; n < crowd.data.numItems; ++n) {
@@ -449,8 +447,8 @@ TEST(WorkerComponentInformation, EqualsTheExactLabelClassInformation) {
     EXPECT_NEAR(dependence.values[2], 0.0, 1e-12);
     EXPECT_EQ(dependence.degreesOfFreedom[0], 1);
     // One component: no dependence at all, and no degree of freedom to test.
-    const cx::WorkerDependence flat = cx::workerComponentInformation(
-        crowd.data, Eigen::MatrixXd::Ones(crowd.data.numItems, 1));
+    const cx::WorkerDependence flat =
+        cx::workerComponentInformation(crowd.data, Eigen::MatrixXd::Ones(crowd.data.numItems, 1));
     EXPECT_NEAR(flat.values[0], 0.0, 1e-15);
     EXPECT_EQ(flat.degreesOfFreedom[0], 0);
 }
@@ -480,7 +478,8 @@ TEST(WorkerComponentInformation, MatchesBruteForceWithMissingLabelsAndSoftPoster
             for (int k = 0; k < 2; ++k) {
                 const double p = joint(c, k) / mass;
                 if (p > 0) {
-                    information += p * std::log(p / (joint.row(c).sum() / mass * joint.col(k).sum() / mass));
+                    information +=
+                        p * std::log(p / (joint.row(c).sum() / mass * joint.col(k).sum() / mass));
                 }
             }
         }
@@ -537,6 +536,7 @@ TEST(CrowdEm, RestartsStartFromMajorityVoteThenRandomWeightedVotes) {
     ASSERT_EQ(perRestart.size(), 6u);
     const cx::EmFit mvEm = cx::emFromPosterior(crowd.data, vote, options);
     EXPECT_DOUBLE_EQ(perRestart[0], mvEm.finalLogLikelihood());
-    EXPECT_DOUBLE_EQ(best.finalLogLikelihood(), *std::max_element(perRestart.begin(), perRestart.end()));
+    EXPECT_DOUBLE_EQ(best.finalLogLikelihood(),
+                     *std::max_element(perRestart.begin(), perRestart.end()));
     EXPECT_GE(best.finalLogLikelihood(), mvEm.finalLogLikelihood());
 }

@@ -51,7 +51,8 @@ TEST(StagewiseSplit, HessianMatchesFiniteDifferences) {
     const int blocksFeature[4] = {i, j, i, j};
     auto perturbed = [&](int t, double h) {
         cx::ProductMixture out = model;
-        out.conditionals[static_cast<size_t>(blocksFeature[t / 3])](t % 3, blocksComponent[t / 3]) += h;
+        out.conditionals[static_cast<size_t>(blocksFeature[t / 3])](t % 3,
+                                                                    blocksComponent[t / 3]) += h;
         return out;
     };
     const double h = 1e-4;
@@ -60,7 +61,8 @@ TEST(StagewiseSplit, HessianMatchesFiniteDifferences) {
             // −∂²L/∂s∂t by central differences (θ unnormalised: L is defined for any positive θ).
             auto at = [&](double hs, double ht) {
                 cx::ProductMixture m = perturbed(s, hs);
-                m.conditionals[static_cast<size_t>(blocksFeature[t / 3])](t % 3, blocksComponent[t / 3]) += ht;
+                m.conditionals[static_cast<size_t>(blocksFeature[t / 3])](
+                    t % 3, blocksComponent[t / 3]) += ht;
                 return maskedLogLikelihood(items, m, mask);
             };
             const double numeric = -(at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4 * h * h);
@@ -138,7 +140,8 @@ TEST(StagewiseEm, FindsTheExpertsFirstAndConvergesOnASparseCrowd) {
     EXPECT_GT(result.trace.back().logLikelihood, result.trace.front().logLikelihood);
     // Prediction close to the generating model's.
     const cx::ItemObservations items(crowd.data);
-    const std::vector<int> truthPrediction = cx::argmaxRows(cx::eStep(items, crowd.truth).posterior);
+    const std::vector<int> truthPrediction =
+        cx::argmaxRows(cx::eStep(items, crowd.truth).posterior);
     const double truthError = 1 - cx::goldAccuracy(crowd.data, truthPrediction);
     cx::CrowdOptions crowdOptions;
     const cx::CrowdResult staged =
@@ -205,9 +208,9 @@ TEST(StagewiseEm, ExtensionFindsTheExpertsOfASparselyLabelledCrowd) {
         return count;
     };
     const auto error = [&](const cx::StagewiseResult& r) {
-        return 1 - cx::goldAccuracy(crowd.data,
-                                    cx::argmaxRows(cx::classPosterior(
-                                        r.posterior, cx::componentClasses(r.model), 3)));
+        return 1 -
+               cx::goldAccuracy(crowd.data, cx::argmaxRows(cx::classPosterior(
+                                                r.posterior, cx::componentClasses(r.model), 3)));
     };
     EXPECT_GE(experts(extended), 16);
     EXPECT_GT(experts(extended), experts(paper));
@@ -259,7 +262,8 @@ TEST(MultipleTesting, MatchesTheDefinitionsOnRandomFamilies) {
         std::vector<double> sorted = p;
         std::sort(sorted.begin(), sorted.end());
         size_t holm = 0;
-        while (holm < sorted.size() && sorted[holm] <= 0.05 / (family - static_cast<double>(holm))) {
+        while (holm < sorted.size() &&
+               sorted[holm] <= 0.05 / (family - static_cast<double>(holm))) {
             ++holm;
         }
         size_t bh = 0;
@@ -272,8 +276,7 @@ TEST(MultipleTesting, MatchesTheDefinitionsOnRandomFamilies) {
         for (double value : p) {
             bonferroni += value <= 0.05 / family ? 1 : 0;
         }
-        const auto holmSet =
-            cx::rejectedHypotheses(p, {}, 0.05, cx::MultipleTesting::Holm, family);
+        const auto holmSet = cx::rejectedHypotheses(p, {}, 0.05, cx::MultipleTesting::Holm, family);
         const auto bhSet =
             cx::rejectedHypotheses(p, {}, 0.05, cx::MultipleTesting::BenjaminiHochberg, family);
         ASSERT_EQ(holmSet.size(), holm) << trial;
@@ -292,12 +295,12 @@ TEST(StagewiseEm, PaperSparseCrowdConvergesWithinAboutTenRoundsExpertsFirst) {
     // Every worker the extension's procedure rejects in a round joins S, so S no longer grows
     // one worker per round. Loose bounds over three seeds, not tuned to one.
     for (std::uint64_t seed : {11u, 12u, 13u}) {
-        const cx::SparseCrowdSpec spec =
-            cx::decayingExpertsSpec(0.7, 0.45, 30, 1000, 100, 3, seed);
+        const cx::SparseCrowdSpec spec = cx::decayingExpertsSpec(0.7, 0.45, 30, 1000, 100, 3, seed);
         const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
         const cx::ItemObservations items(crowd.data);
         const double truthError =
-            1 - cx::goldAccuracy(crowd.data, cx::argmaxRows(cx::eStep(items, crowd.truth).posterior));
+            1 -
+            cx::goldAccuracy(crowd.data, cx::argmaxRows(cx::eStep(items, crowd.truth).posterior));
         cx::StagewiseOptions options;
         options.numComponents = 3;
         const cx::StagewiseResult result = cx::stagewiseEm(crowd.data, options);
@@ -319,10 +322,10 @@ TEST(StagewiseEm, PaperSparseCrowdConvergesWithinAboutTenRoundsExpertsFirst) {
             largestRound = std::max(largestRound, round.added.size());
         }
         EXPECT_GE(largestRound, 5u) << seed;
-        const double error = 1 - cx::goldAccuracy(crowd.data,
-                                                  cx::argmaxRows(cx::classPosterior(
-                                                      result.posterior,
-                                                      cx::componentClasses(result.model), 3)));
+        const double error =
+            1 - cx::goldAccuracy(crowd.data,
+                                 cx::argmaxRows(cx::classPosterior(
+                                     result.posterior, cx::componentClasses(result.model), 3)));
         EXPECT_LT(error, truthError + 0.01) << seed;
         // Holm (family-wise) behaves the same way on this crowd: the experts' evidence is strong.
         options.extensionProcedure = cx::MultipleTesting::Holm;
@@ -337,8 +340,7 @@ TEST(StagewiseEm, AtLeastAsGoodAsMajorityVoteOnRteAndTemp) {
     // with 20–60 labels): the extension's Benjamini–Hochberg screening admits them.
     const std::string shared = CX_SHARED_DATA_DIR;
     for (const char* name : {"rte", "temp"}) {
-        const std::string path =
-            shared + "/crowd_snow2008_rte_temp/" + name + ".standardized.tsv";
+        const std::string path = shared + "/crowd_snow2008_rte_temp/" + name + ".standardized.tsv";
         if (!std::filesystem::exists(path)) {
             GTEST_SKIP() << "shared data not present";
         }
@@ -360,8 +362,7 @@ TEST(CrowdMethods, DawidSkeneFamilyAgainstMajorityVoteOnRteAndTemp) {
     // implementation of Dawid–Skene (ML, Laplace, uniform class prior, variational) confirms.
     const std::string shared = CX_SHARED_DATA_DIR;
     for (const char* name : {"rte", "temp"}) {
-        const std::string path =
-            shared + "/crowd_snow2008_rte_temp/" + name + ".standardized.tsv";
+        const std::string path = shared + "/crowd_snow2008_rte_temp/" + name + ".standardized.tsv";
         if (!std::filesystem::exists(path)) {
             GTEST_SKIP() << "shared data not present";
         }

@@ -63,7 +63,8 @@ void expectMatchesChromHmm(const cx::EnrichmentTable& table, const std::string& 
         }
         for (size_t c = 0; c < table.columnNames.size(); ++c) {
             EXPECT_NEAR(std::stod(row[first + c]),
-                        table.fold(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)), 1e-4)
+                        table.fold(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)),
+                        1e-4)
                 << expectedName << " row " << row[0] << " column " << table.columnNames[c];
         }
     }
@@ -71,8 +72,8 @@ void expectMatchesChromHmm(const cx::EnrichmentTable& table, const std::string& 
         const auto& base = expected.back();
         EXPECT_EQ(base[0], "Base");
         for (size_t c = 0; c < table.columnNames.size(); ++c) {
-            EXPECT_NEAR(std::stod(base[first + c]),
-                        table.basePercent(static_cast<Eigen::Index>(c)), 1e-4);
+            EXPECT_NEAR(std::stod(base[first + c]), table.basePercent(static_cast<Eigen::Index>(c)),
+                        1e-4);
         }
     }
 }
@@ -225,8 +226,9 @@ TEST(EnrichmentInputs, AnnotationOnOtherChromosomesIsRefused) {
     const std::string dir = tempDir("otherchrom");
     std::ofstream(dir + "/ucsc.bed") << "1\t0\t500\n";
     const auto segmentation = cx::readStateSegmentation(kDir + "/segments.bed", 200);
-    EXPECT_THROW(cx::overlapEnrichment(segmentation, cx::readEnrichmentAnnotations({dir + "/ucsc.bed"})),
-                 cx::InputError);
+    EXPECT_THROW(
+        cx::overlapEnrichment(segmentation, cx::readEnrichmentAnnotations({dir + "/ucsc.bed"})),
+        cx::InputError);
     std::ofstream(dir + "/anchors.txt") << "1\t100\t+\n";
     EXPECT_THROW(cx::neighborhoodEnrichment(segmentation,
                                             cx::readAnchorFile(dir + "/anchors.txt", true),
@@ -236,7 +238,8 @@ TEST(EnrichmentInputs, AnnotationOnOtherChromosomesIsRefused) {
 
 TEST(OverlapEnrichment, NamedLabelsKeepFirstAppearanceOrder) {
     const std::string dir = tempDir("named");
-    std::ofstream(dir + "/seg.bed") << "chr1\t0\t400\tTx\nchr1\t400\t1000\tTssA\nchr1\t1000\t1200\tTx\n";
+    std::ofstream(dir + "/seg.bed")
+        << "chr1\t0\t400\tTx\nchr1\t400\t1000\tTssA\nchr1\t1000\t1200\tTx\n";
     std::ofstream(dir + "/a.bed") << "chr1\t400\t600\n";
     const auto segmentation = cx::readStateSegmentation(dir + "/seg.bed", 200);
     const auto table =
@@ -250,7 +253,9 @@ TEST(OverlapEnrichment, NamedLabelsKeepFirstAppearanceOrder) {
 
 TEST(EnrichmentPValues, TailsMatchDirectSums) {
     // Hypergeometric: 5 of type A, 7 of type B, 6 drawn; P(X > 2) by direct summation.
-    const auto choose = [](int n, int k) { return std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0)); };
+    const auto choose = [](int n, int k) {
+        return std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0));
+    };
     double direct = 0;
     for (int i = 3; i <= 5; ++i) {
         direct += choose(5, i) * choose(7, 6 - i) / choose(12, 6);
@@ -274,7 +279,8 @@ TEST(SvgHeatmap, WritesOneRectPerCellAndEscapesLabels) {
     cx::writeSvgHeatmap(out, values, {"E1", "E<2>"}, {"a", "b", "c"}, options);
     const std::string svg = out.str();
     size_t rects = 0;
-    for (size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) {
+    for (size_t at = svg.find("<rect x="); at != std::string::npos;
+         at = svg.find("<rect x=", at + 1)) {
         ++rects;
     }
     EXPECT_EQ(rects, 6u);
@@ -312,9 +318,9 @@ TEST(StateSegmentation, DecodedRunsEqualTheirExportedBed) {
     const std::string dir = tempDir("decoded");
     {
         std::ofstream out(dir + "/a.bed");
-        cx::writeRunsBed9(out, data, decoded.runs, labels, {"1,1,1", "2,2,2"},
-                          [](const cx::ChromatinTrack& track) { return "track name=" + track.cell; },
-                          -1, "A");
+        cx::writeRunsBed9(
+            out, data, decoded.runs, labels, {"1,1,1", "2,2,2"},
+            [](const cx::ChromatinTrack& track) { return "track name=" + track.cell; }, -1, "A");
     }
     const auto viaFile = cx::readStateSegmentation(dir + "/a.bed", 200);
     EXPECT_EQ(viaFile.chroms, direct.chroms);

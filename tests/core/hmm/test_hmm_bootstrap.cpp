@@ -49,7 +49,9 @@ SyntheticContrast smallContrast() {
     return synth;
 }
 
-std::vector<std::int64_t> ones(int n) { return std::vector<std::int64_t>(static_cast<size_t>(n), 1); }
+std::vector<std::int64_t> ones(int n) {
+    return std::vector<std::int64_t>(static_cast<size_t>(n), 1);
+}
 
 TEST(HmmBootstrap, UnitBlockWeightsReproduceTheFullDataMomentsExactly) {
     const SyntheticContrast synth = smallContrast();
@@ -72,7 +74,8 @@ TEST(HmmBootstrap, UnitBlockWeightsReproduceTheFullDataMomentsExactly) {
             options.projectionRank = 6; // fewer than the patterns: a real projection
         }
         const SequenceMoments full = computeSequenceMoments(synth.data, classes, options);
-        const HmmBlockMoments blocks = computeBlockMoments(synth.data, classes, full, c.blockLength);
+        const HmmBlockMoments blocks =
+            computeBlockMoments(synth.data, classes, full, c.blockLength);
         ASSERT_GT(blocks.foreground.numBlocks(), 1);
         ASSERT_GT(blocks.background.numBlocks(), 1);
         const SequenceMoments summed = blocks.weighted(ones(blocks.foreground.numBlocks()),
@@ -109,7 +112,10 @@ TEST(HmmBootstrap, WeightedBlocksEqualABruteForceWeightedSumOverCentres) {
     auto phi = [&](std::uint32_t p) {
         Eigen::VectorXd v = Eigen::VectorXd::Zero(m + 1);
         for (int j = 0; j < m; ++j) {
-            v[j] = synth.data.value(static_cast<int>(p), j) == static_cast<std::uint8_t>(MarkValue::Present) ? 1 : 0;
+            v[j] = synth.data.value(static_cast<int>(p), j) ==
+                           static_cast<std::uint8_t>(MarkValue::Present)
+                       ? 1
+                       : 0;
         }
         v[m] = 1;
         return v;
@@ -122,7 +128,8 @@ TEST(HmmBootstrap, WeightedBlocksEqualABruteForceWeightedSumOverCentres) {
         const auto& bins = synth.data.tracks[static_cast<size_t>(run.track)].bins;
         for (std::int64_t begin = run.begin; begin < run.end; begin += length, ++block) {
             const std::int64_t end = std::min<std::int64_t>(begin + length, run.end);
-            for (std::int64_t t = std::max(begin, run.begin + 1); t < std::min(end, run.end - 1); ++t) {
+            for (std::int64_t t = std::max(begin, run.begin + 1); t < std::min(end, run.end - 1);
+                 ++t) {
                 const double weight = static_cast<double>(w[block]);
                 const Eigen::VectorXd x0 = phi(bins[static_cast<size_t>(t - 1)]);
                 const Eigen::VectorXd x1 = phi(bins[static_cast<size_t>(t)]);
@@ -141,7 +148,8 @@ TEST(HmmBootstrap, WeightedBlocksEqualABruteForceWeightedSumOverCentres) {
               1e-12);
     // A replicate is a different sample than the data.
     EXPECT_NE(replicate.foreground.m12, full.foreground.m12);
-    EXPECT_THROW(blocks.weighted({1, 2}, ones(blocks.background.numBlocks())), std::invalid_argument);
+    EXPECT_THROW(blocks.weighted({1, 2}, ones(blocks.background.numBlocks())),
+                 std::invalid_argument);
     std::vector<std::int64_t> negative = ones(blocks.foreground.numBlocks());
     negative[0] = -1;
     EXPECT_THROW(blocks.weighted(negative, ones(blocks.background.numBlocks())),
@@ -195,13 +203,12 @@ TEST(HmmBootstrap, BandsContainTheTrueWeightsAndStrongStatesAreStable) {
     bootstrap.replicates = 20;
     bootstrap.seed = 3;
     int calls = 0;
-    const HmmPathBootstrap result = bootstrapHmmPath(blocks, path, options, bootstrap,
-                                                     HmmPathStarts::Continued, {},
-                                                     [&](int done, int total) {
-                                                         ++calls;
-                                                         EXPECT_EQ(total, 20);
-                                                         EXPECT_EQ(done, calls);
-                                                     });
+    const HmmPathBootstrap result = bootstrapHmmPath(
+        blocks, path, options, bootstrap, HmmPathStarts::Continued, {}, [&](int done, int total) {
+            ++calls;
+            EXPECT_EQ(total, 20);
+            EXPECT_EQ(done, calls);
+        });
     EXPECT_EQ(calls, 20);
     ASSERT_EQ(result.stability.size(), gammas.size());
     const Eigen::VectorXd piA = stationaryDistribution(s.a.transitions);
@@ -282,7 +289,8 @@ TEST(HmmBootstrap, RejectsBadParameters) {
     bootstrap.level = 0.95;
     EXPECT_THROW(bootstrapHmmPath(blocks, HmmPath{}, options, bootstrap), std::invalid_argument);
     // Moments of other data.
-    EXPECT_THROW(computeBlockMoments(s.synth.data, s.classes, exact.moments), std::invalid_argument);
+    EXPECT_THROW(computeBlockMoments(s.synth.data, s.classes, exact.moments),
+                 std::invalid_argument);
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 // Moment refit of the spectral HMM states (refitMarkStates, ContrastiveHmmOptions::
 // momentRefitSweeps) against exact synthetic truth with a dominant unmarked state.
-#include "core/io/bed.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/moment_refit.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/hmm/synthetic_hmm.h"
+#include "core/io/bed.h"
 
 #include <gtest/gtest.h>
 
@@ -144,7 +144,6 @@ TEST(HmmMomentRefit, SampledDominantEmptyHmmAgreesWithTruth) {
     EXPECT_NEAR(refit.weights[0], truth.start[0], 0.05);
 }
 
-
 TEST(HmmMomentRefit, ContrastWeightsSumToOneMinusGammaOnExactMoments) {
     // Foreground and background from the same HMM: M_f − γ·M_b = (1 − γ)·M, so the refit's
     // weights are (1 − γ)·π exactly (negative for γ > 1, never below −γ).
@@ -159,8 +158,8 @@ TEST(HmmMomentRefit, ContrastWeightsSumToOneMinusGammaOnExactMoments) {
         EXPECT_GE(result.weights.minCoeff(), -gamma - 1e-9) << gamma;
         const auto match = matchStates(truth.emissions, result.markProbabilities);
         for (int h = 0; h < 6; ++h) {
-            EXPECT_NEAR(result.weights[match[static_cast<size_t>(h)]], (1.0 - gamma) * truth.start[h],
-                        1e-4)
+            EXPECT_NEAR(result.weights[match[static_cast<size_t>(h)]],
+                        (1.0 - gamma) * truth.start[h], 1e-4)
                 << "γ " << gamma << ", state " << h;
         }
         EXPECT_LT(matchedMeanAbsoluteDifference(truth.emissions, result.markProbabilities), 1e-4);
@@ -223,8 +222,7 @@ TEST(HmmMomentRefit, RefitStatesKeepTheValidityTestOfTheirExtractedComponent) {
 // ---- Third-order moments (MarkMomentTargets::third) ----
 
 /// Exact targets of a weighted product-Bernoulli mixture (rows of `o`), with the third block.
-MarkMomentTargets mixtureTargets(const Eigen::VectorXd& w, const Eigen::MatrixXd& o,
-                                 bool third) {
+MarkMomentTargets mixtureTargets(const Eigen::VectorXd& w, const Eigen::MatrixXd& o, bool third) {
     const auto m = o.cols();
     MarkMomentTargets t;
     t.mean = o.transpose() * w;
@@ -235,9 +233,9 @@ MarkMomentTargets mixtureTargets(const Eigen::VectorXd& w, const Eigen::MatrixXd
         t.third.resize(numMarkTriples(static_cast<int>(m)));
         for (int q = 0; q < t.third.size(); ++q) {
             const Eigen::Vector3i abc = markTriple(static_cast<int>(m), q);
-            t.third[q] = (w.array() * o.col(abc[0]).array() * o.col(abc[1]).array() *
-                          o.col(abc[2]).array())
-                             .sum();
+            t.third[q] =
+                (w.array() * o.col(abc[0]).array() * o.col(abc[1]).array() * o.col(abc[2]).array())
+                    .sum();
         }
     }
     return t;
@@ -295,7 +293,9 @@ std::vector<std::pair<double, std::vector<int>>>
 bruteForceSubsets(const Eigen::MatrixXd& pool, const MarkMomentTargets& t, int k) {
     const auto m = pool.cols();
     const double n = t.effectiveBins;
-    auto rho = [&](double value) { return 1.0 / std::sqrt(std::max(std::abs(value), 1.0 / n) / n); };
+    auto rho = [&](double value) {
+        return 1.0 / std::sqrt(std::max(std::abs(value), 1.0 / n) / n);
+    };
     std::vector<Eigen::VectorXd> rows;
     std::vector<double> rhs, weight;
     rows.emplace_back(Eigen::VectorXd::Ones(pool.rows()));
@@ -313,7 +313,8 @@ bruteForceSubsets(const Eigen::MatrixXd& pool, const MarkMomentTargets& t, int k
     }
     for (Eigen::Index q = 0; q < t.third.size(); ++q) {
         const Eigen::Vector3i abc = markTriple(static_cast<int>(m), static_cast<int>(q));
-        rows.emplace_back(pool.col(abc[0]).cwiseProduct(pool.col(abc[1])).cwiseProduct(pool.col(abc[2])));
+        rows.emplace_back(
+            pool.col(abc[0]).cwiseProduct(pool.col(abc[1])).cwiseProduct(pool.col(abc[2])));
         rhs.push_back(t.third[q]);
         weight.push_back(rho(t.third[q]));
     }
@@ -333,7 +334,8 @@ bruteForceSubsets(const Eigen::MatrixXd& pool, const MarkMomentTargets& t, int k
         Eigen::VectorXd b(static_cast<Eigen::Index>(rows.size()));
         for (size_t r = 0; r < rows.size(); ++r) {
             for (int h = 0; h < k; ++h) {
-                a(static_cast<Eigen::Index>(r), h) = weight[r] * rows[r][subset[static_cast<size_t>(h)]];
+                a(static_cast<Eigen::Index>(r), h) =
+                    weight[r] * rows[r][subset[static_cast<size_t>(h)]];
             }
             b[static_cast<Eigen::Index>(r)] = weight[r] * rhs[r];
         }
@@ -345,7 +347,8 @@ bruteForceSubsets(const Eigen::MatrixXd& pool, const MarkMomentTargets& t, int k
 }
 
 std::vector<int> sortedSources(const MomentRefitResult& fit) {
-    std::vector<int> out(fit.sourceCandidate.data(), fit.sourceCandidate.data() + fit.sourceCandidate.size());
+    std::vector<int> out(fit.sourceCandidate.data(),
+                         fit.sourceCandidate.data() + fit.sourceCandidate.size());
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -457,8 +460,9 @@ TEST(HmmMomentRefitThird, WithinBinThirdMomentMatchesDirectAndPopulation) {
     const SequenceMoments direct =
         computeSequenceMomentsDirect(data, classes, ObservationEncoding::MarkVector);
     ASSERT_EQ(fast.foreground.m222.dim(0), 6);
-    EXPECT_LT((fast.foreground.m222.matrix() - direct.foreground.m222.matrix()).cwiseAbs().maxCoeff(),
-              1e-12);
+    EXPECT_LT(
+        (fast.foreground.m222.matrix() - direct.foreground.m222.matrix()).cwiseAbs().maxCoeff(),
+        1e-12);
     // m222(i, j, m) = m22(i, j) (constant coordinate) and x² = x.
     for (int i = 0; i < 6; ++i) {
         for (int j = 0; j < 6; ++j) {

@@ -58,11 +58,11 @@ TEST(HmmPath, ExactMomentsGiveOneIdentityPerStateAlongTheWholePath) {
     const std::vector<double> gammas = grid(0.5, 2.0, 0.1);
     for (HmmPathStarts starts : {HmmPathStarts::Continued, HmmPathStarts::Fresh}) {
         int called = 0;
-        const HmmPath path = solveHmmPath(moments, gammas, options, starts, {},
-                                          [&](const HmmPath& p, int i) {
-                                              EXPECT_EQ(static_cast<int>(p.solutions.size()), i + 1);
-                                              ++called;
-                                          });
+        const HmmPath path =
+            solveHmmPath(moments, gammas, options, starts, {}, [&](const HmmPath& p, int i) {
+                EXPECT_EQ(static_cast<int>(p.solutions.size()), i + 1);
+                ++called;
+            });
         ASSERT_EQ(path.solutions.size(), gammas.size());
         EXPECT_EQ(called, static_cast<int>(gammas.size()));
         EXPECT_EQ(path.numIdentities, 6);
@@ -77,7 +77,8 @@ TEST(HmmPath, ExactMomentsGiveOneIdentityPerStateAlongTheWholePath) {
             EXPECT_LT(maxMatchedEmissionError(a.emissions, r.hmm.emissions), 1e-7);
             // The same identity follows the same true state of A along the path.
             const auto match = matchStates(a.emissions, r.markProbabilities.topRows(3));
-            const auto first = matchStates(a.emissions, path.solutions[0].markProbabilities.topRows(3));
+            const auto first =
+                matchStates(a.emissions, path.solutions[0].markProbabilities.topRows(3));
             for (size_t s = 0; s < 3; ++s) {
                 EXPECT_EQ(path.ids[i][static_cast<size_t>(match[s])],
                           path.ids[0][static_cast<size_t>(first[s])]);
@@ -143,7 +144,8 @@ TEST(HmmPath, SolveOnPathGivesThePathsSolutionAtItsPointsAndContinuesBetweenThem
     const ContrastiveHmmResult fresh = solveContrastiveHmm(moments, 1.1, options);
     EXPECT_LT(maxMatchedEmissionError(fresh.markProbabilities, between.markProbabilities), 1e-7);
     // Without a path: the fresh solve.
-    const ContrastiveHmmResult alone = solveOnPath(moments, HmmPath{}, 1.1, options, {}, &continued);
+    const ContrastiveHmmResult alone =
+        solveOnPath(moments, HmmPath{}, 1.1, options, {}, &continued);
     EXPECT_FALSE(continued);
     EXPECT_EQ(alone.weights, fresh.weights);
 }
@@ -164,7 +166,8 @@ TEST(HmmPath, SampledDataKeepsTheForegroundStatesAndRejectsABadGrid) {
     for (size_t i = 0; i < gammas.size(); ++i) {
         const ContrastiveHmmResult& r = path.solutions[i];
         ASSERT_EQ(r.numSpecific, 3) << "γ = " << gammas[i];
-        EXPECT_LT(maxMatchedEmissionError(a.emissions, r.hmm.emissions), 0.08) << "γ = " << gammas[i];
+        EXPECT_LT(maxMatchedEmissionError(a.emissions, r.hmm.emissions), 0.08)
+            << "γ = " << gammas[i];
         for (int t = 0; t < 3; ++t) {
             specificIds.insert(path.ids[i][static_cast<size_t>(t)]);
         }

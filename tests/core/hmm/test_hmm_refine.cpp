@@ -78,10 +78,10 @@ TEST(HmmRefine, RaisesTheLikelihoodAndConvergesToAnEmFixedPointNearTheTruth) {
     double refinedError = 0;
     double spectralError = 0;
     for (int k = 0; k < 4; ++k) {
-        const double error = (truth.emissions.row(k) -
-                              refined.markProbabilities.row(match[static_cast<size_t>(k)]))
-                                 .cwiseAbs()
-                                 .maxCoeff();
+        const double error =
+            (truth.emissions.row(k) - refined.markProbabilities.row(match[static_cast<size_t>(k)]))
+                .cwiseAbs()
+                .maxCoeff();
         EXPECT_LT(error, 0.02) << "state " << k;
         refinedError += error;
         spectralError += (truth.emissions.row(k) -
@@ -100,7 +100,8 @@ TEST(HmmRefine, ExactRoundsWithoutToleranceAndCancel) {
     const HmmParameters truth = randomSyntheticHmm(3, 5, 8, 0.85);
     const ChromatinData data = sampleChromatinData(truth, {20000}, 2);
     const std::vector<BinRun> runs = wholeTrackRuns(data);
-    const RefinedHmm three = refineWithBaumWelch(data, runs, randomHmm(3, data, ObservationEncoding::MarkVector, 1), 3, 0.0);
+    const RefinedHmm three = refineWithBaumWelch(
+        data, runs, randomHmm(3, data, ObservationEncoding::MarkVector, 1), 3, 0.0);
     EXPECT_EQ(three.rounds, 3);
     EXPECT_EQ(three.logLikelihoods.size(), 4U);
     EXPECT_FALSE(three.converged);

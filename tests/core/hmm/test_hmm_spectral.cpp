@@ -1,9 +1,9 @@
 // Contrastive spectral HMM: recovery against exact population moments and sampled data.
 #include "core/common/parallel.h"
-#include "core/io/bed.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/hmm/synthetic_hmm.h"
+#include "core/io/bed.h"
 #include "hmm_test_helpers.h"
 
 #include <gtest/gtest.h>

@@ -177,8 +177,8 @@ TEST(DecodedContrast, SharesAgainstACountAndTheForcedStateIsFlagged) {
     EXPECT_DOUBLE_EQ(contrast.backgroundShare[2], 0.01);
     EXPECT_NEAR(contrast.contrast[0], 0.15 - 2 * 0.02, 1e-12);
     EXPECT_NEAR(contrast.contrast[1], 0.85 - 2 * 0.97, 1e-12);
-    EXPECT_NEAR(contrast.standardError[0],
-                std::sqrt(0.15 * 0.85 / 1000 + 4 * 0.02 * 0.98 / 1000), 1e-12);
+    EXPECT_NEAR(contrast.standardError[0], std::sqrt(0.15 * 0.85 / 1000 + 4 * 0.02 * 0.98 / 1000),
+                1e-12);
     EXPECT_EQ(contrast.contradicted, std::vector<int>{1});
 
     // Without background bins (whole genome), γ has no effect: contrast = foreground share.

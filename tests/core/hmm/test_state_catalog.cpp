@@ -191,14 +191,12 @@ TEST(StateCatalog, PathIdentitiesKeepOneLabelAndTheUsersName) {
     EXPECT_EQ(catalog.identityLabel(2).name, "Weak enhancer");
     EXPECT_EQ(catalog.identityLabel(7).name, "");
 
-    catalog.update(path->solutions[1].markProbabilities, Eigen::Vector2d(0.6, 0.4), kMarks,
-                   {2, 0});
+    catalog.update(path->solutions[1].markProbabilities, Eigen::Vector2d(0.6, 0.4), kMarks, {2, 0});
     EXPECT_EQ(catalog.identityOfSlot(0), 2);
     EXPECT_EQ(catalog.name(1), "Active promoter"); // the identity's name, not "Weak promoter"
     catalog.rename(1, "Promoter X");
     EXPECT_TRUE(catalog.isIdentityRenamed(0));
-    catalog.update(path->solutions[0].markProbabilities, Eigen::Vector2d(0.6, 0.4), kMarks,
-                   {0, 1});
+    catalog.update(path->solutions[0].markProbabilities, Eigen::Vector2d(0.6, 0.4), kMarks, {0, 1});
     EXPECT_EQ(catalog.identityName(0), "Promoter X");
     EXPECT_EQ(catalog.name(catalog.slotOfComponent(0)), "Promoter X");
 }
@@ -206,11 +204,11 @@ TEST(StateCatalog, PathIdentitiesKeepOneLabelAndTheUsersName) {
 TEST(StateNaming, RepeatedNamesGetWhatDiffersNeverACounter) {
     const std::vector<std::string> marks = {"H3K4me3", "H3K27ac", "H3K4me1"};
     Eigen::MatrixXd p(6, 3);
-    p << 0.9, 0.9, 0.3, //  promoter with H3K4me1
-        0.9, 0.9, 0.05, // promoter without
+    p << 0.9, 0.9, 0.3,  //  promoter with H3K4me1
+        0.9, 0.9, 0.05,  // promoter without
         0.02, 0.01, 0.0, // quiescent (one of its name: unchanged)
-        0.5, 0.1, 0.6,  // three enhancers: two alike on their most distinct mark
-        0.5, 0.12, 0.4, //
+        0.5, 0.1, 0.6,   // three enhancers: two alike on their most distinct mark
+        0.5, 0.12, 0.4,  //
         0.1, 0.1, 0.9;
     const std::vector<std::string> names = {"Active promoter", "Active promoter", "Quiescent",
                                             "Weak enhancer",   "Weak enhancer",   "Weak enhancer"};
@@ -218,9 +216,8 @@ TEST(StateNaming, RepeatedNamesGetWhatDiffersNeverACounter) {
     EXPECT_EQ(out[0], "Active promoter (high H3K4me1)");
     EXPECT_EQ(out[1], "Active promoter (low H3K4me1)");
     EXPECT_EQ(out[2], "Quiescent");
-    EXPECT_EQ(std::set<std::string>(out.begin(), out.end()).size(), out.size()) << out[3] << " | "
-                                                                                << out[4] << " | "
-                                                                                << out[5];
+    EXPECT_EQ(std::set<std::string>(out.begin(), out.end()).size(), out.size())
+        << out[3] << " | " << out[4] << " | " << out[5];
     for (size_t i = 3; i < 6; ++i) {
         EXPECT_EQ(out[i].rfind("Weak enhancer (", 0), 0u) << out[i];
         EXPECT_TRUE(out[i].find("H3K4me") != std::string::npos) << "names a mark: " << out[i];

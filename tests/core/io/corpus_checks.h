@@ -36,7 +36,8 @@ inline const LabelField& field(const Corpus& corpus, const std::string& name) {
 }
 
 /// Value → number of documents, from valueDocumentCounts.
-inline std::map<std::string, std::int64_t> valueCounts(const Corpus& corpus, const std::string& name) {
+inline std::map<std::string, std::int64_t> valueCounts(const Corpus& corpus,
+                                                       const std::string& name) {
     const LabelField& f = field(corpus, name);
     std::map<std::string, std::int64_t> out;
     for (size_t v = 0; v < f.values.size(); ++v) {
@@ -128,7 +129,8 @@ inline void expectSameCorpus(const Corpus& a, const Corpus& b) {
 }
 
 inline std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    for (size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
     }
     return text;

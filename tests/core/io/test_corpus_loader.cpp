@@ -44,7 +44,8 @@ TEST(CorpusLoader, ReadsLabelledTsv) {
     const Corpus corpus = loadCorpus(corpusFixture("labelled.tsv"), keepingNumbers());
     expectWellFormed(corpus);
     // Stop words go, then words in fewer than 2 documents, then documents under 3 tokens.
-    EXPECT_EQ(corpus.vocabulary, (Strings{"5", "cat", "market", "mat", "percent", "sat", "stocks"}));
+    EXPECT_EQ(corpus.vocabulary,
+              (Strings{"5", "cat", "market", "mat", "percent", "sat", "stocks"}));
     EXPECT_EQ(corpus.report.documentsRead, 5);
     EXPECT_EQ(corpus.report.documentsKept, 4);
     EXPECT_EQ(corpus.report.documentsSkippedShort, 1); // "ok then": only stop words
@@ -98,16 +99,14 @@ TEST(CorpusLoader, CsvKeepsLineNumbersAfterQuotedLineBreaks) {
     ScratchFolder scratch;
     const std::string path = scratch.write(
         "multi.csv", "text,label\n\"first\nsecond\nthird\",a\nfine,b\ntoo,many,fields\n");
-    expectInputError([&] { loadCorpus(path); },
-                     {"multi.csv:6:", "expected 2 fields", "found 3"});
+    expectInputError([&] { loadCorpus(path); }, {"multi.csv:6:", "expected 2 fields", "found 3"});
 }
 
 TEST(CorpusLoader, GzipAndPlainGiveTheSameCorpus) {
     ScratchFolder scratch;
     for (const std::string name : {"labelled.tsv", "labelled.csv"}) {
         const Corpus plain = loadCorpus(corpusFixture(name));
-        const std::string gz =
-            scratch.writeGzip(name + ".gz", readBytes(corpusFixture(name)));
+        const std::string gz = scratch.writeGzip(name + ".gz", readBytes(corpusFixture(name)));
         const Corpus zipped = loadCorpus(gz);
         expectSameCorpus(plain, zipped);
         EXPECT_EQ(plain.documentIds, zipped.documentIds);
@@ -136,8 +135,7 @@ TEST(CorpusLoader, FinalLineWithoutNewlineIsRead) {
     const Corpus without = loadCorpus(scratch.write("no_final_newline.tsv", text));
     expectSameCorpus(withNewline, without);
     // And the last row really is read (it is the only row here).
-    const Corpus single =
-        loadCorpus(scratch.write("one.tsv", "text\ncocoa prices rose"), loose());
+    const Corpus single = loadCorpus(scratch.write("one.tsv", "text\ncocoa prices rose"), loose());
     EXPECT_EQ(single.vocabulary, (Strings{"cocoa", "prices", "rose"}));
 }
 
@@ -145,7 +143,8 @@ TEST(CorpusLoader, CountsAndDecodesNonUtf8Bytes) {
     ScratchFolder scratch;
     // Latin-1 é (0xE9) in the text and in a label; a valid UTF-8 é in another label.
     const std::string path = scratch.write(
-        "latin1.tsv", "text\tlabel\ncaf\xE9 latte cocoa\tb\xE9ta\ncocoa latte\t\xC3\xA9t\xC3\xA9\n");
+        "latin1.tsv",
+        "text\tlabel\ncaf\xE9 latte cocoa\tb\xE9ta\ncocoa latte\t\xC3\xA9t\xC3\xA9\n");
     const Corpus corpus = loadCorpus(path, loose());
     EXPECT_EQ(corpus.report.invalidBytes, 2);
     EXPECT_EQ(corpus.vocabulary, (Strings{"caf", "cocoa", "latte"}));
@@ -153,7 +152,8 @@ TEST(CorpusLoader, CountsAndDecodesNonUtf8Bytes) {
 }
 
 TEST(CorpusLoader, RejectsEmptyFile) {
-    expectInputError([] { loadCorpus(corpusFixture("bad/empty.tsv")); }, {"empty.tsv", "empty file"});
+    expectInputError([] { loadCorpus(corpusFixture("bad/empty.tsv")); },
+                     {"empty.tsv", "empty file"});
     ScratchFolder scratch;
     const std::string blank = scratch.write("blank.csv", "\n\n  \n");
     expectInputError([&] { loadCorpus(blank); }, {"blank.csv", "empty file"});
@@ -218,9 +218,9 @@ TEST(CorpusLoader, MaxVocabularyKeepsMostFrequentWordsTiesAlphabetical) {
 TEST(CorpusLoader, ThrowsWhenNoDocumentSurvives) {
     CorpusLoadOptions options = keepingNumbers();
     options.maxVocabulary = 3; // leaves every document with fewer than 3 tokens
-    expectInputError([&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
-                     {"labelled.tsv", "no document has 3 or more tokens after the vocabulary cut",
-                      "min-df 2"});
+    expectInputError(
+        [&] { loadCorpus(corpusFixture("labelled.tsv"), options); },
+        {"labelled.tsv", "no document has 3 or more tokens after the vocabulary cut", "min-df 2"});
     ScratchFolder scratch;
     const std::string unique = scratch.write("unique.tsv", "text\nalpha beta\ngamma delta\n");
     expectInputError([&] { loadCorpus(unique); }, {"unique.tsv", "no word occurs in 2 or more"});
@@ -260,9 +260,9 @@ TEST(CorpusLoader, RejectsBadOptionsAndPaths) {
                      {"max-vocabulary"});
     expectInputError([] { loadCorpus("/no/such/corpus.tsv"); },
                      {"/no/such/corpus.tsv", "no such file"});
-    expectInputError([] { loadCorpus(corpusFixture("labelled.tsv") + "," +
-                                     corpusFixture("labelled.csv")); },
-                     {"comma-separated list"});
+    expectInputError(
+        [] { loadCorpus(corpusFixture("labelled.tsv") + "," + corpusFixture("labelled.csv")); },
+        {"comma-separated list"});
 }
 
 TEST(CorpusLoader, ParsesFormatNames) {
@@ -287,7 +287,9 @@ TEST(CorpusLoader, ForcedFormatOverridesFileName) {
 
 TEST(CorpusLoader, ReportsProgressAndHonoursCancel) {
     std::vector<double> fractions;
-    const ProgressFn progress = [&](double fraction, const char*) { fractions.push_back(fraction); };
+    const ProgressFn progress = [&](double fraction, const char*) {
+        fractions.push_back(fraction);
+    };
     loadCorpus(corpusFixture("reuters"), loose(), {}, progress);
     ASSERT_FALSE(fractions.empty());
     EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
@@ -306,7 +308,8 @@ TEST(CorpusLoader, ReadsTextFolderWithFolderLabels) {
     expectWellFormed(corpus);
     EXPECT_EQ(corpus.documentIds, (Strings{"comp.graphics/1.txt", "comp.graphics/2.txt",
                                            "rec.autos/3.txt", "rec.autos/sub/4.txt", "top.txt"}));
-    EXPECT_EQ(corpus.vocabulary, (Strings{"car", "engine", "oil", "polygons", "rendering", "shaders"}));
+    EXPECT_EQ(corpus.vocabulary,
+              (Strings{"car", "engine", "oil", "polygons", "rendering", "shaders"}));
     EXPECT_EQ(corpus.report.documentsRead, 5);
     EXPECT_EQ(corpus.report.documentsKept, 5);
     EXPECT_EQ(corpus.report.tokensKept, 19);
@@ -324,7 +327,9 @@ TEST(CorpusLoader, TextFolderRejectsEmptyFolderAndBinaryFiles) {
     scratch.write("empty/notes.md", "no text files here\n");
     expectInputError([&] { loadCorpus(scratch.path("empty")); }, {"empty", "no .txt files"});
     scratch.write("mixed/a.txt", "fine text here\n");
-    scratch.write("mixed/b.txt", std::string("\x7f" "ELF\0\0\0\0", 8));
+    scratch.write("mixed/b.txt", std::string("\x7f"
+                                             "ELF\0\0\0\0",
+                                             8));
     expectInputError([&] { loadCorpus(scratch.path("mixed")); }, {"b.txt:1:", "looks binary"});
     CorpusLoadOptions options;
     options.format = CorpusFormat::TextFolder;

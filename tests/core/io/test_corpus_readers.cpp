@@ -83,15 +83,18 @@ TEST(CorpusLoader, UciGzipMatchesPlainAndAcceptsPathPairs) {
     expectSameCorpus(loadCorpus(corpusFixture("uci/docword.tiny.txt")), zipped);
 
     // "DOCWORD,VOCAB" with any names; no labels then.
-    const std::string docword = scratch.write("counts.dat", readBytes(corpusFixture("uci/docword.tiny.txt")));
-    const std::string vocab = scratch.write("words.dat", readBytes(corpusFixture("uci/vocab.tiny.txt")));
+    const std::string docword =
+        scratch.write("counts.dat", readBytes(corpusFixture("uci/docword.tiny.txt")));
+    const std::string vocab =
+        scratch.write("words.dat", readBytes(corpusFixture("uci/vocab.tiny.txt")));
     CorpusLoadOptions options;
     const Corpus pair = loadCorpus(docword + " , " + vocab, options); // a list: UCI
     EXPECT_EQ(pair.vocabulary, zipped.vocabulary);
     EXPECT_EQ(pair.counts.colIdx, zipped.counts.colIdx);
     EXPECT_TRUE(pair.labels.empty());
     // "DOCWORD,VOCAB,LABELS".
-    const Corpus triple = loadCorpus(docword + "," + vocab + "," + corpusFixture("uci/labels.tiny.tsv"), options);
+    const Corpus triple =
+        loadCorpus(docword + "," + vocab + "," + corpusFixture("uci/labels.tiny.tsv"), options);
     expectTinyUci(triple);
 }
 
@@ -135,7 +138,8 @@ TEST(CorpusLoader, UciRejectsBadHeaders) {
     expectInputError([&] { load("0\n2\n0\n"); }, {"docword.h.txt:1:", "D = 0"});
     expectInputError([&] { load("1\n3\n1\n1 1 1\n"); },
                      {"vocab.h.txt:2:", "has 2 words but W = 3"});
-    expectInputError([&] { load("1\n1\n1\n1 1 1\n"); }, {"vocab.h.txt:2:", "more words than W = 1"});
+    expectInputError([&] { load("1\n1\n1\n1 1 1\n"); },
+                     {"vocab.h.txt:2:", "more words than W = 1"});
 }
 
 TEST(CorpusLoader, UciRejectsBadEntries) {
@@ -145,8 +149,10 @@ TEST(CorpusLoader, UciRejectsBadEntries) {
         scratch.write("docword.e.txt", "2\n3\n2\n1 1 1\n" + entries);
         loadCorpus(scratch.path("docword.e.txt"));
     };
-    expectInputError([&] { load("3 1 1\n"); }, {"docword.e.txt:5:", "docID 3 is out of range 1..2"});
-    expectInputError([&] { load("1 0 1\n"); }, {"docword.e.txt:5:", "wordID 0 is out of range 1..3"});
+    expectInputError([&] { load("3 1 1\n"); },
+                     {"docword.e.txt:5:", "docID 3 is out of range 1..2"});
+    expectInputError([&] { load("1 0 1\n"); },
+                     {"docword.e.txt:5:", "wordID 0 is out of range 1..3"});
     expectInputError([&] { load("1 4 1\n"); }, {"docword.e.txt:5:", "wordID 4"});
     expectInputError([&] { load("1 2 0\n"); }, {"docword.e.txt:5:", "count 0"});
     expectInputError([&] { load("1 2 1.5\n"); }, {"docword.e.txt:5:", "count '1.5'"});
@@ -199,17 +205,36 @@ void expectReutersFixture(const Corpus& corpus) {
     EXPECT_EQ(corpus.report.vocabularySize, 28);
     EXPECT_EQ(corpus.documentIds, (Strings{"1", "2", "3", "4"}));
     // TITLE + BODY; DATELINE, UNKNOWN and &#N; references are not text; &lt;BAHIA> is.
-    EXPECT_EQ(row(corpus, 0), (WordCounts{{"arrivals", 1}, {"bahia", 3}, {"cocoa", 2},
-                                          {"continued", 1}, {"reuter", 1}, {"review", 1},
-                                          {"rose", 1}, {"showers", 1}, {"zone", 1}}));
-    EXPECT_EQ(row(corpus, 1), (WordCounts{{"cocoa", 1}, {"prices", 1}, {"rose", 1}, {"volcker", 1}}));
-    EXPECT_EQ(row(corpus, 2),
-              (WordCounts{{"26", 1}, {"425", 1}, {"680", 1}, {"bank", 1}, {"borrowings", 1},
-                          {"feb", 1}, {"federal", 1}, {"report", 1}, {"reserve", 1},
-                          {"reuter", 1}, {"weekly", 1}}));
-    EXPECT_EQ(row(corpus, 3), (WordCounts{{"accord", 2}, {"cocoa", 1}, {"growth", 1},
-                                          {"lawson", 2}, {"louvre", 2}, {"nchen", 1},
-                                          {"reuter", 1}, {"worked", 2}}));
+    EXPECT_EQ(row(corpus, 0), (WordCounts{{"arrivals", 1},
+                                          {"bahia", 3},
+                                          {"cocoa", 2},
+                                          {"continued", 1},
+                                          {"reuter", 1},
+                                          {"review", 1},
+                                          {"rose", 1},
+                                          {"showers", 1},
+                                          {"zone", 1}}));
+    EXPECT_EQ(row(corpus, 1),
+              (WordCounts{{"cocoa", 1}, {"prices", 1}, {"rose", 1}, {"volcker", 1}}));
+    EXPECT_EQ(row(corpus, 2), (WordCounts{{"26", 1},
+                                          {"425", 1},
+                                          {"680", 1},
+                                          {"bank", 1},
+                                          {"borrowings", 1},
+                                          {"feb", 1},
+                                          {"federal", 1},
+                                          {"report", 1},
+                                          {"reserve", 1},
+                                          {"reuter", 1},
+                                          {"weekly", 1}}));
+    EXPECT_EQ(row(corpus, 3), (WordCounts{{"accord", 2},
+                                          {"cocoa", 1},
+                                          {"growth", 1},
+                                          {"lawson", 2},
+                                          {"louvre", 2},
+                                          {"nchen", 1},
+                                          {"reuter", 1},
+                                          {"worked", 2}}));
     ASSERT_EQ(corpus.labels.size(), 6u);
     const Strings names = {"topics", "places", "people", "orgs", "exchanges", "lewissplit"};
     for (size_t i = 0; i < names.size(); ++i) {
@@ -235,8 +260,8 @@ TEST(CorpusLoader, ReadsReutersFixtureFolder) {
     options.removeNumbers = false; // the fixture's counts include its numbers
     const Corpus corpus = loadCorpus(corpusFixture("reuters"), options);
     expectReutersFixture(corpus);
-    EXPECT_EQ(corpus.report.files,
-              (Strings{corpusFixture("reuters/reut2-000.sgm"), corpusFixture("reuters/reut2-001.sgm")}));
+    EXPECT_EQ(corpus.report.files, (Strings{corpusFixture("reuters/reut2-000.sgm"),
+                                            corpusFixture("reuters/reut2-001.sgm")}));
 
     const Corpus defaults = loadCorpus(corpusFixture("reuters"));
     expectWellFormed(defaults);
@@ -267,8 +292,7 @@ TEST(CorpusLoader, ReutersRejectsUnterminatedBlock) {
     const std::string path = scratch.write(
         "reut2-902.sgm", "<REUTERS NEWID=\"1\">\n<TEXT><BODY>one</BODY></TEXT>\n"
                          "<REUTERS NEWID=\"2\">\n<TEXT><BODY>two</BODY></TEXT>\n</REUTERS>\n");
-    expectInputError([&] { loadCorpus(path); },
-                     {"reut2-902.sgm:1:", "not closed", "line 3"});
+    expectInputError([&] { loadCorpus(path); }, {"reut2-902.sgm:1:", "not closed", "line 3"});
 }
 
 TEST(CorpusLoader, ReutersRejectsFileWithoutBlocks) {
@@ -314,10 +338,9 @@ TEST(CorpusLoader, ReadsReutersFolder) {
     EXPECT_GT(corpus.report.vocabularySize, 10000);
     EXPECT_LT(corpus.report.vocabularySize, 40000);
     // Document ids are NEWIDs in file order.
-    EXPECT_TRUE(std::is_sorted(corpus.documentIds.begin(), corpus.documentIds.end(),
-                               [](const std::string& a, const std::string& b) {
-                                   return std::stoll(a) < std::stoll(b);
-                               }));
+    EXPECT_TRUE(std::is_sorted(
+        corpus.documentIds.begin(), corpus.documentIds.end(),
+        [](const std::string& a, const std::string& b) { return std::stoll(a) < std::stoll(b); }));
     EXPECT_EQ(corpus.documentIds.front(), "1");
     EXPECT_FALSE(std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), "the"));
     // "reute" only occurs in <UNKNOWN> ("&#31;reute"), which is not document text.
@@ -349,12 +372,12 @@ TEST(CorpusLoader, ReutersLabelDistributionsMatchReadme) {
     // differ where a story repeats a value: NEWID 19918 lists topic "trade" twice (so one story
     // moves from 2 topics to 1), NEWID 5467 lists "corn" twice; 14 stories repeat a place, e.g.
     // NEWID 9323 "usa, usa" and NEWID 6404 "iraq, iraq" (2 stories move from 2 places to 1).
-    EXPECT_EQ(perDocument("topics"), (std::map<std::int64_t, std::int64_t>{
-                                         {0, 10211}, {1, 9494 + 1}, {2, 1334 - 1}, {3, 310},
-                                         {4, 104}, {5, 125}}));
-    EXPECT_EQ(perDocument("places"), (std::map<std::int64_t, std::int64_t>{
-                                         {0, 2780}, {1, 16143 + 2}, {2, 2098 - 2}, {3, 300},
-                                         {4, 85}, {5, 172}}));
+    EXPECT_EQ(perDocument("topics"),
+              (std::map<std::int64_t, std::int64_t>{
+                  {0, 10211}, {1, 9494 + 1}, {2, 1334 - 1}, {3, 310}, {4, 104}, {5, 125}}));
+    EXPECT_EQ(perDocument("places"),
+              (std::map<std::int64_t, std::int64_t>{
+                  {0, 2780}, {1, 16143 + 2}, {2, 2098 - 2}, {3, 300}, {4, 85}, {5, 172}}));
     EXPECT_EQ(field(corpus, "topics").values.size(), 120u);
     EXPECT_EQ(field(corpus, "places").values.size(), 147u);
     const auto topics = valueCounts(corpus, "topics");
@@ -371,9 +394,9 @@ TEST(CorpusLoader, ReutersLabelDistributionsMatchReadme) {
     EXPECT_EQ(places.at("japan"), 1138 - 2);
     EXPECT_EQ(places.at("canada"), 1104);
     EXPECT_EQ(places.at("west-germany"), 567);
-    EXPECT_EQ(valueCounts(corpus, "lewissplit"),
-              (std::map<std::string, std::int64_t>{
-                  {"not-used", 722}, {"test", 6188}, {"train", 14668}}));
+    EXPECT_EQ(
+        valueCounts(corpus, "lewissplit"),
+        (std::map<std::string, std::int64_t>{{"not-used", 722}, {"test", 6188}, {"train", 14668}}));
 
     // Selections agree with the same numbers.
     EXPECT_EQ(selectDocuments(corpus, "places=usa").documents.size(), 12541u);
@@ -408,7 +431,8 @@ std::string mutate(std::string text, std::mt19937& rng) {
             }
             break;
         case 1:
-            text.insert(at, 1, rng() % 2 ? special[pick(special.size())] : static_cast<char>(rng()));
+            text.insert(at, 1,
+                        rng() % 2 ? special[pick(special.size())] : static_cast<char>(rng()));
             break;
         case 2:
             text.erase(at, 1 + pick(8));
@@ -461,10 +485,9 @@ TEST(CorpusLoader, SurvivesMutatedInputs) {
                     }
                 }
             }
-            const std::string target =
-                c.name == "vocab.m.txt" || c.name == "labels.m.tsv"
-                    ? scratch.path(folder + "/docword.m.txt")
-                    : path;
+            const std::string target = c.name == "vocab.m.txt" || c.name == "labels.m.tsv"
+                                           ? scratch.path(folder + "/docword.m.txt")
+                                           : path;
             for (const CorpusLoadOptions& options : {CorpusLoadOptions{}, loose()}) {
                 try {
                     const Corpus corpus = loadCorpus(target, options);

@@ -42,8 +42,8 @@ TEST(CrowdLabels, ReadsStringIdsCrlfQuotesAndGold) {
     EXPECT_EQ(data.classNames[1], "dog");
     EXPECT_EQ(data.itemNames[2], "q3");
     EXPECT_EQ(data.observations.size(), 6u);
-    EXPECT_EQ(data.at(0, 1), 1);  // q1, bob, dog
-    EXPECT_EQ(data.at(2, 2), 0);  // q3, carol, "cat"
+    EXPECT_EQ(data.at(0, 1), 1); // q1, bob, dog
+    EXPECT_EQ(data.at(2, 2), 0); // q3, carol, "cat"
     EXPECT_EQ(data.at(1, 2), cx::CrowdLabels::kMissingLabel);
     EXPECT_EQ(data.gold[0], 0);
     EXPECT_EQ(data.gold[1], 1);
@@ -99,8 +99,8 @@ TEST(CrowdLabels, ErrorsNameFileLineAndProblem) {
     const std::string goldConflict = expectInputError(
         writeTemp("goldconflict.tsv", "item\tworker\tlabel\tgold\n1\ta\t0\t0\n1\tb\t0\t1\n"));
     EXPECT_NE(goldConflict.find(":3: gold label '1'"), std::string::npos) << goldConflict;
-    const std::string noGoldItem = expectInputError(
-        fixture("labels_strings.csv"), writeTemp("gold_unknown.csv", "zz,cat\n"));
+    const std::string noGoldItem =
+        expectInputError(fixture("labels_strings.csv"), writeTemp("gold_unknown.csv", "zz,cat\n"));
     EXPECT_NE(noGoldItem.find("no gold item is among the labelled items"), std::string::npos)
         << noGoldItem;
     std::string many = "item,worker,label\n";

@@ -1,8 +1,8 @@
 // ChromHMM binarized tracks, BED regions, bin classes: good files, quirks and bad inputs.
 #include "core/common/error.h"
+#include "core/hmm/sequence_moments.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
-#include "core/hmm/sequence_moments.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

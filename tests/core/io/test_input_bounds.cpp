@@ -76,7 +76,8 @@ TEST(InputBounds, TooManyMarksAreRefusedOnTheMarkLine) {
         names += (m ? "\tM" : "M") + std::to_string(m);
         row += m ? "\t0" : "0";
     }
-    const std::string path = scratch.write("wide_binary.txt", "C\tchr1\n" + names + "\n" + row + "\n");
+    const std::string path =
+        scratch.write("wide_binary.txt", "C\tchr1\n" + names + "\n" + row + "\n");
     ChromatinData data;
     expectInputError([&] { appendChromHmmFile(data, path); },
                      {path + ":2:", std::to_string(kMaxChromatinMarks + 1) + " mark names",

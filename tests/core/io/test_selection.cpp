@@ -27,7 +27,9 @@ const Corpus& labelled() {
     return corpus;
 }
 
-Documents select(const std::string& rule) { return selectDocuments(labelled(), rule).documents; }
+Documents select(const std::string& rule) {
+    return selectDocuments(labelled(), rule).documents;
+}
 
 TEST(Selection, MatchesAnyValueOfAClause) {
     ASSERT_EQ(labelled().numDocuments(), 4);

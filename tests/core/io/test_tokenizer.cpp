@@ -13,8 +13,7 @@ namespace {
 using Tokens = std::vector<std::string>;
 
 TEST(Tokenizer, SplitsOnEverythingButAsciiLettersAndDigits) {
-    EXPECT_EQ(tokenize("Hello, World! It's 1987."),
-              (Tokens{"hello", "world", "it", "s", "1987"}));
+    EXPECT_EQ(tokenize("Hello, World! It's 1987."), (Tokens{"hello", "world", "it", "s", "1987"}));
     EXPECT_EQ(tokenize("money-fx\tU.S.\n1,750 dlrs/tonne 3.5%"),
               (Tokens{"money", "fx", "u", "s", "1", "750", "dlrs", "tonne", "3", "5"}));
     EXPECT_EQ(tokenize(""), Tokens{});
@@ -60,11 +59,11 @@ TEST(Tokenizer, StopWordListIsSortedUniqueAndSmartSized) {
 TEST(Tokenizer, CountsInvalidUtf8Bytes) {
     EXPECT_EQ(countInvalidUtf8("plain ascii"), 0);
     EXPECT_EQ(countInvalidUtf8("M\xC3\xBCnchen \xE2\x82\xAC \xF0\x9F\x98\x80"), 0);
-    EXPECT_EQ(countInvalidUtf8("M\xFCnchen"), 1);           // Latin-1 ü
-    EXPECT_EQ(countInvalidUtf8("\xE2\x82"), 2);              // cut-off sequence
-    EXPECT_EQ(countInvalidUtf8("\xC0\xAF"), 2);              // overlong '/'
-    EXPECT_EQ(countInvalidUtf8("\xED\xA0\x80"), 3);          // UTF-16 surrogate
-    EXPECT_EQ(countInvalidUtf8("\xF4\x90\x80\x80"), 4);      // above U+10FFFF
+    EXPECT_EQ(countInvalidUtf8("M\xFCnchen"), 1);       // Latin-1 ü
+    EXPECT_EQ(countInvalidUtf8("\xE2\x82"), 2);         // cut-off sequence
+    EXPECT_EQ(countInvalidUtf8("\xC0\xAF"), 2);         // overlong '/'
+    EXPECT_EQ(countInvalidUtf8("\xED\xA0\x80"), 3);     // UTF-16 surrogate
+    EXPECT_EQ(countInvalidUtf8("\xF4\x90\x80\x80"), 4); // above U+10FFFF
     EXPECT_EQ(countInvalidUtf8("a\x80"
                                "b"),
               1); // stray continuation byte

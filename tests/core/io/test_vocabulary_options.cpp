@@ -13,12 +13,11 @@ bool hasWord(const Corpus& corpus, const std::string& word) {
     return std::binary_search(corpus.vocabulary.begin(), corpus.vocabulary.end(), word);
 }
 
-const char* kNewsTsv =
-    "text\ttopic\n"
-    "reuter profit rose 1987 to 155 mln g7 talks\tearn\n"
-    "reuter profit fell in 1987 mln g7\tearn\n"
-    "reuter shares rose 155 mln\tacq\n"
-    "reuter shares fell mln profit\tacq\n";
+const char* kNewsTsv = "text\ttopic\n"
+                       "reuter profit rose 1987 to 155 mln g7 talks\tearn\n"
+                       "reuter profit fell in 1987 mln g7\tearn\n"
+                       "reuter shares rose 155 mln\tacq\n"
+                       "reuter shares fell mln profit\tacq\n";
 
 TEST(VocabularyOptions, NumbersDroppedByDefaultKeptOnRequest) {
     test::ScratchFolder folder;

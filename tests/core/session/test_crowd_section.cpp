@@ -12,7 +12,8 @@
 namespace fs = std::filesystem;
 
 TEST(CrowdSection, RoundTripsThroughASessionFile) {
-    const fs::path folder = fs::temp_directory_path() / ("cx_crowd_section_" + std::to_string(::getpid()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("cx_crowd_section_" + std::to_string(::getpid()));
     fs::create_directories(folder);
     std::ofstream(folder / "labels.csv") << "item,worker,label\n1,a,0\n";
     std::ofstream(folder / "gold.csv") << "1,0\n";
@@ -62,7 +63,8 @@ TEST(CrowdSection, RoundTripsThroughASessionFile) {
         cx::CrowdSection::fromSession(bad, resolver);
         ADD_FAILURE() << "accepted an unknown method";
     } catch (const cx::InputError& error) {
-        EXPECT_NE(std::string(error.what()).find("/workspaces/crowd/model/method"), std::string::npos)
+        EXPECT_NE(std::string(error.what()).find("/workspaces/crowd/model/method"),
+                  std::string::npos)
             << error.what();
     }
     json["model"]["method"] = "mv";

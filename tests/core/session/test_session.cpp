@@ -252,7 +252,8 @@ TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
     EXPECT_TRUE(back.reads->options.gzip);
     EXPECT_EQ(back.reads->options.shift, 100); // defaults kept
     // A section without reads has none.
-    EXPECT_FALSE(sampleChromatin(folder.path / "data").toJson(file.parent_path()).contains("reads"));
+    EXPECT_FALSE(
+        sampleChromatin(folder.path / "data").toJson(file.parent_path()).contains("reads"));
 
     // Bad: a read without its mark, a threshold out of range.
     for (const auto& [edit, pointer] :
@@ -276,7 +277,8 @@ TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
 }
 
 TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {
-    // 0 is kAutoSmoothing (the Jeffreys rule, the CLI default); a session saved with it must reopen.
+    // 0 is kAutoSmoothing (the Jeffreys rule, the CLI default); a session saved with it must
+    // reopen.
     TempFolder folder;
     TopicsSection topics = sampleTopics(folder.path / "data");
     topics.smoothing = 0.0;
@@ -382,7 +384,8 @@ TEST(Session, MalformedJsonNamesFileAndLine) {
     EXPECT_NE(errorOf([&] { readSession(file); }).find(file.string() + ":1: not valid JSON"),
               std::string::npos);
     writeText(file, "[1, 2]");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("expected a JSON object"), std::string::npos);
+    EXPECT_NE(errorOf([&] { readSession(file); }).find("expected a JSON object"),
+              std::string::npos);
     EXPECT_NE(errorOf([&] { readSession(folder.path / "missing.cxproj"); }).find("missing.cxproj"),
               std::string::npos);
 }
@@ -392,7 +395,8 @@ TEST(Session, RefusesNewerVersionsAndOtherFiles) {
     const fs::path file = folder.path / "future.cxproj";
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 2, "workspaces": {}})j");
     const std::string newer = errorOf([&] { readSession(file); });
-    EXPECT_NE(newer.find(file.string() + ": written by a newer Contrast Explorer (session version 2; "
+    EXPECT_NE(newer.find(file.string() +
+                         ": written by a newer Contrast Explorer (session version 2; "
                          "this one reads up to version 1)"),
               std::string::npos)
         << newer;
@@ -400,8 +404,9 @@ TEST(Session, RefusesNewerVersionsAndOtherFiles) {
     EXPECT_NE(errorOf([&] { readSession(file); }).find("/version: expected an integer"),
               std::string::npos);
     writeText(file, R"j({"format": "something-else", "version": 1})j");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("/format: expected \"contrast-explorer-session\""),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { readSession(file); }).find("/format: expected \"contrast-explorer-session\""),
+        std::string::npos);
     writeText(file, R"j({"hello": 1})j");
     EXPECT_NE(errorOf([&] { readSession(file); }).find("not a Contrast Explorer session"),
               std::string::npos);
@@ -418,39 +423,48 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
     const auto sectionError = [&](const std::string& model) {
         writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
             "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
-                       "model": )j" + model + "}}}");
+                       "model": )j" +
+                            model + "}}}");
         const Session session = readSession(file);
         PathResolver resolver(session.file);
         return errorOf([&] { TopicsSection::fromSession(session, resolver); });
     };
     EXPECT_NE(sectionError(R"j({"k": "ten"})j")
-                  .find(file.string() + ": /workspaces/topics/model/k: expected an integer, got a string"),
+                  .find(file.string() +
+                        ": /workspaces/topics/model/k: expected an integer, got a string"),
               std::string::npos);
-    EXPECT_NE(sectionError(R"j({"k": 0})j").find("/workspaces/topics/model/k: must lie in [1, 1000], got 0"),
+    EXPECT_NE(sectionError(R"j({"k": 0})j")
+                  .find("/workspaces/topics/model/k: must lie in [1, 1000], got 0"),
               std::string::npos);
-    EXPECT_NE(sectionError(R"j({"gamma": -1})j").find("/workspaces/topics/model/gamma: must be a number"),
-              std::string::npos);
-    EXPECT_NE(sectionError(R"j({"method": "magic"})j").find("/workspaces/topics/model/method: 'magic' is not one of projected, direct"),
+    EXPECT_NE(
+        sectionError(R"j({"gamma": -1})j").find("/workspaces/topics/model/gamma: must be a number"),
+        std::string::npos);
+    EXPECT_NE(sectionError(R"j({"method": "magic"})j")
+                  .find("/workspaces/topics/model/method: 'magic' is not one of projected, direct"),
               std::string::npos);
     EXPECT_NE(sectionError(R"j([1])j").find("/workspaces/topics/model: expected an object"),
               std::string::npos);
     EXPECT_NE(sectionError(R"j({"smoothing_prior": "zipf"})j")
-                  .find("/workspaces/topics/model/smoothing_prior: 'zipf' is not one of frequency, uniform"),
+                  .find("/workspaces/topics/model/smoothing_prior: 'zipf' is not one of frequency, "
+                        "uniform"),
               std::string::npos);
     EXPECT_EQ(sectionError(R"j({"k": 3})j"), "(no error)");
     // Topic names: identity → name.
     const auto viewError = [&](const std::string& view) {
         writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
             "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
-                       "view": )j" + view + "}}}");
+                       "view": )j" +
+                            view + "}}}");
         const Session session = readSession(file);
         PathResolver resolver(session.file);
         return errorOf([&] { TopicsSection::fromSession(session, resolver); });
     };
-    EXPECT_NE(viewError(R"j({"names": ["a"]})j").find("/workspaces/topics/view/names: must be an object"),
-              std::string::npos);
-    EXPECT_NE(viewError(R"j({"names": {"T3": "a"}})j").find("/workspaces/topics/view/names: entry 'T3'"),
-              std::string::npos);
+    EXPECT_NE(
+        viewError(R"j({"names": ["a"]})j").find("/workspaces/topics/view/names: must be an object"),
+        std::string::npos);
+    EXPECT_NE(
+        viewError(R"j({"names": {"T3": "a"}})j").find("/workspaces/topics/view/names: entry 'T3'"),
+        std::string::npos);
     EXPECT_NE(viewError(R"j({"names": {"3": 4}})j").find("entry '3'"), std::string::npos);
     EXPECT_EQ(viewError(R"j({"names": {"3": "Grain"}})j"), "(no error)");
 }
@@ -536,8 +550,9 @@ TEST(Session, FailedWriteLeavesTheOldFileIntact) {
     }
     // A folder that does not exist: refused, naming the target.
     const fs::path nowhere = folder.path / "no" / "such" / "s.cxproj";
-    EXPECT_NE(errorOf([&] { writeSession(bigger, nowhere); }).find(nowhere.string() + ": cannot write"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { writeSession(bigger, nowhere); }).find(nowhere.string() + ": cannot write"),
+        std::string::npos);
 }
 
 TEST(Session, RelativePathsWinSoAProjectFolderCanMove) {
@@ -591,19 +606,20 @@ TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
     const ChromatinSection back = ChromatinSection::fromSession(read, resolver);
     EXPECT_EQ(asked, 1);
     EXPECT_EQ(back.tracks[1], folder.path / "archive" / "tracks" / "b_binary.txt.gz");
-    EXPECT_EQ(back.annotations[0].path, folder.path / "archive" / "tracks" / "COORDS" / "genes.bed.gz");
+    EXPECT_EQ(back.annotations[0].path,
+              folder.path / "archive" / "tracks" / "COORDS" / "genes.bed.gz");
 
     // Giving up, or naming a file that is not there either, refuses the session.
-    PathResolver givesUp(read.file, [](const fs::path&, const std::string&) {
-        return std::optional<fs::path>();
-    });
+    PathResolver givesUp(
+        read.file, [](const fs::path&, const std::string&) { return std::optional<fs::path>(); });
     EXPECT_NE(errorOf([&] { ChromatinSection::fromSession(read, givesUp); }).find("not located"),
               std::string::npos);
     PathResolver wrong(read.file, [&](const fs::path&, const std::string&) {
         return std::optional<fs::path>(folder.path / "nowhere.gz");
     });
-    EXPECT_NE(errorOf([&] { ChromatinSection::fromSession(read, wrong); })
-                  .find((folder.path / "nowhere.gz").string() + ": no such file or folder"),
+    EXPECT_NE(errorOf([&] {
+                  ChromatinSection::fromSession(read, wrong);
+              }).find((folder.path / "nowhere.gz").string() + ": no such file or folder"),
               std::string::npos);
 }
 

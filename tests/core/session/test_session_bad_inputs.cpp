@@ -26,7 +26,10 @@ bool isPrintableText(const std::string& text) {
             ++i;
             continue;
         }
-        const size_t length = byte >= 0xf0 && byte < 0xf5 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 0;
+        const size_t length = byte >= 0xf0 && byte < 0xf5 ? 4
+                              : byte >= 0xe0              ? 3
+                              : byte >= 0xc2              ? 2
+                                                          : 0;
         if (length == 0 || (byte >= 0xe0 && length == 2) || i + length > text.size()) {
             return false;
         }

@@ -24,9 +24,8 @@ struct TempFolder {
     fs::path path;
     TempFolder() {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               ("cx_session_bootstrap_" + std::string(info->name()) + "_" +
-                std::to_string(::getpid()));
+        path = fs::temp_directory_path() / ("cx_session_bootstrap_" + std::string(info->name()) +
+                                            "_" + std::to_string(::getpid()));
         fs::remove_all(path);
         fs::create_directories(path);
     }
@@ -166,10 +165,14 @@ TEST(SessionBootstrap, BadResampleCountsNameTheFileAndTheEntry) {
         return errorOf([&] { ChromatinSection::fromSession(session, resolver); });
     };
     const std::string topicsEntry = file.string() + ": /workspaces/topics/auc/bootstrap: ";
-    const std::string expected = "expected a whole number of bootstrap resamples: 0 (none) or 2 to 10000, got ";
-    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": 1})j"), topicsEntry + expected + "1");
-    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": -5})j"), topicsEntry + expected + "-5");
-    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": 2.5})j"), topicsEntry + expected + "2.5");
+    const std::string expected =
+        "expected a whole number of bootstrap resamples: 0 (none) or 2 to 10000, got ";
+    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": 1})j"),
+              topicsEntry + expected + "1");
+    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": -5})j"),
+              topicsEntry + expected + "-5");
+    EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": 2.5})j"),
+              topicsEntry + expected + "2.5");
     EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": "20"})j"),
               topicsEntry + expected + "a string");
     EXPECT_EQ(topicsError(R"j({"positive": "x=1", "bootstrap": 10001})j"),
@@ -197,7 +200,8 @@ TEST(SessionBootstrap, BadResampleCountsNameTheFileAndTheEntry) {
     EXPECT_EQ(chromatinError(R"j({"gammas": "0:x:0.1"})j"),
               pathEntry + "gammas: \"0:x:0.1\" is not FROM:TO:STEP with finite numbers");
     EXPECT_EQ(chromatinError(R"j({"gammas": "1:0:0.1"})j"),
-              pathEntry + "gammas: \"1:0:0.1\" is not FROM:TO:STEP with FROM ≥ 0, STEP > 0, TO ≥ FROM");
+              pathEntry +
+                  "gammas: \"1:0:0.1\" is not FROM:TO:STEP with FROM ≥ 0, STEP > 0, TO ≥ FROM");
     EXPECT_EQ(chromatinError(R"j({"gammas": "0:2:0.1", "starts": "warm"})j"),
               pathEntry + "starts: 'warm' is not one of continued, fresh");
     EXPECT_NE(chromatinError(R"j({"gammas": "0:2:0.1"})j", R"j({"method": "em"})j")

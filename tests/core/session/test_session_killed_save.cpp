@@ -94,8 +94,8 @@ TEST(SessionKilledSave, KillMidWriteKeepsTheOldFile) {
     ::posix_spawn_file_actions_init(&quiet);
     ::posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
     pid_t child = 0;
-    const int spawned = ::posix_spawn(&child, executable.c_str(), &quiet, nullptr,
-                                      arguments.data(), environment.data());
+    const int spawned = ::posix_spawn(&child, executable.c_str(), &quiet, nullptr, arguments.data(),
+                                      environment.data());
     ::posix_spawn_file_actions_destroy(&quiet);
     ASSERT_EQ(spawned, 0);
 

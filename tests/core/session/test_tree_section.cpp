@@ -45,8 +45,8 @@ cx::TreeSection exampleSection(const fs::path& folder) {
     section.segments = false;
     section.region = "chr20:1000-50000";
     section.selectedCell = "K562";
-    section.states = {{"promoter", "#ff0000", true}, {"E2", "#00ff00", false},
-                      {"quiet", "#0000ff", true}};
+    section.states = {
+        {"promoter", "#ff0000", true}, {"E2", "#00ff00", false}, {"quiet", "#0000ff", true}};
     return section;
 }
 
@@ -147,27 +147,60 @@ TEST(TreeSection, BadValuesAreRefusedNamingTheEntry) {
     cx::writeSession(session, dir.folder / "s.cxproj");
     const cx::Session read = cx::readSession(dir.folder / "s.cxproj");
     using J = cx::SessionJson;
-    expectRefused(read, [](J& j) { j["tracks"] = J::array(); }, "/workspaces/tree/tracks");
-    expectRefused(read, [](J& j) { j["tracks"][0] = {{"path", "nowhere"}, {"absolute", "/nowhere"}}; },
-                  "/workspaces/tree/tracks/0");
-    expectRefused(read, [](J& j) { j["tree"] = "A>B;B>A"; }, "/workspaces/tree/tree");
-    expectRefused(read, [](J& j) { j["tree"] = "A>B;C>D"; }, "/workspaces/tree/tree");
-    expectRefused(read, [](J& j) { j.erase("tree"); }, "/workspaces/tree/tree");
-    expectRefused(read, [](J& j) { j["model"]["k"] = 0; }, "/workspaces/tree/model/k");
-    expectRefused(read, [](J& j) { j["model"]["k"] = "four"; }, "/workspaces/tree/model/k");
-    expectRefused(read, [](J& j) { j["model"]["decode"] = "viterbi"; }, "/workspaces/tree/model/decode");
-    expectRefused(read, [](J& j) { j["model"]["decomposition"] = "als"; },
-                  "/workspaces/tree/model/decomposition");
-    expectRefused(read, [](J& j) { j["compare"] = {"per-cell", "glad"}; }, "/workspaces/tree/compare/1");
-    expectRefused(read, [](J& j) { j["compare"] = {"em", "em"}; }, "listed twice");
-    expectRefused(read, [](J& j) { j["compare"] = {3}; }, "/workspaces/tree/compare/0");
-    expectRefused(read, [](J& j) { j["flank"] = -1; }, "/workspaces/tree/flank");
-    expectRefused(read, [](J& j) { j["promoter_state"] = 4; }, "exceeds K = 3");
-    expectRefused(read, [](J& j) { j["tss"] = {{"path", "gone.txt"}, {"absolute", "/gone.txt"}}; },
-                  "/workspaces/tree/tss");
-    expectRefused(read, [](J& j) { j["view"]["cell"] = "HeLa-S3"; }, "/workspaces/tree/view/cell");
-    expectRefused(read, [](J& j) { j["view"]["states"][1]["colour"] = "green"; },
-                  "/workspaces/tree/view/states/1/colour");
-    expectRefused(read, [](J& j) { j["view"]["states"].erase(0); }, "the model K = 3");
-    expectRefused(read, [](J& j) { j["saved_by"] = "hmm"; }, "/workspaces/tree/saved_by");
+    expectRefused(
+        read, [](J& j) { j["tracks"] = J::array(); }, "/workspaces/tree/tracks");
+    expectRefused(
+        read,
+        [](J& j) {
+            j["tracks"][0] = {{"path", "nowhere"}, {"absolute", "/nowhere"}};
+        },
+        "/workspaces/tree/tracks/0");
+    expectRefused(
+        read, [](J& j) { j["tree"] = "A>B;B>A"; }, "/workspaces/tree/tree");
+    expectRefused(
+        read, [](J& j) { j["tree"] = "A>B;C>D"; }, "/workspaces/tree/tree");
+    expectRefused(
+        read, [](J& j) { j.erase("tree"); }, "/workspaces/tree/tree");
+    expectRefused(
+        read, [](J& j) { j["model"]["k"] = 0; }, "/workspaces/tree/model/k");
+    expectRefused(
+        read, [](J& j) { j["model"]["k"] = "four"; }, "/workspaces/tree/model/k");
+    expectRefused(
+        read, [](J& j) { j["model"]["decode"] = "viterbi"; }, "/workspaces/tree/model/decode");
+    expectRefused(
+        read, [](J& j) { j["model"]["decomposition"] = "als"; },
+        "/workspaces/tree/model/decomposition");
+    expectRefused(
+        read,
+        [](J& j) {
+            j["compare"] = {"per-cell", "glad"};
+        },
+        "/workspaces/tree/compare/1");
+    expectRefused(
+        read,
+        [](J& j) {
+            j["compare"] = {"em", "em"};
+        },
+        "listed twice");
+    expectRefused(
+        read, [](J& j) { j["compare"] = {3}; }, "/workspaces/tree/compare/0");
+    expectRefused(
+        read, [](J& j) { j["flank"] = -1; }, "/workspaces/tree/flank");
+    expectRefused(
+        read, [](J& j) { j["promoter_state"] = 4; }, "exceeds K = 3");
+    expectRefused(
+        read,
+        [](J& j) {
+            j["tss"] = {{"path", "gone.txt"}, {"absolute", "/gone.txt"}};
+        },
+        "/workspaces/tree/tss");
+    expectRefused(
+        read, [](J& j) { j["view"]["cell"] = "HeLa-S3"; }, "/workspaces/tree/view/cell");
+    expectRefused(
+        read, [](J& j) { j["view"]["states"][1]["colour"] = "green"; },
+        "/workspaces/tree/view/states/1/colour");
+    expectRefused(
+        read, [](J& j) { j["view"]["states"].erase(0); }, "the model K = 3");
+    expectRefused(
+        read, [](J& j) { j["saved_by"] = "hmm"; }, "/workspaces/tree/saved_by");
 }

@@ -24,7 +24,8 @@ double worstColumnMismatch(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& 
     for (Eigen::Index t = 0; t < truth.cols(); ++t) {
         double best = 0;
         for (Eigen::Index s = 0; s < estimate.cols(); ++s) {
-            best = std::max(best, std::abs(truth.col(t).normalized().dot(estimate.col(s).normalized())));
+            best = std::max(best,
+                            std::abs(truth.col(t).normalized().dot(estimate.col(s).normalized())));
         }
         worst = std::max(worst, 1.0 - best);
     }
@@ -67,7 +68,8 @@ TEST(Jennrich, SymmetricExactMatchesPowerMethodOnWhitenedTensor) {
     // Orthogonal (whitened) rank-K tensor: both methods are exact; Jennrich needs no deflation.
     Rng rng(5);
     const int n = 6, k = 4;
-    const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(randomMatrix(rng, n, n)).householderQ();
+    const Eigen::MatrixXd q =
+        Eigen::HouseholderQR<Eigen::MatrixXd>(randomMatrix(rng, n, n)).householderQ();
     const Eigen::Vector4d lambdas(3.0, 2.0, 1.5, 1.1);
     SymmetricTensor3 t(n);
     for (int i = 0; i < k; ++i) {
@@ -100,7 +102,8 @@ TEST(Jennrich, NoisySymmetricTensorDegradesGracefullyLikeThePowerMethod) {
     // Noise of relative size 1e-3: both methods recover the factors to about that accuracy.
     Rng rng(9);
     const int n = 5, k = 3;
-    const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(randomMatrix(rng, n, n)).householderQ();
+    const Eigen::MatrixXd q =
+        Eigen::HouseholderQR<Eigen::MatrixXd>(randomMatrix(rng, n, n)).householderQ();
     SymmetricTensor3 t(n);
     for (int i = 0; i < k; ++i) {
         t.addRankOne(1.0 + i, q.col(i));

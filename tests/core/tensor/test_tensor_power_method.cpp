@@ -16,8 +16,8 @@ namespace {
 
 /// Exact moments M2 = Σ ω_t μ_t μ_tᵀ, M3 = Σ ω_t μ_t^{⊗3} with mixed-sign ω (the contrastive case).
 struct ExactProblem {
-    Eigen::MatrixXd mu;      // n × K
-    Eigen::VectorXd omega;   // K
+    Eigen::MatrixXd mu;    // n × K
+    Eigen::VectorXd omega; // K
     Eigen::MatrixXd m2;
     SymmetricTensor3 m3;
 };
@@ -133,7 +133,8 @@ TEST(TensorPowerMethod, RecoversPsdCaseAndReportsResidual) {
         m2 += (result.lambdas[t] > 0 ? 1.0 : -1.0) * result.components.col(t) *
               result.components.col(t).transpose();
     }
-    EXPECT_LT((rebuilt.unfolded() - p.m3.unfolded()).norm(), 1e-10 * p.m3.unfolded().norm() + 1e-14);
+    EXPECT_LT((rebuilt.unfolded() - p.m3.unfolded()).norm(),
+              1e-10 * p.m3.unfolded().norm() + 1e-14);
     EXPECT_LT((m2 - p.m2).norm(), 1e-10 * p.m2.norm());
     EXPECT_EQ(result.status, Status::Successful);
 }
@@ -246,9 +247,9 @@ TEST(TensorPowerMethod, JennrichGivesThePowerMethodsPairsOnExactMoments) {
         const int j = match[static_cast<size_t>(t)];
         const double sigma = omega[t] > 0 ? 1.0 : -1.0;
         EXPECT_NEAR(result.lambdas[j], sigma / std::sqrt(std::abs(omega[t])), 1e-8) << t;
-        EXPECT_LT((result.components.col(j) - sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t))
-                      .norm(),
-                  1e-8)
+        EXPECT_LT(
+            (result.components.col(j) - sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t)).norm(),
+            1e-8)
             << "component " << t;
     }
     EXPECT_LT(method.whitenedResidual(result), 1e-8);
@@ -267,7 +268,8 @@ TEST(TensorPowerMethod, PencilGivesThePowerMethodsPairsOnExactMomentsForAnyDirec
     options.numComponents = 6;
     const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 6), p.m3);
     for (const std::uint64_t seed : {1u, 2u, 77u}) {
-        const PowerMethodResult result = method.runPencil(options, method.pencilDirections(seed, 3));
+        const PowerMethodResult result =
+            method.runPencil(options, method.pencilDirections(seed, 3));
         ASSERT_EQ(result.components.cols(), 6);
         EXPECT_EQ(result.status, Status::Successful);
         const std::vector<int> match = matchComponents(p.mu, result.components);
@@ -275,9 +277,10 @@ TEST(TensorPowerMethod, PencilGivesThePowerMethodsPairsOnExactMomentsForAnyDirec
             const int j = match[static_cast<size_t>(t)];
             const double sigma = omega[t] > 0 ? 1.0 : -1.0;
             EXPECT_NEAR(result.lambdas[j], sigma / std::sqrt(std::abs(omega[t])), 1e-8) << t;
-            EXPECT_LT((result.components.col(j) -
-                       sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t)).norm(),
-                      1e-8)
+            EXPECT_LT(
+                (result.components.col(j) - sigma * std::sqrt(std::abs(omega[t])) * p.mu.col(t))
+                    .norm(),
+                1e-8)
                 << "component " << t << " seed " << seed;
         }
         EXPECT_LT(method.whitenedResidual(result), 1e-8);
@@ -460,7 +463,8 @@ TEST(TensorPowerMethod, JennrichOnNoisyMomentsStaysCloseAndRejectsBelowTheBound)
         // Jennrich is less accurate under noise than Alg. 2 (one eigendecomposition of a
         // noisy slice ratio against iterations that average the whole tensor): within 5 %
         // here, against 2 % (README "Jennrich's algorithm" has the numbers on real moments).
-        EXPECT_NEAR(jennrich.lambdas[mj[static_cast<size_t>(t)]], truth, 0.05 * std::abs(truth)) << t;
+        EXPECT_NEAR(jennrich.lambdas[mj[static_cast<size_t>(t)]], truth, 0.05 * std::abs(truth))
+            << t;
         EXPECT_NEAR(power.lambdas[mp[static_cast<size_t>(t)]], truth, 0.02 * std::abs(truth)) << t;
     }
     std::printf("noisy moments: whitened residual jennrich %.4f, power %.4f\n",
@@ -503,7 +507,8 @@ TEST(TensorPowerMethod, WarmStartsFollowTheirComponents) {
     Eigen::MatrixXd starts(20, 5);
     Rng rng(3);
     for (int t = 0; t < 5; ++t) {
-        starts.col(t) = p.mu.col(order[static_cast<size_t>(t)]) + 0.02 * rng.normalVector(20) / std::sqrt(20.0);
+        starts.col(t) =
+            p.mu.col(order[static_cast<size_t>(t)]) + 0.02 * rng.normalVector(20) / std::sqrt(20.0);
     }
     const PowerMethodResult warm = method.run(options, {}, starts);
     for (int t = 0; t < 5; ++t) {
@@ -549,11 +554,13 @@ TEST(SymmetricTensor3, ContractSymmetricMatchesTheUnfoldingProducts) {
         const SymmetricContraction single = contractSymmetric(a, v);
         const Eigen::MatrixXd partial = a.contractModes23(v);
         EXPECT_LT((single.partial - partial).norm(), 1e-12 * partial.norm()) << n;
-        EXPECT_LT((single.core - a.multilinear(v).unfolded()).norm(), 1e-12 * single.core.norm()) << n;
+        EXPECT_LT((single.core - a.multilinear(v).unfolded()).norm(), 1e-12 * single.core.norm())
+            << n;
         // A − 1.7·B without forming it.
         const SymmetricTensor3 difference = a.plusScaled(-1.7, b);
         const SymmetricContraction combined = contractSymmetric(a, v, -1.7, &b);
-        EXPECT_LT((combined.partial - difference.contractModes23(v)).norm(), 1e-12 * partial.norm()) << n;
+        EXPECT_LT((combined.partial - difference.contractModes23(v)).norm(), 1e-12 * partial.norm())
+            << n;
         EXPECT_LT((combined.core - difference.multilinear(v).unfolded()).norm(),
                   1e-12 * combined.core.norm())
             << n;
@@ -690,8 +697,7 @@ TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnUnstructuredTensors) {
         // last-bit differences (the clang sanitizer build reached 1.65e-10 relative in one
         // round, over the former bound of 1e-10); a wrong step of the algebra differs at O(1).
         constexpr double kRounding = 1e-9;
-        expectSameDecomposition(fast, denseReferencePowerMethod(low, m3, options), kRounding,
-                                true);
+        expectSameDecomposition(fast, denseReferencePowerMethod(low, m3, options), kRounding, true);
         options.minAbsLambda = fast.lambdas.cwiseAbs().mean();
         expectSameDecomposition(method.run(options), denseReferencePowerMethod(low, m3, options),
                                 kRounding, true);

@@ -1,7 +1,7 @@
 #include "core/common/parallel.h"
 #include "core/common/random.h"
-#include "core/topics/document_moments.h"
 #include "core/tensor/linalg.h"
+#include "core/topics/document_moments.h"
 #include "test_helpers.h"
 
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@ namespace {
 /// A few short documents over a 6-word vocabulary with repeated words (so every correction term
 /// of the unbiased estimators matters).
 std::vector<std::vector<int>> tinyDocuments() {
-    return {{0, 0, 1, 2},       {1, 1, 1},          {2, 3, 3, 4, 5, 5, 5},
-            {0, 5, 5, 2, 2, 2}, {4, 4, 4, 4, 1},    {0, 1, 2, 3, 4, 5, 0, 1}};
+    return {{0, 0, 1, 2},       {1, 1, 1},       {2, 3, 3, 4, 5, 5, 5},
+            {0, 5, 5, 2, 2, 2}, {4, 4, 4, 4, 1}, {0, 1, 2, 3, 4, 5, 0, 1}};
 }
 
 /// Brute force: average over documents of the empirical distribution of ordered pairs of

@@ -31,8 +31,7 @@ TEST(TopicAdmissibility, ClosedIntervalFromMinusGammaToOne) {
     EXPECT_EQ(weightAdmissibility(0.0, 2.0), Admissibility::Admissible);
     // Negative side: a background topic weighs at least −γ.
     EXPECT_EQ(weightAdmissibility(-2.0, 2.0), Admissibility::Admissible);
-    EXPECT_EQ(weightAdmissibility(std::nextafter(-2.0, -3.0), 2.0),
-              Admissibility::BelowMinusGamma);
+    EXPECT_EQ(weightAdmissibility(std::nextafter(-2.0, -3.0), 2.0), Admissibility::BelowMinusGamma);
     EXPECT_EQ(weightAdmissibility(-1.5, 1.0), Admissibility::BelowMinusGamma);
     EXPECT_EQ(weightAdmissibility(-7.0, 8.0), Admissibility::Admissible);
     // The upper bound does not grow with γ (unlike the decomposition's |ω| ≤ 2·max(1, γ)).
@@ -78,8 +77,7 @@ TEST(TopicAdmissibility, BandNeverClearsAnEstimateOutside) {
 TEST(TopicAdmissibility, ReasonsNameTheBound) {
     EXPECT_EQ(admissibilityReason(Admissibility::Admissible, 0.3, 1.0), "");
     EXPECT_EQ(admissibilityReason(Admissibility::AboveOne, 2.31, 1.0), "ω = 2.31 > 1");
-    EXPECT_EQ(admissibilityReason(Admissibility::BelowMinusGamma, -3.2, 2.0),
-              "ω = -3.2 < −γ = -2");
+    EXPECT_EQ(admissibilityReason(Admissibility::BelowMinusGamma, -3.2, 2.0), "ω = -3.2 < −γ = -2");
     EXPECT_EQ(admissibilityReason(Admissibility::NotFinite, kNaN, 1.0), "ω is not finite");
     // The console's ASCII form.
     EXPECT_EQ(admissibilityReason(Admissibility::Admissible, 0.3, 1.0, true), "");
@@ -189,8 +187,8 @@ TEST(TopicAdmissibility, TrueTopicsOfASyntheticCorpusAreAdmissible) {
     spec.seed = 77;
     const SyntheticTopicCorpus data = generateSyntheticTopics(spec);
     const auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments,
-                                        data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     TopicModelOptions options;
     options.decomposition = Decomposition::Pencil;
     for (double gamma : {0.5, 3.0}) {

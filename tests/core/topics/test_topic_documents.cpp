@@ -48,7 +48,8 @@ TopicModelResult threeTopics() {
 }
 
 TEST(TopicDocuments, PosteriorIsTheNormalisedProductOfSmoothedTopics) {
-    const CountMatrix counts = denseCounts({{3, 1, 0, 0}, {0, 0, 2, 4}, {1, 1, 1, 1}, {0, 0, 0, 0}});
+    const CountMatrix counts =
+        denseCounts({{3, 1, 0, 0}, {0, 0, 2, 4}, {1, 1, 1, 1}, {0, 0, 0, 0}});
     const TopicModelResult model = threeTopics();
     const std::vector<std::int64_t> documents{0, 1, 2, 3};
     const double alpha = 0.01; // fixed additive smoothing: μ̃ = (μ + α)/(1 + Dα)
@@ -152,8 +153,7 @@ TEST(TopicDocuments, TableRowsAndWordCounts) {
 
 TEST(TopicDocuments, RanksByPosteriorThenIndex) {
     Eigen::MatrixXd posterior(2, 4);
-    posterior << 0.2, 0.9, 0.5, 0.9,
-                 0.8, 0.1, 0.5, 0.1;
+    posterior << 0.2, 0.9, 0.5, 0.9, 0.8, 0.1, 0.5, 0.1;
     const std::vector<std::int64_t> documents{10, 11, 12, 13};
     const auto top = rankDocuments(posterior, documents, 0, 3);
     ASSERT_EQ(top.size(), 3u);
@@ -220,9 +220,9 @@ double bruteForceNpmi(const std::vector<std::vector<float>>& rows, const std::ve
                 nij += i && j;
             }
             const double pij = nij / n;
-            total += pij == 0 ? -1.0
-                              : pij == 1 ? 1.0
-                                         : std::log(pij / ((ni / n) * (nj / n))) / -std::log(pij);
+            total += pij == 0   ? -1.0
+                     : pij == 1 ? 1.0
+                                : std::log(pij / ((ni / n) * (nj / n))) / -std::log(pij);
             ++pairs;
         }
     }
@@ -230,9 +230,9 @@ double bruteForceNpmi(const std::vector<std::vector<float>>& rows, const std::ve
 }
 
 TEST(TopicCoherence, NpmiMatchesBruteForce) {
-    const std::vector<std::vector<float>> rows = {
-        {1, 2, 0, 0, 1}, {1, 1, 0, 0, 1}, {0, 1, 1, 0, 1}, {0, 0, 3, 1, 1},
-        {1, 0, 0, 1, 1}, {2, 1, 0, 0, 1}, {0, 0, 1, 1, 1}, {0, 0, 0, 0, 1}};
+    const std::vector<std::vector<float>> rows = {{1, 2, 0, 0, 1}, {1, 1, 0, 0, 1}, {0, 1, 1, 0, 1},
+                                                  {0, 0, 3, 1, 1}, {1, 0, 0, 1, 1}, {2, 1, 0, 0, 1},
+                                                  {0, 0, 1, 1, 1}, {0, 0, 0, 0, 1}};
     const CountMatrix counts = denseCounts(rows);
     const std::vector<std::int64_t> all{0, 1, 2, 3, 4, 5, 6, 7};
     for (const std::vector<int>& words :
@@ -254,8 +254,8 @@ TEST(TopicCoherence, NpmiMatchesBruteForce) {
 }
 
 TEST(TopicCoherence, PerTopicUsesTheTopWords) {
-    const std::vector<std::vector<float>> rows = {{1, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 1},
-                                                  {1, 0, 1, 0}};
+    const std::vector<std::vector<float>> rows = {
+        {1, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 1}, {1, 0, 1, 0}};
     const CountMatrix counts = denseCounts(rows);
     const TopicModelResult model = threeTopics();
     const std::vector<double> npmi = topicCoherence(counts, {0, 1, 2, 3}, model, 2);

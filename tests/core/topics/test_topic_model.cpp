@@ -1,8 +1,8 @@
 #include "core/common/error.h"
+#include "core/tensor/linalg.h"
 #include "core/topics/contrastive_topic_model.h"
 #include "core/topics/synthetic_topics.h"
 #include "core/topics/topic_evaluation.h"
-#include "core/tensor/linalg.h"
 
 #include <gtest/gtest.h>
 
@@ -41,8 +41,8 @@ SyntheticTopicSpec abcSpec(std::int64_t documentsPerSide, std::uint64_t seed) {
     spec.backgroundDocuments = documentsPerSide;
     spec.documentLength = 60;
     spec.lengthSpread = 20;
-    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2};  // A A B B B
-    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1};  // B B B C C
+    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2}; // A A B B B
+    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1}; // B B B C C
     spec.seed = seed;
     return spec;
 }
@@ -52,7 +52,8 @@ TEST(ContrastiveTopicModel, RecoversForegroundSpecificTopicsAboveBound) {
     const double bound = data.gammaBound(); // max_B w_f / w_b = 0.3/0.2
     ASSERT_NEAR(bound, 1.5, 1e-12);
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     TopicModelOptions options;
     options.numComponents = 7; // |A| + |B| + |C| components in M2f − γ·M2b
     options.seed = 5;
@@ -82,7 +83,8 @@ TEST(ContrastiveTopicModel, RecoversForegroundSpecificTopicsAboveBound) {
 TEST(ContrastiveTopicModel, GammaZeroRecoversAllForegroundTopics) {
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(30000, 77));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 5);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        5);
     TopicModelOptions options;
     options.numComponents = 5; // A ∪ B
     const TopicModelResult result = engine.solve(0.0, options);
@@ -98,7 +100,8 @@ TEST(ContrastiveTopicModel, GammaZeroRecoversAllForegroundTopics) {
 TEST(ContrastiveTopicModel, ProjectedEngineMatchesDirectMethod) {
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(8000, 31));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     TopicModelOptions options;
     options.numComponents = 7;
     options.seed = 3;
@@ -107,8 +110,8 @@ TEST(ContrastiveTopicModel, ProjectedEngineMatchesDirectMethod) {
     for (double gamma : {0.0, 0.5, 3.0}) {
         options.numComponents = gamma == 0.0 ? 5 : 7;
         const TopicModelResult projected = engine.solve(gamma, options);
-        const TopicModelResult direct = solveContrastiveTopicsDirect(engine.foreground(),
-                                                                     engine.background(), gamma, options);
+        const TopicModelResult direct =
+            solveContrastiveTopicsDirect(engine.foreground(), engine.background(), gamma, options);
         ASSERT_EQ(projected.numComponents(), direct.numComponents());
         EXPECT_EQ(projected.numForegroundSpecific(), direct.numForegroundSpecific()) << gamma;
         const Matching m = matchTopics(direct.topics, projected.topics);
@@ -160,7 +163,8 @@ TEST(ContrastiveTopicModel, JennrichAndPowerMethodAgreeOnASampledCorpus) {
     // the two A topics as the only foreground-specific ones, with the same weights.
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(40000, 2024));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     TopicModelOptions options;
     options.numComponents = 7;
     options.seed = 5;
@@ -179,8 +183,9 @@ TEST(ContrastiveTopicModel, JennrichAndPowerMethodAgreeOnASampledCorpus) {
     }
     EXPECT_FALSE(jennrich.warmStarted);
     // The direct method refuses it by name.
-    EXPECT_THROW(solveContrastiveTopicsDirect(engine.foreground(), engine.background(), 2.25, options),
-                 InputError);
+    EXPECT_THROW(
+        solveContrastiveTopicsDirect(engine.foreground(), engine.background(), 2.25, options),
+        InputError);
 }
 
 TEST(ContrastiveTopicModel, PencilFindsTheForegroundTopicsAtEveryGammaWithoutAPath) {
@@ -190,7 +195,8 @@ TEST(ContrastiveTopicModel, PencilFindsTheForegroundTopicsAtEveryGammaWithoutAPa
     // neighbour gives the same numbers as a fresh solve (a path and the slider agree).
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(40000, 2024));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     TopicModelOptions options;
     options.numComponents = 7;
     options.seed = 5;
@@ -227,7 +233,8 @@ TEST(ContrastiveTopicModel, EffectiveRankCountsEigenvaluesAboveSplitHalfNoise) {
     // sampling noise and the rest at the noise floor.
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(20000, 41));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 9);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        9);
     TopicModelOptions options;
     options.numComponents = 9;
     const TopicModelResult over = engine.solve(0.0, options);
@@ -244,7 +251,8 @@ TEST(ContrastiveTopicModel, EffectiveRankCountsEigenvaluesAboveSplitHalfNoise) {
 TEST(ContrastiveTopicModel, RejectsImpossibleParameters) {
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(500, 1));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 5);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        5);
     TopicModelOptions options;
     options.numComponents = 5;
     EXPECT_THROW(engine.solve(-1.0, options), InputError);
@@ -254,8 +262,9 @@ TEST(ContrastiveTopicModel, RejectsImpossibleParameters) {
     EXPECT_THROW(engine.solve(1.0, options), InputError);
     EXPECT_THROW(ContrastiveTopicEngine(counts, {}, data.backgroundDocuments, 5), InputError);
     EXPECT_THROW(ContrastiveTopicEngine(counts, data.foregroundDocuments, {}, 5), InputError);
-    EXPECT_THROW(ContrastiveTopicEngine(counts, data.foregroundDocuments, data.backgroundDocuments, 301),
-                 InputError);
+    EXPECT_THROW(
+        ContrastiveTopicEngine(counts, data.foregroundDocuments, data.backgroundDocuments, 301),
+        InputError);
 }
 
 TEST(ContrastiveTopicModel, KAboveDataRankIsRejected) {
@@ -278,8 +287,10 @@ TEST(ContrastiveTopicModel, SameSeedSameNumbers) {
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
     TopicModelOptions options;
     options.numComponents = 6;
-    const ContrastiveTopicEngine first(counts, data.foregroundDocuments, data.backgroundDocuments, 6);
-    const ContrastiveTopicEngine second(counts, data.foregroundDocuments, data.backgroundDocuments, 6);
+    const ContrastiveTopicEngine first(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                       6);
+    const ContrastiveTopicEngine second(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        6);
     const auto a = first.solve(1.0, options);
     const auto b = second.solve(1.0, options);
     EXPECT_EQ(a.topics, b.topics);
@@ -309,13 +320,16 @@ TEST(TopicEvaluation, SpecificityRisesWithContrast) {
     // Positives = foreground documents drawn from A topics; contrast should rank them higher.
     const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(20000, 99));
     auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
-    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments, 7);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
     const int setField = data.corpus.labelFieldIndex("set");
     ASSERT_GE(setField, 0);
     const LabelField& set = data.corpus.labels[static_cast<size_t>(setField)];
     std::vector<bool> positive;
     for (std::int64_t doc : data.foregroundDocuments) {
-        positive.push_back(set.values[static_cast<size_t>(set.valueIds[static_cast<size_t>(set.offsets[static_cast<size_t>(doc)])])] == "a");
+        positive.push_back(
+            set.values[static_cast<size_t>(
+                set.valueIds[static_cast<size_t>(set.offsets[static_cast<size_t>(doc)])])] == "a");
     }
     TopicModelOptions options;
     options.numComponents = 7;

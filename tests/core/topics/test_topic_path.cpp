@@ -27,8 +27,8 @@ SyntheticTopicSpec abcSpec(std::int64_t documentsPerSide, std::uint64_t seed) {
     spec.backgroundDocuments = documentsPerSide;
     spec.documentLength = 60;
     spec.lengthSpread = 20;
-    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2};  // A A B B B
-    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1};  // B B B C C
+    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2}; // A A B B B
+    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1}; // B B B C C
     spec.seed = seed;
     return spec;
 }
@@ -106,7 +106,8 @@ TEST(KeptDirections, ForegroundTopicsSurviveFarAboveTheBound) {
         EXPECT_EQ(r.numForegroundSpecific(), 2) << "gamma " << gamma;
         EXPECT_GE(r.significantPositive, 2) << "gamma " << gamma;
         for (int t = 0; t < 2; ++t) {
-            EXPECT_LT(bestForegroundMatch(f, r, t), 0.1) << "A topic " << t << " at gamma " << gamma;
+            EXPECT_LT(bestForegroundMatch(f, r, t), 0.1)
+                << "A topic " << t << " at gamma " << gamma;
         }
         for (int t = 2; t < 7; ++t) { // no B or C topic is foreground-specific
             for (int j = 0; j < r.numComponents(); ++j) {
@@ -145,12 +146,15 @@ TEST(TopicPath, IdentitiesAreStableAndTheSameSeedGivesTheSamePath) {
                     slot = j;
                 }
             }
-            ASSERT_LT(best, 0.15) << "A topic " << t << " at gamma " << gammas[i] << " slot " << slot << " ids " << ::testing::PrintToString(path.ids[i]) << " fs " << s.numForegroundSpecific();
+            ASSERT_LT(best, 0.15) << "A topic " << t << " at gamma " << gammas[i] << " slot "
+                                  << slot << " ids " << ::testing::PrintToString(path.ids[i])
+                                  << " fs " << s.numForegroundSpecific();
             EXPECT_TRUE(s.foregroundSpecific[static_cast<size_t>(slot)]);
             if (id < 0) {
                 id = path.ids[i][static_cast<size_t>(slot)];
             }
-            EXPECT_EQ(path.ids[i][static_cast<size_t>(slot)], id) << "A topic " << t << " at gamma " << gammas[i];
+            EXPECT_EQ(path.ids[i][static_cast<size_t>(slot)], id)
+                << "A topic " << t << " at gamma " << gammas[i];
         }
     }
     // The path continues its neighbours: after the first point, warm starts are kept (the data fit
@@ -194,7 +198,8 @@ TEST(TopicPath, SweepReportsEveryPointAndFailuresWithReasons) {
     const Fixture f = makeFixture(3000, 21, 7);
     TopicModelOptions options;
     options.numComponents = 7;
-    const SpecificitySweep sweep = specificitySweep(*f.engine, {0.5, 1.0, 3.0}, f.positive, options);
+    const SpecificitySweep sweep =
+        specificitySweep(*f.engine, {0.5, 1.0, 3.0}, f.positive, options);
     ASSERT_EQ(sweep.points.size(), 3u);
     ASSERT_EQ(sweep.path.gammas.size(), 4u); // γ = 0 joins the path as the baseline
     for (const SpecificityPoint& p : sweep.points) {
@@ -245,11 +250,13 @@ TEST(TopicBootstrap, BandsAndStabilityAreSeededAndHonest) {
         }
     }
     // Same seed, same bands.
-    const PathBootstrap again = bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap);
+    const PathBootstrap again =
+        bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap);
     EXPECT_EQ(again.aucLo, b.aucLo);
     EXPECT_EQ(again.stability, b.stability);
     bootstrap.replicates = 1;
-    EXPECT_THROW(bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap), std::invalid_argument);
+    EXPECT_THROW(bootstrapPath(*f.engine, sweep.path, f.positive, options, bootstrap),
+                 std::invalid_argument);
     // Suggestions: the best γ is a grid point, within its own band; K from the noise test.
     const TopicSuggestions suggestions = suggestTopics(sweep, &b, 7);
     EXPECT_DOUBLE_EQ(suggestions.bestGamma, 3.0);
@@ -308,7 +315,8 @@ TEST(TopicEvaluation, AutomaticSmoothingMatchesItsFormulaForBothPriors) {
         EXPECT_NEAR(alone[0], std::log(q(0.0, 0.5)), 1e-12);
     }
     // A fixed α ignores the prior.
-    const Eigen::VectorXd fixedU = perTokenLogLikelihood(counts, {0, 1}, model, {0.1, SmoothingPrior::Uniform});
+    const Eigen::VectorXd fixedU =
+        perTokenLogLikelihood(counts, {0, 1}, model, {0.1, SmoothingPrior::Uniform});
     const Eigen::VectorXd fixedF = perTokenLogLikelihood(counts, {0, 1}, model, 0.1);
     EXPECT_EQ(fixedU, fixedF);
     EXPECT_NEAR(fixedF[1], std::log(0.1 / 1.4), 1e-12);

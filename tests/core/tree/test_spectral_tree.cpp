@@ -105,7 +105,6 @@ TEST(TreeDecoding, TreeDecodesWeakChildrenBetterThanPerCellHmms) {
                                                     perCell.states[vs], hidden[vs]);
         EXPECT_GT(treeAccuracy, cellAccuracy + 0.05) << tree.names[vs];
         EXPECT_LT(globallyMatchedErrors(truth, learned.model)[vs], 0.03);
-
     }
     // Exact joint decoding (K^3 = 27 meta-states) is at least as good as the path marginals.
     TreeDecodingOptions joint;
@@ -148,8 +147,12 @@ TEST(TreeDecoding, ExactJointMatchesFlattenedForwardBackwardOnTheTrueModel) {
     ASSERT_TRUE(flat.fits);
     EXPECT_EQ(flat.metaStates, 27);
     for (int v = 0; v < 3; ++v) {
-        EXPECT_GT(decodingAccuracy(flat.states[static_cast<size_t>(v)], exact.states[static_cast<size_t>(v)]), 0.97);
-        EXPECT_GT(decodingAccuracy(exact.states[static_cast<size_t>(v)], hidden[static_cast<size_t>(v)]), 0.5);
+        EXPECT_GT(decodingAccuracy(flat.states[static_cast<size_t>(v)],
+                                   exact.states[static_cast<size_t>(v)]),
+                  0.97);
+        EXPECT_GT(
+            decodingAccuracy(exact.states[static_cast<size_t>(v)], hidden[static_cast<size_t>(v)]),
+            0.5);
     }
     FlattenedEmOptions tiny;
     tiny.maxMetaStates = 8;

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 
 namespace cx {
 namespace {
@@ -71,7 +71,8 @@ TEST(MultiCellTracks, ClearErrorsForStrictMarksMissingCellsAndMisalignedBins) {
     EXPECT_NE(s.find("H3K4me1"), std::string::npos) << s;
     MultiCellReadOptions missing;
     missing.cells = {"H1-hESC", "NHEK"};
-    const std::string m = messageOf([&] { readMultiCellTracks(expandTrackPaths({kDir}), missing); });
+    const std::string m =
+        messageOf([&] { readMultiCellTracks(expandTrackPaths({kDir}), missing); });
     EXPECT_NE(m.find("NHEK"), std::string::npos) << m;
     // A cell whose chr20 has fewer bins.
     const auto tmp = std::filesystem::temp_directory_path() / "cx_tree_misaligned";
@@ -108,7 +109,8 @@ TEST(PromoterEvaluation, AnchorFileMarksBinsWithinTheFlankAndScoresF1) {
     EXPECT_DOUBLE_EQ(perfect.f1, 1.0);
     const PromoterScore wrong = scorePromoterState(states, truth, 0);
     EXPECT_DOUBLE_EQ(wrong.recall, 0.0);
-    const std::string m = messageOf([&] { readTssTruth(kDir + "/RefSeqTSS.chr20_3Mb.txt.gz", {"chr1"}, {10}, 200); });
+    const std::string m =
+        messageOf([&] { readTssTruth(kDir + "/RefSeqTSS.chr20_3Mb.txt.gz", {"chr1"}, {10}, 200); });
     EXPECT_NE(m.find("no TSS"), std::string::npos) << m;
 }
 

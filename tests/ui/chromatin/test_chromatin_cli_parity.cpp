@@ -59,11 +59,11 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
     ASSERT_TRUE(dir.isValid());
     QProcess cli;
     cli.start(QStringLiteral(CX_CLI_PATH),
-              {QStringLiteral("hmm"), QStringLiteral("--tracks"), sliceTracks().join(QLatin1Char(',')),
-               QStringLiteral("--k"), QString::number(parameters.numComponents),
-               QStringLiteral("--gamma"), QStringLiteral("0"), QStringLiteral("--seed"),
-               QString::number(parameters.seed), QStringLiteral("--no-segments"),
-               QStringLiteral("--out"), dir.path()});
+              {QStringLiteral("hmm"), QStringLiteral("--tracks"),
+               sliceTracks().join(QLatin1Char(',')), QStringLiteral("--k"),
+               QString::number(parameters.numComponents), QStringLiteral("--gamma"),
+               QStringLiteral("0"), QStringLiteral("--seed"), QString::number(parameters.seed),
+               QStringLiteral("--no-segments"), QStringLiteral("--out"), dir.path()});
     ASSERT_TRUE(cli.waitForFinished(120000));
     ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
 

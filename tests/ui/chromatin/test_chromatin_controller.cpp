@@ -412,7 +412,8 @@ TEST(ChromatinController, TheShownModelIsThePathsSolutionOnceTheSweepHasRun) {
                controller.solution().onPath && controller.isIdle();
     }));
     EXPECT_EQ(controller.solution().result->weights, path->solutions[2].weights);
-    EXPECT_EQ(controller.solution().result->markProbabilities, path->solutions[2].markProbabilities);
+    EXPECT_EQ(controller.solution().result->markProbabilities,
+              path->solutions[2].markProbabilities);
     // Between grid points it is solved on the path too (continued from the nearest point).
     controller.setGamma(0.6);
     ASSERT_TRUE(waitUntil([&] {
@@ -459,7 +460,8 @@ TEST(ChromatinController, BootstrapOfTheSweepPathGivesBandsStabilityAndCanBeCanc
     ChromatinController controller;
     controller.setSweepGammas({0.0, 0.5, 1.0});
     ASSERT_TRUE(prepareSlice(controller));
-    ASSERT_TRUE(waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
+    ASSERT_TRUE(
+        waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
     QSignalSpy started(&controller, &ChromatinController::bootstrapStarted);
     QSignalSpy progress(&controller, &ChromatinController::bootstrapProgress);
     QSignalSpy finished(&controller, &ChromatinController::bootstrapFinished);
@@ -490,7 +492,8 @@ TEST(ChromatinController, BootstrapOfTheSweepPathGivesBandsStabilityAndCanBeCanc
     ASSERT_EQ(again.size(), bootstrap->weightLo.size());
     for (size_t i = 0; i < again.size(); ++i) {
         ASSERT_EQ(again[i].size(), bootstrap->weightLo[i].size());
-        for (size_t t = 0; t < again[i].size(); ++t) { // NaN (no band) on both sides counts as equal
+        for (size_t t = 0; t < again[i].size();
+             ++t) { // NaN (no band) on both sides counts as equal
             const double a = again[i][t];
             const double b = bootstrap->weightLo[i][t];
             EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << i << ' ' << t;
@@ -510,6 +513,7 @@ TEST(ChromatinController, BootstrapOfTheSweepPathGivesBandsStabilityAndCanBeCanc
     auto parameters = controller.parameters();
     parameters.numComponents = 5;
     controller.setParameters(parameters);
-    ASSERT_TRUE(waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
+    ASSERT_TRUE(
+        waitUntil([&] { return controller.sweep().path != nullptr && controller.isIdle(); }));
     EXPECT_FALSE(controller.sweep().bootstrap);
 }

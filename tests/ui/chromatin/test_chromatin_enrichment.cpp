@@ -43,7 +43,8 @@ std::vector<std::vector<std::string>> readTable(const QString& path) {
 /// tests/data/enrichment/segments.bed as the workspace holds a decoded segmentation: one
 /// track per chromosome of cell CELL, runs of states E1…E6 (index 0…5), gaps left uncovered.
 cx::ui::SegmentationState fixtureSegmentation() {
-    const auto records = cx::readSegmentsBed((kDir + QStringLiteral("/segments.bed")).toStdString());
+    const auto records =
+        cx::readSegmentsBed((kDir + QStringLiteral("/segments.bed")).toStdString());
     auto data = std::make_shared<cx::ChromatinData>();
     data->binSize = 200;
     data->markNames = {"M"};
@@ -65,7 +66,9 @@ cx::ui::SegmentationState fixtureSegmentation() {
         const std::int64_t begin = record.start / 200;
         const std::int64_t end = (record.end + 199) / 200;
         auto& bins = data->tracks[static_cast<size_t>(track)].bins;
-        bins.resize(static_cast<size_t>(std::max<std::int64_t>(end, static_cast<std::int64_t>(bins.size()))), 0);
+        bins.resize(static_cast<size_t>(
+                        std::max<std::int64_t>(end, static_cast<std::int64_t>(bins.size()))),
+                    0);
         const int state = std::stoi(record.label.substr(1)) - 1;
         segmentation.runs[static_cast<size_t>(track)].push_back({begin, end, state});
         segmentation.stateBins[static_cast<size_t>(state)] += end - begin;
@@ -170,7 +173,8 @@ TEST(ChromatinEnrichment, AnchorFilesAreRecognisedAndBadOnesNamed) {
     EXPECT_TRUE(cx::ui::isAnchorPath(kDir + QStringLiteral("/anchors/tss_anchors.txt")));
     EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/coords/genes.bed")));
     EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/segments.bed")));
-    EXPECT_FALSE(cx::ui::isAnchorPath(QStringLiteral(CX_TEST_DATA_DIR "/hmm/GM12878_chr11_slice.txt.gz")));
+    EXPECT_FALSE(
+        cx::ui::isAnchorPath(QStringLiteral(CX_TEST_DATA_DIR "/hmm/GM12878_chr11_slice.txt.gz")));
     EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/no_such_file.txt")));
     const cx::ui::AnnotationSource source =
         cx::ui::loadAnnotation(kDir + QStringLiteral("/anchors/tss_anchors.txt"));

@@ -4,15 +4,15 @@
 // are core's (tests/core/hmm).
 #include "chromatin_test_helpers.h"
 
-#include "ui/chromatin/genomic_region.h"
-#include "ui/views/state_catalog.h"
 #include "ui/chromatin/annotation_list_model.h"
 #include "ui/chromatin/chromatin_analysis.h"
+#include "ui/chromatin/genomic_region.h"
+#include "ui/views/state_catalog.h"
 
-#include "core/io/bed.h"
-#include "core/io/chromhmm_reader.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/sequence_moments.h"
+#include "core/io/bed.h"
+#include "core/io/chromhmm_reader.h"
 
 #include <gtest/gtest.h>
 

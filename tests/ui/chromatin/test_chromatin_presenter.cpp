@@ -283,7 +283,8 @@ TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
     for (int s = 0; s < 3; ++s) {
         const int component = catalog.componentOfSlot(s);
         EXPECT_EQ(content.rowFlagged[s], component == 2);
-        EXPECT_TRUE(content.rowNotes[s].contains(component == 2 ? "unstable" : "bootstrap stability"))
+        EXPECT_TRUE(
+            content.rowNotes[s].contains(component == 2 ? "unstable" : "bootstrap stability"))
             << content.rowNotes[s].toStdString();
     }
     // An unstable foreground-specific state is named in the subtitle.
@@ -300,7 +301,8 @@ TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
 namespace {
 
 cx::Rgb solid(const QColor& colour) {
-    return cx::Rgb{static_cast<std::uint8_t>(colour.red()), static_cast<std::uint8_t>(colour.green()),
+    return cx::Rgb{static_cast<std::uint8_t>(colour.red()),
+                   static_cast<std::uint8_t>(colour.green()),
                    static_cast<std::uint8_t>(colour.blue())};
 }
 
@@ -379,7 +381,7 @@ TEST(ChromatinPresenter, RefinedReferenceRowKeepsItsNameAndColourWhenItsMarksRea
     // was how "Low signal" came out green and "Weak enhancer" orange); the note says how its
     // marks read now.
     refined.markProbabilities << 0.85, 0.15, 0.0, 0.0, //
-        0.0, 0.05, 0.75, 0.1,                           //
+        0.0, 0.05, 0.75, 0.1,                          //
         0.3, 0.05, 0.0, 0.4;
     refined.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
     const auto out = refinedReferenceContent(spectral, refined, marks);
@@ -393,7 +395,7 @@ TEST(ChromatinPresenter, RefinedReferenceRowKeepsItsNameAndColourWhenItsMarksRea
     cx::RefinedHmm twins;
     twins.markProbabilities.resize(3, 4);
     twins.markProbabilities << 0.0, 0.0, 0.0, 0.9, //
-        0.0, 0.05, 0.75, 0.1,                       //
+        0.0, 0.05, 0.75, 0.1,                      //
         0.0, 0.0, 0.0, 0.6;
     twins.occupancy = Eigen::Vector3d(0.2, 0.3, 0.5);
     const auto both = refinedReferenceContent(spectral, twins, marks);

@@ -50,9 +50,9 @@ QComboBox* combo(const QTableWidget* table, int row, int column) {
 /// (guessed), C2's H3K27ac against input B and its H3K36me3 without control.
 ReadsBinarization bamControlRequest(AlignedReadsDialog& dialog, const QString& outDir) {
     QStringList files;
-    for (const char* name : {"C1_H3K4me3.bam", "C1_H3K27ac.bam", "C1_H3K36me3.bam", "C1_input.bam",
-                             "C2_H3K4me3.bam", "C2_H3K27ac.bam", "C2_H3K36me3.bam",
-                             "C2_inputA.bam", "C2_inputB.bam"}) {
+    for (const char* name :
+         {"C1_H3K4me3.bam", "C1_H3K27ac.bam", "C1_H3K36me3.bam", "C1_input.bam", "C2_H3K4me3.bam",
+          "C2_H3K27ac.bam", "C2_H3K36me3.bam", "C2_inputA.bam", "C2_inputB.bam"}) {
         files << kDir + QLatin1String(name);
     }
     dialog.addPaths(files);

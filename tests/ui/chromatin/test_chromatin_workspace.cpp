@@ -4,18 +4,18 @@
 #include "chromatin_test_helpers.h"
 
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/chromatin/chromatin_analysis_panel.h"
-#include "ui/chromatin/chromatin_workspace.h"
-#include "ui/widgets/export_helpers.h"
-#include "ui/widgets/gamma_control.h"
 #include "ui/chromatin/annotation_list_model.h"
-#include "ui/widgets/state_matrix_model.h"
+#include "ui/chromatin/chromatin_analysis_panel.h"
+#include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/chromatin_presenter.h"
+#include "ui/chromatin/chromatin_workspace.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topics_workspace.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
-#include "ui/chromatin/chromatin_controller.h"
-#include "ui/chromatin/chromatin_presenter.h"
+#include "ui/widgets/export_helpers.h"
+#include "ui/widgets/gamma_control.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <gtest/gtest.h>
 
@@ -26,14 +26,14 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QPainter>
+#include <QProgressBar>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
-#include <QSpinBox>
-#include <QProgressBar>
-#include <QRegularExpression>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -198,10 +198,9 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
             emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::DimmedRole).toBool(),
             result.weights[component] <= 0);
         EXPECT_EQ(emissions->headerData(row, Qt::Vertical).toString(), catalog.name(row));
-        EXPECT_EQ(
-            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole)
-                .toBool(),
-            result.componentInvalidMass[component] > 0);
+        EXPECT_EQ(emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole)
+                      .toBool(),
+                  result.componentInvalidMass[component] > 0);
     }
     EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
     // Transitions: the specific HMM's, rows and columns in display order, rows on the simplex.
@@ -246,8 +245,9 @@ TEST(ChromatinWorkspace, HeatmapModelsHoldTheCoreResultInDisplayOrder) {
             ++shown[static_cast<size_t>(k)];
         } else {
             EXPECT_GE(rowOf(row, solution.reference->markProbabilities), 0) << "row " << row;
-            EXPECT_TRUE(reference->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::DimmedRole)
-                            .toBool())
+            EXPECT_TRUE(
+                reference->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::DimmedRole)
+                    .toBool())
                 << "row " << row;
         }
     }
@@ -334,8 +334,8 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
     panel->bootstrapButton()->click();
     EXPECT_FALSE(panel->bootstrapButton()->isEnabled());
     EXPECT_FALSE(panel->cancelBootstrapButton()->isHidden());
-    ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->sweep().bootstrap != nullptr; },
-                          60000));
+    ASSERT_TRUE(
+        waitUntil([&] { return chromatin->controller()->sweep().bootstrap != nullptr; }, 60000));
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }));
     EXPECT_TRUE(panel->bootstrapButton()->isEnabled());
     EXPECT_TRUE(panel->cancelBootstrapButton()->isHidden());
@@ -371,16 +371,18 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
     }
     // The heatmap's notes carry each state's stability; unstable ones are flagged.
     const cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
-    const QVector<double> stability =
-        cx::ui::slotStabilities(sweep, chromatin->controller()->solution().gamma, chromatin->catalog());
+    const QVector<double> stability = cx::ui::slotStabilities(
+        sweep, chromatin->controller()->solution().gamma, chromatin->catalog());
     ASSERT_EQ(stability.size(), emissions->rowCount());
     const auto& result = *chromatin->controller()->solution().result;
     for (int row = 0; row < emissions->rowCount(); ++row) {
         const QString note = emissions->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString();
         const bool flag =
-            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole).toBool();
+            emissions->headerData(row, Qt::Vertical, cx::ui::StateMatrixModel::FlaggedRole)
+                .toBool();
         const int component = chromatin->catalog().componentOfSlot(row);
-        const bool unstable = std::isfinite(stability[row]) && stability[row] < cx::kMinStateStability;
+        const bool unstable =
+            std::isfinite(stability[row]) && stability[row] < cx::kMinStateStability;
         EXPECT_EQ(flag, unstable || result.componentInvalidMass[component] > 0) << row;
         if (std::isfinite(stability[row])) {
             EXPECT_TRUE(note.contains(unstable ? "unstable" : "bootstrap stability"))
@@ -472,8 +474,8 @@ TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
             }
         }
         ASSERT_GE(match, 0) << name.toString().toStdString() << " is missing on the γ = 0 side";
-        for (const int role : {int(Model::ColourRole), int(Model::FlaggedRole),
-                               int(Model::WeightRole)}) {
+        for (const int role :
+             {int(Model::ColourRole), int(Model::FlaggedRole), int(Model::WeightRole)}) {
             EXPECT_EQ(left->headerData(match, Qt::Vertical, role),
                       right->headerData(row, Qt::Vertical, role))
                 << name.toString().toStdString() << ", role " << role;
@@ -491,9 +493,8 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     MainWindow window;
     ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     openSliceLikeAUser(window, chromatin);
-    ASSERT_TRUE(waitUntil([&] {
-        return settledWithModel(chromatin) && chromatin->controller()->solution().onPath;
-    }));
+    ASSERT_TRUE(waitUntil(
+        [&] { return settledWithModel(chromatin) && chromatin->controller()->solution().onPath; }));
     cx::ui::HeatmapView* view = chromatin->emissionView();
     const int row = 0;
     // The name goes to the state (its identity along the γ path), not to the row.
@@ -533,8 +534,9 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
         }
         return -1;
     }();
-    if (slot >= 0 && chromatin->controller()->solution().result->weights[chromatin->catalog()
-                                                                              .componentOfSlot(slot)] > 0) {
+    if (slot >= 0 && chromatin->controller()
+                             ->solution()
+                             .result->weights[chromatin->catalog().componentOfSlot(slot)] > 0) {
         EXPECT_TRUE(chromatin->segmentationBed().contains(QStringLiteral("\tGene body\t")));
     }
 }
@@ -602,13 +604,16 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
             const int id = path->ids[static_cast<size_t>(i)][static_cast<size_t>(component)];
             const QString at = QStringLiteral("γ = %1: ").arg(gamma);
             if (shownAs.contains(id) && shownAs[id] != qMakePair(name, colour.name())) {
-                problem("identity renamed or recoloured along γ", at + QStringLiteral("path identity %1 is shown as “%2” %3, earlier as “%4” %5")
-                                 .arg(id)
-                                 .arg(name, colour.name(), shownAs[id].first, shownAs[id].second));
+                problem(
+                    "identity renamed or recoloured along γ",
+                    at + QStringLiteral("path identity %1 is shown as “%2” %3, earlier as “%4” %5")
+                             .arg(id)
+                             .arg(name, colour.name(), shownAs[id].first, shownAs[id].second));
             }
             shownAs.insert(id, qMakePair(name, colour.name()));
             if (identityOfName.contains(name) && identityOfName[name] != id) {
-                problem("one name for two identities", at + QStringLiteral("“%1” names path identity %2, earlier identity %3")
+                problem("one name for two identities",
+                        at + QStringLiteral("“%1” names path identity %2, earlier identity %3")
                                  .arg(name)
                                  .arg(id)
                                  .arg(identityOfName[name]));
@@ -617,16 +622,19 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
             // The chart's line of that name draws this identity along the whole path.
             const StateWeightsLine* line = nullptr;
             for (const auto& candidate : lines) {
-                if (candidate.name == name || candidate.name.startsWith(name + QStringLiteral(" ⚠"))) {
+                if (candidate.name == name ||
+                    candidate.name.startsWith(name + QStringLiteral(" ⚠"))) {
                     line = &candidate;
                 }
             }
             if (line == nullptr) {
-                problem("no chart line", at + QStringLiteral("no weights-chart line named “%1”").arg(name));
+                problem("no chart line",
+                        at + QStringLiteral("no weights-chart line named “%1”").arg(name));
                 continue;
             }
             if (line->colour != colour) {
-                problem("chart colour differs", at + QStringLiteral("“%1” is %2 in the heatmap and %3 on the chart")
+                problem("chart colour differs",
+                        at + QStringLiteral("“%1” is %2 in the heatmap and %3 on the chart")
                                  .arg(name, colour.name(), line->colour.name()));
             }
             for (int j = 0; j < points && j < line->points.size(); ++j) {
@@ -635,7 +643,8 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
                 const double drawn = line->points[j].y();
                 if (found == ids.end()) {
                     if (!std::isnan(drawn)) {
-                        problem("chart line continues as another identity", at + QStringLiteral("the line “%1” goes on at γ = %2 where its "
+                        problem("chart line continues as another identity",
+                                at + QStringLiteral("the line “%1” goes on at γ = %2 where its "
                                                     "identity %3 does not exist (another state)")
                                          .arg(name)
                                          .arg(path->gammas[static_cast<size_t>(j)])
@@ -647,7 +656,8 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
                 const double weight = path->solutions[static_cast<size_t>(j)]
                                           .weights[static_cast<Eigen::Index>(found - ids.begin())];
                 if (drawn != weight) {
-                    problem("chart line draws another weight", at + QStringLiteral("the line “%1” draws %2 at γ = %3, its identity "
+                    problem("chart line draws another weight",
+                            at + QStringLiteral("the line “%1” draws %2 at γ = %3, its identity "
                                                 "%4 has weight %5 there")
                                      .arg(name)
                                      .arg(drawn)
@@ -665,10 +675,11 @@ TEST(ChromatinWorkspace, OnePathIdentityKeepsOneNameAndColourInEveryViewAlongGam
                                         .arg(colour.green())
                                         .arg(colour.blue());
                 if (!bed.contains(QStringLiteral("\t%1\t").arg(name)) ||
-                    !bed.contains(QRegularExpression(
-                        QStringLiteral("\\t%1\\t[^\\n]*\\t%2\\n")
-                            .arg(QRegularExpression::escape(name), rgb)))) {
-                    problem("segmentation colour differs", at + QStringLiteral("the segmentation draws “%1” not in %2")
+                    !bed.contains(
+                        QRegularExpression(QStringLiteral("\\t%1\\t[^\\n]*\\t%2\\n")
+                                               .arg(QRegularExpression::escape(name), rgb)))) {
+                    problem("segmentation colour differs",
+                            at + QStringLiteral("the segmentation draws “%1” not in %2")
                                      .arg(name, colour.name()));
                 }
             }
@@ -822,7 +833,8 @@ TEST(ChromatinWorkspace, DemoOpensInBothWorkspacesAndBadDescriptorIsReported) {
     window.show();
     ASSERT_TRUE(window.openDemo());
     ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
-    EXPECT_EQ(window.currentWorkspace(), window.workspace<cx::ui::TopicsWorkspace>()); // Topics stays first
+    EXPECT_EQ(window.currentWorkspace(),
+              window.workspace<cx::ui::TopicsWorkspace>()); // Topics stays first
     ASSERT_TRUE(waitUntil([&] { return settledWithModel(chromatin); }, 60000));
     EXPECT_EQ(chromatin->controller()->data().data->totalBins(), 300000);
     EXPECT_EQ(chromatin->annotationModel()->rowCount(), 7);

@@ -222,7 +222,8 @@ TEST(StateIdentities, WeightsChartDrawsOneLinePerIdentityWithGapsAndBands) {
     const QVector<double> stability = slotStabilities(sweep, 0.5, catalog);
     ASSERT_EQ(stability.size(), 3);
     for (int s = 0; s < 3; ++s) {
-        EXPECT_EQ(stability[s], bands->identityStability[static_cast<size_t>(catalog.identityOfSlot(s))]);
+        EXPECT_EQ(stability[s],
+                  bands->identityStability[static_cast<size_t>(catalog.identityOfSlot(s))]);
     }
 }
 
@@ -240,9 +241,8 @@ TEST(StateIdentities, ShownSolutionGetsThePathsIdsOnAndBetweenGridPoints) {
     // Between grid points: continued from the nearest point (small changes keep the id; a
     // component with a mark changed by more than 0.5 is none of the path's).
     solution.gamma = 0.6;
-    solution.result = std::make_shared<cx::ContrastiveHmmResult>(
-        point({kQuiescent, kPromoter + profile(0.0, -0.05, 0.0, 0.0), kElongation},
-              {0.3, 0.08, 0.05}));
+    solution.result = std::make_shared<cx::ContrastiveHmmResult>(point(
+        {kQuiescent, kPromoter + profile(0.0, -0.05, 0.0, 0.0), kElongation}, {0.3, 0.08, 0.05}));
     EXPECT_EQ(shownIdentities(sweep, solution), (std::vector<int>{0, 2, -1}));
     // Not on this path: no identities.
     solution.epoch = 3;

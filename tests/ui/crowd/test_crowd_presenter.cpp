@@ -30,8 +30,8 @@ TEST(CrowdPresenter, SummariesNameTheNumbers) {
     EXPECT_TRUE(run.contains(QStringLiteral("<b>stagewise</b>")));
     EXPECT_TRUE(run.contains(QStringLiteral("%1 %").arg(100 * result.errorRate, 0, 'f', 2)));
     EXPECT_TRUE(run.contains(QStringLiteral("on 200 gold items")));
-    EXPECT_TRUE(run.contains(QStringLiteral("%1 of 10 workers informative")
-                                 .arg(result.informativeSetSize())));
+    EXPECT_TRUE(run.contains(
+        QStringLiteral("%1 of 10 workers informative").arg(result.informativeSetSize())));
 
     const QString data = crowdDataSummary(crowd.data, QStringLiteral("/x/answers.csv"),
                                           QStringLiteral("/x/truth.csv"));

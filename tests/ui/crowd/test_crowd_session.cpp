@@ -56,7 +56,8 @@ void writeCrowd(const QTemporaryDir& dir, int items, int workers, std::uint64_t 
 }
 
 bool crowdSettled(MainWindow& window) {
-    const bool settled = waitUntil([&] { return window.workspace<cx::ui::CrowdWorkspace>()->isSettled(); }, 60000);
+    const bool settled =
+        waitUntil([&] { return window.workspace<cx::ui::CrowdWorkspace>()->isSettled(); }, 60000);
     QTest::qWait(120); // the modified check is coalesced
     return settled;
 }
@@ -193,7 +194,8 @@ TEST(CrowdSession, ACommandLineSessionOpensWithTheCoreNumbers) {
 
     const cx::CrowdLabels data =
         cx::readCrowdLabels(section.labels.string(), section.gold.string());
-    const cx::CrowdResult expected = cx::runCrowdMethod(data, cx::CrowdMethod::Em, section.options());
+    const cx::CrowdResult expected =
+        cx::runCrowdMethod(data, cx::CrowdMethod::Em, section.options());
 
     MainWindow window;
     window.setSettingsPersistent(false);
@@ -229,16 +231,17 @@ TEST(CrowdSession, ExportAllFiguresWritesChartsHeatmapsAndTables) {
                     dir.filePath(QStringLiteral("gold.csv")));
     ASSERT_TRUE(waitUntil([&] { return crowd.isSettled(); }));
     crowd.compareMethods();
-    ASSERT_TRUE(waitUntil([&] { return crowd.isSettled() && !crowd.results()->compared().empty(); }));
+    ASSERT_TRUE(
+        waitUntil([&] { return crowd.isSettled() && !crowd.results()->compared().empty(); }));
     const QString folder = dir.filePath(QStringLiteral("figures"));
     QStringList written;
     QString error;
     ASSERT_TRUE(exportAllFigures(crowd, folder, 96, &written, &error)) << error.toStdString();
-    for (const char* name : {"cmi", "confusion-vs-gold", "convergence-likelihood",
-                             "convergence-informative-set"}) {
-        EXPECT_GT(QFileInfo(QDir(folder).filePath(QLatin1String(name) + QStringLiteral(".png")))
-                      .size(),
-                  500)
+    for (const char* name :
+         {"cmi", "confusion-vs-gold", "convergence-likelihood", "convergence-informative-set"}) {
+        EXPECT_GT(
+            QFileInfo(QDir(folder).filePath(QLatin1String(name) + QStringLiteral(".png"))).size(),
+            500)
             << name;
     }
     for (const char* name : {"workers", "comparison", "disagreements"}) {
@@ -252,7 +255,8 @@ TEST(CrowdSession, ExportAllFiguresWritesChartsHeatmapsAndTables) {
     const QJsonObject analysis = manifest.value(QStringLiteral("analysis")).toObject();
     EXPECT_EQ(analysis.value(QStringLiteral("method")).toString(), QStringLiteral("stagewise"));
     EXPECT_EQ(analysis.value(QStringLiteral("seed")).toString(), QStringLiteral("1"));
-    EXPECT_TRUE(analysis.value(QStringLiteral("labels")).toString().endsWith(QStringLiteral("labels.csv")));
+    EXPECT_TRUE(
+        analysis.value(QStringLiteral("labels")).toString().endsWith(QStringLiteral("labels.csv")));
     EXPECT_NEAR(analysis.value(QStringLiteral("error_rate")).toDouble(),
                 crowd.shownRun()->result->errorRate, 1e-12);
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();

@@ -5,15 +5,15 @@
 
 #include "core/crowd/synthetic_crowd.h"
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/crowd/crowd_controller.h"
 #include "ui/crowd/crowd_results_panel.h"
 #include "ui/crowd/crowd_workspace.h"
+#include "ui/widgets/state_matrix_model.h"
 
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTableWidget>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -58,7 +58,8 @@ TEST(CrowdWorkspace, OpensFitsAndComparesMethods) {
     EXPECT_EQ(workspace.openPreference(gold), 0); // a gold file needs labels first
     workspace.setMethod(cx::CrowdMethod::Stagewise);
     workspace.openFiles(labels, gold);
-    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); })) << errors.messages.join('\n').toStdString();
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }))
+        << errors.messages.join('\n').toStdString();
     EXPECT_TRUE(errors.messages.isEmpty());
     EXPECT_EQ(workspace.openPreference(gold), 2);
     const CrowdRun& run = *workspace.shownRun();
@@ -135,7 +136,8 @@ TEST(CrowdController, WorksOffTheGuiThreadAndTheNewestRunWins) {
     EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
     QSignalSpy loaded(&controller, &CrowdController::dataLoaded);
     QSignalSpy finished(&controller, &CrowdController::taskFinished);
-    controller.open(dir.filePath(QStringLiteral("labels.csv")), dir.filePath(QStringLiteral("gold.csv")));
+    controller.open(dir.filePath(QStringLiteral("labels.csv")),
+                    dir.filePath(QStringLiteral("gold.csv")));
     EXPECT_TRUE(controller.isBusy());
     ASSERT_TRUE(loaded.wait(20000));
     ASSERT_EQ(finished.size(), 1);

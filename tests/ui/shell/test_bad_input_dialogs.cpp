@@ -65,7 +65,8 @@ std::vector<std::string> catalogue() {
         if (name.endsWith(QLatin1String(".py")) || name.endsWith(QLatin1String(".md")) ||
             name.contains(QLatin1String(".good.")) ||
             (info.isDir() && !name.startsWith(QLatin1String("textfolder_"))) ||
-            name.startsWith(QLatin1String("textfolder_")) != (info.isDir() && !name.contains('/'))) {
+            name.startsWith(QLatin1String("textfolder_")) !=
+                (info.isDir() && !name.contains('/'))) {
             continue;
         }
         names << name;

@@ -5,10 +5,10 @@
 
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_workspace.h"
+#include "ui/framework/workspace.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topics_controller.h"
 #include "ui/topics/topics_workspace.h"
-#include "ui/framework/workspace.h"
 
 #include <gtest/gtest.h>
 
@@ -80,8 +80,8 @@ TEST(DesktopProgram, AboutNamesTheVersionAndTheFourPapers) {
     const QString about = MainWindow::aboutText();
     EXPECT_TRUE(about.contains(QApplication::applicationVersion()));
     for (const char* title :
-         {"Contrastive Learning Using Spectral Methods", "Comparative Epigenomics",
-          "Jennrich", "Stagewise Learning for Sparse Clustering"}) {
+         {"Contrastive Learning Using Spectral Methods", "Comparative Epigenomics", "Jennrich",
+          "Stagewise Learning for Sparse Clustering"}) {
         EXPECT_TRUE(about.contains(QString::fromUtf8(title))) << title;
     }
 }
@@ -160,7 +160,10 @@ TEST(DesktopProgram, EveryTabFits1024x700WithTheDemoOpen) {
     ASSERT_TRUE(cx::ui::test::waitUntil(
         [&] {
             return window.workspace<cx::ui::TopicsWorkspace>()->isSettled() &&
-                   window.workspace<cx::ui::TopicsWorkspace>()->controller()->solution().isValid() &&
+                   window.workspace<cx::ui::TopicsWorkspace>()
+                       ->controller()
+                       ->solution()
+                       .isValid() &&
                    window.workspace<cx::ui::ChromatinWorkspace>()->isSettled() &&
                    window.workspace<cx::ui::ChromatinWorkspace>()->controller()->segmentation();
         },

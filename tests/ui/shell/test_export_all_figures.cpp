@@ -100,10 +100,10 @@ TEST(ExportAllFigures, HeadlessTopicsSetStatesTheAnalysis) {
 TEST(ExportAllFigures, BadDpiIsRefused) {
     QTemporaryDir home;
     ASSERT_TRUE(home.isValid());
-    const GuiRun run = runGui({QStringLiteral("--demo"), QStringLiteral("--export-figures"),
-                               home.filePath(QStringLiteral("x")), QStringLiteral("--dpi"),
-                               QStringLiteral("ten")},
-                              privateGuiEnvironment(home));
+    const GuiRun run =
+        runGui({QStringLiteral("--demo"), QStringLiteral("--export-figures"),
+                home.filePath(QStringLiteral("x")), QStringLiteral("--dpi"), QStringLiteral("ten")},
+               privateGuiEnvironment(home));
     EXPECT_EQ(run.exitCode, 2);
     EXPECT_TRUE(run.errors.contains(QStringLiteral("--dpi"))) << run.errors.toStdString();
 }

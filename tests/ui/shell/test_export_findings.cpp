@@ -159,8 +159,14 @@ TEST(WeightsChartLegend, EveryDrawnLineHasAnEntry) {
                                           false,
                                           {}};
     // Drawn nowhere: no entry.
-    StateWeightsChartView::Line nowhere{
-        QStringLiteral("Ghost"), QColor(0, 0, 0), Qt::SolidLine, {{0, std::nan("")}}, {}, {}, false, {}};
+    StateWeightsChartView::Line nowhere{QStringLiteral("Ghost"),
+                                        QColor(0, 0, 0),
+                                        Qt::SolidLine,
+                                        {{0, std::nan("")}},
+                                        {},
+                                        {},
+                                        false,
+                                        {}};
     chart.setLines({shown, elsewhere, nowhere}, 0, 1);
     const QStringList labels = chart.legendLabels();
     EXPECT_TRUE(labels.contains(QStringLiteral("Active promoter")));

@@ -7,8 +7,8 @@
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/widgets/export_helpers.h"
 #include "ui/dialogs/image_export_dialog.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <QChart>
 #include <QDir>
@@ -33,11 +33,11 @@ using cx::ui::StateWeightsChartView;
 
 QJsonObject exportFigures(const QTemporaryDir& home, const QString& tab, const QString& folder,
                           int dpi, const QString& windowSize = QStringLiteral("1440x900")) {
-    const GuiRun run = runGui({QStringLiteral("--demo"), QStringLiteral("--tab"), tab,
-                               QStringLiteral("--size"), windowSize,
-                               QStringLiteral("--export-figures"), folder,
-                               QStringLiteral("--dpi"), QString::number(dpi)},
-                              privateGuiEnvironment(home));
+    const GuiRun run =
+        runGui({QStringLiteral("--demo"), QStringLiteral("--tab"), tab, QStringLiteral("--size"),
+                windowSize, QStringLiteral("--export-figures"), folder, QStringLiteral("--dpi"),
+                QString::number(dpi)},
+               privateGuiEnvironment(home));
     EXPECT_TRUE(exitedCleanly(run)) << run.errors.toStdString();
     QFile manifest(QDir(folder).filePath(QStringLiteral("figures.json")));
     if (!manifest.open(QIODevice::ReadOnly)) {
@@ -120,12 +120,12 @@ TEST(FigurePrintLayout, EveryTreeFigureHasAPrintSizeAtEveryDpi) {
 TEST(FigurePrintLayout, PrintSizeDoesNotDependOnTheWindowSize) {
     QTemporaryDir home;
     ASSERT_TRUE(home.isValid());
-    const QJsonObject small = exportFigures(home, QStringLiteral("topics"),
-                                            home.filePath(QStringLiteral("small")), 300,
-                                            QStringLiteral("1024x700"));
-    const QJsonObject large = exportFigures(home, QStringLiteral("topics"),
-                                            home.filePath(QStringLiteral("large")), 300,
-                                            QStringLiteral("1900x1150"));
+    const QJsonObject small =
+        exportFigures(home, QStringLiteral("topics"), home.filePath(QStringLiteral("small")), 300,
+                      QStringLiteral("1024x700"));
+    const QJsonObject large =
+        exportFigures(home, QStringLiteral("topics"), home.filePath(QStringLiteral("large")), 300,
+                      QStringLiteral("1900x1150"));
     const QJsonArray a = small.value(QStringLiteral("figures")).toArray();
     const QJsonArray b = large.value(QStringLiteral("figures")).toArray();
     ASSERT_EQ(a.size(), b.size());
@@ -224,7 +224,8 @@ TEST(FigurePrintLayout, WeightsFigureHasItsWholeLegendTitlesAndMarkers) {
     EXPECT_LT(size.width() / size.height(), 2.5);
     const ChartFigureLayout layout = weights.chart.figureLayout(size);
     expectCompleteLegend(layout, weights.expected, size);
-    EXPECT_TRUE(layout.elidedTexts.isEmpty()) << layout.elidedTexts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(layout.elidedTexts.isEmpty())
+        << layout.elidedTexts.join(QLatin1Char('|')).toStdString();
     expectPointsInside(layout);
     EXPECT_GE(layout.yMaximum, 2.7);
     // A single-column size chosen in the export dialog keeps every entry too.
@@ -232,7 +233,8 @@ TEST(FigurePrintLayout, WeightsFigureHasItsWholeLegendTitlesAndMarkers) {
                         110 * cx::ui::kLogicalPerMm);
     const ChartFigureLayout narrow = weights.chart.figureLayout(single);
     expectCompleteLegend(narrow, weights.expected, single);
-    EXPECT_TRUE(narrow.elidedTexts.isEmpty()) << narrow.elidedTexts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(narrow.elidedTexts.isEmpty())
+        << narrow.elidedTexts.join(QLatin1Char('|')).toStdString();
     expectPointsInside(narrow);
 }
 
@@ -267,7 +269,8 @@ TEST(FigurePrintLayout, AucFigureKeepsItsMarkersAndTitleWhole) {
     const QSizeF size = auc.figureSize();
     EXPECT_NEAR(size.width(), cx::ui::kSingleColumnMm * cx::ui::kLogicalPerMm, 0.5);
     const ChartFigureLayout layout = auc.figureLayout(size);
-    EXPECT_TRUE(layout.elidedTexts.isEmpty()) << layout.elidedTexts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(layout.elidedTexts.isEmpty())
+        << layout.elidedTexts.join(QLatin1Char('|')).toStdString();
     expectPointsInside(layout);
     QStringList labels;
     for (const auto& entry : layout.entries) {
@@ -285,7 +288,8 @@ TEST(FigurePrintLayout, SqueezedChartsOnScreenShortenAxisTitlesInsteadOfCuttingT
     }
     auc.finishSweep();
     WeightsChart weights;
-    for (QChartView* view : {static_cast<QChartView*>(&auc), static_cast<QChartView*>(&weights.chart)}) {
+    for (QChartView* view :
+         {static_cast<QChartView*>(&auc), static_cast<QChartView*>(&weights.chart)}) {
         view->resize(880, 140);
         view->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(view));

@@ -4,34 +4,32 @@
 
 #include "ui/charts/auc_chart_view.h"
 #include "ui/framework/error_reporter.h"
-#include "ui/shell/resource_locator.h"
-#include "ui/widgets/task_progress_widget.h"
-#include "ui/topics/topic_words_model.h"
 #include "ui/shell/main_window.h"
-#include "ui/topics/topics_analysis_panel.h"
-#include "ui/topics/topics_data_panel.h"
+#include "ui/shell/resource_locator.h"
 #include "ui/topics/selection_picker.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
-#include "ui/topics/topics_workspace.h"
+#include "ui/topics/topic_words_model.h"
+#include "ui/topics/topics_analysis_panel.h"
 #include "ui/topics/topics_controller.h"
+#include "ui/topics/topics_data_panel.h"
+#include "ui/topics/topics_workspace.h"
+#include "ui/widgets/task_progress_widget.h"
 
 #include <gtest/gtest.h>
 
 #include "ui/widgets/export_helpers.h"
 
-#include "ui/shell/recent_files.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/open_corpus_dialog.h"
+#include "ui/shell/recent_files.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QDoubleSpinBox>
-#include <QTest>
-#include <QFile>
-#include <QTreeView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QMimeData>
@@ -39,6 +37,8 @@
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
 #include <QUrl>
 
 #include <algorithm>
@@ -61,8 +61,7 @@ bool settledWithResult(TopicsWorkspace* topics) {
 
 TEST(MainWindow, HostsEveryRegisteredWorkspaceByName) {
     MainWindow window;
-    EXPECT_EQ(window.workspaceNames(),
-              (QStringList{"topics", "chromatin", "crowd", "tree"}));
+    EXPECT_EQ(window.workspaceNames(), (QStringList{"topics", "chromatin", "crowd", "tree"}));
     for (const QString& name : window.workspaceNames()) {
         EXPECT_TRUE(window.setCurrentWorkspace(name)) << name.toStdString();
         EXPECT_EQ(window.currentWorkspace()->title().toLower(), name);
@@ -205,8 +204,8 @@ TEST(MainWindow, FailedLoadShowsFileAndKeepsTheCorpus) {
 TEST(MainWindow, SliderDragNeverStallsTheEventLoop) {
     // Measures, on the demo session, the longest gap between event-loop turns while the slider
     // is driven through 200 values in 2 s (every 10 ms, across its whole 0–10 range), and the
-    // latency from each γ change to the table showing it. Printed for the report; the assertions are only loose guards (timing
-    // limits belong in benchmarks, SPEC §6).
+    // latency from each γ change to the table showing it. Printed for the report; the assertions
+    // are only loose guards (timing limits belong in benchmarks, SPEC §6).
     MainWindow window;
     window.setSettingsPersistent(false);
     window.resize(1280, 800);

@@ -1,16 +1,14 @@
 // Project sessions in the GUI (issue 8 part 3): save → reopen gives the same numbers and views
 // in both workspaces; corrupt, newer and moved-data sessions; atomic save under a failing
 // write; the unsaved-changes guard; new tracks after the demo drop the demo's annotations.
-#include "gui_test_helpers.h"
 #include "chromatin/chromatin_test_helpers.h"
+#include "gui_test_helpers.h"
 
 #include "ui/chromatin/annotation_list_model.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/views/state_catalog.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
 #include "ui/shell/recent_files.h"
@@ -22,6 +20,8 @@
 #include "ui/topics/topics_workspace.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/views/state_catalog.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include "core/session/session.h"
 
@@ -166,7 +166,8 @@ void openDemoAndEdit(MainWindow& window) {
     // Rename the second row of the emission heatmap and scroll the track.
     cx::ui::StateMatrixModel* emissions = chromatin->emissionModel();
     ASSERT_GT(emissions->rowCount(), 1);
-    ASSERT_TRUE(emissions->setHeaderData(1, Qt::Vertical, QStringLiteral("my state"), Qt::EditRole));
+    ASSERT_TRUE(
+        emissions->setHeaderData(1, Qt::Vertical, QStringLiteral("my state"), Qt::EditRole));
     chromatin->trackView()->setRange(6000000, 6400000);
     ASSERT_TRUE(settleBoth(window));
 }
@@ -204,27 +205,37 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
     expectSame(saved, Snapshot::of(reopened));
-    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->analysisPanel()->parameters().decomposition,
-              cx::Decomposition::Jennrich);
-    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->parameters().decomposition,
-              cx::Decomposition::Jennrich);
-    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->parameters().decomposition,
-              cx::AsymmetricInit::SimultaneousDiagonalization);
-    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->analysisPanel()->decompositionCombo()->currentIndex(),
+    EXPECT_EQ(
+        reopened.workspace<cx::ui::TopicsWorkspace>()->analysisPanel()->parameters().decomposition,
+        cx::Decomposition::Jennrich);
+    EXPECT_EQ(
+        reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->parameters().decomposition,
+        cx::Decomposition::Jennrich);
+    EXPECT_EQ(
+        reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->parameters().decomposition,
+        cx::AsymmetricInit::SimultaneousDiagonalization);
+    EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()
+                  ->analysisPanel()
+                  ->decompositionCombo()
+                  ->currentIndex(),
               1);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     EXPECT_EQ(reopened.project()->filePath(), QFileInfo(file).absoluteFilePath());
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 
     // Opening the same session again reuses what is loaded: no corpus or track is read again.
-    const auto corpus = reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus;
+    const auto corpus =
+        reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus;
     const auto data = reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data;
-    const int built = reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt;
+    const int built =
+        reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt;
     reopened.openPath(file);
     ASSERT_TRUE(settleBoth(reopened));
     EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus, corpus);
     EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data, data);
-    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt, built);
+    EXPECT_EQ(
+        reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->statistics().enginesBuilt,
+        built);
     expectSame(saved, Snapshot::of(reopened));
 
     // The scorer's smoothing is the session's: the demo's word-frequency prior was saved, and a
@@ -271,10 +282,12 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
         QTest::mouseClick(refit, Qt::LeftButton);
         EXPECT_TRUE(refit->isChecked());
         EXPECT_EQ(chromatin->controller()->parameters().momentFit, 0);
-        ASSERT_TRUE(waitUntil([&] {
-            return chromatinSettled(chromatin) &&
-                   chromatin->controller()->solution().parameters.momentFit == 0;
-        }, 30000));
+        ASSERT_TRUE(waitUntil(
+            [&] {
+                return chromatinSettled(chromatin) &&
+                       chromatin->controller()->solution().parameters.momentFit == 0;
+            },
+            30000));
         const auto& result = *chromatin->controller()->solution().result;
         EXPECT_NEAR(result.weights.sum(), 1.0 - gamma, 1e-4);
         EXPECT_GT(result.momentResidualSelected, 0.0);
@@ -297,8 +310,9 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
     EXPECT_TRUE(chromatin->analysisPanel()->momentFitCheck()->isChecked());
     EXPECT_EQ(chromatin->controller()->parameters().momentFit, 0);
     const auto& result = *chromatin->controller()->solution().result;
-    EXPECT_EQ(std::vector<double>(result.weights.data(), result.weights.data() + result.weights.size()),
-              savedWeights);
+    EXPECT_EQ(
+        std::vector<double>(result.weights.data(), result.weights.data() + result.weights.size()),
+        savedWeights);
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
 
     // A session written before the field existed reopens with the refit off.
@@ -344,14 +358,16 @@ TEST(ProjectSession, CorruptNewerAndUnlocatableSessionsChangeNothing) {
     const auto corpus = window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus;
     const auto data = window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data;
     const auto unchanged = [&] {
-        return window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus == corpus &&
+        return window.workspace<cx::ui::TopicsWorkspace>()->controller()->corpus().corpus ==
+                   corpus &&
                window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().data == data &&
                window.workspace<cx::ui::ChromatinWorkspace>()->annotationModel()->rowCount() == 7 &&
                window.project()->displayName() == QStringLiteral("Demo");
     };
 
     const QString corrupt = directory.filePath(QStringLiteral("corrupt.cxproj"));
-    cx::ui::test::writeFile(corrupt, "{\n  \"format\": \"contrast-explorer-session\",\n  \"version\": 1,\n  \"workspaces\": {\n");
+    cx::ui::test::writeFile(corrupt, "{\n  \"format\": \"contrast-explorer-session\",\n  "
+                                     "\"version\": 1,\n  \"workspaces\": {\n");
     window.openPath(corrupt);
     ASSERT_EQ(errors.messages.size(), 1);
     EXPECT_TRUE(errors.messages.last().startsWith(corrupt + QStringLiteral(":5: not valid JSON")))
@@ -379,8 +395,8 @@ TEST(ProjectSession, CorruptNewerAndUnlocatableSessionsChangeNothing) {
                   .toUtf8());
     window.openPath(half);
     ASSERT_EQ(errors.messages.size(), 3);
-    EXPECT_TRUE(errors.messages.last().contains(
-        QStringLiteral("/workspaces/chromatin/tracks/0/path: ")))
+    EXPECT_TRUE(
+        errors.messages.last().contains(QStringLiteral("/workspaces/chromatin/tracks/0/path: ")))
         << errors.messages.last().toStdString();
     EXPECT_TRUE(errors.messages.last().contains(QStringLiteral("gone_binary.txt.gz")));
     QTest::qWait(200);
@@ -393,7 +409,8 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
     ASSERT_TRUE(directory.isValid());
     // A project: the slice tracks and BEDs in data/, the session in project/.
     QDir root(directory.path());
-    ASSERT_TRUE(root.mkpath(QStringLiteral("data/regions")) && root.mkpath(QStringLiteral("project")));
+    ASSERT_TRUE(root.mkpath(QStringLiteral("data/regions")) &&
+                root.mkpath(QStringLiteral("project")));
     QStringList tracks;
     for (const QString& track : cx::ui::test::sliceTracks()) {
         const QString copy = root.filePath(QStringLiteral("data/") + QFileInfo(track).fileName());
@@ -411,9 +428,10 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
         chromatin->openTracks(tracks);
         ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->data().isValid(); }, 30000));
         chromatin->addAnnotations({genes});
-        ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->annotation(genes) != nullptr; }));
-        chromatin->annotationModel()->setChecked(genes, cx::ui::AnnotationListModel::ForegroundColumn,
-                                                 true);
+        ASSERT_TRUE(
+            waitUntil([&] { return chromatin->controller()->annotation(genes) != nullptr; }));
+        chromatin->annotationModel()->setChecked(
+            genes, cx::ui::AnnotationListModel::ForegroundColumn, true);
         emit chromatin->annotationModel()->regionsEdited();
         ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin); }, 30000));
         ASSERT_TRUE(window.project()->saveTo(file));
@@ -439,7 +457,8 @@ TEST(ProjectSession, MovedDataIsLocatedOnceAndTheOtherFilesFollow) {
     EXPECT_EQ(chromatin->controller()->data().paths.size(), 2);
     EXPECT_TRUE(chromatin->controller()->data().paths[1].contains(QStringLiteral("/archive/")));
     ASSERT_EQ(chromatin->annotationModel()->rowCount(), 1);
-    EXPECT_TRUE(chromatin->annotationModel()->entries()[0].path.contains(QStringLiteral("/archive/regions/")));
+    EXPECT_TRUE(chromatin->annotationModel()->entries()[0].path.contains(
+        QStringLiteral("/archive/regions/")));
     EXPECT_TRUE(chromatin->annotationModel()->entries()[0].foreground);
     EXPECT_EQ(chromatin->controller()->moments()->choice.foreground.size(), 1);
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
@@ -536,7 +555,11 @@ TEST(ProjectSession, UnsavedChangesAskSaveDiscardOrCancel) {
     ASSERT_TRUE(settleBoth(window));
     EXPECT_TRUE(window.close());
     EXPECT_EQ(asked, 5);
-    EXPECT_EQ(cx::readSession(file.toStdString()).section("chromatin").at("model").at("gamma").get<double>(),
+    EXPECT_EQ(cx::readSession(file.toStdString())
+                  .section("chromatin")
+                  .at("model")
+                  .at("gamma")
+                  .get<double>(),
               0.75);
     ProjectSession::setPromptHandler(
         [](const QString&) { return ProjectSession::Choice::Discard; });
@@ -609,8 +632,8 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     ASSERT_TRUE(window.openDemo());
     ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     auto* controller = chromatin->controller();
-    ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); },
-                          120000));
+    ASSERT_TRUE(
+        waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); }, 120000));
     ASSERT_TRUE(settleBoth(window));
     QCheckBox* refine = chromatin->analysisPanel()->refineCheck();
     ASSERT_NE(refine, nullptr);
@@ -628,8 +651,10 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     const auto& refined = chromatin->referenceModel()->content();
     EXPECT_EQ(rowsFrom(refined, model.markProbabilities), model.markProbabilities.rows());
     const QString title = chromatin->referenceView()->title();
-    EXPECT_TRUE(title.startsWith(QStringLiteral("Foreground only (γ = 0) · Baum–Welch, "))) << title.toStdString();
-    EXPECT_TRUE(title.contains(QStringLiteral("%1 iteration").arg(model.rounds))) << title.toStdString();
+    EXPECT_TRUE(title.startsWith(QStringLiteral("Foreground only (γ = 0) · Baum–Welch, ")))
+        << title.toStdString();
+    EXPECT_TRUE(title.contains(QStringLiteral("%1 iteration").arg(model.rounds)))
+        << title.toStdString();
     EXPECT_TRUE(title.contains(QStringLiteral("log-lik/bin"))) << title.toStdString();
     // Identity: a refined row keeps its spectral row's name and colour, or is another state,
     // named from its marks as the refinement's only; no name twice.
@@ -639,8 +664,7 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     ASSERT_EQ(spectralLeft.rowLabels.size(), refined.rowLabels.size());
     const auto& marks = controller->data().data->markNames;
     for (int r = 0; r < refined.rowLabels.size(); ++r) {
-        const QString ownClass =
-            cx::ui::classifyChromatinState(refined.values.row(r), marks).name;
+        const QString ownClass = cx::ui::classifyChromatinState(refined.values.row(r), marks).name;
         EXPECT_TRUE((refined.rowLabels[r] == spectralLeft.rowLabels[r] &&
                      refined.rowColours[r] == spectralLeft.rowColours[r]) ||
                     (refined.rowLabels[r].contains(QStringLiteral("(Baum–Welch only")) &&
@@ -672,8 +696,8 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
 
     // On again: the same refined model (deterministic), saved with its stopping rule.
     QTest::mouseClick(refine, Qt::LeftButton);
-    ASSERT_TRUE(waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); },
-                          120000));
+    ASSERT_TRUE(
+        waitUntil([&] { return chromatinSettled(chromatin) && controller->refinement(); }, 120000));
     EXPECT_EQ(controller->refinement()->model.markProbabilities, model.markProbabilities);
     EXPECT_EQ(chromatin->emissionModel()->content().values, contrastive.values);
     ASSERT_TRUE(settleBoth(window));

@@ -69,18 +69,18 @@ TEST(Screenshot, ASessionFileOpensFromTheCommandLine) {
     const QString session = directory.filePath(QStringLiteral("slice.cxproj"));
     QFile file(session);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(QStringLiteral(
-                   "{\"format\": \"contrast-explorer-session\", \"version\": 1, \"active\": "
-                   "\"chromatin\", \"workspaces\": {\"chromatin\": {\"tracks\": [{\"path\": "
-                   "\"%1/GM12878_chr11_slice.txt.gz\"}], \"annotations\": [{\"path\": "
-                   "\"%1/RefSeqGene.chr11_slice.bed\", \"foreground\": true}], \"model\": "
-                   "{\"k\": 5, \"gamma\": 0.5}}}}")
-                   .arg(QStringLiteral(CX_TEST_DATA_DIR "/hmm"))
-                   .toUtf8());
+    file.write(
+        QStringLiteral("{\"format\": \"contrast-explorer-session\", \"version\": 1, \"active\": "
+                       "\"chromatin\", \"workspaces\": {\"chromatin\": {\"tracks\": [{\"path\": "
+                       "\"%1/GM12878_chr11_slice.txt.gz\"}], \"annotations\": [{\"path\": "
+                       "\"%1/RefSeqGene.chr11_slice.bed\", \"foreground\": true}], \"model\": "
+                       "{\"k\": 5, \"gamma\": 0.5}}}}")
+            .arg(QStringLiteral(CX_TEST_DATA_DIR "/hmm"))
+            .toUtf8());
     file.close();
     const QString path = directory.filePath(QStringLiteral("session.png"));
-    const GuiRun run = runGui({session, QStringLiteral("--screenshot"), path},
-                              privateGuiEnvironment(directory));
+    const GuiRun run =
+        runGui({session, QStringLiteral("--screenshot"), path}, privateGuiEnvironment(directory));
     ASSERT_TRUE(exitedCleanly(run));
     EXPECT_FALSE(run.errors.contains(QStringLiteral("timeout"))) << run.errors.toStdString();
     EXPECT_FALSE(QImage(path).isNull());
@@ -90,8 +90,8 @@ TEST(Screenshot, ASessionFileOpensFromTheCommandLine) {
     ASSERT_TRUE(brokenFile.open(QIODevice::WriteOnly));
     brokenFile.write("{\"format\": \"contrast-explorer-session\", \"version\": 99}");
     brokenFile.close();
-    const GuiRun failed = runGui({broken, QStringLiteral("--screenshot"), path},
-                                 privateGuiEnvironment(directory));
+    const GuiRun failed =
+        runGui({broken, QStringLiteral("--screenshot"), path}, privateGuiEnvironment(directory));
     EXPECT_NE(failed.exitCode, 0);
     EXPECT_TRUE(failed.errors.contains(broken + QStringLiteral(": written by a newer")))
         << failed.errors.toStdString();

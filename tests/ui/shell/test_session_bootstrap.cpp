@@ -4,10 +4,10 @@
 // refused naming the file and the entry.
 #include "gui_test_helpers.h"
 
+#include "ui/charts/state_weights_chart_view.h"
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/charts/state_weights_chart_view.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
 #include "ui/topics/specificity_panel.h"
@@ -45,7 +45,8 @@ bool settled(MainWindow& window) {
 
 bool bandsShown(MainWindow& window) {
     return window.workspace<cx::ui::TopicsWorkspace>()->controller()->lastBootstrap() != nullptr &&
-           window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap != nullptr &&
+           window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap !=
+               nullptr &&
            settled(window);
 }
 
@@ -62,7 +63,8 @@ std::vector<double> bandNumbers(MainWindow& window) {
     out.insert(out.end(), topics->aucLo.begin(), topics->aucLo.end());
     out.insert(out.end(), topics->aucHi.begin(), topics->aucHi.end());
     out.insert(out.end(), topics->identityStability.begin(), topics->identityStability.end());
-    const auto chromatin = window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap;
+    const auto chromatin =
+        window.workspace<cx::ui::ChromatinWorkspace>()->controller()->sweep().bootstrap;
     for (const auto& row : chromatin->weightLo) {
         out.insert(out.end(), row.begin(), row.end());
     }
@@ -71,7 +73,8 @@ std::vector<double> bandNumbers(MainWindow& window) {
     }
     out.insert(out.end(), chromatin->identityStability.begin(), chromatin->identityStability.end());
     // What the weights chart draws.
-    for (const auto& line : window.workspace<cx::ui::ChromatinWorkspace>()->weightsChart()->lines()) {
+    for (const auto& line :
+         window.workspace<cx::ui::ChromatinWorkspace>()->weightsChart()->lines()) {
         for (const QPointF& p : line.lower) {
             out.push_back(p.y());
         }
@@ -97,7 +100,8 @@ QByteArray readAll(const QString& path) {
 
 bool writeAll(const QString& path, const QByteArray& bytes) {
     QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes) == bytes.size();
 }
 
 TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
@@ -136,8 +140,15 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
         // The bootstraps run again by themselves, seeded by the model seed: the same numbers.
         ASSERT_TRUE(waitUntil([&] { return bandsShown(reopened); }, 120000));
         expectSameNumbers(saved, bandNumbers(reopened));
-        EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()->analysisPanel()->replicatesSpin()->value(), 3);
-        EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->specificityPanel()->bootstrapReplicates(), 3);
+        EXPECT_EQ(reopened.workspace<cx::ui::ChromatinWorkspace>()
+                      ->analysisPanel()
+                      ->replicatesSpin()
+                      ->value(),
+                  3);
+        EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()
+                      ->specificityPanel()
+                      ->bootstrapReplicates(),
+                  3);
         QTest::qWait(120); // the modified check is coalesced
         EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     }
@@ -156,7 +167,8 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
         showWindow(window);
         window.openPath(longFile);
         ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
-        ASSERT_TRUE(waitUntil([&] { return chromatin->controller()->isBootstrapRunning(); }, 90000));
+        ASSERT_TRUE(
+            waitUntil([&] { return chromatin->controller()->isBootstrapRunning(); }, 90000));
         cx::ui::ChromatinAnalysisPanel* panel = chromatin->analysisPanel();
         EXPECT_FALSE(panel->bootstrapProgress()->isHidden());
         EXPECT_EQ(panel->bootstrapProgress()->maximum(), 5000);
@@ -191,7 +203,8 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
                     message.contains(QStringLiteral("/workspaces/chromatin/path/bootstrap")) &&
                     message.contains(QStringLiteral("got 1")))
             << message.toStdString();
-        EXPECT_FALSE(window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().isValid());
+        EXPECT_FALSE(
+            window.workspace<cx::ui::ChromatinWorkspace>()->controller()->data().isValid());
     }
 }
 

@@ -8,12 +8,12 @@
 
 #include "ui/chromatin/chromatin_controller.h"
 #include "ui/chromatin/chromatin_workspace.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/topic_table_panel.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topics_controller.h"
 #include "ui/topics/topics_workspace.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <gtest/gtest.h>
 
@@ -56,8 +56,14 @@ bool demoSettled(MainWindow& window) {
         [&] {
             return window.workspace<cx::ui::TopicsWorkspace>()->isSettled() &&
                    window.workspace<cx::ui::ChromatinWorkspace>()->isSettled() &&
-                   window.workspace<cx::ui::TopicsWorkspace>()->controller()->solution().isValid() &&
-                   window.workspace<cx::ui::ChromatinWorkspace>()->controller()->solution().isValid();
+                   window.workspace<cx::ui::TopicsWorkspace>()
+                       ->controller()
+                       ->solution()
+                       .isValid() &&
+                   window.workspace<cx::ui::ChromatinWorkspace>()
+                       ->controller()
+                       ->solution()
+                       .isValid();
         },
         kSettleMs);
 }
@@ -121,9 +127,8 @@ TEST(WorkerStress, ThousandRapidChangesEndOnTheLastParametersInEveryWorkspace) {
             chromatin->controller()->setParameters(chromatinParameters);
             break;
         case 6:
-            chromatin->controller()->setDecodingMethod(random() % 2 == 0
-                                                           ? cx::DecodingMethod::Viterbi
-                                                           : cx::DecodingMethod::Posterior);
+            chromatin->controller()->setDecodingMethod(
+                random() % 2 == 0 ? cx::DecodingMethod::Viterbi : cx::DecodingMethod::Posterior);
             break;
         default:
             // A cancellation (Esc / the Cancel button) of whatever runs now.
@@ -179,8 +184,10 @@ TEST(WorkerStress, ClosingTheWindowMidComputationNeverCrashes) {
         for (int i = 0; i < turns; ++i) {
             QApplication::processEvents();
         }
-        window->workspace<cx::ui::ChromatinWorkspace>()->setGamma(0.1 * static_cast<double>(random() % 20));
-        window->workspace<cx::ui::TopicsWorkspace>()->controller()->setGamma(0.1 * static_cast<double>(random() % 30));
+        window->workspace<cx::ui::ChromatinWorkspace>()->setGamma(
+            0.1 * static_cast<double>(random() % 20));
+        window->workspace<cx::ui::TopicsWorkspace>()->controller()->setGamma(
+            0.1 * static_cast<double>(random() % 30));
         EXPECT_TRUE(window->close());
         window.reset();
         QApplication::processEvents();

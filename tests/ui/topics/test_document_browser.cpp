@@ -63,7 +63,8 @@ TopicSolution solution(std::shared_ptr<cx::Corpus> corpus, bool swapped = false)
     result->topics.col(0) = swapped ? delta : alpha;
     result->topics.col(1) = swapped ? alpha : delta;
     result->topics.col(2) = beta;
-    result->signedWeights = swapped ? Eigen::Vector3d(0.3, 0.4, -0.8) : Eigen::Vector3d(0.4, 0.3, -0.8);
+    result->signedWeights =
+        swapped ? Eigen::Vector3d(0.3, 0.4, -0.8) : Eigen::Vector3d(0.4, 0.3, -0.8);
     result->lambdas = Eigen::Vector3d(1.6, 1.8, -1.1);
     result->weights = Eigen::Vector3d(result->signedWeights[0], result->signedWeights[1], 0.0);
     result->clippedMass = Eigen::Vector3d::Zero();
@@ -119,7 +120,8 @@ TEST(DocumentBrowser, RanksTheForegroundByPosteriorWithLogOddsTies) {
                     .toString()
                     .contains(QStringLiteral(">ALPHA</b>")));
     EXPECT_FALSE(model->index(0, DocumentRankModel::SnippetColumn).data().toString().contains('['));
-    EXPECT_TRUE(browser.titleText().contains(QStringLiteral("Topic 1"))) << browser.titleText().toStdString();
+    EXPECT_TRUE(browser.titleText().contains(QStringLiteral("Topic 1")))
+        << browser.titleText().toStdString();
 
     // The document: its text and its words with counts, the top words in bold.
     browser.showDocument(0);
@@ -155,7 +157,8 @@ TEST(DocumentBrowser, RanksTheForegroundByPosteriorWithLogOddsTies) {
     QStringList lines = tsv.split('\n', Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 4);
     EXPECT_EQ(lines[0], QString::fromStdString(cx::topicDocumentHeader(*corpus)).trimmed());
-    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("Topic 1\t1\t1\tb.txt\t1\t"))) << lines[1].toStdString();
+    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("Topic 1\t1\t1\tb.txt\t1\t")))
+        << lines[1].toStdString();
     EXPECT_TRUE(topics.setTopicName(0, QStringLiteral("Alpha news")));
     tsv = browser.tsvText();
     EXPECT_TRUE(tsv.split('\n')[1].startsWith(QStringLiteral("Alpha news\t1\t")));
@@ -173,7 +176,8 @@ TEST(DocumentBrowser, NamesAndTheBrowserFollowIdentitiesAlongGamma) {
     ASSERT_TRUE(topics.setTopicName(0, QStringLiteral("  Alpha   news ")));
     EXPECT_EQ(renamed.count(), 1);
     EXPECT_EQ(topics.componentName(0), QStringLiteral("Alpha news"));
-    EXPECT_TRUE(topics.headerData(0, Qt::Horizontal).toString().startsWith(QStringLiteral("Alpha news\n")));
+    EXPECT_TRUE(
+        topics.headerData(0, Qt::Horizontal).toString().startsWith(QStringLiteral("Alpha news\n")));
     EXPECT_EQ(topics.identityNames().at(4), QStringLiteral("Alpha news"));
 
     // Next γ: the components come in another order; identity 4 is now component 1.

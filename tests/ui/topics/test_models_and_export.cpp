@@ -1,8 +1,8 @@
 // Models (top words, label values), delimited/figure export helpers.
-#include "ui/widgets/export_helpers.h"
 #include "ui/topics/label_values_model.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_worker.h"
+#include "ui/widgets/export_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -89,8 +89,9 @@ TEST(TopicWordsModel, TopicKeysAndLongTable) {
     EXPECT_TRUE(csv.contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1,nan,Topic 2\n")));
     // A user's name is used in the export (quoted in CSV when it holds a comma).
     EXPECT_TRUE(model.setTopicName(1, QStringLiteral("Oil, gas")));
-    EXPECT_TRUE(model.longTable(QLatin1Char(','))
-                    .contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1,nan,\"Oil, gas\"\n")));
+    EXPECT_TRUE(
+        model.longTable(QLatin1Char(','))
+            .contains(QStringLiteral("c2,1,0.0625,1,\"eps,ilon\",0.5,1,nan,\"Oil, gas\"\n")));
     EXPECT_TRUE(model.longTable(QLatin1Char('\t')).contains(QStringLiteral("\tOil, gas\n")));
     EXPECT_EQ(model.longTable(QLatin1Char('\t')).count(QLatin1Char('\n')), 5);
 }

@@ -5,13 +5,13 @@
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/shell/main_window.h"
-#include "ui/topics/topics_analysis_panel.h"
-#include "ui/topics/topics_controller.h"
-#include "ui/topics/topics_workspace.h"
 #include "ui/topics/specificity_panel.h"
 #include "ui/topics/topic_table_panel.h"
 #include "ui/topics/topic_words_model.h"
 #include "ui/topics/topic_worker.h"
+#include "ui/topics/topics_analysis_panel.h"
+#include "ui/topics/topics_controller.h"
+#include "ui/topics/topics_workspace.h"
 
 #include "core/topics/topic_admissibility.h"
 #include "core/topics/topic_bootstrap.h"
@@ -84,36 +84,45 @@ TEST(TopicAdmissibilityViews, TableFlagsAWeightAboveOne) {
     model.setTopWordCount(3);
     model.setSolution(solution(2.0, {2.6, 0.3, -0.5}));
     ASSERT_EQ(model.columnCount(), 2);
-    EXPECT_TRUE(model.headerData(0, Qt::Horizontal).toString().startsWith(QStringLiteral("⚠ Topic 1")));
-    EXPECT_TRUE(model.headerData(1, Qt::Horizontal).toString().startsWith(QStringLiteral("Topic 2")));
+    EXPECT_TRUE(
+        model.headerData(0, Qt::Horizontal).toString().startsWith(QStringLiteral("⚠ Topic 1")));
+    EXPECT_TRUE(
+        model.headerData(1, Qt::Horizontal).toString().startsWith(QStringLiteral("Topic 2")));
     EXPECT_FALSE(model.headerData(0, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
     EXPECT_TRUE(model.headerData(1, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
     EXPECT_FALSE(model.data(model.index(0, 0), TopicWordsModel::AdmissibleRole).toBool());
     const QString tip = model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString();
     EXPECT_TRUE(tip.contains(QStringLiteral("inadmissible"))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("2.6 &gt; 1"))) << tip.toStdString();
-    EXPECT_TRUE(model.data(model.index(0, 0), Qt::ToolTipRole).toString().contains(
-        QStringLiteral("[−γ, 1]")));
+    EXPECT_TRUE(model.data(model.index(0, 0), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("[−γ, 1]")));
     // The exported table carries the flag.
-    const QStringList rows = model.longTable(QLatin1Char('\t')).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList rows =
+        model.longTable(QLatin1Char('\t')).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(rows.size(), 7);
     EXPECT_TRUE(rows[0].endsWith(QStringLiteral("\tadmissible\tnpmi\tname")));
-    EXPECT_TRUE(rows[1].startsWith(QStringLiteral("c1\t")) && rows[1].contains(QStringLiteral("\t0\tnan\t")));
-    EXPECT_TRUE(rows[4].startsWith(QStringLiteral("c2\t")) && rows[4].contains(QStringLiteral("\t1\tnan\t")));
+    EXPECT_TRUE(rows[1].startsWith(QStringLiteral("c1\t")) &&
+                rows[1].contains(QStringLiteral("\t0\tnan\t")));
+    EXPECT_TRUE(rows[4].startsWith(QStringLiteral("c2\t")) &&
+                rows[4].contains(QStringLiteral("\t1\tnan\t")));
 
     // A bootstrap band that reaches into [−γ, 1] keeps the flag (issue 27 part 6), and the
     // tooltip shows the band and the stability.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     model.setWeightBands({0.8, nan, nan}, {3.4, nan, nan}, {0.3, nan, nan});
     EXPECT_FALSE(model.headerData(0, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
-    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        QStringLiteral("reaches into")));
-    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        QStringLiteral("30 % of the resamples (unstable)")));
+    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("reaches into")));
+    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("30 % of the resamples (unstable)")));
     model.setWeightBands({1.9, nan, nan}, {3.4, nan, nan});
     EXPECT_FALSE(model.headerData(0, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
-    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        QStringLiteral("whole bootstrap band")));
+    EXPECT_TRUE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("whole bootstrap band")));
     // A new solution drops the old bands.
     model.setSolution(solution(2.0, {0.4, 0.3}));
     EXPECT_EQ(model.admissibility().inadmissible, 0);
@@ -126,8 +135,9 @@ TEST(TopicAdmissibilityViews, NegativeSideAndGammaZero) {
     ASSERT_EQ(model.columnCount(), 3);
     EXPECT_TRUE(model.headerData(1, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
     EXPECT_FALSE(model.headerData(2, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
-    EXPECT_TRUE(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        QStringLiteral("&lt; −γ")));
+    EXPECT_TRUE(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("&lt; −γ")));
     model.setSolution(solution(0.0, {0.5, -0.05}));
     EXPECT_FALSE(model.headerData(1, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
 }
@@ -139,7 +149,8 @@ TEST(TopicAdmissibilityViews, SummaryCountsAndNoAdmissibleTopicMessage) {
     const QString summary = panel.summaryText();
     EXPECT_TRUE(summary.contains(QStringLiteral("3 of 4 components foreground-specific")))
         << summary.toStdString();
-    EXPECT_TRUE(summary.contains(QStringLiteral("⚠ 1 inadmissible (Topic 1)"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("⚠ 1 inadmissible (Topic 1)")))
+        << summary.toStdString();
     EXPECT_TRUE(panel.placeholderText().isEmpty());
 
     // Every foreground-specific component inadmissible: the panel says so instead of a table.
@@ -147,7 +158,8 @@ TEST(TopicAdmissibilityViews, SummaryCountsAndNoAdmissibleTopicMessage) {
     EXPECT_TRUE(panel.placeholderText().contains(
         QStringLiteral("No admissible foreground-specific topic at γ = 3.00")))
         << panel.placeholderText().toStdString();
-    EXPECT_TRUE(panel.summaryText().contains(QStringLiteral("no admissible foreground-specific topic")));
+    EXPECT_TRUE(
+        panel.summaryText().contains(QStringLiteral("no admissible foreground-specific topic")));
     // Showing all components presents them (flagged) for inspection.
     panel.setShowAll(true);
     EXPECT_TRUE(panel.placeholderText().isEmpty());
@@ -265,10 +277,12 @@ TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma
     ASSERT_TRUE(window.openDemo());
     cx::ui::TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     cx::ui::TopicsController* controller = topics->controller();
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && controller->solution().isValid() &&
-               controller->lastSweep() != nullptr;
-    }, 90000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && controller->solution().isValid() &&
+                   controller->lastSweep() != nullptr;
+        },
+        90000));
     emit topics->specificityPanel()->bootstrapRequested(10);
     ASSERT_TRUE(waitUntil([&] { return controller->lastBootstrap() != nullptr; }, 120000));
 
@@ -277,8 +291,8 @@ TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma
         ASSERT_TRUE(shown.isValid());
         ASSERT_NEAR(shown.gamma, gamma, 1e-12);
         std::vector<double> low, high;
-        cx::bandsOnPath(controller->lastSweep()->path, *controller->lastBootstrap(),
-                        *shown.result, low, high);
+        cx::bandsOnPath(controller->lastSweep()->path, *controller->lastBootstrap(), *shown.result,
+                        low, high);
         EXPECT_TRUE(std::any_of(low.begin(), low.end(), [](double v) { return std::isfinite(v); }))
             << "a grid γ has bands";
         const cx::ComponentAdmissibility expected = cx::checkComponents(*shown.result, low, high);
@@ -295,7 +309,8 @@ TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma
         const cx::ComponentAdmissibility banded =
             cx::checkPathPoint(path, i, controller->lastBootstrap().get());
         for (size_t t = 0; t < point.verdicts.size(); ++t) {
-            EXPECT_TRUE(cx::isAdmissible(point.verdicts[t]) || !cx::isAdmissible(banded.verdicts[t]))
+            EXPECT_TRUE(cx::isAdmissible(point.verdicts[t]) ||
+                        !cx::isAdmissible(banded.verdicts[t]))
                 << "γ " << path.gammas[static_cast<size_t>(i)] << " component " << t;
         }
     }

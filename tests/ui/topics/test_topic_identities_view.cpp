@@ -44,8 +44,8 @@ std::set<int> expectHeadersFollowThePath(cx::ui::TopicsWorkspace* topics) {
         }
         const QString header = model->headerData(column, Qt::Horizontal).toString();
         EXPECT_TRUE(header.contains(QStringLiteral("T%1").arg(id + 1))) << header.toStdString();
-        const QIcon icon = qvariant_cast<QIcon>(model->headerData(column, Qt::Horizontal,
-                                                                  Qt::DecorationRole));
+        const QIcon icon =
+            qvariant_cast<QIcon>(model->headerData(column, Qt::Horizontal, Qt::DecorationRole));
         EXPECT_FALSE(icon.isNull()) << "column " << column << " has no colour swatch";
         const QImage swatch = icon.pixmap(12, 12).toImage();
         EXPECT_EQ(swatch.pixelColor(6, 6).rgb(),
@@ -69,10 +69,12 @@ TEST(TopicIdentitiesView, TableHeadersCarryThePathIdentityAndColourAtEveryGamma)
     ASSERT_TRUE(window.openDemo());
     cx::ui::TopicsWorkspace* topics = window.workspace<cx::ui::TopicsWorkspace>();
     cx::ui::TopicsController* controller = topics->controller();
-    ASSERT_TRUE(waitUntil([&] {
-        return topics->isSettled() && controller->solution().isValid() &&
-               controller->lastSweep() != nullptr;
-    }, 90000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && controller->solution().isValid() &&
+                   controller->lastSweep() != nullptr;
+        },
+        90000));
     ASSERT_TRUE(waitUntil([&] { return topics->tablePanel()->model()->identityOf(0) >= 0; }));
     const std::set<int> first = expectHeadersFollowThePath(topics);
     EXPECT_FALSE(first.empty());
@@ -93,10 +95,12 @@ TEST(TopicIdentitiesView, TableHeadersCarryThePathIdentityAndColourAtEveryGamma)
     ASSERT_GE(next, 0);
     const double target = path.gammas[static_cast<size_t>(next)];
     topics->analysisPanel()->gammaSpin()->setValue(target);
-    ASSERT_TRUE(waitUntil([&] {
-        return controller->isIdle() && controller->solution().isValid() &&
-               std::abs(topics->tablePanel()->model()->solution().gamma - target) < 1e-12;
-    }, 60000));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return controller->isIdle() && controller->solution().isValid() &&
+                   std::abs(topics->tablePanel()->model()->solution().gamma - target) < 1e-12;
+        },
+        60000));
     const std::set<int> later = expectHeadersFollowThePath(topics);
     EXPECT_FALSE(later.empty());
     if (next == at + 1) {

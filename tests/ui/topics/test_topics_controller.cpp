@@ -15,11 +15,11 @@
 #include <limits>
 #include <mutex>
 
-using cx::ui::TopicsController;
 using cx::ui::BackgroundMode;
 using cx::ui::ModelParameters;
 using cx::ui::SelectionSpec;
 using cx::ui::SweepSpec;
+using cx::ui::TopicsController;
 using cx::ui::TopicSolution;
 using cx::ui::test::syntheticCorpus;
 using cx::ui::test::syntheticSelection;
@@ -187,11 +187,10 @@ TEST(TopicsController, LivePreviewKeepsGenerationsIncreasing) {
     const auto before = controller.statistics();
     std::vector<quint64> generations;
     std::vector<double> gammas;
-    QObject::connect(&controller, &TopicsController::solutionChanged,
-                     [&](const TopicSolution& s) {
-                         generations.push_back(s.generation);
-                         gammas.push_back(s.gamma);
-                     });
+    QObject::connect(&controller, &TopicsController::solutionChanged, [&](const TopicSolution& s) {
+        generations.push_back(s.generation);
+        gammas.push_back(s.gamma);
+    });
     for (int i = 1; i <= 30; ++i) {
         controller.setGamma(0.1 * i);
         QCoreApplication::processEvents(); // interleave with results, as a drag does

@@ -56,8 +56,7 @@ void settle() {
 /// Every drawn point lies inside the plot, its marker whole. Both the points and the plot's
 /// edges are mapped to integer view pixels (QGraphicsView::mapFromScene), each rounded on its
 /// own, so a point exactly on an edge (a vertical marker line's end) may land 1 px outside.
-template <typename Chart>
-void expectPointsInside(const Chart& chart, const char* what) {
+template <typename Chart> void expectPointsInside(const Chart& chart, const char* what) {
     constexpr double kRounding = 1.0;
     const QRectF plot = chart.plotAreaInView();
     const auto points = chart.drawnPoints();
@@ -70,9 +69,8 @@ void expectPointsInside(const Chart& chart, const char* what) {
                             p.y() + radius <= plot.bottom() + kRounding;
         if (!inside && outside++ < 5) {
             ADD_FAILURE() << what << ": point at (" << p.x() << ", " << p.y() << ") radius "
-                          << radius << " outside the plot [" << plot.left() << ", "
-                          << plot.right() << "] × [" << plot.top() << ", " << plot.bottom()
-                          << "]";
+                          << radius << " outside the plot [" << plot.left() << ", " << plot.right()
+                          << "] × [" << plot.top() << ", " << plot.bottom() << "]";
         }
     }
     EXPECT_EQ(outside, 0) << what;
@@ -120,10 +118,11 @@ protected:
 };
 
 TEST_F(TopicsLayout, TableAndBothChartsAreReadableAtEverySize) {
-    for (const Readable& r : {Readable{{1024, 700}, 120, 120, 4},
-                              Readable{{1440, 900}, 200, 200, 8},
-                              Readable{{1900, 1150}, 300, 300, 12}}) {
-        SCOPED_TRACE(QStringLiteral("%1×%2").arg(r.window.width()).arg(r.window.height()).toStdString());
+    for (const Readable& r :
+         {Readable{{1024, 700}, 120, 120, 4}, Readable{{1440, 900}, 200, 200, 8},
+          Readable{{1900, 1150}, 300, 300, 12}}) {
+        SCOPED_TRACE(
+            QStringLiteral("%1×%2").arg(r.window.width()).arg(r.window.height()).toStdString());
         resizeTo(r.window);
         cx::ui::SpecificityPanel* panel = topics->specificityPanel();
         StateWeightsChartView* weights = panel->trajectoryChart();
@@ -157,11 +156,10 @@ TEST_F(TopicsLayout, TableAndBothChartsAreReadableAtEverySize) {
                     r.window.width(), r.window.height(), visibleTableRows(table),
                     auc->plotAreaInView().width(), auc->plotAreaInView().height(),
                     weights->plotAreaInView().width(), weights->plotAreaInView().height(),
-                    panel->chartPair()->arrangement() == ChartPair::Arrangement::Tabs
-                        ? "in tabs"
-                        : panel->chartPair()->arrangement() == ChartPair::Arrangement::Stacked
-                              ? "stacked"
-                              : "side by side");
+                    panel->chartPair()->arrangement() == ChartPair::Arrangement::Tabs ? "in tabs"
+                    : panel->chartPair()->arrangement() == ChartPair::Arrangement::Stacked
+                        ? "stacked"
+                        : "side by side");
         // Larger windows put the charts side by side, each readable without switching tabs.
         if (r.window.width() >= 1440) {
             EXPECT_EQ(panel->chartPair()->arrangement(), ChartPair::Arrangement::SideBySide);

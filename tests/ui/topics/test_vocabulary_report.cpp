@@ -54,16 +54,19 @@ TEST(VocabularyReport, DialogZeroIsTheCliDefaultAndThePanelSaysWhatWasDropped) {
     cx::CorpusLoadOptions load = dialog.options();
     load.minDocumentFrequency = 1;
     cx::ui::CorpusHandle handle;
-    handle.corpus = std::make_shared<const cx::Corpus>(
-        cx::loadCorpus(writeCorpus(dir).toStdString(), load));
+    handle.corpus =
+        std::make_shared<const cx::Corpus>(cx::loadCorpus(writeCorpus(dir).toStdString(), load));
     handle.source = dir.filePath(QStringLiteral("many.tsv"));
     cx::ui::TopicsDataPanel panel;
     panel.setCorpus(handle);
     bool said = false;
     bool why = false;
     for (QLabel* label : panel.findChildren<QLabel*>()) {
-        said = said || label->text().contains(QStringLiteral("301 words dropped by the vocabulary cap of 1,200")) ||
-               label->text().contains(QStringLiteral("301 words dropped by the vocabulary cap of 1200"));
+        said = said ||
+               label->text().contains(
+                   QStringLiteral("301 words dropped by the vocabulary cap of 1,200")) ||
+               label->text().contains(
+                   QStringLiteral("301 words dropped by the vocabulary cap of 1200"));
         why = why || label->toolTip().contains(QStringLiteral("automatic with max. vocabulary 0"));
     }
     EXPECT_TRUE(said);
@@ -71,8 +74,8 @@ TEST(VocabularyReport, DialogZeroIsTheCliDefaultAndThePanelSaysWhatWasDropped) {
 
     // A large enough setting keeps every word and the report says nothing was dropped.
     load.maxVocabulary = 2000;
-    handle.corpus = std::make_shared<const cx::Corpus>(
-        cx::loadCorpus(handle.source.toStdString(), load));
+    handle.corpus =
+        std::make_shared<const cx::Corpus>(cx::loadCorpus(handle.source.toStdString(), load));
     EXPECT_EQ(handle.corpus->vocabulary.size(), 1501u);
     panel.setCorpus(handle);
     for (QLabel* label : panel.findChildren<QLabel*>()) {

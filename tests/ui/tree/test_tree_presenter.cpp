@@ -137,9 +137,11 @@ TEST(TreePresenter, RunsAndDifferingLanesMatchBruteForce) {
                 }
             }
             for (std::int64_t t = 0; t < chromBins[chrom]; ++t) {
-                const bool differs = segmentation.states[static_cast<size_t>(cell)][chrom][static_cast<size_t>(t)] !=
-                                     segmentation.states[0][chrom][static_cast<size_t>(t)];
-                EXPECT_EQ(covered[static_cast<size_t>(t)], differs) << cell << " " << chrom << " " << t;
+                const bool differs =
+                    segmentation.states[static_cast<size_t>(cell)][chrom][static_cast<size_t>(t)] !=
+                    segmentation.states[0][chrom][static_cast<size_t>(t)];
+                EXPECT_EQ(covered[static_cast<size_t>(t)], differs)
+                    << cell << " " << chrom << " " << t;
             }
         }
     }
@@ -149,4 +151,3 @@ TEST(TreePresenter, RunsAndDifferingLanesMatchBruteForce) {
     EXPECT_TRUE(bed.startsWith("chr1\t")) << bed.left(80).toStdString();
     EXPECT_TRUE(bed.section('\t', 3, 3).contains('>'));
 }
-

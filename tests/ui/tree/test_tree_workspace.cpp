@@ -5,12 +5,12 @@
 #include "gui_test_helpers.h"
 
 #include "core/session/session.h"
-#include "ui/widgets/state_matrix_model.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/tree/tree_workspace.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include <QDir>
 #include <QFile>
@@ -82,8 +82,9 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
         for (int slot = 0; slot < 4; ++slot) {
             const int state = workspace.catalog().componentOfSlot(slot);
             for (Eigen::Index m = 0; m < content.values.cols(); ++m) {
-                EXPECT_DOUBLE_EQ(content.values(slot, m),
-                                 analysis.learned->model.emissions[static_cast<size_t>(v)](state, m));
+                EXPECT_DOUBLE_EQ(
+                    content.values(slot, m),
+                    analysis.learned->model.emissions[static_cast<size_t>(v)](state, m));
             }
         }
     }
@@ -128,7 +129,8 @@ TEST(TreeWorkspace, EmissionsEqualThoseOfTheTreeCommand) {
     const std::vector<std::string>& cells = analysis.tracks->cells;
     ASSERT_EQ(cells.size(), 3u);
     for (size_t c = 0; c < cells.size(); ++c) {
-        QFile file(dir.filePath(QStringLiteral("emissions_%1.tsv").arg(QString::fromStdString(cells[c]))));
+        QFile file(
+            dir.filePath(QStringLiteral("emissions_%1.tsv").arg(QString::fromStdString(cells[c]))));
         ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << cells[c];
         const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
         const Eigen::MatrixXd& emissions = analysis.learned->model.emissions[c];

@@ -4,9 +4,9 @@
 // must the SVG and PDF renderings. Text boxes must not overlap at either resolution.
 #include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/widgets/state_matrix_model.h"
-#include "ui/widgets/export_helpers.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/widgets/export_helpers.h"
+#include "ui/widgets/state_matrix_model.h"
 
 #include "figure_comparison.h"
 
@@ -23,11 +23,11 @@ namespace {
 
 using cx::ui::ImageExportSettings;
 using cx::ui::test::compareFigures;
+using cx::ui::test::FigureDifference;
 using cx::ui::test::figureWithBlankedPart;
 using cx::ui::test::kFigureBlockPixels;
 using cx::ui::test::kSameFigureDifferingBlocks;
 using cx::ui::test::kSameFigureMeanBound;
-using cx::ui::test::FigureDifference;
 using cx::ui::test::overlappingTextBoxes;
 using cx::ui::test::recordTextBoxes;
 
@@ -49,7 +49,7 @@ cx::ui::StateMatrixModel::Content emissionContent() {
     }
     content.rowLabels = states;
     content.columnLabels = marks;
-    content.rowColours = {QColor(255, 0, 0),   QColor(250, 202, 0), QColor(0, 128, 0),
+    content.rowColours = {QColor(255, 0, 0),     QColor(250, 202, 0),   QColor(0, 128, 0),
                           QColor(127, 127, 127), QColor(102, 205, 170), QColor(245, 245, 245)};
     content.rowWeights = {0.41, 0.22, 0.12, -0.05, -0.18, 0.003};
     content.rowDimmed = {false, false, false, true, true, false};
@@ -121,8 +121,8 @@ ImageExportSettings settingsFor(ImageExportSettings::Format format, int dpi) {
 
 QString exportTo(const QTemporaryDir& directory, const Figures& figures, const QString& name,
                  ImageExportSettings::Format format, int dpi) {
-    const QString path = directory.filePath(QStringLiteral("%1-%2.%3").arg(name).arg(dpi).arg(
-        ImageExportSettings::suffix(format)));
+    const QString path = directory.filePath(
+        QStringLiteral("%1-%2.%3").arg(name).arg(dpi).arg(ImageExportSettings::suffix(format)));
     QString error;
     EXPECT_TRUE(cx::ui::exportFigure(path, settingsFor(format, dpi), figures.painter(name), &error))
         << error.toStdString();
@@ -212,7 +212,8 @@ TEST(FigureScaling, TextBoxesNeverOverlapAndScaleWithTheFigure) {
         const double scale = 300.0 / 96.0;
         for (size_t i = 0; i < low.size(); ++i) {
             EXPECT_EQ(low[i].text, high[i].text);
-            EXPECT_NEAR(low[i].bounds().left() * scale, high[i].bounds().left(), 3) << low[i].text.toStdString();
+            EXPECT_NEAR(low[i].bounds().left() * scale, high[i].bounds().left(), 3)
+                << low[i].text.toStdString();
             EXPECT_NEAR(low[i].bounds().width() * scale, high[i].bounds().width(), 3)
                 << low[i].text.toStdString();
             EXPECT_NEAR(low[i].bounds().height() * scale, high[i].bounds().height(), 3)
