@@ -19,20 +19,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-void checkClasses(const ChromatinData& data, const BinClasses& classes) {
-    if (classes.flags.size() != data.tracks.size()) {
-        throw std::invalid_argument("computeBlockMoments: bin classes cover " +
-                                    std::to_string(classes.flags.size()) + " tracks, data has " +
-                                    std::to_string(data.tracks.size()));
-    }
-    for (size_t t = 0; t < data.tracks.size(); ++t) {
-        if (static_cast<std::int64_t>(classes.flags[t].size()) != data.tracks[t].numBins()) {
-            throw std::invalid_argument("computeBlockMoments: bin classes of track " +
-                                        std::to_string(t) + " have the wrong length");
-        }
-    }
-}
-
 /// Flat-top lag window of Politis & Romano (1995): 1 on |s| ≤ ½, linear to 0 at |s| = 1.
 double flatTop(double s) {
     s = std::abs(s);
@@ -172,7 +158,7 @@ std::vector<std::int64_t> multinomialBlocks(int numBlocks, Rng& rng) {
 
 int automaticBlockLength(const ChromatinData& data, const BinClasses& classes, std::uint8_t flag,
                          const CancelToken& cancel) {
-    checkClasses(data, classes);
+    detail::checkClasses(data, classes, "computeBlockMoments");
     const std::vector<BinRun> runs = runsWithFlag(data, classes, flag, /*breakAtMissing=*/true);
     std::int64_t n = 0;
     for (const BinRun& run : runs) {
@@ -331,7 +317,7 @@ SequenceMoments HmmBlockMoments::replicate(std::uint64_t seed, std::uint64_t ind
 HmmBlockMoments computeBlockMoments(const ChromatinData& data, const BinClasses& classes,
                                     const SequenceMoments& moments, int blockLength,
                                     const CancelToken& cancel) {
-    checkClasses(data, classes);
+    detail::checkClasses(data, classes, "computeBlockMoments");
     if (blockLength < 0) {
         throw std::invalid_argument("computeBlockMoments: block length must be >= 0 (0 = "
                                     "automatic), got " +

@@ -59,34 +59,8 @@ ClassRuns collectTriples(const ChromatinData& data, const BinClasses& classes, s
     return out;
 }
 
-void checkClasses(const ChromatinData& data, const BinClasses& classes, const char* where) {
-    if (classes.flags.size() != data.tracks.size()) {
-        throw std::invalid_argument(std::string(where) + ": bin classes cover " +
-                                    std::to_string(classes.flags.size()) + " tracks, data has " +
-                                    std::to_string(data.tracks.size()));
-    }
-    for (size_t t = 0; t < data.tracks.size(); ++t) {
-        if (static_cast<std::int64_t>(classes.flags[t].size()) != data.tracks[t].numBins()) {
-            throw std::invalid_argument(std::string(where) + ": bin classes of track " +
-                                        std::to_string(t) + " have the wrong length");
-        }
-    }
-}
-
-/// r: middle-view dimension, s: side-view dimension (= r without windows).
-void emptyMoments(ClassMoments& m, Eigen::Index r, Eigen::Index s) {
-    m.m12 = Eigen::MatrixXd::Zero(s, r);
-    m.m13 = Eigen::MatrixXd::Zero(s, s);
-    m.m23 = Eigen::MatrixXd::Zero(r, s);
-    m.m123 = DenseTensor3(s, r, s);
-    m.m11 = Eigen::MatrixXd::Zero(s, s);
-    m.m22 = Eigen::MatrixXd::Zero(r, r);
-    m.m33 = Eigen::MatrixXd::Zero(s, s);
-}
-
-void emptyMoments(ClassMoments& m, Eigen::Index r) {
-    emptyMoments(m, r, r);
-}
+using detail::checkClasses;
+using detail::emptyMoments;
 
 /// MarkVector moments with window L: middle φ(x_t) = (x_t, 1) ∈ R^{M+1}, side views
 /// ψ = (x_{t∓lag}, x_{t∓(lag+1)}, …, x_{t∓(lag+L−1)}, 1) ∈ R^{LM+1} (nearest bin first, one
@@ -221,20 +195,7 @@ categoryTripleCounts(const ChromatinData& data, const ClassRuns& runs,
     return sorted;
 }
 
-std::vector<std::uint8_t> categoryMarkFlags(const ChromatinData& data,
-                                            const std::vector<int>& categoryPattern) {
-    const int m = data.numMarks();
-    std::vector<std::uint8_t> flags(categoryPattern.size() * static_cast<size_t>(m), 0);
-    for (size_t c = 0; c < categoryPattern.size(); ++c) {
-        for (int j = 0; j < m; ++j) {
-            flags[c * static_cast<size_t>(m) + static_cast<size_t>(j)] =
-                data.value(categoryPattern[c], j) == static_cast<std::uint8_t>(MarkValue::Present)
-                    ? 1
-                    : 0;
-        }
-    }
-    return flags;
-}
+using detail::categoryMarkFlags;
 
 using SparseMatrix = Eigen::SparseMatrix<double>;
 
@@ -376,6 +337,53 @@ projectCategoryMoments(const std::vector<std::pair<std::uint64_t, std::int64_t>>
 }
 
 } // namespace
+
+namespace detail {
+
+void checkClasses(const ChromatinData& data, const BinClasses& classes, const char* where) {
+    if (classes.flags.size() != data.tracks.size()) {
+        throw std::invalid_argument(std::string(where) + ": bin classes cover " +
+                                    std::to_string(classes.flags.size()) + " tracks, data has " +
+                                    std::to_string(data.tracks.size()));
+    }
+    for (size_t t = 0; t < data.tracks.size(); ++t) {
+        if (static_cast<std::int64_t>(classes.flags[t].size()) != data.tracks[t].numBins()) {
+            throw std::invalid_argument(std::string(where) + ": bin classes of track " +
+                                        std::to_string(t) + " have the wrong length");
+        }
+    }
+}
+
+void emptyMoments(ClassMoments& m, Eigen::Index r, Eigen::Index s) {
+    m.m12 = Eigen::MatrixXd::Zero(s, r);
+    m.m13 = Eigen::MatrixXd::Zero(s, s);
+    m.m23 = Eigen::MatrixXd::Zero(r, s);
+    m.m123 = DenseTensor3(s, r, s);
+    m.m11 = Eigen::MatrixXd::Zero(s, s);
+    m.m22 = Eigen::MatrixXd::Zero(r, r);
+    m.m33 = Eigen::MatrixXd::Zero(s, s);
+}
+
+void emptyMoments(ClassMoments& m, Eigen::Index r) {
+    emptyMoments(m, r, r);
+}
+
+std::vector<std::uint8_t> categoryMarkFlags(const ChromatinData& data,
+                                            const std::vector<int>& categoryPattern) {
+    const int m = data.numMarks();
+    std::vector<std::uint8_t> flags(categoryPattern.size() * static_cast<size_t>(m), 0);
+    for (size_t c = 0; c < categoryPattern.size(); ++c) {
+        for (int j = 0; j < m; ++j) {
+            flags[c * static_cast<size_t>(m) + static_cast<size_t>(j)] =
+                data.value(categoryPattern[c], j) == static_cast<std::uint8_t>(MarkValue::Present)
+                    ? 1
+                    : 0;
+        }
+    }
+    return flags;
+}
+
+} // namespace detail
 
 int SequenceMoments::sideDim() const {
     return sideScale.size() > 0 ? static_cast<int>(sideScale.size()) : rank();
@@ -536,109 +544,6 @@ SequenceMoments computeSequenceMoments(const ChromatinData& data, const BinClass
         progress(1.0, "moments");
     }
     out.elapsedMs = watch.elapsedMs();
-    return out;
-}
-
-SequenceMoments computeSequenceMomentsDirect(const ChromatinData& data, const BinClasses& classes,
-                                             ObservationEncoding encoding, int lag, int window) {
-    checkClasses(data, classes, "computeSequenceMomentsDirect");
-    SequenceMoments out;
-    out.encoding = encoding;
-    out.markNames = data.markNames;
-    out.numPatterns = data.numPatterns();
-    out.lag = lag;
-    if (lag < 1 || window < 1 || (window > 1 && encoding != ObservationEncoding::MarkVector)) {
-        throw std::invalid_argument("computeSequenceMomentsDirect: need lag >= 1 and window >= 1 "
-                                    "(window > 1 for MarkVector only)");
-    }
-    out.window = window;
-    const int m = data.numMarks();
-    std::vector<Eigen::VectorXd> features(static_cast<size_t>(data.numPatterns()));
-    if (encoding == ObservationEncoding::MarkVector) {
-        out.featureDim = m + 1;
-        for (int p = 0; p < data.numPatterns(); ++p) {
-            Eigen::VectorXd phi = Eigen::VectorXd::Zero(m + 1);
-            for (int j = 0; j < m; ++j) {
-                phi[j] = data.value(p, j) == static_cast<std::uint8_t>(MarkValue::Present) ? 1 : 0;
-            }
-            phi[m] = 1;
-            features[static_cast<size_t>(p)] = phi;
-        }
-        out.scale = Eigen::VectorXd::Unit(m + 1, m);
-    } else {
-        for (int p = 0; p < data.numPatterns(); ++p) {
-            if (!data.patternHasMissing(p)) {
-                out.categoryPattern.push_back(p);
-            }
-        }
-        out.categoryMarks = categoryMarkFlags(data, out.categoryPattern);
-        out.featureDim = static_cast<int>(out.categoryPattern.size());
-        for (size_t c = 0; c < out.categoryPattern.size(); ++c) {
-            features[static_cast<size_t>(out.categoryPattern[c])] =
-                Eigen::VectorXd::Unit(out.featureDim, static_cast<Eigen::Index>(c));
-        }
-        out.scale = Eigen::VectorXd::Ones(out.featureDim);
-    }
-    const int d = out.featureDim;
-    out.basis = Eigen::MatrixXd::Identity(d, d);
-    // Side view of a window: (φ_1[0..M), …, φ_L[0..M), 1) for MarkVector, φ itself for L = 1.
-    const int side = window == 1 ? d : window * m + 1;
-    out.sideScale = window == 1 ? out.scale : Eigen::VectorXd::Unit(side, side - 1);
-    const int reach = lag + window - 1;
-    for (auto [flag, target] :
-         {std::pair{kForegroundBin, &out.foreground}, std::pair{kBackgroundBin, &out.background}}) {
-        ClassMoments& moments = *target;
-        emptyMoments(moments, d, side);
-        const bool third = encoding == ObservationEncoding::MarkVector;
-        if (third) {
-            moments.m222 = DenseTensor3(d, d, d);
-        }
-        for (const auto& run : runsWithFlag(data, classes, flag, true)) {
-            ++moments.numRuns;
-            moments.numBins += run.length();
-            const auto& bins = data.tracks[static_cast<size_t>(run.track)].bins;
-            auto sideView = [&](std::int64_t t, int direction) {
-                if (window == 1) {
-                    return Eigen::VectorXd(
-                        features[bins[static_cast<size_t>(t + direction * lag)]]);
-                }
-                Eigen::VectorXd v = Eigen::VectorXd::Zero(side);
-                for (int l = 0; l < window; ++l) {
-                    const auto& x = features[bins[static_cast<size_t>(t + direction * (lag + l))]];
-                    v.segment(l * m, m) = x.head(m);
-                }
-                v[side - 1] = 1;
-                return v;
-            };
-            for (std::int64_t t = run.begin + reach; t + reach < run.end; ++t) {
-                const Eigen::VectorXd x0 = sideView(t, -1);
-                const auto& x1 = features[bins[static_cast<size_t>(t)]];
-                const Eigen::VectorXd x2 = sideView(t, +1);
-                moments.m12 += x0 * x1.transpose();
-                moments.m13 += x0 * x2.transpose();
-                moments.m23 += x1 * x2.transpose();
-                moments.m11 += x0 * x0.transpose();
-                moments.m22 += x1 * x1.transpose();
-                moments.m33 += x2 * x2.transpose();
-                moments.m123.addRankOne(1.0, x0, x1, x2);
-                if (third) {
-                    moments.m222.addRankOne(1.0, x1, x1, x1);
-                }
-                ++moments.numTriples;
-            }
-        }
-        if (moments.numTriples > 0) {
-            const double inv = 1.0 / static_cast<double>(moments.numTriples);
-            moments.m12 *= inv;
-            moments.m13 *= inv;
-            moments.m23 *= inv;
-            moments.m11 *= inv;
-            moments.m22 *= inv;
-            moments.m33 *= inv;
-            moments.m123.matrix() *= inv;
-            moments.m222.matrix() *= inv;
-        }
-    }
     return out;
 }
 

@@ -14,6 +14,19 @@
 
 namespace cx::detail {
 
+/// Throws std::invalid_argument (prefixed by `where`) unless `classes` has one flag per bin of
+/// every track of `data`.
+void checkClasses(const ChromatinData& data, const BinClasses& classes, const char* where);
+
+/// Zeroed moments of one class; r: middle-view dimension, s: side-view dimension (r without
+/// windows).
+void emptyMoments(ClassMoments& m, Eigen::Index r, Eigen::Index s);
+void emptyMoments(ClassMoments& m, Eigen::Index r);
+
+/// Presence flags (categories × marks, row-major) of the patterns behind each category.
+std::vector<std::uint8_t> categoryMarkFlags(const ChromatinData& data,
+                                            const std::vector<int>& categoryPattern);
+
 /// Present marks of every pattern of `data` (the constant coordinate is not included).
 std::vector<std::vector<int>> presentMarksOfPatterns(const ChromatinData& data);
 

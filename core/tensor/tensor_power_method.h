@@ -185,4 +185,9 @@ PowerMethodResult denseReferencePowerMethod(const SymmetricLowRank& low, const S
 /// |value| > relativeTolerance·max|value|. Used to reject K above the data's rank.
 int numericalRank(const Eigen::VectorXd& eigenvalues, double relativeTolerance = 1e-9);
 
+/// Throws std::invalid_argument (naming `function`) unless 1 ≤ numComponents ≤ n and iterations,
+/// restarts ≥ 1. Shared by the power method and the closed-form decompositions.
+void validatePowerMethodOptions(const PowerMethodOptions& options, Eigen::Index n,
+                                const char* function);
+
 } // namespace cx

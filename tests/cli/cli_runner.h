@@ -1,5 +1,7 @@
 #pragma once
 
+#include "support/files.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,13 +21,6 @@ struct CliResult {
     std::string err;
 };
 
-inline std::string readText(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 inline std::string shellQuote(const std::string& arg) {
     std::string out = "'";
     for (char c : arg) {
@@ -37,25 +32,6 @@ inline std::string shellQuote(const std::string& arg) {
     }
     return out + "'";
 }
-
-/// A fresh temporary folder per test, removed at destruction.
-class TempDir {
-public:
-    TempDir() {
-        char pattern[] = "/tmp/cx_cli_test_XXXXXX";
-        const char* made = ::mkdtemp(pattern);
-        m_path = made ? made : "/tmp";
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(m_path, ignored);
-    }
-    const std::filesystem::path& path() const { return m_path; }
-    std::string operator/(const std::string& name) const { return (m_path / name).string(); }
-
-private:
-    std::filesystem::path m_path;
-};
 
 /// Runs contrast-cli with `args`, capturing stdout and stderr.
 inline CliResult runCli(const std::vector<std::string>& args, const TempDir& scratch) {
@@ -109,23 +85,6 @@ inline std::string generateCorpus(const TempDir& dir, const GeneratedCorpus& spe
     const CliResult result = runCli(args, dir);
     EXPECT_EQ(result.exitCode, 0) << result.err;
     return (std::filesystem::path(out) / "docword.synthetic.txt").string();
-}
-
-/// Splits a TSV text into rows of cells.
-inline std::vector<std::vector<std::string>> parseTsv(const std::string& text) {
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::string cell;
-        std::istringstream fields(line);
-        while (std::getline(fields, cell, '\t')) {
-            cells.push_back(cell);
-        }
-        rows.push_back(cells);
-    }
-    return rows;
 }
 
 } // namespace cx::test

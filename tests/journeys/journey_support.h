@@ -23,6 +23,7 @@
 
 namespace cx::ui::journeys {
 
+using test::demoSubset;
 using test::ErrorRecorder;
 using test::waitUntil;
 
@@ -44,58 +45,6 @@ struct JourneyWindow {
     template <typename W> W* workspace() const { return window.workspace<W>(); }
     QString errorText() const { return errors.messages.join(QLatin1Char('\n')); }
 };
-
-namespace detail {
-
-/// Every {"path": relative} below `value`, made absolute against `base`.
-inline QJsonValue absolutePaths(const QJsonValue& value, const QDir& base) {
-    if (value.isArray()) {
-        QJsonArray out;
-        for (const QJsonValue& item : value.toArray()) {
-            out.append(absolutePaths(item, base));
-        }
-        return out;
-    }
-    if (!value.isObject()) {
-        return value;
-    }
-    QJsonObject out;
-    const QJsonObject object = value.toObject();
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        out.insert(it.key(), it.key() == QLatin1String("path") && it.value().isString()
-                                 ? QJsonValue(base.absoluteFilePath(it.value().toString()))
-                                 : absolutePaths(it.value(), base));
-    }
-    return out;
-}
-
-} // namespace detail
-
-/// Writes into `folder` a copy of the bundled demo session holding only the workspaces in `keys`
-/// (its title included, as a user's copy of the demo would), with absolute data paths, and
-/// returns its path (empty when the demo is not found).
-inline QString demoSubset(const QTemporaryDir& folder, const QStringList& keys) {
-    const QString demo = demoSessionPath();
-    QFile file(demo);
-    if (demo.isEmpty() || !file.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    QJsonObject session = QJsonDocument::fromJson(file.readAll()).object();
-    const QJsonObject all = session.value(QStringLiteral("workspaces")).toObject();
-    QJsonObject kept;
-    for (const QString& key : keys) {
-        kept.insert(key, detail::absolutePaths(all.value(key), QFileInfo(demo).absoluteDir()));
-    }
-    session.insert(QStringLiteral("workspaces"), kept);
-    session.insert(QStringLiteral("active"), keys.value(0));
-    const QString path = folder.filePath(QStringLiteral("demo-part.cxproj"));
-    QFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        return {};
-    }
-    out.write(QJsonDocument(session).toJson());
-    return path;
-}
 
 /// Waits (processing events) until every workspace of the window that has data is settled.
 inline bool settleAll(const MainWindow& window, int timeoutMs = 60000) {

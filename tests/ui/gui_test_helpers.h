@@ -1,15 +1,25 @@
 #pragma once
 
 #include "ui/framework/error_reporter.h"
+#include "ui/shell/resource_locator.h"
 #include "ui/topics/topic_types.h"
 
 #include "core/topics/synthetic_topics.h"
 
 #include <gtest/gtest.h>
 
+#include <QChartView>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QList>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -51,6 +61,17 @@ inline SelectionSpec syntheticSelection() {
     spec.foregroundRule = QStringLiteral("group=foreground");
     spec.backgroundRule = QStringLiteral("group=background");
     return spec;
+}
+
+/// The visible text items drawn over a chart (its placeholder message).
+inline QStringList chartMessages(const QChartView& view) {
+    QStringList out;
+    for (QGraphicsItem* item : view.scene()->items()) {
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible()) {
+            out << text->text();
+        }
+    }
+    return out;
 }
 
 /// Processes events until `condition` holds or `timeoutMs` passes. Returns the condition.
@@ -199,6 +220,58 @@ inline QSet<QRgb> distinctColours(const QImage& image, int stride) {
 inline qsizetype countDark(const QList<QRgb>& pixels) {
     return std::count_if(pixels.begin(), pixels.end(),
                          [](QRgb pixel) { return qGray(pixel) < 110; });
+}
+
+namespace detail {
+
+/// Every {"path": relative} below `value`, made absolute against `base`.
+inline QJsonValue absolutePaths(const QJsonValue& value, const QDir& base) {
+    if (value.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue& item : value.toArray()) {
+            out.append(absolutePaths(item, base));
+        }
+        return out;
+    }
+    if (!value.isObject()) {
+        return value;
+    }
+    QJsonObject out;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        out.insert(it.key(), it.key() == QLatin1String("path") && it.value().isString()
+                                 ? QJsonValue(base.absoluteFilePath(it.value().toString()))
+                                 : absolutePaths(it.value(), base));
+    }
+    return out;
+}
+
+} // namespace detail
+
+/// Writes into `folder` a copy of the bundled demo session holding only the workspaces in `keys`
+/// (its title included, as a user's copy of the demo would), with absolute data paths, and
+/// returns its path (empty when the demo is not found).
+inline QString demoSubset(const QTemporaryDir& folder, const QStringList& keys) {
+    const QString demo = demoSessionPath();
+    QFile file(demo);
+    if (demo.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QJsonObject session = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject all = session.value(QStringLiteral("workspaces")).toObject();
+    QJsonObject kept;
+    for (const QString& key : keys) {
+        kept.insert(key, detail::absolutePaths(all.value(key), QFileInfo(demo).absoluteDir()));
+    }
+    session.insert(QStringLiteral("workspaces"), kept);
+    session.insert(QStringLiteral("active"), keys.value(0));
+    const QString path = folder.filePath(QStringLiteral("demo-part.cxproj"));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly)) {
+        return {};
+    }
+    out.write(QJsonDocument(session).toJson());
+    return path;
 }
 
 } // namespace cx::ui::test

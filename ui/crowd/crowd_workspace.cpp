@@ -106,6 +106,31 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     layOutWorkspace(this, dataPanel, 240, controls, withStaleMarker(m_comparisonStale, m_results),
                     {280, 1160});
 
+    createExportActions();
+    connect(openLabels, &QPushButton::clicked, this, &CrowdWorkspace::openInteractive);
+    connect(m_openGold, &QPushButton::clicked, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Gold Labels"), settings.value(kDirectoryKey).toString(),
+            tr("Label files (*.csv *.tsv *.txt *.gz);;All files (*)"));
+        if (!path.isEmpty()) {
+            openFiles(m_controller->labelsPath(), path);
+        }
+    });
+    connect(m_method, &QComboBox::currentIndexChanged, this, &CrowdWorkspace::refit);
+    connect(m_components, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
+    connect(m_seed, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
+    connect(m_compare, &QPushButton::clicked, this, &CrowdWorkspace::compareMethods);
+    m_comparisonStale->watch(m_components);
+    m_comparisonStale->watch(m_seed);
+
+    connectController();
+    connectSessionSignals();
+}
+
+CrowdWorkspace::~CrowdWorkspace() = default;
+
+void CrowdWorkspace::createExportActions() {
     m_exportLabels = new QAction(tr("Aggregated Labels…"), this);
     m_exportWorkers = new QAction(tr("Worker Reliability…"), this);
     m_exportConvergence = new QAction(tr("Convergence Chart…"), this);
@@ -132,24 +157,9 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
         ImageExportDialog::exportViewInteractively(this, tr("CMI Heatmap"), QStringLiteral("cmi"),
                                                    m_results->cmiView());
     });
+}
 
-    connect(openLabels, &QPushButton::clicked, this, &CrowdWorkspace::openInteractive);
-    connect(m_openGold, &QPushButton::clicked, this, [this] {
-        QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open Gold Labels"), settings.value(kDirectoryKey).toString(),
-            tr("Label files (*.csv *.tsv *.txt *.gz);;All files (*)"));
-        if (!path.isEmpty()) {
-            openFiles(m_controller->labelsPath(), path);
-        }
-    });
-    connect(m_method, &QComboBox::currentIndexChanged, this, &CrowdWorkspace::refit);
-    connect(m_components, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
-    connect(m_seed, &QSpinBox::valueChanged, this, &CrowdWorkspace::refit);
-    connect(m_compare, &QPushButton::clicked, this, &CrowdWorkspace::compareMethods);
-    m_comparisonStale->watch(m_components);
-    m_comparisonStale->watch(m_seed);
-
+void CrowdWorkspace::connectController() {
     forwardControllerReports(m_controller, this);
     connect(m_controller, &CrowdController::taskStarted, this,
             [this](CrowdTaskKind, const QString& description) {
@@ -206,10 +216,7 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
         }
         emit sessionStateChanged();
     });
-    connectSessionSignals();
 }
-
-CrowdWorkspace::~CrowdWorkspace() = default;
 
 int CrowdWorkspace::openPreference(const QString& path) const {
     if (QFileInfo(path).isDir()) {

@@ -82,6 +82,8 @@ public:
     const std::optional<CrowdRun>& shownRun() const { return m_run; }
 
 private:
+    void createExportActions(); // the File ▸ Export entries of this workspace
+    void connectController();   // the controller's reports → views, status and session
     void refit();
     void updateSummary();
     void exportLabels();

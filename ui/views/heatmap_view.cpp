@@ -446,7 +446,17 @@ void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) 
                              .adjusted(1, 1, -1, -1));
     }
 
-    // Row labels: colour swatch and name.
+    paintRowLabels(painter, layout, labelFont, figure);
+    if (layout.weights.isValid()) {
+        paintWeights(painter, layout, labelFont);
+    }
+    paintLegend(painter, layout.legend, labelFont);
+}
+
+/// Row labels: colour swatch and name (italic when dimmed; none under the row being renamed).
+void HeatmapView::paintRowLabels(QPainter& painter, const Layout& layout, const QFont& labelFont,
+                                 bool figure) const {
+    const int rows = m_model->rowCount();
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (int r = 0; r < rows; ++r) {
         const QRectF row(layout.labels.left(), layout.labels.top() + r * layout.cellHeight,
@@ -474,60 +484,61 @@ void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) 
                                                    Qt::ElideRight, text.width()));
         }
     }
+}
 
-    // Weights: signed bars from a zero line, value beside.
-    if (layout.weights.isValid()) {
-        double maxPositive = 0;
-        double maxNegative = 0;
-        for (int r = 0; r < rows; ++r) {
-            const double w =
-                m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
-            if (std::isfinite(w)) {
-                maxPositive = std::max(maxPositive, w);
-                maxNegative = std::max(maxNegative, -w);
-            }
+/// Weights: signed bars from a zero line, the value beside (⚠ and hatching when flagged).
+void HeatmapView::paintWeights(QPainter& painter, const Layout& layout,
+                               const QFont& labelFont) const {
+    const int rows = m_model->rowCount();
+    const QFontMetricsF labels(labelFont);
+    double maxPositive = 0;
+    double maxNegative = 0;
+    for (int r = 0; r < rows; ++r) {
+        const double w =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
+        if (std::isfinite(w)) {
+            maxPositive = std::max(maxPositive, w);
+            maxNegative = std::max(maxNegative, -w);
         }
-        const double textWidth = labels.horizontalAdvance(QStringLiteral("⚠ −0.000")) + 4;
-        const double barArea = std::max(10.0, layout.weights.width() - textWidth);
-        const double total = std::max(1e-12, maxPositive + maxNegative);
-        const double zero = layout.weights.left() + barArea * (maxNegative / total);
-        painter.setFont(labelFont);
-        painter.setPen(kMutedColour);
-        painter.drawText(QRectF(layout.weights.left(), layout.weights.top() - labels.height() - 4,
-                                layout.weights.width() + 20, labels.height()),
-                         Qt::AlignLeft | Qt::AlignBottom, m_weightTitle);
-        for (int r = 0; r < rows; ++r) {
-            const double w =
-                m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
-            if (!std::isfinite(w)) {
-                continue;
-            }
-            const double y = layout.weights.top() + r * layout.cellHeight;
-            const double length = barArea * std::abs(w) / total;
-            const double h = std::min(layout.cellHeight * 0.56, 12.0);
-            const QRectF bar(w >= 0 ? zero : zero - length, y + (layout.cellHeight - h) / 2, length,
-                             h);
-            const bool flagged =
-                m_model->headerData(r, Qt::Vertical, StateMatrixModel::FlaggedRole).toBool();
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(w >= 0 ? kPositiveColour : kNegativeColour);
-            painter.drawRect(bar);
-            if (flagged) { // hatched: not a valid state
-                painter.setBrush(QBrush(kFlaggedColour, Qt::BDiagPattern));
-                painter.drawRect(bar);
-            }
-            painter.setPen(flagged ? kFlaggedColour
-                                   : (w >= 0 ? kTextColour : kNegativeColour.darker(120)));
-            const double textLeft = std::max(bar.right(), zero) + 4;
-            painter.drawText(QRectF(textLeft, y, textWidth + 20, layout.cellHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter,
-                             flagged ? QStringLiteral("⚠ ") + weightText(w) : weightText(w));
-        }
-        painter.setPen(QPen(QColor(0x8a, 0x92, 0x9a), 1));
-        painter.drawLine(QPointF(zero, layout.weights.top() - 2),
-                         QPointF(zero, layout.weights.bottom() + 2));
     }
-    paintLegend(painter, layout.legend, labelFont);
+    const double textWidth = labels.horizontalAdvance(QStringLiteral("⚠ −0.000")) + 4;
+    const double barArea = std::max(10.0, layout.weights.width() - textWidth);
+    const double total = std::max(1e-12, maxPositive + maxNegative);
+    const double zero = layout.weights.left() + barArea * (maxNegative / total);
+    painter.setFont(labelFont);
+    painter.setPen(kMutedColour);
+    painter.drawText(QRectF(layout.weights.left(), layout.weights.top() - labels.height() - 4,
+                            layout.weights.width() + 20, labels.height()),
+                     Qt::AlignLeft | Qt::AlignBottom, m_weightTitle);
+    for (int r = 0; r < rows; ++r) {
+        const double w =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
+        if (!std::isfinite(w)) {
+            continue;
+        }
+        const double y = layout.weights.top() + r * layout.cellHeight;
+        const double length = barArea * std::abs(w) / total;
+        const double h = std::min(layout.cellHeight * 0.56, 12.0);
+        const QRectF bar(w >= 0 ? zero : zero - length, y + (layout.cellHeight - h) / 2, length, h);
+        const bool flagged =
+            m_model->headerData(r, Qt::Vertical, StateMatrixModel::FlaggedRole).toBool();
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(w >= 0 ? kPositiveColour : kNegativeColour);
+        painter.drawRect(bar);
+        if (flagged) { // hatched: not a valid state
+            painter.setBrush(QBrush(kFlaggedColour, Qt::BDiagPattern));
+            painter.drawRect(bar);
+        }
+        painter.setPen(flagged ? kFlaggedColour
+                               : (w >= 0 ? kTextColour : kNegativeColour.darker(120)));
+        const double textLeft = std::max(bar.right(), zero) + 4;
+        painter.drawText(QRectF(textLeft, y, textWidth + 20, layout.cellHeight),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         flagged ? QStringLiteral("⚠ ") + weightText(w) : weightText(w));
+    }
+    painter.setPen(QPen(QColor(0x8a, 0x92, 0x9a), 1));
+    painter.drawLine(QPointF(zero, layout.weights.top() - 2),
+                     QPointF(zero, layout.weights.bottom() + 2));
 }
 
 void HeatmapView::paintLegend(QPainter& painter, const QRectF& rect, const QFont& font) const {

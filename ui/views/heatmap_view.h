@@ -85,6 +85,9 @@ private:
     Layout computeLayout(const QRectF& area, bool figure) const;
     void paintInto(QPainter& painter, const QRectF& area, bool figure) const;
     void paintLegend(QPainter& painter, const QRectF& rect, const QFont& font) const;
+    void paintRowLabels(QPainter& painter, const Layout& layout, const QFont& labelFont,
+                        bool figure) const;
+    void paintWeights(QPainter& painter, const Layout& layout, const QFont& labelFont) const;
     void commitEdit();
     void onModelChanged();
 

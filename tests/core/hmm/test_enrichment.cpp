@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/common/svg_heatmap.h"
 #include "core/hmm/enrichment.h"
+#include "support/files.h"
 
 #include <gtest/gtest.h>
 
@@ -18,33 +19,9 @@ namespace {
 
 const std::string kDir = std::string(CX_TEST_DATA_DIR) + "/enrichment";
 
-std::vector<std::vector<std::string>> readTable(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in) << path;
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::stringstream stream(line);
-        std::string cell;
-        while (std::getline(stream, cell, '\t')) {
-            cells.push_back(cell);
-        }
-        rows.push_back(cells);
-    }
-    return rows;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 /// Our table (labels "E1"…) against ChromHMM's file (labels "1"…), cell by cell, to 1e-4.
 void expectMatchesChromHmm(const cx::EnrichmentTable& table, const std::string& expectedName) {
-    const auto expected = readTable(kDir + "/expected/" + expectedName);
+    const auto expected = cx::test::readTsv(kDir + "/expected/" + expectedName);
     ASSERT_GE(expected.size(), 2u);
     const bool genome = table.genomePercent.size() > 0;
     const size_t first = genome ? 2 : 1;
@@ -129,7 +106,7 @@ TEST(OverlapEnrichment, MatchesChromHmmCenterWithPValues) {
     options.pValues = true;
     const auto table = overlapWith(options);
     expectMatchesChromHmm(table, "overlap_center.txt");
-    const auto expected = readTable(kDir + "/expected/overlap_center_log10pvals.txt");
+    const auto expected = cx::test::readTsv(kDir + "/expected/overlap_center_log10pvals.txt");
     ASSERT_EQ(expected.size(), static_cast<size_t>(table.log10PValues.rows()) + 2);
     for (Eigen::Index r = 0; r < table.log10PValues.rows(); ++r) {
         for (Eigen::Index c = 0; c < table.log10PValues.cols(); ++c) {
@@ -168,7 +145,7 @@ TEST(OverlapEnrichment, TextIsChromHmmByteForByteWithNumericLabels) {
         cx::overlapEnrichment(segmentation, cx::readEnrichmentAnnotations({kDir + "/coords"}));
     std::ostringstream text;
     cx::writeEnrichmentTable(text, table);
-    EXPECT_EQ(text.str(), slurp(kDir + "/expected/overlap.txt"));
+    EXPECT_EQ(text.str(), cx::test::readText(kDir + "/expected/overlap.txt"));
 }
 
 TEST(NeighborhoodEnrichment, MatchesChromHmmBothStrands) {
@@ -328,7 +305,7 @@ TEST(StateSegmentation, DecodedRunsEqualTheirExportedBed) {
     EXPECT_EQ(viaFile.stateBins, direct.stateBins);
     EXPECT_EQ(viaFile.stateLabels, direct.stateLabels);
     // One track line for sample A although it has two chromosomes (#26 part 5).
-    const std::string text = slurp(dir + "/a.bed");
+    const std::string text = cx::test::readText(dir + "/a.bed");
     EXPECT_EQ(text.find("track name=A"), 0u);
     EXPECT_EQ(text.find("track", 1), std::string::npos) << text;
 }

@@ -7,8 +7,9 @@
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 #include "core/session/topics_section.h"
+#include "support/files.h"
 
-#include "../../test_support/file_size_limit.h"
+#include "support/file_size_limit.h"
 
 #include <gtest/gtest.h>
 
@@ -25,32 +26,8 @@ namespace cx {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// A fresh folder under the system temp dir, removed at the end of the test.
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               ("cx_session_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempFolder() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
-
-void writeText(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << text;
-}
-
-std::string readText(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::readText;
+using test::writeText;
 
 std::string errorOf(const std::function<void()>& action) {
     try {
@@ -150,15 +127,15 @@ void expectSameTopics(const TopicsSection& a, const TopicsSection& b) {
 }
 
 TEST(Session, RoundTripsBothWorkspacesExactly) {
-    TempFolder folder;
-    const TopicsSection topics = sampleTopics(folder.path / "data");
-    const ChromatinSection chromatin = sampleChromatin(folder.path / "data");
+    test::TempDir folder;
+    const TopicsSection topics = sampleTopics(folder.path() / "data");
+    const ChromatinSection chromatin = sampleChromatin(folder.path() / "data");
     createDataFiles(topics, chromatin);
 
     Session session;
     session.title = "both";
     session.active = "chromatin";
-    const fs::path file = folder.path / "project" / "analysis.cxproj";
+    const fs::path file = folder.path() / "project" / "analysis.cxproj";
     fs::create_directories(file.parent_path());
     session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
     session.setSection(ChromatinSection::kKey, chromatin.toJson(file.parent_path()));
@@ -198,19 +175,19 @@ TEST(Session, RoundTripsBothWorkspacesExactly) {
     EXPECT_EQ(back.states[1].profile, (std::vector<double>{0.0, 0.015625}));
     // Writing what was read gives the same bytes.
     Session again = read;
-    writeSession(again, folder.path / "project" / "again.cxproj");
-    EXPECT_EQ(readText(folder.path / "project" / "again.cxproj"), text);
+    writeSession(again, folder.path() / "project" / "again.cxproj");
+    EXPECT_EQ(readText(folder.path() / "project" / "again.cxproj"), text);
 }
 
 TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
-    TempFolder folder;
-    ChromatinSection chromatin = sampleChromatin(folder.path / "data");
-    const fs::path reads = folder.path / "data" / "reads";
+    test::TempDir folder;
+    ChromatinSection chromatin = sampleChromatin(folder.path() / "data");
+    const fs::path reads = folder.path() / "data" / "reads";
     ChromatinSection::Reads origin;
     origin.entries = {{"C1", "H3K4me3", reads / "C1_H3K4me3.bam", reads / "C1_input.bam"},
                       {"C1", "H3K27ac", reads / "C1_H3K27ac.bam", {}}};
     origin.chromSizes = reads / "chrom.sizes";
-    origin.outDir = folder.path / "data" / "tracks";
+    origin.outDir = folder.path() / "data" / "tracks";
     origin.options.format = BinarizeFormat::Bam;
     origin.options.binSize = 100;
     origin.options.poissonThreshold = 0.01;
@@ -228,7 +205,7 @@ TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
         writeText(reads / name, "x\n");
     }
     Session session;
-    const fs::path file = folder.path / "project" / "reads.cxproj";
+    const fs::path file = folder.path() / "project" / "reads.cxproj";
     fs::create_directories(file.parent_path());
     session.setSection(ChromatinSection::kKey, chromatin.toJson(file.parent_path()));
     writeSession(session, file);
@@ -253,7 +230,7 @@ TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
     EXPECT_EQ(back.reads->options.shift, 100); // defaults kept
     // A section without reads has none.
     EXPECT_FALSE(
-        sampleChromatin(folder.path / "data").toJson(file.parent_path()).contains("reads"));
+        sampleChromatin(folder.path() / "data").toJson(file.parent_path()).contains("reads"));
 
     // Bad: a read without its mark, a threshold out of range.
     for (const auto& [edit, pointer] :
@@ -279,13 +256,13 @@ TEST(Session, ChromatinReadsRoundTripAndBadOnesNameThePointer) {
 TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {
     // 0 is kAutoSmoothing (the Jeffreys rule, the CLI default); a session saved with it must
     // reopen.
-    TempFolder folder;
-    TopicsSection topics = sampleTopics(folder.path / "data");
+    test::TempDir folder;
+    TopicsSection topics = sampleTopics(folder.path() / "data");
     topics.smoothing = 0.0;
-    const ChromatinSection chromatin = sampleChromatin(folder.path / "data");
+    const ChromatinSection chromatin = sampleChromatin(folder.path() / "data");
     createDataFiles(topics, chromatin);
     Session session;
-    const fs::path file = folder.path / "auto.cxproj";
+    const fs::path file = folder.path() / "auto.cxproj";
     session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
     writeSession(session, file);
     const Session read = readSession(file);
@@ -307,9 +284,9 @@ TEST(Session, TopicsSmoothingZeroMeansTheJeffreysRuleAndRoundTrips) {
 TEST(Session, TopicsWithoutASmoothingPriorReopenWithTheUniformOneTheyWereScoredWith) {
     // Sessions saved before "smoothing_prior" existed scored the AUC with the uniform (Jeffreys)
     // prior: they must reopen to the same numbers, not with the newer default.
-    TempFolder folder;
-    writeText(folder.path / "c.tsv", "text\n");
-    const fs::path file = folder.path / "old.cxproj";
+    test::TempDir folder;
+    writeText(folder.path() / "c.tsv", "text\n");
+    const fs::path file = folder.path() / "old.cxproj";
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
         "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
                    "model": {"k": 3, "smoothing": 0}}}})j");
@@ -321,13 +298,13 @@ TEST(Session, TopicsWithoutASmoothingPriorReopenWithTheUniformOneTheyWereScoredW
 TEST(Session, TopicsSavedBeforeAForegroundWasChosenReopen) {
     // The GUI saves a corpus with nothing selected as an empty foreground (found by the seeded
     // random-action journey: such a session was written and then refused on reopening).
-    TempFolder folder;
-    writeText(folder.path / "c.tsv", "text\n");
+    test::TempDir folder;
+    writeText(folder.path() / "c.tsv", "text\n");
     TopicsSection topics;
-    topics.corpus.emplace_back(folder.path / "c.tsv");
+    topics.corpus.emplace_back(folder.path() / "c.tsv");
     Session session;
-    session.setSection(TopicsSection::kKey, topics.toJson(folder.path));
-    const fs::path file = folder.path / "unselected.cxproj";
+    session.setSection(TopicsSection::kKey, topics.toJson(folder.path()));
+    const fs::path file = folder.path() / "unselected.cxproj";
     writeSession(session, file);
     const Session back = readSession(file);
     PathResolver resolver(back.file);
@@ -343,22 +320,22 @@ TEST(Session, TopicsSavedBeforeAForegroundWasChosenReopen) {
 }
 
 TEST(Session, KeepsSectionsAndKeysItDoesNotKnow) {
-    TempFolder folder;
-    const fs::path file = folder.path / "s.cxproj";
+    test::TempDir folder;
+    const fs::path file = folder.path() / "s.cxproj";
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "active": "tree",
         "workspaces": {"tree": {"tracks": [{"path": "x.gz", "absolute": "/elsewhere/x.gz"}],
                                 "tree": "((a,b),c)", "k": 5}},
         "comment": {"by": "a newer workspace"}})j");
     Session session = readSession(file);
     EXPECT_TRUE(session.hasSection("tree"));
-    writeText(folder.path / "corpus.tsv", "text\tlabel\nsome words here\ta\n");
+    writeText(folder.path() / "corpus.tsv", "text\tlabel\nsome words here\ta\n");
     TopicsSection topics;
-    topics.corpus = {folder.path / "corpus.tsv"};
+    topics.corpus = {folder.path() / "corpus.tsv"};
     topics.foreground = "label=a";
     topics.backgroundMode = "not_foreground";
     session.setSection(TopicsSection::kKey, topics.toJson(session.directory()));
     // Save As into a subfolder: the unknown section's relative path follows.
-    const fs::path moved = folder.path / "sub" / "s.cxproj";
+    const fs::path moved = folder.path() / "sub" / "s.cxproj";
     fs::create_directories(moved.parent_path());
     writeSession(session, moved);
     const Session read = readSession(moved);
@@ -370,12 +347,12 @@ TEST(Session, KeepsSectionsAndKeysItDoesNotKnow) {
     PathResolver resolver(read.file);
     const TopicsSection back = TopicsSection::fromSession(read, resolver);
     EXPECT_EQ(back.backgroundMode, "not_foreground");
-    EXPECT_EQ(back.corpus.front(), folder.path / "corpus.tsv");
+    EXPECT_EQ(back.corpus.front(), folder.path() / "corpus.tsv");
 }
 
 TEST(Session, MalformedJsonNamesFileAndLine) {
-    TempFolder folder;
-    const fs::path file = folder.path / "broken.cxproj";
+    test::TempDir folder;
+    const fs::path file = folder.path() / "broken.cxproj";
     writeText(file, "{\n  \"format\": \"contrast-explorer-session\",\n  \"version\": 1,\n"
                     "  \"workspaces\": {,}\n}\n");
     const std::string message = errorOf([&] { readSession(file); });
@@ -386,13 +363,14 @@ TEST(Session, MalformedJsonNamesFileAndLine) {
     writeText(file, "[1, 2]");
     EXPECT_NE(errorOf([&] { readSession(file); }).find("expected a JSON object"),
               std::string::npos);
-    EXPECT_NE(errorOf([&] { readSession(folder.path / "missing.cxproj"); }).find("missing.cxproj"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { readSession(folder.path() / "missing.cxproj"); }).find("missing.cxproj"),
+        std::string::npos);
 }
 
 TEST(Session, RefusesNewerVersionsAndOtherFiles) {
-    TempFolder folder;
-    const fs::path file = folder.path / "future.cxproj";
+    test::TempDir folder;
+    const fs::path file = folder.path() / "future.cxproj";
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 2, "workspaces": {}})j");
     const std::string newer = errorOf([&] { readSession(file); });
     EXPECT_NE(newer.find(file.string() +
@@ -417,9 +395,9 @@ TEST(Session, RefusesNewerVersionsAndOtherFiles) {
 }
 
 TEST(Session, InvalidValuesNameTheJsonPointer) {
-    TempFolder folder;
-    writeText(folder.path / "c.tsv", "text\n");
-    const fs::path file = folder.path / "bad.cxproj";
+    test::TempDir folder;
+    writeText(folder.path() / "c.tsv", "text\n");
+    const fs::path file = folder.path() / "bad.cxproj";
     const auto sectionError = [&](const std::string& model) {
         writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
             "topics": {"corpus": [{"path": "c.tsv"}], "foreground": "a=b", "background": "a=c",
@@ -471,10 +449,10 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
 
 TEST(Session, MigratesPreSessionDescriptors) {
     // The pre-session analysis descriptors (the old resources/demo/*.json) still open.
-    TempFolder folder;
-    writeText(folder.path / "a_binary.txt", "x\n");
-    writeText(folder.path / "genes.bed", "x\n");
-    const fs::path chromatinFile = folder.path / "analysis.json";
+    test::TempDir folder;
+    writeText(folder.path() / "a_binary.txt", "x\n");
+    writeText(folder.path() / "genes.bed", "x\n");
+    const fs::path chromatinFile = folder.path() / "analysis.json";
     writeText(chromatinFile, R"j({"version": 1, "title": "old", "tracks": ["a_binary.txt"],
         "annotations": [{"path": "genes.bed", "foreground": true, "lane": true}],
         "k": 5, "gamma": 0.5, "seed": 2, "encoding": "marks", "decode": "viterbi",
@@ -485,7 +463,7 @@ TEST(Session, MigratesPreSessionDescriptors) {
     EXPECT_EQ(chromatinSession.title, "old");
     PathResolver resolver(chromatinSession.file);
     const ChromatinSection chromatin = ChromatinSection::fromSession(chromatinSession, resolver);
-    EXPECT_EQ(chromatin.tracks.front(), folder.path / "a_binary.txt");
+    EXPECT_EQ(chromatin.tracks.front(), folder.path() / "a_binary.txt");
     EXPECT_EQ(chromatin.numComponents, 5);
     EXPECT_EQ(chromatin.gamma, 0.5);
     EXPECT_EQ(chromatin.decode, "viterbi");
@@ -494,15 +472,15 @@ TEST(Session, MigratesPreSessionDescriptors) {
     EXPECT_TRUE(chromatin.annotations[0].foreground);
     EXPECT_TRUE(chromatin.annotations[0].lane);
 
-    writeText(folder.path / "reuters" / "reut2-000.sgm", "x\n");
-    const fs::path topicsFile = folder.path / "demo.json";
+    writeText(folder.path() / "reuters" / "reut2-000.sgm", "x\n");
+    const fs::path topicsFile = folder.path() / "demo.json";
     writeText(topicsFile, R"j({"version": 1, "corpus": "reuters", "format": "reuters",
         "foreground": "places=usa", "background": "topics=gnp", "positive": "!topics=gnp",
         "k": 10, "gamma": 2.0, "seed": 1, "drop_numbers": true, "max_df": 0.5, "min_df": 2})j");
     const Session topicsSession = readSession(topicsFile);
     PathResolver topicsResolver(topicsSession.file);
     const TopicsSection topics = TopicsSection::fromSession(topicsSession, topicsResolver);
-    EXPECT_EQ(topics.corpus.front(), folder.path / "reuters");
+    EXPECT_EQ(topics.corpus.front(), folder.path() / "reuters");
     EXPECT_EQ(topics.reader.format, CorpusFormat::Reuters);
     EXPECT_TRUE(topics.reader.removeNumbers);
     EXPECT_EQ(topics.reader.maxDocumentFraction, 0.5);
@@ -529,8 +507,8 @@ TEST(Session, BundledDemoSessionsRead) {
 using cx::test::FileSizeLimit;
 
 TEST(Session, FailedWriteLeavesTheOldFileIntact) {
-    TempFolder folder;
-    const fs::path file = folder.path / "keep.cxproj";
+    test::TempDir folder;
+    const fs::path file = folder.path() / "keep.cxproj";
     Session session;
     session.title = "old";
     writeSession(session, file);
@@ -545,53 +523,53 @@ TEST(Session, FailedWriteLeavesTheOldFileIntact) {
     }
     EXPECT_EQ(readText(file), before);
     EXPECT_TRUE(bigger.file.empty()) << "a failed write must not adopt the new name";
-    for (const auto& entry : fs::directory_iterator(folder.path)) {
+    for (const auto& entry : fs::directory_iterator(folder.path())) {
         EXPECT_EQ(entry.path().filename(), "keep.cxproj") << "temporary left behind";
     }
     // A folder that does not exist: refused, naming the target.
-    const fs::path nowhere = folder.path / "no" / "such" / "s.cxproj";
+    const fs::path nowhere = folder.path() / "no" / "such" / "s.cxproj";
     EXPECT_NE(
         errorOf([&] { writeSession(bigger, nowhere); }).find(nowhere.string() + ": cannot write"),
         std::string::npos);
 }
 
 TEST(Session, RelativePathsWinSoAProjectFolderCanMove) {
-    TempFolder folder;
-    const TopicsSection topics = sampleTopics(folder.path / "project" / "data");
-    const ChromatinSection chromatin = sampleChromatin(folder.path / "project" / "data");
+    test::TempDir folder;
+    const TopicsSection topics = sampleTopics(folder.path() / "project" / "data");
+    const ChromatinSection chromatin = sampleChromatin(folder.path() / "project" / "data");
     createDataFiles(topics, chromatin);
     Session session;
-    const fs::path file = folder.path / "project" / "s.cxproj";
+    const fs::path file = folder.path() / "project" / "s.cxproj";
     session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
     writeSession(session, file);
-    fs::rename(folder.path / "project", folder.path / "renamed");
-    const Session read = readSession(folder.path / "renamed" / "s.cxproj");
+    fs::rename(folder.path() / "project", folder.path() / "renamed");
+    const Session read = readSession(folder.path() / "renamed" / "s.cxproj");
     PathResolver resolver(read.file, [](const fs::path&, const std::string&) {
         ADD_FAILURE() << "nothing moved relative to the session";
         return std::optional<fs::path>();
     });
     const TopicsSection back = TopicsSection::fromSession(read, resolver);
-    EXPECT_EQ(back.corpus.front(), folder.path / "renamed" / "data" / "corpus" / "docword.x.txt");
+    EXPECT_EQ(back.corpus.front(), folder.path() / "renamed" / "data" / "corpus" / "docword.x.txt");
 }
 
 TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
-    TempFolder folder;
-    const ChromatinSection chromatin = sampleChromatin(folder.path / "data");
-    const TopicsSection topics = sampleTopics(folder.path / "data");
+    test::TempDir folder;
+    const ChromatinSection chromatin = sampleChromatin(folder.path() / "data");
+    const TopicsSection topics = sampleTopics(folder.path() / "data");
     createDataFiles(topics, chromatin);
     Session session;
-    const fs::path file = folder.path / "project" / "s.cxproj";
+    const fs::path file = folder.path() / "project" / "s.cxproj";
     fs::create_directories(file.parent_path());
     session.setSection(ChromatinSection::kKey, chromatin.toJson(file.parent_path()));
     writeSession(session, file);
-    fs::rename(folder.path / "data", folder.path / "archive");
+    fs::rename(folder.path() / "data", folder.path() / "archive");
 
     const Session read = readSession(file);
     // Without a handler: the error names the session, the entry and where it looked.
     PathResolver strict(read.file);
     const std::string message = errorOf([&] { ChromatinSection::fromSession(read, strict); });
     EXPECT_NE(message.find(file.string() + ": /workspaces/chromatin/tracks/0/path: " +
-                           (folder.path / "data" / "tracks" / "a_binary.txt.gz").string() +
+                           (folder.path() / "data" / "tracks" / "a_binary.txt.gz").string() +
                            ": no such file or folder"),
               std::string::npos)
         << message;
@@ -599,15 +577,15 @@ TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
     int asked = 0;
     PathResolver resolver(read.file, [&](const fs::path& expected, const std::string& pointer) {
         ++asked;
-        EXPECT_EQ(expected, folder.path / "data" / "tracks" / "a_binary.txt.gz");
+        EXPECT_EQ(expected, folder.path() / "data" / "tracks" / "a_binary.txt.gz");
         EXPECT_EQ(pointer, "/workspaces/chromatin/tracks/0/path");
-        return std::optional<fs::path>(folder.path / "archive" / "tracks" / "a_binary.txt.gz");
+        return std::optional<fs::path>(folder.path() / "archive" / "tracks" / "a_binary.txt.gz");
     });
     const ChromatinSection back = ChromatinSection::fromSession(read, resolver);
     EXPECT_EQ(asked, 1);
-    EXPECT_EQ(back.tracks[1], folder.path / "archive" / "tracks" / "b_binary.txt.gz");
+    EXPECT_EQ(back.tracks[1], folder.path() / "archive" / "tracks" / "b_binary.txt.gz");
     EXPECT_EQ(back.annotations[0].path,
-              folder.path / "archive" / "tracks" / "COORDS" / "genes.bed.gz");
+              folder.path() / "archive" / "tracks" / "COORDS" / "genes.bed.gz");
 
     // Giving up, or naming a file that is not there either, refuses the session.
     PathResolver givesUp(
@@ -615,26 +593,26 @@ TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
     EXPECT_NE(errorOf([&] { ChromatinSection::fromSession(read, givesUp); }).find("not located"),
               std::string::npos);
     PathResolver wrong(read.file, [&](const fs::path&, const std::string&) {
-        return std::optional<fs::path>(folder.path / "nowhere.gz");
+        return std::optional<fs::path>(folder.path() / "nowhere.gz");
     });
     EXPECT_NE(errorOf([&] {
                   ChromatinSection::fromSession(read, wrong);
-              }).find((folder.path / "nowhere.gz").string() + ": no such file or folder"),
+              }).find((folder.path() / "nowhere.gz").string() + ": no such file or folder"),
               std::string::npos);
 }
 
 TEST(Session, AbsolutePathIsTheFallbackWhenOnlyTheSessionMoved) {
-    TempFolder folder;
-    const TopicsSection topics = sampleTopics(folder.path / "data");
+    test::TempDir folder;
+    const TopicsSection topics = sampleTopics(folder.path() / "data");
     createDataFiles(topics, {});
     Session session;
-    const fs::path file = folder.path / "a" / "s.cxproj";
+    const fs::path file = folder.path() / "a" / "s.cxproj";
     fs::create_directories(file.parent_path());
     session.setSection(TopicsSection::kKey, topics.toJson(file.parent_path()));
     writeSession(session, file);
-    fs::create_directories(folder.path / "b" / "c");
-    fs::rename(file, folder.path / "b" / "c" / "s.cxproj");
-    const Session read = readSession(folder.path / "b" / "c" / "s.cxproj");
+    fs::create_directories(folder.path() / "b" / "c");
+    fs::rename(file, folder.path() / "b" / "c" / "s.cxproj");
+    const Session read = readSession(folder.path() / "b" / "c" / "s.cxproj");
     PathResolver resolver(read.file);
     EXPECT_EQ(TopicsSection::fromSession(read, resolver).corpus, topics.corpus);
 }

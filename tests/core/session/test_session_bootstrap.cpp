@@ -7,6 +7,7 @@
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 #include "core/session/topics_section.h"
+#include "support/files.h"
 
 #include <gtest/gtest.h>
 
@@ -19,26 +20,8 @@ namespace cx {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() / ("cx_session_bootstrap_" + std::string(info->name()) +
-                                            "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempFolder() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
-
-void writeText(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << text;
-}
+using test::readText;
+using test::writeText;
 
 std::string errorOf(const std::function<void()>& action) {
     try {
@@ -65,17 +48,17 @@ std::string chromatinSession(const std::string& path, const std::string& model =
 }
 
 TEST(SessionBootstrap, TopicsResamplesRoundTripAndOldSessionsHaveNone) {
-    TempFolder folder;
-    writeText(folder.path / "c.tsv", "text\n");
+    test::TempDir folder;
+    writeText(folder.path() / "c.tsv", "text\n");
     TopicsSection topics;
-    topics.corpus = {folder.path / "c.tsv"};
+    topics.corpus = {folder.path() / "c.tsv"};
     topics.foreground = "a=b";
     topics.background = "a=c";
     topics.positive = "x=1";
     topics.bootstrap = 37;
     Session session;
-    session.setSection(TopicsSection::kKey, topics.toJson(folder.path));
-    const fs::path file = folder.path / "s.cxproj";
+    session.setSection(TopicsSection::kKey, topics.toJson(folder.path()));
+    const fs::path file = folder.path() / "s.cxproj";
     writeSession(session, file);
     {
         const Session read = readSession(file);
@@ -85,7 +68,7 @@ TEST(SessionBootstrap, TopicsResamplesRoundTripAndOldSessionsHaveNone) {
     }
     // No bootstrap: the key is not written, and a file without it (older sessions) reads as 0.
     topics.bootstrap = 0;
-    session.setSection(TopicsSection::kKey, topics.toJson(folder.path));
+    session.setSection(TopicsSection::kKey, topics.toJson(folder.path()));
     writeSession(session, file);
     const Session read = readSession(file);
     EXPECT_FALSE(read.section("topics").at("auc").contains("bootstrap"));
@@ -98,17 +81,17 @@ TEST(SessionBootstrap, TopicsResamplesRoundTripAndOldSessionsHaveNone) {
 }
 
 TEST(SessionBootstrap, ChromatinPathAndBootstrapRoundTripAndOldSessionsHaveNone) {
-    TempFolder folder;
-    writeText(folder.path / "t_binary.txt", "x\n");
+    test::TempDir folder;
+    writeText(folder.path() / "t_binary.txt", "x\n");
     ChromatinSection chromatin;
-    chromatin.tracks = {folder.path / "t_binary.txt"};
+    chromatin.tracks = {folder.path() / "t_binary.txt"};
     chromatin.gammaPath = "0:4:0.1";
     chromatin.pathStarts = "fresh";
     chromatin.bootstrap = 20;
     chromatin.blockLength = 150;
     Session session;
-    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path));
-    const fs::path file = folder.path / "s.cxproj";
+    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path()));
+    const fs::path file = folder.path() / "s.cxproj";
     writeSession(session, file);
     {
         const Session read = readSession(file);
@@ -122,7 +105,7 @@ TEST(SessionBootstrap, ChromatinPathAndBootstrapRoundTripAndOldSessionsHaveNone)
     // A path without a bootstrap writes neither resamples nor block length.
     chromatin.bootstrap = 0;
     chromatin.blockLength = 0;
-    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path));
+    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path()));
     writeSession(session, file);
     {
         const Session read = readSession(file);
@@ -134,7 +117,7 @@ TEST(SessionBootstrap, ChromatinPathAndBootstrapRoundTripAndOldSessionsHaveNone)
     }
     // No path at all: no "path" key; an old session without it reads as no path.
     chromatin.gammaPath.clear();
-    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path));
+    session.setSection(ChromatinSection::kKey, chromatin.toJson(folder.path()));
     writeSession(session, file);
     EXPECT_FALSE(readSession(file).section("chromatin").contains("path"));
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "workspaces": {
@@ -148,10 +131,10 @@ TEST(SessionBootstrap, ChromatinPathAndBootstrapRoundTripAndOldSessionsHaveNone)
 }
 
 TEST(SessionBootstrap, BadResampleCountsNameTheFileAndTheEntry) {
-    TempFolder folder;
-    writeText(folder.path / "c.tsv", "text\n");
-    writeText(folder.path / "t_binary.txt", "x\n");
-    const fs::path file = folder.path / "bad.cxproj";
+    test::TempDir folder;
+    writeText(folder.path() / "c.tsv", "text\n");
+    writeText(folder.path() / "t_binary.txt", "x\n");
+    const fs::path file = folder.path() / "bad.cxproj";
     const auto topicsError = [&](const std::string& auc) {
         writeText(file, topicsSession(auc));
         const Session session = readSession(file);

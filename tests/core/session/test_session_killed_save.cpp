@@ -5,6 +5,7 @@
 // kills it with SIGKILL: a real kill at a known point, no timing.
 #include "core/common/error.h"
 #include "core/session/session.h"
+#include "support/files.h"
 
 #include <gtest/gtest.h>
 
@@ -31,13 +32,9 @@ namespace cx {
 namespace {
 
 namespace fs = std::filesystem;
+using test::readText;
 
 constexpr const char* kTargetVariable = "CX_KILLED_SAVE_TARGET";
-
-std::string readText(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 fs::path temporaryOf(const fs::path& target, pid_t pid) {
     return target.parent_path() /

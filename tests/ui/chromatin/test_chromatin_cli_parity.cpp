@@ -3,6 +3,7 @@
 // selection) and `contrast-cli hmm --k K --gamma 0` with the CLI's defaults give the same
 // emissions, and the CLI's states.tsv names them by the same core rule.
 #include "chromatin_test_helpers.h"
+#include "support/files.h"
 
 #include "ui/chromatin/chromatin_analysis_panel.h"
 #include "ui/chromatin/chromatin_workspace.h"
@@ -23,26 +24,6 @@
 using cx::ui::ChromatinWorkspace;
 using cx::ui::test::sliceTracks;
 using cx::ui::test::waitUntil;
-
-namespace {
-
-std::vector<std::vector<std::string>> readTsv(const QString& path) {
-    std::ifstream in(path.toStdString());
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::stringstream stream(line);
-        std::string cell;
-        while (std::getline(stream, cell, '\t')) {
-            cells.push_back(cell);
-        }
-        rows.push_back(cells);
-    }
-    return rows;
-}
-
-} // namespace
 
 TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames) {
     ChromatinWorkspace chromatin;
@@ -67,7 +48,8 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
     ASSERT_TRUE(cli.waitForFinished(120000));
     ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
 
-    const auto emissions = readTsv(dir.filePath(QStringLiteral("emissions.tsv")));
+    const auto emissions =
+        cx::test::readTsv(dir.filePath(QStringLiteral("emissions.tsv")).toStdString());
     ASSERT_EQ(static_cast<Eigen::Index>(emissions.size()), gui.markProbabilities.rows() + 1);
     const auto& marks = controller->data().data->markNames;
     ASSERT_EQ(emissions[0].size(), marks.size() + 1);
@@ -84,7 +66,7 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
     // Names: core's rule on the same emissions (the GUI's refined model, its occupancy).
     cx::StateCatalog catalog;
     catalog.update(gui.markProbabilities, cx::stationaryDistribution(gui.hmm.transitions), marks);
-    const auto states = readTsv(dir.filePath(QStringLiteral("states.tsv")));
+    const auto states = cx::test::readTsv(dir.filePath(QStringLiteral("states.tsv")).toStdString());
     ASSERT_EQ(states[0][4], "name");
     int named = 0;
     for (Eigen::Index s = 0; s < gui.markProbabilities.rows(); ++s) {

@@ -3,6 +3,7 @@
 // neighbourhood tables equal ChromHMM 1.27's (and `contrast-cli enrichment`'s) on the same
 // segmentation — tests/data/enrichment, made into decoded runs here. Anchor files
 // (`chrom pos strand`) are accepted as annotations.
+#include "support/files.h"
 #include "ui/chromatin/chromatin_analysis.h"
 
 #include "core/common/error.h"
@@ -22,23 +23,6 @@
 namespace {
 
 const QString kDir = QStringLiteral(CX_TEST_DATA_DIR "/enrichment");
-
-std::vector<std::vector<std::string>> readTable(const QString& path) {
-    std::ifstream in(path.toStdString());
-    EXPECT_TRUE(in) << path.toStdString();
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::stringstream stream(line);
-        std::string cell;
-        while (std::getline(stream, cell, '\t')) {
-            cells.push_back(cell);
-        }
-        rows.push_back(cells);
-    }
-    return rows;
-}
 
 /// tests/data/enrichment/segments.bed as the workspace holds a decoded segmentation: one
 /// track per chromosome of cell CELL, runs of states E1…E6 (index 0…5), gaps left uncovered.
@@ -90,7 +74,8 @@ std::vector<cx::ui::AnnotationSource> fixtureAnnotations(const QStringList& name
 /// Per-state table (rows E1…E6, NaN for E5 which never occurs) against ChromHMM's file.
 void expectEqualsChromHmm(const cx::ui::EnrichmentTable& table, const QString& expectedName,
                           int firstValueColumn) {
-    const auto expected = readTable(kDir + QStringLiteral("/expected/") + expectedName);
+    const auto expected =
+        cx::test::readTsv((kDir + QStringLiteral("/expected/") + expectedName).toStdString());
     ASSERT_GE(expected.size(), 2u);
     ASSERT_EQ(table.fold.rows(), 6);
     ASSERT_EQ(static_cast<size_t>(table.fold.cols()),

@@ -1,11 +1,9 @@
-// Export findings of issue 23 (finding 11): SVG text keeps the space before γ; the exported
-// segmentation names its states; every drawn weight line has a legend entry; error dialogs keep
-// short window titles; the convergence chart of a method without iterations is not a blank
-// plot with "0 0 0 0 0 1" ticks; the informative-set curve ends at the |S| the summary states.
+// Export findings: SVG text keeps the space before γ; the exported segmentation names its
+// states; error dialogs keep short window titles; the informative-set curve ends at the |S| the
+// summary states. (The chart views' own findings are in tests/ui/charts.)
 #include "gui_test_helpers.h"
 
 #include "ui/charts/iteration_chart_view.h"
-#include "ui/charts/state_weights_chart_view.h"
 #include "ui/crowd/crowd_results_panel.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/views/segmentation_track_view.h"
@@ -28,6 +26,7 @@
 namespace {
 
 using namespace cx::ui;
+using cx::ui::test::chartMessages;
 
 /// The text of every <text> element of an SVG, in order.
 QStringList svgTexts(const QString& path) {
@@ -139,45 +138,6 @@ TEST(SegmentationFigure, ExportedFigureHasAStateLegendAndItsIntervals) {
     EXPECT_TRUE(empty.shownStates().isEmpty());
 }
 
-TEST(WeightsChartLegend, EveryDrawnLineHasAnEntry) {
-    StateWeightsChartView chart;
-    StateWeightsChartView::Line shown{QStringLiteral("Active promoter"),
-                                      QColor(224, 27, 27),
-                                      Qt::SolidLine,
-                                      {{0, 0.2}, {1, 0.3}},
-                                      {},
-                                      {},
-                                      true,
-                                      {}};
-    // Absent at the current γ but drawn elsewhere: it still needs its name in the legend.
-    StateWeightsChartView::Line elsewhere{QStringLiteral("Weak enhancer"),
-                                          QColor(250, 160, 0),
-                                          Qt::SolidLine,
-                                          {{0, 0.1}, {1, std::nan("")}},
-                                          {},
-                                          {},
-                                          false,
-                                          {}};
-    // Drawn nowhere: no entry.
-    StateWeightsChartView::Line nowhere{QStringLiteral("Ghost"),
-                                        QColor(0, 0, 0),
-                                        Qt::SolidLine,
-                                        {{0, std::nan("")}},
-                                        {},
-                                        {},
-                                        false,
-                                        {}};
-    chart.setLines({shown, elsewhere, nowhere}, 0, 1);
-    const QStringList labels = chart.legendLabels();
-    EXPECT_TRUE(labels.contains(QStringLiteral("Active promoter")));
-    EXPECT_TRUE(labels.contains(QStringLiteral("Weak enhancer"))) << labels.join('|').toStdString();
-    EXPECT_FALSE(labels.contains(QStringLiteral("Ghost")));
-    // The figure's data holds every point, the gap as an empty value.
-    const QStringList lines = chart.figureData().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    ASSERT_EQ(lines.size(), 1 + 2 + 2 + 1);
-    EXPECT_EQ(lines[4], QStringLiteral("Weak enhancer\t1\t\t\t\t0"));
-}
-
 TEST(ErrorDialogs, WindowTitleIsShortAndTheHeadlineIsInTheBody) {
     QWidget parent;
     const QString headline = QStringLiteral("Could not open the tracks");
@@ -192,41 +152,6 @@ TEST(ErrorDialogs, WindowTitleIsShortAndTheHeadlineIsInTheBody) {
     EXPECT_EQ(box->text(), headline);
     EXPECT_EQ(box->informativeText(), detail);
     box->close();
-}
-
-/// The message items drawn over a chart (its placeholder).
-QStringList chartMessages(const QChartView& view) {
-    QStringList out;
-    for (QGraphicsItem* item : view.scene()->items()) {
-        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible()) {
-            out << text->text();
-        }
-    }
-    return out;
-}
-
-TEST(ConvergenceChart, NoIterationsShowsWhyAndTicksAreWholeIterations) {
-    IterationChartView chart;
-    chart.resize(400, 300);
-    chart.setPlaceholder(QStringLiteral("MV does not iterate: no convergence to show"));
-    // Majority vote: one line without points. Before: an empty plot, x ticks 0.2 apart, "%d".
-    chart.setLines({{QStringLiteral("log-likelihood"), Qt::blue, {}, false, false}},
-                   QStringLiteral("log-likelihood"), {});
-    EXPECT_TRUE(chartMessages(chart).contains(
-        QStringLiteral("MV does not iterate: no convergence to show")));
-    EXPECT_FALSE(chart.chart()->legend()->isVisible());
-    EXPECT_TRUE(chart.figureData().isEmpty());
-    // One iteration: whole-number ticks only, and the single point is drawn as a marker.
-    chart.setLines({{QStringLiteral("log-likelihood"), Qt::blue, {{1, -5.0}}, false, false}},
-                   QStringLiteral("log-likelihood"), {});
-    const auto axes = chart.chart()->axes(Qt::Horizontal);
-    ASSERT_EQ(axes.size(), 1);
-    const auto* x = qobject_cast<QValueAxis*>(axes.front());
-    ASSERT_NE(x, nullptr);
-    EXPECT_GE(x->tickInterval(), 1.0);
-    EXPECT_EQ(x->tickInterval(), std::round(x->tickInterval()));
-    EXPECT_EQ(chart.figureData(), QStringLiteral("line\titeration\tvalue\taxis\n"
-                                                 "log-likelihood\t1\t-5\tleft\n"));
 }
 
 TEST(ConvergenceChart, InformativeSetCurveEndsAtTheStatedSize) {

@@ -25,7 +25,7 @@
 
 #include "core/session/session.h"
 
-#include "../../test_support/file_size_limit.h"
+#include "support/file_size_limit.h"
 
 #include <gtest/gtest.h>
 
@@ -141,6 +141,15 @@ void expectSame(const Snapshot& a, const Snapshot& b) {
     EXPECT_EQ(a.start, b.start);
     EXPECT_EQ(a.end, b.end);
     EXPECT_EQ(a.annotations, b.annotations);
+}
+
+/// The demo's topics and chromatin sections only (the tree and crowd sections would compute for
+/// nothing in tests of these two workspaces), as a session file in `directory`.
+QString demoTopicsAndChromatin(const QTemporaryDir& directory) {
+    const QString session = cx::ui::test::demoSubset(
+        directory, {QStringLiteral("topics"), QStringLiteral("chromatin")});
+    EXPECT_FALSE(session.isEmpty()) << "resources/demo/demo.cxproj not found";
+    return session;
 }
 
 /// The demo with view state changed in both workspaces, the way a user would.
@@ -267,7 +276,7 @@ TEST(ProjectSession, ChromatinMomentRefitIsSavedAndOldSessionsReopenWithoutIt) {
         window.setSettingsPersistent(false);
         window.resize(1440, 900);
         window.show();
-        ASSERT_TRUE(window.openDemo());
+        window.openPath(demoTopicsAndChromatin(directory));
         ASSERT_TRUE(settleBoth(window));
         ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
         QCheckBox* refit = chromatin->analysisPanel()->momentFitCheck();
@@ -629,7 +638,7 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     window.setSettingsPersistent(false);
     window.resize(1440, 900);
     window.show();
-    ASSERT_TRUE(window.openDemo());
+    window.openPath(demoTopicsAndChromatin(directory));
     ChromatinWorkspace* chromatin = window.workspace<cx::ui::ChromatinWorkspace>();
     auto* controller = chromatin->controller();
     ASSERT_TRUE(

@@ -33,11 +33,13 @@ using cx::ui::StateWeightsChartView;
 
 QJsonObject exportFigures(const QTemporaryDir& home, const QString& tab, const QString& folder,
                           int dpi, const QString& windowSize = QStringLiteral("1440x900")) {
-    const GuiRun run =
-        runGui({QStringLiteral("--demo"), QStringLiteral("--tab"), tab, QStringLiteral("--size"),
-                windowSize, QStringLiteral("--export-figures"), folder, QStringLiteral("--dpi"),
-                QString::number(dpi)},
-               privateGuiEnvironment(home));
+    // Only the shown workspace of the demo: the others would compute for nothing.
+    const QString session = demoSubset(home, {tab});
+    EXPECT_FALSE(session.isEmpty()) << "resources/demo/demo.cxproj not found";
+    const GuiRun run = runGui({session, QStringLiteral("--tab"), tab, QStringLiteral("--size"),
+                               windowSize, QStringLiteral("--export-figures"), folder,
+                               QStringLiteral("--dpi"), QString::number(dpi)},
+                              privateGuiEnvironment(home));
     EXPECT_TRUE(exitedCleanly(run)) << run.errors.toStdString();
     QFile manifest(QDir(folder).filePath(QStringLiteral("figures.json")));
     if (!manifest.open(QIODevice::ReadOnly)) {
