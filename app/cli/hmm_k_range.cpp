@@ -86,7 +86,14 @@ int runHmmKRange(const HmmJobOptions& options, const std::string& range, const s
         compare << "\tK=" << fit.numStates;
     }
     compare << '\n';
-    for (int s = 0; s < result.largestStates; ++s) {
+    // The solve keeps the components of positive weight: the largest model may have < K states.
+    Eigen::Index largestRows = 0;
+    for (const StateCountFit& fit : result.fits) {
+        if (fit.numStates == result.largestStates) {
+            largestRows = fit.markProbabilities.rows();
+        }
+    }
+    for (Eigen::Index s = 0; s < largestRows; ++s) {
         compare << 'E' << (s + 1);
         for (const StateCountFit& fit : result.fits) {
             compare << '\t'

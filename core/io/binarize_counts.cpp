@@ -169,9 +169,12 @@ void countAlignments(const std::string& path, const BinarizeOptions& options, co
     if (format->format == cram) {
         // Binarization needs no bases: without SEQ (and MD/NM) htslib decodes a CRAM without
         // its reference, so a CRAM opens where its FASTA is not (no REF_PATH lookup either).
-        hts_set_opt(file.get(), CRAM_OPT_REQUIRED_FIELDS,
-                    SAM_QNAME | SAM_FLAG | SAM_RNAME | SAM_POS | SAM_MAPQ | SAM_CIGAR | SAM_RNEXT |
-                        SAM_PNEXT | SAM_TLEN);
+        // Paired fragments need TLEN, which htslib 1.16 decodes only with the reference.
+        int fields = SAM_QNAME | SAM_FLAG | SAM_RNAME | SAM_POS | SAM_MAPQ | SAM_CIGAR;
+        if (options.paired) {
+            fields |= SAM_RNEXT | SAM_PNEXT | SAM_TLEN;
+        }
+        hts_set_opt(file.get(), CRAM_OPT_REQUIRED_FIELDS, fields);
         hts_set_opt(file.get(), CRAM_OPT_DECODE_MD, 0);
     }
     std::unique_ptr<sam_hdr_t, HeaderCloser> header(sam_hdr_read(file.get()));
