@@ -107,16 +107,26 @@ TEST(ReadsJourneys, TreeOpensAlignedReadsAsCellTypesAndItsSessionKeepsThem) {
     tree->statesSpin()->setValue(2);
     const QString session = folder.filePath(QStringLiteral("reads.cxproj"));
     ASSERT_TRUE(journey.window.project()->saveTo(session)) << journey.errorText().toStdString();
-    const QJsonObject saved =
-        readJson(session)[QStringLiteral("workspaces")][QStringLiteral("tree")].toObject();
-    const QJsonArray files = saved[QStringLiteral("reads")][QStringLiteral("files")].toArray();
+    const QJsonObject saved = readJson(session)
+                                  .value(QStringLiteral("workspaces"))
+                                  .toObject()
+                                  .value(QStringLiteral("tree"))
+                                  .toObject();
+    const QJsonObject readsJson = saved.value(QStringLiteral("reads")).toObject();
+    const QJsonArray files = readsJson.value(QStringLiteral("files")).toArray();
     ASSERT_EQ(files.size(), 4) << "two marks of two cells; the inputs are their controls";
-    EXPECT_EQ(files[0][QStringLiteral("cell")].toString(), QStringLiteral("C1"));
-    EXPECT_TRUE(files[0][QStringLiteral("control")][QStringLiteral("path")].toString().endsWith(
-        QLatin1String("C1_input.bam")));
-    EXPECT_EQ(
-        saved[QStringLiteral("reads")][QStringLiteral("options")][QStringLiteral("shift")].toInt(),
-        100);
+    const QJsonObject first = files.at(0).toObject();
+    EXPECT_EQ(first.value(QStringLiteral("cell")).toString(), QStringLiteral("C1"));
+    EXPECT_TRUE(first.value(QStringLiteral("control"))
+                    .toObject()
+                    .value(QStringLiteral("path"))
+                    .toString()
+                    .endsWith(QLatin1String("C1_input.bam")));
+    EXPECT_EQ(readsJson.value(QStringLiteral("options"))
+                  .toObject()
+                  .value(QStringLiteral("shift"))
+                  .toInt(),
+              100);
 
     // Reopened with up-to-date binarized files: they are opened, not written again.
     const QString track = QDir(outDir).absoluteFilePath(binarized.front());
