@@ -6,6 +6,7 @@
 #include "journey_support.h"
 
 #include "ui/dialogs/aligned_reads_dialog.h"
+#include "ui/shell/project_session.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_workspace.h"
 
