@@ -6,6 +6,7 @@
 #include "cli_session.h"
 #include "commands.h"
 #include "hmm_job.h"
+#include "hmm_k_range.h"
 
 #include "core/common/error.h"
 #include "core/common/format.h"
@@ -22,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -57,6 +59,7 @@ struct HmmCommandOptions {
     std::string pathStarts = "continued"; ///< continued | fresh
     int bootstrap = 0;                    ///< B block-bootstrap replicates of the path, 0 = none
     int blockLength = 0;                  ///< bootstrap block length in bins, 0 = automatic
+    std::string kRange;                   ///< A:B: how many states (hmm_k_range.h)
 };
 
 /// One line: where along the path the model is valid and how often a state changes identity.
@@ -89,6 +92,15 @@ int runHmm(HmmCommandOptions& command) {
     const bool json = command.json;
     const int threads = command.threads;
     const std::string& saveSession = command.saveSession;
+    if (!command.kRange.empty()) {
+        options.numComponents = std::max(options.numComponents, 1); // not used by the range
+        options.validate();
+        setThreadCount(threads);
+        return runHmmKRange(options, command.kRange, outDir, json);
+    }
+    if (options.numComponents == 0) {
+        throw InputError("parameter --k: required (or --k-range A:B)");
+    }
     options.validate();
     std::vector<double> pathGammas;
     if (!command.gammaPath.empty()) {
@@ -396,6 +408,7 @@ int runHmm(HmmCommandOptions& command) {
 
 CommandEntry addHmmCommand(CLI::App& root) {
     auto options = std::make_shared<HmmCommandOptions>();
+    options->job.numComponents = 0; // --k is required unless --k-range is given
     HmmJobOptions& job = options->job;
     ContrastiveHmmOptions& solve = job.solveOptions;
     OptionList list(
@@ -404,8 +417,9 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .required()
         .text("fg-regions", options->foregroundRegions, "BED files of the foreground regions")
         .text("bg-regions", options->backgroundRegions, "BED files of the background regions")
-        .integer("k", job.numComponents, 1, 1000, "number of hidden states K")
-        .required()
+        .integer("k", job.numComponents, 1, 1000,
+                 "number of hidden states K (required unless --k-range)")
+        .defaultText("none")
         .real("gamma", job.gamma, 0.0, 1e6, "contrast γ")
         .required()
         .text("encoding", options->encoding,
@@ -469,7 +483,12 @@ CommandEntry addHmmCommand(CLI::App& root) {
                  "block-bootstrap resamples of the --gamma-path (0 = none, else 2 to 10000): "
                  "weight bands and state stability in path.tsv and the JSON path")
         .integer("block-length", options->blockLength, 0, 1000000000,
-                 "bootstrap block length in bins (0 = chosen from the data's autocorrelation)");
+                 "bootstrap block length in bins (0 = chosen from the data's autocorrelation)")
+        .text("k-range", options->kRange,
+              "A:B: how many states — fit K = A..B at gamma 0 on alternate 1000-bin blocks, "
+              "judge each on the others (log-likelihood, held-out moment residual, ChromHMM "
+              "CompareModels against the largest K), write k_range.tsv and compare_models.tsv "
+              "and suggest K (instead of the single fit)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runHmm(*options);

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -249,6 +250,16 @@ int runTree(TreeCommandOptions& command) {
 
     const int k = options.numStates;
     const std::vector<std::string> labels = defaultStateLabels(k);
+    // One browser track per sample (cell): named by the cell, described by the model.
+    const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
+                                    std::string(toString(segmentation.mode)) +
+                                    " decoding (contrast-cli tree " + treeText + ")";
+    std::vector<std::string> browserFiles;
+    const auto absolute = [](const std::filesystem::path& path) {
+        std::error_code error;
+        const std::filesystem::path full = std::filesystem::absolute(path, error);
+        return (error ? path : full.lexically_normal()).string();
+    };
     phase = Stopwatch();
     for (int v = 0; v < tree.numNodes(); ++v) {
         const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
@@ -263,14 +274,29 @@ int runTree(TreeCommandOptions& command) {
             seg.numStates = k;
             seg.states = segmentation.states[static_cast<size_t>(v)];
             std::ostringstream bed;
-            writeSegmentationBed9(bed, data, seg, labels, false);
+            writeSampleTracksBed9(bed, data, seg, labels, description);
             writeFileAtomically(outDir, "segments_" + cell + ".bed", bed.str());
+            browserFiles.push_back(
+                absolute(std::filesystem::path(outDir) / ("segments_" + cell + ".bed")));
             if (v > 0) {
                 std::ostringstream changes;
                 writeStateChangesBed(changes, tracks, stateChanges(segmentation, v, 0), labels);
                 writeFileAtomically(outDir, "changes_" + cell + ".bed", changes.str());
             }
         }
+    }
+    if (writeSegments) {
+        // IGV shows one track per file: the per-cell files, then the TSS file scored against.
+        if (!tssPath.empty()) {
+            browserFiles.push_back(absolute(tssPath));
+        }
+        const std::int64_t firstEnd = std::min<std::int64_t>(
+            tracks.chromBins.empty() ? 0 : tracks.chromBins.front() * tracks.binSize, 100000);
+        writeFileAtomically(outDir, "igv_batch.txt",
+                            igvBatchScript(browserFiles, tracks.chroms.empty()
+                                                             ? std::string()
+                                                             : tracks.chroms.front() + ":1-" +
+                                                                   std::to_string(firstEnd)));
     }
     const double writeMs = phase.elapsedMs();
 

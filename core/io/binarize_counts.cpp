@@ -166,6 +166,17 @@ void countAlignments(const std::string& path, const BinarizeOptions& options, co
         std::free(description);
         throw InputError(path, 0, "not a BAM, SAM or CRAM file (htslib sees: " + seen + ")");
     }
+    if (format->format == cram) {
+        // Binarization needs no bases: without SEQ (and MD/NM) htslib decodes a CRAM without
+        // its reference, so a CRAM opens where its FASTA is not (no REF_PATH lookup either).
+        // Paired fragments need TLEN, which htslib 1.16 decodes only with the reference.
+        int fields = SAM_QNAME | SAM_FLAG | SAM_RNAME | SAM_POS | SAM_MAPQ | SAM_CIGAR;
+        if (options.paired) {
+            fields |= SAM_RNEXT | SAM_PNEXT | SAM_TLEN;
+        }
+        hts_set_opt(file.get(), CRAM_OPT_REQUIRED_FIELDS, fields);
+        hts_set_opt(file.get(), CRAM_OPT_DECODE_MD, 0);
+    }
     std::unique_ptr<sam_hdr_t, HeaderCloser> header(sam_hdr_read(file.get()));
     if (!header) {
         throw InputError(path, 0, "cannot read the BAM/SAM/CRAM header (empty or truncated file?)");
@@ -173,6 +184,11 @@ void countAlignments(const std::string& path, const BinarizeOptions& options, co
     if (format->format == bam && hts_check_EOF(file.get()) == 0) {
         throw InputError(path, 0,
                          "truncated BAM: the BGZF end-of-file marker is missing (incomplete "
+                         "download or copy?)");
+    }
+    if (format->format == cram && hts_check_EOF(file.get()) == 0) {
+        throw InputError(path, 0,
+                         "truncated CRAM: the end-of-file container is missing (incomplete "
                          "download or copy?)");
     }
     const int numTargets = sam_hdr_nref(header.get());

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/io/binarize.h"
+#include "core/session/reads_section.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
@@ -70,18 +70,7 @@ struct ChromatinSection {
     };
 
     /// Aligned reads the tracks were binarized from (the "reads" object).
-    struct Reads {
-        struct Entry {
-            std::string cell;
-            std::string mark;
-            std::filesystem::path file;    ///< absolute
-            std::filesystem::path control; ///< absolute; empty: none
-        };
-        std::vector<Entry> entries;
-        std::filesystem::path chromSizes; ///< absolute
-        std::filesystem::path outDir;     ///< absolute
-        BinarizeOptions options;
-    };
+    using Reads = ReadsSection;
 
     std::vector<std::filesystem::path> tracks; ///< absolute
     std::optional<Reads> reads;

@@ -16,6 +16,9 @@ SessionJson TreeSection::toJson(const std::filesystem::path& sessionDirectory) c
     for (const auto& path : tracks) {
         section["tracks"].push_back(dataPathToJson(path, sessionDirectory));
     }
+    if (reads) {
+        section["reads"] = reads->toJson(sessionDirectory);
+    }
     section["bin_size"] = binSize;
     section["strict_marks"] = strictMarks;
     section["tree"] = tree;
@@ -61,6 +64,9 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     TreeSection section;
     section.tracks =
         resolver.resolveAll(fields, "tracks", "the section names no track file or folder");
+    if (fields.has("reads")) {
+        section.reads = ReadsSection::fromJson(fields.object("reads"), resolver);
+    }
     section.binSize = static_cast<int>(fields.integer("bin_size", 200, 1, 1000000000));
     section.strictMarks = fields.boolean("strict_marks", false);
     section.tree = fields.requiredString("tree");

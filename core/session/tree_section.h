@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/session/reads_section.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,8 @@ namespace cx {
 ///               "states": [{"name": "promoter", "colour": "#ff0000", "renamed": true}, …]},
 ///      "saved_by": "tree"}
 ///
+/// "reads" (optional, cx::ReadsSection) is where the tracks came from when they were binarized
+/// from aligned reads (File ▸ Open Aligned Reads…); "tracks" then lists the binarized files.
 /// "tss" is absent without a TSS file; "promoter_state" is 1-based (0: the state most enriched
 /// in TSS bins, per cell and method).
 struct TreeSection {
@@ -40,6 +44,7 @@ struct TreeSection {
     };
 
     std::vector<std::filesystem::path> tracks; ///< absolute files or folders
+    std::optional<ReadsSection> reads;
     int binSize = 200;
     bool strictMarks = false;
     std::string tree; ///< "ROOT>CHILD1,CHILD2;…" (validated by parseTreeSpec)

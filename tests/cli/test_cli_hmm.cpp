@@ -4,6 +4,7 @@
 #include "core/io/text_input.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -448,6 +449,71 @@ TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {
         EXPECT_EQ(commas, 2) << states[row][5];
     }
     EXPECT_GE(known, 3) << "GM12878/K562 chr11 states read as promoters, enhancers, quiescent…";
+}
+
+} // namespace
+} // namespace cx
+
+namespace cx {
+namespace {
+
+TEST(CliHmm, KRangeJudgesEachKAndSuggestsOne) {
+    TempDir dir;
+    const std::string out = dir / "range";
+    const auto result =
+        runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--gamma", "0",
+                "--k-range", "2:4", "--refine-em", "0", "--out", out, "--json"},
+               dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out);
+    ASSERT_EQ(json["fits"].size(), 3u);
+    EXPECT_EQ(json["largest_k"], 4);
+    const int suggested = json["suggested_k"].get<int>();
+    EXPECT_GE(suggested, 2);
+    EXPECT_LE(suggested, 4);
+    EXPECT_GT(json["held_out_bins"].get<int>(), 0);
+    const auto table = parseTsv(readText(out + "/k_range.tsv"));
+    ASSERT_EQ(table.size(), 4u);
+    EXPECT_EQ(table[0][0], "K");
+    EXPECT_EQ(table[0][3], "held_out_residual");
+    int yes = 0;
+    for (size_t row = 1; row < table.size(); ++row) {
+        EXPECT_EQ(table[row][0], std::to_string(row + 1));
+        EXPECT_LT(std::stod(table[row][1]), 0.0); // a log-likelihood
+        EXPECT_GT(std::stod(table[row][3]), 0.0);
+        yes += table[row][6] == "yes" ? 1 : 0;
+        if (table[row][6] == "yes") {
+            EXPECT_EQ(table[row][0], std::to_string(suggested));
+        }
+    }
+    EXPECT_EQ(yes, 1);
+    // CompareModels: one row per state of the K = 4 model; it matches itself exactly.
+    const auto compare = parseTsv(readText(out + "/compare_models.tsv"));
+    const size_t largest = json["fits"][2]["largest_match"].size(); // ≤ 4: positive weights
+    ASSERT_GE(largest, 2u);
+    ASSERT_EQ(compare.size(), largest + 1);
+    EXPECT_EQ(compare[0], (std::vector<std::string>{"state (K=4)", "K=2", "K=3", "K=4"}));
+    for (size_t row = 1; row < compare.size(); ++row) {
+        EXPECT_EQ(compare[row][0], "E" + std::to_string(row));
+        EXPECT_EQ(compare[row][3], "1");
+        EXPECT_LE(std::stod(compare[row][1]), 1.0);
+    }
+
+    // Bad input: a bad range, regions with a range, no --k and no range.
+    for (const auto& [args, expected] :
+         std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--k-range", "5:3"}, "parameter --k-range: '5:3' is not A:B"},
+             {{"--k-range", "2-4"}, "parameter --k-range: '2-4' is not A:B"},
+             {{"--k-range", "2:4", "--fg-regions", kForeground},
+              "parameter --k-range: fits the whole"},
+             {{}, "parameter --k: required (or --k-range A:B)"}}) {
+        std::vector<std::string> full = {"hmm", "--tracks", kTracks,    "--gamma",
+                                         "0",   "--out",    dir / "bad"};
+        full.insert(full.end(), args.begin(), args.end());
+        const auto bad = runCli(full, dir);
+        EXPECT_NE(bad.exitCode, 0) << expected;
+        EXPECT_NE(bad.err.find(expected), std::string::npos) << bad.err;
+    }
 }
 
 } // namespace

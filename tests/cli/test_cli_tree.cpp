@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace cx {
 namespace {
 
@@ -43,16 +46,37 @@ TEST(CliTree, StarTreeWritesPerCellFilesAndPromoterF1) {
         EXPECT_EQ(emissions[0].size(), 9u);
         // Segment names are the emission table's state labels.
         const auto segments = parseTsv(readText(out + "/segments_" + std::string(cell) + ".bed"));
-        ASSERT_FALSE(segments.empty());
-        EXPECT_EQ(segments[0].size(), 9u);
+        ASSERT_GE(segments.size(), 2u);
+        // One browser track per sample: named by the cell, described by the model, coloured.
+        const std::string& track = segments[0][0];
+        EXPECT_EQ(track.rfind("track name=\"" + std::string(cell) + "\" description=\"" + cell +
+                                  " Spectral-Tree, K=4, ",
+                              0),
+                  0u)
+            << track;
+        EXPECT_NE(track.find("itemRgb=\"On\""), std::string::npos) << track;
+        EXPECT_EQ(std::count_if(segments.begin(), segments.end(),
+                                [](const auto& row) { return row[0].rfind("track ", 0) == 0; }),
+                  1);
+        EXPECT_EQ(segments[1].size(), 9u);
         bool known = false;
         for (size_t r = 1; r < emissions.size(); ++r) {
-            known = known || emissions[r][0] == segments[0][3];
+            known = known || emissions[r][0] == segments[1][3];
         }
-        EXPECT_TRUE(known) << segments[0][3];
+        EXPECT_TRUE(known) << segments[1][3];
         EXPECT_FALSE(readText(out + "/transitions_" + std::string(cell) + ".tsv").empty());
     }
     EXPECT_FALSE(readText(out + "/changes_K562.bed").empty());
+    // The IGV batch script loads every cell's segments and the TSS file, then goes to chr20.
+    const std::string igv = readText(out + "/igv_batch.txt");
+    const std::string folder = std::filesystem::absolute(out).lexically_normal().string();
+    EXPECT_EQ(igv.rfind("new\n", 0), 0u) << igv;
+    for (const char* cell : {"H1-hESC", "GM12878", "K562"}) {
+        EXPECT_NE(igv.find("load " + folder + "/segments_" + cell + ".bed\n"), std::string::npos)
+            << igv;
+    }
+    EXPECT_NE(igv.find("RefSeqTSS.chr20_3Mb.txt.gz\n"), std::string::npos) << igv;
+    EXPECT_NE(igv.find("\ngoto chr20:1-"), std::string::npos) << igv;
 }
 
 TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {

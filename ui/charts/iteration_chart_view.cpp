@@ -77,6 +77,16 @@ void IterationChartView::setPlaceholder(const QString& text) {
     rebuild();
 }
 
+void IterationChartView::setXAxis(const QString& title, bool fromFirstPoint) {
+    m_xTitle = title;
+    m_xFromFirstPoint = fromFirstPoint;
+    rebuild();
+}
+
+void IterationChartView::setFigureTitle(const QString& title) {
+    m_figureTitle = title;
+}
+
 void IterationChartView::build(QChart* chart, bool figure) const {
     styleChart(chart, QMargins(2, 2, 6, 2));
     QFont labelFont = chart->font();
@@ -84,6 +94,7 @@ void IterationChartView::build(QChart* chart, bool figure) const {
     QFont titleFont = labelFont;
     titleFont.setPointSizeF(8.5);
     double lastIteration = 1;
+    double firstIteration = std::numeric_limits<double>::infinity();
     for (const Line& line : m_lines) {
         auto* series = new QLineSeries(chart);
         series->setName(line.name);
@@ -94,11 +105,13 @@ void IterationChartView::build(QChart* chart, bool figure) const {
         chart->addSeries(series);
         if (!line.points.isEmpty()) {
             lastIteration = std::max(lastIteration, line.points.back().x());
+            firstIteration = std::min(firstIteration, line.points.front().x());
         }
     }
-    QValueAxis* x =
-        createValueAxis(chart, tr("iteration"), QStringLiteral("%d"), labelFont, titleFont);
-    setAxisRange(x, 0, lastIteration, true);
+    QValueAxis* x = createValueAxis(chart, m_xTitle.isEmpty() ? tr("iteration") : m_xTitle,
+                                    QStringLiteral("%d"), labelFont, titleFont);
+    const double firstX = m_xFromFirstPoint && std::isfinite(firstIteration) ? firstIteration : 0.0;
+    setAxisRange(x, firstX, std::max(lastIteration, firstX + 1), true);
     QValueAxis* left =
         createValueAxis(chart, m_leftTitle, QStringLiteral("%.4g"), labelFont, titleFont);
     const auto [leftLow, leftHigh] = valueRange(m_lines, false);
@@ -140,6 +153,9 @@ void IterationChartView::rebuild() {
 }
 
 QString IterationChartView::figureTitle() const {
+    if (!m_figureTitle.isEmpty()) {
+        return m_figureTitle;
+    }
     return chart()->title().isEmpty() ? tr("Stagewise EM") : chart()->title();
 }
 

@@ -14,7 +14,7 @@ namespace cx::ui {
 
 /// Line chart of per-iteration quantities (log-likelihood, max CMI, set sizes …) with a left
 /// and a right value axis, fed plain data. Used for stagewise EM's convergence (paper 004,
-/// Fig. 3); knows no workspace.
+/// Fig. 3) and, with K on the x axis, for "how many states"; knows no workspace.
 class IterationChartView : public QChartView {
     Q_OBJECT
 public:
@@ -33,6 +33,11 @@ public:
     const QList<Line>& lines() const { return m_lines; }
     /// The centred message shown when no line has a point.
     void setPlaceholder(const QString& text);
+    /// The x axis' title ("iteration" by default) and whether it starts at the smallest x of
+    /// the lines (else at 0); integer ticks either way.
+    void setXAxis(const QString& title, bool fromFirstPoint);
+    /// The exported figure's title ("Stagewise EM" by default).
+    void setFigureTitle(const QString& title);
     /// Draws the chart as a stand-alone figure (export).
     void paintFigure(QPainter& painter, const QRectF& target) const;
     /// Print size of the figure (logical units, 1/96 in): a single column (1.5 columns with a
@@ -52,6 +57,9 @@ private:
     QString m_leftTitle;
     QString m_rightTitle;
     QString m_placeholder;
+    QString m_xTitle;
+    bool m_xFromFirstPoint = false;
+    QString m_figureTitle;
 };
 
 } // namespace cx::ui

@@ -288,7 +288,7 @@ WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<
 }
 
 QString segmentationBed9(const SegmentationState& segmentation, const QStringList& stateNames,
-                         const QVector<QColor>& stateColours) {
+                         const QVector<QColor>& stateColours, const QString& model) {
     if (!segmentation.data) {
         return {};
     }
@@ -308,14 +308,20 @@ QString segmentationBed9(const SegmentationState& segmentation, const QStringLis
         colours.push_back(std::to_string(colour.red()) + ',' + std::to_string(colour.green()) +
                           ',' + std::to_string(colour.blue()));
     }
-    std::function<std::string(const cx::ChromatinTrack&)> trackLine;
-    if (segmentation.data->tracks.size() > 1) {
-        trackLine = [method = segmentation.method](const cx::ChromatinTrack& track) {
-            return "track name=\"" + track.cell + "\" description=\"Contrast Explorer states (" +
-                   track.cell + ", " + track.chrom + ", " + cx::toString(method) +
-                   ")\" itemRgb=\"On\"";
+    // Quotes would end the UCSC attribute early.
+    const auto unquote = [](std::string text) {
+        std::replace(text.begin(), text.end(), '"', '\'');
+        return text;
+    };
+    const std::string description =
+        model.isEmpty() ? "Contrast Explorer states, " +
+                              std::string(cx::toString(segmentation.method)) + " decoding"
+                        : model.toStdString();
+    const std::function<std::string(const cx::ChromatinTrack&)> trackLine =
+        [&](const cx::ChromatinTrack& track) {
+            return "track name=\"" + unquote(track.cell) + "\" description=\"" +
+                   unquote(track.cell + " " + description) + "\" itemRgb=\"On\"";
         };
-    }
     std::ostringstream out;
     cx::writeRunsBed9(out, *segmentation.data, segmentation.runs, names, colours, trackLine);
     return QString::fromStdString(out.str());

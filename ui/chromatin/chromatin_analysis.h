@@ -54,9 +54,10 @@ WeightSweep sweepStateWeights(const cx::SequenceMoments& moments, const QVector<
                               const cx::CancelToken& cancel = {});
 
 /// The segmentation as BED9 (cx::writeRunsBed9): one line per run, names (tabs and line
-/// breaks become spaces) and colours per state. With several tracks each is preceded by a UCSC
-/// `track name="CELL" itemRgb="On"` line. Cost O(runs).
+/// breaks become spaces) and colours per state, and one UCSC track line per sample (cell type),
+/// `track name="CELL" description="CELL MODEL" itemRgb="On"`, before all of its tracks — as
+/// `contrast-cli hmm` writes segments.bed. `model` describes what made it. Cost O(runs).
 QString segmentationBed9(const SegmentationState& segmentation, const QStringList& stateNames,
-                         const QVector<QColor>& stateColours);
+                         const QVector<QColor>& stateColours, const QString& model = {});
 
 } // namespace cx::ui

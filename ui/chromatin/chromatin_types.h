@@ -17,6 +17,7 @@
 #include "core/io/binarize.h"
 #include "core/io/chromhmm_reader.h"
 #include "core/io/enrichment_inputs.h"
+#include "ui/framework/reads_binarization.h"
 #include "ui/views/segmentation_types.h"
 
 #include <Eigen/Dense>
@@ -33,28 +34,6 @@
 #include <vector>
 
 namespace cx::ui {
-
-/// Aligned reads (or peaks) to binarize before loading (File ▸ Open Aligned Reads…): the
-/// cellmarkfiletable as rows, the chromosome sizes, where the binarized files go and
-/// ChromHMM's options — what `contrast-cli binarize` takes.
-struct ReadsBinarization {
-    struct Entry {
-        QString cell;
-        QString mark;
-        QString file;    ///< absolute path of the reads
-        QString control; ///< absolute path of the control reads; empty: none
-
-        bool operator==(const Entry&) const = default;
-    };
-    QVector<Entry> entries;
-    QString chromSizes;
-    QString outDir;
-    cx::BinarizeOptions options;
-
-    bool isValid() const { return !entries.isEmpty(); }
-    /// The reads and controls, each once, in table order.
-    QStringList inputFiles() const;
-};
 
 /// Loaded chromatin tracks (ChromHMM binarized files) and where they came from.
 struct ChromatinDataHandle {

@@ -58,69 +58,6 @@ std::string chromosomes(const cx::ChromatinData& data) {
 
 } // namespace
 
-QStringList ReadsBinarization::inputFiles() const {
-    QStringList out;
-    for (const Entry& entry : entries) {
-        for (const QString& file : {entry.file, entry.control}) {
-            if (!file.isEmpty() && !out.contains(file)) {
-                out << file;
-            }
-        }
-    }
-    return out;
-}
-
-QStringList ChromatinWorker::binarizeReads(const ReadsBinarization& reads,
-                                           const cx::CancelToken& cancel,
-                                           const cx::ProgressFn& progress) {
-    if (!reads.isValid()) {
-        throw cx::InputError("no read files to binarize");
-    }
-    const std::filesystem::path outDir = reads.outDir.toStdString();
-    std::error_code error;
-    std::filesystem::create_directories(outDir, error);
-    if (error || !std::filesystem::is_directory(outDir)) {
-        throw cx::InputError(outDir.string(), 0,
-                             "cannot create the folder for the binarized files" +
-                                 (error ? ": " + error.message() : std::string()));
-    }
-    // The table as ChromHMM takes it, with absolute paths (kept next to the binarized files).
-    std::string table;
-    for (const ReadsBinarization::Entry& entry : reads.entries) {
-        for (const QString& field : {entry.cell, entry.mark}) {
-            if (field.trimmed().isEmpty() || field.contains(QLatin1Char('\t'))) {
-                throw cx::InputError(entry.file.toStdString(), 0,
-                                     "every read file needs a cell and a mark (no tabs)");
-            }
-        }
-        table += entry.cell.trimmed().toStdString() + '\t' + entry.mark.trimmed().toStdString() +
-                 '\t' + entry.file.toStdString();
-        if (!entry.control.isEmpty()) {
-            table += '\t' + entry.control.toStdString();
-        }
-        table += '\n';
-    }
-    const std::string tablePath = (outDir / "cellmarkfiletable.txt").string();
-    cx::writeFileAtomically(std::filesystem::path(tablePath), table);
-    cx::BinarizeResult result;
-    try {
-        result = cx::binarize(reads.chromSizes.toStdString(), "/", tablePath, {}, outDir.string(),
-                              reads.options, cancel, progress);
-    } catch (...) {
-        std::filesystem::remove(tablePath, error); // nothing of a failed run stays behind
-        throw;
-    }
-    QStringList files;
-    for (const cx::BinarizedFile& file : result.files) {
-        files << QString::fromStdString(file.path);
-    }
-    if (files.isEmpty()) {
-        throw cx::InputError(reads.chromSizes.toStdString(), 0,
-                             "no chromosome of the sizes file has reads");
-    }
-    return files;
-}
-
 void ChromatinWorker::load(const LoadTracksRequest& request) {
     const QString first = request.reads && request.binarize ? request.reads->inputFiles().value(0)
                                                             : request.paths.value(0);
@@ -135,7 +72,7 @@ void ChromatinWorker::load(const LoadTracksRequest& request) {
         const bool binarize = request.reads && request.binarize;
         if (binarize) {
             // Reads first: binarization is most of the work (90 % of the bar).
-            handle.paths = binarizeReads(
+            handle.paths = cx::ui::binarizeReads(
                 *request.reads, request.cancel,
                 [&](double fraction, const char* phase) { progress(0.9 * fraction, phase); });
             handle.binarizeMs = watch.elapsedMs();

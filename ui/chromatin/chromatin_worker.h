@@ -62,11 +62,6 @@ public:
     /// The moment pass behind computeMoments (tests call it directly). \throws cx::InputError
     /// for an empty foreground, std::exception otherwise.
     static MomentsState buildMoments(const MomentsRequest& request, const cx::ProgressFn& progress);
-    /// Binarizes `reads` (cx::binarize; writes `reads.outDir`/cellmarkfiletable.txt, then the
-    /// CELL_CHROM_binary.txt files) and returns the files written. \throws cx::InputError
-    /// naming the file, cx::Cancelled.
-    static QStringList binarizeReads(const ReadsBinarization& reads, const cx::CancelToken& cancel,
-                                     const cx::ProgressFn& progress);
 
 signals:
     void loaded(quint64 generation, const cx::ui::ChromatinDataHandle& data);

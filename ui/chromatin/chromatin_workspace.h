@@ -20,6 +20,7 @@ class ChromatinController;
 class ChromatinDataPanel;
 class ChromatinResultsView;
 class HeatmapView;
+class StateCountDialog;
 class SegmentationTrackView;
 class StateMatrixModel;
 class StateWeightsChartView;
@@ -101,13 +102,25 @@ public:
     /// Milliseconds from the last γ/K request to its heatmaps being updated.
     double lastUpdateLatencyMs() const { return m_lastLatencyMs; }
 
-    /// The shown segmentation as BED9 text (state names and colours as displayed).
+    /// The shown segmentation as BED9 text (state names and colours as displayed; one track
+    /// line per cell type, described by the model).
     QString segmentationBed() const;
+    /// An IGV batch script (cx::igvBatchScript) loading `bedPath` and the annotations shown as
+    /// lanes, at the shown region: what the BED export writes next to the BED.
+    QString igvBatchScript(const QString& bedPath) const;
     void exportEmissionPair();
     void exportSegmentationBed();
+    /// View ▸ How Many States…: a StateCountDialog on the open tracks with the workspace's
+    /// γ = 0 model settings (null, after reporting, without tracks). Press its Fit to run.
+    StateCountDialog* openStateCount();
 
 private:
     void buildActions();
+    /// Controller → views and views → controller (chromatin_workspace_wiring.cpp).
+    void connectControllerSignals();
+    void connectViewSignals();
+    /// The QSettings key of the folder tracks and annotations were last opened from.
+    static QString trackDirectoryKey();
     /// Forgets a pending session and marks the current annotations stale, before new tracks
     /// (`paths`; empty for reads) are read.
     void beginOpen(const QStringList& paths);
@@ -179,6 +192,7 @@ private:
     QAction* m_exportTransitionTableAction = nullptr;
     QAction* m_exportEnrichmentTableAction = nullptr;
     QAction* m_sortStatesAction = nullptr;
+    QAction* m_stateCountAction = nullptr;
     QAction* m_showValuesAction = nullptr;
     QAction* m_fitTrackAction = nullptr;
     QAction* m_labelBackgroundAction = nullptr;

@@ -4,17 +4,24 @@
 #include "ui/chromatin/chromatin_workspace.h"
 
 #include "ui/charts/state_weights_chart_view.h"
-#include "ui/chromatin/aligned_reads_dialog.h"
+#include "ui/chromatin/annotation_list_model.h"
 #include "ui/chromatin/chromatin_analysis.h"
 #include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/state_count_dialog.h"
+#include "ui/dialogs/aligned_reads_dialog.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
+#include "ui/widgets/export_helpers.h"
 #include "ui/widgets/state_matrix_model.h"
 
+#include "core/hmm/decoding.h"
+
 #include <QAction>
+#include <QDir>
+#include <QFileInfo>
 #include <QKeySequence>
 #include <QPainter>
 
@@ -85,6 +92,9 @@ void ChromatinWorkspace::buildActions() {
     });
     m_fitTrackAction =
         action(tr("Show the &Whole Chromosome"), [this] { m_trackView->zoomToFit(); });
+    m_stateCountAction = action(tr("How &Many States…"), [this] { openStateCount(); });
+    m_stateCountAction->setToolTip(tr("Fit K over a range at γ = 0 and suggest K (contrast-cli "
+                                      "hmm --k-range)"));
     m_labelBackgroundAction =
         new QAction(tr("&Label Background-like Runs in the Segmentation"), this);
     m_labelBackgroundAction->setCheckable(true);
@@ -109,6 +119,40 @@ void ChromatinWorkspace::buildActions() {
     addContextActions(m_trackView, {m_exportTrackAction, m_exportBedAction});
 }
 
+QString ChromatinWorkspace::segmentationBed() const {
+    const SegmentationHandle& segmentation = m_controller->segmentation();
+    if (!segmentation) {
+        return {};
+    }
+    QStringList names;
+    QVector<QColor> colours;
+    for (int slot : m_segmentationSlots) {
+        names << m_catalog.name(slot);
+        colours << m_catalog.colour(slot);
+    }
+    // As contrast-cli hmm describes its segments.
+    const ChromatinModelParameters& parameters = m_controller->parameters();
+    const double gamma = m_controller->gamma();
+    QString model = QStringLiteral("contrastive spectral HMM, K=%1, gamma=%2")
+                        .arg(parameters.numComponents)
+                        .arg(gamma);
+    if (gamma == 0 && parameters.refineEm > 0) {
+        model += QStringLiteral(", refined");
+    }
+    model += QStringLiteral(", %1 decoding (Contrast Explorer)")
+                 .arg(QString::fromLatin1(cx::toString(segmentation->method)));
+    return segmentationBed9(*segmentation, names, colours, model);
+}
+
+QString ChromatinWorkspace::igvBatchScript(const QString& bedPath) const {
+    std::vector<std::string> files = {QFileInfo(bedPath).absoluteFilePath().toStdString()};
+    for (const QString& path : m_annotationModel->lanePaths()) {
+        files.push_back(QFileInfo(path).absoluteFilePath().toStdString());
+    }
+    return QString::fromStdString(
+        cx::igvBatchScript(files, m_trackView->regionText().toStdString()));
+}
+
 void ChromatinWorkspace::exportSegmentationBed() {
     if (!m_controller->segmentation()) {
         ErrorReporter::report(this, tr("Nothing to export"),
@@ -116,8 +160,20 @@ void ChromatinWorkspace::exportSegmentationBed() {
         return;
     }
     const QString text = segmentationBed();
-    exportTextInteractively(this, tr("Segmentation"), QStringLiteral("segmentation"),
-                            {tr("BED files (*.bed)")}, [text](const QString&) { return text; });
+    const QString path =
+        exportTextInteractively(this, tr("Segmentation"), QStringLiteral("segmentation"),
+                                {tr("BED files (*.bed)")}, [text](const QString&) { return text; });
+    if (path.isEmpty()) {
+        return;
+    }
+    // Next to it, as contrast-cli hmm writes igv_batch.txt beside segments.bed.
+    const QFileInfo bed(path);
+    const QString script =
+        bed.absoluteDir().filePath(bed.completeBaseName() + QStringLiteral(".igv_batch.txt"));
+    QString error;
+    if (!writeTextFileAtomically(script, igvBatchScript(path), &error)) {
+        ErrorReporter::report(this, tr("Could not write the IGV batch script"), error);
+    }
 }
 
 void ChromatinWorkspace::exportEmissionPair() {
@@ -163,6 +219,27 @@ QList<QAction*> ChromatinWorkspace::exportActions() const {
             m_exportEnrichmentTableAction};
 }
 
+StateCountDialog* ChromatinWorkspace::openStateCount() {
+    const auto& data = m_controller->data().data;
+    if (!data) {
+        ErrorReporter::report(this, tr("Nothing to fit"), tr("Open chromatin tracks first."));
+        return nullptr;
+    }
+    // The workspace's γ = 0 model: its solve options and Baum–Welch refinement.
+    const ChromatinModelParameters& parameters = m_controller->parameters();
+    cx::StateCountOptions options;
+    options.solve = parameters.toOptions();
+    options.moments.seed = parameters.seed;
+    options.refineRounds = parameters.refineEm;
+    options.refineTolerance = parameters.refineTolerance;
+    options.minStates = 2;
+    options.maxStates = std::min(data->numMarks() + 1, std::max(parameters.numComponents + 3, 8));
+    auto* dialog = new StateCountDialog(data, options, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
 QList<QAction*> ChromatinWorkspace::openActions() const {
     return {m_openReadsAction};
 }
@@ -189,7 +266,8 @@ void ChromatinWorkspace::openAlignedReads(const ReadsBinarization& reads) {
 }
 
 QList<QAction*> ChromatinWorkspace::viewActions() const {
-    return {m_sortStatesAction, m_showValuesAction, m_fitTrackAction, m_labelBackgroundAction};
+    return {m_sortStatesAction, m_showValuesAction, m_fitTrackAction, m_labelBackgroundAction,
+            m_stateCountAction};
 }
 
 int ChromatinWorkspace::openPathsPreference(const QStringList& paths) const {

@@ -38,59 +38,6 @@ QStringList toQStrings(const std::vector<std::filesystem::path>& paths) {
     return out;
 }
 
-std::optional<cx::ChromatinSection::Reads> sectionReads(const ReadsBinarization* reads) {
-    if (reads == nullptr || !reads->isValid()) {
-        return std::nullopt;
-    }
-    cx::ChromatinSection::Reads out;
-    const auto absolute = [](const QString& path) {
-        return std::filesystem::path(QFileInfo(path).absoluteFilePath().toStdString());
-    };
-    for (const ReadsBinarization::Entry& entry : reads->entries) {
-        out.entries.push_back(
-            {entry.cell.toStdString(), entry.mark.toStdString(), absolute(entry.file),
-             entry.control.isEmpty() ? std::filesystem::path() : absolute(entry.control)});
-    }
-    out.chromSizes = absolute(reads->chromSizes);
-    out.outDir = absolute(reads->outDir);
-    out.options = reads->options;
-    return out;
-}
-
-std::shared_ptr<const ReadsBinarization> readsOf(const cx::ChromatinSection::Reads& section) {
-    auto reads = std::make_shared<ReadsBinarization>();
-    for (const auto& entry : section.entries) {
-        reads->entries.push_back({QString::fromStdString(entry.cell),
-                                  QString::fromStdString(entry.mark),
-                                  QString::fromStdString(entry.file.string()),
-                                  QString::fromStdString(entry.control.string())});
-    }
-    reads->chromSizes = QString::fromStdString(section.chromSizes.string());
-    reads->outDir = QString::fromStdString(section.outDir.string());
-    reads->options = section.options;
-    return reads;
-}
-
-/// Whether the binarized `tracks` are still those of `reads`: every track exists and is no
-/// older than any read file, control or the sizes file (else the reads are binarized again).
-bool binarizedUpToDate(const QStringList& tracks, const ReadsBinarization& reads) {
-    QDateTime newestInput;
-    for (const QString& path : reads.inputFiles() + QStringList{reads.chromSizes}) {
-        const QFileInfo info(path);
-        if (!info.exists()) {
-            return true; // nothing to binarize from: use the saved tracks (their load reports)
-        }
-        newestInput = std::max(newestInput, info.lastModified());
-    }
-    for (const QString& track : tracks) {
-        const QFileInfo info(track);
-        if (!info.exists() || info.lastModified() < newestInput) {
-            return false;
-        }
-    }
-    return true;
-}
-
 } // namespace
 
 void ChromatinWorkspace::connectSessionSignals() {
@@ -129,7 +76,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     if (m_controller->data().data) {
         section.binSize = m_controller->data().data->binSize;
     }
-    section.reads = sectionReads(m_controller->data().reads.get());
+    section.reads = toReadsSection(m_controller->data().reads.get());
     section.annotations.clear();
     for (const AnnotationListModel::Entry& entry : m_annotationModel->entries()) {
         cx::ChromatinSection::Annotation annotation;
@@ -242,7 +189,7 @@ void ChromatinWorkspace::openSection(const cx::ChromatinSection& section) {
     m_controller->addAnnotations(annotations);
     if (section.reads) {
         // Binarized from reads: reuse the saved binarized files while the reads are unchanged.
-        const auto reads = readsOf(*section.reads);
+        const auto reads = fromReadsSection(*section.reads);
         if (binarizedUpToDate(tracks, *reads)) {
             m_controller->loadTracks(tracks, section.binSize, reads);
         } else {

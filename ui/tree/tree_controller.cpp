@@ -17,6 +17,14 @@ TreeController::TreeController(QObject* parent)
                 finishTask(TaskOutcome::Finished);
                 emit analysisReady(m_analysis);
             });
+    connect(m_worker.worker(), &TreeWorker::readsBinarized, this,
+            [this](quint64 generation, const QStringList& files) {
+                if (!m_task.isCurrent(generation)) {
+                    return;
+                }
+                finishTask(TaskOutcome::Finished);
+                emit readsBinarized(files, m_binarizing);
+            });
     m_worker.start();
 }
 
@@ -37,6 +45,14 @@ bool TreeController::learn(const TreeLearnRequest& request) {
     m_worker.post([generation = m_task.generation(), request, cancel = m_task.cancelToken()](
                       TreeWorker& worker) { worker.learn(generation, request, cancel); });
     return true;
+}
+
+void TreeController::binarizeReads(const ReadsBinarization& reads) {
+    m_binarizing = reads;
+    startTask(TreeTaskKind::Binarize, tr("Binarizing %n read file(s)…", nullptr,
+                                         static_cast<int>(reads.inputFiles().size())));
+    m_worker.post([generation = m_task.generation(), reads, cancel = m_task.cancelToken()](
+                      TreeWorker& worker) { worker.binarize(generation, reads, cancel); });
 }
 
 void TreeController::rescorePromoters(const TreeLearnRequest& request) {
@@ -69,8 +85,9 @@ void TreeController::clear() {
     m_analysis = TreeAnalysis();
 }
 
-QString TreeController::taskFailureTitle(TreeTaskKind) const {
-    return tr("Cannot learn the tree");
+QString TreeController::taskFailureTitle(TreeTaskKind kind) const {
+    return kind == TreeTaskKind::Binarize ? tr("Cannot binarize the reads")
+                                          : tr("Cannot learn the tree");
 }
 
 } // namespace cx::ui

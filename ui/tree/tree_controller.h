@@ -18,6 +18,9 @@ public:
     /// Starts learning (cancelling a running run). Returns false, with errorOccurred, when the
     /// tree text does not parse.
     bool learn(const TreeLearnRequest& request);
+    /// Binarizes aligned reads in the background (cancelling a running run): readsBinarized
+    /// with the files written, or errorOccurred naming the file.
+    void binarizeReads(const ReadsBinarization& reads);
     const TreeAnalysis& analysis() const { return m_analysis; }
     /// Scores the shown analysis' promoters again with `request`'s TSS file, flank and promoter
     /// state (TreeWorker::scorePromoters on a pool; the newest call wins), without learning:
@@ -32,6 +35,8 @@ signals:
     void taskStarted(cx::ui::TreeTaskKind kind, const QString& description);
     void taskFinished(cx::ui::TreeTaskKind kind, cx::ui::TaskOutcome outcome);
     void analysisReady(const cx::ui::TreeAnalysis& analysis);
+    /// The binarized tracks of `reads` (what binarizeReads wrote).
+    void readsBinarized(const QStringList& files, const cx::ui::ReadsBinarization& reads);
     /// The analysis' promoter F1 rows and its request's TSS file, flank and promoter state changed.
     void promotersRescored();
 
@@ -40,6 +45,7 @@ protected:
 
 private:
     TreeAnalysis m_analysis;
+    ReadsBinarization m_binarizing; ///< the reads of the running Binarize task
     QThreadPool* m_rescorePool = createJobPool();
     JobSlot m_rescoreJob;
 };

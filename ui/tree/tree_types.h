@@ -21,7 +21,8 @@
 
 namespace cx::ui {
 
-enum class TreeTaskKind { Learn };
+/// Learn: Spectral-Tree; Binarize: aligned reads to tracks (File ▸ Open Aligned Reads…).
+enum class TreeTaskKind { Learn, Binarize };
 
 /// Everything one Spectral-Tree analysis needs (what `contrast-cli tree` takes).
 struct TreeLearnRequest {

@@ -105,4 +105,13 @@ void TreeWorker::learn(quint64 generation, const TreeLearnRequest& request,
     });
 }
 
+void TreeWorker::binarize(quint64 generation, const ReadsBinarization& reads,
+                          const cx::CancelToken& cancel) {
+    const QString outOfMemory =
+        tr("%1: not enough memory to binarize these reads").arg(reads.inputFiles().value(0));
+    runTask(generation, outOfMemory, [&] {
+        emit readsBinarized(generation, binarizeReads(reads, cancel, progressReporter(generation)));
+    });
+}
+
 } // namespace cx::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/framework/reads_binarization.h"
 #include "ui/framework/worker_base.h"
 #include "ui/tree/tree_types.h"
 
@@ -25,8 +26,13 @@ public:
     static std::vector<cx::PromoterF1Row> scorePromoters(const TreeAnalysis& analysis,
                                                          const TreeLearnRequest& request);
 
+    /// Binarizes aligned reads (cx::ui::binarizeReads) and reports the files written.
+    void binarize(quint64 generation, const cx::ui::ReadsBinarization& reads,
+                  const cx::CancelToken& cancel);
+
 signals:
     void learned(quint64 generation, const cx::ui::TreeAnalysis& analysis);
+    void readsBinarized(quint64 generation, const QStringList& files);
 };
 
 } // namespace cx::ui

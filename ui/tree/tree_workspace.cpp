@@ -187,6 +187,13 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_exportChanges = new QAction(tr("Regions Differing from the Root (BED)…"), this);
     m_exportF1 = new QAction(tr("Promoter F1 Table…"), this);
     m_exportTree = new QAction(tr("Tree Diagram…"), this);
+    m_openReadsAction = new QAction(tr("Open Aligned &Reads…"), this);
+    m_openReadsAction->setToolTip(tr("BAM, SAM, CRAM, BED reads or peaks of two or more cell "
+                                     "types: binarized as ChromHMM does, opened as the tree's "
+                                     "cell types"));
+    connect(m_openReadsAction, &QAction::triggered, this,
+            &TreeWorkspace::openAlignedReadsInteractive);
+    connect(m_controller, &TreeController::readsBinarized, this, &TreeWorkspace::readsBinarized);
     m_exportChanges->setEnabled(false);
     m_exportF1->setEnabled(false);
     connect(m_exportChanges, &QAction::triggered, this, [this] {
@@ -318,6 +325,7 @@ void TreeWorkspace::openTracks(const QStringList& paths) {
             return;
         }
     }
+    m_reads.reset(); // tracks of their own; openAlignedReads sets the reads again
     QStringList opened;
     for (const QString& path : paths) {
         opened << QFileInfo(path).absoluteFilePath();

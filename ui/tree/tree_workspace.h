@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/session/tree_section.h"
+#include "ui/framework/reads_binarization.h"
 #include "ui/framework/sectioned_workspace.h"
 #include "ui/tree/tree_types.h"
 #include "ui/views/state_catalog.h"
 
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -51,6 +53,8 @@ public:
     void openPath(const QString& path) override;
     void openInteractive() override;
     QList<QAction*> exportActions() const override;
+    /// File ▸ Open Aligned Reads…
+    QList<QAction*> openActions() const override;
     QList<WorkspaceFigure> figures() const override;
     QList<WorkspaceTable> tables() const override;
     void cancelTask() override;
@@ -61,6 +65,14 @@ public:
 
     /// Opens tracks (files or folders); proposes a star tree when the current one does not fit.
     void openTracks(const QStringList& paths);
+    /// Binarizes aligned reads in the background (the Chromatin workspace's dialog and code:
+    /// ui/framework/reads_binarization.h) and opens every cell type of them as tree tracks;
+    /// the session records the reads and options. Needs two or more cell types.
+    void openAlignedReads(const ReadsBinarization& reads);
+    /// File ▸ Open Aligned Reads…: the dialog, then openAlignedReads.
+    void openAlignedReadsInteractive();
+    /// The reads the open tracks were binarized from (null: opened as binarized files).
+    const ReadsBinarization* reads() const { return m_reads.get(); }
     void setTssFile(const QString& path);
     void setTreeText(const QString& text);
     QString treeText() const;
@@ -106,10 +118,17 @@ private:
     void updateSummary();
     cx::TreeSection currentSection() const;
     void openSection(const cx::TreeSection& section);
+    /// openSection once the tracks exist (binarized again first when the reads are newer).
+    void openSectionTracks(const cx::TreeSection& section, const QStringList& tracks,
+                           std::shared_ptr<const ReadsBinarization> reads);
+    /// The binarized files of a finished Binarize task: a pending session continues with them,
+    /// else they are opened as the tracks of `reads`.
+    void readsBinarized(const QStringList& files, const ReadsBinarization& reads);
     void applyViewState(const cx::TreeSection& section);
 
     TreeController* m_controller = nullptr;
     QStringList m_trackPaths;
+    std::shared_ptr<const ReadsBinarization> m_reads;
     QStringList m_cells;
     QString m_tssPath;
     StateCatalog m_catalog;
@@ -140,6 +159,7 @@ private:
     QAction* m_exportChanges = nullptr;
     QAction* m_exportF1 = nullptr;
     QAction* m_exportTree = nullptr;
+    QAction* m_openReadsAction = nullptr;
     StaleMarker* m_stale = nullptr;
 };
 

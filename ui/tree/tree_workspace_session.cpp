@@ -33,6 +33,7 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     for (const QString& path : m_trackPaths) {
         section.tracks.emplace_back(path.toStdString());
     }
+    section.reads = toReadsSection(m_reads.get());
     section.strictMarks = m_strictMarks->isChecked();
     section.tree = treeText().toStdString();
     section.numStates = m_states->value();
@@ -79,7 +80,24 @@ void TreeWorkspace::openSection(const cx::TreeSection& section) {
     m_strictMarks->setChecked(section.strictMarks);
     m_momentFit->setChecked(section.momentFit >= 0);
     m_treeEdit->setText(QString::fromStdString(section.tree));
-    openTracks(paths);
+    std::shared_ptr<const ReadsBinarization> reads;
+    if (section.reads) {
+        reads = fromReadsSection(*section.reads);
+        if (!binarizedUpToDate(paths, *reads)) {
+            // The reads changed since they were binarized: again, then on (readsBinarized).
+            m_pendingSection = section;
+            m_controller->binarizeReads(*reads);
+            emit settledChanged();
+            return;
+        }
+    }
+    openSectionTracks(section, paths, std::move(reads));
+}
+
+void TreeWorkspace::openSectionTracks(const cx::TreeSection& section, const QStringList& tracks,
+                                      std::shared_ptr<const ReadsBinarization> reads) {
+    openTracks(tracks);
+    m_reads = std::move(reads);
     setTssFile(QString::fromStdString(section.tss.string())); // after the tracks it belongs to
     setTreeText(QString::fromStdString(section.tree));
     m_catalog.reset();
@@ -128,6 +146,7 @@ void TreeWorkspace::clearSession() {
     setTssFile({});
     m_sessionBase = cx::TreeSection();
     m_trackPaths.clear();
+    m_reads.reset();
     m_cells.clear();
     m_tssPath.clear();
     m_treeEdit->clear();

@@ -1,5 +1,6 @@
 // ChromHMM-compatible binarization: every option against ChromHMM 1.24's own output on the
 // synthetic reads of tests/data/binarize (see its README for how each expected file was made).
+#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/io/binarize.h"
 #include "core/io/chromhmm_reader.h"
@@ -161,6 +162,22 @@ TEST(Binarize, UnsortedBamGivesTheSameCalls) {
     }
 }
 
+TEST(Binarize, CramGivesTheSameCallsAsBam) {
+    // The CRAMs were written from the BAMs against cram_ref.fa (README); no reference may be
+    // found while reading (REF_PATH and REF_CACHE lead nowhere, so nothing is fetched either):
+    // binarization reads no bases.
+    const std::string nowhere = (fs::temp_directory_path() / "cx_no_reference" / "%s").string();
+    ::setenv("REF_PATH", nowhere.c_str(), 1);
+    ::setenv("REF_CACHE", nowhere.c_str(), 1);
+    ScratchDir scratch;
+    const BinarizeResult result = run("table_cram_control.txt", {}, scratch.path());
+    ::unsetenv("REF_PATH");
+    ::unsetenv("REF_CACHE");
+    expectSameAsChromHmm("bam_control", scratch.path());
+    ASSERT_FALSE(result.inputs.empty());
+    EXPECT_TRUE(result.inputs.front().sorted);
+}
+
 TEST(Binarize, CountsAsChromHmmDoes) {
     ScratchDir scratch;
     const BinarizeResult result = run("table_bam.txt", {}, scratch.path());
@@ -214,6 +231,46 @@ TEST(BinarizeBadInput, EmptyBamNamesTheFile) {
 TEST(BinarizeBadInput, TruncatedBamNamesTheFile) {
     const std::string message = failure("table_truncated.txt");
     EXPECT_NE(message.find("truncated.bam"), std::string::npos) << message;
+    EXPECT_NE(message.find("truncated"), std::string::npos) << message;
+}
+
+/// Binarizes `table` (lines CELL MARK FILE, files in `folder`) and returns the error message.
+std::string failureIn(const fs::path& folder, const std::string& table) {
+    writeFileAtomically(folder / "table.txt", table);
+    const fs::path out = folder / "out";
+    try {
+        binarize((kData / "chrom.sizes").string(), folder.string(), (folder / "table.txt").string(),
+                 "", out.string(), {});
+    } catch (const InputError& error) {
+        EXPECT_TRUE(fileNames(out).empty()) << "left files in the output folder";
+        return error.what();
+    }
+    ADD_FAILURE() << table << " did not fail";
+    return {};
+}
+
+/// The first `bytes` bytes of tests/data/binarize/`name` as `folder`/`copy`.
+void truncatedCopy(const std::string& name, size_t bytes, const fs::path& folder,
+                   const std::string& copy) {
+    const std::string whole = readWholeFile((kData / name).string());
+    ASSERT_GT(whole.size(), bytes);
+    writeFileAtomically(folder / copy, std::string_view(whole).substr(0, bytes));
+}
+
+TEST(BinarizeBadInput, TruncatedGzipBedNamesTheFile) {
+    ScratchDir scratch;
+    truncatedCopy("C1_H3K4me3.bed.gz", 3000, scratch.path(), "C1_H3K4me3.bed.gz");
+    const std::string message = failureIn(scratch.path(), "C1\tH3K4me3\tC1_H3K4me3.bed.gz\n");
+    // Cut inside a line: the broken last line is named (cut at a line end, the reader says
+    // "corrupt or truncated gzip" at the end of the stream).
+    EXPECT_NE(message.find("C1_H3K4me3.bed.gz:"), std::string::npos) << message;
+}
+
+TEST(BinarizeBadInput, TruncatedCramNamesTheFile) {
+    ScratchDir scratch;
+    truncatedCopy("C1_input.cram", 4000, scratch.path(), "C1_input.cram");
+    const std::string message = failureIn(scratch.path(), "C1\tinput\tC1_input.cram\n");
+    EXPECT_NE(message.find("C1_input.cram"), std::string::npos) << message;
     EXPECT_NE(message.find("truncated"), std::string::npos) << message;
 }
 

@@ -204,3 +204,37 @@ TEST(TreeSection, BadValuesAreRefusedNamingTheEntry) {
     expectRefused(
         read, [](J& j) { j["saved_by"] = "hmm"; }, "/workspaces/tree/saved_by");
 }
+
+TEST(TreeSection, ReadsRoundTripAndABadOneNamesThePointer) {
+    TreeSectionFolder dir;
+    cx::TreeSection section = exampleSection(dir.folder);
+    std::ofstream(dir.folder / "C1_H3K4me3.bam") << "x";
+    std::ofstream(dir.folder / "C2_H3K4me3.bam") << "x";
+    std::ofstream(dir.folder / "chrom.sizes") << "chr1\t1000\n";
+    cx::ReadsSection reads;
+    reads.entries = {{"C1", "H3K4me3", dir.folder / "C1_H3K4me3.bam", {}},
+                     {"C2", "H3K4me3", dir.folder / "C2_H3K4me3.bam", {}}};
+    reads.chromSizes = dir.folder / "chrom.sizes";
+    reads.outDir = dir.folder / "binarized";
+    reads.options.shift = 50;
+    section.reads = reads;
+    cx::Session session;
+    session.setSection(cx::TreeSection::kKey, section.toJson(dir.folder));
+    cx::writeSession(session, dir.folder / "s.cxproj");
+    const cx::Session read = cx::readSession(dir.folder / "s.cxproj");
+    EXPECT_EQ(read.section("tree").at("reads").at("files").at(1).at("path"), "C2_H3K4me3.bam");
+    cx::PathResolver resolver(read.file);
+    const cx::TreeSection back = cx::TreeSection::fromSession(read, resolver);
+    ASSERT_TRUE(back.reads.has_value());
+    ASSERT_EQ(back.reads->entries.size(), 2u);
+    EXPECT_EQ(back.reads->entries[1].cell, "C2");
+    EXPECT_EQ(back.reads->entries[1].file, fs::absolute(dir.folder / "C2_H3K4me3.bam"));
+    EXPECT_EQ(back.reads->outDir, dir.folder / "binarized");
+    EXPECT_EQ(back.reads->options.shift, 50);
+    EXPECT_EQ(back.toJson(dir.folder), read.section("tree"));
+    // Without reads the section has none.
+    EXPECT_FALSE(exampleSection(dir.folder).toJson(dir.folder).contains("reads"));
+    expectRefused(
+        read, [](cx::SessionJson& json) { json["reads"]["files"][0].erase("cell"); },
+        "/workspaces/tree/reads/files/0/cell");
+}

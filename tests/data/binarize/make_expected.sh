@@ -10,6 +10,20 @@ for sam in *.sam; do
 done
 samtools view -b -o C1_H3K4me3_unsorted.bam C1_H3K4me3.sam   # records in generation order
 rm -f *.sam C1_input.bed C2_inputA.bed C2_inputB.bed   # controls are tested as .bed.gz only
+# CRAMs of the control table's BAMs, against an all-N reference of the header's contigs (the reads
+# carry no bases); UR is removed from their headers (no path of this machine), M5 stays.
+python3 -c "
+with open('cram_ref.fa', 'w') as f:
+    for name, length in (('chrA', 40000), ('chrB', 25100), ('chrC', 12000), ('chrZ', 8000)):
+        f.write('>' + name + '\\n' + ''.join('N' * min(60, length - i) + '\\n' for i in range(0, length, 60)))"
+samtools faidx cram_ref.fa
+for bam in C1_H3K4me3 C1_H3K27ac C1_H3K36me3 C1_input C2_H3K4me3 C2_H3K27ac C2_H3K36me3 C2_inputA C2_inputB; do
+    samtools view -C --no-PG -T cram_ref.fa -o "$bam.cram" "$bam.bam" 2>/dev/null
+    samtools view --no-PG -H "$bam.cram" | sed 's/\tUR:[^\t]*//' > header.sam
+    samtools reheader --no-PG -i header.sam "$bam.cram"
+done
+rm -f header.sam
+sed 's/\.bam/.cram/g' table_bam_control.txt > table_cram_control.txt
 # Bad inputs (our own tests only; ChromHMM is not run on them).
 : > empty.bam
 head -c 2000 C1_H3K4me3.bam > truncated.bam

@@ -4,8 +4,8 @@
 // session records the reads and options; bad reads name the file and leave nothing behind.
 #include "chromatin_test_helpers.h"
 
-#include "ui/chromatin/aligned_reads_dialog.h"
 #include "ui/chromatin/chromatin_workspace.h"
+#include "ui/dialogs/aligned_reads_dialog.h"
 
 #include "core/session/chromatin_section.h"
 

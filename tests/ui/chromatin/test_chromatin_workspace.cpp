@@ -707,6 +707,10 @@ TEST(ChromatinWorkspace, SegmentationExportsAsParsableBed9) {
         if (line.startsWith(QStringLiteral("track "))) {
             EXPECT_TRUE(line.contains(QStringLiteral("itemRgb=\"On\"")));
             cells << line.section(QLatin1Char('"'), 1, 1);
+            // Described by its cell and the model, as contrast-cli hmm's segments.bed.
+            EXPECT_TRUE(line.contains(QStringLiteral("description=\"") + cells.back() +
+                                      QStringLiteral(" contrastive spectral HMM, K=")))
+                << line.toStdString();
             previousEnd = 0;
             continue;
         }
@@ -735,6 +739,11 @@ TEST(ChromatinWorkspace, SegmentationExportsAsParsableBed9) {
     }
     EXPECT_EQ(cells, (QStringList{QStringLiteral("GM12878"), QStringLiteral("K562")}));
     EXPECT_EQ(covered, 2 * 20000 * 200);
+    // The IGV batch script written next to an exported BED loads it and goes to the shown region.
+    const QString script = chromatin->igvBatchScript(QStringLiteral("/data/out/segmentation.bed"));
+    EXPECT_TRUE(script.startsWith(QStringLiteral("new\nload /data/out/segmentation.bed\n")))
+        << script.toStdString();
+    EXPECT_TRUE(script.contains(QStringLiteral("\ngoto chr11:"))) << script.toStdString();
 }
 
 namespace {

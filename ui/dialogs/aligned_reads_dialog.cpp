@@ -1,4 +1,4 @@
-#include "ui/chromatin/aligned_reads_dialog.h"
+#include "ui/dialogs/aligned_reads_dialog.h"
 
 #include "ui/widgets/form_widgets.h"
 
