@@ -17,6 +17,7 @@
 
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTest>
 
 namespace cx::ui::journeys {
 
@@ -67,6 +68,42 @@ TEST(StaleJourneys, ReplacingEveryDataSetRetitlesTheSavedSession) {
     ProjectSession::setPromptHandler({});
     EXPECT_TRUE(journey.window.sessionTitle().isEmpty())
         << journey.window.sessionTitle().toStdString();
+}
+
+// The window title of the untitled demo: "Demo" while it shows the demo's data; once every data
+// set of it is replaced, "Untitled" (what is loaded is no longer the demo). A file that cannot
+// be read replaces nothing.
+TEST(StaleJourneys, TheUntitledDemoIsCalledDemoOnlyWhileItShowsTheDemosData) {
+    QTemporaryDir folder;
+    JourneyWindow journey;
+    // Opened as File ▸ Open Demo opens the demo (untitled), with only its crowd to keep it short.
+    ASSERT_TRUE(
+        journey.window.project()->open(demoSubset(folder, {QStringLiteral("crowd")}), true));
+    ASSERT_TRUE(settleAll(journey.window)) << journey.errorText().toStdString();
+    journey.window.setCurrentWorkspace(QStringLiteral("crowd"));
+    const auto title = [&] { return journey.window.windowTitle().toStdString(); };
+    EXPECT_TRUE(journey.window.windowTitle().startsWith(QLatin1String("Demo"))) << title();
+
+    auto* crowd = journey.workspace<CrowdWorkspace>();
+    crowd->openFiles(testData(QStringLiteral("crowd/ragged.csv")), QString());
+    ASSERT_TRUE(waitUntil([&] { return !journey.errors.messages.isEmpty(); }));
+    ASSERT_TRUE(waitUntil([&] { return !crowd->controller()->isBusy() && crowd->isSettled(); }));
+    QTest::qWait(200); // the session's check runs on a short timer
+    EXPECT_TRUE(journey.window.windowTitle().startsWith(QLatin1String("Demo"))) << title();
+
+    journey.errors.messages.clear();
+    crowd->openFiles(testData(QStringLiteral("crowd/labels_strings.csv")),
+                     testData(QStringLiteral("crowd/gold_strings.csv")));
+    EXPECT_TRUE(waitUntil([&] {
+        return journey.window.windowTitle().startsWith(QLatin1String("Untitled")) &&
+               journey.window.windowTitle().contains(QLatin1String("Crowd: labels_strings.csv"));
+    })) << title();
+    EXPECT_FALSE(journey.window.windowTitle().contains(QLatin1String("Demo"))) << title();
+    EXPECT_TRUE(journey.errors.messages.isEmpty()) << journey.errorText().toStdString();
+
+    // Saved, it is named by its file.
+    ASSERT_TRUE(journey.window.project()->saveTo(folder.filePath(QStringLiteral("mine.cxproj"))));
+    EXPECT_TRUE(journey.window.windowTitle().startsWith(QLatin1String("mine.cxproj"))) << title();
 }
 
 TEST(StaleJourneys, ProvenanceNamesEveryChangedInputAndFileRewrites) {

@@ -179,6 +179,10 @@ void CrowdResultsPanel::clear() {
     m_cmiModel->clear();
     m_confusionModel->clear();
     m_workerModel->clear();
+    clearComparison();
+}
+
+void CrowdResultsPanel::clearComparison() {
     m_comparison->setRowCount(0);
     m_disagreements->clear();
     m_disagreements->setRowCount(0);

@@ -31,6 +31,8 @@ public:
     ~CrowdResultsPanel() override;
 
     void clear();
+    /// Empties the method comparison and the disagreements (the fit's views stay).
+    void clearComparison();
     /// Shows one method's result on `data`.
     void showRun(const cx::CrowdLabels& data, const CrowdRun& run);
     /// Comparison: starts an empty table, adds rows as methods finish.

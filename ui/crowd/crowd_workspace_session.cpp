@@ -124,9 +124,18 @@ void CrowdWorkspace::applySection(const cx::CrowdSection& section) {
     m_results->setWorkerSort(section.workerSortColumn, section.workerSortDescending);
     if (section.compare) {
         compareMethods(); // then the fit (comparisonDone)
-    } else if (!shownRunIsCurrent() || m_controller->isBusy()) {
-        refit();
+    } else {
+        // The section shows no comparison: one shown from earlier settings goes (its K and seed
+        // were just replaced with their signals blocked: it would stand unmarked).
+        if (!m_results->compared().empty()) {
+            m_results->clearComparison();
+            m_comparisonStale->clearResult();
+        }
+        if (!shownRunIsCurrent() || m_controller->isBusy()) {
+            refit();
+        }
     }
+    m_comparisonStale->refresh();
     emit settledChanged();
 }
 

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +17,26 @@
 #include <cmath>
 
 namespace cx::ui {
+
+bool writeFigureData(const QString& imagePath, const std::function<QString()>& data,
+                     QString* written, QString* error) {
+    if (written) {
+        written->clear();
+    }
+    const QString values = data ? data() : QString();
+    if (values.isEmpty()) {
+        return true;
+    }
+    const QFileInfo image(imagePath);
+    const QString path = image.dir().filePath(image.completeBaseName() + QStringLiteral(".tsv"));
+    if (!writeTextFileAtomically(path, values, error)) {
+        return false;
+    }
+    if (written) {
+        *written = path;
+    }
+    return true;
+}
 
 bool exportAllFigures(const Workspace& workspace, const QString& directory, int dpi,
                       QStringList* written, QString* error) {
@@ -66,14 +87,15 @@ bool exportAllFigures(const Workspace& workspace, const QString& directory, int 
                           {QStringLiteral("width_px"), pixels.width()},
                           {QStringLiteral("height_px"), pixels.height()},
                           {QStringLiteral("files"), files}};
-        // The values it plots, beside its images.
-        const QString values = figure.data ? figure.data() : QString();
-        if (!values.isEmpty()) {
-            const QString name = figure.name + QStringLiteral(".tsv");
-            if (!writeTextFileAtomically(dir.filePath(name), values, error)) {
-                return false;
-            }
-            note(dir.filePath(name));
+        // The values it plots, beside its images (as the single-figure Export… writes them).
+        QString dataPath;
+        if (!writeFigureData(dir.filePath(figure.name + QStringLiteral(".png")), figure.data,
+                             &dataPath, error)) {
+            return false;
+        }
+        if (!dataPath.isEmpty()) {
+            const QString name = QFileInfo(dataPath).fileName();
+            note(dataPath);
             tsvNames.insert(name);
             entry.insert(QStringLiteral("data"), name);
         }

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QWidget;
 
 namespace cx::ui {
@@ -20,6 +22,13 @@ class Workspace;
 /// files written so far.
 bool exportAllFigures(const Workspace& workspace, const QString& directory, int dpi,
                       QStringList* written, QString* error);
+
+/// Writes the values a figure plots (ExportableFigure::figureData) beside its image: NAME.tsv
+/// for NAME.png/svg/pdf, as Export All and the single-figure Export… (ImageExportDialog) both
+/// do. Nothing is written when `data` is empty or gives no text (`written` is then empty).
+/// Returns false and sets `error` ("PATH: problem") when the file cannot be written.
+bool writeFigureData(const QString& imagePath, const std::function<QString()>& data,
+                     QString* written, QString* error);
 
 /// The interactive form: asks for a folder and the PNG resolution, exports, reports failures
 /// through ErrorReporter. Returns the folder written, or an empty string.

@@ -1,5 +1,6 @@
 #include "ui/dialogs/image_export_dialog.h"
 
+#include "ui/dialogs/figure_set_export.h"
 #include "ui/framework/error_reporter.h"
 
 #include <QComboBox>
@@ -194,7 +195,8 @@ void ImageExportDialog::updateSummary() {
 
 QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& what,
                                                const QString& baseName, const FigurePainter& paint,
-                                               const QSizeF& printSize) {
+                                               const QSizeF& printSize,
+                                               const std::function<QString()>& data) {
     ImageExportDialog dialog(parent, printSize);
     dialog.setWindowTitle(tr("Export %1").arg(what));
     if (dialog.exec() != QDialog::Accepted) {
@@ -231,7 +233,8 @@ QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& w
     store.setValue(kDpiKey, settings.dpi);
     store.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
     QString error;
-    if (!exportFigure(path, settings, paint, &error)) {
+    if (!exportFigure(path, settings, paint, &error) ||
+        !writeFigureData(path, data, nullptr, &error)) {
         ErrorReporter::report(parent, tr("Could not export the %1").arg(what.toLower()), error);
         return {};
     }

@@ -25,20 +25,22 @@ public:
     /// The whole interaction: this dialog, then a save-file dialog, then the export; errors go
     /// to ErrorReporter. `baseName` is the suggested file name without suffix. Reusable by
     /// every workspace's figures. Returns the written path or an empty string.
-    /// `printSize`: the figure's print layout (see the constructor).
+    /// `printSize`: the figure's print layout (see the constructor). `data`: the values the
+    /// figure plots, written beside the image as NAME.tsv (writeFigureData, as Export All).
     static QString exportInteractively(QWidget* parent, const QString& what,
                                        const QString& baseName, const FigurePainter& paint,
-                                       const QSizeF& printSize = {});
+                                       const QSizeF& printSize = {},
+                                       const std::function<QString()>& data = {});
     /// exportInteractively for a view that draws itself as a figure (its paintFigure(): the
     /// charts, heatmaps and the segmentation view) at its print layout (its figureSize(), as
-    /// Export All Figures).
+    /// Export All Figures), with its figureData() beside it.
     template <typename View>
     static QString exportViewInteractively(QWidget* parent, const QString& what,
                                            const QString& baseName, const View* view) {
         return exportInteractively(
             parent, what, baseName,
             [view](QPainter& painter, const QRectF& target) { view->paintFigure(painter, target); },
-            view->figureSize());
+            view->figureSize(), [view] { return view->figureData(); });
     }
     /// Whether the print-layout preset is chosen (tests).
     bool usesPrintLayout() const;

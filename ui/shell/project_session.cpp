@@ -4,6 +4,7 @@
 #include "ui/framework/workspace.h"
 #include "ui/shell/recent_files.h"
 
+#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/session/session_paths.h"
 
@@ -83,7 +84,7 @@ ProjectSession::ProjectSession(QWidget* window, QList<Workspace*> workspaces,
 ProjectSession::~ProjectSession() = default;
 
 QString ProjectSession::displayName() const {
-    if (m_demo) {
+    if (m_demo && m_demoShown) {
         return tr("Demo");
     }
     return m_file.isEmpty() ? tr("Untitled") : QFileInfo(m_file).fileName();
@@ -131,9 +132,9 @@ cx::Session ProjectSession::currentSession(const std::filesystem::path& target) 
     return session;
 }
 
-std::map<std::string, std::string> ProjectSession::currentSections() const {
-    const std::filesystem::path target = referenceDirectory() / "session.cxproj";
-    const cx::Session session = currentSession(target);
+namespace {
+
+std::map<std::string, std::string> sectionTexts(const cx::Session& session) {
     std::map<std::string, std::string> out;
     for (const auto& [key, section] : session.workspaces.items()) {
         out[key] = section.dump();
@@ -141,12 +142,64 @@ std::map<std::string, std::string> ProjectSession::currentSections() const {
     return out;
 }
 
+/// A data file entry's absolute path: its "absolute", else its "path" from `directory`.
+std::filesystem::path dataFileOf(const cx::SessionJson& entry,
+                                 const std::filesystem::path& directory) {
+    const auto absolute = entry.find("absolute");
+    const std::filesystem::path file = absolute != entry.end() && absolute->is_string()
+                                           ? std::filesystem::path(absolute->get<std::string>())
+                                           : directory / entry["path"].get<std::string>();
+    std::error_code error; // a missing file compares by its absolute name
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(file, error);
+    return error ? std::filesystem::absolute(file).lexically_normal() : canonical;
+}
+
+/// Every data file a section names ({"path": …} entries, depth first in the section's order:
+/// a workspace writes its main data first — the corpus, the tracks, the labels), absolute.
+void dataFiles(const cx::SessionJson& value, const std::filesystem::path& directory,
+               std::vector<std::filesystem::path>& out) {
+    if (value.is_object() && value.contains("path") && value["path"].is_string()) {
+        out.push_back(dataFileOf(value, directory));
+        return;
+    }
+    if (value.is_object() || value.is_array()) {
+        for (const auto& item : value) {
+            dataFiles(item, directory, out);
+        }
+    }
+}
+
+} // namespace
+
+std::map<std::string, std::string> ProjectSession::currentSections() const {
+    return sectionTexts(currentSession(referenceDirectory() / "session.cxproj"));
+}
+
+bool ProjectSession::showsDemoData(const cx::Session& current) const {
+    for (const auto& [key, files] : m_demoData) {
+        if (m_pending.count(key) != 0) {
+            return true; // still restoring the demo's section
+        }
+        if (!current.hasSection(key)) {
+            continue;
+        }
+        // The workspace's main data (the first file its section names) is one of the demo's.
+        std::vector<std::filesystem::path> shown;
+        dataFiles(current.section(key), referenceDirectory(), shown);
+        if (!shown.empty() && std::find(files.begin(), files.end(), shown.front()) != files.end()) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void ProjectSession::scheduleCheck() {
     m_checkTimer->start();
 }
 
 void ProjectSession::checkModified() {
-    std::map<std::string, std::string> current = currentSections();
+    const cx::Session session = currentSession(referenceDirectory() / "session.cxproj");
+    std::map<std::string, std::string> current = sectionTexts(session);
     if (m_settling) {
         // Only what the session restores has to settle; each workspace's reference is taken
         // when it has.
@@ -174,8 +227,11 @@ void ProjectSession::checkModified() {
         reference.erase(key);
     }
     const bool modified = current != reference;
-    if (modified != m_modified) {
+    // The untitled demo is "Demo" while it shows some of the demo's data, then "Untitled".
+    const bool demoShown = m_demo && showsDemoData(session);
+    if (modified != m_modified || demoShown != m_demoShown) {
         m_modified = modified;
+        m_demoShown = demoShown;
         emit changed();
     }
 }
@@ -308,12 +364,18 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
     }
     m_loaded = session;
     m_demo = asDemo;
+    m_demoShown = asDemo;
+    m_demoData.clear();
     m_file = asDemo ? QString() : QFileInfo(path).absoluteFilePath();
     if (asDemo) {
+        for (const auto& [key, section] : session.workspaces.items()) {
+            dataFiles(section, session.directory(), m_demoData[key]);
+        }
         m_loaded.file.clear(); // paths of unknown sections: nothing to carry for the demo
         m_loaded.workspaces = cx::SessionJson::object();
     } else {
         RecentFiles::add(m_file);
+        cx::removeStaleTemporaries(toPath(m_file)); // what a killed save of it left
     }
     m_settling = true;
     m_pending.clear();

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 class QTimer;
 class QWidget;
@@ -46,7 +47,8 @@ public:
 
     /// The session file (absolute); empty while untitled.
     QString filePath() const { return m_file; }
-    /// "analysis.cxproj", "Demo" or "Untitled".
+    /// "analysis.cxproj", "Demo" (the untitled demo while some workspace still shows the demo's
+    /// data) or "Untitled".
     QString displayName() const;
     bool isModified() const { return m_modified; }
     /// Whether there is anything to save (some workspace has data).
@@ -96,6 +98,10 @@ private:
     void checkModified();
     /// The session as it would be saved, one text per workspace section (key → JSON).
     std::map<std::string, std::string> currentSections() const;
+    /// Whether `current` (the session as it would be saved) still holds the demo's data in
+    /// some workspace: a section whose first data file (its main data) is one of the files the
+    /// demo's section named.
+    bool showsDemoData(const cx::Session& current) const;
     std::filesystem::path referenceDirectory() const;
     std::optional<std::filesystem::path> locate(const std::filesystem::path& expected,
                                                 const std::string& pointer) const;
@@ -106,6 +112,10 @@ private:
     std::function<QString()> m_titleProvider;
     QString m_file;
     bool m_demo = false;
+    /// While the demo is open: per workspace key, the data files its section named
+    /// (absolute), and whether some workspace still shows them (the title says "Demo" only then).
+    std::map<std::string, std::vector<std::filesystem::path>> m_demoData;
+    bool m_demoShown = false;
     /// The file last opened (its unknown sections and keys are written back).
     cx::Session m_loaded;
     /// Per workspace section: its JSON in the last opened/saved state. After an open, a

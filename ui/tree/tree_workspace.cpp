@@ -549,9 +549,8 @@ QList<WorkspaceTable> TreeWorkspace::tables() const {
     if (!analysis().isValid()) {
         return out;
     }
-    for (StateMatrixModel* model : m_emissionModels) {
-        out.append({model->objectName(), [model] { return model->delimited(QLatin1Char('\t')); }});
-    }
+    // Each cell type's emissions are its heatmap figure's data (emissions-CELL.tsv beside
+    // emissions-CELL.png): not written a second time as a table.
     if (!analysis().promoterF1.empty()) {
         out.append({QStringLiteral("promoter_f1"), [this] { return promoterF1Text(); }});
     }

@@ -2,7 +2,9 @@
 // part 8). The test binary runs itself as a child that saves a large session; the temporary
 // file the save writes (".NAME.tmp-PID", core/common/atomic_file.h) is a pipe the parent
 // drains, so the child is inside write() with part of the new session written when the parent
-// kills it with SIGKILL: a real kill at a known point, no timing.
+// kills it with SIGKILL: a real kill at a known point, no timing. The next save removes the
+// temporary the killed one left.
+#include "core/common/atomic_file.h"
 #include "core/common/error.h"
 #include "core/session/session.h"
 #include "support/files.h"
@@ -142,11 +144,51 @@ TEST(SessionKilledSave, KillMidWriteKeepsTheOldFile) {
     // ... although the child was killed while writing the new one.
     ASSERT_GE(received.size(), std::size_t{256} << 10) << "the child never wrote its session";
     EXPECT_NE(received.find("the new version"), std::string::npos);
-    // The next save replaces it normally.
+    // The killed save's temporary is still there (the kill left it) ...
+    EXPECT_TRUE(fs::exists(fs::symlink_status(temporary)));
+    // ... until the next save, which replaces the file normally and removes it.
     Session next = readSession(target);
     next.title = "saved after the crash";
     writeSession(next, target);
     EXPECT_EQ(readSession(target).title, "saved after the crash");
+    EXPECT_FALSE(fs::exists(fs::symlink_status(temporary)))
+        << temporary << " of the killed save is left behind";
+    fs::remove_all(folder, error);
+}
+
+// Only temporaries of writers that are gone are removed: a save running in another process keeps
+// its temporary, and files that only look alike (another session's, a name that is no PID) stay.
+TEST(SessionKilledSave, NextSaveRemovesOnlyTemporariesOfGoneWriters) {
+    const fs::path folder =
+        fs::temp_directory_path() / ("cx_stale_temporaries_" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const fs::path target = folder / "analysis.cxproj";
+    // A process that has ended: its PID names no process now.
+    pid_t gone = 0;
+    char* const arguments[] = {const_cast<char*>("/bin/true"), nullptr};
+    ASSERT_EQ(::posix_spawn(&gone, "/bin/true", nullptr, nullptr, arguments, environ), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(gone, &status, 0), gone);
+    const auto touch = [](const fs::path& file) { std::ofstream(file) << "partial"; };
+    const fs::path stale = temporaryOf(target, gone);
+    const fs::path running = temporaryOf(target, ::getppid()); // our parent still runs
+    const fs::path otherSession = temporaryOf(folder / "other.cxproj", gone);
+    const fs::path notAPid = folder / ".analysis.cxproj.tmp-backup";
+    for (const fs::path& file : {stale, running, otherSession, notAPid}) {
+        touch(file);
+    }
+    Session session;
+    session.title = "saved";
+    writeSession(session, target);
+    EXPECT_EQ(readSession(target).title, "saved");
+    EXPECT_FALSE(fs::exists(stale)) << "a dead writer's temporary stays";
+    EXPECT_TRUE(fs::exists(running)) << "a running writer's temporary was removed";
+    EXPECT_TRUE(fs::exists(otherSession)) << "another session's temporary was removed";
+    EXPECT_TRUE(fs::exists(notAPid));
+    // A folder that cannot be listed: nothing removed, no throw.
+    EXPECT_EQ(removeStaleTemporaries(folder / "missing" / "x.cxproj"), 0);
+    std::error_code error;
     fs::remove_all(folder, error);
 }
 

@@ -5,6 +5,7 @@
 #include "gui_test_helpers.h"
 
 #include "core/session/session.h"
+#include "ui/dialogs/figure_set_export.h"
 #include "ui/tree/tree_controller.h"
 #include "ui/tree/tree_diagram_view.h"
 #include "ui/tree/tree_workspace.h"
@@ -15,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMap>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -98,7 +100,7 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
         EXPECT_LE(row.score.f1, 1.0);
     }
     EXPECT_FALSE(workspace.figures().isEmpty());
-    EXPECT_GE(workspace.tables().size(), 5); // 3 emissions, F1, 2 change sets
+    EXPECT_GE(workspace.tables().size(), 3); // F1, 2 change sets (emissions: figures' data)
 
     // Clicking a node of the diagram selects that cell.
     TreeDiagramView* diagram = workspace.diagram();
@@ -107,6 +109,35 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
     ASSERT_FALSE(k562.isNull());
     QTest::mouseClick(diagram, Qt::LeftButton, {}, k562.toPoint());
     EXPECT_EQ(workspace.selectedCell(), "K562");
+}
+
+// Export All writes each cell type's emissions once: as its heatmap's data beside the figure
+// (emissions-CELL.tsv), not again as a table (emissions_CELL.tsv held the same values).
+TEST(TreeWorkspace, ExportAllWritesEachEmissionTableOnce) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
+    ASSERT_EQ(workspace.emissionModels().size(), 3);
+    QTemporaryDir folder;
+    QString error;
+    ASSERT_TRUE(exportAllFigures(workspace, folder.path(), 96, nullptr, &error))
+        << error.toStdString();
+    QMap<QString, QStringList> filesByText; // TSV text → the files holding it
+    for (const QFileInfo& file :
+         QDir(folder.path()).entryInfoList({QStringLiteral("*.tsv")}, QDir::Files)) {
+        QFile in(file.absoluteFilePath());
+        ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+        filesByText[QString::fromUtf8(in.readAll())] << file.fileName();
+    }
+    for (const StateMatrixModel* model : workspace.emissionModels()) {
+        const QString cell = model->objectName().section(QLatin1Char('_'), 1);
+        const QStringList files = filesByText.value(model->delimited(QLatin1Char('\t')));
+        EXPECT_EQ(files, QStringList{QStringLiteral("emissions-%1.tsv").arg(cell.toLower())})
+            << cell.toStdString();
+    }
+    for (auto it = filesByText.cbegin(); it != filesByText.cend(); ++it) {
+        EXPECT_EQ(it.value().size(), 1) << "written twice: " << it.value().join(' ').toStdString();
+    }
 }
 
 // The workspace shows what `contrast-cli tree` writes for the same input and options: every
