@@ -122,8 +122,35 @@ def main():
     if untrusted_jumps:
         j = max(untrusted_jumps)
         print(f"  largest |ΔAUC| between any neighbouring grid γ: {j[0]:.3f} ({j[1]:g} → {j[2]:g})")
+    # A stricter split-half rule, for comparison (not the app's): every foreground-specific
+    # component needs its own significant positive direction (n_fg <= significant_positive).
+    strict = [p for p in points if p.get("trusted") and "significant_positive" in p
+              and p["n_foreground_specific"] <= p["significant_positive"]]
+    strict_jumps = [(abs(b["auc"] - a["auc"]), a["gamma"], b["gamma"]) for a, b in zip(points, points[1:])
+                    if a in strict and b in strict]
+    if strict_jumps:
+        j = max(strict_jumps)
+        print(f"  stricter rule (n_fg <= significant positive directions): {len(strict)} γ stood behind; "
+              f"largest |ΔAUC| between neighbours both kept {j[0]:.3f} ({j[1]:g} → {j[2]:g})")
+    # With a bootstrap: a rule the app does not have yet, for comparison — a foreground-specific
+    # component whose weight band reaches 0 (its sign is not determined) is not stood behind.
+    if args.bootstrap > 0:
+        def sign_determined(p):
+            return all(c.get("weight_lo") is None or c["weight_lo"] > 0
+                       for c in p.get("components", []) if c.get("foreground_specific"))
+        kept = [p for p in points if p.get("trusted") and sign_determined(p)]
+        band_jumps = [(abs(b["auc"] - a["auc"]), a["gamma"], b["gamma"]) for a, b in zip(points, points[1:])
+                      if a in kept and b in kept]
+        if band_jumps:
+            j = max(band_jumps)
+            print(f"  with 'no foreground-specific weight band reaching 0' added: {len(kept)} γ stood behind; "
+                  f"largest |ΔAUC| between neighbours both kept {j[0]:.3f} ({j[1]:g} → {j[2]:g}); "
+                  f"{sum(1 for x in band_jumps if x[0] > 0.05)} of {len(band_jumps)} pairs above 0.05")
     for p in points:
-        print(f"    γ {p['gamma']:<5g} AUC {p['auc']:.3f} {'ok' if p.get('trusted') else 'NOT: ' + p.get('not_trusted_because', '')}")
+        extra = (f" s/n {p['signal_to_noise']:.2f} sig+ {p['significant_positive']} fg {p['n_foreground_specific']}"
+                 if "signal_to_noise" in p and p["signal_to_noise"] is not None else "")
+        print(f"    γ {p['gamma']:<5g} AUC {p['auc']:.3f}{extra} "
+              f"{'ok' if p.get('trusted') else 'NOT: ' + p.get('not_trusted_because', '')}")
 
     # 2. Top documents at the suggested γ.
     out = os.path.join(work, "topics")
