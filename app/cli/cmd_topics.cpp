@@ -379,6 +379,9 @@ int runSweep(SweepCommandOptions& options) {
                 const ComponentAdmissibility a =
                     checkPathPoint(sweep.path, i, replicates > 0 ? &bands : nullptr);
                 inadmissible = a.inadmissible;
+                // The split-half noise criterion's inputs (judgeSweep, methods.md).
+                point["signal_to_noise"] = s.positiveSignalToNoise;
+                point["significant_positive"] = s.significantPositive;
                 for (int t = 0; t < s.numComponents(); ++t) {
                     Json c = {
                         {"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},

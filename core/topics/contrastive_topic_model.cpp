@@ -105,7 +105,15 @@ KeptDirections selectKeptDirections(const Eigen::MatrixXd& m2, const Eigen::Matr
     // Class of a direction: 0 = significant positive, 1 = significant negative, 2 = the rest.
     std::vector<int> klass(static_cast<size_t>(n), 2);
     KeptDirections out;
+    if (haveNoise) {
+        out.positiveSignalToNoise = 0;
+    }
     for (Eigen::Index i = 0; i < n; ++i) {
+        if (haveNoise && values[i] > 0) {
+            const double ratio = level[i] > 0 ? values[i] / (2.0 * level[i])
+                                              : std::numeric_limits<double>::infinity();
+            out.positiveSignalToNoise = std::max(out.positiveSignalToNoise, ratio);
+        }
         if (haveNoise && std::abs(values[i]) > 2.0 * level[i]) {
             klass[static_cast<size_t>(i)] = values[i] > 0 ? 0 : 1;
             ++out.significant;
@@ -434,6 +442,7 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     result.warmStarted = warm;
     result.significantDirections = kept.significant;
     result.significantPositive = kept.significantPositive;
+    result.positiveSignalToNoise = kept.positiveSignalToNoise;
     if (m_noiseAvailable) {
         result.noiseLevel =
             Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)

@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,12 @@ struct TopicModelResult {
     /// `significantDirections`.
     int significantDirections = 0;
     int significantPositive = 0;
+    /// The strongest foreground-specific signal against the split-half noise (issue 27 part 4):
+    /// the largest ratio λ / (2‖N·v‖) over the positive eigenpairs (λ, v) of M2f − γ·M2b, N its
+    /// split-half error estimate — the significance rule of selectKeptDirections, so > 1 exactly
+    /// when significantPositive > 0. 0 without a positive eigenvalue; NaN without a noise
+    /// estimate (fewer than 2 documents on a side, or a hand-made or direct-method result).
+    double positiveSignalToNoise = std::numeric_limits<double>::quiet_NaN();
     /// Whitened residual of M3 left by the decomposition (DensePowerMethod::whitenedResidual).
     double residual = 0;
     /// True when this solution was continued from a neighbour's components (warm start) and
@@ -103,6 +110,8 @@ struct KeptDirections {
     Eigen::VectorXd noise;       ///< per kept direction: its noise level ν = ‖N·v‖
     int significant = 0;         ///< directions (of all n) with |value| > 2ν
     int significantPositive = 0; ///< of them, positive ones
+    /// max λ / (2ν) over the positive directions (0 if none; NaN without a noise estimate)
+    double positiveSignalToNoise = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Order in which selectKeptDirections fills the K slots.

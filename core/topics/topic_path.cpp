@@ -143,6 +143,93 @@ std::vector<int> identitiesOnPath(const TopicPath& path, const TopicModelResult&
     return ids;
 }
 
+namespace {
+
+/// Each identity's mean topic over the points where it is present (columns 0 … numIdentities −
+/// 1; zero for an unused id), as a result matchComponents can take. Empty when no point has a
+/// solution.
+TopicModelResult identityRepresentatives(const TopicPath& path) {
+    TopicModelResult out;
+    Eigen::Index rows = 0;
+    for (const TopicModelResult& s : path.solutions) {
+        rows = std::max(rows, s.topics.rows());
+    }
+    if (rows == 0 || path.numIdentities <= 0) {
+        return out;
+    }
+    out.topics = Eigen::MatrixXd::Zero(rows, path.numIdentities);
+    out.lambdas = Eigen::VectorXd::Zero(path.numIdentities);
+    for (size_t i = 0; i < path.solutions.size() && i < path.ids.size(); ++i) {
+        const TopicModelResult& s = path.solutions[i];
+        if (s.topics.rows() != rows) {
+            continue;
+        }
+        for (size_t slot = 0; slot < path.ids[i].size(); ++slot) {
+            const int id = path.ids[i][slot];
+            if (id >= 0 && id < path.numIdentities &&
+                static_cast<Eigen::Index>(slot) < s.topics.cols()) {
+                out.topics.col(id) += s.topics.col(static_cast<Eigen::Index>(slot));
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void carryIdentities(const TopicPath& previous, TopicPath& next, double minCosine) {
+    const TopicModelResult before = identityRepresentatives(previous);
+    const TopicModelResult after = identityRepresentatives(next);
+    if (before.numComponents() == 0 || after.numComponents() == 0 ||
+        before.topics.rows() != after.topics.rows()) {
+        return;
+    }
+    // Unused ids of `previous` (gaps) have a zero column: cosine 0, never matched. The mean is
+    // a sum here: the cosine does not see the scale.
+    const std::vector<int> match = matchComponents(before, after, minCosine);
+    std::vector<int> relabel(static_cast<size_t>(next.numIdentities), -1);
+    int fresh = previous.numIdentities;
+    for (size_t id = 0; id < relabel.size(); ++id) {
+        relabel[id] = match[id] >= 0 ? match[id] : fresh++;
+    }
+    std::vector<int> canonical(static_cast<size_t>(fresh), -1);
+    for (size_t id = 0; id < relabel.size(); ++id) {
+        int original = static_cast<int>(id);
+        if (!next.canonicalIds.empty()) {
+            original = id < next.canonicalIds.size() ? next.canonicalIds[id] : -1;
+        }
+        canonical[static_cast<size_t>(relabel[id])] = original;
+    }
+    for (std::vector<int>& row : next.ids) {
+        for (int& id : row) {
+            if (id >= 0 && static_cast<size_t>(id) < relabel.size()) {
+                id = relabel[static_cast<size_t>(id)];
+            }
+        }
+    }
+    next.numIdentities = fresh;
+    next.canonicalIds = std::move(canonical);
+}
+
+int canonicalIdentity(const TopicPath& path, int id) {
+    if (path.canonicalIds.empty()) {
+        return id;
+    }
+    return id >= 0 && static_cast<size_t>(id) < path.canonicalIds.size()
+               ? path.canonicalIds[static_cast<size_t>(id)]
+               : -1;
+}
+
+int identityOfCanonical(const TopicPath& path, int canonical) {
+    if (path.canonicalIds.empty()) {
+        return canonical;
+    }
+    const auto it = std::find(path.canonicalIds.begin(), path.canonicalIds.end(), canonical);
+    return canonical < 0 || it == path.canonicalIds.end()
+               ? -1
+               : static_cast<int>(it - path.canonicalIds.begin());
+}
+
 std::vector<double> foregroundSetChanges(const TopicPath& path) {
     std::vector<double> out;
     std::vector<int> previous;

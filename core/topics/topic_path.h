@@ -28,7 +28,14 @@ struct TopicPath {
     std::vector<TopicModelResult> solutions; ///< one per γ (empty result where `failures` says)
     std::vector<std::vector<int>> ids;       ///< ids[i][slot]: identity of component slot at γ_i
     std::vector<std::string> failures;       ///< per γ: "" or why no solution exists there
+    /// One past the largest identity (ids are 0, 1, … without gaps on a path solved afresh;
+    /// carryIdentities may leave gaps).
     int numIdentities = 0;
+    /// After carryIdentities: canonicalIds[id] = the identity solveTopicPath gave (what the same
+    /// path solved afresh calls it; −1 for an id the path does not use). Empty = the ids are
+    /// the canonical ones. Sessions store names by canonical id, so reopening one (which solves
+    /// afresh) finds them.
+    std::vector<int> canonicalIds;
 
     /// Index of the grid point nearest to γ (−1 for an empty path).
     int nearest(double gamma) const;
@@ -56,6 +63,24 @@ TopicPath solveTopicPath(const ContrastiveTopicEngine& engine, const std::vector
 /// Identities of `result`'s components by matching them to the path point nearest its γ
 /// (the slider's view of the path): one id per slot, −1 for a component the path lacks.
 std::vector<int> identitiesOnPath(const TopicPath& path, const TopicModelResult& result);
+
+/// The same contrast solved again with other settings (another K, another γ grid): gives each
+/// identity of `next` the identity of `previous` it continues, so a topic that persists keeps
+/// its id — and with it its name and colour — and the others get ids no identity of `previous`
+/// has (from previous.numIdentities up, in `next`'s order). An identity is represented by its
+/// mean topic over the points where it is present; the representatives are matched as
+/// components along γ are (matchComponents: Hungarian on 1 − cosine, a match needs cosine ≥
+/// `minCosine`). Fills next.canonicalIds (composed with next's own canonicalIds, if any). Cost
+/// O(points × K × D + K³). Nothing changes when either path has no identity or their
+/// vocabularies differ.
+void carryIdentities(const TopicPath& previous, TopicPath& next,
+                     double minCosine = kIdentityCosine);
+
+/// The id a fresh solve of the same path gives identity `id` (canonicalIds; `id` itself when
+/// the path was not carried; −1 when unknown).
+int canonicalIdentity(const TopicPath& path, int id);
+/// The identity of `path` whose canonical id is `canonical` (−1 when none).
+int identityOfCanonical(const TopicPath& path, int canonical);
 
 /// γ values (grid points of the path) where the set of foreground-specific identities differs
 /// from the previous point's: where a foreground-specific topic appears or disappears.

@@ -19,6 +19,11 @@ std::string identityName(const TopicPath& path, size_t point, size_t slot) {
 
 } // namespace
 
+bool signalBelowNoise(const TopicModelResult& result) {
+    return std::isfinite(result.positiveSignalToNoise) &&
+           result.positiveSignalToNoise <= kMinSignalToNoise;
+}
+
 std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                                      const PathBootstrap* bootstrap) {
     const TopicPath& path = sweep.path;
@@ -64,6 +69,17 @@ std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                         formatNumber(100 * bootstrap->stability[point][slot], 3) + " % of " +
                         std::to_string(bootstrap->replicates) + " resamples");
                 }
+            }
+            // 4. The foreground-specific signal is not above the split-half noise: no positive
+            //    eigen-direction of M2f − γ·M2b leaves it, so every foreground-specific component
+            //    is fitted to sampling noise (whatever its weight).
+            if (result.numForegroundSpecific() > 0 && signalBelowNoise(result)) {
+                reasons.push_back(
+                    "contrastive signal below the split-half noise (strongest positive "
+                    "eigenvalue of M2f - gamma*M2b is " +
+                    formatNumber(2 * result.positiveSignalToNoise, 3) +
+                    " x its split-half noise, needs > " + formatNumber(2 * kMinSignalToNoise, 3) +
+                    ")");
             }
             for (const std::string& reason : reasons) {
                 verdict.reason += (verdict.reason.empty() ? "" : "; ") + reason;

@@ -21,13 +21,32 @@ struct GammaVerdict {
     std::string reason;
 };
 
+/// Smallest ratio λ / (2‖N·v‖) (TopicModelResult::positiveSignalToNoise) at which the strongest
+/// positive eigen-direction of M2f − γ·M2b counts as foreground-specific signal rather than
+/// split-half noise. 1 is selectKeptDirections' significance edge (|λ| > 2‖N·v‖), but on
+/// pure-noise contrasts the ratio scatters widely around it (‖N·v‖ is one realisation along one
+/// direction): over 50 seeded contrasts without a foreground topic (25 seeds × 1,500 and 5,000
+/// documents per side, γ = 1) it reached 2.86, while a planted foreground topic of weight 0.3
+/// gave at least 5.1 (docs/methods.md, the split-half noise criterion). Hence 3.
+constexpr double kMinSignalToNoise = 3.0;
+
+/// True when `result` has a split-half noise estimate and no positive eigen-direction of its
+/// contrastive second moment above it (positiveSignalToNoise ≤ kMinSignalToNoise).
+bool signalBelowNoise(const TopicModelResult& result);
+
 /// Per sweep point (sweep.points order), the app does not stand behind the solution when
 ///  1. the point has no AUC (SpecificityPoint::failure is the reason);
 ///  2. a foreground-specific component is inadmissible (checkPathPoint, with `bootstrap`'s
 ///     bands when given: ω ∉ [−γ, 1] means the component shown is no topic and the AUC mixes
 ///     a blend — on small noisy corpora the AUC jumps between neighbouring γ there);
 ///  3. with a bootstrap of sweep.path, a foreground-specific component reappears in fewer than
-///     kMinStability of the resamples (PathBootstrap::stability).
+///     kMinStability of the resamples (PathBootstrap::stability);
+///  4. foreground-specific components are shown but the contrastive signal is below the
+///     split-half noise (signalBelowNoise): M2f − γ·M2b = Σ_t (ω_t^f − γ ω_t^b) μ_t μ_tᵀ + E, so a
+///     foreground-specific topic is a positive eigen-direction; when no positive eigenvalue
+///     exceeds 2·kMinSignalToNoise times the noise N (the half difference of the moments of
+///     the even- and odd-numbered documents of each side, N = N_f − γ·N_b, same law as E)
+///     along its eigenvector, noise alone can explain them (a pure-noise contrast at γ ≥ 1).
 /// Reasons name components by path identity ("T3" = id 2), as the views do, and are ASCII-free
 /// of tabs and newlines (a TSV field). Cost O(points × K).
 std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,

@@ -20,6 +20,9 @@
 #include <QDoubleSpinBox>
 #include <QToolButton>
 
+#include <Eigen/Dense>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -52,6 +55,27 @@ QToolButton* buttonWithText(QWidget* parent, const QString& text) {
     return nullptr;
 }
 
+/// Opens the demo in `window` and waits until the Topics workspace shows a solution with
+/// columns and its sweep's path; nullptr when it does not within the time.
+TopicsWorkspace* openSettledDemo(MainWindow& window) {
+    window.setSettingsPersistent(false);
+    window.resize(1280, 800);
+    window.show();
+    if (!window.openDemo()) {
+        return nullptr;
+    }
+    TopicsWorkspace* topics = window.workspace<TopicsWorkspace>();
+    cx::ui::TopicsController* controller = topics->controller();
+    const bool settled = waitUntil(
+        [&] {
+            return topics->isSettled() && controller->solution().isValid() &&
+                   controller->lastSweep() != nullptr &&
+                   topics->tablePanel()->model()->columnCount() > 0;
+        },
+        90000);
+    return settled ? topics : nullptr;
+}
+
 } // namespace
 
 // Issue 23 finding 3 / issue 27 part 6: demo, γ = 6.5 has an inadmissible foreground-specific
@@ -60,18 +84,9 @@ QToolButton* buttonWithText(QWidget* parent, const QString& text) {
 TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
     ErrorRecorder errors;
     MainWindow window;
-    window.setSettingsPersistent(false);
-    window.resize(1280, 800);
-    window.show();
-    ASSERT_TRUE(window.openDemo());
-    TopicsWorkspace* topics = window.workspace<TopicsWorkspace>();
+    TopicsWorkspace* topics = openSettledDemo(window);
+    ASSERT_NE(topics, nullptr);
     cx::ui::TopicsController* controller = topics->controller();
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            return topics->isSettled() && controller->solution().isValid() &&
-                   controller->lastSweep() != nullptr;
-        },
-        90000));
 
     topics->analysisPanel()->gammaSpin()->setValue(6.5);
     TopicWordsModel* model = topics->tablePanel()->model();
@@ -128,19 +143,10 @@ TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
 TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
     ErrorRecorder errors;
     MainWindow window;
-    window.setSettingsPersistent(false);
-    window.resize(1280, 800);
-    window.show();
-    ASSERT_TRUE(window.openDemo());
-    TopicsWorkspace* topics = window.workspace<TopicsWorkspace>();
+    TopicsWorkspace* topics = openSettledDemo(window);
+    ASSERT_NE(topics, nullptr);
     cx::ui::TopicsController* controller = topics->controller();
     TopicWordsModel* model = topics->tablePanel()->model();
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            return topics->isSettled() && controller->solution().isValid() &&
-                   controller->lastSweep() != nullptr && model->columnCount() > 0;
-        },
-        90000));
 
     const int component = model->componentOf(0);
     const int identity = model->identityOf(component);
@@ -202,5 +208,104 @@ TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
         browser->grab().save(shots + QStringLiteral("/document-browser.png"));
         window.grab().save(shots + QStringLiteral("/named-topic.png"));
     }
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+}
+
+namespace {
+
+/// The weights chart's line whose name contains `name` (its colour; invalid when none).
+QColor chartColourOf(TopicsWorkspace* topics, const QString& name) {
+    for (const auto& line : topics->specificityPanel()->trajectoryChart()->lines()) {
+        if (line.name.contains(name)) {
+            return line.colour;
+        }
+    }
+    return {};
+}
+
+/// Cosine of two topic-word vectors.
+double cosine(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    return a.dot(b) / (a.norm() * b.norm());
+}
+
+} // namespace
+
+// Issue 27 part 5 on the demo: the user names a topic, changes K up and down; the name and
+// the colour stay on the topic that persists (its words match), and names of topics the new K
+// no longer has are gone.
+TEST(TopicsJourneys, NamesAndColoursFollowTopicsAcrossK) {
+    ErrorRecorder errors;
+    MainWindow window;
+    TopicsWorkspace* topics = openSettledDemo(window);
+    ASSERT_NE(topics, nullptr);
+    cx::ui::TopicsController* controller = topics->controller();
+    TopicWordsModel* model = topics->tablePanel()->model();
+
+    const int component = model->componentOf(0);
+    const int identity = model->identityOf(component);
+    ASSERT_GE(identity, 0);
+    const Eigen::VectorXd words = model->solution().result->topics.col(component);
+    const QString name = QStringLiteral("Corporate earnings");
+    ASSERT_TRUE(model->setTopicName(component, name));
+    const QColor colour = chartColourOf(topics, name);
+    ASSERT_TRUE(colour.isValid());
+    const int k = controller->parameters().numComponents;
+
+    // Change K and wait for the new sweep's path and solution.
+    const auto changeK = [&](int newK) {
+        const auto previous = controller->lastSweep();
+        topics->analysisPanel()->componentsSpin()->setValue(newK);
+        return waitUntil(
+            [&] {
+                return topics->isSettled() && controller->lastSweep() != nullptr &&
+                       controller->lastSweep() != previous && model->solution().isValid() &&
+                       model->solution().parameters.numComponents == newK;
+            },
+            120000);
+    };
+    // Where the named topic is in the table now: its column's component, or −1.
+    const auto namedComponent = [&] {
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (model->nameOfComponent(model->componentOf(c)) == name) {
+                return model->componentOf(c);
+            }
+        }
+        return -1;
+    };
+    for (const int newK : {k + 2, k}) {
+        ASSERT_TRUE(changeK(newK)) << "K = " << newK;
+        const int shown = namedComponent();
+        ASSERT_GE(shown, 0) << "K = " << newK << ": the named topic persists but lost its name";
+        EXPECT_EQ(model->identityOf(shown), identity) << "K = " << newK;
+        // It is the same topic: its words match the one named.
+        EXPECT_GT(cosine(model->solution().result->topics.col(shown), words), 0.9)
+            << "K = " << newK;
+        EXPECT_EQ(chartColourOf(topics, name), colour) << "K = " << newK;
+        EXPECT_EQ(topics->currentSection().topicNames.count(
+                      cx::canonicalIdentity(controller->lastSweep()->path, identity)),
+                  1u);
+    }
+
+    // Name every topic shown, then K = 2: a name stays exactly when its identity is still on
+    // the path; the others are gone (also from the session).
+    for (int c = 0; c < model->columnCount(); ++c) {
+        const int other = model->componentOf(c);
+        if (other != namedComponent()) {
+            model->setTopicName(other, QStringLiteral("Topic named %1").arg(c));
+        }
+    }
+    const std::map<int, QString> named = model->identityNames();
+    ASSERT_TRUE(changeK(2));
+    const cx::TopicPath& path = controller->lastSweep()->path;
+    int dropped = 0;
+    for (const auto& [id, text] : named) {
+        bool onPath = false;
+        for (const std::vector<int>& row : path.ids) {
+            onPath = onPath || std::find(row.begin(), row.end(), id) != row.end();
+        }
+        EXPECT_EQ(model->identityNames().count(id), onPath ? 1u : 0u) << text.toStdString();
+        dropped += onPath ? 0 : 1;
+    }
+    EXPECT_GT(dropped, 0) << "K = 2 keeps every named topic of K = " << k;
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }

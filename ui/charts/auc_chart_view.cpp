@@ -1,6 +1,7 @@
 #include "ui/charts/auc_chart_view.h"
 
 #include "ui/charts/chart_style.h"
+#include "ui/charts/state_weights_chart_view.h"
 #include "ui/widgets/export_helpers.h"
 #include "ui/widgets/plural.h"
 
@@ -25,6 +26,8 @@ namespace {
 
 const QColor kCurveColor(0x1f, 0x5f, 0xa8);
 const QColor kReferenceColor(0x9a, 0xa0, 0xa6);
+/// The weights chart's shading of γ the app does not stand behind (its kUnreliableColour).
+const QColor kUntrustedColour(0xf2, 0xa6, 0x5a, 70);
 
 } // namespace
 
@@ -59,6 +62,10 @@ AucChartView::Parts AucChartView::createParts(QChart* chart, double fontScale) {
     parts.failed->setMarkerSize(7 * fontScale);
     parts.failed->setColor(QColor(0xc6, 0x28, 0x28));
     parts.failed->setBorderColor(Qt::white);
+    parts.untrusted = new QAreaSeries(new QLineSeries(chart), new QLineSeries(chart));
+    parts.untrusted->setPen(Qt::NoPen);
+    parts.untrusted->setBrush(kUntrustedColour);
+    chart->addSeries(parts.untrusted);
     auto* bandUpper = new QLineSeries(chart);
     auto* bandLower = new QLineSeries(chart);
     parts.band = new QAreaSeries(bandUpper, bandLower);
@@ -206,6 +213,27 @@ void AucChartView::setInadmissibleCounts(const QVector<double>& gammas,
     refresh();
 }
 
+void AucChartView::setNotTrusted(const QVector<double>& gammas, const QStringList& reasons) {
+    for (SweepPoint& point : m_points) {
+        for (int i = 0; i < gammas.size() && i < reasons.size(); ++i) {
+            if (std::abs(gammas[i] - point.gamma) < 1e-9) {
+                point.notTrusted = reasons[i];
+            }
+        }
+    }
+    refresh();
+}
+
+QList<std::pair<double, double>> AucChartView::notTrustedRanges() const {
+    QVector<double> gammas;
+    std::vector<double> flags;
+    for (const SweepPoint& point : m_points) {
+        gammas << point.gamma;
+        flags.push_back(point.notTrusted.isEmpty() ? 0.0 : 1.0);
+    }
+    return unreliableRanges(gammas, flags);
+}
+
 int AucChartView::flaggedPointCount() const {
     return m_parts.flagged ? static_cast<int>(m_parts.flagged->count()) : 0;
 }
@@ -278,6 +306,17 @@ void AucChartView::fillParts(Parts& parts, const QSizeF& plotSize) const {
     parts.dots->replace(curve);
     parts.flagged->replace(flagged);
     parts.failed->replace(failed);
+    // The shaded γ ranges: the upper edge steps from yMin up to yMax over each range.
+    QList<QPointF> shadeUpper;
+    for (const auto& [from, to] : notTrustedRanges()) {
+        shadeUpper << QPointF(from, yMin) << QPointF(from, yMax) << QPointF(to, yMax)
+                   << QPointF(to, yMin);
+    }
+    parts.untrusted->upperSeries()->replace(shadeUpper);
+    parts.untrusted->lowerSeries()->replace(
+        shadeUpper.isEmpty()
+            ? QList<QPointF>{}
+            : QList<QPointF>{{shadeUpper.front().x(), yMin}, {shadeUpper.back().x(), yMin}});
     parts.band->upperSeries()->replace(bandUpper);
     parts.band->lowerSeries()->replace(bandLower);
     // Without data the plot stays empty behind the message (no reference, no marker).
@@ -379,9 +418,12 @@ void AucChartView::showPointToolTip(const QPointF& point, bool state) {
             ? tr("\n⚠ %1 with a weight outside [−γ, 1] (no topic of the model)")
                   .arg(countOf(nearest->numInadmissible, tr("component"), tr("components")))
             : QString();
+    const QString notTrusted = nearest->notTrusted.isEmpty()
+                                   ? QString()
+                                   : tr("\nnot stood behind: %1").arg(nearest->notTrusted);
     QToolTip::showText(
         QCursor::pos(),
-        (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + band)
+        (tr("γ = %1\nAUC %2 (relative to γ = 0: %3)\n%4") + inadmissible + notTrusted + band)
             .arg(nearest->gamma, 0, 'g', 4)
             .arg(nearest->auc, 0, 'f', 3)
             .arg(nearest->relativeAuc, 0, 'f', 3)
@@ -414,6 +456,7 @@ void AucChartView::buildFigure(QChart* chart, double plotHeight) const {
     parts.flagged->setName(tr("⚠ component of inadmissible weight"));
     parts.failed->setName(tr("no AUC (solver failed)"));
     parts.band->setName(tr("bootstrap band"));
+    parts.untrusted->setName(tr("γ not stood behind"));
     parts.markerDot->setName(tr("current γ"));
     QLegend* legend = chart->legend();
     legend->setFont(parts.x->labelsFont());
@@ -462,7 +505,8 @@ QString AucChartView::figureData() const {
         return {};
     }
     QString out = QStringLiteral("gamma\tauc\trelative_auc\trelative_low\trelative_high\t"
-                                 "foreground_specific\tinadmissible\tmissing\n");
+                                 "foreground_specific\tinadmissible\tmissing\t"
+                                 "not_trusted_because\n");
     for (const SweepPoint& point : m_points) {
         const bool valid = point.failure.isEmpty();
         out += dataNumber(point.gamma) + QLatin1Char('\t') +
@@ -471,7 +515,8 @@ QString AucChartView::figureData() const {
                dataNumber(point.relativeLo) + QLatin1Char('\t') + dataNumber(point.relativeHi) +
                QLatin1Char('\t') + QString::number(point.numForegroundSpecific) +
                QLatin1Char('\t') + QString::number(point.numInadmissible) + QLatin1Char('\t') +
-               delimitedField(point.failure, QLatin1Char('\t')) + QLatin1Char('\n');
+               delimitedField(point.failure, QLatin1Char('\t')) + QLatin1Char('\t') +
+               delimitedField(point.notTrusted, QLatin1Char('\t')) + QLatin1Char('\n');
     }
     return out;
 }

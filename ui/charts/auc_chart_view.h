@@ -5,7 +5,10 @@
 #include "ui/widgets/exportable_figure.h"
 
 #include <QChartView>
+#include <QStringList>
 #include <QVector>
+
+#include <utility>
 
 class QGraphicsSimpleTextItem;
 class QAreaSeries;
@@ -41,6 +44,12 @@ public:
     /// Inadmissible-component counts per γ (e.g. recomputed with the bootstrap's bands), shown
     /// in the point tooltips and as hollow red rings; points of other γ keep theirs.
     void setInadmissibleCounts(const QVector<double>& gammas, const QVector<int>& counts);
+    /// Why the app does not stand behind each γ ("" = it does; cx::judgeSweep), per γ: such γ
+    /// ranges are shaded (halfway to the neighbours, as the weights chart's) and the point's
+    /// tooltip gives the reason; points of other γ keep theirs. No point is hidden.
+    void setNotTrusted(const QVector<double>& gammas, const QStringList& reasons);
+    /// The shaded γ ranges (tests).
+    QList<std::pair<double, double>> notTrustedRanges() const;
     /// Points drawn with the inadmissible ring (tests).
     int flaggedPointCount() const;
     const QVector<SweepPoint>& points() const { return m_points; }
@@ -57,7 +66,8 @@ public:
     /// its legend.
     QSizeF figureSize() const override;
     /// One line per γ of the sweep: γ, AUC, relative AUC, its band (empty without one),
-    /// foreground-specific and inadmissible components, and why the AUC is missing ("" if not).
+    /// foreground-specific and inadmissible components, why the AUC is missing ("" if not) and
+    /// why the app does not stand behind the γ ("" if it does).
     QString figureData() const override;
     /// How paintFigure lays the figure out at `size` (tests).
     ChartFigureLayout figureLayout(const QSizeF& size) const;
@@ -75,6 +85,9 @@ private:
         QLineSeries* curve = nullptr;
         QList<QLineSeries*> segments; ///< further runs of valid points after a gap
         QAreaSeries* band = nullptr;
+        /// γ ranges the app does not stand behind: one area whose upper edge steps up over
+        /// each range (drawn first, under everything).
+        QAreaSeries* untrusted = nullptr;
         QScatterSeries* failed = nullptr; ///< γ values without an AUC, on the reference line
         QScatterSeries* dots = nullptr;
         /// Valid points with a component of inadmissible weight: a hollow red ring, as the

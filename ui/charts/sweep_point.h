@@ -20,6 +20,9 @@ struct SweepPoint {
     int numInadmissible = 0;
     /// Why the AUC is missing at this γ ("" for a valid point): drawn as a gap with the reason.
     QString failure;
+    /// Why the app does not stand behind the solution at this γ (cx::judgeSweep; "" = it does,
+    /// or not judged yet): the point is kept and its γ range shaded.
+    QString notTrusted = QString();
     /// Bootstrap band of the relative AUC (NaN until a bootstrap ran).
     double relativeLo = std::numeric_limits<double>::quiet_NaN();
     double relativeHi = std::numeric_limits<double>::quiet_NaN();

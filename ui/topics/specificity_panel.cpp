@@ -432,7 +432,11 @@ void SpecificityPanel::updateTrajectories() {
     const std::vector<cx::GammaVerdict> verdicts = cx::judgeSweep(*m_sweep, m_bands.get());
     std::vector<double> untrusted(path.gammas.size(), 0.0);
     int untrustedPoints = 0;
+    QVector<double> verdictGammas;
+    QStringList verdictReasons;
     for (const cx::GammaVerdict& verdict : verdicts) {
+        verdictGammas << verdict.gamma;
+        verdictReasons << QString::fromStdString(verdict.reason);
         const int i = path.nearest(verdict.gamma);
         if (!verdict.trusted && i >= 0) {
             untrusted[static_cast<size_t>(i)] = 1.0;
@@ -449,6 +453,7 @@ void SpecificityPanel::updateTrajectories() {
         counts << admissibility.back().inadmissible;
     }
     m_chart->setInadmissibleCounts(countGammas, counts);
+    m_chart->setNotTrusted(verdictGammas, verdictReasons); // shaded as in the weights chart
     for (int id = 0; id < path.numIdentities; ++id) {
         bool foreground = false;
         int bestPoint = -1;
@@ -524,6 +529,13 @@ void SpecificityPanel::updateTrajectories() {
     m_trajectory->setMarkers(QList<double>(changes.begin(), changes.end()),
                              tr("foreground set changes"));
 
+    const auto none = std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
+    showSweepSummary(static_cast<int>(changes.size()), flaggedPoints, static_cast<int>(none),
+                     untrustedPoints, static_cast<int>(verdicts.size()));
+}
+
+void SpecificityPanel::showSweepSummary(int setChanges, int flaggedPoints, int noAdmissible,
+                                        int untrustedPoints, int judged) {
     const cx::TopicSuggestions s = cx::suggestTopics(*m_sweep, m_bands.get(), 1000);
     QStringList parts;
     if (std::isfinite(s.bestGamma)) {
@@ -536,7 +548,7 @@ void SpecificityPanel::updateTrajectories() {
         parts << best;
     }
     parts << tr("suggested K %1 (directions above noise)").arg(s.suggestedK);
-    parts << tr("foreground set changes at %1 γ").arg(changes.size());
+    parts << tr("foreground set changes at %1 γ").arg(setChanges);
     int failed = 0;
     for (const cx::SpecificityPoint& p : m_sweep->points) {
         failed += p.failure.empty() ? 0 : 1;
@@ -546,18 +558,16 @@ void SpecificityPanel::updateTrajectories() {
     }
     if (flaggedPoints > 0) {
         // Short: the line must fit two lines beside the Bootstrap button at 1024 × 700.
-        const auto none =
-            std::count(noAdmissibleForeground.begin(), noAdmissibleForeground.end(), 1.0);
         QString text = tr("⚠ ω ∉ [−γ, 1] at %1 γ (dashed)").arg(flaggedPoints);
-        if (none > 0) {
-            text += tr(", no admissible foreground topic at %1 γ").arg(none);
+        if (noAdmissible > 0) {
+            text += tr(", no admissible foreground topic at %1 γ").arg(noAdmissible);
         }
         parts << text;
     }
     if (untrustedPoints > 0) {
         parts << tr("not stood behind at %1 of %2 γ (shaded; reasons on hover)")
                      .arg(untrustedPoints)
-                     .arg(verdicts.size());
+                     .arg(judged);
     }
     if (m_bands) {
         int unstable = 0;

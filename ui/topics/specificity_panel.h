@@ -89,6 +89,10 @@ private:
     void pickPositive();
     void updateStatus();
     void updateTrajectories();
+    /// The line above the charts (suggested γ and K, counts of flagged and shaded γ) and its
+    /// tooltip (why each shaded γ is not stood behind), for the sweep shown.
+    void showSweepSummary(int setChanges, int flaggedPoints, int noAdmissible, int untrustedPoints,
+                          int judged);
 
     std::shared_ptr<const cx::Corpus> m_corpus;
     QLineEdit* m_positive = nullptr;

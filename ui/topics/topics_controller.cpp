@@ -91,6 +91,7 @@ void TopicsController::setCorpus(const CorpusHandle& corpus) {
     m_shown = {};
     m_sweepJob.stop();
     m_sweepPoints.clear();
+    m_identitySource.reset(); // identities belong to the data they were found on
     emit corpusChanged(m_corpus);
     emit solutionChanged(m_shown);
     emit sweepStarted({});
@@ -290,9 +291,13 @@ void TopicsController::restartSweep() {
     auto engine = m_engine;
     const SweepSpec spec = m_sweep;
     const cx::TopicModelOptions options = m_parameters.toOptions();
+    // The last path of the same corpus (another K, grid or choice): its topics that persist
+    // keep their identities (names, colours) on the new path.
+    std::shared_ptr<const cx::SpecificitySweep> previous =
+        m_identitySource && m_identitySourceCorpus == engine->corpus ? m_identitySource : nullptr;
     startJob(
         m_sweepPool, m_sweepJob, generation,
-        [this, generation, engine, spec, options](const cx::CancelToken& cancel) {
+        [this, generation, engine, spec, options, previous](const cx::CancelToken& cancel) {
             // Runs on the sweep pool. Touches only its captured copies; points go back to the
             // GUI thread as queued calls tagged with the sweep generation.
             const std::vector<bool> positive = cx::matchForeground(
@@ -306,7 +311,7 @@ void TopicsController::restartSweep() {
             }
             const std::vector<double> gammas(spec.gammas.begin(), spec.gammas.end());
             SweepOutcome outcome;
-            outcome.sweep = std::make_shared<const cx::SpecificitySweep>(cx::specificitySweep(
+            cx::SpecificitySweep computed = cx::specificitySweep(
                 *engine->engine, gammas, positive, options, spec.smoothing, cancel,
                 [this, generation](const cx::SpecificityPoint& p) {
                     SweepPoint point{p.gamma, p.auc, p.relativeAuc, p.numForegroundSpecific, 0, {}};
@@ -321,13 +326,19 @@ void TopicsController::restartSweep() {
                             }
                         },
                         Qt::QueuedConnection);
-                }));
+                });
+            if (previous) {
+                cx::carryIdentities(previous->path, computed.path);
+            }
+            outcome.sweep = std::make_shared<const cx::SpecificitySweep>(std::move(computed));
             outcome.positive = std::make_shared<const std::vector<bool>>(positive);
             return outcome;
         },
         [this, engine, options, spec](SweepOutcome outcome, const QString& error) {
             if (error.isEmpty()) {
                 m_lastSweep = outcome.sweep;
+                m_identitySource = outcome.sweep;
+                m_identitySourceCorpus = engine->corpus;
                 m_lastPositive = outcome.positive;
                 m_lastSweepEngine = engine;
                 m_lastSweepOptions = options;

@@ -66,6 +66,12 @@ public:
     /// The last finished sweep (its path) and its bootstrap, if any.
     std::shared_ptr<const cx::SpecificitySweep> lastSweep() const { return m_lastSweep; }
     std::shared_ptr<const cx::PathBootstrap> lastBootstrap() const { return m_lastBootstrap; }
+    /// The next sweep numbers its topic identities afresh instead of carrying the last path's
+    /// (a session's names are keyed by the fresh numbers, TopicPath::canonicalIds).
+    void forgetIdentities() {
+        m_identitySource.reset();
+        m_identitySourceCorpus.reset();
+    }
     const CorpusHandle& corpus() const { return m_corpus; }
     std::shared_ptr<const EngineState> engine() const { return m_engine; }
     const TopicSolution& solution() const { return m_shown; }
@@ -163,6 +169,10 @@ private:
     cx::TopicModelOptions m_lastSweepOptions;
     cx::ScorerSmoothing m_lastSweepSmoothing;
     std::shared_ptr<const cx::PathBootstrap> m_lastBootstrap;
+    /// The last finished path and its corpus: the next sweep of that corpus carries its
+    /// identities over (cx::carryIdentities), e.g. across a change of K.
+    std::shared_ptr<const cx::SpecificitySweep> m_identitySource;
+    std::shared_ptr<const cx::Corpus> m_identitySourceCorpus;
 
     JobSlot m_previewJob;
 };

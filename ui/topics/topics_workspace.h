@@ -80,6 +80,9 @@ private:
     /// Path identities (ids and colours of the weights-vs-γ chart) of the shown solution's
     /// components, from the last sweep's path when it belongs to the current parameters.
     void updateIdentities();
+    /// A new path: names of identities it no longer has are dropped (a topic that vanished
+    /// with a change of K loses its name; those that persist kept their ids).
+    void dropNamesOfVanishedTopics();
     void updateWeightBands();
     void applySection(const cx::TopicsSection& section);
     void applyPendingSelection();

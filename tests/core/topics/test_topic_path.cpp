@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -192,6 +193,76 @@ TEST(TopicPath, MatchComponentsUndoesAPermutation) {
     b.topics.col(0).setZero();
     b.topics(0, 0) = 1.0;
     EXPECT_EQ(matchComponents(a, b)[0], -1);
+}
+
+/// A path point whose topics are point masses on `words` (of a vocabulary of 8), with ids.
+void addPoint(TopicPath& path, double gamma, const std::vector<int>& words,
+              const std::vector<int>& ids) {
+    TopicModelResult r;
+    r.gamma = gamma;
+    r.topics = Eigen::MatrixXd::Constant(8, static_cast<Eigen::Index>(words.size()), 0.01);
+    r.lambdas = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(words.size()));
+    for (size_t t = 0; t < words.size(); ++t) {
+        r.topics(words[t], static_cast<Eigen::Index>(t)) = 1.0;
+    }
+    path.gammas.push_back(gamma);
+    path.solutions.push_back(r);
+    path.ids.push_back(ids);
+    path.failures.emplace_back();
+    for (int id : ids) {
+        path.numIdentities = std::max(path.numIdentities, id + 1);
+    }
+}
+
+TEST(TopicPath, CarryIdentitiesKeepsThoseThatPersistAcrossK) {
+    // K = 3: topics on words 0, 1, 2 are T1, T2, T3.
+    TopicPath k3;
+    addPoint(k3, 0.0, {0, 1, 2}, {0, 1, 2});
+    addPoint(k3, 1.0, {1, 0, 2}, {1, 0, 2});
+    // K = 4 solved afresh: words 2, 5, 0, 3 got ids 0, 1, 2, 3 (a topic on word 3 appears at γ 1).
+    TopicPath k4;
+    addPoint(k4, 0.0, {2, 5, 0}, {0, 1, 2});
+    addPoint(k4, 1.0, {2, 5, 0, 3}, {0, 1, 2, 3});
+    carryIdentities(k3, k4);
+    // Word 2 keeps T3 (id 2), word 0 keeps T1 (id 0); words 5 and 3 are new: ids 3 and 4, never
+    // one of K = 3's (T2, word 1, is gone).
+    EXPECT_EQ(k4.ids[0], (std::vector<int>{2, 3, 0}));
+    EXPECT_EQ(k4.ids[1], (std::vector<int>{2, 3, 0, 4}));
+    EXPECT_EQ(k4.numIdentities, 5);
+    // What a fresh solve calls them (sessions): id 2 was 0, id 0 was 2, id 1 is unused.
+    EXPECT_EQ(k4.canonicalIds, (std::vector<int>{2, -1, 0, 1, 3}));
+    EXPECT_EQ(canonicalIdentity(k4, 2), 0);
+    EXPECT_EQ(canonicalIdentity(k4, 1), -1);
+    EXPECT_EQ(identityOfCanonical(k4, 0), 2);
+    EXPECT_EQ(identityOfCanonical(k4, 3), 4);
+    EXPECT_EQ(identityOfCanonical(k4, 7), -1);
+    // A fresh path: its ids are the canonical ones.
+    EXPECT_EQ(canonicalIdentity(k3, 1), 1);
+    EXPECT_EQ(identityOfCanonical(k3, 1), 1);
+
+    // Back down to K = 2 (words 0, 1): word 0 keeps T1 (id 0) through K = 4; word 1 (T2) was
+    // not on K = 4's path, so it is new (id 5); canonical ids compose with K = 4's.
+    TopicPath k2;
+    addPoint(k2, 0.0, {1, 0}, {0, 1});
+    carryIdentities(k4, k2);
+    EXPECT_EQ(k2.ids[0], (std::vector<int>{5, 0}));
+    EXPECT_EQ(canonicalIdentity(k2, 0), 1);
+    EXPECT_EQ(canonicalIdentity(k2, 5), 0);
+
+    // Another vocabulary: nothing to match, nothing changes.
+    TopicPath other;
+    addPoint(other, 0.0, {0}, {0});
+    other.solutions[0].topics = Eigen::MatrixXd::Constant(5, 1, 0.2);
+    const std::vector<std::vector<int>> before = other.ids;
+    carryIdentities(k3, other);
+    EXPECT_EQ(other.ids, before);
+    EXPECT_TRUE(other.canonicalIds.empty());
+    // An empty previous path changes nothing either.
+    TopicPath fresh;
+    addPoint(fresh, 0.0, {0, 1}, {0, 1});
+    carryIdentities(TopicPath{}, fresh);
+    EXPECT_EQ(fresh.ids[0], (std::vector<int>{0, 1}));
+    EXPECT_TRUE(fresh.canonicalIds.empty());
 }
 
 TEST(TopicPath, SweepReportsEveryPointAndFailuresWithReasons) {

@@ -1,5 +1,7 @@
 // judgeSweep: whether the app stands behind each γ of a sweep, and why not (issue 27 part 4);
 // suggestTopics suggests only such a γ.
+#include "core/io/selection.h"
+#include "core/topics/synthetic_topics.h"
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_path.h"
 #include "core/topics/topic_trust.h"
@@ -10,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace cx {
 namespace {
@@ -83,6 +86,74 @@ TEST(TopicTrust, BootstrapAddsInstability) {
     none.points[0].failure = "K above the rank";
     none.points[2].failure = "K above the rank";
     EXPECT_TRUE(std::isnan(suggestTopics(none, nullptr, 5).bestGamma));
+}
+
+/// A sweep over γ ∈ {0.5, 1, 1.5, 2, 3} on a synthetic contrast whose truth is known: three
+/// shared topics with the same weights on both sides, plus `planted` foreground-only topics
+/// (weight 0.3 in the foreground). K = 3. Without a planted topic the foreground is the
+/// background's distribution: at γ ≥ 1 the contrastive moment is noise on its positive side.
+SpecificitySweep syntheticSweep(int planted, std::uint64_t seed) {
+    SyntheticTopicSpec spec;
+    spec.vocabularySize = 120;
+    spec.numA = planted;
+    spec.numB = 3;
+    spec.numC = 0;
+    spec.foregroundDocuments = 1500;
+    spec.backgroundDocuments = 1500;
+    spec.documentLength = 20;
+    spec.lengthSpread = 4;
+    spec.foregroundWeights =
+        planted > 0 ? std::vector<double>{0.3, 0.7 / 3, 0.7 / 3, 0.7 / 3} : std::vector<double>{};
+    spec.seed = seed;
+    const SyntheticTopicCorpus data = generateSyntheticTopics(spec);
+    const auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
+    ProjectionOptions projection;
+    projection.seed = seed;
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        3, projection);
+    TopicModelOptions options;
+    options.numComponents = 3;
+    options.seed = seed;
+    options.decomposition = Decomposition::Pencil;
+    // Positive: the foreground documents of the first topic (the planted one, or a shared one).
+    const std::vector<bool> positive =
+        matchForeground(data.corpus, data.foregroundDocuments, "topic=t0");
+    return specificitySweep(engine, {0.5, 1.0, 1.5, 2.0, 3.0}, positive, options);
+}
+
+TEST(TopicTrust, ContrastiveSignalBelowTheSplitHalfNoiseIsNotStoodBehind) {
+    for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+        // No foreground topic: at γ = 1 the contrastive moment is noise, yet components are
+        // foreground-specific (the AUC exists); above it none is (no AUC).
+        const SpecificitySweep noise = syntheticSweep(0, seed);
+        const std::vector<GammaVerdict> noiseVerdicts = judgeSweep(noise);
+        ASSERT_EQ(noiseVerdicts.size(), 5u);
+        const TopicModelResult& atOne =
+            noise.path.solutions[static_cast<size_t>(noise.path.nearest(1.0))];
+        ASSERT_GT(atOne.numForegroundSpecific(), 0) << "seed " << seed;
+        EXPECT_TRUE(std::isfinite(noise.points[1].auc)) << "seed " << seed;
+        EXPECT_TRUE(signalBelowNoise(atOne)) << "seed " << seed;
+        EXPECT_FALSE(noiseVerdicts[1].trusted) << "seed " << seed;
+        EXPECT_NE(noiseVerdicts[1].reason.find("below the split-half noise"), std::string::npos)
+            << noiseVerdicts[1].reason;
+        for (size_t p = 1; p < noiseVerdicts.size(); ++p) {
+            EXPECT_FALSE(noiseVerdicts[p].trusted) << "seed " << seed << " point " << p;
+        }
+        // A planted foreground topic: every γ is stood behind, its signal far above the noise.
+        const SpecificitySweep planted = syntheticSweep(1, seed);
+        const std::vector<GammaVerdict> plantedVerdicts = judgeSweep(planted);
+        for (size_t p = 0; p < plantedVerdicts.size(); ++p) {
+            EXPECT_TRUE(plantedVerdicts[p].trusted)
+                << "seed " << seed << " γ " << plantedVerdicts[p].gamma << ": "
+                << plantedVerdicts[p].reason;
+        }
+        EXPECT_GE(suggestTopics(planted, nullptr, 5).bestGamma, 1.0); // AUC 1 there
+    }
+    // Without a noise estimate (hand-made results, the direct method) the criterion is off.
+    EXPECT_FALSE(signalBelowNoise(weighted(1.0, {0.5})));
+    TopicModelResult zero = weighted(1.0, {0.5});
+    zero.positiveSignalToNoise = 0; // noise known, no positive direction at all
+    EXPECT_TRUE(signalBelowNoise(zero));
 }
 
 } // namespace

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
@@ -315,4 +316,56 @@ TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma
         }
     }
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+}
+
+// Issue 27 part 4: the AUC chart shades the γ the app does not stand behind, as the weights
+// chart does, keeps their points, and gives the reason (tooltip text, exported data).
+TEST(TopicAdmissibilityViews, AucChartShadesGammaNotStoodBehind) {
+    cx::ui::AucChartView chart;
+    chart.resize(500, 300);
+    chart.startSweep({0.0, 1.0, 2.0, 3.0});
+    for (double g : {0.0, 1.0, 2.0, 3.0}) {
+        cx::ui::SweepPoint point;
+        point.gamma = g;
+        point.auc = 0.7 + 0.05 * g;
+        point.relativeAuc = point.auc / 0.7;
+        point.numForegroundSpecific = 1;
+        chart.addPoint(point);
+    }
+    chart.finishSweep();
+    EXPECT_TRUE(chart.notTrustedRanges().isEmpty());
+    // γ 1 and 2 are not stood behind; a γ off the grid and a missing reason are ignored.
+    chart.setNotTrusted({1.0, 2.0, 3.0, 7.0},
+                        {QStringLiteral("inadmissible foreground-specific component T1"),
+                         QStringLiteral("contrastive signal below the split-half noise"), QString(),
+                         QStringLiteral("off the grid")});
+    const QList<std::pair<double, double>> ranges = chart.notTrustedRanges();
+    ASSERT_EQ(ranges.size(), 1);
+    EXPECT_DOUBLE_EQ(ranges[0].first, 0.5);
+    EXPECT_DOUBLE_EQ(ranges[0].second, 2.5);
+    // Every point is still drawn (a dot per γ).
+    EXPECT_EQ(chart.points().size(), 4);
+    EXPECT_EQ(chart.points()[1].notTrusted,
+              QStringLiteral("inadmissible foreground-specific component T1"));
+    // The shading is drawn: an area whose upper edge steps over the range.
+    bool shaded = false;
+    for (QAbstractSeries* series : chart.chart()->series()) {
+        if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            shaded = shaded || area->upperSeries()->count() == 4;
+        }
+    }
+    EXPECT_TRUE(shaded);
+    const QString data = chart.figureData();
+    EXPECT_TRUE(data.section('\n', 0, 0).endsWith(QStringLiteral("\tnot_trusted_because")));
+    EXPECT_TRUE(data.section('\n', 3, 3)
+                    .endsWith(QStringLiteral("\tcontrastive signal below the split-half noise")));
+    EXPECT_TRUE(data.section('\n', 4, 4).endsWith(QStringLiteral("\t")));
+    // A γ listed again takes its new reason, the others keep theirs (as the inadmissible
+    // counts); mismatched lists stop at the shorter.
+    chart.setNotTrusted({1.0, 2.0}, {QString()});
+    ASSERT_EQ(chart.notTrustedRanges().size(), 1);
+    EXPECT_DOUBLE_EQ(chart.notTrustedRanges()[0].first, 1.5);
+    // A new sweep starts unshaded.
+    chart.startSweep({0.0, 1.0});
+    EXPECT_TRUE(chart.notTrustedRanges().isEmpty());
 }
