@@ -279,6 +279,64 @@ int runTopics(TopicsCommandOptions& options) {
     return 0;
 }
 
+/// sweep --json's points: per γ its AUC (and band), each component's identity, weight and
+/// admissibility (with the bootstrap's band when there is one), the split-half noise inputs, and
+/// whether the app stands behind the γ (as sweep.tsv's note).
+Json sweepPointsJson(const SpecificitySweep& sweep, const PathBootstrap* bands) {
+    Json points = Json::array();
+    const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bands);
+    for (size_t q = 0; q < sweep.points.size(); ++q) {
+        const SpecificityPoint& p = sweep.points[q];
+        Json point = {{"gamma", p.gamma},
+                      {"auc", p.auc},
+                      {"relative_auc", p.relativeAuc},
+                      {"n_foreground_specific", p.numForegroundSpecific}};
+        if (bands != nullptr) {
+            point["auc_lo"] = bandAt(sweep, p, bands->aucLo);
+            point["auc_hi"] = bandAt(sweep, p, bands->aucHi);
+        }
+        // Per component: its path identity, ω and ω ∈ [−γ, 1] (with the bootstrap's band
+        // when there is one: it never clears a point flag, and flags a whole band outside).
+        const int i = sweep.path.nearest(p.gamma);
+        Json components = Json::array();
+        int inadmissible = 0;
+        if (i >= 0) {
+            const TopicModelResult& s = sweep.path.solutions[static_cast<size_t>(i)];
+            const ComponentAdmissibility a = checkPathPoint(sweep.path, i, bands);
+            inadmissible = a.inadmissible;
+            // The split-half noise criterion's inputs (judgeSweep, methods.md).
+            point["signal_to_noise"] = s.positiveSignalToNoise;
+            point["significant_positive"] = s.significantPositive;
+            for (int t = 0; t < s.numComponents(); ++t) {
+                Json c = {{"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},
+                          {"weight", s.signedWeights[t]},
+                          {"foreground_specific",
+                           static_cast<bool>(s.foregroundSpecific[static_cast<size_t>(t)])},
+                          {"admissible", a.admissible(t)}};
+                if (bands != nullptr) {
+                    c["weight_lo"] =
+                        bands->weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                    c["weight_hi"] =
+                        bands->weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                }
+                components.push_back(c);
+            }
+        }
+        point["n_inadmissible"] = inadmissible;
+        point["components"] = components;
+        if (!p.failure.empty()) {
+            point["failure"] = p.failure;
+        }
+        // Whether the app stands behind this γ, and why not (as sweep.tsv's note).
+        point["trusted"] = verdicts[q].trusted;
+        if (!verdicts[q].trusted) {
+            point["not_trusted_because"] = verdicts[q].reason;
+        }
+        points.push_back(point);
+    }
+    return points;
+}
+
 int runSweep(SweepCommandOptions& options) {
     TopicSession& session = options.session;
     session.finishOptions();
@@ -320,9 +378,6 @@ int runSweep(SweepCommandOptions& options) {
     const double bootstrapMs = watch.elapsedMs();
     const TopicSuggestions suggestions =
         suggestTopics(sweep, replicates > 0 ? &bands : nullptr, session.engine->rank());
-    auto band = [&](const SpecificityPoint& p, const std::vector<double>& values) {
-        return bandAt(sweep, p, values);
-    };
 
     const std::string table = sweepTable(sweep, replicates > 0 ? &bands : nullptr);
     if (!session.outDir.empty()) {
@@ -356,61 +411,7 @@ int runSweep(SweepCommandOptions& options) {
         timings["scoring"] = scoring;
         json["timings_ms"] = timings;
         json["baseline_auc"] = sweep.baselineAuc;
-        Json points = Json::array();
-        const std::vector<GammaVerdict> verdicts =
-            judgeSweep(sweep, replicates > 0 ? &bands : nullptr);
-        for (size_t q = 0; q < sweep.points.size(); ++q) {
-            const SpecificityPoint& p = sweep.points[q];
-            Json point = {{"gamma", p.gamma},
-                          {"auc", p.auc},
-                          {"relative_auc", p.relativeAuc},
-                          {"n_foreground_specific", p.numForegroundSpecific}};
-            if (replicates > 0) {
-                point["auc_lo"] = band(p, bands.aucLo);
-                point["auc_hi"] = band(p, bands.aucHi);
-            }
-            // Per component: its path identity, ω and ω ∈ [−γ, 1] (with the bootstrap's band
-            // when there is one: it never clears a point flag, and flags a whole band outside).
-            const int i = sweep.path.nearest(p.gamma);
-            Json components = Json::array();
-            int inadmissible = 0;
-            if (i >= 0) {
-                const TopicModelResult& s = sweep.path.solutions[static_cast<size_t>(i)];
-                const ComponentAdmissibility a =
-                    checkPathPoint(sweep.path, i, replicates > 0 ? &bands : nullptr);
-                inadmissible = a.inadmissible;
-                // The split-half noise criterion's inputs (judgeSweep, methods.md).
-                point["signal_to_noise"] = s.positiveSignalToNoise;
-                point["significant_positive"] = s.significantPositive;
-                for (int t = 0; t < s.numComponents(); ++t) {
-                    Json c = {
-                        {"id", sweep.path.ids[static_cast<size_t>(i)][static_cast<size_t>(t)]},
-                        {"weight", s.signedWeights[t]},
-                        {"foreground_specific",
-                         static_cast<bool>(s.foregroundSpecific[static_cast<size_t>(t)])},
-                        {"admissible", a.admissible(t)}};
-                    if (replicates > 0) {
-                        c["weight_lo"] =
-                            bands.weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
-                        c["weight_hi"] =
-                            bands.weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
-                    }
-                    components.push_back(c);
-                }
-            }
-            point["n_inadmissible"] = inadmissible;
-            point["components"] = components;
-            if (!p.failure.empty()) {
-                point["failure"] = p.failure;
-            }
-            // Whether the app stands behind this γ, and why not (as sweep.tsv's note).
-            point["trusted"] = verdicts[q].trusted;
-            if (!verdicts[q].trusted) {
-                point["not_trusted_because"] = verdicts[q].reason;
-            }
-            points.push_back(point);
-        }
-        json["points"] = points;
+        json["points"] = sweepPointsJson(sweep, replicates > 0 ? &bands : nullptr);
         json["bootstrap_replicates"] = static_cast<std::int64_t>(replicates);
         if (replicates > 0) {
             // Per identity of the path: how often it reappears across resamples.

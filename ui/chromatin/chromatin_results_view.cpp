@@ -123,7 +123,22 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_middleSplitter = m_middle->splitter();
     m_middleSplitter->setSizes({380, 420, 420, 320});
 
-    // Bottom: the segmentation.
+    QWidget* segmentation = createSegmentationPanel(); // bottom
+    addWidget(pair);
+    addWidget(m_middle);
+    addWidget(segmentation);
+    setChildrenCollapsible(false);
+    setStretchFactor(0, 5);
+    setStretchFactor(1, 4);
+    setStretchFactor(2, 3);
+    setSizes({330, 255, 215});
+
+    updateRangeControls();
+}
+
+/// The segmentation panel: title, chromosome, range, zoom and BED export above the track view
+/// and its scroll bar, wired together.
+QWidget* ChromatinResultsView::createSegmentationPanel() {
     auto* segmentation = new QWidget(this);
     segmentation->setObjectName(QStringLiteral("resultsArea"));
     auto* segmentationLayout = new QVBoxLayout(segmentation);
@@ -168,15 +183,6 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
     m_scroll = new QScrollBar(Qt::Horizontal, segmentation);
     segmentationLayout->addWidget(m_scroll);
 
-    addWidget(pair);
-    addWidget(m_middle);
-    addWidget(segmentation);
-    setChildrenCollapsible(false);
-    setStretchFactor(0, 5);
-    setStretchFactor(1, 4);
-    setStretchFactor(2, 3);
-    setSizes({330, 255, 215});
-
     connect(m_chromosome, &QComboBox::currentTextChanged, this, [this](const QString& chrom) {
         if (!chrom.isEmpty() && chrom != m_trackView->chromosome()) {
             m_trackView->setChromosome(chrom);
@@ -197,7 +203,7 @@ ChromatinResultsView::ChromatinResultsView(StateMatrixModel* referenceModel,
         }
     });
 
-    updateRangeControls();
+    return segmentation;
 }
 
 void ChromatinResultsView::setChromosomes(const QStringList& chromosomes) {

@@ -51,6 +51,7 @@ signals:
     void exportBedRequested();
 
 private:
+    QWidget* createSegmentationPanel();
     void updateRangeControls();
 
     HeatmapView* m_referenceView = nullptr;

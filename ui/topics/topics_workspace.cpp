@@ -104,7 +104,18 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_documentsAction, &QAction::triggered, this, [this] { showDocuments(); });
     setUpTopicHeader();
 
-    // Controller → views.
+    connectController();
+    connectViews();
+
+    m_controller->setParameters(m_analysisPanel->parameters());
+    m_controller->setGamma(m_analysisPanel->gamma());
+    m_controller->setSweep(m_specificityPanel->sweep());
+}
+
+TopicsWorkspace::~TopicsWorkspace() = default;
+
+/// Controller → views: task reports, corpus, engine, solution, sweep, path and bootstrap.
+void TopicsWorkspace::connectController() {
     connect(m_controller, &TopicsController::taskStarted, this,
             [this](TaskKind kind, const QString& description) {
                 m_dataPanel->setBusy(true, kind == TaskKind::Load);
@@ -190,8 +201,10 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_controller, &TopicsController::sweepStarted, this,
             &TopicsWorkspace::updateWeightBands);
     connect(m_controller, &TopicsController::activityChanged, this, &Workspace::settledChanged);
+}
 
-    // Views → controller.
+/// Views → controller, and what a session records (the shell compares it with the saved one).
+void TopicsWorkspace::connectViews() {
     connect(m_dataPanel, &TopicsDataPanel::openRequested, this, &TopicsWorkspace::openInteractive);
     connect(m_dataPanel, &TopicsDataPanel::selectionEdited, this, [this] {
         if (m_dataPanel->isPendingValid()) {
@@ -238,13 +251,7 @@ TopicsWorkspace::TopicsWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
         m_specificityPanel->setTopicNames(m_tablePanel->model()->identityNames());
         emit sessionStateChanged();
     });
-
-    m_controller->setParameters(m_analysisPanel->parameters());
-    m_controller->setGamma(m_analysisPanel->gamma());
-    m_controller->setSweep(m_specificityPanel->sweep());
 }
-
-TopicsWorkspace::~TopicsWorkspace() = default;
 
 QIcon TopicsWorkspace::icon() const {
     return style()->standardIcon(QStyle::SP_FileDialogDetailedView);

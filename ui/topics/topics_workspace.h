@@ -90,6 +90,8 @@ private:
     /// Starts the bootstrap a reopened session asks for once its sweep's path is there.
     void startPendingBootstrap();
     void setUpTopicHeader();
+    void connectController(); // controller → views
+    void connectViews();      // views → controller, and session changes
 
     TopicsController* m_controller = nullptr;
     TopicsDataPanel* m_dataPanel = nullptr;
