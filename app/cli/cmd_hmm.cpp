@@ -39,6 +39,8 @@ std::string number(double value) {
     return hmmNumber(value);
 }
 
+using Json = nlohmann::ordered_json;
+
 std::vector<double> toVector(const Eigen::VectorXd& v) {
     return std::vector<double>(v.data(), v.data() + v.size());
 }
@@ -81,23 +83,10 @@ std::string pathSummary(const HmmPath& path) {
     return out.str();
 }
 
-int runHmm(HmmCommandOptions& command) {
+/// The checks of `hmm` that CLI11 cannot make (K given, the path's grid, the bootstrap's needs);
+/// returns the γ grid of --gamma-path (empty without one).
+std::vector<double> validateHmmCommand(HmmCommandOptions& command) {
     HmmJobOptions& options = command.job;
-    options.trackPaths = splitList(command.tracks);
-    options.foregroundPaths = splitList(command.foregroundRegions);
-    options.backgroundPaths = splitList(command.backgroundRegions);
-    options.encoding = parseObservationEncoding(command.encoding);
-    options.writeSegments = !command.noSegments;
-    const std::string& outDir = command.outDir;
-    const bool json = command.json;
-    const int threads = command.threads;
-    const std::string& saveSession = command.saveSession;
-    if (!command.kRange.empty()) {
-        options.numComponents = std::max(options.numComponents, 1); // not used by the range
-        options.validate();
-        setThreadCount(threads);
-        return runHmmKRange(options, command.kRange, outDir, json);
-    }
     if (options.numComponents == 0) {
         throw InputError("parameter --k: required (or --k-range A:B)");
     }
@@ -131,6 +120,292 @@ int runHmm(HmmCommandOptions& command) {
         throw InputError("parameter --path-starts: '" + command.pathStarts +
                          "' is not one of continued, fresh");
     }
+    return pathGammas;
+}
+
+/// hmm --json's "path": the γ grid, where the model is valid, identity changes, and with a
+/// bootstrap the weights, their bands and each identity's stability.
+Json hmmPathJson(const HmmPath& path, const HmmPathBootstrap& bands, const std::string& starts) {
+    Json ranges = Json::array();
+    for (const auto& [from, to] : path.validRanges()) {
+        ranges.push_back({from, to});
+    }
+    int continued = 0;
+    for (char c : path.continued) {
+        continued += c ? 1 : 0;
+    }
+    Json out = {{"starts", starts},
+                {"gammas", path.gammas},
+                {"points", static_cast<int>(path.gammas.size())},
+                {"valid_points", path.validPoints()},
+                {"valid_ranges", ranges},
+                {"identities", path.numIdentities},
+                {"identity_changes", path.identityChanges()},
+                {"specific_identity_changes", path.specificIdentityChanges()},
+                {"continued_points", continued}};
+    if (!bands.empty()) {
+        Json ids = Json::array(), weights = Json::array();
+        for (size_t i = 0; i < path.gammas.size(); ++i) {
+            ids.push_back(path.ids[i]);
+            weights.push_back(toVector(path.solutions[i].weights));
+        }
+        std::vector<int> unstable;
+        for (int id = 0; id < path.numIdentities; ++id) {
+            if (bands.isUnstable(id)) {
+                unstable.push_back(id);
+            }
+        }
+        out["ids"] = ids;
+        out["weights"] = weights;
+        out["weight_lo"] = bands.weightLo;
+        out["weight_hi"] = bands.weightHi;
+        out["stability"] = bands.stability;
+        out["identity_stability"] = bands.identityStability;
+        out["unstable_identities"] = unstable;
+        out["bootstrap"] = {{"replicates", bands.replicates},
+                            {"seed", bands.seed},
+                            {"level", bands.level},
+                            {"foreground_block_length", bands.foregroundBlockLength},
+                            {"background_block_length", bands.backgroundBlockLength},
+                            {"foreground_blocks", bands.foregroundBlocks},
+                            {"background_blocks", bands.backgroundBlocks},
+                            {"min_stability", kMinStateStability}};
+    }
+    return out;
+}
+
+/// hmm --json: parameters, data, timings, the model, likelihoods, the path and warnings.
+void printHmmJson(const HmmCommandOptions& command, const HmmJobResult& result,
+                  const HmmPathRun& pathRun, double writeMs, double totalMs) {
+    const HmmJobOptions& options = command.job;
+    const HmmPath& path = pathRun.path;
+    const HmmPathBootstrap& bands = pathRun.bands;
+    const ChromatinData& data = result.data;
+    const BinClasses& classes = result.classes;
+    const SequenceMoments& moments = result.moments;
+    const ContrastiveHmmResult& spectral = result.spectral;
+    const BaumWelchResult& em = result.em;
+    const HmmParameters& model = result.model;
+    const Segmentation& segmentation = result.segmentation;
+    const std::vector<std::string>& warnings = result.warnings;
+    const Eigen::MatrixXd markEmissions = markProbabilities(model, data);
+    const int k = options.numComponents;
+    const double gamma = options.gamma;
+    const std::string& method = options.method;
+    const ContrastiveHmmOptions& solveOptions = options.solveOptions;
+    const int states = model.numStates();
+    const bool ranEm = result.ranEm;
+    const double spectralLogLikelihood = result.spectralLogLikelihood;
+    const double finalLogLikelihood = result.finalLogLikelihood();
+    const std::int64_t sequenceBins = result.sequenceBins();
+    Json out;
+    out["command"] = "hmm";
+    out["parameters"] = {{"k", k},
+                         {"gamma", gamma},
+                         {"encoding", toString(options.encoding)},
+                         {"method", method},
+                         {"refine_em", options.refineEm},
+                         {"refine_tolerance", options.refineTolerance},
+                         {"seed", options.seed},
+                         {"bin_size", options.binSize},
+                         {"lag", options.lag},
+                         {"window", options.window},
+                         {"extra_components", solveOptions.extraComponents},
+                         {"validity_z", solveOptions.validityZ},
+                         {"decomposition", options.decompositionName},
+                         {"als_sweeps", solveOptions.alsSweeps},
+                         {"moment_fit", solveOptions.momentRefitSweeps},
+                         {"moment_order", solveOptions.momentRefitOrder},
+                         {"scaling", options.scalingName},
+                         {"decode", toString(options.decoding)},
+                         {"threads", threadCount()}};
+    Json tracks = Json::array();
+    for (const auto& track : data.tracks) {
+        tracks.push_back({{"path", track.path},
+                          {"cell", track.cell},
+                          {"chrom", track.chrom},
+                          {"bins", track.numBins()}});
+    }
+    Json dataJson;
+    dataJson["tracks"] = tracks;
+    dataJson["marks"] = data.markNames;
+    dataJson["patterns"] = data.numPatterns();
+    dataJson["foreground_bins"] = classes.foregroundBins;
+    dataJson["background_bins"] = classes.backgroundBins;
+    if (method == "spectral") {
+        dataJson["foreground_triples"] = moments.foreground.numTriples;
+        dataJson["background_triples"] = moments.background.numTriples;
+    }
+    dataJson["likelihood_sequences"] = static_cast<std::int64_t>(result.sequences.size());
+    dataJson["likelihood_bins"] = sequenceBins;
+    out["data"] = dataJson;
+    out["timings_ms"] = {{"load", result.loadMs},
+                         {"regions", result.regionsMs},
+                         {"moments", result.momentsMs},
+                         {"solve", result.solveMs},
+                         {"learning", result.momentsMs + result.solveMs},
+                         {"em", result.emMs},
+                         {"decode", result.decodeMs},
+                         {"write", writeMs},
+                         {"path", pathRun.pathMs},
+                         {"bootstrap_blocks", pathRun.blocksMs},
+                         {"bootstrap", bands.elapsedMs},
+                         {"total", totalMs}};
+    Json modelJson;
+    modelJson["states"] = states;
+    if (method == "spectral") {
+        modelJson["status"] = toString(spectral.status);
+        modelJson["components"] = k;
+        modelJson["foreground_specific"] = spectral.numSpecific;
+        modelJson["weights"] = toVector(spectral.weights);
+        modelJson["lambdas"] = toVector(spectral.lambdas);
+        modelJson["residual"] = spectral.residual;
+        modelJson["decomposition_rank"] = spectral.decompositionRank;
+        modelJson["candidate_ranks"] = spectral.candidateRanks;
+        modelJson["invalid_mass"] = spectral.invalidMass;
+        modelJson["component_invalid_mass"] = toVector(spectral.componentInvalidMass);
+        modelJson["emission_clipping"] = toVector(spectral.emissionClipping);
+        modelJson["emission_tolerance"] = toVector(spectral.emissionTolerance);
+        modelJson["dropped_weights"] = toVector(spectral.droppedWeights);
+        modelJson["moment_residual_selected"] = spectral.momentResidualSelected;
+        modelJson["moment_residual_final"] = spectral.momentResidualFinal;
+    }
+    auto matrix = [](const Eigen::MatrixXd& m) {
+        Json rows = Json::array();
+        for (Eigen::Index i = 0; i < m.rows(); ++i) {
+            Json row = Json::array();
+            for (Eigen::Index j = 0; j < m.cols(); ++j) {
+                row.push_back(m(i, j));
+            }
+            rows.push_back(row);
+        }
+        return rows;
+    };
+    modelJson["emissions"] = matrix(markEmissions);
+    if (method == "spectral") {
+        modelJson["components"] = matrix(spectral.markProbabilities);
+        modelJson["dropped_components"] = matrix(spectral.droppedMarkProbabilities);
+    }
+    modelJson["transitions"] = matrix(model.transitions);
+    modelJson["start"] = toVector(model.start);
+    out["model"] = modelJson;
+    Json likelihood;
+    likelihood["spectral"] = spectralLogLikelihood;
+    if (ranEm) {
+        likelihood["em"] = em.logLikelihoods;
+        likelihood["em_iterations"] = em.iterations;
+        likelihood["em_status"] = toString(em.status);
+    }
+    likelihood["final"] = finalLogLikelihood;
+    likelihood["final_per_bin"] =
+        sequenceBins > 0 ? finalLogLikelihood / static_cast<double>(sequenceBins) : std::nan("");
+    likelihood["segmentation"] = segmentation.logLikelihood;
+    out["log_likelihood"] = likelihood;
+    if (!path.gammas.empty()) {
+        out["path"] = hmmPathJson(path, bands, command.pathStarts);
+    }
+    out["warnings"] = warnings;
+    std::cout << out.dump() << "\n";
+}
+
+/// hmm without --json: the data, the model's states and marks, the path and the files written.
+void printHmmText(const HmmCommandOptions& command, const HmmJobResult& result,
+                  const HmmPathRun& pathRun) {
+    const HmmJobOptions& options = command.job;
+    const HmmPath& path = pathRun.path;
+    const HmmPathBootstrap& bands = pathRun.bands;
+    const std::string& outDir = command.outDir;
+    const ChromatinData& data = result.data;
+    const BinClasses& classes = result.classes;
+    const ContrastiveHmmResult& spectral = result.spectral;
+    const HmmParameters& model = result.model;
+    const std::vector<std::string> labels = hmmStateLabels(options, result);
+    const Eigen::MatrixXd markEmissions = markProbabilities(model, data);
+    const int k = options.numComponents;
+    const double gamma = options.gamma;
+    const std::string& method = options.method;
+    const int states = model.numStates();
+    const double finalLogLikelihood = result.finalLogLikelihood();
+    const bool writeSegments = options.writeSegments;
+    std::cout << "tracks: " << data.tracks.size() << " (" << data.totalBins() << " bins, "
+              << data.numMarks() << " marks, " << data.numPatterns()
+              << " distinct patterns); foreground " << classes.foregroundBins
+              << " bins, background " << classes.backgroundBins << " bins\n";
+    if (method == "spectral") {
+        std::cout << "gamma = " << number(gamma) << ": " << spectral.numSpecific << " of " << k
+                  << " components are foreground-specific (weight > 0); decomposition rank "
+                  << spectral.decompositionRank;
+        if (spectral.droppedWeights.size() > 0) {
+            std::cout << " (dropped " << spectral.droppedWeights.size()
+                      << " least-occupied component(s), weights";
+            for (Eigen::Index t = 0; t < spectral.droppedWeights.size(); ++t) {
+                std::cout << ' ' << number(spectral.droppedWeights[t]);
+            }
+            std::cout << ')';
+        }
+        std::cout << '\n';
+        if (spectral.invalidMass > 0) {
+            std::cout << "note: not a valid " << k << "-state model at this gamma (invalid mass "
+                      << number(spectral.invalidMass) << "):";
+            for (Eigen::Index t = 0; t < spectral.componentInvalidMass.size(); ++t) {
+                if (!spectral.isValidComponent(t)) {
+                    std::cout << " component " << (t + 1) << " (weight "
+                              << number(spectral.weights[t]) << ")";
+                }
+            }
+            std::cout << " has an emission outside [0, 1] or a weight outside [-gamma, 1] "
+                         "beyond sampling error; try another gamma or K\n";
+        }
+    }
+    for (int s = 0; s < states; ++s) {
+        std::cout << labels[static_cast<size_t>(s)];
+        if (method == "spectral") {
+            std::cout << "  weight " << number(spectral.weights[s]);
+        }
+        std::cout << " :";
+        for (int j = 0; j < data.numMarks(); ++j) {
+            std::cout << ' ' << data.markNames[static_cast<size_t>(j)] << '='
+                      << number(markEmissions(s, j));
+        }
+        std::cout << '\n';
+    }
+    if (!path.gammas.empty()) {
+        std::cout << pathSummary(path) << "; wrote " << outDir << "/path.tsv\n";
+    }
+    if (!bands.empty()) {
+        std::cout << "bootstrap: " << bands.replicates << " block resamples (blocks of "
+                  << bands.foregroundBlockLength << " foreground / " << bands.backgroundBlockLength
+                  << " background bins, " << bands.foregroundBlocks << " / "
+                  << bands.backgroundBlocks << " blocks), " << number(bands.elapsedMs)
+                  << " ms; stability per identity:";
+        for (int id = 0; id < path.numIdentities; ++id) {
+            std::cout << ' ' << id << '=' << number(bands.stabilityOf(id))
+                      << (bands.isUnstable(id) ? " (unstable)" : "");
+        }
+        std::cout << '\n';
+    }
+    std::cout << "log-likelihood " << number(finalLogLikelihood) << "\nwrote " << outDir
+              << "/{emissions,transitions,states" << (writeSegments ? ",segments" : "") << "}\n";
+}
+
+int runHmm(HmmCommandOptions& command) {
+    HmmJobOptions& options = command.job;
+    options.trackPaths = splitList(command.tracks);
+    options.foregroundPaths = splitList(command.foregroundRegions);
+    options.backgroundPaths = splitList(command.backgroundRegions);
+    options.encoding = parseObservationEncoding(command.encoding);
+    options.writeSegments = !command.noSegments;
+    const std::string& outDir = command.outDir;
+    const bool json = command.json;
+    const int threads = command.threads;
+    const std::string& saveSession = command.saveSession;
+    if (!command.kRange.empty()) {
+        options.numComponents = std::max(options.numComponents, 1); // not used by the range
+        options.validate();
+        setThreadCount(threads);
+        return runHmmKRange(options, command.kRange, outDir, json);
+    }
+    const std::vector<double> pathGammas = validateHmmCommand(command);
     setThreadCount(threads);
     createOutputFolder(outDir);
     Stopwatch total;
@@ -144,10 +419,6 @@ int runHmm(HmmCommandOptions& command) {
                              command.blockLength);
         writeFileAtomically(outDir, "path.tsv", hmmPathTable(pathRun, result.data.markNames));
     }
-    const HmmPath& path = pathRun.path;
-    const HmmPathBootstrap& bands = pathRun.bands;
-    const double pathMs = pathRun.pathMs;
-    const double blocksMs = pathRun.blocksMs;
     if (!saveSession.empty()) {
         ChromatinSection section = chromatinSectionOf(options);
         section.gammaPath = command.gammaPath;
@@ -158,248 +429,13 @@ int runHmm(HmmCommandOptions& command) {
                            [&](const auto& directory) { return section.toJson(directory); });
     }
 
-    // Report.
-    const ChromatinData& data = result.data;
-    const BinClasses& classes = result.classes;
-    const SequenceMoments& moments = result.moments;
-    const ContrastiveHmmResult& spectral = result.spectral;
-    const BaumWelchResult& em = result.em;
-    const HmmParameters& model = result.model;
-    const Segmentation& segmentation = result.segmentation;
-    const std::vector<std::string>& warnings = result.warnings;
-    const std::vector<std::string> labels = hmmStateLabels(options, result);
-    const Eigen::MatrixXd markEmissions = markProbabilities(model, data);
-    const int k = options.numComponents;
-    const double gamma = options.gamma;
-    const std::string& method = options.method;
-    const ContrastiveHmmOptions& solveOptions = options.solveOptions;
-    const int states = model.numStates();
-    const bool ranEm = result.ranEm;
-    const double spectralLogLikelihood = result.spectralLogLikelihood;
-    const double finalLogLikelihood = result.finalLogLikelihood();
-    const std::int64_t sequenceBins = result.sequenceBins();
-    const bool writeSegments = options.writeSegments;
-    for (const auto& warning : warnings) {
+    for (const auto& warning : result.warnings) {
         std::cerr << "contrast-cli hmm: warning: " << warning << "\n";
     }
     if (json) {
-        using Json = nlohmann::ordered_json;
-        Json out;
-        out["command"] = "hmm";
-        out["parameters"] = {{"k", k},
-                             {"gamma", gamma},
-                             {"encoding", toString(options.encoding)},
-                             {"method", method},
-                             {"refine_em", options.refineEm},
-                             {"refine_tolerance", options.refineTolerance},
-                             {"seed", options.seed},
-                             {"bin_size", options.binSize},
-                             {"lag", options.lag},
-                             {"window", options.window},
-                             {"extra_components", solveOptions.extraComponents},
-                             {"validity_z", solveOptions.validityZ},
-                             {"decomposition", options.decompositionName},
-                             {"als_sweeps", solveOptions.alsSweeps},
-                             {"moment_fit", solveOptions.momentRefitSweeps},
-                             {"moment_order", solveOptions.momentRefitOrder},
-                             {"scaling", options.scalingName},
-                             {"decode", toString(options.decoding)},
-                             {"threads", threadCount()}};
-        Json tracks = Json::array();
-        for (const auto& track : data.tracks) {
-            tracks.push_back({{"path", track.path},
-                              {"cell", track.cell},
-                              {"chrom", track.chrom},
-                              {"bins", track.numBins()}});
-        }
-        Json dataJson;
-        dataJson["tracks"] = tracks;
-        dataJson["marks"] = data.markNames;
-        dataJson["patterns"] = data.numPatterns();
-        dataJson["foreground_bins"] = classes.foregroundBins;
-        dataJson["background_bins"] = classes.backgroundBins;
-        if (method == "spectral") {
-            dataJson["foreground_triples"] = moments.foreground.numTriples;
-            dataJson["background_triples"] = moments.background.numTriples;
-        }
-        dataJson["likelihood_sequences"] = static_cast<std::int64_t>(result.sequences.size());
-        dataJson["likelihood_bins"] = sequenceBins;
-        out["data"] = dataJson;
-        out["timings_ms"] = {{"load", result.loadMs},
-                             {"regions", result.regionsMs},
-                             {"moments", result.momentsMs},
-                             {"solve", result.solveMs},
-                             {"learning", result.momentsMs + result.solveMs},
-                             {"em", result.emMs},
-                             {"decode", result.decodeMs},
-                             {"write", writeMs},
-                             {"path", pathMs},
-                             {"bootstrap_blocks", blocksMs},
-                             {"bootstrap", bands.elapsedMs},
-                             {"total", total.elapsedMs()}};
-        Json modelJson;
-        modelJson["states"] = states;
-        if (method == "spectral") {
-            modelJson["status"] = toString(spectral.status);
-            modelJson["components"] = k;
-            modelJson["foreground_specific"] = spectral.numSpecific;
-            modelJson["weights"] = toVector(spectral.weights);
-            modelJson["lambdas"] = toVector(spectral.lambdas);
-            modelJson["residual"] = spectral.residual;
-            modelJson["decomposition_rank"] = spectral.decompositionRank;
-            modelJson["candidate_ranks"] = spectral.candidateRanks;
-            modelJson["invalid_mass"] = spectral.invalidMass;
-            modelJson["component_invalid_mass"] = toVector(spectral.componentInvalidMass);
-            modelJson["emission_clipping"] = toVector(spectral.emissionClipping);
-            modelJson["emission_tolerance"] = toVector(spectral.emissionTolerance);
-            modelJson["dropped_weights"] = toVector(spectral.droppedWeights);
-            modelJson["moment_residual_selected"] = spectral.momentResidualSelected;
-            modelJson["moment_residual_final"] = spectral.momentResidualFinal;
-        }
-        auto matrix = [](const Eigen::MatrixXd& m) {
-            Json rows = Json::array();
-            for (Eigen::Index i = 0; i < m.rows(); ++i) {
-                Json row = Json::array();
-                for (Eigen::Index j = 0; j < m.cols(); ++j) {
-                    row.push_back(m(i, j));
-                }
-                rows.push_back(row);
-            }
-            return rows;
-        };
-        modelJson["emissions"] = matrix(markEmissions);
-        if (method == "spectral") {
-            modelJson["components"] = matrix(spectral.markProbabilities);
-            modelJson["dropped_components"] = matrix(spectral.droppedMarkProbabilities);
-        }
-        modelJson["transitions"] = matrix(model.transitions);
-        modelJson["start"] = toVector(model.start);
-        out["model"] = modelJson;
-        Json likelihood;
-        likelihood["spectral"] = spectralLogLikelihood;
-        if (ranEm) {
-            likelihood["em"] = em.logLikelihoods;
-            likelihood["em_iterations"] = em.iterations;
-            likelihood["em_status"] = toString(em.status);
-        }
-        likelihood["final"] = finalLogLikelihood;
-        likelihood["final_per_bin"] = sequenceBins > 0
-                                          ? finalLogLikelihood / static_cast<double>(sequenceBins)
-                                          : std::nan("");
-        likelihood["segmentation"] = segmentation.logLikelihood;
-        out["log_likelihood"] = likelihood;
-        if (!path.gammas.empty()) {
-            Json ranges = Json::array();
-            for (const auto& [from, to] : path.validRanges()) {
-                ranges.push_back({from, to});
-            }
-            int continued = 0;
-            for (char c : path.continued) {
-                continued += c ? 1 : 0;
-            }
-            out["path"] = {{"starts", command.pathStarts},
-                           {"gammas", path.gammas},
-                           {"points", static_cast<int>(path.gammas.size())},
-                           {"valid_points", path.validPoints()},
-                           {"valid_ranges", ranges},
-                           {"identities", path.numIdentities},
-                           {"identity_changes", path.identityChanges()},
-                           {"specific_identity_changes", path.specificIdentityChanges()},
-                           {"continued_points", continued}};
-            if (!bands.empty()) {
-                Json& p = out["path"];
-                Json ids = Json::array(), weights = Json::array();
-                for (size_t i = 0; i < path.gammas.size(); ++i) {
-                    ids.push_back(path.ids[i]);
-                    weights.push_back(toVector(path.solutions[i].weights));
-                }
-                std::vector<int> unstable;
-                for (int id = 0; id < path.numIdentities; ++id) {
-                    if (bands.isUnstable(id)) {
-                        unstable.push_back(id);
-                    }
-                }
-                p["ids"] = ids;
-                p["weights"] = weights;
-                p["weight_lo"] = bands.weightLo;
-                p["weight_hi"] = bands.weightHi;
-                p["stability"] = bands.stability;
-                p["identity_stability"] = bands.identityStability;
-                p["unstable_identities"] = unstable;
-                p["bootstrap"] = {{"replicates", bands.replicates},
-                                  {"seed", bands.seed},
-                                  {"level", bands.level},
-                                  {"foreground_block_length", bands.foregroundBlockLength},
-                                  {"background_block_length", bands.backgroundBlockLength},
-                                  {"foreground_blocks", bands.foregroundBlocks},
-                                  {"background_blocks", bands.backgroundBlocks},
-                                  {"min_stability", kMinStateStability}};
-            }
-        }
-        out["warnings"] = warnings;
-        std::cout << out.dump() << "\n";
+        printHmmJson(command, result, pathRun, writeMs, total.elapsedMs());
     } else {
-        std::cout << "tracks: " << data.tracks.size() << " (" << data.totalBins() << " bins, "
-                  << data.numMarks() << " marks, " << data.numPatterns()
-                  << " distinct patterns); foreground " << classes.foregroundBins
-                  << " bins, background " << classes.backgroundBins << " bins\n";
-        if (method == "spectral") {
-            std::cout << "gamma = " << number(gamma) << ": " << spectral.numSpecific << " of " << k
-                      << " components are foreground-specific (weight > 0); decomposition rank "
-                      << spectral.decompositionRank;
-            if (spectral.droppedWeights.size() > 0) {
-                std::cout << " (dropped " << spectral.droppedWeights.size()
-                          << " least-occupied component(s), weights";
-                for (Eigen::Index t = 0; t < spectral.droppedWeights.size(); ++t) {
-                    std::cout << ' ' << number(spectral.droppedWeights[t]);
-                }
-                std::cout << ')';
-            }
-            std::cout << '\n';
-            if (spectral.invalidMass > 0) {
-                std::cout << "note: not a valid " << k
-                          << "-state model at this gamma (invalid mass "
-                          << number(spectral.invalidMass) << "):";
-                for (Eigen::Index t = 0; t < spectral.componentInvalidMass.size(); ++t) {
-                    if (!spectral.isValidComponent(t)) {
-                        std::cout << " component " << (t + 1) << " (weight "
-                                  << number(spectral.weights[t]) << ")";
-                    }
-                }
-                std::cout << " has an emission outside [0, 1] or a weight outside [-gamma, 1] "
-                             "beyond sampling error; try another gamma or K\n";
-            }
-        }
-        for (int s = 0; s < states; ++s) {
-            std::cout << labels[static_cast<size_t>(s)];
-            if (method == "spectral") {
-                std::cout << "  weight " << number(spectral.weights[s]);
-            }
-            std::cout << " :";
-            for (int j = 0; j < data.numMarks(); ++j) {
-                std::cout << ' ' << data.markNames[static_cast<size_t>(j)] << '='
-                          << number(markEmissions(s, j));
-            }
-            std::cout << '\n';
-        }
-        if (!path.gammas.empty()) {
-            std::cout << pathSummary(path) << "; wrote " << outDir << "/path.tsv\n";
-        }
-        if (!bands.empty()) {
-            std::cout << "bootstrap: " << bands.replicates << " block resamples (blocks of "
-                      << bands.foregroundBlockLength << " foreground / "
-                      << bands.backgroundBlockLength << " background bins, "
-                      << bands.foregroundBlocks << " / " << bands.backgroundBlocks << " blocks), "
-                      << number(bands.elapsedMs) << " ms; stability per identity:";
-            for (int id = 0; id < path.numIdentities; ++id) {
-                std::cout << ' ' << id << '=' << number(bands.stabilityOf(id))
-                          << (bands.isUnstable(id) ? " (unstable)" : "");
-            }
-            std::cout << '\n';
-        }
-        std::cout << "log-likelihood " << number(finalLogLikelihood) << "\nwrote " << outDir
-                  << "/{emissions,transitions,states" << (writeSegments ? ",segments" : "")
-                  << "}\n";
+        printHmmText(command, result, pathRun);
     }
     return 0;
 }
