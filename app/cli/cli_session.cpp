@@ -173,6 +173,8 @@ std::vector<std::string> treeArgumentsOf(const TreeSection& section) {
                                     std::to_string(section.iterations),
                                     "--restarts",
                                     std::to_string(section.restarts),
+                                    "--starts",
+                                    std::to_string(section.starts),
                                     "--scaling",
                                     section.scaling,
                                     "--moment-fit",

@@ -269,6 +269,7 @@ void printHmmJson(const HmmCommandOptions& command, const HmmJobResult& result,
         modelJson["dropped_weights"] = toVector(spectral.droppedWeights);
         modelJson["moment_residual_selected"] = spectral.momentResidualSelected;
         modelJson["moment_residual_final"] = spectral.momentResidualFinal;
+        modelJson["starts"] = startSpreadJson(result.starts);
     }
     auto matrix = [](const Eigen::MatrixXd& m) {
         Json rows = Json::array();
@@ -343,7 +344,7 @@ void printHmmText(const HmmCommandOptions& command, const HmmJobResult& result,
             }
             std::cout << ')';
         }
-        std::cout << '\n';
+        std::cout << '\n' << startSpreadText(result.starts) << '\n';
         if (spectral.invalidMass > 0) {
             std::cout << "note: not a valid " << k << "-state model at this gamma (invalid mass "
                       << number(spectral.invalidMass) << "):";
@@ -482,6 +483,9 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .text("decode", job.decodeName, "posterior | viterbi")
         .integer("iterations", solve.iterations, 1, 100000, "power iterations per trial")
         .integer("restarts", solve.trials, 1, 10000, "random starts per component")
+        .integer("starts", job.starts, 1, 1000,
+                 "seeded starts of the whole spectral solve; the best is kept (gamma = 0: "
+                 "highest log-likelihood, else lowest moment residual)")
         .integer("projection-rank", job.projectionRank, 0, 10000,
                  "projection rank for --encoding combinations (0 = automatic)")
         .integer("lag", job.lag, 1, 1000, "triples x(t−D), x(t), x(t+D)")

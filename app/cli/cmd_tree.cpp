@@ -6,6 +6,7 @@
 // file (`contrast-cli tree --help` lists them).
 #include "cli_session.h"
 #include "commands.h"
+#include "hmm_job.h"       // startSpreadJson
 #include "topic_session.h" // writeFileAtomically
 
 #include "core/common/error.h"
@@ -94,15 +95,17 @@ std::string transitionTable(const TreeHmmParameters& model, int v,
 }
 
 /// Promoter F1 of one method for every cell: {cell: {precision, recall, f1, state, …}}; the
-/// rows are appended to `rows` (the promoter_f1.tsv table).
+/// rows are appended to `rows` (the promoter_f1.tsv table). `profiles[cell]` (states × marks)
+/// lets the promoter state be chosen by its marks and TSS enrichment (choosePromoterState).
 nlohmann::json promoterScores(const MultiCellTracks& tracks,
                               const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
                               const TssTruth& truth, int numStates, int fixedState,
                               const std::vector<std::string>& labels,
-                              std::vector<PromoterF1Row>& rows, const std::string& method) {
+                              std::vector<PromoterF1Row>& rows, const std::string& method,
+                              const std::vector<Eigen::MatrixXd>& profiles) {
     nlohmann::json out = nlohmann::json::object();
-    for (PromoterF1Row& row :
-         scorePromoterCells(tracks.cells, states, truth, numStates, fixedState, method)) {
+    for (PromoterF1Row& row : scorePromoterCells(tracks.cells, states, truth, numStates, fixedState,
+                                                 method, profiles, tracks.markNames)) {
         const PromoterScore& score = row.score;
         const std::string label = score.state >= 0 && score.state < static_cast<int>(labels.size())
                                       ? labels[static_cast<size_t>(score.state)]
@@ -111,6 +114,7 @@ nlohmann::json promoterScores(const MultiCellTracks& tracks,
                          {"recall", score.recall},
                          {"f1", score.f1},
                          {"state", label},
+                         {"choice", row.choice},
                          {"predicted_bins", score.predicted},
                          {"true_positive_bins", score.truePositives}};
         rows.push_back(std::move(row));
@@ -215,6 +219,7 @@ int runTree(TreeCommandOptions& command) {
         section.projection = options.projectionDim;
         section.iterations = options.iterations;
         section.restarts = options.trials;
+        section.starts = options.starts;
         section.scaling = command.scaling;
         section.momentFit = options.momentFitSweeps;
         section.extraComponents = options.reserveComponents;
@@ -303,8 +308,14 @@ int runTree(TreeCommandOptions& command) {
     nlohmann::json compared = nlohmann::json::object();
     PerCellHmmResult perCell;
     if (comparePerCell) {
-        perCell = perCellSpectralHmms(tracks, k, options.decomposition, options.seed);
-        compared["per-cell"] = {{"learn_ms", perCell.learnMs}, {"decode_ms", perCell.decodeMs}};
+        perCell =
+            perCellSpectralHmms(tracks, k, options.decomposition, options.seed, {}, options.starts);
+        nlohmann::json starts = nlohmann::json::object();
+        for (size_t c = 0; c < perCell.starts.size(); ++c) {
+            starts[tracks.cells[c]] = startSpreadJson(perCell.starts[c]);
+        }
+        compared["per-cell"] = {
+            {"learn_ms", perCell.learnMs}, {"decode_ms", perCell.decodeMs}, {"starts", starts}};
     }
     FlattenedEmResult em;
     if (compareEm) {
@@ -332,15 +343,21 @@ int runTree(TreeCommandOptions& command) {
         std::vector<PromoterF1Row> table;
         const int fixed = promoterLabel - 1;
         f1["spectral-tree"] = promoterScores(tracks, segmentation.states, truth, k, fixed, labels,
-                                             table, "spectral-tree");
+                                             table, "spectral-tree", learned.model.emissions);
         if (comparePerCell) {
-            // Per-cell HMMs number their states independently: the promoter state is chosen by
-            // TSS enrichment in each cell (--promoter-state applies to the tree's shared labels).
-            f1["per-cell"] =
-                promoterScores(tracks, perCell.states, truth, k, -1, labels, table, "per-cell");
+            // Per-cell HMMs number their states independently: the promoter state is chosen in
+            // each cell by its marks and TSS enrichment (--promoter-state applies to the tree's
+            // shared labels).
+            std::vector<Eigen::MatrixXd> profiles;
+            for (const HmmParameters& hmm : perCell.hmms) {
+                profiles.push_back(hmm.emissions);
+            }
+            f1["per-cell"] = promoterScores(tracks, perCell.states, truth, k, -1, labels, table,
+                                            "per-cell", profiles);
         }
         if (compareEm && em.fits) {
-            f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em");
+            // The flattened EM's states keep the tree's labels (it starts from the tree model).
+            f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em", {});
         }
         writeFileAtomically(outDir, "promoter_f1.tsv", promoterF1Tsv(table, labels));
     }
@@ -356,6 +373,7 @@ int runTree(TreeCommandOptions& command) {
                              {"scaling", command.scaling},
                              {"moment_fit", options.momentFitSweeps},
                              {"extra_components", options.reserveComponents},
+                             {"starts", options.starts},
                              {"seed", options.seed},
                              {"decode", toString(segmentation.mode)},
                              {"flank", flank}};
@@ -379,7 +397,8 @@ int runTree(TreeCommandOptions& command) {
                              {"agreement", node.agreement},
                              {"decomposition_rank", node.decompositionRank},
                              {"moment_residual_selected", node.momentResidualSelected},
-                             {"moment_residual_final", node.momentResidualFinal}});
+                             {"moment_residual_final", node.momentResidualFinal},
+                             {"starts", startSpreadJson(node.starts)}});
         }
         out["nodes"] = nodes;
         out["timings_ms"] = {{"read", readMs},
@@ -401,6 +420,16 @@ int runTree(TreeCommandOptions& command) {
             out["promoter_f1"] = f1;
         }
         std::cout << out.dump(2) << "\n";
+    } else {
+        // The starts of every fit: which was kept and how far the others were.
+        for (const auto& node : learned.nodes) {
+            std::cout << "spectral-tree " << node.cell << ": " << startSpreadText(node.starts)
+                      << "\n";
+        }
+        for (size_t c = 0; c < perCell.starts.size(); ++c) {
+            std::cout << "per-cell " << tracks.cells[c] << ": "
+                      << startSpreadText(perCell.starts[c]) << "\n";
+        }
     }
     return 0;
 }
@@ -426,6 +455,9 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .integer("iterations", o.model.iterations, 1, 100000, "power iterations per trial")
         .integer("restarts", o.model.trials, 1, 10000,
                  "random starts per component (Jennrich: slice pairs)")
+        .integer("starts", o.model.starts, 1, 1000,
+                 "seeded starts of each node's decomposition (and of each per-cell HMM); the "
+                 "lowest moment residual (per-cell: highest log-likelihood) is kept")
         .text("scaling", o.scaling,
               "mean (each node's marks scaled by 1/sqrt(mean) before its moments) | none")
         .integer("moment-fit", o.model.momentFitSweeps, -1, 100000,
@@ -442,8 +474,9 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .flag("no-segments", o.noSegments, "do not write the segmentation BED files")
         .integer("flank", o.flank, 0, 100000000, "promoter = TSS ± flank base pairs")
         .integer("promoter-state", o.promoterLabel, 0, maxStates,
-                 "1-based label of the promoter state (0 = the state most enriched in TSS bins, "
-                 "per cell and method)")
+                 "1-based label of the promoter state (0 = per cell and method, the state most "
+                 "enriched in TSS bins among those with at least half the highest H3K4me3; TSS "
+                 "enrichment alone without an H3K4me3 mark)")
         .integer("em-iterations", o.emIterations, 1, 100000,
                  "Baum–Welch iterations of --compare em")
         .text("decode", o.decodeName, "auto | path | joint")

@@ -246,7 +246,10 @@ HmmJobResult runHmmJob(const HmmJobOptions& options) {
                         : runsWithFlag(data, out.classes, kForegroundBin, false);
     phase.restart();
     if (options.method == "spectral") {
-        out.spectral = solveContrastiveHmm(out.moments, gamma, options.solveOptions);
+        ContrastiveHmmStarts fit = solveContrastiveHmmStarts(
+            out.moments, gamma, options.solveOptions, options.starts, &data, &out.sequences);
+        out.spectral = std::move(fit.best);
+        out.starts = std::move(fit.spread);
         out.solveMs = phase.elapsedMs();
         if (out.spectral.numSpecific == 0) {
             throw InputError("parameter --gamma: no foreground-specific state at gamma = " +
@@ -286,6 +289,31 @@ HmmJobResult runHmmJob(const HmmJobOptions& options) {
     out.segmentation = segmentTracks(data, out.model, options.decoding);
     out.decodeMs = phase.elapsedMs();
     return out;
+}
+
+nlohmann::json startSpreadJson(const StartSpread& spread) {
+    std::vector<std::string> seeds;
+    for (std::uint64_t seed : spread.seeds) {
+        seeds.push_back(std::to_string(seed)); // 64-bit seeds exceed a JSON double's precision
+    }
+    return {{"starts", spread.starts()},
+            {"criterion", toString(spread.criterion)},
+            {"values", spread.values},
+            {"seeds", seeds},
+            {"chosen", spread.chosen},
+            {"criterion_spread", spread.valueSpread()},
+            {"emission_spread", spread.emissionSpread}};
+}
+
+std::string startSpreadText(const StartSpread& spread) {
+    if (spread.values.empty()) {
+        return "no starts";
+    }
+    return std::to_string(spread.starts()) + " starts by " + toString(spread.criterion) +
+           ": kept start " + std::to_string(spread.chosen + 1) + " (" +
+           hmmNumber(spread.values[static_cast<size_t>(spread.chosen)]) + "), criterion spread " +
+           hmmNumber(spread.valueSpread()) + ", emission spread " +
+           hmmNumber(spread.emissionSpread);
 }
 
 std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result) {

@@ -8,9 +8,12 @@
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_bootstrap.h"
 #include "core/hmm/hmm_path.h"
+#include "core/hmm/hmm_starts.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/io/bed.h"
 #include "core/io/chromhmm_reader.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
@@ -41,6 +44,9 @@ struct HmmJobOptions {
     int momentFit = kAuto;
     static constexpr int kAuto = -2;
     std::uint64_t seed = 1;
+    /// --starts: seeded starts of the spectral solve (solveContrastiveHmmStarts: the best by
+    /// likelihood at γ = 0, by moment residual otherwise); the refinement starts from it.
+    int starts = kDefaultStarts;
     int binSize = 200;
     int emMaxIterations = 1000;
     double emTolerance = 1e-5;
@@ -70,6 +76,7 @@ struct HmmJobResult {
     SequenceMoments moments;       ///< spectral method only
     std::vector<BinRun> sequences; ///< the foreground runs the likelihoods are over
     ContrastiveHmmResult spectral; ///< spectral method only
+    StartSpread starts;            ///< spectral method only: every start, the kept one
     BaumWelchResult em;            ///< when ranEm
     bool ranEm = false;
     HmmParameters model;              ///< the reported HMM (spectral, refined or EM)
@@ -110,6 +117,12 @@ HmmStateNames hmmStateNames(const HmmJobResult& result);
 /// disabled) into `outDir` (which must exist), each atomically.
 void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
                    const std::string& outDir);
+
+/// Several starts as JSON (`hmm` and `tree`): {starts, criterion, values, seeds, chosen (0-based),
+/// criterion_spread (max − min), emission_spread}.
+nlohmann::json startSpreadJson(const StartSpread& spread);
+/// One line for the text summaries: "5 starts by log_likelihood: kept start 2 (…), spread …".
+std::string startSpreadText(const StartSpread& spread);
 
 /// Six significant digits, as in the HMM tables (probabilities, weights).
 std::string hmmNumber(double value);

@@ -28,6 +28,7 @@ SessionJson TreeSection::toJson(const std::filesystem::path& sessionDirectory) c
                         {"projection", projection},
                         {"iterations", iterations},
                         {"restarts", restarts},
+                        {"starts", starts},
                         {"scaling", scaling},
                         {"moment_fit", momentFit},
                         {"extra_components", extraComponents},
@@ -84,6 +85,7 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.projection = static_cast<int>(model.integer("projection", 0, 0, kMaxTreeMarks + 1));
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
+    section.starts = static_cast<int>(model.integer("starts", kDefaultStarts, 1, 1000));
     section.scaling = model.choice("scaling", "none", {"mean", "none"});
     section.momentFit = static_cast<int>(model.integer("moment_fit", 200, -1, 100000));
     section.extraComponents =

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/multi_start.h"
 #include "core/session/reads_section.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
@@ -19,8 +20,8 @@ namespace cx {
 ///      "bin_size": 200, "strict_marks": false,
 ///      "tree": "H1-hESC>GM12878,K562",
 ///      "model": {"k": 4, "decomposition": "power", "seed": 1, "projection": 0,
-///                "iterations": 100, "restarts": 10, "scaling": "none", "moment_fit": 200,
-///                "extra_components": 1, "decode": "auto"},
+///                "iterations": 100, "restarts": 10, "starts": 5, "scaling": "none", "moment_fit":
+///                200, "extra_components": 1, "decode": "auto"},
 ///      "compare": ["per-cell", "em"], "em_iterations": 50,
 ///      "tss": {"path": "tss.txt.gz", "absolute": "/…"}, "flank": 1000, "promoter_state": 0,
 ///      "segments": true,
@@ -55,6 +56,7 @@ struct TreeSection {
     int projection = 0; ///< product-projection dimension (0: K)
     int iterations = 100;
     int restarts = 10;
+    int starts = kDefaultStarts; ///< SpectralTreeOptions::starts and the per-cell baseline's starts
     std::string scaling = "none"; ///< mean | none (SpectralTreeOptions::featureScaling)
     int momentFit = 200;          ///< SpectralTreeOptions::momentFitSweeps (-1: off)
     int extraComponents = 1;      ///< SpectralTreeOptions::reserveComponents

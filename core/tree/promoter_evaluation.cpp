@@ -4,9 +4,11 @@
 #include "core/common/format.h"
 #include "core/io/bed.h"
 #include "core/io/text_input.h"
+#include "core/io/tokenizer.h"
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 #include <string_view>
 
 namespace cx {
@@ -122,8 +124,12 @@ TssTruth readTssTruth(const std::string& path, const std::vector<std::string>& c
     return truth;
 }
 
-int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
-                              const TssTruth& truth, int numStates) {
+namespace {
+
+/// Fold enrichment of every state in TSS bins (fraction of its bins that are TSS bins / overall
+/// fraction); −1 for a state without bins (or no bin / no TSS bin at all).
+std::vector<double> tssFoldEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
+                                      const TssTruth& truth, int numStates) {
     std::vector<std::int64_t> total(static_cast<size_t>(numStates), 0), hits(total);
     std::int64_t all = 0, allHits = 0;
     for (size_t c = 0; c < states.size() && c < truth.bins.size(); ++c) {
@@ -137,21 +143,82 @@ int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& sta
             }
         }
     }
-    int best = -1;
-    double bestFold = -1;
-    for (int s = 0; s < numStates; ++s) {
-        if (total[static_cast<size_t>(s)] == 0 || all == 0 || allHits == 0) {
+    std::vector<double> fold(static_cast<size_t>(numStates), -1.0);
+    for (size_t s = 0; s < fold.size(); ++s) {
+        if (total[s] == 0 || all == 0 || allHits == 0) {
             continue;
         }
-        const double fold = (static_cast<double>(hits[static_cast<size_t>(s)]) /
-                             static_cast<double>(total[static_cast<size_t>(s)])) /
-                            (static_cast<double>(allHits) / static_cast<double>(all));
-        if (fold > bestFold) {
-            bestFold = fold;
-            best = s;
+        fold[s] = (static_cast<double>(hits[s]) / static_cast<double>(total[s])) /
+                  (static_cast<double>(allHits) / static_cast<double>(all));
+    }
+    return fold;
+}
+
+/// The state of largest fold among those `allowed` (first on ties); −1 if none has bins.
+int mostEnriched(const std::vector<double>& fold, const std::vector<bool>& allowed) {
+    int best = -1;
+    for (size_t s = 0; s < fold.size(); ++s) {
+        if (allowed[s] && fold[s] >= 0 && (best < 0 || fold[s] > fold[static_cast<size_t>(best)])) {
+            best = static_cast<int>(s);
         }
     }
     return best;
+}
+
+/// Columns of `markNames` that are among rule.marks (ASCII case-insensitive).
+std::vector<Eigen::Index> promoterMarkColumns(const std::vector<std::string>& markNames,
+                                              const PromoterRule& rule) {
+    std::vector<Eigen::Index> columns;
+    for (size_t j = 0; j < markNames.size(); ++j) {
+        for (const std::string& mark : rule.marks) {
+            if (toLowerAscii(markNames[j]) == toLowerAscii(mark)) {
+                columns.push_back(static_cast<Eigen::Index>(j));
+                break;
+            }
+        }
+    }
+    return columns;
+}
+
+} // namespace
+
+int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
+                              const TssTruth& truth, int numStates) {
+    const std::vector<double> fold = tssFoldEnrichment(states, truth, numStates);
+    return mostEnriched(fold, std::vector<bool>(fold.size(), true));
+}
+
+int choosePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
+                        const TssTruth& truth, int numStates, const Eigen::MatrixXd& profiles,
+                        const std::vector<std::string>& markNames, const PromoterRule& rule) {
+    if (profiles.size() > 0 && profiles.cols() != static_cast<Eigen::Index>(markNames.size())) {
+        throw std::invalid_argument("choosePromoterState: " + std::to_string(profiles.cols()) +
+                                    " profile columns but " + std::to_string(markNames.size()) +
+                                    " mark names");
+    }
+    const std::vector<double> fold = tssFoldEnrichment(states, truth, numStates);
+    const std::vector<bool> all(fold.size(), true);
+    const std::vector<Eigen::Index> columns = promoterMarkColumns(markNames, rule);
+    if (columns.empty() || profiles.rows() < numStates) {
+        return mostEnriched(fold, all);
+    }
+    std::vector<double> level(fold.size(), 0.0);
+    double highest = 0;
+    for (size_t s = 0; s < fold.size(); ++s) {
+        for (Eigen::Index j : columns) {
+            level[s] += profiles(static_cast<Eigen::Index>(s), j);
+        }
+        level[s] /= static_cast<double>(columns.size());
+        if (fold[s] >= 0) {
+            highest = std::max(highest, level[s]);
+        }
+    }
+    std::vector<bool> candidate(fold.size(), false);
+    for (size_t s = 0; s < fold.size(); ++s) {
+        candidate[s] = highest > 0 && level[s] >= rule.relativeLevel * highest;
+    }
+    const int best = mostEnriched(fold, candidate);
+    return best >= 0 ? best : mostEnriched(fold, all);
 }
 
 PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
@@ -182,13 +249,24 @@ PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& 
 std::vector<PromoterF1Row>
 scorePromoterCells(const std::vector<std::string>& cells,
                    const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
-                   const TssTruth& truth, int numStates, int fixedState,
-                   const std::string& method) {
+                   const TssTruth& truth, int numStates, int fixedState, const std::string& method,
+                   const std::vector<Eigen::MatrixXd>& profiles,
+                   const std::vector<std::string>& markNames, const PromoterRule& rule) {
+    const bool byMarks = !promoterMarkColumns(markNames, rule).empty();
     std::vector<PromoterF1Row> rows;
     for (size_t c = 0; c < cells.size() && c < states.size(); ++c) {
-        const int state =
-            fixedState >= 0 ? fixedState : promoterStateByEnrichment(states[c], truth, numStates);
-        PromoterF1Row row{method, cells[c], scorePromoterState(states[c], truth, state)};
+        int state = fixedState;
+        std::string choice = "named";
+        if (fixedState < 0) {
+            const bool withProfile =
+                byMarks && c < profiles.size() && profiles[c].rows() >= numStates &&
+                profiles[c].cols() == static_cast<Eigen::Index>(markNames.size());
+            state = withProfile ? choosePromoterState(states[c], truth, numStates, profiles[c],
+                                                      markNames, rule)
+                                : promoterStateByEnrichment(states[c], truth, numStates);
+            choice = withProfile ? "marks+tss" : "tss";
+        }
+        PromoterF1Row row{method, cells[c], scorePromoterState(states[c], truth, state), choice};
         row.score.state = state;
         rows.push_back(std::move(row));
     }

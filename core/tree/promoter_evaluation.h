@@ -1,5 +1,7 @@
 #pragma once
 
+#include <Eigen/Dense>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +41,29 @@ struct PromoterScore {
 int promoterStateByEnrichment(const std::vector<std::vector<std::uint16_t>>& states,
                               const TssTruth& truth, int numStates);
 
+/// What makes a state promoter-like by its emissions: the active-promoter marks (H3K4me3, the
+/// mark ChromHMM's and Roadmap's promoter states are defined by; classifyChromatinState's
+/// promoter rules start from it too).
+struct PromoterRule {
+    std::vector<std::string> marks = {"H3K4me3"}; ///< matched ASCII case-insensitively
+    /// A state is a candidate when its mean probability of `marks` is at least this fraction
+    /// of the largest such mean over the states.
+    double relativeLevel = 0.5;
+};
+
+/// The promoter state by emission profile and TSS enrichment together: the candidates are the
+/// states whose mean probability of rule.marks (profiles: states × marks, columns named by
+/// `markNames`) is at least rule.relativeLevel × the largest over the states that have bins;
+/// of them, the one most enriched in TSS bins (as promoterStateByEnrichment). A state that is
+/// TSS-enriched but lacks the promoter marks (an enhancer-like or all-marks state covering a few
+/// TSS bins) is thus never chosen over one that carries them. Without any of rule.marks among
+/// `markNames`, or with fewer profile rows than states, or when no candidate has a bin, it is
+/// promoterStateByEnrichment. −1 if no state has a bin.
+/// \pre profiles.cols() == markNames.size() when profiles is non-empty.
+int choosePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
+                        const TssTruth& truth, int numStates, const Eigen::MatrixXd& profiles,
+                        const std::vector<std::string>& markNames, const PromoterRule& rule = {});
+
 /// Scores one cell's decoded states ([chrom][bin]) with `state` as the promoter prediction.
 PromoterScore scorePromoterState(const std::vector<std::vector<std::uint16_t>>& states,
                                  const TssTruth& truth, int state);
@@ -48,15 +73,21 @@ struct PromoterF1Row {
     std::string method; ///< "spectral-tree", "per-cell", "em"
     std::string cell;
     PromoterScore score; ///< score.state: the 0-based state scored as the promoter
+    /// How the state was chosen: "named" (fixed by the user), "marks+tss" (choosePromoterState
+    /// with the promoter marks) or "tss" (TSS enrichment alone).
+    std::string choice;
 };
 
 /// Scores every cell (`states[cell][chrom][bin]`, cells named by `cells`): the promoter state is
-/// `fixedState` (0-based) when it is ≥ 0, else each cell's promoterStateByEnrichment. Rows in
-/// cell order, tagged with `method`.
+/// `fixedState` (0-based) when it is ≥ 0, else each cell's choosePromoterState with
+/// `profiles[cell]` (states × marks; TSS enrichment alone where `profiles` has no entry for
+/// the cell). Rows in cell order, tagged with `method`.
 std::vector<PromoterF1Row>
 scorePromoterCells(const std::vector<std::string>& cells,
                    const std::vector<std::vector<std::vector<std::uint16_t>>>& states,
-                   const TssTruth& truth, int numStates, int fixedState, const std::string& method);
+                   const TssTruth& truth, int numStates, int fixedState, const std::string& method,
+                   const std::vector<Eigen::MatrixXd>& profiles = {},
+                   const std::vector<std::string>& markNames = {}, const PromoterRule& rule = {});
 
 /// The promoter F1 table as TSV, what `contrast-cli tree` writes to promoter_f1.tsv and the
 /// Tree workspace exports: a header `method cell state precision recall f1`, one line per row,

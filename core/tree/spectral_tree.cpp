@@ -1,7 +1,9 @@
 #include "core/tree/spectral_tree.h"
 
 #include "core/common/error.h"
+#include "core/common/multi_start.h"
 #include "core/common/timer.h"
+#include "core/hmm/contrastive_hmm.h" // matchedMeanAbsoluteDifference
 #include "core/hmm/moment_refit.h"
 #include "core/tensor/linalg.h"
 #include "core/tensor/tensor_power_method.h"
@@ -124,16 +126,19 @@ struct NodeCandidates {
     Eigen::VectorXd weights;   ///< R, 1/λ² (unnormalised occupancy)
 };
 
-/// Skeletensor of node u at rank R = `rank`: whitened, decomposed. `phi` holds the middle
-/// view's features (D × codes, scaled by `scale`: φ̃ = diag(scale)·φ); the recovered columns are
-/// unscaled before the constant coordinate is normalised to 1.
-NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
-                           const Eigen::MatrixXd& phi, const Eigen::VectorXd& scale, int rank,
-                           int minRank, const SpectralTreeOptions& options,
-                           SpectralTreeNodeReport& report, double& momentMs,
-                           double& decompositionMs) {
+/// The whitened skeletensor of one node and what undoes the whitening.
+struct NodeTensor {
+    SymmetricTensor3 tensor{1};
+    Eigen::MatrixXd wPinvT; ///< (Wᵀ)⁺ = V |Λ|^{1/2}, D × k
+    int rank = 0;           ///< k
+};
+
+/// Skeletensor of node u at rank R = `rank`, whitened. `phi` holds the middle view's features
+/// (D × codes, scaled by `scale`: φ̃ = diag(scale)·φ).
+NodeTensor skeletensor(const MultiCellTracks& data, int u, const PathIds& path,
+                       const Eigen::MatrixXd& phi, int rank, int minRank,
+                       SpectralTreeNodeReport& report, double& momentMs) {
     int k = rank;
-    const int m = data.numMarks();
     Stopwatch timer;
     CountTable triples(1 << 16);
     std::int64_t positions = 0;
@@ -244,14 +249,26 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     });
     tensor.symmetrize();
     momentMs += timer.elapsedMs();
-    Stopwatch decompositionTimer;
+    return NodeTensor{std::move(tensor), std::move(wPinvT), k};
+}
+
+/// One start of the decomposition of node u's whitened skeletensor (power method or Jennrich
+/// seeded by `seed`): R candidate states; the recovered columns are unscaled by `scale` before
+/// the constant coordinate is normalised to 1. Sets the report's status, residual, clipping.
+NodeCandidates decomposeNode(const MultiCellTracks& data, int u, const NodeTensor& node,
+                             const Eigen::VectorXd& scale, std::uint64_t seed,
+                             const SpectralTreeOptions& options, SpectralTreeNodeReport& report) {
+    const int k = node.rank;
+    const int m = data.numMarks();
+    const SymmetricTensor3& tensor = node.tensor;
+    const Eigen::MatrixXd& wPinvT = node.wPinvT;
     Eigen::MatrixXd vectors(k, k);
     Eigen::VectorXd lambdas(k);
     if (options.decomposition == Decomposition::Jennrich) {
         JennrichOptions jo;
         jo.rank = k;
         jo.slices = std::max(1, options.trials);
-        jo.seed = options.seed + static_cast<std::uint64_t>(u);
+        jo.seed = seed;
         const JennrichResult j = jennrichSymmetric(tensor, jo);
         report.status = j.status;
         report.residual = j.residual;
@@ -266,7 +283,7 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
         po.numComponents = k;
         po.iterations = options.iterations;
         po.restarts = options.trials;
-        po.seed = options.seed + static_cast<std::uint64_t>(u);
+        po.seed = seed;
         const PowerMethodResult pm =
             generalizedPowerMethod(Eigen::MatrixXd(Eigen::MatrixXd::Identity(k, k)), tensor, po);
         report.status = pm.status;
@@ -278,7 +295,6 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
         }
         report.residual = residual.unfolded().norm() / std::max(tensor.unfolded().norm(), 1e-300);
     }
-    decompositionMs += decompositionTimer.elapsedMs();
     NodeCandidates out;
     out.emissions.resize(k, m);
     out.weights.resize(k);
@@ -299,6 +315,93 @@ NodeCandidates skeletensor(const MultiCellTracks& data, int u, const PathIds& pa
     return out;
 }
 
+/// Targets of the moment refit of one node: its own first and second mark moments from the
+/// same-bin code histogram `single` (counts per code).
+MarkMomentTargets nodeMomentTargets(const std::vector<double>& single, const Eigen::MatrixXd& phi,
+                                    int m) {
+    MarkMomentTargets targets;
+    targets.mean = Eigen::VectorXd::Zero(m);
+    targets.second = Eigen::MatrixXd::Zero(m, m);
+    double bins = 0;
+    for (size_t code = 0; code < single.size(); ++code) {
+        if (single[code] == 0) {
+            continue;
+        }
+        const Eigen::VectorXd x = phi.col(static_cast<Eigen::Index>(code)).head(m);
+        targets.mean += single[code] * x;
+        targets.second += single[code] * x * x.transpose();
+        bins += single[code];
+    }
+    targets.mean /= std::max(bins, 1.0);
+    targets.second /= std::max(bins, 1.0);
+    targets.total = 1.0;
+    targets.effectiveBins = std::max(bins, 1.0);
+    return targets;
+}
+
+/// A node's K states (emissions K × M, unnormalised occupancy K) in its local order.
+struct NodeFit {
+    Eigen::MatrixXd emissions;
+    Eigen::VectorXd occupancy;
+};
+
+/// Node u's states from options.starts seeded decompositions of its skeletensor (start i:
+/// startSeed(options.seed, i) + u, so one start is the single-start fit), each followed by the
+/// moment refit when `targets` is given (core/hmm/moment_refit.h: K of the R candidates and the
+/// all-zero unmarked state, weights and emissions fitted to the node's own first and
+/// off-diagonal second mark moments, so the occupancies sum to 1 and a dominant unmarked
+/// state is kept even when the rank-K truncation merged it away). The start of lowest moment
+/// residual is kept — with the refit its final weighted mark-moment residual, else the
+/// decomposition's relative residual — and the report is that start's, with report.starts.
+NodeFit fitNodeStarts(const MultiCellTracks& data, int u, const NodeTensor& node,
+                      const Eigen::VectorXd& scale, const MarkMomentTargets* targets, int k,
+                      const SpectralTreeOptions& options, SpectralTreeNodeReport& report,
+                      const CancelToken& cancel) {
+    StartSpread spread;
+    spread.criterion = StartCriterion::MomentResidual;
+    NodeFit kept;
+    SpectralTreeNodeReport keptReport = report;
+    std::vector<Eigen::MatrixXd> all;
+    for (int i = 0; i < options.starts; ++i) {
+        throwIfCancelled(cancel);
+        SpectralTreeNodeReport trial = report;
+        const std::uint64_t seed = startSeed(options.seed, i) + static_cast<std::uint64_t>(u);
+        const NodeCandidates candidates = decomposeNode(data, u, node, scale, seed, options, trial);
+        NodeFit fit;
+        double value = trial.residual;
+        if (targets) {
+            MomentRefitOptions refit;
+            refit.numStates = k;
+            refit.sweeps = options.momentFitSweeps;
+            const MomentRefitResult refitted =
+                refitMarkStates(candidates.emissions, *targets, refit);
+            fit.emissions = refitted.emissions;
+            fit.occupancy = refitted.weights.cwiseMax(0.0);
+            trial.momentResidualSelected = refitted.residualSelected;
+            trial.momentResidualFinal = refitted.residualFinal;
+            value = refitted.residualFinal;
+        } else {
+            fit.emissions = candidates.emissions;
+            fit.occupancy = candidates.weights;
+        }
+        spread.seeds.push_back(seed);
+        spread.values.push_back(value);
+        all.push_back(fit.emissions);
+        if (i == 0 || spread.better(value, spread.values[static_cast<size_t>(spread.chosen)])) {
+            spread.chosen = i;
+            kept = std::move(fit);
+            keptReport = trial;
+        }
+    }
+    for (const Eigen::MatrixXd& other : all) {
+        spread.emissionSpread =
+            std::max(spread.emissionSpread, matchedMeanAbsoluteDifference(kept.emissions, other));
+    }
+    report = keptReport;
+    report.starts = std::move(spread);
+    return kept;
+}
+
 } // namespace
 
 SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec& tree,
@@ -313,6 +416,10 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     if (k < 1 || k > m + 1) {
         throw InputError("parameter --k: " + std::to_string(k) +
                          " states need 1 <= K <= " + std::to_string(m + 1) + " (shared marks + 1)");
+    }
+    if (options.starts < 1) {
+        throw InputError("parameter --starts: " + std::to_string(options.starts) +
+                         " starts must be >= 1");
     }
     if (options.reserveComponents < 0) {
         throw InputError("parameter --reserve: " + std::to_string(options.reserveComponents) +
@@ -412,45 +519,19 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         SpectralTreeNodeReport& report = result.nodes[u];
         report.cell = tree.names[u];
         report.pathLength = static_cast<int>(tree.pathFromRoot(static_cast<int>(u)).size());
-        const NodeCandidates candidates =
-            skeletensor(data, static_cast<int>(u), paths[u], phiScaled, scale, rank, k, options,
-                        report, result.momentMs, result.decompositionMs);
+        const NodeTensor node = skeletensor(data, static_cast<int>(u), paths[u], phiScaled, rank, k,
+                                            report, result.momentMs);
+        Stopwatch decompositionTimer;
+        MarkMomentTargets targets;
         if (options.momentFitSweeps >= 0) {
-            // Moment refit (core/hmm/moment_refit.h): K of the R candidates and the all-zero
-            // (unmarked) state, weights and emissions fitted to the node's own first and
-            // off-diagonal second mark moments, so the occupancies sum to 1 and a dominant
-            // unmarked state is kept even when the rank-K truncation merged it away.
-            Stopwatch refitTimer;
-            MarkMomentTargets targets;
-            targets.mean = Eigen::VectorXd::Zero(m);
-            targets.second = Eigen::MatrixXd::Zero(m, m);
-            double bins = 0;
-            for (size_t code = 0; code < single.size(); ++code) {
-                if (single[code] == 0) {
-                    continue;
-                }
-                const Eigen::VectorXd x = phi.col(static_cast<Eigen::Index>(code)).head(m);
-                targets.mean += single[code] * x;
-                targets.second += single[code] * x * x.transpose();
-                bins += single[code];
-            }
-            targets.mean /= std::max(bins, 1.0);
-            targets.second /= std::max(bins, 1.0);
-            targets.total = 1.0;
-            targets.effectiveBins = std::max(bins, 1.0);
-            MomentRefitOptions refit;
-            refit.numStates = k;
-            refit.sweeps = options.momentFitSweeps;
-            const MomentRefitResult fit = refitMarkStates(candidates.emissions, targets, refit);
-            emissions[u] = fit.emissions;
-            occupancy[u] = fit.weights.cwiseMax(0.0);
-            report.momentResidualSelected = fit.residualSelected;
-            report.momentResidualFinal = fit.residualFinal;
-            result.decompositionMs += refitTimer.elapsedMs();
-        } else {
-            emissions[u] = candidates.emissions;
-            occupancy[u] = candidates.weights;
+            targets = nodeMomentTargets(single, phi, m);
         }
+        NodeFit fit = fitNodeStarts(data, static_cast<int>(u), node, scale,
+                                    options.momentFitSweeps >= 0 ? &targets : nullptr, k, options,
+                                    report, cancel);
+        result.decompositionMs += decompositionTimer.elapsedMs();
+        emissions[u] = std::move(fit.emissions);
+        occupancy[u] = std::move(fit.occupancy);
         occupancy[u] /= std::max(occupancy[u].sum(), 1e-300);
         mus[u].resize(m + 1, k);
         mus[u].topRows(m) = emissions[u].transpose();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/cancel.h"
+#include "core/common/multi_start.h"
 #include "core/common/status.h"
 #include "core/tensor/jennrich.h"
 #include "core/tree/multi_cell_tracks.h"
@@ -36,6 +37,10 @@ struct SpectralTreeOptions {
     /// occupancies 1/λ²).
     int momentFitSweeps = 200;
     int reserveComponents = 1; ///< E of momentFitSweeps
+    /// Seeded starts of each node's decomposition (start i: startSeed(seed, i) + node index);
+    /// per node the start of lowest moment residual is kept (the refit's final residual, or
+    /// without the refit the decomposition's residual). 1 = the single-start fit.
+    int starts = kDefaultStarts;
     std::uint64_t seed = 1;
 };
 
@@ -61,6 +66,9 @@ struct SpectralTreeNodeReport {
     /// joint sweeps (markMomentResidual).
     double momentResidualSelected = 0;
     double momentResidualFinal = 0;
+    /// Every start's criterion (SpectralTreeOptions::starts), the kept one and how far the
+    /// other starts' emissions lie from it. The fields above are the kept start's.
+    StartSpread starts;
 };
 
 struct SpectralTreeResult {

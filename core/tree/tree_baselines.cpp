@@ -4,6 +4,7 @@
 #include "core/hmm/baum_welch.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
+#include "core/hmm/hmm_starts.h"
 #include "core/hmm/sequence_moments.h"
 #include "core/io/bed.h"
 
@@ -14,7 +15,7 @@ namespace cx {
 
 PerCellHmmResult perCellSpectralHmms(const MultiCellTracks& tracks, int numStates,
                                      Decomposition decomposition, std::uint64_t seed,
-                                     const CancelToken& cancel) {
+                                     const CancelToken& cancel, int starts) {
     PerCellHmmResult out;
     for (int c = 0; c < tracks.numCells(); ++c) {
         throwIfCancelled(cancel);
@@ -28,7 +29,11 @@ PerCellHmmResult perCellSpectralHmms(const MultiCellTracks& tracks, int numState
         options.initialization = decomposition == Decomposition::Jennrich
                                      ? AsymmetricInit::SimultaneousDiagonalization
                                      : AsymmetricInit::Deflation;
-        const ContrastiveHmmResult result = solveContrastiveHmm(moments, 0.0, options, cancel);
+        const std::vector<BinRun> runs = wholeTrackRuns(data);
+        ContrastiveHmmStarts fit =
+            solveContrastiveHmmStarts(moments, 0.0, options, starts, &data, &runs, cancel);
+        const ContrastiveHmmResult& result = fit.best;
+        out.starts.push_back(std::move(fit.spread));
         out.learnMs += learn.elapsedMs();
         Stopwatch decode;
         const Segmentation segmentation =

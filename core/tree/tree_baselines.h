@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/cancel.h"
+#include "core/common/multi_start.h"
 #include "core/hmm/hmm_model.h"
 #include "core/tensor/jennrich.h"
 #include "core/tree/multi_cell_tracks.h"
@@ -14,19 +15,22 @@ namespace cx {
 
 /// One spectral HMM per cell type, ignoring the tree (the "Spectral-HMM" of paper 002, here
 /// the project's chromatin engine: solveContrastiveHmm at γ = 0 on the cell's own marks, then
-/// posterior decoding of its chromosomes).
+/// posterior decoding of its chromosomes). Each cell's HMM is the best of several seeded starts
+/// by likelihood (solveContrastiveHmmStarts over the cell's whole tracks).
 struct PerCellHmmResult {
     std::vector<HmmParameters> hmms;                             ///< per cell
+    std::vector<StartSpread> starts;                             ///< per cell
     std::vector<std::vector<std::vector<std::uint16_t>>> states; ///< [cell][chrom][bin]
     double learnMs = 0;
     double decodeMs = 0;
 };
 
-/// \pre 1 ≤ K ≤ shared marks + 1. Decomposition::Jennrich selects simultaneous
-/// diagonalisation in the engine. Deterministic in `seed`. Polls `cancel`.
+/// \pre 1 ≤ K ≤ shared marks + 1, starts ≥ 1. Decomposition::Jennrich selects simultaneous
+/// diagonalisation in the engine. Deterministic in `seed` (start i of every cell:
+/// startSeed(seed, i)). Polls `cancel`.
 PerCellHmmResult perCellSpectralHmms(const MultiCellTracks& tracks, int numStates,
                                      Decomposition decomposition, std::uint64_t seed,
-                                     const CancelToken& cancel = {});
+                                     const CancelToken& cancel = {}, int starts = kDefaultStarts);
 
 /// Baum–Welch EM on the flattened model: one ordinary HMM over the K^n product states, whose
 /// observation is the concatenation of the n cell types' marks (n·M marks), started from the

@@ -211,6 +211,7 @@ Provenance treeProvenance(const TreeLearnRequest& request) {
         .add(QObject::tr("K"), options.numStates)
         .add(QObject::tr("decomposition"), QString::fromLatin1(cx::toString(options.decomposition)))
         .add(QObject::tr("seed"), static_cast<qint64>(options.seed))
+        .add(QObject::tr("starts"), options.starts)
         .add(QObject::tr("moment refit"),
              options.momentFitSweeps < 0 ? QObject::tr("off")
                                          : QObject::tr("%1 sweeps").arg(options.momentFitSweeps))
@@ -223,6 +224,27 @@ Provenance treeProvenance(const TreeLearnRequest& request) {
                                                 ? QString::number(request.promoterState)
                                                 : QObject::tr("auto"));
     return provenance;
+}
+
+QString startsSummary(const cx::SpectralTreeResult& learned) {
+    if (learned.nodes.empty()) {
+        return {};
+    }
+    const cx::SpectralTreeNodeReport* widest = &learned.nodes.front();
+    for (const auto& node : learned.nodes) {
+        if (node.starts.emissionSpread > widest->starts.emissionSpread) {
+            widest = &node;
+        }
+    }
+    const int starts = widest->starts.starts();
+    if (starts <= 1) {
+        return QObject::tr("One start per cell type.");
+    }
+    return QObject::tr("%1 starts per cell type, lowest moment residual kept; the starts' states "
+                       "differ from the kept ones by up to %2 (mean |Δp|, %3).")
+        .arg(starts)
+        .arg(widest->starts.emissionSpread, 0, 'f', 3)
+        .arg(QString::fromStdString(widest->cell));
 }
 
 QStringList promoterInputNames() {

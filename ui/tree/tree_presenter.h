@@ -68,6 +68,11 @@ QString differingRegionsBed(const cx::MultiCellTracks& tracks,
                             const cx::TreeSegmentation& segmentation, int cell,
                             const std::vector<std::string>& labels);
 
+/// One sentence on the starts of a learnt tree (SpectralTreeOptions::starts): how many each
+/// cell type's decomposition tried, the criterion, and how far the starts' states lay from
+/// the kept ones at most (mean |Δp|, naming that cell type); empty without nodes.
+QString startsSummary(const cx::SpectralTreeResult& learned);
+
 /// The inputs a tree analysis comes from (for the stale marker): the tracks, the tree, every
 /// option of `request`, and the TSS file, flank and promoter state the promoter F1 table uses.
 Provenance treeProvenance(const TreeLearnRequest& request);

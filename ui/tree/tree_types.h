@@ -34,7 +34,7 @@ struct TreeLearnRequest {
     cx::TreeDecodingMode decode = cx::TreeDecodingMode::Auto;
     QString tssPath; ///< empty: no promoter F1
     qint64 flank = 1000;
-    int promoterState = 0; ///< 1-based; 0: by TSS enrichment
+    int promoterState = 0; ///< 1-based; 0: by marks and TSS enrichment (choosePromoterState)
     bool comparePerCell = false;
 };
 
@@ -52,6 +52,8 @@ struct TreeAnalysis {
     /// The per-cell baseline's states [cell][chrom][bin] when it was asked for (null otherwise),
     /// kept so a new TSS file, flank or promoter state rescores without learning again.
     std::shared_ptr<const std::vector<std::vector<std::vector<std::uint16_t>>>> perCellStates;
+    /// The per-cell HMMs' emissions (states × marks, per cell) for the promoter rule.
+    std::shared_ptr<const std::vector<Eigen::MatrixXd>> perCellProfiles;
     double learnMs = 0;
     double decodeMs = 0;
 

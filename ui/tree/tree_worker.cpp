@@ -60,9 +60,14 @@ TreeAnalysis TreeWorker::analyse(const TreeLearnRequest& request, const cx::Canc
         if (progress) {
             progress(0.85, "Learning the per-cell baseline");
         }
-        auto perCell =
-            cx::perCellSpectralHmms(*analysis.tracks, request.options.numStates,
-                                    request.options.decomposition, request.options.seed, cancel);
+        auto perCell = cx::perCellSpectralHmms(*analysis.tracks, request.options.numStates,
+                                               request.options.decomposition, request.options.seed,
+                                               cancel, request.options.starts);
+        auto profiles = std::make_shared<std::vector<Eigen::MatrixXd>>();
+        for (const cx::HmmParameters& hmm : perCell.hmms) {
+            profiles->push_back(hmm.emissions);
+        }
+        analysis.perCellProfiles = std::move(profiles);
         analysis.perCellStates =
             std::make_shared<const std::vector<std::vector<std::vector<std::uint16_t>>>>(
                 std::move(perCell.states));
@@ -88,10 +93,14 @@ std::vector<cx::PromoterF1Row> TreeWorker::scorePromoters(const TreeAnalysis& an
                                                 tracks.chromBins, tracks.binSize, request.flank);
     const int k = analysis.request.options.numStates;
     rows = cx::scorePromoterCells(tracks.cells, analysis.segmentation->states, truth, k,
-                                  request.promoterState - 1, "spectral-tree");
+                                  request.promoterState - 1, "spectral-tree",
+                                  analysis.learned->model.emissions, tracks.markNames);
     if (request.comparePerCell && analysis.perCellStates) {
-        for (cx::PromoterF1Row& row : cx::scorePromoterCells(tracks.cells, *analysis.perCellStates,
-                                                             truth, k, -1, "per-cell")) {
+        const std::vector<Eigen::MatrixXd> none;
+        const auto& profiles = analysis.perCellProfiles ? *analysis.perCellProfiles : none;
+        for (cx::PromoterF1Row& row :
+             cx::scorePromoterCells(tracks.cells, *analysis.perCellStates, truth, k, -1, "per-cell",
+                                    profiles, tracks.markNames)) {
             rows.push_back(std::move(row));
         }
     }

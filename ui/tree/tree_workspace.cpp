@@ -103,7 +103,9 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_decomposition->setToolTip(tr("Tensor decomposition of each node's moments: the power method "
                                    "with deflation, or Jennrich's simultaneous diagonalisation"));
     m_seed = numberSpin(0, 1000000000, 1, 70, controls);
-    m_seed->setToolTip(tr("Random seed of the decomposition (same seed, same model)"));
+    m_seed->setToolTip(tr("Random seed of the decomposition (same seed, same model); each cell "
+                          "type's decomposition tries several starts derived from it and keeps "
+                          "the one of lowest moment residual"));
     m_decode = new QComboBox(controls);
     m_decode->addItem(tr("Auto"), QStringLiteral("auto"));
     m_decode->addItem(tr("Path"), QStringLiteral("path"));
@@ -115,8 +117,9 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_flank->setToolTip(tr("A bin within this distance of a TSS counts as a promoter bin"));
     m_promoterState = numberSpin(0, cx::kMaxTreeMarks + 1, 0, 56, controls);
     m_promoterState->setSpecialValueText(tr("auto"));
-    m_promoterState->setToolTip(tr("The state scored as promoter (1-based); auto: the state most "
-                                   "enriched in TSS bins, per cell and method"));
+    m_promoterState->setToolTip(tr("The state scored as promoter (1-based); auto: per cell and "
+                                   "method, the state most enriched in TSS bins among those "
+                                   "carrying H3K4me3 (at least half the highest state's)"));
     m_perCell = new QCheckBox(tr("Per-cell HMMs"), controls);
     m_perCell->setToolTip(tr("Also score independent spectral HMMs per cell type (the baseline "
                              "of paper 002) in the promoter F1 table"));
@@ -428,6 +431,7 @@ TreeLearnRequest TreeWorkspace::currentRequest() const {
     request.options.projectionDim = m_sessionBase.projection;
     request.options.iterations = m_sessionBase.iterations;
     request.options.trials = m_sessionBase.restarts;
+    request.options.starts = m_sessionBase.starts;
     request.options.featureScaling = m_sessionBase.scaling != "none";
     request.options.momentFitSweeps = momentFitSweeps();
     request.options.reserveComponents = m_sessionBase.extraComponents;

@@ -157,6 +157,10 @@ void TreeWorkspace::updateSummary() {
                        .arg(result.learnMs, 0, 'f', 0)
                        .arg(QString::fromLatin1(cx::toString(result.segmentation->mode)))
                        .arg(result.decodeMs, 0, 'f', 0);
+    const QString starts = startsSummary(*result.learned);
+    if (!starts.isEmpty()) {
+        text += QLatin1Char(' ') + starts;
+    }
     for (const auto& note : result.tracks->notes) {
         text += QLatin1Char(' ') + QString::fromStdString(note);
     }

@@ -36,6 +36,7 @@ cx::TreeSection exampleSection(const fs::path& folder) {
     section.projection = 5;
     section.iterations = 40;
     section.restarts = 3;
+    section.starts = 2;
     section.decode = "joint";
     section.compare = {"per-cell", "em"};
     section.emIterations = 7;
@@ -92,6 +93,7 @@ TEST(TreeSection, RoundTripsEveryFieldThroughASessionFile) {
     EXPECT_EQ(back.projection, 5);
     EXPECT_EQ(back.iterations, 40);
     EXPECT_EQ(back.restarts, 3);
+    EXPECT_EQ(back.starts, 2);
     EXPECT_EQ(back.decode, "joint");
     EXPECT_EQ(back.compare, (std::vector<std::string>{"per-cell", "em"}));
     EXPECT_EQ(back.emIterations, 7);
@@ -163,6 +165,8 @@ TEST(TreeSection, BadValuesAreRefusedNamingTheEntry) {
         read, [](J& j) { j.erase("tree"); }, "/workspaces/tree/tree");
     expectRefused(
         read, [](J& j) { j["model"]["k"] = 0; }, "/workspaces/tree/model/k");
+    expectRefused(
+        read, [](J& j) { j["model"]["starts"] = 0; }, "/workspaces/tree/model/starts");
     expectRefused(
         read, [](J& j) { j["model"]["k"] = "four"; }, "/workspaces/tree/model/k");
     expectRefused(

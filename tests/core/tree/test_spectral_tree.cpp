@@ -1,3 +1,4 @@
+#include "core/common/error.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/tree/spectral_tree.h"
 #include "core/tree/tree_baselines.h"
@@ -6,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -225,6 +227,56 @@ TEST(SpectralTree, DefaultsRecoverWeakChildrenOnAFiveCellStar) {
     for (size_t v = 0; v < errors.size(); ++v) {
         EXPECT_LT(errors[v], 0.03) << "cell " << tree.names[v];
     }
+}
+
+/// #26: each node's decomposition tries several seeded starts and keeps the lowest moment
+/// residual. A weak decomposition (one power iteration from one random start per component)
+/// makes the result depend on the seed, so some starts are bad; the kept start must be the
+/// best of each node's, and more starts never lose to one (start 0 is among them).
+TEST(SpectralTree, StartsKeepTheLowestMomentResidualPerNodeAndRepeat) {
+    const TreeSpec tree = parseTreeSpec("R>A,B");
+    SyntheticTreeOptions so;
+    so.numStates = 3;
+    so.numMarks = 6;
+    const TreeHmmParameters truth = randomTreeHmm(tree, so, 7);
+    const MultiCellTracks data = sampleTreeTracks(truth, {30000, 20000}, 11);
+    for (int fit : {200, -1}) { // criterion: the refit's final residual, else the decomposition's
+        SpectralTreeOptions options;
+        options.numStates = 3;
+        options.iterations = 1;
+        options.trials = 1;
+        options.momentFitSweeps = fit;
+        options.seed = 4;
+        options.starts = 1;
+        const SpectralTreeResult one = learnSpectralTree(data, tree, options);
+        options.starts = 6;
+        const SpectralTreeResult many = learnSpectralTree(data, tree, options);
+        const SpectralTreeResult again = learnSpectralTree(data, tree, options);
+        bool anyBadStart = false;
+        for (size_t v = 0; v < many.nodes.size(); ++v) {
+            const StartSpread& spread = many.nodes[v].starts;
+            ASSERT_EQ(spread.starts(), 6);
+            EXPECT_EQ(spread.criterion, StartCriterion::MomentResidual);
+            EXPECT_EQ(spread.seeds[0], 4U + v); // start 0 is the single-start seed
+            const auto best = std::min_element(spread.values.begin(), spread.values.end());
+            EXPECT_EQ(spread.chosen, static_cast<int>(best - spread.values.begin()));
+            const SpectralTreeNodeReport& node = many.nodes[v];
+            EXPECT_DOUBLE_EQ(fit >= 0 ? node.momentResidualFinal : node.residual, *best);
+            const SpectralTreeNodeReport& single = one.nodes[v];
+            EXPECT_LE(*best, fit >= 0 ? single.momentResidualFinal : single.residual);
+            EXPECT_DOUBLE_EQ(spread.values[0],
+                             fit >= 0 ? single.momentResidualFinal : single.residual);
+            anyBadStart = anyBadStart || spread.valueSpread() > 0;
+            // Same seed, same result.
+            EXPECT_EQ(again.nodes[v].starts.values, spread.values);
+            EXPECT_EQ(again.model.emissions[v], many.model.emissions[v]);
+        }
+        EXPECT_TRUE(anyBadStart) << "fit " << fit << ": the starts should differ here";
+    }
+    SpectralTreeOptions none;
+    none.numStates = 3;
+    none.starts = 0;
+    EXPECT_THROW(learnSpectralTree(data, tree, none), InputError);
 }
 
 } // namespace
