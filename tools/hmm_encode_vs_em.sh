@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spectral HMM vs Baum–Welch EM on the ENCODE hg19 chr18+chr20 cell types (issue 9 part 9).
+# Spectral HMM vs Baum–Welch EM on the ENCODE hg19 chr18+chr20 cell types.
 # Usage: tools/hmm_encode_vs_em.sh [CLI] [CELL…]   (K = 6, γ = 0; EM results cached in $CACHE)
 # Prints one row per cell: weight sums and mean / worst-state |Δ| to EM after matching, for the
 # plain spectral solve (--moment-fit -1) and for --moment-fit $FIT (default 200) with the extra

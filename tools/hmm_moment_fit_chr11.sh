@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Plain spectral HMM vs --moment-fit on chr11 (issue 10: the chromatin default).
+# Plain spectral HMM vs --moment-fit on chr11 (the chromatin default).
 # Usage: tools/hmm_moment_fit_chr11.sh [CLI] [slice|full] [FIT…]
 #   FIT = N (--moment-fit N) or N:O (--moment-fit N --moment-order O, O = 2 or 3).
 #   slice = the bundled demo slice (GM12878 + K562 chr11:0–30 Mb, K = 6),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spectral start + Baum–Welch refinement vs Baum–Welch EM from random starts (issue 9 part 9).
+# Spectral start + Baum–Welch refinement vs Baum–Welch EM from random starts.
 # Usage: tools/hmm_refine_vs_em.sh [CLI] [DATASET…]
 #   DATASET = an ENCODE cell type of $ENCODE (chr18 + chr20, K = 6), `slice` (the bundled demo
 #   slice GM12878 + K562 chr11:0–30 Mb, K = 6) or `full` (../shared/data/chromhmm_hg18_chr11,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # contrast-cli hmm against ChromHMM LearnModel on the ENCODE hg19 chr18+chr20 cell types
-# (issue 26 part 2): mean |Δ| of the emissions (per state, after the best matching of states,
+#: mean |Δ| of the emissions (per state, after the best matching of states,
 # marks matched by name) of `hmm --k 6 --gamma 0` with the old defaults (plain spectral:
 # --refine-em 0 --moment-fit -1) and with today's defaults (the GUI's: moment selection +
 # Baum–Welch to 1e-5), to ChromHMM's model (K = 6, -s 1, its default information init).

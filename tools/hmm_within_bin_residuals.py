@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Within-bin moment residuals of HMM state sets (issue 9 part 9: why a within-bin moment fit
+"""Within-bin moment residuals of HMM state sets (why a within-bin moment fit
 does not converge to Baum-Welch EM).
 
 Usage: tools/hmm_within_bin_residuals.py TRACKS EM.json [HMM.json ...]

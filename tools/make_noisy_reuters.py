@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A small noisy Reuters-21578 subset for the Topics trust measurements (issue 27).
+"""A small noisy Reuters-21578 subset for the Topics trust measurements.
 
 Keeps the first DOCS stories that have a <BODY> (in file order, reut2-000.sgm.gz first) and cuts
 each body to its first WORDS words, so the documents are short (like forum posts) and the

@@ -1,5 +1,6 @@
 // contrast-cli crowd: aggregate crowdsourced labels (majority vote, EM, MV-EM, spectral-EM,
-// stagewise EM of paper 004) and contrast-cli generate-crowd: the β-sparse synthetic crowds.
+// stagewise EM of Zhao & Zucker 2015) and contrast-cli generate-crowd: the β-sparse synthetic
+// crowds.
 #include "cli_session.h"
 #include "commands.h"
 #include "topic_session.h"
@@ -207,7 +208,8 @@ int runGenerateCrowd(const GenerateCrowdCommandOptions& options) {
     }
     writeFileAtomically(outDir, name + ".truth_workers.tsv", workers);
     if (json) {
-        // The benchmark of paper 004's figures: the error of the generating model's posterior.
+        // The benchmark of Zhao & Zucker 2015's figures: the error of the generating model's
+        // posterior.
         const ItemObservations items(crowd.data);
         const double bayesError =
             1.0 - goldAccuracy(crowd.data, argmaxRows(eStep(items, crowd.truth).posterior));

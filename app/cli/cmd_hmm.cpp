@@ -1,5 +1,5 @@
 // contrast-cli hmm: contrastive spectral HMM on ChromHMM binarized chromatin tracks
-// (paper 001, Sec. 4 and Alg. 3), Baum–Welch EM baseline/refinement, genome segmentation.
+// (Zou et al. 2013, Sec. 4 and Alg. 3), Baum–Welch EM baseline/refinement, genome segmentation.
 //
 // Every option, with its meaning and default, is declared in addHmmCommand at the end of this
 // file (`contrast-cli hmm --help` lists them).

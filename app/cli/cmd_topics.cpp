@@ -1,5 +1,5 @@
-// contrast-cli topics / sweep: the contrastive topic model (paper 001, Alg. 1) from the command
-// line.
+// contrast-cli topics / sweep: the contrastive topic model (Zou et al. 2013, Alg. 1) from the
+// command line.
 #include "cli_session.h"
 #include "commands.h"
 #include "topic_job.h"

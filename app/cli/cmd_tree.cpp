@@ -1,4 +1,4 @@
-// contrast-cli tree: Spectral-Tree (paper 002) over several cell types' ChromHMM binarized
+// contrast-cli tree: Spectral-Tree (Zhang et al. 2015) over several cell types' ChromHMM binarized
 // tracks, with tree-aware posterior decoding, per-cell spectral HMM and flattened EM baselines
 // and promoter F1 against TSS annotations.
 //

@@ -108,7 +108,7 @@ std::string hmmNumber(double value) {
 }
 
 void HmmJobOptions::validate() {
-    // The GUI's defaults (issue 26 part 2): refine the γ = 0 model from the moment selection.
+    // The GUI's defaults: refine the γ = 0 model from the moment selection.
     const bool autoRefine = refineEm == kAuto;
     if (autoRefine) {
         refineEm = (method == "spectral" && gamma == 0.0) ? kRefineMaxRounds : 0;

@@ -1,6 +1,6 @@
 #pragma once
 
-// `contrast-cli hmm --k-range A:B` (issue 26 part 4): how many states — cx::chooseStateCount
+// `contrast-cli hmm --k-range A:B`: how many states — cx::chooseStateCount
 // over the tracks, written as k_range.tsv and compare_models.tsv.
 
 #include "hmm_job.h"

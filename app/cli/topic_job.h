@@ -30,7 +30,7 @@ std::vector<double> corpusCoherence(const TopicSession& session, const TopicMode
 /// background together, in corpus order).
 std::vector<std::int64_t> topDocumentPool(const TopicSession& session, const std::string& from);
 
-/// topic_docs.tsv's text (issue 27): per shown component (the foreground-specific ones, every
+/// topic_docs.tsv's text: per shown component (the foreground-specific ones, every
 /// one with `allComponents`) its `count` documents of the pool with the highest posterior
 /// responsibility (documentPosteriors; ties by the log-odds), one block per component, columns
 /// topicDocumentHeader's (core/topics/topic_documents.h).

@@ -9,13 +9,13 @@
 
 namespace cx {
 
-/// Pairwise conditional mutual information of the hybrid distribution (paper 004, Def. 3.1 and
-/// eq. 13): Q(x, k) = (1/N) Σ_n δ(x = x_n)·q_nk, with q the current responsibilities.
+/// Pairwise conditional mutual information of the hybrid distribution (Zhao & Zucker 2015, Def. 3.1
+/// and eq. 13): Q(x, k) = (1/N) Σ_n δ(x = x_n)·q_nk, with q the current responsibilities.
 ///
 ///   entry(i, j, k) = Q(k)·I_Q(x_i; x_j | z = k),    Σ_k entry(i, j, k) = I_Q(x_i; x_j | z).
 ///
-/// Missing labels are the model's own category, label-independent and frozen (paper 004, §4),
-/// so the pair's joint factorises into P(both observed)·Q(x_i, x_j | k, both observed) and the
+/// Missing labels are the model's own category, label-independent and frozen (Zhao & Zucker 2015,
+/// §4), so the pair's joint factorises into P(both observed)·Q(x_i, x_j | k, both observed) and the
 /// information carried by *which* items a worker answered is excluded:
 ///   entry(i, j, k) = (W_ijk / N)·I(x_i; x_j | k, items both labelled),
 /// W_ijk = Σ_{n: both labelled} q_nk. Only this part can be reduced by the model. The diagonal
@@ -75,7 +75,7 @@ double conditionalMutualInformationEntry(const CrowdLabels& data, const Eigen::M
 ///
 /// on the same scale as the CMI entries (2·N·entry = the G statistic of T_m, χ² with
 /// (C_m − 1)(K_m − 1) degrees of freedom under independence, C_m and K_m the used rows and
-/// columns). A worker whose labels are independent of the class (paper 004's uninformative
+/// columns). A worker whose labels are independent of the class (Zhao & Zucker 2015's uninformative
 /// feature: θ_m(·, k) the same in every component) has entry ≈ 0. Unlike a pair's CMI, which
 /// rests on the items the two workers share, it uses every label of the worker.
 struct WorkerDependence {

@@ -12,9 +12,9 @@
 
 namespace cx {
 
-/// The label-aggregation methods (issue 11): majority vote as the floor, plain EM with random
+/// The label-aggregation methods: majority vote as the floor, plain EM with random
 /// restarts, Dawid–Skene EM initialised by majority vote, spectral-initialised EM (Zhang et al.
-/// 2014), stagewise EM (paper 004) and stagewise EM followed by a full EM ("refine").
+/// 2014), stagewise EM (Zhao & Zucker 2015) and stagewise EM followed by a full EM ("refine").
 enum class CrowdMethod { MajorityVote, Em, MvEm, SpectralEm, Stagewise, StagewiseRefine };
 
 /// "mv", "em", "mv-em", "spectral-em", "stagewise", "stagewise-refine".

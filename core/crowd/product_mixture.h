@@ -8,14 +8,14 @@
 
 namespace cx {
 
-/// Mixture of discrete product distributions over the workers' labels (paper 004, §2):
+/// Mixture of discrete product distributions over the workers' labels (Zhao & Zucker 2015, §2):
 ///
 ///   P(x_n) = Σ_k w_k Π_m P(x_nm | z = k),
 ///
 /// with a "missing label" category per worker whose probability r_m is the worker's observed
-/// missing fraction, the same in every component and frozen (paper 004, §4). For the observed
-/// categories P(x_nm = c | k) = (1 − r_m)·θ_m(c, k); r_m cancels from every posterior, so the
-/// E-step and the M-step only involve θ. In crowdsourcing a component is a true class and
+/// missing fraction, the same in every component and frozen (Zhao & Zucker 2015, §4). For the
+/// observed categories P(x_nm = c | k) = (1 − r_m)·θ_m(c, k); r_m cancels from every posterior, so
+/// the E-step and the M-step only involve θ. In crowdsourcing a component is a true class and
 /// θ_m(·, k) is worker m's confusion row for that class.
 struct ProductMixture {
     Eigen::VectorXd weights;                   ///< w_k, sums to 1
@@ -48,8 +48,8 @@ struct EStepResult {
 /// Every worker's missing fraction r_m = 1 − (labels of m)/numItems.
 Eigen::VectorXd missingRates(const CrowdLabels& data);
 
-/// The one-component model: θ_m = worker m's empirical label frequencies (paper 004, Alg. 1's
-/// initialisation; a good estimate for every uninformative worker).
+/// The one-component model: θ_m = worker m's empirical label frequencies (Zhao & Zucker 2015, Alg.
+/// 1's initialisation; a good estimate for every uninformative worker).
 ProductMixture empiricalMarginals(const CrowdLabels& data);
 
 /// E-step restricted to the features in `mask` (empty = all): q_nk ∝ w_k Π_{m∈mask} θ_m(x_nm,k),

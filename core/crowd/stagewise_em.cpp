@@ -25,9 +25,9 @@ FreeBlocks freeBlocks(int k, int kCopy, int i, int j) {
     return {{k, k, kCopy, kCopy}, {i, j, i, j}};
 }
 
-/// Gradient-of-likelihood ratios and second-derivative ratios (paper 004, §3.2) summed into the
-/// Hessian of −log-likelihood. For item n with responsibilities r_nl: ∂p_n/∂θ_f(a,l) / p_n =
-/// r_nl [x_nf = a] / θ_f(a,l), and ∂²p_n/∂θ_i(a,l)∂θ_j(b,l) / p_n = r_nl [x_ni=a][x_nj=b] /
+/// Gradient-of-likelihood ratios and second-derivative ratios (Zhao & Zucker 2015, §3.2) summed
+/// into the Hessian of −log-likelihood. For item n with responsibilities r_nl: ∂p_n/∂θ_f(a,l) / p_n
+/// = r_nl [x_nf = a] / θ_f(a,l), and ∂²p_n/∂θ_i(a,l)∂θ_j(b,l) / p_n = r_nl [x_ni=a][x_nj=b] /
 /// (θ_i(a,l)·θ_j(b,l)) (zero for the same feature: p is linear in each column, and zero across
 /// components). H(−log p_n) = g gᵀ − P2.
 Eigen::MatrixXd hessianFromPosterior(const ItemObservations& items, const ProductMixture& model,
@@ -230,9 +230,9 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
         StagewiseIteration round;
         const Eigen::MatrixXd posterior = regularizedPosterior(model);
         const CmiTensor cmi = conditionalMutualInformation(data, pairs, posterior);
-        // Paper 004, Alg. 1: the largest entry over every pair and component; its pair joins S
-        // unless both are in S already (then this round only runs EM, or the extension below
-        // adds one worker).
+        // Zhao & Zucker 2015, Alg. 1: the largest entry over every pair and component; its pair
+        // joins S unless both are in S already (then this round only runs EM, or the extension
+        // below adds one worker).
         int bestI = -1;
         int bestJ = -1;
         int bestK = -1;

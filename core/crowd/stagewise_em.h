@@ -18,15 +18,15 @@ struct StagewiseOptions {
     /// log-likelihood is below this.
     double tolerance = 1e-7;
     double smoothing = 0.01; ///< additive smoothing of the M-step (as EmOptions)
-    /// 0 (default) = paper 004's rule: the pair of the largest entry joins S whenever one of
-    /// the two is outside S. A level in (0, 1) also requires the entry to be significant:
+    /// 0 (default) = Zhao & Zucker 2015's rule: the pair of the largest entry joins S whenever one
+    /// of the two is outside S. A level in (0, 1) also requires the entry to be significant:
     /// 2·N·entry above the χ² quantile of 1 − significance / (number of tests), Bonferroni over
     /// every (pair, component) — a guard against adding workers on sampling noise alone.
     double significance = 0;
     /// Sparse crowds (each pair of workers shares few items): > 0 = every round, each worker
     /// outside S is tested for dependence of its labels on the current responsibilities
-    /// (workerComponentInformation: G = 2·N·entry against χ², paper 004's own definition of an
-    /// uninformative feature — the same conditional in every component), and every worker the
+    /// (workerComponentInformation: G = 2·N·entry against χ², Zhao & Zucker 2015's own definition
+    /// of an uninformative feature — the same conditional in every component), and every worker the
     /// multiple-testing procedure rejects at this level (family: the workers outside S) joins S,
     /// strongest first. Not in a round that split a component. 0 = the paper's algorithm alone.
     double extensionSignificance = 0.05;
@@ -60,7 +60,7 @@ struct StagewiseResult {
     Status status = Status::NotComputed;
 };
 
-/// Stagewise EM (paper 004, Alg. 1; SPEC §3.4). Starts from one component equal to the
+/// Stagewise EM (Zhao & Zucker 2015, Alg. 1; SPEC §3.4). Starts from one component equal to the
 /// empirical marginals and S = ∅. Each round: the regularised E-step's responsibilities give
 /// the hybrid distribution's CMI tensor (conditionalMutualInformation); if the pair (i, j) of
 /// its largest entry (i, j, k) is not inside S already (and, optionally, the entry is
@@ -75,8 +75,8 @@ StagewiseResult stagewiseEm(const CrowdLabels& data, const StagewiseOptions& opt
                             const CancelToken& cancel = {});
 
 /// Duplicates component k (halving its weight; the copy is appended as component K) and breaks
-/// the symmetry (paper 004, §3.2): with every parameter frozen except θ_i(·, k), θ_j(·, k) and
-/// their copies, the negative log-likelihood of the features in `mask` is a saddle at the
+/// the symmetry (Zhao & Zucker 2015, §3.2): with every parameter frozen except θ_i(·, k), θ_j(·, k)
+/// and their copies, the negative log-likelihood of the features in `mask` is a saddle at the
 /// duplicate; the step follows the eigenvector of the most negative eigenvalue of its Hessian
 /// (analytic, on the tangent space of the simplices), its length chosen by a line search on
 /// the same objective that keeps every probability ≥ 10⁻³. \pre mask[i] and mask[j] set.

@@ -150,7 +150,7 @@ struct ContrastiveHmmResult {
 double invalidStateMass(double weight, double clipping, double clippingTolerance, double gamma,
                         double weightTolerance);
 
-/// Contrastive spectral HMM at contrast γ (paper 001, Sec. 4 and Alg. 3).
+/// Contrastive spectral HMM at contrast γ (Zou et al. 2013, Sec. 4 and Alg. 3).
 ///
 /// Model: foreground triples come from (1 − ρ)·HMM_A + ρ·HMM_B (segments), background from
 /// HMM_B. For triples (x_{t−1}, x_t, x_{t+1}) the three views are independent given h_t, with

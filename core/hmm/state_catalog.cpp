@@ -318,7 +318,7 @@ void StateCatalog::setPath(std::shared_ptr<const HmmPath> path,
             StateClass guess = classifyChromatinState(profiles.row(t), marks);
             if (guess.name.empty()) {
                 // Not "State <id>": identity numbers grow with every region change, and a name
-                // must not (issue 23 finding 5). The qualifier below says which marks set
+                // must not. The qualifier below says which marks set
                 // several unclassified states apart.
                 guess.name = "Unclassified";
                 guess.colour = unnamedStateColour(unnamed++);

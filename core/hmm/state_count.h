@@ -1,6 +1,6 @@
 #pragma once
 
-// How many states (issue 26 part 4): fit the foreground-only (γ = 0) HMM for every K of a
+// How many states: fit the foreground-only (γ = 0) HMM for every K of a
 // range on half of the bins and judge each K on the other half — its log-likelihood, its
 // held-out mark-moment residual and how well it matches the states of the largest model
 // (ChromHMM's CompareModels) — and suggest K by a rule fixed in advance. `contrast-cli hmm

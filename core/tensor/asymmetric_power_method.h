@@ -61,7 +61,7 @@ enum class AsymmetricInit {
     /// Alg. 3: K rounds of power iterations from random starts (median-|λ̂| trial), each
     /// followed by deflation.
     Deflation,
-    /// Simultaneous diagonalisation (Jennrich; paper 003): all K components at once from one
+    /// Simultaneous diagonalisation (Jennrich; Blum 2015): all K components at once from one
     /// eigendecomposition, no deflation, no preference for large |λ| (see
     /// asymmetricTensorPowerMethod).
     SimultaneousDiagonalization,
@@ -114,7 +114,7 @@ struct AsymmetricDecomposition {
     Eigen::MatrixXd scaledC() const;
 };
 
-/// Asymmetric generalized tensor power method (paper 001, Alg. 3 / App. D), recovering the
+/// Asymmetric generalized tensor power method (Zou et al. 2013, Alg. 3 / App. D), recovering the
 /// FIRST view. Input: M_ab ∈ R^{d1×d2}, M_ac ∈ R^{d1×d3}, M_bc ∈ R^{d2×d3} and M_abc of the form
 /// M_uv = Σ_t w_t u_t v_tᵀ, M_abc = Σ_t w_t a_t ⊗ b_t ⊗ c_t with linearly independent
 /// {a_t}, {b_t}, {c_t} and signed w_t ≠ 0 (possibly indefinite, e.g. contrastive moments).

@@ -13,8 +13,8 @@ namespace cx {
 
 /// Which decomposition a model uses for its third-order moment.
 enum class Decomposition {
-    Power,    ///< tensor power method with deflation (paper 001, Alg. 2/3)
-    Jennrich, ///< simultaneous diagonalisation (paper 003)
+    Power,    ///< tensor power method with deflation (Zou et al. 2013, Alg. 2/3)
+    Jennrich, ///< simultaneous diagonalisation (Blum 2015)
     /// eigenvectors of the pencil of the third and second moments (DensePowerMethod::runPencil;
     /// symmetric moments of the topic engine only)
     Pencil,
@@ -46,7 +46,7 @@ struct JennrichResult {
     Status status = Status::NotComputed;
 };
 
-/// Jennrich's algorithm (paper 003) for an asymmetric rank-K tensor whose three factor
+/// Jennrich's algorithm (Blum 2015) for an asymmetric rank-K tensor whose three factor
 /// matrices have full column rank K. Steps: (1) project every mode on the top-K left singular
 /// vectors of its unfolding (U₁, U₂, U₃), so T' = T(U₁, U₂, U₃) is K×K×K and exact for a
 /// rank-K tensor; (2) two random contractions of the third mode, T'_x = T'(I, I, x) =

@@ -13,7 +13,7 @@
 
 namespace cx {
 
-/// Options of the generalized tensor power method (paper 001, Alg. 2).
+/// Options of the generalized tensor power method (Zou et al. 2013, Alg. 2).
 struct PowerMethodOptions {
     int numComponents = 10;   ///< K: rank of the M2 approximation and number of components
     int iterations = 30;      ///< N: maximum power iterations per trial
@@ -111,7 +111,7 @@ public:
                           const Eigen::MatrixXd& starts = Eigen::MatrixXd()) const;
 
     /// The same K pairs (â_t, λ̂_t), same conventions, by Jennrich's simultaneous
-    /// diagonalisation (paper 003) of the whitened K×K×K tensor T_w = T(W, W, W),
+    /// diagonalisation (Blum 2015) of the whitened K×K×K tensor T_w = T(W, W, W),
     /// W = V_K|Λ|^{-1/2}: T_w = Σ_t |λ_t| z_t^{⊗3} with z_t = Wᵀâ_t. jennrichSymmetric gives unit
     /// v_t and weights w_t with T_w = Σ w_t v_t^{⊗3}, so z_t = c_t v_t; the normalisation
     /// |⟨â, M2⁺â⟩| = |z_tᵀ S z_t| = 1 (S = sign Λ) fixes |c_t| = |v_tᵀSv_t|^{-1/2}, the cube

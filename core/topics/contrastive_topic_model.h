@@ -17,7 +17,7 @@
 
 namespace cx {
 
-/// Options of the Contrastive Topic Model estimator (paper 001, Alg. 1 + Alg. 2).
+/// Options of the Contrastive Topic Model estimator (Zou et al. 2013, Alg. 1 + Alg. 2).
 struct TopicModelOptions {
     int numComponents = 10; ///< K
     int iterations = 100;   ///< N, maximum power iterations per trial (stops early on convergence)
@@ -59,7 +59,7 @@ struct TopicModelResult {
     /// `significantDirections`.
     int significantDirections = 0;
     int significantPositive = 0;
-    /// The strongest foreground-specific signal against the split-half noise (issue 27 part 4):
+    /// The strongest foreground-specific signal against the split-half noise:
     /// the largest ratio λ / (2‖N·v‖) over the positive eigenpairs (λ, v) of M2f − γ·M2b, N its
     /// split-half error estimate — the significance rule of selectKeptDirections, so > 1 exactly
     /// when significantPositive > 0. 0 without a positive eigenvalue; NaN without a noise

@@ -12,7 +12,7 @@
 namespace cx {
 
 /// Unbiased estimators of the word moments of a single-topic model from a set of documents
-/// (paper 001, Props. 3–4 and App. C). With c_n the count vector and ℓ_n ≥ 3 the length of
+/// (Zou et al. 2013, Props. 3–4 and App. C). With c_n the count vector and ℓ_n ≥ 3 the length of
 /// document n, w2_n = 1/(ℓ_n(ℓ_n−1)) and w3_n = 1/(ℓ_n(ℓ_n−1)(ℓ_n−2)):
 ///
 ///   M2 = (1/N) Σ_n w2_n (c_n c_nᵀ − diag(c_n))

@@ -12,8 +12,8 @@
 
 namespace cx {
 
-/// A seeded single-topic corpus with the A/B/C partition of paper 001 §2: the foreground mixes
-/// topics A ∪ B, the background topics B ∪ C. Each document draws one topic from its side's
+/// A seeded single-topic corpus with the A/B/C partition of Zou et al. 2013 §2: the foreground
+/// mixes topics A ∪ B, the background topics B ∪ C. Each document draws one topic from its side's
 /// weights, then `length` words i.i.d. from that topic.
 struct SyntheticTopicSpec {
     int vocabularySize = 500;

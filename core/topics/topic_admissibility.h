@@ -34,7 +34,7 @@ Admissibility weightAdmissibility(double weight, double gamma);
 /// The rule with a bootstrap band [bandLow, bandHigh] of the weight (e.g. the 95 % percentile
 /// band of PathBootstrap): inadmissible when the point estimate is (the point rule: a band
 /// that reaches into [−γ, 1] never clears it — the component shown is no topic whatever its
-/// resamples do; issue 27 part 6), and also when the whole band lies outside [−γ, 1]
+/// resamples do), and also when the whole band lies outside [−γ, 1]
 /// (bandLow > 1 or bandHigh < −γ) though the estimate sits inside. When either band end is not
 /// finite (no bootstrap, or fewer than two resamples matched the component) the point rule
 /// decides. A reversed band is read as [min, max]. \throws std::invalid_argument if γ is

@@ -122,7 +122,7 @@ TopicSuggestions suggestTopics(const SpecificitySweep& sweep, const PathBootstra
     out.setChanges = foregroundSetChanges(sweep.path);
     out.bestGamma = kNaN;
     double bestAuc = -std::numeric_limits<double>::infinity();
-    // Only a γ the app stands behind is suggested (judgeSweep; issue 27 part 4).
+    // Only a γ the app stands behind is suggested (judgeSweep).
     const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bootstrap);
     for (size_t q = 0; q < sweep.points.size(); ++q) {
         const SpecificityPoint& p = sweep.points[q];

@@ -1,6 +1,6 @@
 #pragma once
 
-// Topic coherence from the corpus's own document co-occurrence (issue 27, part 3).
+// Topic coherence from the corpus's own document co-occurrence.
 
 #include "core/io/corpus.h"
 #include "core/topics/contrastive_topic_model.h"

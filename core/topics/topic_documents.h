@@ -1,6 +1,6 @@
 #pragma once
 
-// The documents behind a topic (issue 27): each document's posterior responsibility of each
+// The documents behind a topic: each document's posterior responsibility of each
 // component under the single-topic model, ranked lists per component, and a one-line snippet.
 
 #include "core/io/corpus.h"
@@ -16,7 +16,7 @@
 namespace cx {
 
 /// Posterior responsibility of every component for each listed document under the single-topic
-/// (mixture of unigrams) model of paper 001, Alg. 1: a document draws one component k with
+/// (mixture of unigrams) model of Zou et al. 2013, Alg. 1: a document draws one component k with
 /// probability π_k and all its words from μ_k, so
 ///   r_k(n) = π_k Π_i μ̃_k(i)^{c_n(i)} / Σ_j π_j Π_i μ̃_j(i)^{c_n(i)},
 /// computed in log space (log-sum-exp). μ̃ is the scorer's smoothing (smoothedLogTopics, the

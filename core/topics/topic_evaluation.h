@@ -84,7 +84,7 @@ Eigen::VectorXd perTokenLogLikelihood(const CountMatrix& counts,
 /// or any score is NaN. Cost O(n log n).
 double rocAuc(const Eigen::VectorXd& scores, const std::vector<bool>& positive);
 
-/// One point of a specificity sweep (paper 001 §3.2, Fig. 2a).
+/// One point of a specificity sweep (Zou et al. 2013 §3.2, Fig. 2a).
 struct SpecificityPoint {
     double gamma = 0;
     double auc = 0;         ///< AUC of per-token likelihood for positives vs other fg documents

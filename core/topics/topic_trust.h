@@ -1,7 +1,6 @@
 #pragma once
 
-// Whether the app stands behind the solution at each γ of a sweep, and why not (issue 27
-// part 4).
+// Whether the app stands behind the solution at each γ of a sweep, and why not.
 
 #include "core/topics/topic_evaluation.h"
 

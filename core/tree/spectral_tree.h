@@ -80,7 +80,7 @@ struct SpectralTreeResult {
     double elapsedMs = 0;
 };
 
-/// Spectral-Tree (paper 002, rebuilt from SPEC §3.4) for K states per cell type.
+/// Spectral-Tree (Zhang et al. 2015, rebuilt from SPEC §3.4) for K states per cell type.
 ///
 /// Features φ(x) = (x₁ … x_M, 1) ∈ ℝ^{D}, D = M + 1; node v's emission column is
 /// μ_v,h = E[φ(x_v) | h_v = h] = (O_v[h, :], 1).
@@ -102,7 +102,7 @@ struct SpectralTreeResult {
 ///     counts of distinct (id_t−1, code_t, id_t+1) triples over every position of every
 ///     chromosome (steady-state averages, never across chromosomes or missing bins).
 ///  3. Whiten with W = V|Λ|^{-1/2} (top-K eigenpairs of M2), decompose M3(W, W, W) = Σ λ_h v_h^{⊗3}
-///     by the tensor power method (paper 001, Alg. 2 with M2 = I) or Jennrich's algorithm;
+///     by the tensor power method (Zou et al. 2013, Alg. 2 with M2 = I) or Jennrich's algorithm;
 ///     μ_h = λ_h (Wᵀ)⁺ v_h, rescaled so its constant coordinate is 1; π_u(h) ∝ 1/λ_h²;
 ///     emissions clipped to [0, 1].
 ///  4. Transitions by O⁺ on low-order cross moments (Õ_v = [μ_v,h]_h, D × K):

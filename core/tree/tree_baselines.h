@@ -13,7 +13,7 @@
 
 namespace cx {
 
-/// One spectral HMM per cell type, ignoring the tree (the "Spectral-HMM" of paper 002, here
+/// One spectral HMM per cell type, ignoring the tree (the "Spectral-HMM" of Zhang et al. 2015, here
 /// the project's chromatin engine: solveContrastiveHmm at γ = 0 on the cell's own marks, then
 /// posterior decoding of its chromosomes). Each cell's HMM is the best of several seeded starts
 /// by likelihood (solveContrastiveHmmStarts over the cell's whole tracks).

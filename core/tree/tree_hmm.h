@@ -11,10 +11,10 @@
 
 namespace cx {
 
-/// An HMM whose hidden state at each bin is a tree over cell types (paper 002): node v has a
-/// state h_v,t ∈ {0 … K−1} and emits its own marks x_v,t (marks independent given h_v,t).
-/// The root is an ordinary Markov chain; a child's next state depends on its own current state
-/// and on its parent's next state: P(h_u,t+1 = j | h_u,t = i, h_parent,t+1 = k) =
+/// An HMM whose hidden state at each bin is a tree over cell types (Zhang et al. 2015): node v has
+/// a state h_v,t ∈ {0 … K−1} and emits its own marks x_v,t (marks independent given h_v,t). The
+/// root is an ordinary Markov chain; a child's next state depends on its own current state and on
+/// its parent's next state: P(h_u,t+1 = j | h_u,t = i, h_parent,t+1 = k) =
 /// childTransitions[u][k](i, j).
 struct TreeHmmParameters {
     TreeSpec tree;

@@ -223,7 +223,7 @@ void BM_ReutersSweep41(benchmark::State& state) {
 }
 BENCHMARK(BM_ReutersSweep41)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-/// One step of a γ path (issue 9): solveFrom the neighbour's solution (warm run + fresh check),
+/// One step of a γ path: solveFrom the neighbour's solution (warm run + fresh check),
 /// K ≤ 20 and K = 50, on the synthetic 20k-document corpus with vocabulary 10k.
 void BM_PathStep(benchmark::State& state) {
     const int k = static_cast<int>(state.range(0));
@@ -258,7 +258,7 @@ BENCHMARK(BM_PathStep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-/// Reuters path sweep over γ 0..4 step 0.1 (41 points) + a 20-resample bootstrap (issue 9).
+/// Reuters path sweep over γ 0..4 step 0.1 (41 points) + a 20-resample bootstrap.
 void BM_ReutersBootstrap20(benchmark::State& state) {
     ReutersFixture& f = reuters();
     if (!f.error.empty()) {

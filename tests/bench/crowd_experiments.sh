@@ -1,5 +1,5 @@
 #!/bin/sh
-# Paper 004's experiments and the real-data table of README ("Crowdsourcing"), with contrast-cli.
+# Zhao & Zucker 2015's experiments and the real-data table of README ("Crowdsourcing"), with contrast-cli.
 #   tests/bench/crowd_experiments.sh [build/app/contrast-cli] [OUTDIR]
 # Needs ../shared/data (bluebird, RTE, TEMP). Writes OUTDIR/real.tsv (mv's error is its
 # expectation over random tie-breaks; the extra row mv-first-seen is the vote with ties to the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 9 figures for the topics side: runs `contrast-cli sweep --json` over gamma 1..4 step 0.1
+"""γ-path figures for the topics side: runs `contrast-cli sweep --json` over gamma 1..4 step 0.1
 and prints the largest AUC drop between neighbouring gamma values, the number of gamma values with
 no foreground-specific topic, and the best AUC.
 

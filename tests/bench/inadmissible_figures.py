@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Inadmissible topic weights along gamma (issue 9, part 4): runs `contrast-cli sweep --json` over
+"""Inadmissible topic weights along gamma: runs `contrast-cli sweep --json` over
 gamma 1..8 step 0.1 and counts the grid points with a component whose weight lies outside
 [-gamma, 1] (`admissible` false), of them the points where a foreground-specific component is
 inadmissible, and the points without any admissible foreground-specific topic.

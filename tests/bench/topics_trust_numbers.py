@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 27's numbers for one contrast: the γ range the app stands behind, the AUC jumps over
+"""The topics trust numbers for one contrast: the γ range the app stands behind, the AUC jumps over
 it, precision of the top documents of each foreground-specific topic at the suggested γ, and
 NPMI per topic against scikit-learn's LDA on the same document-term matrix.
 

@@ -1,4 +1,4 @@
-// Determinism (issue 12): the same inputs and seed give byte-identical output files across
+// Determinism: the same inputs and seed give byte-identical output files across
 // runs and thread counts, for every command that writes results.
 #include "cli_runner.h"
 

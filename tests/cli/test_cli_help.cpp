@@ -1,4 +1,4 @@
-// contrast-cli on CLI11 (issue 8 part 2): every command's --help lists every option it accepts on
+// contrast-cli on CLI11: every command's --help lists every option it accepts on
 // its own line with a meaning (and the default where there is one), a bad value names the option,
 // unknown options are refused; --json through nlohmann-json keeps its keys in order; topics and
 // sweep take --decomposition power|jennrich|pencil and sessions keep it.

@@ -405,7 +405,7 @@ TEST(CliHmm, BadInputsAndImpossibleParametersFailWithAMessage) {
 namespace cx {
 namespace {
 
-// Issue 26 part 2: the CLI's defaults are the GUI's — at γ = 0 the model is refined with
+// The CLI's defaults are the GUI's — at γ = 0 the model is refined with
 // Baum–Welch (at most 1000 rounds, tolerance 1e-5) from the moment selection; a contrastive
 // model (γ > 0) is not. states.tsv names every state by core's rule (StateCatalog).
 TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {

@@ -1,5 +1,5 @@
-// contrast-cli hmm --moment-fit on a synthetic sparse-mark HMM with exact truth (issue 9 part 9,
-// issue 10): the plain solve misses the dominant unmarked state, the refit's weights account for
+// contrast-cli hmm --moment-fit on a synthetic sparse-mark HMM with exact truth: the
+// plain solve misses the dominant unmarked state, the refit's weights account for
 // the data; the option is off by default and reported in --json.
 #include "cli_runner.h"
 

@@ -1,4 +1,4 @@
-// contrast-cli --save-session and run (issue 8 part 3): a session saved by topics, sweep or hmm
+// contrast-cli --save-session and run: a session saved by topics, sweep or hmm
 // reproduces that command's result files byte for byte; sessions with several workspaces;
 // bad sessions are refused naming the file and the entry.
 #include "cli_runner.h"

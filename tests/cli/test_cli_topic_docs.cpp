@@ -1,4 +1,4 @@
-// contrast-cli topics --top-docs: topic_docs.tsv (issue 27, part 2) and the npmi column.
+// contrast-cli topics --top-docs: topic_docs.tsv and the npmi column.
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// contrast-cli tree --save-session and run --workspace tree (issue 10 part 8): the session
+// contrast-cli tree --save-session and run --workspace tree: the session
 // repeats the tree command's result files byte for byte, also when added to a session that
 // holds another workspace; a bad tree section is refused naming the entry.
 #include "cli_runner.h"

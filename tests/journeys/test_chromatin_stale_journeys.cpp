@@ -1,5 +1,5 @@
-// Chromatin has no Compute button and no stale marker: every input change recomputes (issue 23
-// part 1). This journey checks that it really does for every view it shows — heatmaps (γ = 0,
+// Chromatin has no Compute button and no stale marker: every input change recomputes. This
+// journey checks that it really does for every view it shows — heatmaps (γ = 0,
 // current γ, transitions, overlap enrichment, the neighbourhood of an anchor file), the weights
 // chart and the segmentation — when K, γ, the regions (foreground ticks) and the annotation
 // files change: each change moves the numbers of the views it feeds, and at the end every

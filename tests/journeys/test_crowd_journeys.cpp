@@ -1,4 +1,4 @@
-// Crowd journeys (issue 23, finding 6): after Compare methods on the demo's crowd, loading
+// Crowd journeys: after Compare methods on the demo's crowd, loading
 // another crowd leaves no count of the old data on the Disagreements tab, and a parameter
 // changed after the comparison marks it.
 #include "journey_support.h"

@@ -1,5 +1,5 @@
 // Journey: open the demo, let every workspace compute, File ▸ Export All Figures in each of the
-// four tabs (issue 23 part 4). Every figure has its data beside it (NAME.tsv, non-empty) and
+// four tabs. Every figure has its data beside it (NAME.tsv, non-empty) and
 // the values in it are the ones the view on screen holds; tables are named for what they hold
 // (no "table.tsv"); each workspace's main results are among the files.
 #include "gui_test_helpers.h"

@@ -1,4 +1,4 @@
-// Journeys on the real MainWindow (issue 23, part 2 and findings 4, 5 and 9): one identity, one
+// Journeys on the real MainWindow: one identity, one
 // colour, one name. Topics with K ≥ 15 draw every identity in its own colour and line pattern;
 // chromatin state names survive region changes without growing counters, the γ = 0 panel keeps
 // its rows as γ moves, and one state has one colour in both heatmaps; the topics summary names

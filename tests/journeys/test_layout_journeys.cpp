@@ -1,4 +1,4 @@
-// Layout with data at 1024×700 (issue 23: findings 8 and 10, part 5). The real MainWindow at
+// Layout with data at 1024×700. The real MainWindow at
 // the smallest size the app supports, each tab in its data-heavy state (foreground chosen and
 // enrichment ticked; 39 workers; nine children in the tree; every component shown), every
 // inner tab visited: each plot keeps a usable size, no name is shortened where its column has

@@ -1,4 +1,4 @@
-// Seeded random user actions over the four workspaces of one real MainWindow (issue 23 part 7):
+// Seeded random user actions over the four workspaces of one real MainWindow:
 // open bundled data, move sliders and spin boxes, pick combo entries, tick boxes, press buttons,
 // switch tabs, cancel, save and reopen the session in a temporary folder, open the demo. No action
 // may crash or trip a sanitizer (the `asan` preset runs this), and once work settles the window

@@ -1,4 +1,4 @@
-// Aligned-reads journeys (issue 25 part 5): in the Tree tab, File ▸ Open Aligned Reads… takes
+// Aligned-reads journeys: in the Tree tab, File ▸ Open Aligned Reads… takes
 // the small BAMs of tests/data/binarize through the Chromatin workspace's dialog, binarizes
 // them on the tree's worker and opens every cell type as a tree track; the session records the
 // reads, reopening reuses up-to-date binarized files and binarizes again when they are older

@@ -1,4 +1,4 @@
-// Stale-state journeys (issue 23, finding 6 and part 1): after the demo's data sets are all
+// Stale-state journeys: after the demo's data sets are all
 // replaced, a saved session's title names what is loaded, not the demo; the provenance marker
 // follows the inputs it compares.
 #include "journey_support.h"

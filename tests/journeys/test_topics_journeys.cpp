@@ -78,7 +78,7 @@ TopicsWorkspace* openSettledDemo(MainWindow& window) {
 
 } // namespace
 
-// Issue 23 finding 3 / issue 27 part 6: demo, γ = 6.5 has an inadmissible foreground-specific
+// Demo, γ = 6.5 has an inadmissible foreground-specific
 // topic (ω ≫ 1, ⚠ and red). After Bootstrap it stays flagged (⚠, AdmissibleRole false, the
 // explanation in its tooltip) and its tooltip gains the weight band and the stability.
 TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
@@ -137,9 +137,9 @@ TEST(TopicsJourneys, BootstrapKeepsTheInadmissibleFlagAndAddsStability) {
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
-// Issue 27 parts 1 and 3 on the demo: the user opens the documents behind the first topic,
-// names it, moves γ along the path and finds the same topic (by identity) with its name in the
-// table, the browser and the weights chart; the session keeps the name.
+// The documents behind a topic and its name, on the demo: the user opens the documents behind the
+// first topic, names it, moves γ along the path and finds the same topic (by identity) with its
+// name in the table, the browser and the weights chart; the session keeps the name.
 TEST(TopicsJourneys, DocumentsBehindANamedTopicFollowItAlongGamma) {
     ErrorRecorder errors;
     MainWindow window;
@@ -230,7 +230,7 @@ double cosine(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 
 } // namespace
 
-// Issue 27 part 5 on the demo: the user names a topic, changes K up and down; the name and
+// Names across K, on the demo: the user names a topic, changes K up and down; the name and
 // the colour stay on the topic that persists (its words match), and names of topics the new K
 // no longer has are gone.
 TEST(TopicsJourneys, NamesAndColoursFollowTopicsAcrossK) {

@@ -1,4 +1,4 @@
-// Tree journeys (issue 23, findings 1, 2 and 6): the demo's tree learnt again draws every cell
+// Tree journeys: the demo's tree learnt again draws every cell
 // type's segmentation; other cell types drop the demo's TSS file and mark the old result; a new
 // TSS file rescores the promoter F1 table from the shown segmentation.
 #include "journey_support.h"

@@ -13,7 +13,7 @@ class QPainter;
 namespace cx::ui {
 
 /// Line chart of per-iteration quantities (log-likelihood, max CMI, set sizes …) with a left
-/// and a right value axis, fed plain data. Used for stagewise EM's convergence (paper 004,
+/// and a right value axis, fed plain data. Used for stagewise EM's convergence (Zhao & Zucker 2015,
 /// Fig. 3) and, with K on the x axis, for "how many states"; knows no workspace.
 class IterationChartView : public QChartView {
     Q_OBJECT

@@ -52,8 +52,8 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
                              static_cast<int>(cx::AsymmetricInit::SimultaneousDiagonalization));
     m_decomposition->setToolTip(tr(
         "<p>How the states are extracted from the third moment.</p><p><b>deflation</b> "
-        "(paper 001, Alg. 3): power iterations from random starts, one state at a time.</p>"
-        "<p><b>Jennrich</b> (paper 003): all states at once by simultaneous "
+        "(Zou et al. 2013, Alg. 3): power iterations from random starts, one state at a time.</p>"
+        "<p><b>Jennrich</b> (Blum 2015): all states at once by simultaneous "
         "diagonalisation; exact on exact moments, less stable on real (misspecified) ones.</p>"));
     row->addWidget(fieldLabel(tr("States &K"), m_components, this));
     row->addWidget(m_components);

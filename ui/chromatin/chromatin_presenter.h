@@ -114,7 +114,7 @@ QString contrastiveSubtitle(const cx::ContrastiveHmmResult& result, const StateC
 std::vector<int> segmentationSlots(const SegmentationState& segmentation,
                                    const StateCatalog& catalog);
 
-/// Path identity of each component of the shown `solution` (issue 9), for StateCatalog::update:
+/// Path identity of each component of the shown `solution`, for StateCatalog::update:
 /// the path's own ids when γ is a grid point of the path and the solution is that point's;
 /// between grid points the ids of the nearest point continued (cx::continueIdentities), −1 for a
 /// component the path does not have. Empty when the solution is not on the sweep's path (no

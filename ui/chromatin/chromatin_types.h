@@ -80,7 +80,7 @@ struct ChromatinModelParameters {
     int numComponents = 7;
     std::uint64_t seed = 1;
     cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
-    /// How the components are extracted: deflation (Alg. 3) or Jennrich (paper 003).
+    /// How the components are extracted: deflation (Alg. 3) or Jennrich (Blum 2015).
     cx::AsymmetricInit decomposition = cx::AsymmetricInit::Deflation;
     /// Sweeps of the moment refit (`hmm --moment-fit`, ContrastiveHmmOptions::momentRefitSweeps;
     /// marks encoding only); -1 = off.

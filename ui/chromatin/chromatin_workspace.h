@@ -25,8 +25,8 @@ class SegmentationTrackView;
 class StateMatrixModel;
 class StateWeightsChartView;
 
-/// The Chromatin workspace: contrastive spectral HMMs of ChromHMM binarized tracks (paper 001,
-/// Sec. 4, Fig. 2b). Tracks and the annotation list on the left; γ/K controls on top; the
+/// The Chromatin workspace: contrastive spectral HMMs of ChromHMM binarized tracks (Zou et al.
+/// 2013, Sec. 4, Fig. 2b). Tracks and the annotation list on the left; γ/K controls on top; the
 /// emission heatmaps of the foreground-only model (γ = 0) and of the contrastive model (current
 /// γ) side by side; state weights vs γ, overlap enrichment and transitions below; the
 /// segmentation over a chromosome with annotation lanes at the bottom. States keep their row,

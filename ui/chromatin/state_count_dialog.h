@@ -1,6 +1,6 @@
 #pragma once
 
-// "How many states" of the Chromatin workspace (issue 26 part 4): K = A…B fitted at γ = 0 on
+// "How many states" of the Chromatin workspace: K = A…B fitted at γ = 0 on
 // the open tracks by cx::chooseStateCount in the background, shown as a chart (held-out
 // moment residual with its noise floor, log-likelihood per training bin against K) and a
 // table (CompareModels against the largest K), with the suggested K — the numbers

@@ -20,9 +20,9 @@ class IterationChartView;
 class StateMatrixModel;
 
 /// The Crowd workspace's results, fed plain values: convergence charts (log-likelihood, and the
-/// informative-set size with the largest CMI, per iteration — paper 004, Fig. 3), the CMI matrix
-/// (workers × workers, informative ones first), per-worker reliability (accuracy with its 95 %
-/// interval; sortable, searchable), the confusion matrix against gold, the method comparison and
+/// informative-set size with the largest CMI, per iteration — Zhao & Zucker 2015, Fig. 3), the CMI
+/// matrix (workers × workers, informative ones first), per-worker reliability (accuracy with its 95
+/// % interval; sortable, searchable), the confusion matrix against gold, the method comparison and
 /// the items where the compared methods disagree.
 class CrowdResultsPanel : public QTabWidget {
     Q_OBJECT

@@ -66,11 +66,12 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     for (cx::CrowdMethod method : cx::allCrowdMethods()) {
         m_method->addItem(crowdMethodLabel(method), static_cast<int>(method));
     }
-    m_method->setToolTip(tr("How the labels are aggregated: majority vote (a tie goes to the "
-                            "label seen first in the file), Dawid–Skene EM (random "
-                            "restarts, or started from majority vote or a spectral estimate), "
-                            "or stagewise EM (paper 004), which grows a set of informative "
-                            "workers"));
+    m_method->setToolTip(
+        tr("How the labels are aggregated: majority vote (a tie goes to the "
+           "label seen first in the file), Dawid–Skene EM (random "
+           "restarts, or started from majority vote or a spectral estimate), "
+           "or stagewise EM (Zhao & Zucker 2015), which grows a set of informative "
+           "workers"));
     setMethod(cx::CrowdMethod::StagewiseRefine);
     m_components = numberSpin(0, 64, 0, 70, controls);
     m_components->setSpecialValueText(tr("classes"));

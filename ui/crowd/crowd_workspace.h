@@ -18,10 +18,10 @@ class CrowdController;
 class CrowdResultsPanel;
 class StaleMarker;
 
-/// The Crowd workspace: aggregates crowdsourced labels (issue 11) with majority vote,
+/// The Crowd workspace: aggregates crowdsourced labels with majority vote,
 /// Dawid–Skene EM (random restarts, majority-vote or spectral initialisation) and stagewise EM
-/// (paper 004). Labels and gold files on the left; method, K and seed on top; the results panel
-/// (convergence, CMI heatmap, worker reliability, confusion vs gold, method comparison,
+/// (Zhao & Zucker 2015). Labels and gold files on the left; method, K and seed on top; the results
+/// panel (convergence, CMI heatmap, worker reliability, confusion vs gold, method comparison,
 /// disagreements) below. Every change refits in the background (CrowdController).
 class CrowdWorkspace : public SectionedWorkspace<CrowdWorkspace, cx::CrowdSection> {
     Q_OBJECT

@@ -1,6 +1,6 @@
 #pragma once
 
-// File ▸ Open Aligned Reads… of the Chromatin and Tree workspaces (issue 25 part 5): read files
+// File ▸ Open Aligned Reads… of the Chromatin and Tree workspaces: read files
 // (BAM, SAM, CRAM, BED reads or peaks) → a table assigning cell and mark to each (guessed from
 // the names, editable) and its control, the chromosome sizes, the folder for the binarized files
 // and ChromHMM's binarization options with their defaults — what `contrast-cli binarize` takes.

@@ -83,7 +83,7 @@ OpenCorpusDialog::OpenCorpusDialog(QWidget* parent) : QDialog(parent) {
     m_maxVocabulary = new QSpinBox(this);
     m_maxVocabulary->setRange(0, 10000000);
     // 0 is the reader's size rule (CorpusLoadOptions::capVocabularyAtDocuments), as
-    // contrast-cli's --max-vocab 0: not "no limit" (issue 23 finding 7).
+    // contrast-cli's --max-vocab 0: not "no limit".
     m_maxVocabulary->setSpecialValueText(tr("automatic (≤ documents read)"));
     m_maxVocabulary->setSingleStep(1000);
     m_maxVocabulary->setToolTip(

@@ -1,6 +1,6 @@
 #pragma once
 
-// Provenance of a shown result (issue 23 part 1): the inputs it was computed from, compared with
+// Provenance of a shown result: the inputs it was computed from, compared with
 // the inputs loaded now, and the marker a workspace shows over results that no longer match.
 
 #include <QLabel>

@@ -1,7 +1,7 @@
 #pragma once
 
 // Aligned reads to binarize before opening the tracks (File ▸ Open Aligned Reads… of the
-// Chromatin and Tree workspaces, issue 25 part 5): the request the dialog
+// Chromatin and Tree workspaces): the request the dialog
 // (ui/dialogs/aligned_reads_dialog.h) makes, the binarization the workspaces' workers run, and
 // the session's "reads" object (cx::ReadsSection).
 

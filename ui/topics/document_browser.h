@@ -22,7 +22,7 @@ namespace cx::ui {
 
 class TopicWordsModel;
 
-/// The documents behind a topic (issue 27 part 1): pick a topic (or click its column in the
+/// The documents behind a topic: pick a topic (or click its column in the
 /// table) and read the documents ranked by its posterior under the single-topic model
 /// (cx::documentPosteriors over the engine's foreground documents; background or both on the
 /// Pool choice). Each row: rank, posterior, log-odds (the tie-break where posteriors round to

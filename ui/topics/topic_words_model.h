@@ -70,7 +70,7 @@ public:
     QString nameOfComponent(int component) const;
     /// The default name (nameOfComponent without the user's name).
     QString defaultName(int component) const;
-    /// Names a component (issue 27 part 3); an empty name restores the default. With a path
+    /// Names a component; an empty name restores the default. With a path
     /// identity the name belongs to the identity and follows it along γ (and into sessions);
     /// without one it lasts until the next solution. Emits namesChanged. Returns false for a
     /// component outside the solution.

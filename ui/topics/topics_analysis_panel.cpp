@@ -51,9 +51,10 @@ TopicsAnalysisPanel::TopicsAnalysisPanel(QWidget* parent) : QWidget(parent) {
     m_decomposition->addItem(tr("Jennrich"), static_cast<int>(cx::Decomposition::Jennrich));
     m_decomposition->addItem(tr("Pencil"), static_cast<int>(cx::Decomposition::Pencil));
     m_decomposition->setToolTip(
-        tr("<p>How the whitened third moment is decomposed.</p><p><b>Power method</b> (paper 001, "
+        tr("<p>How the whitened third moment is decomposed.</p><p><b>Power method</b> (Zou et al. "
+           "2013, "
            "Alg. 2): restarts, median trial, deflation; continues each γ from its neighbour.</p>"
-           "<p><b>Jennrich</b> (paper 003): one simultaneous diagonalisation of random slices "
+           "<p><b>Jennrich</b> (Blum 2015): one simultaneous diagonalisation of random slices "
            "(Restarts = slice pairs tried); exact on exact moments, less accurate under sampling "
            "noise.</p><p><b>Pencil</b>: eigenvectors of M3(η)·M2⁻¹ for one direction η fixed by "
            "the seed; a topic's eigenvalue is its mean of η whatever γ, so the components move "

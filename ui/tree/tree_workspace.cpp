@@ -122,7 +122,7 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
                                    "carrying H3K4me3 (at least half the highest state's)"));
     m_perCell = new QCheckBox(tr("Per-cell HMMs"), controls);
     m_perCell->setToolTip(tr("Also score independent spectral HMMs per cell type (the baseline "
-                             "of paper 002) in the promoter F1 table"));
+                             "of Zhang et al. 2015) in the promoter F1 table"));
     m_momentFit = new QCheckBox(tr("Moment refit"), controls);
     m_momentFit->setChecked(true);
     m_momentFit->setToolTip(tr("Per cell type: decompose with a reserve component, then keep the "

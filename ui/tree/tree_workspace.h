@@ -29,7 +29,7 @@ class StateMatrixModel;
 class TreeController;
 class TreeDiagramView;
 
-/// The Tree workspace (issue 10 part 8): Spectral-Tree (paper 002) over several cell types'
+/// The Tree workspace: Spectral-Tree (Zhang et al. 2015) over several cell types'
 /// ChromHMM tracks. A folder of cell types (or several files) and a TSS file on the left with
 /// the tree, editable as text (`ROOT>CHILD1,CHILD2;…`, checked as typed) and drawn root on top
 /// (click a cell type to select it); K, decomposition, seed, decoding and promoter options on

@@ -1,4 +1,4 @@
-// TreeWorkspace: File ▸ Open Aligned Reads… (issue 25 part 5) — the Chromatin workspace's
+// TreeWorkspace: File ▸ Open Aligned Reads… — the Chromatin workspace's
 // dialog and binarization (ui/dialogs/aligned_reads_dialog.h, ui/framework/reads_binarization.h)
 // run on the tree's worker; every cell type of the reads becomes a tree track.
 #include "ui/tree/tree_workspace.h"

@@ -386,8 +386,8 @@ TEST(SyntheticCrowd, BetaSparseGeneratorRecoversItsParameters) {
 
 TEST(CrowdMethods, EveryMethodIsSeededAndDeterministic) {
     // Twelve experts among twenty workers: enough for each of spectral-EM's three worker groups
-    // (with 0.3, two experts per group, spectral-EM fails as in paper 004's sparse regime, and
-    // whether it lands above or below chance then depends on rounding: -O1 vs -O3).
+    // (with 0.3, two experts per group, spectral-EM fails as in Zhao & Zucker 2015's sparse regime,
+    // and whether it lands above or below chance then depends on rounding: -O1 vs -O3).
     cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.6, 0.7, 200, 20, 3, 21);
     spec.labelProbability = 0.8;
     const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);

@@ -104,7 +104,7 @@ TEST(StagewiseSplit, DuplicateIsSymmetricAndTheSplitBreaksIt) {
 }
 
 TEST(StagewiseEm, FindsTheExpertsFirstAndConvergesOnASparseCrowd) {
-    // Paper 004 §4 at reduced size: 60 workers, 18 informative with accuracy 0.7 → 0.45.
+    // Zhao & Zucker 2015 §4 at reduced size: 60 workers, 18 informative with accuracy 0.7 → 0.45.
     const cx::SparseCrowdSpec spec = cx::decayingExpertsSpec(0.7, 0.45, 18, 600, 60, 3, 3);
     const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
     cx::StagewiseOptions options;
@@ -290,10 +290,10 @@ TEST(MultipleTesting, MatchesTheDefinitionsOnRandomFamilies) {
 }
 
 TEST(StagewiseEm, PaperSparseCrowdConvergesWithinAboutTenRoundsExpertsFirst) {
-    // Paper 004 §4 at full size: 100 workers, 1,000 items, 3 classes, 30 experts with accuracy
-    // 0.7 → 0.45, the rest random. The paper: experts first, convergence within ~10 rounds.
-    // Every worker the extension's procedure rejects in a round joins S, so S no longer grows
-    // one worker per round. Loose bounds over three seeds, not tuned to one.
+    // Zhao & Zucker 2015 §4 at full size: 100 workers, 1,000 items, 3 classes, 30 experts with
+    // accuracy 0.7 → 0.45, the rest random. The paper: experts first, convergence within ~10
+    // rounds. Every worker the extension's procedure rejects in a round joins S, so S no longer
+    // grows one worker per round. Loose bounds over three seeds, not tuned to one.
     for (std::uint64_t seed : {11u, 12u, 13u}) {
         const cx::SparseCrowdSpec spec = cx::decayingExpertsSpec(0.7, 0.45, 30, 1000, 100, 3, seed);
         const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
@@ -336,7 +336,7 @@ TEST(StagewiseEm, PaperSparseCrowdConvergesWithinAboutTenRoundsExpertsFirst) {
 }
 
 TEST(StagewiseEm, AtLeastAsGoodAsMajorityVoteOnRteAndTemp) {
-    // Issue 11's bar on the two sparsely labelled real sets (10 labels per item, many workers
+    // The bar on the two sparsely labelled real sets (10 labels per item, many workers
     // with 20–60 labels): the extension's Benjamini–Hochberg screening admits them.
     const std::string shared = CX_SHARED_DATA_DIR;
     for (const char* name : {"rte", "temp"}) {

@@ -1,6 +1,6 @@
 // Several seeded starts of the contrastive spectral HMM (solveContrastiveHmmStarts): the kept
 // start is the best by the stated criterion, one start is the single solve, same seed → same
-// result. Issue 26 part 3.
+// result.
 #include "core/hmm/baum_welch.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/hmm_starts.h"

@@ -1,4 +1,4 @@
-// How many states (issue 26 part 4): ChromHMM's CompareModels on hand-made emissions, the
+// How many states: ChromHMM's CompareModels on hand-made emissions, the
 // suggestion rule on hand-made residuals, and the whole K range on data sampled from an HMM of
 // known K.
 #include "core/common/error.h"

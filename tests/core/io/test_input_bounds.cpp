@@ -1,4 +1,4 @@
-// Size bounds of the readers (issue 12): lines, marks, tracks; and inputs found by the fuzz
+// Size bounds of the readers: lines, marks, tracks; and inputs found by the fuzz
 // targets in tests/fuzz (each regression names the target that found it).
 #include "core/io/chromhmm_reader.h"
 #include "core/io/corpus_loader.h"

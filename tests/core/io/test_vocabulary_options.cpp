@@ -50,7 +50,7 @@ TEST(VocabularyOptions, VocabularyIsCappedByTheNumberOfDocuments) {
     const Corpus capped = loadCorpus(path, options);
     EXPECT_EQ(capped.vocabulary.size(), 1200u);
     EXPECT_TRUE(hasWord(capped, "common"));
-    // The report says what the cap dropped and why (issue 23 finding 7).
+    // The report says what the cap dropped and why.
     EXPECT_EQ(capped.report.vocabularyCap, 1200);
     EXPECT_TRUE(capped.report.vocabularyCapAutomatic);
     EXPECT_EQ(capped.report.wordsDroppedByCap, 301);

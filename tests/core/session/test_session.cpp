@@ -1,4 +1,4 @@
-// core/session: the .cxproj schema (issue 8 part 3): round trips, preserved sections, errors
+// core/session: the .cxproj schema: round trips, preserved sections, errors
 // naming file and JSON pointer or line, newer versions refused, legacy descriptors migrated,
 // atomic writes under a failing write, and data that moved.
 #include "core/common/atomic_file.h"

@@ -1,4 +1,4 @@
-// core/session: the bootstrap of a session (issue 9, honest uncertainty kept across sessions):
+// core/session: the bootstrap of a session:
 // the resample count of the topics AUC sweep and the γ path, resamples and block length of the
 // chromatin section round-trip; sessions written before the fields existed still open (no
 // bootstrap); bad values are refused naming the file and the JSON entry.

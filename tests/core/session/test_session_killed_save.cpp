@@ -1,5 +1,5 @@
-// A save killed in the middle of writing leaves the previous session file intact (issue 23
-// part 8). The test binary runs itself as a child that saves a large session; the temporary
+// A save killed in the middle of writing leaves the previous session file intact. The
+// test binary runs itself as a child that saves a large session; the temporary
 // file the save writes (".NAME.tmp-PID", core/common/atomic_file.h) is a pipe the parent
 // drains, so the child is inside write() with part of the new session written when the parent
 // kills it with SIGKILL: a real kill at a known point, no timing. The next save removes the

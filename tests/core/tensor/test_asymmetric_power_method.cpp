@@ -1,4 +1,5 @@
-// Asymmetric generalized tensor power method (paper 001, Alg. 3) against exact low-rank input.
+// Asymmetric generalized tensor power method (Zou et al. 2013, Alg. 3) against exact low-rank
+// input.
 #include "core/tensor/asymmetric_power_method.h"
 #include "core/tensor/linalg.h"
 

@@ -55,7 +55,7 @@ TEST(TopicAdmissibility, BadGammaThrows) {
 
 TEST(TopicAdmissibility, BandNeverClearsAnEstimateOutside) {
     // Point above 1 and the band reaches into [−γ, 1]: still no topic (Prop. 1 is about the
-    // component shown; issue 27 part 6).
+    // component shown).
     EXPECT_EQ(weightAdmissibility(1.3, 2.0, 0.8, 1.6), Admissibility::AboveOne);
     EXPECT_EQ(weightAdmissibility(1.3, 2.0, 1.0, 1.6), Admissibility::AboveOne);
     // The whole band above 1.

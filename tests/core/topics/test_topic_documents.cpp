@@ -90,7 +90,7 @@ TEST(TopicDocuments, PosteriorStaysFiniteForLongDocuments) {
 
 TEST(TopicDocuments, LogOddsMatchThePosteriorAndBreakSaturatedTies) {
     // Documents 0 and 1 both favour topic 0 so strongly that r_0 rounds to exactly 1; the
-    // longer one (1) has the larger log-odds and must rank first (issue 27: not by index).
+    // longer one (1) has the larger log-odds and must rank first (not by index).
     const CountMatrix counts =
         denseCounts({{400, 100, 0, 0}, {4000, 1000, 0, 0}, {2, 1, 1, 0}, {0, 0, 1, 3}});
     const std::vector<std::int64_t> documents{0, 1, 2, 3};

@@ -15,7 +15,7 @@
 namespace cx {
 namespace {
 
-/// A/B/C corpus of paper 001 §2 (here B = shared, C = background-only): Prop. 1's bound is
+/// A/B/C corpus of Zou et al. 2013 §2 (here B = shared, C = background-only): Prop. 1's bound is
 /// max_B w_f / w_b = 1.5.
 SyntheticTopicSpec abcSpec(std::int64_t documentsPerSide, std::uint64_t seed) {
     SyntheticTopicSpec spec;

@@ -1,4 +1,4 @@
-// judgeSweep: whether the app stands behind each γ of a sweep, and why not (issue 27 part 4);
+// judgeSweep: whether the app stands behind each γ of a sweep, and why not;
 // suggestTopics suggests only such a γ.
 #include "core/io/selection.h"
 #include "core/topics/synthetic_topics.h"

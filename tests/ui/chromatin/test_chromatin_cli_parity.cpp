@@ -1,4 +1,4 @@
-// One answer from CLI and GUI (issue 26 part 2): the Chromatin workspace's default computation
+// One answer from CLI and GUI: the Chromatin workspace's default computation
 // (γ = 0, its default K and seed, Baum–Welch refinement of the γ = 0 model from the moment
 // selection) and `contrast-cli hmm --k K --gamma 0` with the CLI's defaults give the same
 // emissions, and the CLI's states.tsv names them by the same core rule.

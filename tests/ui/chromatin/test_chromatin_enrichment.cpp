@@ -1,4 +1,4 @@
-// The Chromatin workspace's enrichment tables (issue 26 part 1): computeEnrichment is core's
+// The Chromatin workspace's enrichment tables: computeEnrichment is core's
 // ChromHMM-compatible enrichment of the decoded segmentation, so the GUI's overlap and
 // neighbourhood tables equal ChromHMM 1.27's (and `contrast-cli enrichment`'s) on the same
 // segmentation — tests/data/enrichment, made into decoded runs here. Anchor files

@@ -1,4 +1,4 @@
-// File ▸ Open Aligned Reads… of the Chromatin workspace (issue 25 part 5): the dialog guesses
+// File ▸ Open Aligned Reads… of the Chromatin workspace: the dialog guesses
 // cell, mark and controls from the names of tests/data/binarize's BAMs, the workspace binarizes
 // them on the worker and opens the tracks — the same files ChromHMM 1.24 writes — and the
 // session records the reads and options; bad reads name the file and leave nothing behind.

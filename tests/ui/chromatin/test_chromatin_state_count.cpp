@@ -1,4 +1,4 @@
-// "How many states" in the Chromatin tab (issue 26 part 4): the dialog's chart and table show
+// "How many states" in the Chromatin tab: the dialog's chart and table show
 // exactly what core's chooseStateCount computes (the rule lives in core), in the background.
 #include "chromatin_test_helpers.h"
 

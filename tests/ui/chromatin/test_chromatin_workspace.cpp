@@ -393,7 +393,7 @@ TEST(ChromatinWorkspace, BootstrapButtonDrawsWeightBandsAndShowsStabilityInTheHe
 
 // A foreground-specific state that the segmentation puts in the background at least as much
 // as the model puts it in the foreground is named in the heatmap title and the status bar
-// (issue 9: "6 of 7 states foreground-specific" while one state covered 94 % of the bins).
+// (before: "6 of 7 states foreground-specific" while one state covered 94 % of the bins).
 // On the slice at γ = 2 no component is left for the unmarked bins and the decoding forces
 // them into one specific state; at γ = 0 the decoded contrast is a share, never below −ω.
 TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
@@ -441,7 +441,7 @@ TEST(ChromatinWorkspace, SegmentationThatContradictsTheModelIsFlagged) {
 }
 
 // At γ = 0 the two heatmaps show the same model: every row has the same name, colour, numbers
-// and validity flag on both sides (issue 9: the same numbers, yet only one side flagged a
+// and validity flag on both sides (before: the same numbers, yet only one side flagged a
 // state, and the γ = 0 side named states on its own).
 TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
     MainWindow window;
@@ -464,7 +464,7 @@ TEST(ChromatinWorkspace, AtGammaZeroBothHeatmapsShowTheSameStatesAlike) {
     ASSERT_GT(right->rowCount(), 0);
     using Model = cx::ui::StateMatrixModel;
     // The γ = 0 panel keeps the γ = 0 model's own row order (it does not reorder as γ moves;
-    // issue 23 finding 5), so rows are matched by name.
+    //), so rows are matched by name.
     for (int row = 0; row < right->rowCount(); ++row) {
         const QVariant name = right->headerData(row, Qt::Vertical, Qt::DisplayRole);
         int match = -1;
@@ -541,7 +541,7 @@ TEST(ChromatinWorkspace, RenamedStateKeepsItsNameAcrossGammaAndInEveryView) {
     }
 }
 
-// Issue 9: one state keeps one name and colour in every view as γ moves. γ is dragged over
+// One state keeps one name and colour in every view as γ moves. γ is dragged over
 // every point of the weights-vs-γ path, up and back down; at each point the heatmap row named X
 // (colour C) must be the path identity that the weights chart draws as X (colour C) — the
 // chart's line X has that identity's weight wherever the path has it and a gap elsewhere — the

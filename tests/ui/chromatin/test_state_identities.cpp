@@ -1,4 +1,4 @@
-// StateCatalog with γ-path identities (issue 9): one name and colour per path identity whatever
+// StateCatalog with γ-path identities: one name and colour per path identity whatever
 // the drag history, user names attached to identities (and carried to a new path), components
 // the path does not have never take an identity's name, and the weights chart draws one line
 // per identity with gaps where it does not exist. A synthetic three-point path with known ids.

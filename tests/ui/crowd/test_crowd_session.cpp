@@ -1,7 +1,7 @@
-// The Crowd workspace in project sessions (issue 8 part 3): save → reopen gives the same numbers
+// The Crowd workspace in project sessions: save → reopen gives the same numbers
 // and view state; a session written as `contrast-cli crowd --save-session` writes it opens with
 // the numbers the core computes; modified-state tracking; File ▸ New clears it; Export All
-// Figures writes its charts, heatmaps and tables; worker stress (issue 12 part 3): hundreds of
+// Figures writes its charts, heatmaps and tables; worker stress: hundreds of
 // seeded rapid method/K/seed changes and cancellations end on the last parameters.
 #include "gui_test_helpers.h"
 

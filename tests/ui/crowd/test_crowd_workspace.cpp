@@ -1,4 +1,4 @@
-// The Crowd workspace (issue 11): open labels + gold, fit in the background, every result view
+// The Crowd workspace: open labels + gold, fit in the background, every result view
 // filled, the method comparison with its disagreements, cancel keeps what was shown, reader
 // errors reach the error reporter with file and line.
 #include "gui_test_helpers.h"

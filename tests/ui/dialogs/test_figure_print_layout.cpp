@@ -1,4 +1,4 @@
-// Figures that hold up at print resolution (issue 9): every exported figure of every workspace
+// Figures that hold up at print resolution: every exported figure of every workspace
 // has a print layout of its own (journal widths, a sane aspect), whatever the window's size;
 // the PNG is that print size × DPI; chart legends are complete, axis titles whole and y
 // ranges hold every drawn point and marker.

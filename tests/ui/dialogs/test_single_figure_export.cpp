@@ -1,5 +1,5 @@
 // File ▸ Export… of one figure (ImageExportDialog::exportViewInteractively) writes, beside the
-// image, the values the figure plots (NAME.tsv), as Export All does (issue 23 part 4): the same
+// image, the values the figure plots (NAME.tsv), as Export All does: the same
 // writeFigureData, driven here through the real dialogs.
 #include "gui_test_helpers.h"
 

@@ -1,4 +1,4 @@
-// The bad-input catalogue (tests/data/bad) through the GUI (issue 12 part 6): every malformed
+// The bad-input catalogue (tests/data/bad) through the GUI: every malformed
 // file opened where a user would open it gives one error dialog whose text names the file, is
 // readable (no raw bytes of a binary file, no replacement characters, not a dump) and leaves what
 // was loaded before in place: the corpus, the tracks, the annotations, the open session.

@@ -1,4 +1,4 @@
-// Issue 8 part 5, "a desktop program": About names the version and the papers, Help ▸ Keyboard
+// A desktop program: About names the version and the papers, Help ▸ Keyboard
 // Shortcuts lists every shortcut, the window fits 1024×700 on every tab, every parameter has a
 // tooltip, and window geometry and splitters come back after a restart.
 #include "gui_test_helpers.h"

@@ -1,4 +1,4 @@
-// Project sessions in the GUI (issue 8 part 3): save → reopen gives the same numbers and views
+// Project sessions in the GUI: save → reopen gives the same numbers and views
 // in both workspaces; corrupt, newer and moved-data sessions; atomic save under a failing
 // write; the unsaved-changes guard; new tracks after the demo drop the demo's annotations.
 #include "chromatin/chromatin_test_helpers.h"

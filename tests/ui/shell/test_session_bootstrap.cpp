@@ -1,4 +1,4 @@
-// Bootstrap bands in project sessions (issue 9): a session records the resample count of the
+// Bootstrap bands in project sessions: a session records the resample count of the
 // bands shown in both workspaces; reopening it runs the bootstraps again in the background
 // (seeded: the very same band numbers), with progress and a working Cancel; a bad count is
 // refused naming the file and the entry.

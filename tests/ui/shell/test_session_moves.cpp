@@ -1,4 +1,4 @@
-// Reopening a session whose data moved (issue 23 part 8), through the real dialog: one file
+// Reopening a session whose data moved, through the real dialog: one file
 // chooser (titled with the missing file, opened where it was) is the only question, and every
 // other path below the moved folder follows the answer.
 #include "gui_test_helpers.h"

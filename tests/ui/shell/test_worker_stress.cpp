@@ -1,4 +1,4 @@
-// Worker stress (issue 12 part 3): 1,000 seeded rapid changes of γ, K, seed, decoding and
+// Worker stress: 1,000 seeded rapid changes of γ, K, seed, decoding and
 // cancellations in the Topics and Chromatin workspaces of one window on the bundled demo, with
 // the event loop turning at random moments. At every turn the views show one result (the table
 // and heatmap rows belong to the solution being shown); at the end the views show the last

@@ -1,4 +1,4 @@
-// The document browser (issue 27 part 1) and topic names (part 3) on a hand-made model: ranks,
+// The document browser and topic names (part 3) on a hand-made model: ranks,
 // ties by log-odds, sides, search, the pool toggle, TSV export with the CLI's columns, the
 // document view, names following identities, bad input.
 #include "ui/topics/document_browser.h"

@@ -108,7 +108,7 @@ TEST(TopicAdmissibilityViews, TableFlagsAWeightAboveOne) {
     EXPECT_TRUE(rows[4].startsWith(QStringLiteral("c2\t")) &&
                 rows[4].contains(QStringLiteral("\t1\tnan\t")));
 
-    // A bootstrap band that reaches into [−γ, 1] keeps the flag (issue 27 part 6), and the
+    // A bootstrap band that reaches into [−γ, 1] keeps the flag, and the
     // tooltip shows the band and the stability.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     model.setWeightBands({0.8, nan, nan}, {3.4, nan, nan}, {0.3, nan, nan});
@@ -167,7 +167,7 @@ TEST(TopicAdmissibilityViews, SummaryCountsAndNoAdmissibleTopicMessage) {
     EXPECT_EQ(panel.model()->columnCount(), 3);
     panel.setShowAll(false);
     // Bootstrap bands that reach into the interval do not lift the flag: the weight shown is
-    // still outside it (issue 23 finding 3 — Bootstrap hid the ⚠); the band adds its range.
+    // still outside it; the band adds its range.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     panel.setWeightBands({0.7, 0.9, nan}, {3.0, 1.8, nan});
     EXPECT_FALSE(panel.placeholderText().isEmpty());
@@ -249,7 +249,7 @@ TEST(TopicAdmissibilityViews, TrajectoryChartDashesAndMarksInadmissiblePoints) {
     EXPECT_GE(dashed, 1);
 
     // With bootstrap bands that reach below 1 at γ = 1, that point stays flagged (a band never
-    // clears an estimate outside [−γ, 1]; issue 27 part 6).
+    // clears an estimate outside [−γ, 1]).
     auto bands = std::make_shared<cx::PathBootstrap>();
     bands->replicates = 10;
     bands->gammas = {0.0, 1.0, 2.0, 3.0};
@@ -318,7 +318,7 @@ TEST(TopicAdmissibilityViews, WorkspaceTableUsesTheBootstrapBandsOfTheShownGamma
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
-// Issue 27 part 4: the AUC chart shades the γ the app does not stand behind, as the weights
+// The AUC chart shades the γ the app does not stand behind, as the weights
 // chart does, keeps their points, and gives the reason (tooltip text, exported data).
 TEST(TopicAdmissibilityViews, AucChartShadesGammaNotStoodBehind) {
     cx::ui::AucChartView chart;

@@ -1,4 +1,4 @@
-// Issue 9 part 1: a topic keeps one identity along γ — the same id and colour in the topic
+// A topic keeps one identity along γ — the same id and colour in the topic
 // table's headers as in the weights-vs-γ chart, at every γ of the path.
 #include "gui_test_helpers.h"
 #include "ui/charts/state_weights_chart_view.h"

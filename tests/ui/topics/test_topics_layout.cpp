@@ -1,4 +1,4 @@
-// The Topics workspace's charts are readable on screen (issue 9, part 3): at 1024 × 700 and at
+// The Topics workspace's charts are readable on screen: at 1024 × 700 and at
 // larger sizes the topic table, the AUC-vs-γ chart and the weights-vs-γ chart each get a plot
 // tall enough to read, every legend entry of the weights chart can be reached, and markers on
 // the first and last γ are drawn whole. The old layout squeezed the weights plot to ~70 px at

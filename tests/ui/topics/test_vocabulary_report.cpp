@@ -1,4 +1,4 @@
-// Issue 23 finding 7: the vocabulary cap. The open dialog's 0 says what it does (not "no
+// The vocabulary cap. The open dialog's 0 says what it does (not "no
 // limit"), gives the options the CLI's --max-vocab 0 gives, and the data panel's load report
 // says how many words the cap dropped and why.
 #include "ui/dialogs/open_corpus_dialog.h"

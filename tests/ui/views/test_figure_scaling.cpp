@@ -1,5 +1,5 @@
 // Figures exported at any DPI are the same picture up to scale: text, cells and lines scale
-// together (issue 8, "Figures that print"). Each figure is exported at 96 DPI and at 300 DPI
+// together. Each figure is exported at 96 DPI and at 300 DPI
 // with the same print size; the 300-DPI PNG, downsampled, must match the 96-DPI one, and so
 // must the SVG and PDF renderings. Text boxes must not overlap at either resolution.
 #include "ui/charts/auc_chart_view.h"
