@@ -142,10 +142,10 @@ struct TreeCommandOptions {
     std::string saveSession; ///< --save-session FILE (empty: none)
 };
 
-int runTree(TreeCommandOptions& command) {
-    Stopwatch total;
-    const auto trackItems = splitList(command.tracks);
-    const std::string& treeText = command.tree;
+/// The choices of `tree` CLI11 cannot check (decomposition, scaling, --compare, --decode):
+/// sets them on command.model and returns the decoding options.
+TreeDecodingOptions parseTreeChoices(TreeCommandOptions& command, bool& comparePerCell,
+                                     bool& compareEm) {
     SpectralTreeOptions& options = command.model;
     if (command.decomposition != "power" && command.decomposition != "jennrich") {
         throw InputError("parameter --decomposition: '" + command.decomposition +
@@ -159,19 +159,7 @@ int runTree(TreeCommandOptions& command) {
     } else {
         throw InputError("parameter --scaling: '" + command.scaling + "' is not mean or none");
     }
-    const std::string& tssPath = command.tssPath;
-    const auto compare = splitList(command.compare);
-    const std::string& outDir = command.outDir;
-    const bool json = command.json;
-    const bool writeSegments = !command.noSegments;
-    const std::int64_t flank = command.flank;
-    const int promoterLabel = command.promoterLabel;
-    const int emIterations = command.emIterations;
-    const std::string& decodeName = command.decodeName;
-    MultiCellReadOptions& readOptions = command.readOptions;
-    const std::string& saveSession = command.saveSession;
-    bool comparePerCell = false, compareEm = false;
-    for (const auto& item : compare) {
+    for (const auto& item : splitList(command.compare)) {
         if (item == "per-cell") {
             comparePerCell = true;
         } else if (item == "em") {
@@ -181,80 +169,78 @@ int runTree(TreeCommandOptions& command) {
         }
     }
     TreeDecodingOptions decodeOptions;
-    if (decodeName == "auto") {
+    if (command.decodeName == "auto") {
         decodeOptions.mode = TreeDecodingMode::Auto;
-    } else if (decodeName == "path") {
+    } else if (command.decodeName == "path") {
         decodeOptions.mode = TreeDecodingMode::PathMarginal;
-    } else if (decodeName == "joint") {
+    } else if (command.decodeName == "joint") {
         decodeOptions.mode = TreeDecodingMode::Joint;
     } else {
-        throw InputError("parameter --decode: '" + decodeName + "' is not auto, path or joint");
+        throw InputError("parameter --decode: '" + command.decodeName +
+                         "' is not auto, path or joint");
     }
-    const TreeSpec tree = parseTreeSpec(treeText);
-    if (promoterLabel > options.numStates) {
-        throw InputError("parameter --promoter-state: " + std::to_string(promoterLabel) +
-                         " exceeds K = " + std::to_string(options.numStates));
-    }
+    return decodeOptions;
+}
 
-    {
-        std::error_code error;
-        std::filesystem::create_directories(outDir, error);
-        if (error || !std::filesystem::is_directory(outDir)) {
-            throw InputError(outDir, 0,
-                             "cannot create output folder" +
-                                 (error ? ": " + error.message() : std::string()));
-        }
+/// tree --save-session: the command as a session's tree section (`run` replays it).
+void saveTreeSession(const TreeCommandOptions& command, const std::vector<std::string>& trackItems,
+                     bool comparePerCell, bool compareEm) {
+    const SpectralTreeOptions& options = command.model;
+    const MultiCellReadOptions& readOptions = command.readOptions;
+    const std::string& treeText = command.tree;
+    const std::string& tssPath = command.tssPath;
+    const std::string& decodeName = command.decodeName;
+    const std::int64_t flank = command.flank;
+    const int promoterLabel = command.promoterLabel;
+    const int emIterations = command.emIterations;
+    const bool writeSegments = !command.noSegments;
+    TreeSection section;
+    for (const auto& item : trackItems) {
+        section.tracks.push_back(std::filesystem::absolute(item).lexically_normal());
     }
-    if (!saveSession.empty()) {
-        TreeSection section;
-        for (const auto& item : trackItems) {
-            section.tracks.push_back(std::filesystem::absolute(item).lexically_normal());
-        }
-        section.binSize = readOptions.binSize;
-        section.strictMarks = readOptions.strictMarks;
-        section.tree = treeText;
-        section.numStates = options.numStates;
-        section.decomposition = toString(options.decomposition);
-        section.seed = options.seed;
-        section.projection = options.projectionDim;
-        section.iterations = options.iterations;
-        section.restarts = options.trials;
-        section.starts = options.starts;
-        section.scaling = command.scaling;
-        section.momentFit = options.momentFitSweeps;
-        section.extraComponents = options.reserveComponents;
-        section.decode = decodeName;
-        if (comparePerCell) {
-            section.compare.push_back("per-cell");
-        }
-        if (compareEm) {
-            section.compare.push_back("em");
-        }
-        section.emIterations = emIterations;
-        if (!tssPath.empty()) {
-            section.tss = std::filesystem::absolute(tssPath).lexically_normal();
-        }
-        section.flank = flank;
-        section.promoterState = promoterLabel;
-        section.segments = writeSegments;
-        section.savedBy = "tree";
-        saveSessionSection(saveSession, TreeSection::kKey,
-                           [&](const auto& directory) { return section.toJson(directory); });
+    section.binSize = readOptions.binSize;
+    section.strictMarks = readOptions.strictMarks;
+    section.tree = treeText;
+    section.numStates = options.numStates;
+    section.decomposition = toString(options.decomposition);
+    section.seed = options.seed;
+    section.projection = options.projectionDim;
+    section.iterations = options.iterations;
+    section.restarts = options.trials;
+    section.starts = options.starts;
+    section.scaling = command.scaling;
+    section.momentFit = options.momentFitSweeps;
+    section.extraComponents = options.reserveComponents;
+    section.decode = decodeName;
+    if (comparePerCell) {
+        section.compare.push_back("per-cell");
     }
-    Stopwatch phase;
-    readOptions.cells = tree.names;
-    const MultiCellTracks tracks = readMultiCellTracks(expandTrackPaths(trackItems), readOptions);
-    const double readMs = phase.elapsedMs();
-    phase = Stopwatch();
-    const SpectralTreeResult learned = learnSpectralTree(tracks, tree, options);
-    const double learnMs = phase.elapsedMs();
-    phase = Stopwatch();
-    const TreeSegmentation segmentation = decodeTree(tracks, learned.model, decodeOptions);
-    const double decodeMs = phase.elapsedMs();
-    const std::int64_t peakAfterTree = peakResidentBytes();
+    if (compareEm) {
+        section.compare.push_back("em");
+    }
+    section.emIterations = emIterations;
+    if (!tssPath.empty()) {
+        section.tss = std::filesystem::absolute(tssPath).lexically_normal();
+    }
+    section.flank = flank;
+    section.promoterState = promoterLabel;
+    section.segments = writeSegments;
+    section.savedBy = "tree";
+    saveSessionSection(command.saveSession, TreeSection::kKey,
+                       [&](const auto& directory) { return section.toJson(directory); });
+}
 
-    const int k = options.numStates;
-    const std::vector<std::string> labels = defaultStateLabels(k);
+/// The per-cell files of `tree`: emissions, transitions, and (unless --no-segments) one BED9
+/// track per cell, the changes from the root, and an IGV batch script loading them with the TSS
+/// file.
+void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
+                    const MultiCellTracks& tracks, const SpectralTreeResult& learned,
+                    const TreeSegmentation& segmentation, const std::vector<std::string>& labels) {
+    const std::string& outDir = command.outDir;
+    const std::string& tssPath = command.tssPath;
+    const std::string& treeText = command.tree;
+    const bool writeSegments = !command.noSegments;
+    const int k = command.model.numStates;
     // One browser track per sample (cell): named by the cell, described by the model.
     const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
                                     std::string(toString(segmentation.mode)) +
@@ -265,7 +251,6 @@ int runTree(TreeCommandOptions& command) {
         const std::filesystem::path full = std::filesystem::absolute(path, error);
         return (error ? path : full.lexically_normal()).string();
     };
-    phase = Stopwatch();
     for (int v = 0; v < tree.numNodes(); ++v) {
         const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
         writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
@@ -303,6 +288,122 @@ int runTree(TreeCommandOptions& command) {
                                                              : tracks.chroms.front() + ":1-" +
                                                                    std::to_string(firstEnd)));
     }
+}
+
+/// Phase times (ms) and the peak memory after learning and decoding the tree.
+struct TreeTimings {
+    double readMs = 0, learnMs = 0, decodeMs = 0, writeMs = 0, totalMs = 0;
+    std::int64_t peakAfterTree = 0;
+};
+
+/// tree --json: parameters, data, each node's fit and starts, timings, memory, comparisons and
+/// promoter F1.
+void printTreeJson(const TreeCommandOptions& command, const TreeSpec& tree,
+                   const MultiCellTracks& tracks, const SpectralTreeResult& learned,
+                   const TreeSegmentation& segmentation, const TreeTimings& timings,
+                   const nlohmann::json& compared, const nlohmann::json& f1) {
+    const SpectralTreeOptions& options = command.model;
+    const int k = options.numStates;
+    const std::int64_t flank = command.flank;
+    nlohmann::json out;
+    out["command"] = "tree";
+    out["parameters"] = {{"k", k},
+                         {"tree", tree.toString()},
+                         {"decomposition", toString(options.decomposition)},
+                         {"scaling", command.scaling},
+                         {"moment_fit", options.momentFitSweeps},
+                         {"extra_components", options.reserveComponents},
+                         {"starts", options.starts},
+                         {"seed", options.seed},
+                         {"decode", toString(segmentation.mode)},
+                         {"flank", flank}};
+    out["data"] = {{"cells", tracks.cells},
+                   {"chroms", tracks.chroms},
+                   {"bins_per_cell", tracks.totalBins()},
+                   {"marks", tracks.markNames},
+                   {"dropped_marks", tracks.droppedMarks},
+                   {"notes", tracks.notes}};
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& node : learned.nodes) {
+        nodes.push_back({{"cell", node.cell},
+                         {"path_length", node.pathLength},
+                         {"meta_dim", node.metaDim},
+                         {"symmetrization_rank", node.symmetrizationRank},
+                         {"positions", node.positions},
+                         {"distinct_triples", node.distinctTriples},
+                         {"status", toString(node.status)},
+                         {"residual", node.residual},
+                         {"clipping", node.clipping},
+                         {"agreement", node.agreement},
+                         {"decomposition_rank", node.decompositionRank},
+                         {"moment_residual_selected", node.momentResidualSelected},
+                         {"moment_residual_final", node.momentResidualFinal},
+                         {"starts", startSpreadJson(node.starts)}});
+    }
+    out["nodes"] = nodes;
+    out["timings_ms"] = {{"read", timings.readMs},
+                         {"moments", learned.momentMs},
+                         {"decomposition", learned.decompositionMs},
+                         {"transitions", learned.transitionMs},
+                         {"learn", timings.learnMs},
+                         {"decode", timings.decodeMs},
+                         {"spectral_tree", timings.learnMs + timings.decodeMs},
+                         {"write", timings.writeMs},
+                         {"total", timings.totalMs}};
+    out["peak_memory_mb"] = static_cast<double>(peakResidentBytes()) / 1e6;
+    out["peak_memory_after_tree_mb"] = static_cast<double>(timings.peakAfterTree) / 1e6;
+    out["decode_log_likelihood"] = segmentation.logLikelihood;
+    if (!compared.empty()) {
+        out["compare"] = compared;
+    }
+    if (!f1.empty()) {
+        out["promoter_f1"] = f1;
+    }
+    std::cout << out.dump(2) << "\n";
+}
+
+int runTree(TreeCommandOptions& command) {
+    Stopwatch total;
+    const auto trackItems = splitList(command.tracks);
+    const std::string& treeText = command.tree;
+    SpectralTreeOptions& options = command.model;
+    const std::string& tssPath = command.tssPath;
+    const std::string& outDir = command.outDir;
+    const bool json = command.json;
+    const std::int64_t flank = command.flank;
+    const int promoterLabel = command.promoterLabel;
+    const int emIterations = command.emIterations;
+    const std::string& decodeName = command.decodeName;
+    MultiCellReadOptions& readOptions = command.readOptions;
+    const std::string& saveSession = command.saveSession;
+    bool comparePerCell = false, compareEm = false;
+    const TreeDecodingOptions decodeOptions = parseTreeChoices(command, comparePerCell, compareEm);
+    const TreeSpec tree = parseTreeSpec(treeText);
+    if (promoterLabel > options.numStates) {
+        throw InputError("parameter --promoter-state: " + std::to_string(promoterLabel) +
+                         " exceeds K = " + std::to_string(options.numStates));
+    }
+
+    createOutputFolder(outDir);
+    if (!saveSession.empty()) {
+        saveTreeSession(command, trackItems, comparePerCell, compareEm);
+    }
+    Stopwatch phase;
+    readOptions.cells = tree.names;
+    const MultiCellTracks tracks = readMultiCellTracks(expandTrackPaths(trackItems), readOptions);
+    const double readMs = phase.elapsedMs();
+    phase = Stopwatch();
+    const SpectralTreeResult learned = learnSpectralTree(tracks, tree, options);
+    const double learnMs = phase.elapsedMs();
+    phase = Stopwatch();
+    const TreeSegmentation segmentation = decodeTree(tracks, learned.model, decodeOptions);
+    const double decodeMs = phase.elapsedMs();
+    const std::int64_t peakAfterTree = peakResidentBytes();
+
+    const int k = options.numStates;
+    const std::vector<std::string> labels = defaultStateLabels(k);
+    phase = Stopwatch();
+    writeTreeFiles(command, tree, tracks, learned, segmentation, labels);
     const double writeMs = phase.elapsedMs();
 
     nlohmann::json compared = nlohmann::json::object();
@@ -365,61 +466,9 @@ int runTree(TreeCommandOptions& command) {
         std::cerr << "contrast-cli tree: " << note << "\n";
     }
     if (json) {
-        nlohmann::json out;
-        out["command"] = "tree";
-        out["parameters"] = {{"k", k},
-                             {"tree", tree.toString()},
-                             {"decomposition", toString(options.decomposition)},
-                             {"scaling", command.scaling},
-                             {"moment_fit", options.momentFitSweeps},
-                             {"extra_components", options.reserveComponents},
-                             {"starts", options.starts},
-                             {"seed", options.seed},
-                             {"decode", toString(segmentation.mode)},
-                             {"flank", flank}};
-        out["data"] = {{"cells", tracks.cells},
-                       {"chroms", tracks.chroms},
-                       {"bins_per_cell", tracks.totalBins()},
-                       {"marks", tracks.markNames},
-                       {"dropped_marks", tracks.droppedMarks},
-                       {"notes", tracks.notes}};
-        nlohmann::json nodes = nlohmann::json::array();
-        for (const auto& node : learned.nodes) {
-            nodes.push_back({{"cell", node.cell},
-                             {"path_length", node.pathLength},
-                             {"meta_dim", node.metaDim},
-                             {"symmetrization_rank", node.symmetrizationRank},
-                             {"positions", node.positions},
-                             {"distinct_triples", node.distinctTriples},
-                             {"status", toString(node.status)},
-                             {"residual", node.residual},
-                             {"clipping", node.clipping},
-                             {"agreement", node.agreement},
-                             {"decomposition_rank", node.decompositionRank},
-                             {"moment_residual_selected", node.momentResidualSelected},
-                             {"moment_residual_final", node.momentResidualFinal},
-                             {"starts", startSpreadJson(node.starts)}});
-        }
-        out["nodes"] = nodes;
-        out["timings_ms"] = {{"read", readMs},
-                             {"moments", learned.momentMs},
-                             {"decomposition", learned.decompositionMs},
-                             {"transitions", learned.transitionMs},
-                             {"learn", learnMs},
-                             {"decode", decodeMs},
-                             {"spectral_tree", learnMs + decodeMs},
-                             {"write", writeMs},
-                             {"total", total.elapsedMs()}};
-        out["peak_memory_mb"] = static_cast<double>(peakResidentBytes()) / 1e6;
-        out["peak_memory_after_tree_mb"] = static_cast<double>(peakAfterTree) / 1e6;
-        out["decode_log_likelihood"] = segmentation.logLikelihood;
-        if (!compared.empty()) {
-            out["compare"] = compared;
-        }
-        if (!f1.empty()) {
-            out["promoter_f1"] = f1;
-        }
-        std::cout << out.dump(2) << "\n";
+        const TreeTimings timings{readMs,  learnMs,           decodeMs,
+                                  writeMs, total.elapsedMs(), peakAfterTree};
+        printTreeJson(command, tree, tracks, learned, segmentation, timings, compared, f1);
     } else {
         // The starts of every fit: which was kept and how far the others were.
         for (const auto& node : learned.nodes) {

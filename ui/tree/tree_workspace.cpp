@@ -93,6 +93,92 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_tssLabel->setWordWrap(true);
     dataLayout->addWidget(m_tssLabel);
 
+    QWidget* controls = createControls();
+
+    m_tabs = new QTabWidget;
+    auto* heatmapScroll = new QScrollArea;
+    heatmapScroll->setWidgetResizable(true);
+    m_heatmapRow = new QWidget;
+    m_heatmapLayout = new QHBoxLayout(m_heatmapRow);
+    heatmapScroll->setWidget(m_heatmapRow);
+    m_tabs->addTab(heatmapScroll, tr("Emissions"));
+    m_trackView = new SegmentationTrackView;
+    m_trackView->setObjectName(QStringLiteral("segmentation"));
+    m_trackView->setPlaceholder(tr("Learn a tree to see every cell type's segmentation"));
+    m_tabs->addTab(m_trackView, tr("Segmentation"));
+    m_f1Table = new QTableWidget(0, 6);
+    m_f1Table->setObjectName(QStringLiteral("promoter_f1"));
+    m_f1Table->setHorizontalHeaderLabels(
+        {tr("Method"), tr("Cell"), tr("State"), tr("Precision"), tr("Recall"), tr("F1")});
+    m_f1Table->horizontalHeader()->setStretchLastSection(true);
+    m_f1Table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tabs->addTab(m_f1Table, tr("Promoter F1"));
+    m_stale = new StaleMarker(tr("Results below"), tr("Learn again to update them."),
+                              [this] { return treeProvenance(currentRequest()); });
+    layOutWorkspace(this, dataPanel, 230, controls, withStaleMarker(m_stale, m_tabs), {280, 1160});
+
+    createActions();
+
+    connect(openFolder, &QPushButton::clicked, this, &TreeWorkspace::openInteractive);
+    connect(openFiles, &QPushButton::clicked, this, [this] {
+        QSettings settings;
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open Cell-Type Tracks"), settings.value(kDirectoryKey).toString(),
+            tr("ChromHMM binarized files (*_binary.txt *_binary.txt.gz);;All files (*)"));
+        if (!paths.isEmpty()) {
+            settings.setValue(kDirectoryKey, QFileInfo(paths.front()).absolutePath());
+            openTracks(paths);
+        }
+    });
+    connect(openTss, &QPushButton::clicked, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open TSS File"), settings.value(kDirectoryKey).toString(),
+            tr("TSS files (*.txt *.txt.gz *.bed *.bed.gz);;All files (*)"));
+        if (!path.isEmpty()) {
+            setTssFile(path);
+        }
+    });
+    connect(m_treeEdit, &QLineEdit::textChanged, this, &TreeWorkspace::treeTextEdited);
+    connect(m_treeEdit, &QLineEdit::returnPressed, this, &TreeWorkspace::learn);
+    connect(m_diagram, &TreeDiagramView::cellClicked, this, &TreeWorkspace::selectCell);
+    connect(m_learn, &QPushButton::clicked, this, &TreeWorkspace::learn);
+
+    connect(m_controller, &TreeController::taskStarted, this,
+            [this](TreeTaskKind, const QString& description) {
+                emit taskStarted(description, true);
+                m_status->setText(description);
+                emit settledChanged();
+            });
+    connect(m_controller, &TreeController::taskFinished, this,
+            [this](TreeTaskKind, TaskOutcome outcome) {
+                emit taskFinished(outcome);
+                if (outcome != TaskOutcome::Finished) {
+                    m_status->setText(outcome == TaskOutcome::Cancelled
+                                          ? tr("Cancelled: the previous result stays.")
+                                          : tr("Failed: the previous result stays."));
+                    m_pendingSection.reset();
+                }
+                emit settledChanged();
+            });
+    connect(m_controller, &TreeController::analysisReady, this, &TreeWorkspace::showAnalysis);
+    connect(m_controller, &TreeController::promotersRescored, this, &TreeWorkspace::showPromoterF1);
+    for (QWidget* input : std::initializer_list<QWidget*>{
+             m_states, m_decomposition, m_seed, m_decode, m_flank, m_promoterState, m_perCell,
+             m_momentFit, m_strictMarks, m_treeEdit}) {
+        m_stale->watch(input);
+    }
+    connect(m_stale, &StaleMarker::staleChanged, this, &TreeWorkspace::inputsChanged);
+    forwardControllerReports(m_controller, this);
+    connect(m_trackView, &SegmentationTrackView::rangeChanged, this,
+            [this] { emit sessionStateChanged(); });
+}
+
+TreeWorkspace::~TreeWorkspace() = default;
+
+/// The parameters row (K, decomposition, seed, decoding, promoter scoring, Learn) and the
+/// status line under it.
+QWidget* TreeWorkspace::createControls() {
     auto* controls = new QWidget;
     auto* controlLayout = new QHBoxLayout(controls);
     m_states = numberSpin(1, cx::kMaxTreeMarks + 1, 4, 56, controls);
@@ -164,29 +250,11 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     rows->addWidget(m_status);
     controlLayout->addLayout(rows, 1);
+    return controls;
+}
 
-    m_tabs = new QTabWidget;
-    auto* heatmapScroll = new QScrollArea;
-    heatmapScroll->setWidgetResizable(true);
-    m_heatmapRow = new QWidget;
-    m_heatmapLayout = new QHBoxLayout(m_heatmapRow);
-    heatmapScroll->setWidget(m_heatmapRow);
-    m_tabs->addTab(heatmapScroll, tr("Emissions"));
-    m_trackView = new SegmentationTrackView;
-    m_trackView->setObjectName(QStringLiteral("segmentation"));
-    m_trackView->setPlaceholder(tr("Learn a tree to see every cell type's segmentation"));
-    m_tabs->addTab(m_trackView, tr("Segmentation"));
-    m_f1Table = new QTableWidget(0, 6);
-    m_f1Table->setObjectName(QStringLiteral("promoter_f1"));
-    m_f1Table->setHorizontalHeaderLabels(
-        {tr("Method"), tr("Cell"), tr("State"), tr("Precision"), tr("Recall"), tr("F1")});
-    m_f1Table->horizontalHeader()->setStretchLastSection(true);
-    m_f1Table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_tabs->addTab(m_f1Table, tr("Promoter F1"));
-    m_stale = new StaleMarker(tr("Results below"), tr("Learn again to update them."),
-                              [this] { return treeProvenance(currentRequest()); });
-    layOutWorkspace(this, dataPanel, 230, controls, withStaleMarker(m_stale, m_tabs), {280, 1160});
-
+/// File ▸ Open Aligned Reads… and the File ▸ Export entries of this workspace.
+void TreeWorkspace::createActions() {
     m_exportChanges = new QAction(tr("Regions Differing from the Root (BED)…"), this);
     m_exportF1 = new QAction(tr("Promoter F1 Table…"), this);
     m_exportTree = new QAction(tr("Tree Diagram…"), this);
@@ -221,63 +289,7 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
         ImageExportDialog::exportViewInteractively(this, tr("Tree Diagram"), QStringLiteral("tree"),
                                                    m_diagram);
     });
-
-    connect(openFolder, &QPushButton::clicked, this, &TreeWorkspace::openInteractive);
-    connect(openFiles, &QPushButton::clicked, this, [this] {
-        QSettings settings;
-        const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open Cell-Type Tracks"), settings.value(kDirectoryKey).toString(),
-            tr("ChromHMM binarized files (*_binary.txt *_binary.txt.gz);;All files (*)"));
-        if (!paths.isEmpty()) {
-            settings.setValue(kDirectoryKey, QFileInfo(paths.front()).absolutePath());
-            openTracks(paths);
-        }
-    });
-    connect(openTss, &QPushButton::clicked, this, [this] {
-        QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open TSS File"), settings.value(kDirectoryKey).toString(),
-            tr("TSS files (*.txt *.txt.gz *.bed *.bed.gz);;All files (*)"));
-        if (!path.isEmpty()) {
-            setTssFile(path);
-        }
-    });
-    connect(m_treeEdit, &QLineEdit::textChanged, this, &TreeWorkspace::treeTextEdited);
-    connect(m_treeEdit, &QLineEdit::returnPressed, this, &TreeWorkspace::learn);
-    connect(m_diagram, &TreeDiagramView::cellClicked, this, &TreeWorkspace::selectCell);
-    connect(m_learn, &QPushButton::clicked, this, &TreeWorkspace::learn);
-
-    connect(m_controller, &TreeController::taskStarted, this,
-            [this](TreeTaskKind, const QString& description) {
-                emit taskStarted(description, true);
-                m_status->setText(description);
-                emit settledChanged();
-            });
-    connect(m_controller, &TreeController::taskFinished, this,
-            [this](TreeTaskKind, TaskOutcome outcome) {
-                emit taskFinished(outcome);
-                if (outcome != TaskOutcome::Finished) {
-                    m_status->setText(outcome == TaskOutcome::Cancelled
-                                          ? tr("Cancelled: the previous result stays.")
-                                          : tr("Failed: the previous result stays."));
-                    m_pendingSection.reset();
-                }
-                emit settledChanged();
-            });
-    connect(m_controller, &TreeController::analysisReady, this, &TreeWorkspace::showAnalysis);
-    connect(m_controller, &TreeController::promotersRescored, this, &TreeWorkspace::showPromoterF1);
-    for (QWidget* input : std::initializer_list<QWidget*>{
-             m_states, m_decomposition, m_seed, m_decode, m_flank, m_promoterState, m_perCell,
-             m_momentFit, m_strictMarks, m_treeEdit}) {
-        m_stale->watch(input);
-    }
-    connect(m_stale, &StaleMarker::staleChanged, this, &TreeWorkspace::inputsChanged);
-    forwardControllerReports(m_controller, this);
-    connect(m_trackView, &SegmentationTrackView::rangeChanged, this,
-            [this] { emit sessionStateChanged(); });
 }
-
-TreeWorkspace::~TreeWorkspace() = default;
 
 bool TreeWorkspace::canOpen(const QString& path) const {
     return openPreference(path) > 0;

@@ -105,6 +105,8 @@ public:
     QString promoterF1Text() const;
 
 private:
+    QWidget* createControls();
+    void createActions();
     TreeLearnRequest currentRequest() const;
     /// --moment-fit of the request: -1 when "Moment refit" is off, else the session's sweeps.
     int momentFitSweeps() const;
