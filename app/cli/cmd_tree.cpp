@@ -189,7 +189,6 @@ void saveTreeSession(const TreeCommandOptions& command, const std::vector<std::s
     const MultiCellReadOptions& readOptions = command.readOptions;
     const std::string& treeText = command.tree;
     const std::string& tssPath = command.tssPath;
-    const std::string& decodeName = command.decodeName;
     const std::int64_t flank = command.flank;
     const int promoterLabel = command.promoterLabel;
     const int emIterations = command.emIterations;
@@ -373,7 +372,6 @@ int runTree(TreeCommandOptions& command) {
     const std::int64_t flank = command.flank;
     const int promoterLabel = command.promoterLabel;
     const int emIterations = command.emIterations;
-    const std::string& decodeName = command.decodeName;
     MultiCellReadOptions& readOptions = command.readOptions;
     const std::string& saveSession = command.saveSession;
     bool comparePerCell = false, compareEm = false;
