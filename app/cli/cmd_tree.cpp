@@ -210,7 +210,7 @@ void saveTreeSession(const TreeCommandOptions& command, const std::vector<std::s
     section.scaling = command.scaling;
     section.momentFit = options.momentFitSweeps;
     section.extraComponents = options.reserveComponents;
-    section.decode = decodeName;
+    section.decode = command.decodeName;
     if (comparePerCell) {
         section.compare.push_back("per-cell");
     }
