@@ -292,9 +292,12 @@ TEST(CliJson, GenerateJsonKeepsItsKeysInOrder) {
 }
 
 std::string generateCorpus(const TempDir& dir) {
-    return cx::test::generateCorpus(
-        dir,
-        {.documentsPerSide = 2000, .vocabulary = 300, .length = 60, .topicsPerKind = 2, .seed = 5});
+    return cx::test::generateCorpus(dir, {.documentsPerSide = 2000,
+                                          .vocabulary = 300,
+                                          .length = 60,
+                                          .topicsPerKind = 2,
+                                          .seed = 5,
+                                          .folder = {}});
 }
 
 TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {

@@ -16,9 +16,12 @@ using test::TempDir;
 
 /// A seeded synthetic A/B/C corpus written by `contrast-cli generate` (small, fast).
 std::string generateCorpus(const TempDir& dir) {
-    return cx::test::generateCorpus(
-        dir,
-        {.documentsPerSide = 3000, .vocabulary = 400, .length = 60, .topicsPerKind = 2, .seed = 5});
+    return cx::test::generateCorpus(dir, {.documentsPerSide = 3000,
+                                          .vocabulary = 400,
+                                          .length = 60,
+                                          .topicsPerKind = 2,
+                                          .seed = 5,
+                                          .folder = {}});
 }
 
 TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
