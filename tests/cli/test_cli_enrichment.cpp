@@ -1,4 +1,4 @@
-// contrast-cli enrichment end to end (#26 part 1): ChromHMM's tables on tests/data/enrichment
+// contrast-cli enrichment end to end: ChromHMM's tables on tests/data/enrichment
 // (expected/ was written by ChromHMM 1.27, see its README), heatmaps, JSON and bad input.
 #include "cli_runner.h"
 

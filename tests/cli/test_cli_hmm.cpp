@@ -109,13 +109,13 @@ TEST(CliHmm, ContrastWritesEmissionsTransitionsStatesAndBed9) {
     EXPECT_EQ(covered, 2 * 20000 * 200);
     const auto gm = parseTsv(readText(out + "/segments.GM12878.bed"));
     ASSERT_GE(gm.size(), 2u);
-    // Per-cell files carry their sample's one track line (#26 part 5).
+    // Per-cell files carry their sample's one track line.
     EXPECT_EQ(gm[0][0].rfind("track name=\"GM12878\" description=\"GM12878 ", 0), 0u) << gm[0][0];
     EXPECT_EQ(gm[1].size(), 9u);
     EXPECT_EQ(readText(out + "/segments.K562.bed").empty(), false);
 }
 
-// #26 part 5: one track line per sample (not per chromosome), named by the cell and described by
+// One track line per sample (not per chromosome), named by the cell and described by
 // the model, and an IGV batch script loading the per-cell segmentations and the regions used.
 TEST(CliHmm, OneTrackLinePerSampleAndIgvBatchScript) {
     TempDir dir;

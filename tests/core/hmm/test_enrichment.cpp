@@ -1,4 +1,4 @@
-// ChromHMM-compatible overlap and neighbourhood enrichment (#26), checked against ChromHMM 1.27's
+// ChromHMM-compatible overlap and neighbourhood enrichment, checked against ChromHMM 1.27's
 // own tables on tests/data/enrichment (see its README for the commands).
 #include "core/common/error.h"
 #include "core/common/svg_heatmap.h"
@@ -304,7 +304,7 @@ TEST(StateSegmentation, DecodedRunsEqualTheirExportedBed) {
     EXPECT_EQ(viaFile.bins, direct.bins);
     EXPECT_EQ(viaFile.stateBins, direct.stateBins);
     EXPECT_EQ(viaFile.stateLabels, direct.stateLabels);
-    // One track line for sample A although it has two chromosomes (#26 part 5).
+    // One track line for sample A although it has two chromosomes.
     const std::string text = cx::test::readText(dir + "/a.bed");
     EXPECT_EQ(text.find("track name=A"), 0u);
     EXPECT_EQ(text.find("track", 1), std::string::npos) << text;

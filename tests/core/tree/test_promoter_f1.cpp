@@ -56,7 +56,7 @@ TEST(PromoterF1, TsvNamesStatesByLabelWithSixDigits) {
               "per-cell\tHepG2\t\t0\t0\t0\n");
 }
 
-// #26: a cell whose most TSS-enriched state is not a promoter state. One chromosome of 20 bins,
+// A cell whose most TSS-enriched state is not a promoter state. One chromosome of 20 bins,
 // TSS bins 0-5. State 1 (H3K4me3 + H3K27ac: an active promoter) covers TSS bins 0-4 and bins
 // 10-14; state 2 (H3K4me1 + H3K27ac, no H3K4me3: an enhancer) covers only TSS bin 5, so its fold
 // enrichment (1/1 vs 5/10) is the highest; state 0 (no marks) the rest.

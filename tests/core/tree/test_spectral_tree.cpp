@@ -229,7 +229,7 @@ TEST(SpectralTree, DefaultsRecoverWeakChildrenOnAFiveCellStar) {
     }
 }
 
-/// #26: each node's decomposition tries several seeded starts and keeps the lowest moment
+/// Each node's decomposition tries several seeded starts and keeps the lowest moment
 /// residual. A weak decomposition (one power iteration from one random start per component)
 /// makes the result depend on the seed, so some starts are bad; the kept start must be the
 /// best of each node's, and more starts never lose to one (start 0 is among them).
