@@ -40,10 +40,15 @@ void runTopicsSection(const TopicsSection& section, const fs::path& out) {
         std::cout << "wrote " << session.outDir << "/{topic_word,components,top_words}.tsv\n";
     }
     if (section.savedBy == "sweep" || (section.savedBy.empty() && !section.positive.empty())) {
-        const SpecificitySweep sweep =
+        SpecificitySweep sweep =
             specificitySweep(*session.engine, parseGrid("gammas", section.aucGammas),
                              positiveFlags(session, section.positive), session.modelOptions,
                              session.scorerSmoothing());
+        // The split-half check of `sweep` (or the GUI's), seeded alike: the same notes.
+        if (section.splitHalf) {
+            sweep.halves = splitHalfPath(*session.engine, sweep.path, session.modelOptions,
+                                         session.modelOptions.seed);
+        }
         // The bootstrap of `sweep --bootstrap B` (or the GUI's), seeded by the model seed as
         // there: the same bands.
         PathBootstrap bands;

@@ -157,6 +157,7 @@ struct SweepCommandOptions {
     std::string positiveRule;
     std::string gammaGrid = "0:4:0.25";
     int replicates = 0;
+    bool noSplitHalf = false;
     std::string saveSession;
 };
 
@@ -285,6 +286,7 @@ int runTopics(TopicsCommandOptions& options) {
 Json sweepPointsJson(const SpecificitySweep& sweep, const PathBootstrap* bands) {
     Json points = Json::array();
     const std::vector<GammaVerdict> verdicts = judgeSweep(sweep, bands);
+    const PathBootstrap& halves = sweep.halves;
     for (size_t q = 0; q < sweep.points.size(); ++q) {
         const SpecificityPoint& p = sweep.points[q];
         Json point = {{"gamma", p.gamma},
@@ -318,6 +320,12 @@ Json sweepPointsJson(const SpecificitySweep& sweep, const PathBootstrap* bands) 
                         bands->weightLo[static_cast<size_t>(i)][static_cast<size_t>(t)];
                     c["weight_hi"] =
                         bands->weightHi[static_cast<size_t>(i)][static_cast<size_t>(t)];
+                }
+                if (halves.replicates > 0 && halves.gammas == sweep.path.gammas) {
+                    // In how many of the two seeded halves of the documents it comes back.
+                    c["halves"] = std::lround(
+                        halves.stability[static_cast<size_t>(i)][static_cast<size_t>(t)] *
+                        halves.replicates);
                 }
                 components.push_back(c);
             }
@@ -363,9 +371,15 @@ int runSweep(SweepCommandOptions& options) {
     const std::vector<bool> positive = positiveFlags(session, positiveRule);
     const auto numPositive = std::count(positive.begin(), positive.end(), true);
     Stopwatch watch;
-    const SpecificitySweep sweep = specificitySweep(
-        *session.engine, gammas, positive, session.modelOptions, session.scorerSmoothing());
+    SpecificitySweep sweep = specificitySweep(*session.engine, gammas, positive,
+                                              session.modelOptions, session.scorerSmoothing());
     const double sweepMs = watch.elapsedMs();
+    watch.restart();
+    if (!options.noSplitHalf) {
+        sweep.halves = splitHalfPath(*session.engine, sweep.path, session.modelOptions,
+                                     session.modelOptions.seed);
+    }
+    const double splitHalfMs = watch.elapsedMs();
     watch.restart();
     PathBootstrap bands;
     if (replicates > 0) {
@@ -376,16 +390,17 @@ int runSweep(SweepCommandOptions& options) {
                               bootstrap, session.scorerSmoothing());
     }
     const double bootstrapMs = watch.elapsedMs();
-    const TopicSuggestions suggestions =
-        suggestTopics(sweep, replicates > 0 ? &bands : nullptr, session.engine->rank());
+    const PathBootstrap* bandsOrNull = replicates > 0 ? &bands : nullptr;
+    const TopicSuggestions suggestions = suggestTopics(sweep, bandsOrNull, session.engine->rank());
 
-    const std::string table = sweepTable(sweep, replicates > 0 ? &bands : nullptr);
+    const std::string table = sweepTable(sweep, bandsOrNull);
     if (!session.outDir.empty()) {
         writeFileAtomically(session.outDir, "sweep.tsv", table);
     }
     if (!saveSession.empty()) {
         TopicsSection section = topicsSectionOf(session, 0.0, positiveRule, gammaGrid, "sweep");
         section.bootstrap = replicates;
+        section.splitHalf = !options.noSplitHalf;
         saveSessionSection(saveSession, TopicsSection::kKey,
                            [&](const auto& directory) { return section.toJson(directory); });
     }
@@ -401,6 +416,9 @@ int runSweep(SweepCommandOptions& options) {
         if (replicates > 0) {
             timings["bootstrap"] = bootstrapMs;
         }
+        if (!options.noSplitHalf) {
+            timings["split_half"] = splitHalfMs;
+        }
         Json decompositions = Json::array();
         Json scoring = Json::array();
         for (const auto& p : sweep.points) {
@@ -411,8 +429,9 @@ int runSweep(SweepCommandOptions& options) {
         timings["scoring"] = scoring;
         json["timings_ms"] = timings;
         json["baseline_auc"] = sweep.baselineAuc;
-        json["points"] = sweepPointsJson(sweep, replicates > 0 ? &bands : nullptr);
+        json["points"] = sweepPointsJson(sweep, bandsOrNull);
         json["bootstrap_replicates"] = static_cast<std::int64_t>(replicates);
+        json["split_half"] = !options.noSplitHalf;
         if (replicates > 0) {
             // Per identity of the path: how often it reappears across resamples.
             json["stability"] = bands.identityStability;
@@ -424,7 +443,7 @@ int runSweep(SweepCommandOptions& options) {
         std::cout << json.dump() << "\n";
     } else {
         std::cout << table;
-        printInadmissible(sweep, replicates > 0 ? &bands : nullptr);
+        printInadmissible(sweep, bandsOrNull);
         std::cout << "suggested gamma " << formatNumber(suggestions.bestGamma)
                   << " (within the band: " << suggestions.nearBest.size()
                   << " grid values); suggested K " << suggestions.suggestedK
@@ -473,6 +492,10 @@ CommandEntry addSweepCommand(CLI::App& root) {
         .text("gammas", options->gammaGrid, "γ grid FROM:TO:STEP")
         .integer("bootstrap", options->replicates, 0, 10000,
                  "bootstrap resamples for AUC bands and stability (0 = none, else ≥ 2)")
+        .flag("no-split-half", options->noSplitHalf,
+              "skip the split-half check (by default the path is also solved on two seeded random "
+              "halves of the documents, and a γ whose foreground-specific topics are not found in "
+              "both is not stood behind)")
         .text("save-session", options->saveSession,
               "also save these options as a session (.cxproj)");
     return {list.app(), [options, list]() {

@@ -177,7 +177,8 @@ std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands
                      formatNumber(bandAt(sweep, p, bands->aucHi));
         }
         // The note says why the app does not stand behind this γ (judgeSweep): no AUC, an
-        // inadmissible foreground-specific component, instability under the bootstrap.
+        // inadmissible foreground-specific component, instability under the bootstrap, a
+        // component missing from a half of the documents, signal below the split-half noise.
         table += '\t' + std::to_string(inadmissibleAt(sweep, p, bands)) + '\t' +
                  tsvField(verdicts[q].trusted ? std::string() : verdicts[q].reason) + '\n';
     }

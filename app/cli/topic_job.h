@@ -43,7 +43,8 @@ std::vector<bool> positiveFlags(const TopicSession& session, const std::string& 
 
 /// sweep.tsv's text: gamma, auc, relative_auc, n_foreground_specific per grid point, with
 /// auc_lo and auc_hi when `bands` (a bootstrap of sweep.path) is given, n_inadmissible
-/// (inadmissibleAt) and a last column `note`: why the point has no AUC ("" for a valid point).
+/// (inadmissibleAt) and a last column `note`: why the app does not stand behind the point
+/// (judgeSweep with `bands` and the sweep's split-half check; "" when it does).
 std::string sweepTable(const SpecificitySweep& sweep, const PathBootstrap* bands = nullptr);
 
 /// Components at grid point p whose weight is outside [−γ, 1] (checkPathPoint: with the

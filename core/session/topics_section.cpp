@@ -42,6 +42,7 @@ SessionJson TopicsSection::toJson(const std::filesystem::path& sessionDirectory)
     if (bootstrap > 0) {
         section["auc"]["bootstrap"] = bootstrap;
     }
+    section["auc"]["split_half"] = splitHalf;
     section["view"] = {{"top_words", topWords}, {"all_components", allComponents}};
     if (!topicNames.empty()) {
         SessionJson names = SessionJson::object();
@@ -113,6 +114,7 @@ TopicsSection TopicsSection::fromSession(const Session& session, PathResolver& r
     if (section.bootstrap > 0 && section.positive.empty()) {
         auc.fail("bootstrap", "needs the positive rule (the bootstrap resamples the AUC sweep)");
     }
+    section.splitHalf = auc.boolean("split_half", false);
     const SessionFields view = fields.object("view");
     section.topWords = static_cast<int>(view.integer("top_words", 10, 1, 10000));
     section.allComponents = view.boolean("all_components", false);

@@ -33,7 +33,10 @@ namespace cx {
 /// repeats that command. "auc"/"bootstrap" (absent or 0 = none, else 2 … kMaxResamples) is the
 /// number of bootstrap resamples over documents of the AUC sweep's path (`sweep --bootstrap B`;
 /// the GUI's Bootstrap button), seeded by the model seed: reopening runs it again and gets the
-/// same bands. Sessions written before the field existed have none.
+/// same bands. Sessions written before the field existed have none. "auc"/"split_half" runs the
+/// split-half check of each foreground-specific component (cx::splitHalfPath, seeded by the
+/// model seed; on unless `sweep --no-split-half`); sessions written before it existed have none
+/// (absent = false) and reopen to the same notes.
 struct TopicsSection {
     static constexpr int kMaxResamples = 10000; ///< `sweep --bootstrap` accepts up to this
     static constexpr const char* kKey = "topics";
@@ -62,6 +65,7 @@ struct TopicsSection {
     std::string positive;               ///< specificity rule of the AUC; empty = no AUC
     std::string aucGammas = "0:4:0.25"; ///< γ grid text, FROM:TO:STEP
     int bootstrap = 0;                  ///< resamples of the AUC sweep's bootstrap; 0 = none
+    bool splitHalf = true; ///< the sweep's split-half check (off: `sweep --no-split-half`)
     int topWords = 10;
     bool allComponents = false; ///< view: every component (signed), not only foreground-specific
     /// view/names: the user's topic names by path identity (the "T3" of the weights chart, 0-based

@@ -344,6 +344,35 @@ ContrastiveTopicEngine ContrastiveTopicEngine::resampled(std::uint64_t seed,
     return ContrastiveTopicEngine(*this, std::move(fg), std::move(bg), cancel);
 }
 
+ContrastiveTopicEngine ContrastiveTopicEngine::half(std::uint64_t seed, int which,
+                                                    const CancelToken& cancel) const {
+    if (which != 0 && which != 1) {
+        throw std::invalid_argument("ContrastiveTopicEngine::half: which must be 0 or 1");
+    }
+    Rng rng(seed);
+    auto take = [&](std::vector<std::int64_t> documents) {
+        // Fisher–Yates with the seeded stream, then the first or the second part.
+        for (size_t i = documents.size(); i > 1; --i) {
+            std::swap(documents[i - 1], documents[static_cast<size_t>(rng.below(i))]);
+        }
+        const auto middle =
+            documents.begin() + static_cast<std::ptrdiff_t>((documents.size() + 1) / 2);
+        std::vector<std::int64_t> out = which == 0
+                                            ? std::vector<std::int64_t>(documents.begin(), middle)
+                                            : std::vector<std::int64_t>(middle, documents.end());
+        std::sort(out.begin(), out.end()); // locality of the pass
+        return out;
+    };
+    std::vector<std::int64_t> fg = take(m_foreground.documents());
+    std::vector<std::int64_t> bg = take(m_background.documents());
+    if (fg.empty() || bg.empty()) {
+        throw InputError(std::string("split halves: the ") +
+                         (fg.empty() ? "foreground" : "background") +
+                         " needs at least 2 documents to be split in two");
+    }
+    return ContrastiveTopicEngine(*this, std::move(fg), std::move(bg), cancel);
+}
+
 TopicModelResult ContrastiveTopicEngine::solve(double gamma, const TopicModelOptions& options,
                                                const CancelToken& cancel) const {
     return solveImpl(gamma, options, nullptr, cancel);

@@ -179,6 +179,13 @@ public:
     /// replacement from the foreground and from the background (seeded). Shares the counts.
     ContrastiveTopicEngine resampled(std::uint64_t seed, const CancelToken& cancel = {}) const;
 
+    /// One of two complementary halves of the documents, on the same basis U: each side's
+    /// documents in a seeded random order, `which` = 0 takes the first ⌈n/2⌉, 1 the rest (the
+    /// same seed gives complementary halves). Shares the counts.
+    /// \throws std::invalid_argument unless which is 0 or 1; InputError when a half is empty.
+    ContrastiveTopicEngine half(std::uint64_t seed, int which,
+                                const CancelToken& cancel = {}) const;
+
     const CountMatrix& counts() const { return *m_counts; }
     const DocumentMoments& foreground() const { return m_foreground; }
     const DocumentMoments& background() const { return m_background; }

@@ -18,27 +18,6 @@ struct BootstrapOptions {
     double level = 0.95;    ///< central percentile interval of the bands
 };
 
-/// Bootstrap of a topic path over documents: each replicate draws the foreground and the
-/// background documents with replacement (ContrastiveTopicEngine::resampled, same basis),
-/// solves the same γ path and is compared with the original path point by point.
-///
-/// Per path point i and slot t of the original path:
-/// - `stability[i][t]`: the fraction of replicates with a component matched to it (Hungarian on
-///   topic cosine, ≥ kIdentityCosine) of the same sign — how often it reappears;
-/// - `weightLo/Hi[i][t]`: percentile band of the matched replicate components' signed weights.
-/// Per point: `aucLo/Hi` and `relativeLo/Hi`, percentile bands of the replicates' AUC (scored on
-/// the original foreground documents) and of their AUC relative to their own γ = 0 (empty when
-/// no positive labels were given). `identityStability[id]` is the mean stability of identity id
-/// over the points where it exists. NaN where fewer than 2 replicates give a value.
-struct PathBootstrap {
-    int replicates = 0;
-    double level = 0.95;
-    std::vector<double> gammas;
-    std::vector<double> aucLo, aucHi, relativeLo, relativeHi;
-    std::vector<std::vector<double>> stability, weightLo, weightHi;
-    std::vector<double> identityStability;
-};
-
 /// Components with stability below this are flagged unstable in every view.
 constexpr double kMinStability = 0.5;
 
@@ -50,6 +29,20 @@ PathBootstrap bootstrapPath(const ContrastiveTopicEngine& engine, const TopicPat
                             const std::vector<bool>& positive, const TopicModelOptions& options,
                             const BootstrapOptions& bootstrap,
                             const ScorerSmoothing& smoothing = {}, const CancelToken& cancel = {},
+                            const std::function<void(int, int)>& progress = {});
+
+/// The one-sample check of each foreground-specific component: the documents of each side are
+/// split in two seeded random halves (ContrastiveTopicEngine::half), the same γ path is solved
+/// on each half, and each half is compared with `path` as a bootstrap replicate would be
+/// (`stability` = 0, ½ or 1: found in no half, one or both). A component fitted to one sample's
+/// noise — or a small weight the data cannot tell from 0 — does not come back in both halves;
+/// judgeSweep does not stand behind a γ where a foreground-specific component is missing from
+/// either (stored as SpecificitySweep::halves). Cost: the path solved twice on half the
+/// documents (no AUC bands).
+/// Deterministic for a given seed. \throws Cancelled; InputError when a side has < 2 documents.
+PathBootstrap splitHalfPath(const ContrastiveTopicEngine& engine, const TopicPath& path,
+                            const TopicModelOptions& options, std::uint64_t seed,
+                            const CancelToken& cancel = {},
                             const std::function<void(int, int)>& progress = {});
 
 /// Suggestions drawn from a sweep (and its bootstrap, if any).

@@ -106,6 +106,10 @@ struct SpecificitySweep {
     /// The path behind the points: solveTopicPath over {0} ∪ the grid, sorted (the points
     /// follow the grid's order).
     TopicPath path;
+    /// The split-half check of `path` (splitHalfPath; replicates == 0 when it was not run):
+    /// judgeSweep does not stand behind a γ whose foreground-specific components are not
+    /// found in both halves of the documents.
+    PathBootstrap halves;
 };
 
 /// Specificity test over a γ grid on the path of solutions (solveTopicPath over {0} ∪ the grid,

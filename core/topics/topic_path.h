@@ -86,4 +86,27 @@ int identityOfCanonical(const TopicPath& path, int canonical);
 /// from the previous point's: where a foreground-specific topic appears or disappears.
 std::vector<double> foregroundSetChanges(const TopicPath& path);
 
+/// Bootstrap of a topic path over documents: each replicate draws the foreground and the
+/// background documents with replacement (ContrastiveTopicEngine::resampled, same basis),
+/// solves the same γ path and is compared with the original path point by point.
+///
+/// Per path point i and slot t of the original path:
+/// - `stability[i][t]`: the fraction of replicates with a component matched to it (Hungarian on
+///   topic cosine, ≥ kIdentityCosine) of the same sign — how often it reappears;
+/// - `weightLo/Hi[i][t]`: percentile band of the matched replicate components' signed weights.
+/// Per point: `aucLo/Hi` and `relativeLo/Hi`, percentile bands of the replicates' AUC (scored on
+/// the original foreground documents) and of their AUC relative to their own γ = 0 (empty when
+/// no positive labels were given). `identityStability[id]` is the mean stability of identity id
+/// over the points where it exists. NaN where fewer than 2 replicates give a value.
+struct PathBootstrap {
+    int replicates = 0;
+    double level = 0.95;
+    std::vector<double> gammas;
+    std::vector<double> aucLo, aucHi, relativeLo, relativeHi;
+    std::vector<std::vector<double>> stability, weightLo, weightHi;
+    std::vector<double> identityStability;
+    /// True for splitHalfPath: the two "replicates" are the two halves of one seeded split.
+    bool splitHalves = false;
+};
+
 } // namespace cx

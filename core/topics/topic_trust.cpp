@@ -28,6 +28,8 @@ std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                                      const PathBootstrap* bootstrap) {
     const TopicPath& path = sweep.path;
     const bool banded = bootstrap != nullptr && bootstrap->gammas == path.gammas;
+    const PathBootstrap* halves = &sweep.halves;
+    const bool split = halves->replicates > 0 && halves->gammas == path.gammas;
     std::vector<GammaVerdict> out;
     out.reserve(sweep.points.size());
     for (const SpecificityPoint& p : sweep.points) {
@@ -68,6 +70,17 @@ std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                         " reappears in " +
                         formatNumber(100 * bootstrap->stability[point][slot], 3) + " % of " +
                         std::to_string(bootstrap->replicates) + " resamples");
+                }
+                if (split && point < halves->stability.size() &&
+                    slot < halves->stability[point].size() &&
+                    std::isfinite(halves->stability[point][slot]) &&
+                    halves->stability[point][slot] < 1.0) {
+                    const long found =
+                        std::lround(halves->stability[point][slot] * halves->replicates);
+                    reasons.push_back("not reproduced in both halves of the documents: " +
+                                      identityName(path, point, slot) + " found in " +
+                                      std::to_string(found) + " of " +
+                                      std::to_string(halves->replicates) + " seeded halves");
                 }
             }
             // 4. The foreground-specific signal is not above the split-half noise: no positive

@@ -46,6 +46,12 @@ bool signalBelowNoise(const TopicModelResult& result);
 ///     exceeds 2·kMinSignalToNoise times the noise N (the half difference of the moments of
 ///     the even- and odd-numbered documents of each side, N = N_f − γ·N_b, same law as E)
 ///     along its eigenvector, noise alone can explain them (a pure-noise contrast at γ ≥ 1).
+///  5. with a split-half check of sweep.path (sweep.halves, from splitHalfPath), a
+///     foreground-specific component is not found (matched, same sign) in both halves of the
+///     documents: one sample cannot tell it from noise or its weight from 0. On small noisy
+///     contrasts a second foreground-specific component of small weight dilutes the AUC just
+///     before it leaves the set; its eigenvalue is far above the split-half noise, so rule 4
+///     cannot see it, but it does not come back in both halves.
 /// Reasons name components by path identity ("T3" = id 2), as the views do, and are ASCII-free
 /// of tabs and newlines (a TSV field). Cost O(points × K).
 std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,

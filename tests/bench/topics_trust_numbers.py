@@ -73,6 +73,7 @@ def main():
     parser.add_argument("--top-docs", type=int, default=20)
     parser.add_argument("--lda-iterations", type=int, default=20)
     parser.add_argument("--bootstrap", type=int, default=0, help="sweep's --bootstrap (0 = none)")
+    parser.add_argument("--no-split-half", action="store_true", help="sweep's --no-split-half")
     parser.add_argument("--no-lda", action="store_true", help="skip step 3")
     parser.add_argument("--reader", default="--drop-numbers --max-df 0.5",
                         help="reader options, as one string (the demo's)")
@@ -86,6 +87,7 @@ def main():
 
     # 1. The sweep: trusted γ, reasons, jumps.
     boot = ["--bootstrap", str(args.bootstrap)] if args.bootstrap > 0 else []
+    boot += ["--no-split-half"] if args.no_split_half else []
     sweep = json.loads(run(args.cli, "sweep", *model, "--positive", positive, "--gammas", args.gammas, *boot,
                            "--out", os.path.join(work, "sweep"), "--json"))
     points = sweep["points"]

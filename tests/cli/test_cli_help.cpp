@@ -58,7 +58,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
         {"sweep",
          {join(join(topicModel, kLoad), {"positive", "gammas", "bootstrap", "save-session"}),
           {"corpus", "fg", "bg", "k", "positive"},
-          join(kLoadFlags, {"json"})}},
+          join(kLoadFlags, {"json", "no-split-half"})}},
         {"hmm",
          {{"tracks",
            "fg-regions",
@@ -369,6 +369,83 @@ TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
                dir);
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("smoothing-prior"), std::string::npos) << bad.err;
+}
+
+TEST(CliTopics, SweepChecksEachTopicOnTwoHalvesUnlessToldNotAndSessionsKeepTheChoice) {
+    TempDir dir;
+    const std::string corpus = generateCorpus(dir);
+    auto sweep = [&](const std::string& name, bool check) {
+        std::vector<std::string> args = {"sweep",
+                                         "--corpus",
+                                         corpus,
+                                         "--fg",
+                                         "group=foreground",
+                                         "--bg",
+                                         "group=background",
+                                         "--k",
+                                         "4",
+                                         "--min-df",
+                                         "1",
+                                         "--positive",
+                                         "set=a",
+                                         "--gammas",
+                                         "0:2:0.5",
+                                         "--json",
+                                         "--out",
+                                         dir / name,
+                                         "--save-session",
+                                         dir / (name + ".cxproj")};
+        if (!check) {
+            args.emplace_back("--no-split-half");
+        }
+        return runCli(args, dir);
+    };
+    const auto on = sweep("on", true);
+    const auto off = sweep("off", false);
+    ASSERT_EQ(on.exitCode, 0) << on.err;
+    ASSERT_EQ(off.exitCode, 0) << off.err;
+    const auto a = nlohmann::json::parse(on.out);
+    const auto b = nlohmann::json::parse(off.out);
+    EXPECT_EQ(a["split_half"], true);
+    EXPECT_EQ(b["split_half"], false);
+    EXPECT_TRUE(a["timings_ms"].contains("split_half"));
+    EXPECT_FALSE(b["timings_ms"].contains("split_half"));
+    int components = 0;
+    for (const auto& point : a["points"]) {
+        for (const auto& c : point["components"]) {
+            ASSERT_TRUE(c.contains("halves")) << c.dump();
+            EXPECT_GE(c["halves"].get<int>(), 0);
+            EXPECT_LE(c["halves"].get<int>(), 2);
+            ++components;
+            // A foreground-specific topic missing from a half is not stood behind.
+            if (c["foreground_specific"].get<bool>() && c["halves"].get<int>() < 2) {
+                EXPECT_FALSE(point["trusted"].get<bool>()) << point.dump();
+                EXPECT_NE(point["not_trusted_because"].get<std::string>().find(
+                              "not reproduced in both halves"),
+                          std::string::npos);
+            }
+        }
+    }
+    EXPECT_GT(components, 0);
+    for (const auto& point : b["points"]) {
+        for (const auto& c : point["components"]) {
+            EXPECT_FALSE(c.contains("halves"));
+        }
+    }
+    // The same path and AUC either way: the check only adds reasons.
+    for (size_t i = 0; i < a["points"].size(); ++i) {
+        EXPECT_EQ(a["points"][i]["auc"], b["points"][i]["auc"]);
+    }
+    // Sessions keep the choice, and `run` gives the same notes.
+    for (const std::string name : {"on", "off"}) {
+        const auto session = nlohmann::json::parse(readText(dir / (name + ".cxproj")));
+        EXPECT_EQ(session["workspaces"]["topics"]["auc"]["split_half"], name == "on");
+        const auto replay =
+            runCli({"run", dir / (name + ".cxproj"), "--out", dir / (name + "-replay")}, dir);
+        ASSERT_EQ(replay.exitCode, 0) << replay.err;
+        EXPECT_EQ(readText(dir / (name + "-replay/sweep.tsv")),
+                  readText(dir / (name + "/sweep.tsv")));
+    }
 }
 
 TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {

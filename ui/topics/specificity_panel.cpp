@@ -140,9 +140,10 @@ SpecificityPanel::SpecificityPanel(QWidget* parent) : QWidget(parent) {
            "model, typically a blend of several. A bootstrap never clears the flag (its 95 % band "
            "is shown beside it); it also flags a point whose whole band lies outside. Shaded: γ "
            "the app does not stand behind — a "
-           "foreground-specific topic there is inadmissible or, after a bootstrap, unstable (it "
-           "reappears in fewer than half of the resamples); the suggested γ is never one of "
-           "them.</p>"));
+           "foreground-specific topic there is inadmissible, is not found in both of two seeded "
+           "halves of the documents, or, after a bootstrap, is unstable (it reappears in fewer "
+           "than half of the resamples); or the contrastive signal is below the split-half noise. "
+           "The suggested γ is never one of them.</p>"));
     m_trajectory->setFlagName(tr("⚠ inadmissible ω ∉ [−γ, 1]"));
     m_trajectory->setUnreliableName(tr("not stood behind (inadmissible or unstable topic)"));
     m_trajectory->setAdmissibleBounds(tr("bounds ω = 1, ω = −γ"));
@@ -186,7 +187,16 @@ SweepSpec SpecificityPanel::sweep() const {
         spec.gammas = m_gammas;
     }
     spec.smoothing = m_smoothing;
+    spec.splitHalf = m_splitHalf;
     return spec;
+}
+
+void SpecificityPanel::setSplitHalf(bool on) {
+    if (on == m_splitHalf) {
+        return;
+    }
+    m_splitHalf = on;
+    emit sweepChanged();
 }
 
 void SpecificityPanel::setPositiveRule(const QString& rule) {

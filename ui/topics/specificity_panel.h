@@ -37,6 +37,8 @@ public:
     /// The scorer's smoothing of the sweeps this panel asks for (from a session).
     /// A change asks for a new sweep (sweepChanged), as a changed rule or grid does.
     void setSmoothing(const cx::ScorerSmoothing& smoothing);
+    /// SweepSpec::splitHalf (from the session); emits sweepChanged when it changes.
+    void setSplitHalf(bool on);
     void setGammaGrid(const QString& text);
     QString gammaGridText() const;
 
@@ -115,6 +117,7 @@ private:
     std::map<int, QString> m_names;
     QVector<double> m_gammas;
     cx::ScorerSmoothing m_smoothing;
+    bool m_splitHalf = true;
     bool m_valid = false;
     bool m_running = false;
     qint64 m_startedAtMs = 0;

@@ -110,6 +110,10 @@ struct SweepSpec {
     QVector<double> gammas;
     cx::ScorerSmoothing smoothing; ///< the scorer's smoothing (from the session; default:
                                    ///< automatic, word-frequency prior)
+    /// Also solve the path on two seeded halves of the documents (cx::splitHalfPath): a γ whose
+    /// foreground-specific topics are not found in both is not stood behind. On unless a
+    /// session saved before the check existed (or by `sweep --no-split-half`) says otherwise.
+    bool splitHalf = true;
 
     bool operator==(const SweepSpec&) const = default;
 };

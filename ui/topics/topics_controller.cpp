@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/io/selection.h"
+#include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_evaluation.h"
 
 #include <QFileInfo>
@@ -329,6 +330,12 @@ void TopicsController::restartSweep() {
                 });
             if (previous) {
                 cx::carryIdentities(previous->path, computed.path);
+            }
+            // The one-sample check of each foreground-specific topic (judgeSweep's rule 5):
+            // the same path on two seeded halves of the documents, as `contrast-cli sweep`.
+            if (spec.splitHalf) {
+                computed.halves = cx::splitHalfPath(*engine->engine, computed.path, options,
+                                                    options.seed, cancel);
             }
             outcome.sweep = std::make_shared<const cx::SpecificitySweep>(std::move(computed));
             outcome.positive = std::make_shared<const std::vector<bool>>(positive);

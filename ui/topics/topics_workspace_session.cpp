@@ -79,6 +79,7 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.smoothing = m_controller->sweep().smoothing.alpha;
     section.smoothingPrior = cx::smoothingPriorName(m_controller->sweep().smoothing.prior);
     section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
+    section.splitHalf = m_controller->sweep().splitHalf;
     section.topWords = m_tablePanel->model()->topWordCount();
     section.allComponents = m_tablePanel->showAllAction()->isChecked();
     // By the ids a fresh path gives (reopening solves afresh), not the carried ones shown.
@@ -202,6 +203,7 @@ void TopicsWorkspace::applySection(const cx::TopicsSection& section) {
         cx::ScorerSmoothing(section.smoothing, cx::parseSmoothingPrior(section.smoothingPrior)));
     m_specificityPanel->setGammaGrid(QString::fromStdString(section.aucGammas));
     m_specificityPanel->setPositiveRule(QString::fromStdString(section.positive));
+    m_specificityPanel->setSplitHalf(section.splitHalf);
     m_tablePanel->setTopWordCount(section.topWords);
     m_tablePanel->setShowAll(section.allComponents);
     std::map<int, QString> names;

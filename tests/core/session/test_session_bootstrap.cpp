@@ -78,6 +78,21 @@ TEST(SessionBootstrap, TopicsResamplesRoundTripAndOldSessionsHaveNone) {
     const Session old = readSession(file);
     PathResolver oldResolver(old.file);
     EXPECT_EQ(TopicsSection::fromSession(old, oldResolver).bootstrap, 0);
+    // The split-half check: on by default and written; older sessions (without the key) had
+    // none and reopen without it, so their notes stay the same.
+    EXPECT_TRUE(TopicsSection().splitHalf);
+    EXPECT_TRUE(TopicsSection::fromSession(read, resolver).splitHalf);
+    EXPECT_EQ(read.section("topics").at("auc").at("split_half"), true);
+    EXPECT_FALSE(TopicsSection::fromSession(old, oldResolver).splitHalf);
+    topics.splitHalf = false;
+    session.setSection(TopicsSection::kKey, topics.toJson(folder.path()));
+    writeSession(session, file);
+    const Session off = readSession(file);
+    PathResolver offResolver(off.file);
+    EXPECT_FALSE(TopicsSection::fromSession(off, offResolver).splitHalf);
+    writeText(file, topicsSession(R"j({"positive": "x=1", "split_half": "yes"})j"));
+    PathResolver badResolver(file);
+    EXPECT_THROW((void)TopicsSection::fromSession(readSession(file), badResolver), InputError);
 }
 
 TEST(SessionBootstrap, ChromatinPathAndBootstrapRoundTripAndOldSessionsHaveNone) {

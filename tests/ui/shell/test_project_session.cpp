@@ -252,16 +252,32 @@ TEST(ProjectSession, SaveAndReopenGivesTheSameNumbersAndViews) {
     EXPECT_EQ(session.section("topics").at("model").at("smoothing_prior"), "frequency");
     EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->sweep().smoothing.prior,
               cx::SmoothingPrior::WordFrequency);
+    // The sweep's split-half check (cx::splitHalfPath) is on and saved; the shown sweep has it.
+    cx::ui::TopicsController* controller =
+        reopened.workspace<cx::ui::TopicsWorkspace>()->controller();
+    EXPECT_EQ(session.section("topics").at("auc").at("split_half"), true);
+    EXPECT_TRUE(controller->sweep().splitHalf);
+    ASSERT_TRUE(waitUntil([&] { return controller->lastSweep() != nullptr; }, 60000));
+    EXPECT_EQ(controller->lastSweep()->halves.replicates, 2);
+    EXPECT_EQ(controller->lastSweep()->halves.gammas, controller->lastSweep()->path.gammas);
     cx::Session uniform = cx::readSession(file.toStdString());
     cx::SessionJson topics = uniform.section("topics");
     topics["model"]["smoothing_prior"] = "uniform";
+    // A session saved without the check (`sweep --no-split-half`, or before it existed).
+    topics["auc"]["split_half"] = false;
     uniform.setSection("topics", topics);
     const QString uniformFile = directory.filePath(QStringLiteral("uniform.cxproj"));
     cx::writeSession(uniform, uniformFile.toStdString());
     reopened.openPath(uniformFile);
     ASSERT_TRUE(settleBoth(reopened));
-    EXPECT_EQ(reopened.workspace<cx::ui::TopicsWorkspace>()->controller()->sweep().smoothing.prior,
-              cx::SmoothingPrior::Uniform);
+    EXPECT_EQ(controller->sweep().smoothing.prior, cx::SmoothingPrior::Uniform);
+    EXPECT_FALSE(controller->sweep().splitHalf);
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return controller->lastSweep() != nullptr &&
+                   controller->lastSweep()->halves.replicates == 0;
+        },
+        60000));
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
 }
 
