@@ -94,7 +94,7 @@ def main():
     best = sweep["suggestions"]["best_gamma"]
     trusted = [p for p in points if p.get("trusted")]
     print(f"corpus {args.corpus}  fg {args.fg}  bg {bg}  K {args.k}  seed {args.seed}  grid {args.gammas}"
-          f"  bootstrap {args.bootstrap}")
+          f"  bootstrap {args.bootstrap}  split-half {'off' if args.no_split_half else 'on'}")
     print(f"points {len(points)}, stood behind {len(trusted)}; suggested γ {best}")
     reasons = {}
     for p in points:
@@ -118,6 +118,11 @@ def main():
         j = max(jumps)
         print(f"  largest |ΔAUC| between neighbouring grid γ both stood behind: {j[0]:.3f} ({j[1]:g} → {j[2]:g}); "
               f"{sum(1 for x in jumps if x[0] > 0.05)} of {len(jumps)} pairs above 0.05")
+    positive = [x for x in jumps if x[1] > 0]
+    if positive:
+        j = max(positive)
+        print(f"  … among γ > 0 (without the step from γ = 0, where the contrast switches on): {j[0]:.3f} "
+              f"({j[1]:g} → {j[2]:g}); {sum(1 for x in positive if x[0] > 0.05)} of {len(positive)} pairs above 0.05")
     if across:
         j = max(across)
         print(f"  largest |ΔAUC| between consecutive stood-behind γ (across shaded gaps): {j[0]:.3f} ({j[1]:g} → {j[2]:g})")

@@ -9,6 +9,7 @@
 #include "ui/tree/tree_workspace.h"
 #include "ui/views/segmentation_track_view.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -106,6 +107,18 @@ TEST(TreeJourneys, OtherCellTypesDropTheDemoTssAndMarkTheOldResult) {
     ASSERT_TRUE(tree->tssLabel()->text().contains(QLatin1String("RefSeqTSS.chr20_10Mb")));
     ASSERT_GT(tree->promoterTable()->rowCount(), 0);
     EXPECT_FALSE(tree->staleMarker()->isVisibleTo(tree));
+    auto exportAction = [&](const QString& text) -> QAction* {
+        for (QAction* action : tree->exportActions()) {
+            if (action->text().startsWith(text)) {
+                return action;
+            }
+        }
+        return nullptr;
+    };
+    QAction* exportF1 = exportAction(QStringLiteral("Promoter F1"));
+    ASSERT_NE(exportF1, nullptr);
+    EXPECT_TRUE(exportF1->isEnabled());
+    EXPECT_FALSE(tree->tables().isEmpty());
 
     // Open other cell types (what Open folder… / Open files… do).
     tree->openTracks({kOtherTracks});
@@ -117,6 +130,15 @@ TEST(TreeJourneys, OtherCellTypesDropTheDemoTssAndMarkTheOldResult) {
     EXPECT_TRUE(tree->staleMarker()->changedNames().contains(QStringLiteral("cell-type tracks")));
     EXPECT_TRUE(tree->staleMarker()->changedNames().contains(QStringLiteral("TSS file")));
     EXPECT_TRUE(tree->staleMarker()->text().contains(QLatin1String("Learn again")));
+    // Its tables are not exported under the new labels: the actions say why, Export All skips
+    // them and the result figures (only the tree as typed is left).
+    EXPECT_FALSE(exportF1->isEnabled());
+    EXPECT_TRUE(exportF1->toolTip().contains(QLatin1String("Learn again")))
+        << exportF1->toolTip().toStdString();
+    EXPECT_FALSE(exportAction(QStringLiteral("Regions Differing"))->isEnabled());
+    EXPECT_TRUE(tree->tables().isEmpty());
+    ASSERT_EQ(tree->figures().size(), 1);
+    EXPECT_EQ(tree->figures().front().name, QStringLiteral("tree"));
 
     // Learn on the new data with its own TSS file: fresh numbers, no marker.
     tree->setTssFile(kOtherTss);
@@ -126,6 +148,8 @@ TEST(TreeJourneys, OtherCellTypesDropTheDemoTssAndMarkTheOldResult) {
         << journey.errorText().toStdString();
     EXPECT_EQ(tree->analysis().request.tssPath, QFileInfo(kOtherTss).absoluteFilePath());
     expectF1IsFresh(tree, kOtherTss);
+    EXPECT_TRUE(exportF1->isEnabled());
+    EXPECT_FALSE(tree->tables().isEmpty());
     expectSegmentationDrawn(tree);
     EXPECT_TRUE(journey.errors.messages.isEmpty()) << journey.errorText().toStdString();
 }

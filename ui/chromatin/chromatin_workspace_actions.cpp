@@ -12,6 +12,7 @@
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
+#include "ui/views/heatmap_pair.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/segmentation_track_view.h"
 #include "ui/widgets/export_helpers.h"
@@ -182,11 +183,16 @@ void ChromatinWorkspace::exportEmissionPair() {
     ImageExportDialog::exportInteractively(
         this, tr("Emission Heatmaps"), QStringLiteral("emissions_fig2b"),
         [left, right](QPainter& painter, const QRectF& target) {
-            const double half = target.width() / 2;
-            left->paintFigure(painter, QRectF(target.left(), target.top(), half, target.height()));
-            right->paintFigure(painter,
-                               QRectF(target.left() + half, target.top(), half, target.height()));
-        });
+            // Each panel gets the share of the width its own print layout asks for.
+            const double a = left->figureSize().width();
+            const double b = right->figureSize().width();
+            const double split = a + b > 0 ? target.width() * a / (a + b) : target.width() / 2;
+            left->paintFigure(painter, QRectF(target.left(), target.top(), split, target.height()));
+            right->paintFigure(painter, QRectF(target.left() + split, target.top(),
+                                               target.width() - split, target.height()));
+        },
+        heatmapPairFigureSize(*left, *right),
+        [left, right] { return heatmapPairFigureData(*left, *right); });
 }
 
 void ChromatinWorkspace::exportTable(StateMatrixModel* model, const QString& what,

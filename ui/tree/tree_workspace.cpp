@@ -378,7 +378,25 @@ void TreeWorkspace::setTssFile(const QString& path) {
     emit sessionStateChanged();
 }
 
+void TreeWorkspace::updateExportActions() {
+    // Results under a stale marker were computed from other inputs than those shown: they are
+    // not exported under the new labels (Learn again, or undo the change).
+    const bool stale = m_stale->isStale();
+    const QString cell = selectedCell();
+    const TreeAnalysis& result = analysis();
+    m_exportF1->setEnabled(!stale && result.isValid() && !result.promoterF1.empty());
+    m_exportChanges->setEnabled(!stale && result.isValid() && !cell.isEmpty() &&
+                                result.tree.find(cell.toStdString()) > 0);
+    const QString why = stale ? tr("The results are from earlier inputs (%1 changed): Learn "
+                                   "again to export them.")
+                                    .arg(m_stale->changedNames().join(QStringLiteral(", ")))
+                              : QString();
+    m_exportF1->setToolTip(why);
+    m_exportChanges->setToolTip(why);
+}
+
 void TreeWorkspace::inputsChanged() {
+    updateExportActions();
     const TreeAnalysis& result = analysis();
     const QStringList changed = m_stale->changedNames();
     if (!result.isValid() || changed.isEmpty() || m_controller->isTaskRunning()) {
@@ -497,8 +515,7 @@ void TreeWorkspace::selectCell(const QString& cell) {
                                 ? QStringLiteral("background: #eef3fc")
                                 : QString());
     }
-    m_exportChanges->setEnabled(analysis().isValid() && !cell.isEmpty() &&
-                                analysis().tree.find(cell.toStdString()) > 0);
+    updateExportActions();
     emit sessionStateChanged();
 }
 
@@ -550,7 +567,9 @@ QString TreeWorkspace::promoterF1Text() const {
 }
 
 QList<WorkspaceFigure> TreeWorkspace::figures() const {
-    QList<WorkspaceFigure> out = Workspace::figures();
+    // Stale results are not exported (updateExportActions): only the tree as typed.
+    QList<WorkspaceFigure> out =
+        m_stale->isStale() ? QList<WorkspaceFigure>() : Workspace::figures();
     const TreeDiagramView* diagram = m_diagram;
     out.append({QStringLiteral("tree"), tr("Cell-type tree"), m_diagram->figureSize(),
                 [diagram](QPainter& painter, const QRectF& target) {
@@ -562,7 +581,8 @@ QList<WorkspaceFigure> TreeWorkspace::figures() const {
 
 QList<WorkspaceTable> TreeWorkspace::tables() const {
     QList<WorkspaceTable> out;
-    if (!analysis().isValid()) {
+    // Stale results are not exported (updateExportActions).
+    if (!analysis().isValid() || m_stale->isStale()) {
         return out;
     }
     // Each cell type's emissions are its heatmap figure's data (emissions-CELL.tsv beside

@@ -116,6 +116,9 @@ private:
     /// An input changed: the promoter F1 table is scored again when only its own inputs (TSS
     /// file, flank, promoter state) changed; otherwise the stale marker says what changed.
     void inputsChanged();
+    /// Enables the result exports (promoter F1, regions differing from the root) only for a
+    /// result that is not stale, saying why not in their tooltips.
+    void updateExportActions();
     void refreshStateViews();
     void updateSummary();
     cx::TreeSection currentSection() const;

@@ -111,8 +111,8 @@ void TreeWorkspace::showPromoterF1() {
         }
     }
     m_f1Table->resizeColumnsToContents(); // names whole; F1, the last column, takes the rest
-    m_exportF1->setEnabled(!result.promoterF1.empty());
     m_stale->setResult(treeProvenance(result.request));
+    updateExportActions();
 }
 
 void TreeWorkspace::refreshStateViews() {

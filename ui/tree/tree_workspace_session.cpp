@@ -142,6 +142,7 @@ void TreeWorkspace::clearSession() {
     m_trackView->setData(nullptr);
     m_f1Table->setRowCount(0);
     m_stale->clearResult();
+    updateExportActions();
     m_dataSummary->setText(tr("Open a folder of cell types (ChromHMM binarized tracks)."));
     setTssFile({});
     m_sessionBase = cx::TreeSection();
