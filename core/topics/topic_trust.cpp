@@ -5,6 +5,7 @@
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_path.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cx {
@@ -15,6 +16,49 @@ std::string identityName(const TopicPath& path, size_t point, size_t slot) {
     const int id =
         point < path.ids.size() && slot < path.ids[point].size() ? path.ids[point][slot] : -1;
     return id >= 0 ? "T" + std::to_string(id + 1) : "c" + std::to_string(slot + 1);
+}
+
+/// Path identities of the foreground-specific components at point i, sorted.
+std::vector<int> foregroundIdentities(const TopicPath& path, size_t i) {
+    std::vector<int> out;
+    const TopicModelResult& s = path.solutions[i];
+    for (int t = 0; t < s.numComponents(); ++t) {
+        const auto slot = static_cast<size_t>(t);
+        if (slot < s.foregroundSpecific.size() && s.foregroundSpecific[slot] &&
+            slot < path.ids[i].size()) {
+            out.push_back(path.ids[i][slot]);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string identityList(const std::vector<int>& ids) {
+    std::string out;
+    for (int id : ids) {
+        out += (out.empty() ? "" : ", ") + ("T" + std::to_string(id + 1));
+    }
+    return out.empty() ? "none" : out;
+}
+
+/// Rule 6 of judgeSweep: "" unless point i's foreground-specific topics differ from both
+/// neighbouring path points' (each solved, with components, at γ > 0: at γ = 0 every topic
+/// with a positive weight counts as foreground-specific, so that set is no comparison).
+std::string isolatedAlongGamma(const TopicPath& path, size_t i) {
+    if (i == 0 || i + 1 >= path.solutions.size() || path.solutions[i - 1].numComponents() == 0 ||
+        path.solutions[i + 1].numComponents() == 0 || !(path.gammas[i - 1] > 0)) {
+        return {};
+    }
+    const std::vector<int> here = foregroundIdentities(path, i);
+    const std::vector<int> before = foregroundIdentities(path, i - 1);
+    const std::vector<int> after = foregroundIdentities(path, i + 1);
+    if (here == before || here == after) {
+        return {};
+    }
+    return "a solution of this gamma alone: its foreground-specific topics (" + identityList(here) +
+           ") are neither gamma " + formatNumber(path.gammas[i - 1]) + "'s (" +
+           identityList(before) + ") nor gamma " + formatNumber(path.gammas[i + 1]) + "'s (" +
+           identityList(after) + "); a finer gamma grid tells a blip from a transition";
 }
 
 } // namespace
@@ -93,6 +137,14 @@ std::vector<GammaVerdict> judgeSweep(const SpecificitySweep& sweep,
                     formatNumber(2 * result.positiveSignalToNoise, 3) +
                     " x its split-half noise, needs > " + formatNumber(2 * kMinSignalToNoise, 3) +
                     ")");
+            }
+            // 6. A one-point blip of the path: the set of foreground-specific topics here is
+            //    neither neighbour's (the AUC jumps in and out at this γ alone).
+            if (result.numForegroundSpecific() > 0) {
+                std::string isolated = isolatedAlongGamma(path, point);
+                if (!isolated.empty()) {
+                    reasons.push_back(std::move(isolated));
+                }
             }
             for (const std::string& reason : reasons) {
                 verdict.reason += (verdict.reason.empty() ? "" : "; ") + reason;

@@ -28,8 +28,8 @@ QString heatmapPairFigureData(const HeatmapView& left, const HeatmapView& right)
             lastHeader = lines.front();
         }
         for (qsizetype i = 1; i < lines.size(); ++i) {
-            out += QString(panel).replace(QLatin1Char('\t'), QLatin1Char(' ')) +
-                   QLatin1Char('\t') + lines[i] + QLatin1Char('\n');
+            out += QString(panel).replace(QLatin1Char('\t'), QLatin1Char(' ')) + QLatin1Char('\t') +
+                   lines[i] + QLatin1Char('\n');
         }
     }
     return out;

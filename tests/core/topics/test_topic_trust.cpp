@@ -168,6 +168,42 @@ TEST(TopicTrust, ContrastiveSignalBelowTheSplitHalfNoiseIsNotStoodBehind) {
     EXPECT_TRUE(signalBelowNoise(zero));
 }
 
+TEST(TopicTrust, AOnePointBlipOfThePathIsNotStoodBehind) {
+    // Path identities 0, 1, 2 over five γ; a positive weight is foreground-specific.
+    // γ:        0            1            2            3            4          5
+    // fg set:   {T1, T2}     {T1, T2}     {T1}         {T1, T3}     {T1, T3}   {T1}
+    SpecificitySweep sweep;
+    sweep.path.gammas = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0};
+    sweep.path.solutions = {weighted(0.0, {0.5, 0.2}),  weighted(1.0, {0.5, 0.2}),
+                            weighted(2.0, {0.6, -0.3}), weighted(3.0, {0.5, 0.1}),
+                            weighted(4.0, {0.5, 0.1}),  weighted(5.0, {0.5, -0.1})};
+    sweep.path.ids = {{0, 1}, {0, 1}, {0, 1}, {0, 2}, {0, 2}, {0, 2}};
+    sweep.path.failures.assign(6, "");
+    sweep.path.numIdentities = 3;
+    for (double gamma : sweep.path.gammas) {
+        SpecificityPoint p;
+        p.gamma = gamma;
+        p.auc = 0.7;
+        p.numForegroundSpecific = 1;
+        sweep.points.push_back(p);
+    }
+    const std::vector<GammaVerdict> verdicts = judgeSweep(sweep);
+    // γ = 2 is neither γ 1's set nor γ 3's: a blip.
+    EXPECT_FALSE(verdicts[2].trusted);
+    EXPECT_EQ(verdicts[2].reason,
+              "a solution of this gamma alone: its foreground-specific topics (T1) are neither "
+              "gamma 1's (T1, T2) nor gamma 3's (T1, T3); a finer gamma grid tells a blip from a "
+              "transition");
+    // A change of the set differs from one neighbour only (γ 3 → 3's left, γ 5 at the end), and
+    // γ 1 is not compared with γ = 0 (where every positive topic is foreground-specific).
+    for (size_t q : {0u, 1u, 3u, 4u, 5u}) {
+        EXPECT_TRUE(verdicts[q].trusted) << "γ " << verdicts[q].gamma << ": " << verdicts[q].reason;
+    }
+    sweep.path.solutions[0] = weighted(0.0, {0.5, 0.3, 0.1});
+    sweep.path.ids[0] = {0, 1, 2};
+    EXPECT_TRUE(judgeSweep(sweep)[1].trusted) << "γ 0's set is no comparison";
+}
+
 TEST(TopicTrust, SplitHalvesAddAComponentMissingFromAHalf) {
     SpecificitySweep sweep = sampleSweep();
     PathBootstrap& halves = sweep.halves;

@@ -65,8 +65,8 @@ TEST(HeatmapPair, DataHoldsBothPanelsAndTheSizeBothLayouts) {
 
     // A panel with nothing plotted adds nothing; neither: no data (no file is written).
     contrastive.setContent({});
-    EXPECT_EQ(cx::ui::heatmapPairFigureData(left, right).split(QLatin1Char('\n'),
-                                                              Qt::SkipEmptyParts)
+    EXPECT_EQ(cx::ui::heatmapPairFigureData(left, right)
+                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts)
                   .size(),
               1 + 3);
     reference.setContent({});
