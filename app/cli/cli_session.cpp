@@ -90,6 +90,7 @@ ChromatinSection chromatinSectionOf(const HmmJobOptions& options) {
     section.decode = options.decodeName;
     section.iterations = options.solveOptions.iterations;
     section.restarts = options.solveOptions.trials;
+    section.starts = options.starts;
     section.extraComponents = options.solveOptions.extraComponents;
     section.validityZ = options.solveOptions.validityZ;
     section.window = options.window;
@@ -130,6 +131,7 @@ HmmJobOptions hmmOptionsOf(const ChromatinSection& section) {
     options.decodeName = section.decode;
     options.solveOptions.iterations = section.iterations;
     options.solveOptions.trials = section.restarts;
+    options.starts = section.starts;
     options.solveOptions.extraComponents = section.extraComponents;
     options.solveOptions.validityZ = section.validityZ;
     options.window = section.window;

@@ -80,6 +80,7 @@ SessionJson ChromatinSection::toJson(const std::filesystem::path& sessionDirecto
                         {"decode", decode},
                         {"iterations", iterations},
                         {"restarts", restarts},
+                        {"starts", starts},
                         {"extra_components", extraComponents},
                         {"validity_z", validityZ},
                         {"window", window},
@@ -157,6 +158,7 @@ ChromatinSection ChromatinSection::fromSession(const Session& session, PathResol
     section.decode = model.choice("decode", "posterior", {"posterior", "viterbi"});
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
+    section.starts = static_cast<int>(model.integer("starts", kDefaultStarts, 1, 1000));
     section.extraComponents = static_cast<int>(model.integer("extra_components", 1, 0, 1000));
     section.validityZ = model.real("validity_z", 3.0, 0.0, 1e6);
     section.window = static_cast<int>(model.integer("window", 1, 1, 1000));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/multi_start.h"
 #include "core/session/reads_section.h"
 #include "core/session/session.h"
 #include "core/session/session_paths.h"
@@ -85,6 +86,9 @@ struct ChromatinSection {
     std::string decode = "posterior"; ///< posterior | viterbi
     int iterations = 100;
     int restarts = 10;
+    /// `hmm --starts`: seeded starts of the whole spectral solve, the best kept (absent in
+    /// sessions saved before the field: the CLI's default, kDefaultStarts).
+    int starts = kDefaultStarts;
     int extraComponents = 1;
     double validityZ = 3.0;
     int window = 1;

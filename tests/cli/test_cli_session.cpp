@@ -80,6 +80,8 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
                      "2",
                      "--extra-components",
                      "0",
+                     "--starts",
+                     "3",
                      "--decode",
                      "viterbi",
                      "--moment-fit",
@@ -95,6 +97,7 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     EXPECT_NE(session.find("\"topics\""), std::string::npos);
     EXPECT_NE(session.find("\"chromatin\""), std::string::npos);
     EXPECT_NE(session.find("\"moment_fit\": 0"), std::string::npos) << session;
+    EXPECT_NE(session.find("\"starts\": 3"), std::string::npos) << "hmm --starts is saved";
     EXPECT_NE(session.find("\"path\": \"../corpus/docword.synthetic.txt\""), std::string::npos)
         << session;
 
