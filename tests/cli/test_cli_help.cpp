@@ -316,30 +316,21 @@ TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {
     EXPECT_EQ(nlohmann::json::parse(d.out)["parameters"]["decomposition"], "power");
 }
 
+/// `sweep --json` of the generated corpus (K = 4, γ 0:2:0.5), writing into `out` and saving
+/// the session as `session`.
+std::vector<std::string> smallSweep(const std::string& corpus, const std::string& out,
+                                    const std::string& session) {
+    return {
+        "sweep",   "--corpus", corpus,     "--fg", "group=foreground", "--bg",  "group=background",
+        "--k",     "4",        "--min-df", "1",    "--positive",       "set=a", "--gammas",
+        "0:2:0.5", "--json",   "--out",    out,    "--save-session",   session};
+}
+
 TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     auto sweep = [&](const std::string& prior) {
-        std::vector<std::string> args = {"sweep",
-                                         "--corpus",
-                                         corpus,
-                                         "--fg",
-                                         "group=foreground",
-                                         "--bg",
-                                         "group=background",
-                                         "--k",
-                                         "4",
-                                         "--min-df",
-                                         "1",
-                                         "--positive",
-                                         "set=a",
-                                         "--gammas",
-                                         "0:2:0.5",
-                                         "--json",
-                                         "--out",
-                                         dir / prior,
-                                         "--save-session",
-                                         dir / (prior + ".cxproj")};
+        std::vector<std::string> args = smallSweep(corpus, dir / prior, dir / (prior + ".cxproj"));
         if (!prior.empty()) {
             args.insert(args.end(), {"--smoothing-prior", prior});
         }
@@ -375,26 +366,7 @@ TEST(CliTopics, SweepChecksEachTopicOnTwoHalvesUnlessToldNotAndSessionsKeepTheCh
     TempDir dir;
     const std::string corpus = generateCorpus(dir);
     auto sweep = [&](const std::string& name, bool check) {
-        std::vector<std::string> args = {"sweep",
-                                         "--corpus",
-                                         corpus,
-                                         "--fg",
-                                         "group=foreground",
-                                         "--bg",
-                                         "group=background",
-                                         "--k",
-                                         "4",
-                                         "--min-df",
-                                         "1",
-                                         "--positive",
-                                         "set=a",
-                                         "--gammas",
-                                         "0:2:0.5",
-                                         "--json",
-                                         "--out",
-                                         dir / name,
-                                         "--save-session",
-                                         dir / (name + ".cxproj")};
+        std::vector<std::string> args = smallSweep(corpus, dir / name, dir / (name + ".cxproj"));
         if (!check) {
             args.emplace_back("--no-split-half");
         }
