@@ -71,7 +71,7 @@ void CrowdController::open(const QString& labelsPath, const QString& goldPath) {
 }
 
 void CrowdController::run(cx::CrowdMethod method, const cx::CrowdOptions& options) {
-    if (!m_data) {
+    if (!m_data || isLoading()) {
         return;
     }
     const bool comparing = m_task.isRunning(CrowdTaskKind::Compare);
@@ -87,7 +87,7 @@ void CrowdController::run(cx::CrowdMethod method, const cx::CrowdOptions& option
 }
 
 void CrowdController::compare(const cx::CrowdOptions& options) {
-    if (!m_data) {
+    if (!m_data || isLoading()) {
         return;
     }
     const bool comparing = m_task.isRunning(CrowdTaskKind::Compare);

@@ -24,15 +24,19 @@ public:
 
     /// Reads `labelsPath` (and `goldPath` when not empty) in the background.
     void open(const QString& labelsPath, const QString& goldPath);
-    /// Runs `method` on the loaded labels (nothing without labels).
+    /// Runs `method` on the loaded labels (nothing without labels, nothing while labels are
+    /// being read: the new labels would be dropped for the old ones — fit on dataLoaded).
     void run(cx::CrowdMethod method, const cx::CrowdOptions& options);
-    /// Runs every method on the loaded labels, one after the other.
+    /// Runs every method on the loaded labels, one after the other (nothing without labels or
+    /// while labels are being read, as run()).
     void compare(const cx::CrowdOptions& options);
     void cancel() { cancelTask(); }
     /// Drops the labels (File ▸ New): cancels the running task.
     void clear();
 
     bool isBusy() const { return isTaskRunning(); }
+    /// True while labels are being read (open()).
+    bool isLoading() const { return m_task.isRunning(CrowdTaskKind::Load); }
     /// The kind of the running task (or of the last one).
     CrowdTaskKind taskKind() const { return m_task.kind(); }
     const CrowdData& data() const { return m_data; }

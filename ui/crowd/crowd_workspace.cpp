@@ -169,6 +169,9 @@ void CrowdWorkspace::connectController() {
             });
     connect(m_controller, &CrowdController::taskFinished, this,
             [this](CrowdTaskKind kind, TaskOutcome outcome) {
+                if (kind == CrowdTaskKind::Load && outcome != TaskOutcome::Finished) {
+                    m_compareAfterLoad = false; // asked for the labels that did not come
+                }
                 if (kind == CrowdTaskKind::Load && outcome != TaskOutcome::Finished &&
                     m_pendingSection) {
                     // The session's labels could not be read: what was shown stays.
@@ -191,6 +194,9 @@ void CrowdWorkspace::connectController() {
             applySection(section); // fits
         } else {
             refit(); // the load task has finished: the controller is free
+        }
+        if (std::exchange(m_compareAfterLoad, false)) {
+            compareMethods(); // asked for while the labels were read; then the fit
         }
         emit sessionStateChanged();
     });
@@ -408,6 +414,12 @@ void CrowdWorkspace::refit() {
 }
 
 void CrowdWorkspace::compareMethods() {
+    if (m_controller->isLoading()) {
+        // Compared once the labels being read are there (dataLoaded): comparing the old
+        // labels now would drop the new ones.
+        m_compareAfterLoad = true;
+        return;
+    }
     if (!m_controller->data()) {
         return;
     }

@@ -107,6 +107,8 @@ private:
     QAction* m_exportConvergence = nullptr;
     QAction* m_exportCmi = nullptr;
     std::optional<CrowdRun> m_run;
+    /// Compare methods was pressed while labels were being read: compare once they are there.
+    bool m_compareAfterLoad = false;
     StaleMarker* m_comparisonStale = nullptr;
 };
 

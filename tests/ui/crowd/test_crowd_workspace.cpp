@@ -98,6 +98,37 @@ TEST(CrowdWorkspace, OpensFitsAndComparesMethods) {
     EXPECT_TRUE(errors.messages.isEmpty());
 }
 
+// Found by the 5,000-action random run: labels opened, then Compare methods and a new seed
+// before they were read — the comparison (and the refit) replaced the load, the new labels
+// never came and the workspace never settled.
+TEST(CrowdWorkspace, CompareAndSeedWhileLabelsAreReadActOnTheNewLabels) {
+    QTemporaryDir first, second;
+    writeCrowd(first, 200, 20);
+    writeCrowd(second, 150, 12);
+    ErrorRecorder errors;
+    CrowdWorkspace workspace;
+    workspace.setMethod(cx::CrowdMethod::MvEm);
+    workspace.openFiles(first.filePath(QStringLiteral("labels.csv")),
+                        first.filePath(QStringLiteral("gold.csv")));
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }));
+    QSignalSpy done(workspace.controller(), &CrowdController::comparisonDone);
+    const QString labels = second.filePath(QStringLiteral("labels.csv"));
+    workspace.openFiles(labels, second.filePath(QStringLiteral("gold.csv")));
+    ASSERT_TRUE(workspace.controller()->isLoading());
+    workspace.compareMethods(); // pressed while the new labels are read
+    workspace.setSeed(649);
+    ASSERT_TRUE(waitUntil(
+        [&] { return workspace.isSettled() && !done.isEmpty() && done.back().front().toBool(); },
+        120000))
+        << errors.messages.join('\n').toStdString();
+    EXPECT_EQ(workspace.controller()->labelsPath(), labels);
+    EXPECT_EQ(workspace.controller()->data()->numItems, 150);
+    EXPECT_EQ(workspace.results()->compared().size(), 6u) << "compared on the new labels";
+    EXPECT_EQ(workspace.shownRun()->result->predicted.size(), 150u);
+    EXPECT_EQ(workspace.controller()->shownOptions().seed, 649u);
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+}
+
 TEST(CrowdWorkspace, CancelKeepsTheShownResultAndErrorsNameFileAndLine) {
     QTemporaryDir dir;
     writeCrowd(dir, 400, 60);
