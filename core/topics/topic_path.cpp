@@ -235,23 +235,30 @@ std::vector<double> foregroundSetChanges(const TopicPath& path) {
     std::vector<int> previous;
     bool havePrevious = false;
     for (size_t i = 0; i < path.gammas.size(); ++i) {
-        const TopicModelResult& s = path.solutions[i];
-        if (s.numComponents() == 0) {
+        if (path.solutions[i].numComponents() == 0) {
             continue;
         }
-        std::vector<int> current;
-        for (int t = 0; t < s.numComponents(); ++t) {
-            if (s.foregroundSpecific[static_cast<size_t>(t)]) {
-                current.push_back(path.ids[i][static_cast<size_t>(t)]);
-            }
-        }
-        std::sort(current.begin(), current.end());
+        std::vector<int> current = foregroundIdentities(path, i);
         if (havePrevious && current != previous) {
             out.push_back(path.gammas[i]);
         }
         previous = std::move(current);
         havePrevious = true;
     }
+    return out;
+}
+
+std::vector<int> foregroundIdentities(const TopicPath& path, size_t i) {
+    std::vector<int> out;
+    const TopicModelResult& s = path.solutions[i];
+    for (int t = 0; t < s.numComponents(); ++t) {
+        const auto slot = static_cast<size_t>(t);
+        if (slot < s.foregroundSpecific.size() && s.foregroundSpecific[slot] &&
+            slot < path.ids[i].size()) {
+            out.push_back(path.ids[i][slot]);
+        }
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 

@@ -86,6 +86,10 @@ int identityOfCanonical(const TopicPath& path, int canonical);
 /// from the previous point's: where a foreground-specific topic appears or disappears.
 std::vector<double> foregroundSetChanges(const TopicPath& path);
 
+/// Path identities of the foreground-specific components at point i, sorted (the set whose
+/// changes foregroundSetChanges lists).
+std::vector<int> foregroundIdentities(const TopicPath& path, size_t i);
+
 /// Bootstrap of a topic path over documents: each replicate draws the foreground and the
 /// background documents with replacement (ContrastiveTopicEngine::resampled, same basis),
 /// solves the same γ path and is compared with the original path point by point.

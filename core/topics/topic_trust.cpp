@@ -5,7 +5,6 @@
 #include "core/topics/topic_bootstrap.h"
 #include "core/topics/topic_path.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cx {
@@ -16,21 +15,6 @@ std::string identityName(const TopicPath& path, size_t point, size_t slot) {
     const int id =
         point < path.ids.size() && slot < path.ids[point].size() ? path.ids[point][slot] : -1;
     return id >= 0 ? "T" + std::to_string(id + 1) : "c" + std::to_string(slot + 1);
-}
-
-/// Path identities of the foreground-specific components at point i, sorted.
-std::vector<int> foregroundIdentities(const TopicPath& path, size_t i) {
-    std::vector<int> out;
-    const TopicModelResult& s = path.solutions[i];
-    for (int t = 0; t < s.numComponents(); ++t) {
-        const auto slot = static_cast<size_t>(t);
-        if (slot < s.foregroundSpecific.size() && s.foregroundSpecific[slot] &&
-            slot < path.ids[i].size()) {
-            out.push_back(path.ids[i][slot]);
-        }
-    }
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 std::string identityList(const std::vector<int>& ids) {

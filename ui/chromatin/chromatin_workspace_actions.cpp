@@ -183,13 +183,7 @@ void ChromatinWorkspace::exportEmissionPair() {
     ImageExportDialog::exportInteractively(
         this, tr("Emission Heatmaps"), QStringLiteral("emissions_fig2b"),
         [left, right](QPainter& painter, const QRectF& target) {
-            // Each panel gets the share of the width its own print layout asks for.
-            const double a = left->figureSize().width();
-            const double b = right->figureSize().width();
-            const double split = a + b > 0 ? target.width() * a / (a + b) : target.width() / 2;
-            left->paintFigure(painter, QRectF(target.left(), target.top(), split, target.height()));
-            right->paintFigure(painter, QRectF(target.left() + split, target.top(),
-                                               target.width() - split, target.height()));
+            paintHeatmapPair(*left, *right, painter, target);
         },
         heatmapPairFigureSize(*left, *right),
         [left, right] { return heatmapPairFigureData(*left, *right); });

@@ -14,6 +14,16 @@ QSizeF heatmapPairFigureSize(const HeatmapView& left, const HeatmapView& right) 
     return {a.width() + b.width(), std::max(a.height(), b.height())};
 }
 
+void paintHeatmapPair(const HeatmapView& left, const HeatmapView& right, QPainter& painter,
+                      const QRectF& target) {
+    const double a = left.figureSize().width();
+    const double b = right.figureSize().width();
+    const double split = a + b > 0 ? target.width() * a / (a + b) : target.width() / 2;
+    left.paintFigure(painter, QRectF(target.left(), target.top(), split, target.height()));
+    right.paintFigure(painter, QRectF(target.left() + split, target.top(), target.width() - split,
+                                      target.height()));
+}
+
 QString heatmapPairFigureData(const HeatmapView& left, const HeatmapView& right) {
     QString out;
     QString lastHeader;
