@@ -448,7 +448,15 @@ HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
     Stopwatch pathWatch;
     const HmmPathStarts pathStarts =
         starts == "fresh" ? HmmPathStarts::Fresh : HmmPathStarts::Continued;
-    run.path = solveHmmPath(result.moments, gammas, options.solveOptions, pathStarts);
+    // The path starts from the kept start at γ = 0, as the Chromatin tab's does.
+    ContrastiveHmmOptions pathOptions = options.solveOptions;
+    if (options.method == "spectral" && options.gamma == 0.0 && result.starts.starts() > 0) {
+        pathOptions.seed = result.starts.seeds[static_cast<size_t>(result.starts.chosen)];
+    } else {
+        pathOptions = keptStartOptions(result.moments, options.solveOptions, options.starts,
+                                       result.data, result.sequences);
+    }
+    run.path = solveHmmPath(result.moments, gammas, pathOptions, pathStarts);
     run.pathMs = pathWatch.elapsedMs();
     if (bootstrap > 0) {
         Stopwatch blockWatch;
@@ -459,8 +467,7 @@ HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
         bootstrapOptions.replicates = bootstrap;
         bootstrapOptions.seed = options.seed;
         bootstrapOptions.blockLength = blockLength;
-        run.bands =
-            bootstrapHmmPath(blocks, run.path, options.solveOptions, bootstrapOptions, pathStarts);
+        run.bands = bootstrapHmmPath(blocks, run.path, pathOptions, bootstrapOptions, pathStarts);
     }
     return run;
 }

@@ -57,4 +57,19 @@ ContrastiveHmmStarts solveContrastiveHmmStarts(const SequenceMoments& moments, d
     return out;
 }
 
+ContrastiveHmmOptions keptStartOptions(const SequenceMoments& moments,
+                                       const ContrastiveHmmOptions& options, int starts,
+                                       const ChromatinData& data,
+                                       const std::vector<BinRun>& sequences,
+                                       const CancelToken& cancel, StartSpread* spread) {
+    const ContrastiveHmmStarts fit =
+        solveContrastiveHmmStarts(moments, 0.0, options, starts, &data, &sequences, cancel);
+    ContrastiveHmmOptions kept = options;
+    kept.seed = fit.spread.seeds[static_cast<size_t>(fit.spread.chosen)];
+    if (spread != nullptr) {
+        *spread = fit.spread;
+    }
+    return kept;
+}
+
 } // namespace cx

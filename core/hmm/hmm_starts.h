@@ -36,4 +36,15 @@ ContrastiveHmmStarts solveContrastiveHmmStarts(const SequenceMoments& moments, d
                                                const std::vector<BinRun>* sequences = nullptr,
                                                const CancelToken& cancel = {});
 
+/// The options a γ path starts from, shared by `hmm --gamma-path` and the Chromatin tab so that
+/// both show the same solution at every γ: `options` with the seed of the start
+/// solveContrastiveHmmStarts keeps at γ = 0 (by likelihood over `sequences`), so
+/// solveContrastiveHmm(moments, 0, result) is that kept start's solve and `hmm --gamma 0` with
+/// the same seed and starts gives it too. With `spread` (not null) the starts are also reported.
+/// \pre as solveContrastiveHmmStarts. Cost: `starts` solves and likelihood passes.
+ContrastiveHmmOptions
+keptStartOptions(const SequenceMoments& moments, const ContrastiveHmmOptions& options, int starts,
+                 const ChromatinData& data, const std::vector<BinRun>& sequences,
+                 const CancelToken& cancel = {}, StartSpread* spread = nullptr);
+
 } // namespace cx

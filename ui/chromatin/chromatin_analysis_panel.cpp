@@ -34,6 +34,9 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
                                 "foreground-specific or not); at most the rank of the moments"));
     m_seed = numberSpin(0, 2147483647, 1, 72, this);
     m_seed->setToolTip(tr("Seed of the random starts of the power method"));
+    m_starts = numberSpin(1, 100, cx::kDefaultStarts, 48, this);
+    m_starts->setToolTip(tr("Seeded starts of the γ = 0 solve: the most likely is kept and "
+                            "every γ starts from it (as contrast-cli hmm --starts)"));
     m_encoding = new QComboBox(this);
     m_encoding->addItem(tr("marks"), static_cast<int>(cx::ObservationEncoding::MarkVector));
     m_encoding->addItem(tr("combinations"),
@@ -96,6 +99,9 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     methodRow->setSpacing(8);
     methodRow->addWidget(fieldLabel(tr("&Tensor"), m_decomposition, this));
     methodRow->addWidget(m_decomposition);
+    methodRow->addSpacing(6);
+    methodRow->addWidget(fieldLabel(tr("St&arts"), m_starts, this));
+    methodRow->addWidget(m_starts);
     methodRow->addSpacing(10);
     methodRow->addWidget(fieldLabel(tr("&Decoding"), m_decoding, this));
     methodRow->addWidget(m_decoding);
@@ -109,7 +115,7 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
            "with eigenvalue weights.</p>"));
     methodRow->addWidget(m_momentFit);
     methodRow->addSpacing(10);
-    m_refine = new QCheckBox(tr("Refine with Baum–Welch"), this);
+    m_refine = new QCheckBox(tr("Baum–Welch"), this);
     m_refine->setObjectName(QStringLiteral("refineEmCheck"));
     m_refine->setToolTip(
         tr("<p>Likelihood refinement of the <b>Foreground only (γ = 0)</b> model: Baum–Welch "
@@ -130,7 +136,7 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     grid->addLayout(methodRow, 2, 0);
 
     connect(m_gamma, &GammaControl::gammaChanged, this, &ChromatinAnalysisPanel::gammaChanged);
-    for (QSpinBox* box : {m_components, m_seed}) {
+    for (QSpinBox* box : {m_components, m_seed, m_starts}) {
         connect(box, &QSpinBox::valueChanged, this, [this] {
             if (!m_syncing) {
                 emit parametersChanged(parameters());
@@ -179,6 +185,7 @@ ChromatinModelParameters ChromatinAnalysisPanel::parameters() const {
     ChromatinModelParameters p;
     p.numComponents = m_components->value();
     p.seed = static_cast<std::uint64_t>(m_seed->value());
+    p.starts = m_starts->value();
     p.encoding = static_cast<cx::ObservationEncoding>(m_encoding->currentData().toInt());
     p.decomposition = static_cast<cx::AsymmetricInit>(m_decomposition->currentData().toInt());
     p.momentFit = m_momentFit->isChecked() ? m_momentFitSweeps : -1;
@@ -195,6 +202,10 @@ void ChromatinAnalysisPanel::setParameters(const ChromatinModelParameters& param
     }
     m_components->setValue(parameters.numComponents);
     m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(parameters.seed, 2147483647)));
+    if (parameters.starts > m_starts->maximum()) {
+        m_starts->setMaximum(parameters.starts);
+    }
+    m_starts->setValue(parameters.starts);
     m_encoding->setCurrentIndex(
         std::max(0, m_encoding->findData(static_cast<int>(parameters.encoding))));
     m_decomposition->setCurrentIndex(

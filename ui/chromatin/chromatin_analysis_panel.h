@@ -70,6 +70,7 @@ private:
     GammaControl* m_gamma = nullptr;
     QSpinBox* m_components = nullptr;
     QSpinBox* m_seed = nullptr;
+    QSpinBox* m_starts = nullptr;
     QComboBox* m_encoding = nullptr;
     QComboBox* m_decoding = nullptr;
     QComboBox* m_decomposition = nullptr;

@@ -366,6 +366,15 @@ void ChromatinController::setSweepGammas(const QVector<double>& gammas) {
     restartSweep();
 }
 
+std::shared_ptr<const KeptStart> ChromatinController::keptStart() {
+    if (!m_keptStart || m_keptStartEpoch != m_solves.epoch()) {
+        m_keptStart = std::make_shared<const KeptStart>(m_moments, m_parameters.toOptions(),
+                                                        m_moments->data ? m_parameters.starts : 0);
+        m_keptStartEpoch = m_solves.epoch();
+    }
+    return m_keptStart;
+}
+
 void ChromatinController::requestSolve() {
     if (!momentsFit()) {
         return; // the pass in progress will request the solve when it lands
@@ -376,6 +385,7 @@ void ChromatinController::requestSolve() {
     request.moments = m_moments;
     request.gamma = m_gamma;
     request.parameters = m_parameters;
+    request.start = keptStart();
     if (m_sweep.path && m_sweep.epoch == m_solves.epoch()) {
         request.path = m_sweep.path; // the slider shows the path's solution at γ
     }

@@ -176,6 +176,9 @@ private:
     void solvesQuiet() override;
 
     bool momentsFit() const;
+    /// The start of the current epoch (moments and spectral parameters): one per epoch, shared
+    /// by every job of it. \pre momentsFit().
+    std::shared_ptr<const KeptStart> keptStart();
     void ensureMoments();
     void startMoments();
     void setMoments(std::shared_ptr<const MomentsState> moments);
@@ -222,6 +225,9 @@ private:
 
     HmmSolution m_shown;
     std::shared_ptr<const cx::ContrastiveHmmResult> m_reference;
+    /// The start of the current epoch (keptStart()), made when a job first needs it.
+    std::shared_ptr<const KeptStart> m_keptStart;
+    quint64 m_keptStartEpoch = 0;
     quint64 m_referenceEpoch = 0;
 
     // Segmentation and enrichment (both on the decode pool).

@@ -156,16 +156,18 @@ void ChromatinController::startBootstrap(int replicates, int blockLength) {
     m_bootstrapBlockLength = blockLength;
     const auto moments = m_moments;
     const auto path = m_sweep.path;
-    const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const auto start = keptStart();
+    const std::uint64_t seed = m_parameters.seed;
     startBootstrapJob(
         m_sweepPool, generation, replicates,
-        [moments, path, options, replicates, blockLength](
+        [moments, path, start, seed, replicates, blockLength](
             const cx::CancelToken& cancel, const std::function<void(int, int)>& progress) {
+            const cx::ContrastiveHmmOptions options = start->options(cancel); // the path's
             const cx::HmmBlockMoments blocks = cx::computeBlockMoments(
                 *moments->data, *moments->classes, *moments->moments, blockLength, cancel);
             cx::HmmBootstrapOptions bootstrap;
             bootstrap.replicates = replicates;
-            bootstrap.seed = options.seed;
+            bootstrap.seed = seed; // as `hmm --bootstrap`: the resamples from the user's seed
             bootstrap.blockLength = blockLength;
             return std::make_shared<const cx::HmmPathBootstrap>(cx::bootstrapHmmPath(
                 blocks, *path, options, bootstrap, cx::HmmPathStarts::Continued, cancel, progress));
@@ -197,13 +199,13 @@ void ChromatinController::restartSweep() {
     ++m_stats.sweepsStarted;
     const auto moments = m_moments;
     const QVector<double> gammas = m_sweepGammas;
-    const cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const auto start = keptStart();
     const quint64 epoch = m_solves.epoch();
     startJob(
         m_sweepPool, m_sweepJob, generation,
-        [moments, gammas, options, epoch](const cx::CancelToken& cancel) {
-            WeightSweep sweep =
-                cx::ui::sweepStateWeights(*moments->moments, gammas, options, cancel);
+        [moments, gammas, start, epoch](const cx::CancelToken& cancel) {
+            WeightSweep sweep = cx::ui::sweepStateWeights(*moments->moments, gammas,
+                                                          start->options(cancel), cancel);
             sweep.epoch = epoch;
             return sweep;
         },
@@ -248,14 +250,11 @@ void ChromatinController::startRefinement() {
     const quint64 epoch = m_solves.epoch();
     const int maxRounds = m_parameters.refineEm;
     const double tolerance = m_parameters.refineTolerance;
-    cx::ContrastiveHmmOptions options = m_parameters.toOptions();
+    const auto start = keptStart();
     const bool marks = m_parameters.encoding == cx::ObservationEncoding::MarkVector;
     // The start must account for the data (an HMM whose weights sum to 1, with the unmarked
     // state when the data have one): the moment selection supplies it (marks only).
-    const bool reuse = !marks || options.momentRefitSweeps >= 0;
-    if (marks) {
-        options.momentRefitSweeps = std::max(0, options.momentRefitSweeps);
-    }
+    const bool reuse = !marks || m_parameters.momentFit >= 0;
     std::function<void(int)> progress = [this, generation, maxRounds](int round) {
         QMetaObject::invokeMethod(
             this,
@@ -268,24 +267,25 @@ void ChromatinController::startRefinement() {
     };
     startJob(
         m_refinePool, m_refineJob, generation,
-        [moments, reference, epoch, maxRounds, tolerance, options, reuse,
+        [moments, reference, epoch, maxRounds, tolerance, start, reuse,
          progress](const cx::CancelToken& cancel) {
             auto out = std::make_shared<ReferenceRefinement>();
             out->epoch = epoch;
             out->maxRounds = maxRounds;
             out->tolerance = tolerance;
-            out->start =
-                reuse ? reference
-                      : std::make_shared<const cx::ContrastiveHmmResult>(
-                            cx::solveContrastiveHmm(*moments->moments, 0.0, options, cancel));
+            if (reuse) {
+                out->start = reference;
+            } else {
+                cx::ContrastiveHmmOptions options = start->options(cancel);
+                options.momentRefitSweeps = 0; // marks without the refit (reuse otherwise)
+                out->start = std::make_shared<const cx::ContrastiveHmmResult>(
+                    cx::solveContrastiveHmm(*moments->moments, 0.0, options, cancel));
+            }
             if (out->start->numSpecific == 0) {
                 throw cx::InputError("no state with positive weight at γ = 0 to refine");
             }
             const cx::ChromatinData& data = *moments->data;
-            const std::vector<cx::BinRun> runs =
-                moments->choice.isWholeGenome() || !moments->classes
-                    ? cx::wholeTrackRuns(data)
-                    : cx::runsWithFlag(data, *moments->classes, cx::kForegroundBin, false);
+            const std::vector<cx::BinRun> runs = foregroundRuns(*moments);
             out->model = cx::refineWithBaumWelch(
                 data, runs, out->start->hmm, maxRounds, tolerance, cancel,
                 [&](double fraction, const char*) {

@@ -5,6 +5,7 @@
 // moments, segmentations) travel as shared_ptr<const T>, so a copy is a reference-count
 // increment and nobody can mutate what another thread is reading.
 
+#include "core/common/multi_start.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/decoding.h"
 #include "core/hmm/enrichment.h"
@@ -79,6 +80,9 @@ struct RegionChoice {
 struct ChromatinModelParameters {
     int numComponents = 7;
     std::uint64_t seed = 1;
+    /// Seeded starts of the γ = 0 solve, the most likely kept (`hmm --starts`, a session's
+    /// `model/starts`): every γ of the path starts from it (cx::keptStartOptions).
+    int starts = cx::kDefaultStarts;
     cx::ObservationEncoding encoding = cx::ObservationEncoding::MarkVector;
     /// How the components are extracted: deflation (Alg. 3) or Jennrich (Blum 2015).
     cx::AsymmetricInit decomposition = cx::AsymmetricInit::Deflation;

@@ -162,7 +162,8 @@ void ChromatinWorker::computeMoments(const MomentsRequest& request) {
 void ChromatinWorker::solve(const HmmSolveRequest& request) {
     runSolve(request.generation, request.epoch, [&] {
         cx::Stopwatch watch;
-        const cx::ContrastiveHmmOptions options = request.parameters.toOptions();
+        const cx::ContrastiveHmmOptions options =
+            request.start ? request.start->options(request.cancel) : request.parameters.toOptions();
         HmmSolution solution;
         solution.generation = request.generation;
         solution.epoch = request.epoch;

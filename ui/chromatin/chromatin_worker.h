@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/chromatin/chromatin_types.h"
+#include "ui/chromatin/kept_start.h"
 #include "ui/framework/worker_base.h"
 
 #include "core/common/cancel.h"
@@ -40,6 +41,8 @@ struct HmmSolveRequest {
     double gamma = 0;
     ChromatinModelParameters parameters;
     bool withReference = false;
+    /// The start of this epoch (the seed every solve uses); null: the parameters' seed.
+    std::shared_ptr<const KeptStart> start;
     /// The γ path of this epoch, when the sweep has finished: the solve continues from it.
     std::shared_ptr<const cx::HmmPath> path;
     cx::CancelToken cancel;

@@ -90,6 +90,7 @@ cx::ChromatinSection ChromatinWorkspace::currentSection() const {
     const ChromatinModelParameters& parameters = m_controller->parameters();
     section.numComponents = parameters.numComponents;
     section.seed = parameters.seed;
+    section.starts = parameters.starts;
     section.encoding =
         parameters.encoding == cx::ObservationEncoding::MarkCombination ? "combinations" : "marks";
     section.decomposition =
@@ -207,6 +208,7 @@ void ChromatinWorkspace::applySection(const cx::ChromatinSection& section) {
     ChromatinModelParameters parameters;
     parameters.numComponents = section.numComponents;
     parameters.seed = section.seed;
+    parameters.starts = section.starts;
     parameters.encoding = cx::parseObservationEncoding(section.encoding);
     parameters.decomposition = section.decomposition == "jennrich"
                                    ? cx::AsymmetricInit::SimultaneousDiagonalization

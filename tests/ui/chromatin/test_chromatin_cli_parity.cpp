@@ -6,6 +6,8 @@
 #include "support/files.h"
 
 #include "ui/chromatin/chromatin_analysis_panel.h"
+#include "ui/chromatin/chromatin_controller.h"
+#include "ui/chromatin/chromatin_presenter.h"
 #include "ui/chromatin/chromatin_workspace.h"
 
 #include "core/hmm/state_catalog.h"
@@ -76,4 +78,81 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
         named += row[4].rfind("State ", 0) == 0 ? 0 : 1;
     }
     EXPECT_GT(named, 2) << "most states of the chr11 slice read as known chromatin states";
+}
+
+// γ > 0: the tab shows the γ path's solution, and `hmm --gamma-path` over the tab's grid starts
+// from the same kept start (the most likely of --starts at γ = 0), so at every grid point the
+// CLI's path.tsv holds the tab's weights and emissions (same moment-fit setting: off).
+TEST(ChromatinCliParity, GuiAtGammaEqualsTheCliPathAtThatGamma) {
+    cx::ui::ChromatinController controller;
+    cx::ui::ChromatinModelParameters parameters = controller.parameters();
+    parameters.refineEm = 0;
+    parameters.momentFit = -1;
+    controller.setParameters(parameters);
+    controller.setSweepGammas(cx::ui::chromatinSweepGrid(2.0));
+    const double gamma = 0.5;
+    ASSERT_TRUE(cx::ui::test::prepareSlice(controller, gamma));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return controller.isIdle() && controller.sweep().path &&
+                   controller.solution().isValid() && controller.solution().onPath;
+        },
+        60000));
+    ASSERT_EQ(controller.gamma(), gamma);
+    const cx::ContrastiveHmmResult& gui = *controller.solution().result;
+
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    QProcess cli;
+    cli.start(QStringLiteral(CX_CLI_PATH),
+              {QStringLiteral("hmm"),
+               QStringLiteral("--tracks"),
+               sliceTracks().join(QLatin1Char(',')),
+               QStringLiteral("--fg-regions"),
+               cx::ui::test::geneBed() + QLatin1Char(',') + cx::ui::test::tssBed(),
+               QStringLiteral("--k"),
+               QString::number(parameters.numComponents),
+               QStringLiteral("--seed"),
+               QString::number(parameters.seed),
+               QStringLiteral("--starts"),
+               QString::number(parameters.starts),
+               QStringLiteral("--gamma"),
+               QStringLiteral("0"),
+               QStringLiteral("--refine-em"),
+               QStringLiteral("0"),
+               QStringLiteral("--moment-fit"),
+               QStringLiteral("-1"),
+               QStringLiteral("--gamma-path"),
+               QStringLiteral("0:2:0.05"),
+               QStringLiteral("--no-segments"),
+               QStringLiteral("--out"),
+               dir.path()});
+    ASSERT_TRUE(cli.waitForFinished(120000));
+    ASSERT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+
+    const auto rows = cx::test::readTsv(dir.filePath(QStringLiteral("path.tsv")).toStdString());
+    ASSERT_GT(rows.size(), 1u);
+    const auto& header = rows[0];
+    const auto column = [&](const std::string& name) {
+        return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const size_t firstMark = column("continued") + 1;
+    int compared = 0;
+    double worst = 0;
+    for (size_t r = 1; r < rows.size(); ++r) {
+        if (std::abs(std::stod(rows[r][column("gamma")]) - gamma) > 1e-9) {
+            continue;
+        }
+        const Eigen::Index t = std::stoi(rows[r][column("component")]) - 1;
+        ASSERT_LT(t, gui.weights.size());
+        worst = std::max(worst, std::abs(std::stod(rows[r][column("weight")]) - gui.weights(t)));
+        for (Eigen::Index m = 0; m < gui.markProbabilities.cols(); ++m) {
+            worst =
+                std::max(worst, std::abs(std::stod(rows[r][firstMark + static_cast<size_t>(m)]) -
+                                         gui.markProbabilities(t, m)));
+        }
+        ++compared;
+    }
+    EXPECT_EQ(compared, gui.weights.size()) << "path.tsv has every component at γ = 0.5";
+    EXPECT_LT(worst, 1e-5) << "the tab and the CLI's path differ at γ = 0.5";
 }
