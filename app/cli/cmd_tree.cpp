@@ -129,7 +129,6 @@ struct TreeCommandOptions {
     SpectralTreeOptions model;
     std::string decomposition = "power";
     std::string scaling = "none";
-    std::string startCriterion = "residual";
     std::string tssPath;
     std::string compare;
     std::string outDir;
@@ -159,14 +158,6 @@ TreeDecodingOptions parseTreeChoices(TreeCommandOptions& command, bool& compareP
         options.featureScaling = false;
     } else {
         throw InputError("parameter --scaling: '" + command.scaling + "' is not mean or none");
-    }
-    if (command.startCriterion == "residual") {
-        options.startCriterion = StartCriterion::MomentResidual;
-    } else if (command.startCriterion == "likelihood") {
-        options.startCriterion = StartCriterion::LogLikelihood;
-    } else {
-        throw InputError("parameter --start-criterion: '" + command.startCriterion +
-                         "' is not residual or likelihood");
     }
     for (const auto& item : splitList(command.compare)) {
         if (item == "per-cell") {
@@ -514,9 +505,6 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .integer("starts", o.model.starts, 1, 1000,
                  "seeded starts of each node's decomposition (and of each per-cell HMM); the "
                  "lowest moment residual (per-cell: highest log-likelihood) is kept")
-        .text("start-criterion", o.startCriterion,
-              "how each node keeps one of its starts: residual (lowest moment residual) | "
-              "likelihood (highest log-likelihood of the node's bins as a mixture of its states)")
         .text("scaling", o.scaling,
               "mean (each node's marks scaled by 1/sqrt(mean) before its moments) | none")
         .integer("moment-fit", o.model.momentFitSweeps, -1, 100000,

@@ -352,14 +352,13 @@ struct NodeFit {
 /// off-diagonal second mark moments, so the occupancies sum to 1 and a dominant unmarked
 /// state is kept even when the rank-K truncation merged it away). The start of lowest moment
 /// residual is kept — with the refit its final weighted mark-moment residual, else the
-/// decomposition's relative residual; with StartCriterion::LogLikelihood the highest
-/// markMixtureLogLikelihood over `codes` — and the report is that start's, with report.starts.
+/// decomposition's relative residual — and the report is that start's, with report.starts.
 NodeFit fitNodeStarts(const MultiCellTracks& data, int u, const NodeTensor& node,
-                      const Eigen::VectorXd& scale, const MarkMomentTargets* targets,
-                      const std::vector<double>& codes, int k, const SpectralTreeOptions& options,
-                      SpectralTreeNodeReport& report, const CancelToken& cancel) {
+                      const Eigen::VectorXd& scale, const MarkMomentTargets* targets, int k,
+                      const SpectralTreeOptions& options, SpectralTreeNodeReport& report,
+                      const CancelToken& cancel) {
     StartSpread spread;
-    spread.criterion = options.startCriterion;
+    spread.criterion = StartCriterion::MomentResidual;
     NodeFit kept;
     SpectralTreeNodeReport keptReport = report;
     std::vector<Eigen::MatrixXd> all;
@@ -384,9 +383,6 @@ NodeFit fitNodeStarts(const MultiCellTracks& data, int u, const NodeTensor& node
         } else {
             fit.emissions = candidates.emissions;
             fit.occupancy = candidates.weights;
-        }
-        if (options.startCriterion == StartCriterion::LogLikelihood) {
-            value = markMixtureLogLikelihood(fit.emissions, fit.occupancy, codes);
         }
         spread.seeds.push_back(seed);
         spread.values.push_back(value);
@@ -531,8 +527,8 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
             targets = nodeMomentTargets(single, phi, m);
         }
         NodeFit fit = fitNodeStarts(data, static_cast<int>(u), node, scale,
-                                    options.momentFitSweeps >= 0 ? &targets : nullptr, single, k,
-                                    options, report, cancel);
+                                    options.momentFitSweeps >= 0 ? &targets : nullptr, k, options,
+                                    report, cancel);
         result.decompositionMs += decompositionTimer.elapsedMs();
         emissions[u] = std::move(fit.emissions);
         occupancy[u] = std::move(fit.occupancy);
@@ -627,38 +623,6 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     result.transitionMs = transitionTimer.elapsedMs();
     result.elapsedMs = total.elapsedMs();
     return result;
-}
-
-double markMixtureLogLikelihood(const Eigen::MatrixXd& emissions, const Eigen::VectorXd& occupancy,
-                                const std::vector<double>& codeCounts) {
-    const Eigen::Index k = emissions.rows();
-    const auto m = static_cast<int>(emissions.cols());
-    const double total = occupancy.cwiseMax(0.0).sum();
-    if (k == 0 || occupancy.size() != k || !(total > 0) ||
-        codeCounts.size() > (std::size_t{1} << m)) {
-        return -std::numeric_limits<double>::infinity();
-    }
-    const Eigen::ArrayXXd p = emissions.array().max(1e-6).min(1 - 1e-6);
-    const Eigen::ArrayXXd logOn = p.log();
-    const Eigen::ArrayXXd logOff = (1 - p).log();
-    const Eigen::ArrayXd logWeight = (occupancy.array().max(0.0) / total).max(1e-300).log();
-    double sum = 0;
-    Eigen::ArrayXd terms(k);
-    for (std::size_t code = 0; code < codeCounts.size(); ++code) {
-        if (codeCounts[code] == 0) {
-            continue;
-        }
-        for (Eigen::Index s = 0; s < k; ++s) {
-            double value = logWeight[s];
-            for (int j = 0; j < m; ++j) {
-                value += ((code >> j) & 1) != 0 ? logOn(s, j) : logOff(s, j);
-            }
-            terms[s] = value;
-        }
-        const double top = terms.maxCoeff();
-        sum += codeCounts[code] * (top + std::log((terms - top).exp().sum()));
-    }
-    return sum;
 }
 
 } // namespace cx

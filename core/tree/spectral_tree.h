@@ -41,11 +41,6 @@ struct SpectralTreeOptions {
     /// per node the start of lowest moment residual is kept (the refit's final residual, or
     /// without the refit the decomposition's residual). 1 = the single-start fit.
     int starts = kDefaultStarts;
-    /// How a node's start is kept: StartCriterion::MomentResidual (above), or
-    /// StartCriterion::LogLikelihood — the highest log-likelihood of the node's own bins under
-    /// the start's states as an independent mixture (occupancies × Bernoulli emissions of the
-    /// marks; transitions are fitted after every node, so they take no part).
-    StartCriterion startCriterion = StartCriterion::MomentResidual;
     std::uint64_t seed = 1;
 };
 
@@ -131,14 +126,5 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
                                      const SpectralTreeOptions& options,
                                      const CancelToken& cancel = {},
                                      const ProgressFn& progress = {});
-
-/// Σ_codes count(code) · log Σ_k w_k Π_j p_kj^x_j (1 − p_kj)^(1 − x_j), x_j = bit j of the code:
-/// the log-likelihood of bins with these mark-combination counts under K states (rows of
-/// `emissions`, K × M mark probabilities, clipped to [1e-6, 1 − 1e-6]) as an independent mixture
-/// with weights `occupancy` (normalised; negatives count as 0). What
-/// StartCriterion::LogLikelihood keeps a node's start by. −∞ without states or weight, or with
-/// more codes than 2^M. Cost O(codes · K · M).
-double markMixtureLogLikelihood(const Eigen::MatrixXd& emissions, const Eigen::VectorXd& occupancy,
-                                const std::vector<double>& codeCounts);
 
 } // namespace cx

@@ -116,13 +116,6 @@ TEST(CliTree, BadTreesAndParametersExitWithAMessage) {
                                dir);
     EXPECT_NE(method.err.find("'svd' is not 'power' or 'jennrich'"), std::string::npos)
         << method.err;
-    const auto criterion = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "4",
-                                   "--start-criterion", "aic", "--out", dir / "o"},
-                                  dir);
-    EXPECT_NE(criterion.exitCode, 0);
-    EXPECT_NE(criterion.err.find("--start-criterion: 'aic' is not residual or likelihood"),
-              std::string::npos)
-        << criterion.err;
 }
 
 } // namespace

@@ -11,8 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <limits>
-#include <random>
 
 namespace cx {
 namespace {
@@ -279,77 +277,6 @@ TEST(SpectralTree, StartsKeepTheLowestMomentResidualPerNodeAndRepeat) {
     none.numStates = 3;
     none.starts = 0;
     EXPECT_THROW(learnSpectralTree(data, tree, none), InputError);
-}
-
-/// The mixture likelihood a node's start can be kept by, from a histogram of mark
-/// combinations, equals the sum over the bins themselves of log Σ_k w_k Π_j P(x_j | k).
-TEST(SpectralTree, MarkMixtureLogLikelihoodEqualsTheSumOverBins) {
-    std::mt19937_64 rng(3);
-    std::uniform_real_distribution<double> unit(0.02, 0.98);
-    const int k = 3;
-    const int m = 4;
-    Eigen::MatrixXd emissions(k, m);
-    for (Eigen::Index i = 0; i < emissions.size(); ++i) {
-        emissions.data()[i] = unit(rng);
-    }
-    const Eigen::Vector3d occupancy(2.0, 1.0, 0.5); // normalised inside
-    std::vector<double> counts(std::size_t{1} << m, 0.0);
-    double bruteForce = 0;
-    for (int bin = 0; bin < 500; ++bin) {
-        const auto code = static_cast<std::size_t>(rng() % counts.size());
-        counts[code] += 1;
-        double mixture = 0;
-        for (int s = 0; s < k; ++s) {
-            double product = occupancy[s] / occupancy.sum();
-            for (int j = 0; j < m; ++j) {
-                product *= ((code >> j) & 1) != 0 ? emissions(s, j) : 1 - emissions(s, j);
-            }
-            mixture += product;
-        }
-        bruteForce += std::log(mixture);
-    }
-    EXPECT_NEAR(markMixtureLogLikelihood(emissions, occupancy, counts), bruteForce,
-                1e-9 * std::abs(bruteForce));
-    EXPECT_EQ(markMixtureLogLikelihood(Eigen::MatrixXd(0, m), Eigen::VectorXd(0), counts),
-              -std::numeric_limits<double>::infinity());
-}
-
-/// StartCriterion::LogLikelihood keeps, per node, the start whose states make the node's bins
-/// most likely as a mixture; start 0 is still the single-start fit, and the same seed repeats.
-TEST(SpectralTree, LikelihoodCriterionKeepsTheMostLikelyStartPerNode) {
-    const TreeSpec tree = parseTreeSpec("R>A,B");
-    SyntheticTreeOptions so;
-    so.numStates = 3;
-    so.numMarks = 6;
-    const TreeHmmParameters truth = randomTreeHmm(tree, so, 7);
-    const MultiCellTracks data = sampleTreeTracks(truth, {30000, 20000}, 11);
-    SpectralTreeOptions options;
-    options.numStates = 3;
-    options.iterations = 1;
-    options.trials = 1;
-    options.seed = 4;
-    options.startCriterion = StartCriterion::LogLikelihood;
-    options.starts = 6;
-    const SpectralTreeResult many = learnSpectralTree(data, tree, options);
-    const SpectralTreeResult again = learnSpectralTree(data, tree, options);
-    options.startCriterion = StartCriterion::MomentResidual;
-    const SpectralTreeResult byResidual = learnSpectralTree(data, tree, options);
-    bool anyBadStart = false;
-    for (size_t v = 0; v < many.nodes.size(); ++v) {
-        const StartSpread& spread = many.nodes[v].starts;
-        ASSERT_EQ(spread.starts(), 6);
-        EXPECT_EQ(spread.criterion, StartCriterion::LogLikelihood);
-        const auto best = std::max_element(spread.values.begin(), spread.values.end());
-        EXPECT_EQ(spread.chosen, static_cast<int>(best - spread.values.begin()));
-        EXPECT_TRUE(std::isfinite(*best));
-        EXPECT_LT(*best, 0);
-        // The same starts as by residual, only another one kept.
-        EXPECT_EQ(spread.seeds, byResidual.nodes[v].starts.seeds);
-        anyBadStart = anyBadStart || spread.valueSpread() > 0;
-        EXPECT_EQ(again.nodes[v].starts.values, spread.values);
-        EXPECT_EQ(again.model.emissions[v], many.model.emissions[v]);
-    }
-    EXPECT_TRUE(anyBadStart) << "the starts should differ here";
 }
 
 } // namespace
