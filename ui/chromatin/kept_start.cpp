@@ -12,8 +12,8 @@ std::vector<cx::BinRun> foregroundRuns(const MomentsState& moments) {
                : cx::runsWithFlag(*moments.data, *moments.classes, cx::kForegroundBin, false);
 }
 
-KeptStart::KeptStart(std::shared_ptr<const MomentsState> moments,
-                     cx::ContrastiveHmmOptions options, int starts)
+KeptStart::KeptStart(std::shared_ptr<const MomentsState> moments, cx::ContrastiveHmmOptions options,
+                     int starts)
     : m_moments(std::move(moments)), m_options(std::move(options)), m_starts(starts) {}
 
 cx::ContrastiveHmmOptions KeptStart::options(const cx::CancelToken& cancel) const {

@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
+#include <QTransform>
 
 #include <algorithm>
 #include <cmath>
@@ -167,24 +168,50 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& area, bool figure) 
         return layout;
     }
     const HeaderExtents header = headerExtents(*m_model, labelFont);
-    const double columnLabelWidth = header.columnLabelWidth;
-    const double angle = qDegreesToRadians(kLabelAngle);
-    const double columnLabelHeight =
-        columnLabelWidth * std::sin(angle) + labels.height() * std::cos(angle) + 6;
     const bool weights = m_model->hasWeights();
     const double weightWidth = weights ? 92 : 0;
     const double legendHeight = labels.height() * 2 + 16;
-    // The last column label leans right, past the matrix: keep room for it.
-    const double overhang =
-        std::max(0.0, columnLabelWidth * std::cos(angle) - weightWidth - 6) + kMargin;
-    const double labelWidth =
-        rowLabelColumnWidth(header.rowLabelWidth + kSwatch + 12, area.width(),
-                            area.width() - kMargin - weightWidth - overhang, columns);
-
-    const double availableWidth = area.width() - kMargin - labelWidth - weightWidth - overhang;
-    const double availableHeight = area.bottom() - top - columnLabelHeight - legendHeight - 6;
-    layout.cellWidth = std::clamp(availableWidth / columns, kSmallestCell, m_maxCell.width());
-    layout.cellHeight = std::clamp(availableHeight / rows, 11.0, m_maxCell.height());
+    double labelWidth = 0;
+    double columnLabelHeight = 0;
+    // Cells and label room for column labels at `degrees` and `points`.
+    const auto place = [&](double degrees, double points) {
+        const double scale = points / 8.5;
+        const double columnLabelWidth = header.columnLabelWidth * scale;
+        const double angle = qDegreesToRadians(degrees);
+        columnLabelHeight =
+            columnLabelWidth * std::sin(angle) + labels.height() * scale * std::cos(angle) + 6;
+        // The last column label leans right, past the matrix: keep room for it.
+        const double overhang =
+            std::max(0.0, columnLabelWidth * std::cos(angle) - weightWidth - 6) + kMargin;
+        labelWidth = rowLabelColumnWidth(header.rowLabelWidth + kSwatch + 12, area.width(),
+                                         area.width() - kMargin - weightWidth - overhang, columns);
+        const double availableWidth = area.width() - kMargin - labelWidth - weightWidth - overhang;
+        const double availableHeight = area.bottom() - top - columnLabelHeight - legendHeight - 6;
+        layout.cellWidth = std::clamp(availableWidth / columns, kSmallestCell, m_maxCell.width());
+        layout.cellHeight = std::clamp(availableHeight / rows, 11.0, m_maxCell.height());
+        layout.labelAngle = degrees;
+        layout.labelPoints = points;
+    };
+    place(kLabelAngle, 8.5);
+    // Neighbouring labels are cellWidth · sin(angle) apart across their baselines: rise
+    // steeper until a letter's height fits, and where even upright labels would touch, set
+    // them smaller.
+    const double letter = labels.height(); // ascent + descent
+    if (layout.cellWidth * std::sin(qDegreesToRadians(kLabelAngle)) < letter) {
+        const double steeper =
+            qRadiansToDegrees(std::asin(std::min(1.0, letter / layout.cellWidth)));
+        place(std::max(kLabelAngle, steeper), 8.5);
+        if (layout.cellWidth < letter) {
+            // Font heights do not scale exactly with the point size: step down to the largest
+            // size whose line fits the cell (not below 5 pt).
+            double points = 8.5;
+            while (points > 5 &&
+                   QFontMetricsF(scaledFont(font(), points)).height() > layout.cellWidth) {
+                points -= 0.25;
+            }
+            place(90, points);
+        }
+    }
     const double left = area.left() + kMargin;
     const double matrixTop = top + columnLabelHeight;
     layout.labels = QRectF(left, matrixTop, labelWidth, layout.cellHeight * rows);
@@ -292,6 +319,23 @@ QRectF HeatmapView::cellRect(int row, int column) const {
                   layout.cellHeight);
 }
 
+QPolygonF HeatmapView::columnLabelBox(int column) const {
+    const Layout layout = computeLayout(rect(), false);
+    if (!layout.valid || !m_model || column < 0 || column >= m_model->columnCount()) {
+        return {};
+    }
+    // paintInto's transform and text origin.
+    const QFontMetricsF metrics(scaledFont(font(), layout.labelPoints));
+    const QString text = m_model->headerData(column, Qt::Horizontal).toString();
+    QTransform transform;
+    transform.translate(layout.matrix.left() + (column + 0.5) * layout.cellWidth,
+                        layout.matrix.top() - 5);
+    transform.rotate(-layout.labelAngle);
+    const double baseline = metrics.ascent() * 0.35;
+    return transform.map(QPolygonF(
+        QRectF(0, baseline - metrics.ascent(), metrics.horizontalAdvance(text), metrics.height())));
+}
+
 QRectF HeatmapView::rowLabelRect(int row) const {
     const Layout layout = computeLayout(rect(), false);
     if (!layout.valid) {
@@ -387,14 +431,15 @@ void HeatmapView::paintInto(QPainter& painter, const QRectF& area, bool figure) 
     const int columns = m_model->columnCount();
 
     // Column labels, rising to the right from each column's centre.
-    painter.setFont(labelFont);
+    const QFont columnFont = scaledFont(font(), layout.labelPoints);
+    painter.setFont(columnFont);
     painter.setPen(kTextColour);
     for (int c = 0; c < columns; ++c) {
         const double x = layout.matrix.left() + (c + 0.5) * layout.cellWidth;
         painter.save();
         painter.translate(x, layout.matrix.top() - 5);
-        painter.rotate(-kLabelAngle);
-        painter.drawText(QPointF(0, labels.ascent() * 0.35),
+        painter.rotate(-layout.labelAngle);
+        painter.drawText(QPointF(0, QFontMetricsF(columnFont).ascent() * 0.35),
                          m_model->headerData(c, Qt::Horizontal).toString());
         painter.restore();
     }

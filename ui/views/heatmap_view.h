@@ -5,6 +5,7 @@
 #include "ui/widgets/state_matrix_model.h" // complete for QPointer<StateMatrixModel> (moc)
 
 #include <QPointer>
+#include <QPolygonF>
 #include <QWidget>
 
 class QLineEdit;
@@ -53,6 +54,8 @@ public:
     /// Geometry in widget coordinates (tests, editing).
     QRectF cellRect(int row, int column) const;
     QRectF rowLabelRect(int row) const;
+    /// The box column `column`'s label is drawn in (rotated: four corners; empty without data).
+    QPolygonF columnLabelBox(int column) const;
     /// Whether row `row`'s name is shortened with "…" at the view's current size.
     bool rowLabelElided(int row) const;
     /// (row, column) under `position`; column −1 on a row label; (−1, −1) elsewhere.
@@ -79,6 +82,11 @@ private:
         QRectF weights; ///< weight bars (empty when none)
         double cellWidth = 0;
         double cellHeight = 0;
+        /// Column labels: degrees above the horizontal (50, steeper when the cells are too
+        /// narrow for neighbouring labels to clear each other) and point size (8.5, smaller
+        /// only when even upright labels would touch).
+        double labelAngle = 50;
+        double labelPoints = 8.5;
         QRectF legend;
         bool valid = false;
     };
