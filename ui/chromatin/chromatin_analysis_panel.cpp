@@ -135,6 +135,10 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     methodRow->addWidget(m_info, 1);
     grid->addLayout(methodRow, 2, 0);
 
+    connectControls();
+}
+
+void ChromatinAnalysisPanel::connectControls() {
     connect(m_gamma, &GammaControl::gammaChanged, this, &ChromatinAnalysisPanel::gammaChanged);
     for (QSpinBox* box : {m_components, m_seed, m_starts}) {
         connect(box, &QSpinBox::valueChanged, this, [this] {

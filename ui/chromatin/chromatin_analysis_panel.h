@@ -67,6 +67,8 @@ signals:
     void bootstrapCancelRequested();
 
 private:
+    /// The controls' signals, as the panel's own (the constructor's second half).
+    void connectControls();
     GammaControl* m_gamma = nullptr;
     QSpinBox* m_components = nullptr;
     QSpinBox* m_seed = nullptr;

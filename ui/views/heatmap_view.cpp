@@ -4,13 +4,9 @@
 #include "ui/widgets/export_helpers.h"
 #include "ui/widgets/state_matrix_model.h"
 
-#include <QEvent>
-#include <QHelpEvent>
 #include <QLineEdit>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 #include <QTransform>
 
 #include <algorithm>
@@ -21,7 +17,6 @@ namespace cx::ui {
 namespace {
 
 constexpr double kMargin = 8;
-constexpr double kSwatch = 9;
 constexpr double kLabelAngle = 50;   // degrees: column labels rise to the right
 constexpr double kSmallestCell = 10; // narrowest cell: the colour still reads
 const QColor kTextColour(0x22, 0x27, 0x2e);
@@ -79,7 +74,9 @@ double rowLabelColumnWidth(double wanted, double viewWidth, double available, in
     return std::clamp(room, cap, wanted);
 }
 
-QString weightText(double weight) {
+} // namespace
+
+QString HeatmapView::weightText(double weight) {
     if (!std::isfinite(weight)) {
         return QString();
     }
@@ -89,8 +86,6 @@ QString weightText(double weight) {
     text.replace(QLatin1Char('-'), QChar(0x2212));
     return text;
 }
-
-} // namespace
 
 HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
@@ -627,112 +622,6 @@ void HeatmapView::paintLegend(QPainter& painter, const QRectF& rect, const QFont
         painter.drawText(QRectF(x - w / 2 - 2, bar.bottom() + 3, w + 4, metrics.height()),
                          Qt::AlignCenter, label);
     }
-}
-
-void HeatmapView::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint hover = cellAt(event->position());
-    const QPoint cell =
-        hover.x() >= 0 && m_model && hover.x() < m_model->columnCount() ? hover : QPoint(-1, -1);
-    if (cell != m_hover) {
-        m_hover = cell;
-        update();
-    }
-    if (m_editable && hover.x() == -1 && hover.y() >= 0) {
-        setCursor(Qt::IBeamCursor);
-    } else {
-        unsetCursor();
-    }
-    QWidget::mouseMoveEvent(event);
-}
-
-void HeatmapView::leaveEvent(QEvent* event) {
-    if (m_hover != QPoint(-1, -1)) {
-        m_hover = {-1, -1};
-        update();
-    }
-    QWidget::leaveEvent(event);
-}
-
-bool HeatmapView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip && m_model) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QPoint at = cellAt(help->pos());
-        QString text;
-        if (at.y() >= 0 && at.x() >= 0 && at.x() < m_model->columnCount()) {
-            text = m_model->data(m_model->index(at.y(), at.x()), Qt::ToolTipRole).toString();
-        } else if (at.y() >= 0 && at.x() == m_model->columnCount()) {
-            const double w =
-                m_model->headerData(at.y(), Qt::Vertical, StateMatrixModel::WeightRole).toDouble();
-            text = tr("<b>%1</b><br>weight ω = %2 (%3)")
-                       .arg(m_model->headerData(at.y(), Qt::Vertical).toString().toHtmlEscaped(),
-                            weightText(w),
-                            w > 0 ? tr("foreground-specific")
-                                  : tr("background-like: ω ≤ 0 at this γ"));
-        } else if (at.y() >= 0) {
-            text = QStringLiteral("<b>%1</b>")
-                       .arg(m_model->headerData(at.y(), Qt::Vertical).toString().toHtmlEscaped());
-            const QString note =
-                m_model->headerData(at.y(), Qt::Vertical, Qt::ToolTipRole).toString();
-            if (!note.isEmpty()) {
-                text += QStringLiteral("<br>") + note.toHtmlEscaped();
-            }
-            if (m_editable) {
-                text += tr("<br><i>Double-click to rename</i>");
-            }
-        }
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-            event->ignore();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-void HeatmapView::mouseDoubleClickEvent(QMouseEvent* event) {
-    const QPoint at = cellAt(event->position());
-    if (m_editable && at.y() >= 0 && at.x() == -1) {
-        editRowLabel(at.y());
-        event->accept();
-        return;
-    }
-    QWidget::mouseDoubleClickEvent(event);
-}
-
-void HeatmapView::editRowLabel(int row) {
-    if (!m_model || row < 0 || row >= m_model->rowCount()) {
-        return;
-    }
-    if (!m_editor) {
-        m_editor = new QLineEdit(this);
-        m_editor->setObjectName(QStringLiteral("stateNameEditor"));
-        m_editor->setFrame(true);
-        connect(m_editor, &QLineEdit::editingFinished, this, &HeatmapView::commitEdit);
-    }
-    m_editingRow = row;
-    const QRectF label = rowLabelRect(row).adjusted(kSwatch + 3, 0, 0, 0);
-    m_editor->setFont(scaledFont(font(), 8.5));
-    m_editor->setGeometry(label.toRect().adjusted(0, 1, 40, -1));
-    m_editor->setText(m_model->headerData(row, Qt::Vertical).toString());
-    m_editor->selectAll();
-    m_editor->show();
-    m_editor->setFocus();
-    update();
-}
-
-void HeatmapView::commitEdit() {
-    if (!m_editor || m_editingRow < 0) {
-        return;
-    }
-    const int row = m_editingRow;
-    m_editingRow = -1;
-    m_editor->hide();
-    if (m_model) {
-        m_model->setHeaderData(row, Qt::Vertical, m_editor->text(), Qt::EditRole);
-    }
-    update();
 }
 
 } // namespace cx::ui

@@ -91,6 +91,9 @@ private:
         bool valid = false;
     };
     Layout computeLayout(const QRectF& area, bool figure) const;
+    static constexpr double kSwatch = 9; ///< colour swatch before each row name
+    /// "0.12", "0.004", "−3e-05": a weight as the bars and tooltips print it.
+    static QString weightText(double weight);
     void paintInto(QPainter& painter, const QRectF& area, bool figure) const;
     void paintLegend(QPainter& painter, const QRectF& rect, const QFont& font) const;
     void paintRowLabels(QPainter& painter, const Layout& layout, const QFont& labelFont,
