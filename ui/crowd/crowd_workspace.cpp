@@ -76,6 +76,16 @@ CrowdWorkspace::CrowdWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     m_components = numberSpin(0, 64, 0, 70, controls);
     m_components->setSpecialValueText(tr("classes"));
     m_components->setToolTip(tr("Number of mixture components (0 = the number of classes)"));
+    // K = 1 aggregates nothing (the methods refuse it, and so does a session holding it): the
+    // box steps from "classes" (0) straight to 2 and back, and a typed 1 becomes 2. Connected
+    // first, so every other receiver sees the corrected value.
+    connect(m_components, &QSpinBox::valueChanged, this, [this](int k) {
+        if (k == 1) {
+            m_components->setValue(m_lastComponents == 2 ? 0 : 2);
+        } else {
+            m_lastComponents = k;
+        }
+    });
     m_seed = numberSpin(0, 1000000, 1, 70, controls);
     m_seed->setToolTip(tr("Random seed of the EM restarts and initialisations (the same seed "
                           "gives the same result)"));

@@ -99,6 +99,7 @@ private:
     QPushButton* m_openGold = nullptr;
     QComboBox* m_method = nullptr;
     QSpinBox* m_components = nullptr;
+    int m_lastComponents = 0; ///< the K box's last valid value (it skips 1)
     QSpinBox* m_seed = nullptr;
     QPushButton* m_compare = nullptr;
     QLabel* m_status = nullptr;

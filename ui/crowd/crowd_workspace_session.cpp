@@ -118,6 +118,7 @@ void CrowdWorkspace::applySection(const cx::CrowdSection& section) {
         const QSignalBlocker blockSeed(m_seed);
         setMethod(cx::parseCrowdMethod(section.method).value_or(cx::CrowdMethod::StagewiseRefine));
         m_components->setValue(section.numComponents);
+        m_lastComponents = section.numComponents;
         m_seed->setValue(static_cast<int>(section.seed));
     }
     m_results->setWorkerFilter(QString::fromStdString(section.workerFilter));
