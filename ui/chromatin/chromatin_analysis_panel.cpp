@@ -1,5 +1,6 @@
 #include "ui/chromatin/chromatin_analysis_panel.h"
 
+#include "ui/widgets/elided_label.h"
 #include "ui/widgets/form_widgets.h"
 #include "ui/widgets/gamma_control.h"
 
@@ -129,9 +130,8 @@ ChromatinAnalysisPanel::ChromatinAnalysisPanel(QWidget* parent) : QWidget(parent
     m_refine->setChecked(m_refineRounds > 0);
     methodRow->addWidget(m_refine);
     methodRow->addSpacing(10);
-    m_info = new QLabel(this);
+    m_info = new ElidedLabel(this); // the whole line in its tooltip
     m_info->setObjectName(QStringLiteral("hint"));
-    m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     methodRow->addWidget(m_info, 1);
     grid->addLayout(methodRow, 2, 0);
 

@@ -66,8 +66,11 @@ void ChromatinWorkspace::connectControllerSignals() {
     });
     connect(m_controller, &ChromatinController::solutionChanged, this,
             &ChromatinWorkspace::onSolutionChanged);
-    connect(m_controller, &ChromatinController::solveFailed, this,
-            [this](const QString& message) { m_analysisPanel->setInfo(tr("⚠ %1").arg(message)); });
+    connect(m_controller, &ChromatinController::solveFailed, this, [this](const QString& message) {
+        // The panel's line may be shortened at small widths: the status bar has room.
+        m_analysisPanel->setInfo(tr("⚠ %1").arg(message));
+        emit statusMessage(tr("⚠ %1").arg(message), 15000);
+    });
     connect(m_controller, &ChromatinController::segmentationChanged, this,
             &ChromatinWorkspace::onSegmentationChanged);
     connect(m_controller, &ChromatinController::enrichmentChanged, this,
