@@ -434,9 +434,14 @@ TEST(RandomActions, SeededUserActionsNeverCrashAndSettleOnWhatIsLoaded) {
     RandomUser user(window, watcher, seed, folder.path());
     QStringList log;
     for (int step = 0; step < actions; ++step) {
+        const qsizetype reported = errors.messages.size();
         log << QStringLiteral("%1: %2").arg(step).arg(user.act());
         if (verbose) {
             std::fprintf(stderr, "%s\n", qPrintable(log.back()));
+            for (qsizetype e = reported; e < errors.messages.size(); ++e) { // what it was told
+                std::fprintf(stderr, "    %s: %s\n", qPrintable(errors.titles[e]),
+                             qPrintable(errors.messages[e]));
+            }
         }
         user.pause();
     }
