@@ -201,8 +201,16 @@ QWidget* TreeWorkspace::createControls() {
     m_flank = numberSpin(0, 100000000, 1000, 70, controls);
     m_flank->setSuffix(QStringLiteral(" bp"));
     m_flank->setToolTip(tr("A bin within this distance of a TSS counts as a promoter bin"));
-    m_promoterState = numberSpin(0, cx::kMaxTreeMarks + 1, 0, 56, controls);
+    m_promoterState = numberSpin(0, m_states->value(), 0, 56, controls);
     m_promoterState->setSpecialValueText(tr("auto"));
+    // The promoter state is one of the K states: the box never offers more (a session holding
+    // one could not be reopened), and a K below the chosen state returns it to auto.
+    connect(m_states, &QSpinBox::valueChanged, m_promoterState, [this](int k) {
+        if (m_promoterState->value() > k) {
+            m_promoterState->setValue(0);
+        }
+        m_promoterState->setMaximum(k);
+    });
     m_promoterState->setToolTip(tr("The state scored as promoter (1-based); auto: per cell and "
                                    "method, the state most enriched in TSS bins among those "
                                    "carrying H3K4me3 (at least half the highest state's)"));

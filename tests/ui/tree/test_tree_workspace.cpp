@@ -209,6 +209,32 @@ TEST(TreeWorkspace, DifferingRegionsBedMatchesTheSegmentation) {
     EXPECT_TRUE(workspace.differingRegionsText("H1-hESC").isEmpty()); // the root
 }
 
+// The promoter state is one of the K states: the box offers no more than K (a session saved
+// with promoter state 13 at K = 6 could not be reopened — found by the random-action run,
+// seed 10), and lowering K below the chosen state returns it to auto.
+TEST(TreeWorkspace, ThePromoterStateBoxOffersOnlyTheKStates) {
+    TreeWorkspace workspace;
+    QSpinBox* promoter = nullptr;
+    for (QSpinBox* box : workspace.findChildren<QSpinBox*>()) {
+        if (box->specialValueText() == QStringLiteral("auto")) {
+            promoter = box;
+        }
+    }
+    ASSERT_NE(promoter, nullptr);
+    workspace.statesSpin()->setValue(6);
+    EXPECT_EQ(promoter->maximum(), 6);
+    promoter->setValue(13);
+    EXPECT_EQ(promoter->value(), 6);
+    promoter->setValue(5);
+    workspace.statesSpin()->setValue(4);
+    EXPECT_EQ(promoter->value(), 0) << "auto";
+    EXPECT_EQ(promoter->maximum(), 4);
+    promoter->setValue(3);
+    workspace.statesSpin()->setValue(8);
+    EXPECT_EQ(promoter->value(), 3) << "a larger K keeps the chosen state";
+    EXPECT_EQ(promoter->maximum(), 8);
+}
+
 TEST(TreeWorkspace, SessionRoundTripRestoresTreeParametersAndNames) {
     ErrorRecorder errors;
     QTemporaryDir dir;
