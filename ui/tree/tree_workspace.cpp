@@ -2,6 +2,7 @@
 // section is in tree_workspace_session.cpp.
 #include "ui/tree/tree_workspace.h"
 
+#include "core/common/error.h"
 #include "core/tree/multi_cell_tracks.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
@@ -436,6 +437,11 @@ QString TreeWorkspace::treeProblem() const {
 }
 
 void TreeWorkspace::treeTextEdited() {
+    try {
+        cx::parseTreeSpec(treeText().toStdString());
+        m_lastParsableTree = treeText();
+    } catch (const cx::InputError&) { // a draft: the box says what is wrong below
+    }
     const QString problem = treeProblem();
     m_treeProblem->setText(problem);
     m_treeProblem->setVisible(!problem.isEmpty());

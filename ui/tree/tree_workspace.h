@@ -141,6 +141,9 @@ private:
     QLabel* m_dataSummary = nullptr;
     QLabel* m_tssLabel = nullptr;
     QLineEdit* m_treeEdit = nullptr;
+    /// The last tree text that parses: what a session saves while the box holds a draft that
+    /// does not (a session reader refuses such a text, and with it the whole session).
+    QString m_lastParsableTree;
     QLabel* m_treeProblem = nullptr;
     TreeDiagramView* m_diagram = nullptr;
     QSpinBox* m_states = nullptr;

@@ -35,7 +35,7 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     }
     section.reads = toReadsSection(m_reads.get());
     section.strictMarks = m_strictMarks->isChecked();
-    section.tree = treeText().toStdString();
+    section.tree = m_lastParsableTree.toStdString(); // not a draft that does not parse
     section.numStates = m_states->value();
     section.decomposition = m_decomposition->currentData().toString().toStdString();
     section.seed = static_cast<std::uint64_t>(m_seed->value());

@@ -235,6 +235,31 @@ TEST(TreeWorkspace, ThePromoterStateBoxOffersOnlyTheKStates) {
     EXPECT_EQ(promoter->maximum(), 8);
 }
 
+// A tree text being typed that does not parse ("H1-hESC>") is not what a session saves: the
+// reader would refuse it, and with it every workspace of the session. The last tree that
+// parsed is saved, and the session reopens.
+TEST(TreeWorkspace, ASessionSavedWhileTheTreeIsADraftReopens) {
+    ErrorRecorder errors;
+    QTemporaryDir dir;
+    cx::Session session;
+    {
+        TreeWorkspace workspace;
+        workspace.openTracks({kFolder});
+        workspace.setTreeText("H1-hESC>GM12878,K562");
+        workspace.setTreeText("H1-hESC>GM12878,"); // mid-edit
+        ASSERT_FALSE(workspace.treeProblem().isEmpty());
+        session.setSection("tree", workspace.saveSession(dir.path().toStdString()));
+    }
+    cx::writeSession(session, dir.filePath("s.cxproj").toStdString());
+    const cx::Session read = cx::readSession(dir.filePath("s.cxproj").toStdString());
+    TreeWorkspace restored;
+    cx::PathResolver resolver(read.file);
+    const auto apply = restored.readSession(read, resolver);
+    ASSERT_TRUE(apply) << errors.messages.join('\n').toStdString();
+    apply();
+    EXPECT_EQ(restored.treeText(), "H1-hESC>GM12878,K562");
+}
+
 TEST(TreeWorkspace, SessionRoundTripRestoresTreeParametersAndNames) {
     ErrorRecorder errors;
     QTemporaryDir dir;
