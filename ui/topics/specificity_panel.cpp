@@ -226,6 +226,8 @@ void SpecificityPanel::validate() {
     m_gammas = parseGammaGrid(m_grid->text(), &gridError);
     if (!gridError.isEmpty()) {
         problems << tr("γ grid: %1").arg(gridError);
+    } else if (!m_gammas.isEmpty()) {
+        m_lastValidGrid = m_grid->text();
     }
     const QString rule = m_positive->text().trimmed();
     if (!rule.isEmpty()) {

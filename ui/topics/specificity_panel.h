@@ -41,6 +41,10 @@ public:
     void setSplitHalf(bool on);
     void setGammaGrid(const QString& text);
     QString gammaGridText() const;
+    /// The last grid text that parsed into at least one γ (what a session saves while the box
+    /// holds a draft that does not: a session reader refuses an empty grid, and with it the
+    /// whole session).
+    QString lastValidGammaGridText() const { return m_lastValidGrid; }
 
     AucChartView* chart() const { return m_chart; }
     /// Topic weight vs γ along the sweep's path (one line per identity).
@@ -100,6 +104,7 @@ private:
     QLineEdit* m_positive = nullptr;
     QPushButton* m_pick = nullptr;
     QLineEdit* m_grid = nullptr;
+    QString m_lastValidGrid;
     QLabel* m_problem = nullptr;
     QLabel* m_status = nullptr;
     AucChartView* m_chart = nullptr;

@@ -78,7 +78,7 @@ cx::TopicsSection TopicsWorkspace::currentSection() const {
     section.positive = m_controller->sweep().positiveRule.toStdString();
     section.smoothing = m_controller->sweep().smoothing.alpha;
     section.smoothingPrior = cx::smoothingPriorName(m_controller->sweep().smoothing.prior);
-    section.aucGammas = m_specificityPanel->gammaGridText().toStdString();
+    section.aucGammas = m_specificityPanel->lastValidGammaGridText().toStdString();
     section.splitHalf = m_controller->sweep().splitHalf;
     section.topWords = m_tablePanel->model()->topWordCount();
     section.allComponents = m_tablePanel->showAllAction()->isChecked();

@@ -761,3 +761,19 @@ TEST(ProjectSession, ChromatinBaumWelchRefinesOnlyTheForegroundOnlyPanelAndIsSav
     EXPECT_FALSE(reopened.project()->isModified()) << "reopening is not a change";
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
+
+// A γ grid being typed that does not parse (cleared, or "0:4:") is not what a session saves:
+// the reader refuses an empty grid, and with it every workspace of the session. The last grid
+// that parsed is saved.
+TEST(ProjectSession, ASessionSavedWhileTheGammaGridIsADraftKeepsTheLastValidGrid) {
+    cx::ui::TopicsWorkspace topics;
+    cx::ui::SpecificityPanel* panel = topics.specificityPanel();
+    panel->setGammaGrid(QStringLiteral("0:2:0.5"));
+    EXPECT_EQ(topics.currentSection().aucGammas, "0:2:0.5");
+    panel->setGammaGrid(QString());
+    EXPECT_EQ(topics.currentSection().aucGammas, "0:2:0.5");
+    panel->setGammaGrid(QStringLiteral("0:4:"));
+    EXPECT_EQ(topics.currentSection().aucGammas, "0:2:0.5");
+    panel->setGammaGrid(QStringLiteral("1,2,3"));
+    EXPECT_EQ(topics.currentSection().aucGammas, "1,2,3");
+}
