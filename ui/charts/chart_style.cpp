@@ -77,6 +77,9 @@ void styleChart(QChart* chart, const QMargins& margins) {
     chart->setMargins(margins);
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setAnimationOptions(QChart::NoAnimation);
+    // A line's legend entry is a short stretch of the line itself, so a dashed series (Crowd's
+    // refinement after the stagewise fit, in the same colour) reads apart from a solid one.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
 QList<std::pair<QPointF, double>> drawnPointsInScene(QChart* chart, const QAbstractAxis* axis) {

@@ -6,8 +6,11 @@
 #include "ui/charts/iteration_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
 
+#include <QApplication>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QValueAxis>
 
 #include <cmath>
@@ -78,6 +81,33 @@ TEST(ConvergenceChart, NoIterationsShowsWhyAndTicksAreWholeIterations) {
     EXPECT_EQ(x->tickInterval(), std::round(x->tickInterval()));
     EXPECT_EQ(chart.figureData(), QStringLiteral("line\titeration\tvalue\taxis\n"
                                                  "log-likelihood\t1\t-5\tleft\n"));
+}
+
+// Two lines of one colour, solid and dashed (Crowd: the stagewise fit, then its refinement):
+// their legend entries are stretches of the lines themselves, so the dash tells them apart
+// (before: two identical colour squares).
+TEST(ConvergenceChart, ASolidAndADashedLineOfOneColourDifferInTheLegend) {
+    IterationChartView chart;
+    chart.resize(520, 320);
+    const QColor blue(0x2b, 0x5c, 0xa8);
+    chart.setLines({{QStringLiteral("stagewise"), blue, {{1, -5.0}, {2, -4.0}}, false, false},
+                    {QStringLiteral("refine"), blue, {{2, -4.0}, {3, -3.5}}, false, true}},
+                   QStringLiteral("log-likelihood"), {});
+    chart.show();
+    QApplication::processEvents();
+    const auto markers = chart.chart()->legend()->markers();
+    ASSERT_EQ(markers.size(), 2);
+    // Each entry is drawn from its series (a stretch of its line, with the line's pen).
+    EXPECT_EQ(chart.chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+    for (QLegendMarker* marker : markers) {
+        EXPECT_EQ(marker->shape(), QLegend::MarkerShapeDefault) << "follows the legend's";
+    }
+    const auto* solid = qobject_cast<QLineSeries*>(markers[0]->series());
+    const auto* dashed = qobject_cast<QLineSeries*>(markers[1]->series());
+    ASSERT_TRUE(solid && dashed);
+    EXPECT_EQ(solid->pen().color(), dashed->pen().color());
+    EXPECT_EQ(solid->pen().style(), Qt::SolidLine);
+    EXPECT_EQ(dashed->pen().style(), Qt::DashLine);
 }
 
 } // namespace
