@@ -47,6 +47,21 @@ void openAndLearn(TreeWorkspace& workspace, const QString& tree, int k) {
     ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }, 60000));
 }
 
+/// Writes `session` to DIR/s.cxproj, reads it back and applies its tree section to `restored`
+/// (what reopening does); returns the session read.
+cx::Session reopenInto(TreeWorkspace& restored, cx::Session& session, const QTemporaryDir& dir,
+                       const ErrorRecorder& errors) {
+    cx::writeSession(session, dir.filePath("s.cxproj").toStdString());
+    cx::Session read = cx::readSession(dir.filePath("s.cxproj").toStdString());
+    cx::PathResolver resolver(read.file);
+    const auto apply = restored.readSession(read, resolver);
+    EXPECT_TRUE(apply) << errors.messages.join('\n').toStdString();
+    if (apply) {
+        apply();
+    }
+    return read;
+}
+
 } // namespace
 
 TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
@@ -250,13 +265,8 @@ TEST(TreeWorkspace, ASessionSavedWhileTheTreeIsADraftReopens) {
         ASSERT_FALSE(workspace.treeProblem().isEmpty());
         session.setSection("tree", workspace.saveSession(dir.path().toStdString()));
     }
-    cx::writeSession(session, dir.filePath("s.cxproj").toStdString());
-    const cx::Session read = cx::readSession(dir.filePath("s.cxproj").toStdString());
     TreeWorkspace restored;
-    cx::PathResolver resolver(read.file);
-    const auto apply = restored.readSession(read, resolver);
-    ASSERT_TRUE(apply) << errors.messages.join('\n').toStdString();
-    apply();
+    reopenInto(restored, session, dir, errors);
     EXPECT_EQ(restored.treeText(), "H1-hESC>GM12878,K562");
 }
 
@@ -277,13 +287,8 @@ TEST(TreeWorkspace, SessionRoundTripRestoresTreeParametersAndNames) {
         emissions.assign(e.data(), e.data() + e.size());
         session.setSection("tree", workspace.saveSession(dir.path().toStdString()));
     }
-    cx::writeSession(session, dir.filePath("s.cxproj").toStdString());
-    const cx::Session read = cx::readSession(dir.filePath("s.cxproj").toStdString());
     TreeWorkspace restored;
-    cx::PathResolver resolver(read.file);
-    const auto apply = restored.readSession(read, resolver);
-    ASSERT_TRUE(apply);
-    apply();
+    const cx::Session read = reopenInto(restored, session, dir, errors);
     ASSERT_TRUE(waitUntil([&] { return restored.isSettled(); }, 60000))
         << errors.messages.join('\n').toStdString();
     EXPECT_EQ(restored.treeText(), "H1-hESC>GM12878;GM12878>K562");
