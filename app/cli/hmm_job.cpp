@@ -451,7 +451,7 @@ HmmPathRun runHmmPath(const HmmJobOptions& options, const HmmJobResult& result,
     // The path starts from the kept start at γ = 0, as the Chromatin tab's does.
     ContrastiveHmmOptions pathOptions = options.solveOptions;
     if (options.method == "spectral" && options.gamma == 0.0 && result.starts.starts() > 0) {
-        pathOptions.seed = result.starts.seeds[static_cast<size_t>(result.starts.chosen)];
+        pathOptions.seed = result.starts.keptSeed();
     } else {
         pathOptions = keptStartOptions(result.moments, options.solveOptions, options.starts,
                                        result.data, result.sequences);

@@ -45,6 +45,8 @@ struct StartSpread {
     double emissionSpread = 0;
 
     int starts() const { return static_cast<int>(values.size()); }
+    /// The kept start's seed. \pre starts() ≥ 1.
+    std::uint64_t keptSeed() const { return seeds[static_cast<size_t>(chosen)]; }
     /// max − min of the criterion over the starts (0 for one start).
     double valueSpread() const {
         if (values.empty()) {

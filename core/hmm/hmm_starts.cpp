@@ -61,14 +61,10 @@ ContrastiveHmmOptions keptStartOptions(const SequenceMoments& moments,
                                        const ContrastiveHmmOptions& options, int starts,
                                        const ChromatinData& data,
                                        const std::vector<BinRun>& sequences,
-                                       const CancelToken& cancel, StartSpread* spread) {
-    const ContrastiveHmmStarts fit =
-        solveContrastiveHmmStarts(moments, 0.0, options, starts, &data, &sequences, cancel);
+                                       const CancelToken& cancel) {
     ContrastiveHmmOptions kept = options;
-    kept.seed = fit.spread.seeds[static_cast<size_t>(fit.spread.chosen)];
-    if (spread != nullptr) {
-        *spread = fit.spread;
-    }
+    kept.seed = solveContrastiveHmmStarts(moments, 0.0, options, starts, &data, &sequences, cancel)
+                    .spread.keptSeed();
     return kept;
 }
 

@@ -40,11 +40,12 @@ ContrastiveHmmStarts solveContrastiveHmmStarts(const SequenceMoments& moments, d
 /// both show the same solution at every γ: `options` with the seed of the start
 /// solveContrastiveHmmStarts keeps at γ = 0 (by likelihood over `sequences`), so
 /// solveContrastiveHmm(moments, 0, result) is that kept start's solve and `hmm --gamma 0` with
-/// the same seed and starts gives it too. With `spread` (not null) the starts are also reported.
+/// the same seed and starts gives it too.
 /// \pre as solveContrastiveHmmStarts. Cost: `starts` solves and likelihood passes.
-ContrastiveHmmOptions
-keptStartOptions(const SequenceMoments& moments, const ContrastiveHmmOptions& options, int starts,
-                 const ChromatinData& data, const std::vector<BinRun>& sequences,
-                 const CancelToken& cancel = {}, StartSpread* spread = nullptr);
+ContrastiveHmmOptions keptStartOptions(const SequenceMoments& moments,
+                                       const ContrastiveHmmOptions& options, int starts,
+                                       const ChromatinData& data,
+                                       const std::vector<BinRun>& sequences,
+                                       const CancelToken& cancel = {});
 
 } // namespace cx

@@ -369,7 +369,7 @@ void ChromatinController::setSweepGammas(const QVector<double>& gammas) {
 std::shared_ptr<const KeptStart> ChromatinController::keptStart() {
     if (!m_keptStart || m_keptStartEpoch != m_solves.epoch()) {
         m_keptStart = std::make_shared<const KeptStart>(m_moments, m_parameters.toOptions(),
-                                                        m_moments->data ? m_parameters.starts : 0);
+                                                        m_parameters.starts);
         m_keptStartEpoch = m_solves.epoch();
     }
     return m_keptStart;

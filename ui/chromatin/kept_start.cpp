@@ -22,18 +22,10 @@ cx::ContrastiveHmmOptions KeptStart::options(const cx::CancelToken& cancel) cons
         m_kept = m_options; // nothing to choose by: the parameters' own seed
     }
     if (!m_kept) {
-        const std::vector<cx::BinRun> runs = foregroundRuns(*m_moments);
-        cx::StartSpread spread;
         m_kept = cx::keptStartOptions(*m_moments->moments, m_options, m_starts, *m_moments->data,
-                                      runs, cancel, &spread);
-        m_spread = std::move(spread);
+                                      foregroundRuns(*m_moments), cancel);
     }
     return *m_kept;
-}
-
-cx::StartSpread KeptStart::spread() const {
-    const std::lock_guard lock(m_mutex);
-    return m_spread;
 }
 
 } // namespace cx::ui

@@ -7,7 +7,6 @@
 #include "ui/chromatin/chromatin_types.h"
 
 #include "core/common/cancel.h"
-#include "core/common/multi_start.h"
 #include "core/hmm/contrastive_hmm.h"
 
 #include <memory>
@@ -35,8 +34,6 @@ public:
     /// throws cx::Cancelled and is redone by the next caller. \throws what
     /// cx::solveContrastiveHmmStarts throws.
     cx::ContrastiveHmmOptions options(const cx::CancelToken& cancel) const;
-    /// The starts and the kept one; empty before options() returned once.
-    cx::StartSpread spread() const;
 
 private:
     std::shared_ptr<const MomentsState> m_moments;
@@ -44,7 +41,6 @@ private:
     int m_starts = 1;
     mutable std::mutex m_mutex;
     mutable std::optional<cx::ContrastiveHmmOptions> m_kept;
-    mutable cx::StartSpread m_spread;
 };
 
 } // namespace cx::ui
