@@ -19,6 +19,8 @@ CommandEntry addGenerateCommand(CLI::App& root);
 CommandEntry addConvertCommand(CLI::App& root);
 CommandEntry addCrowdCommand(CLI::App& root);
 CommandEntry addGenerateCrowdCommand(CLI::App& root);
+/// `generate-tree`: synthetic tree-HMM cell types as binarized files (cmd_generate_tree.cpp).
+CommandEntry addGenerateTreeCommand(CLI::App& root);
 /// `binarize`: reads or peaks → ChromHMM binarized files (cmd_binarize.cpp).
 CommandEntry addBinarizeCommand(CLI::App& root);
 

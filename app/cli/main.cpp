@@ -20,10 +20,10 @@ CLI::App* addSubcommand(CLI::App& root, const std::string& name, const std::stri
 namespace {
 
 std::vector<CommandEntry> addAllCommands(CLI::App& root) {
-    return {addTopicsCommand(root),   addSweepCommand(root),     addHmmCommand(root),
-            addTreeCommand(root),     addRunCommand(root),       addGenerateCommand(root),
-            addConvertCommand(root),  addCrowdCommand(root),     addGenerateCrowdCommand(root),
-            addBinarizeCommand(root), addEnrichmentCommand(root)};
+    return {addTopicsCommand(root),   addSweepCommand(root),      addHmmCommand(root),
+            addTreeCommand(root),     addRunCommand(root),        addGenerateCommand(root),
+            addConvertCommand(root),  addCrowdCommand(root),      addGenerateCrowdCommand(root),
+            addBinarizeCommand(root), addEnrichmentCommand(root), addGenerateTreeCommand(root)};
 }
 
 int reportError(const std::string& command, const char* message, int code) {

@@ -136,6 +136,11 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
            "label-probability", "seed"},
           {"out"},
           {"json"}}},
+        {"generate-tree",
+         {{"out", "tree", "k", "marks", "bins", "assembly", "chroms", "bin-size", "stay", "follow",
+           "keep", "emission-noise", "child-signal", "tss-per-mb", "tss-in-promoter", "seed"},
+          {"out"},
+          {"json"}}},
     };
     return all;
 }
