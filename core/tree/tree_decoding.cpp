@@ -1,13 +1,18 @@
 #include "core/tree/tree_decoding.h"
 
+#include "core/tree/fixed_meta_chain.h"
+
 #include "core/common/parallel.h"
 #include "core/hmm/decoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cx {
 
@@ -25,7 +30,8 @@ const char* toString(TreeDecodingMode mode) {
 
 namespace {
 
-constexpr float kTinyFloat = std::numeric_limits<float>::denorm_min();
+using detail::FixedMetaChain;
+using detail::kTinyFloat;
 
 /// Forward–backward over the meta-states of a node set S (closed under parents, root first).
 /// Meta-state i has digit q = (i / K^q) mod K for the node at position q. Tables of digits,
@@ -291,6 +297,50 @@ private:
     std::vector<double> m_next;
 };
 
+/// Decodes one chromosome over the meta-states of `nodes` (closed under parents, root first):
+/// FixedMetaChain where K ∈ [2, 8] and |nodes| ≤ 3, MetaChain otherwise.
+double runMetaChain(const TreeHmmParameters& model, const std::vector<int>& nodes,
+                    const MultiCellTracks& tracks, int chrom, const std::vector<int>& wanted,
+                    std::vector<std::vector<std::uint16_t>*>& out) {
+    auto fixed = [&](auto k, auto s) {
+        auto chain =
+            std::make_unique<FixedMetaChain<decltype(k)::value, decltype(s)::value>>(model, nodes);
+        return chain->run(tracks, chrom, wanted, out);
+    };
+    auto bySize = [&](auto k) {
+        switch (nodes.size()) {
+        case 1:
+            return fixed(k, std::integral_constant<int, 1>{});
+        case 2:
+            return fixed(k, std::integral_constant<int, 2>{});
+        default:
+            return fixed(k, std::integral_constant<int, 3>{});
+        }
+    };
+    if (nodes.size() <= 3) {
+        switch (model.numStates) {
+        case 2:
+            return bySize(std::integral_constant<int, 2>{});
+        case 3:
+            return bySize(std::integral_constant<int, 3>{});
+        case 4:
+            return bySize(std::integral_constant<int, 4>{});
+        case 5:
+            return bySize(std::integral_constant<int, 5>{});
+        case 6:
+            return bySize(std::integral_constant<int, 6>{});
+        case 7:
+            return bySize(std::integral_constant<int, 7>{});
+        case 8:
+            return bySize(std::integral_constant<int, 8>{});
+        default:
+            break;
+        }
+    }
+    MetaChain chain(model, nodes);
+    return chain.run(tracks, chrom, wanted, out);
+}
+
 } // namespace
 
 TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParameters& model,
@@ -329,14 +379,13 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
         for (int v = 0; v < n; ++v) {
             nodes[static_cast<size_t>(v)] = v;
         }
-        MetaChain chain(model, nodes);
         for (int c = 0; c < tracks.numChroms(); ++c) {
             throwIfCancelled(cancel);
             std::vector<std::vector<std::uint16_t>*> targets;
             for (int v = 0; v < n; ++v) {
                 targets.push_back(&out.states[static_cast<size_t>(v)][static_cast<size_t>(c)]);
             }
-            out.logLikelihood += chain.run(tracks, c, nodes, targets);
+            out.logLikelihood += runMetaChain(model, nodes, tracks, c, nodes, targets);
         }
         return out;
     }
@@ -349,10 +398,10 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
         const int c = static_cast<int>(job % chroms);
         throwIfCancelled(cancel);
         const std::vector<int> path = model.tree.pathFromRoot(v);
-        MetaChain chain(model, path);
         std::vector<std::vector<std::uint16_t>*> targets{
             &out.states[static_cast<size_t>(v)][static_cast<size_t>(c)]};
-        const double ll = chain.run(tracks, c, {static_cast<int>(path.size()) - 1}, targets);
+        const double ll =
+            runMetaChain(model, path, tracks, c, {static_cast<int>(path.size()) - 1}, targets);
         if (v == 0) {
             rootLogLik[static_cast<size_t>(c)] = ll;
         }
