@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/common/multi_start.h"
+#include "core/common/parallel.h"
 #include "core/common/timer.h"
 #include "core/hmm/contrastive_hmm.h" // matchedMeanAbsoluteDifference
 #include "core/hmm/moment_refit.h"
@@ -442,7 +443,11 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     std::vector<double> pairCount(n, 1.0); // bin pairs of the node's transition moments
     std::vector<DenseTensor3> transitionTriples(n);
     std::vector<PathIds> paths(n);
-    for (size_t u = 0; u < n; ++u) {
+    std::vector<double> momentMs(n, 0.0), decompositionMs(n, 0.0);
+    // One node: its moments, product projection, path ids, skeletensor and fit. A node needs
+    // only its parent's path ids, so the nodes of one depth run side by side (each writes its
+    // own slots; the computation of a node does not depend on which thread runs it).
+    auto learnNode = [&](size_t u) {
         throwIfCancelled(cancel);
         Stopwatch timer;
         const int parent = tree.parent[u];
@@ -515,12 +520,15 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         paths[u] =
             buildPathIds(data, static_cast<int>(u),
                          parent >= 0 ? &paths[static_cast<size_t>(parent)] : nullptr, projection);
-        result.momentMs += timer.elapsedMs();
+        momentMs[u] += timer.elapsedMs();
         SpectralTreeNodeReport& report = result.nodes[u];
         report.cell = tree.names[u];
         report.pathLength = static_cast<int>(tree.pathFromRoot(static_cast<int>(u)).size());
         const NodeTensor node = skeletensor(data, static_cast<int>(u), paths[u], phiScaled, rank, k,
-                                            report, result.momentMs);
+                                            report, momentMs[u]);
+        if (tree.children(static_cast<int>(u)).empty()) {
+            paths[u] = PathIds(); // a leaf's path ids are no one's parent ids
+        }
         Stopwatch decompositionTimer;
         MarkMomentTargets targets;
         if (options.momentFitSweeps >= 0) {
@@ -529,16 +537,31 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         NodeFit fit = fitNodeStarts(data, static_cast<int>(u), node, scale,
                                     options.momentFitSweeps >= 0 ? &targets : nullptr, k, options,
                                     report, cancel);
-        result.decompositionMs += decompositionTimer.elapsedMs();
+        decompositionMs[u] += decompositionTimer.elapsedMs();
         emissions[u] = std::move(fit.emissions);
         occupancy[u] = std::move(fit.occupancy);
         occupancy[u] /= std::max(occupancy[u].sum(), 1e-300);
         mus[u].resize(m + 1, k);
         mus[u].topRows(m) = emissions[u].transpose();
         mus[u].row(m).setOnes();
-        if (progress) {
-            progress(static_cast<double>(u + 1) / static_cast<double>(n), "learning cell types");
+    };
+    // Breadth-first order: the nodes of one depth are consecutive.
+    for (size_t first = 0; first < n;) {
+        const auto depth = tree.pathFromRoot(static_cast<int>(first)).size();
+        size_t last = first + 1;
+        while (last < n && tree.pathFromRoot(static_cast<int>(last)).size() == depth) {
+            ++last;
         }
+        parallelFor(static_cast<std::int64_t>(last - first),
+                    [&](std::int64_t i) { learnNode(first + static_cast<size_t>(i)); });
+        first = last;
+        if (progress) {
+            progress(static_cast<double>(first) / static_cast<double>(n), "learning cell types");
+        }
+    }
+    for (size_t u = 0; u < n; ++u) { // CPU time summed over the nodes
+        result.momentMs += momentMs[u];
+        result.decompositionMs += decompositionMs[u];
     }
     paths.clear();
     Stopwatch transitionTimer;

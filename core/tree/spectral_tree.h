@@ -74,9 +74,11 @@ struct SpectralTreeNodeReport {
 struct SpectralTreeResult {
     TreeHmmParameters model;
     std::vector<SpectralTreeNodeReport> nodes; ///< per tree node
-    double momentMs = 0;                       ///< counting and product-projected moments
-    double decompositionMs = 0;                ///< skeletensor whitening + decomposition
-    double transitionMs = 0;                   ///< transitions, start, state matching
+    /// Counting and product-projected moments; this and decompositionMs are summed over the
+    /// nodes, which run side by side (one depth at a time), so they can exceed elapsedMs.
+    double momentMs = 0;
+    double decompositionMs = 0; ///< skeletensor whitening + decomposition
+    double transitionMs = 0;    ///< transitions, start, state matching
     double elapsedMs = 0;
 };
 
