@@ -31,7 +31,7 @@ namespace cx::cli {
 
 namespace {
 
-std::string number(double value) {
+std::string treeNumber(double value) {
     return formatNumber(value, 6);
 }
 
@@ -45,8 +45,8 @@ std::string safeFileName(const std::string& text) {
     return out;
 }
 
-std::string emissionTable(const std::vector<std::string>& marks, const Eigen::MatrixXd& e,
-                          const std::vector<std::string>& labels) {
+std::string treeEmissionTable(const std::vector<std::string>& marks, const Eigen::MatrixXd& e,
+                              const std::vector<std::string>& labels) {
     std::string out = "state";
     for (const auto& mark : marks) {
         out += '\t' + mark;
@@ -55,7 +55,7 @@ std::string emissionTable(const std::vector<std::string>& marks, const Eigen::Ma
     for (Eigen::Index k = 0; k < e.rows(); ++k) {
         out += labels[static_cast<size_t>(k)];
         for (Eigen::Index j = 0; j < e.cols(); ++j) {
-            out += '\t' + number(e(k, j));
+            out += '\t' + treeNumber(e(k, j));
         }
         out += '\n';
     }
@@ -64,8 +64,8 @@ std::string emissionTable(const std::vector<std::string>& marks, const Eigen::Ma
 
 /// Root: `state  E1 … EK` rows of P(next | state). Child: `state  parent_next  E1 … EK` rows of
 /// P(next | own state, parent's next state).
-std::string transitionTable(const TreeHmmParameters& model, int v,
-                            const std::vector<std::string>& labels) {
+std::string treeTransitionTable(const TreeHmmParameters& model, int v,
+                                const std::vector<std::string>& labels) {
     const int k = model.numStates;
     std::string out = v == 0 ? "state" : "state\tparent_next";
     for (int j = 0; j < k; ++j) {
@@ -74,7 +74,7 @@ std::string transitionTable(const TreeHmmParameters& model, int v,
     out += '\n';
     auto row = [&](const Eigen::MatrixXd& m, int i) {
         for (int j = 0; j < k; ++j) {
-            out += '\t' + number(m(i, j));
+            out += '\t' + treeNumber(m(i, j));
         }
         out += '\n';
     };
@@ -253,10 +253,11 @@ void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
     for (int v = 0; v < tree.numNodes(); ++v) {
         const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
         writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
-                            emissionTable(tracks.markNames,
-                                          learned.model.emissions[static_cast<size_t>(v)], labels));
+                            treeEmissionTable(tracks.markNames,
+                                              learned.model.emissions[static_cast<size_t>(v)],
+                                              labels));
         writeFileAtomically(outDir, "transitions_" + cell + ".tsv",
-                            transitionTable(learned.model, v, labels));
+                            treeTransitionTable(learned.model, v, labels));
         if (writeSegments) {
             const ChromatinData data = tracks.cellData(v);
             Segmentation seg;
@@ -390,6 +391,10 @@ int runTree(TreeCommandOptions& command) {
     readOptions.cells = tree.names;
     const MultiCellTracks tracks = readMultiCellTracks(expandTrackPaths(trackItems), readOptions);
     const double readMs = phase.elapsedMs();
+    if (decodeOptions.mode == TreeDecodingMode::Joint) { // refused before learning, not after
+        checkJointDecodingFits(options.numStates, tree.numNodes(),
+                               *std::max_element(tracks.chromBins.begin(), tracks.chromBins.end()));
+    }
     phase = Stopwatch();
     const SpectralTreeResult learned = learnSpectralTree(tracks, tree, options);
     const double learnMs = phase.elapsedMs();

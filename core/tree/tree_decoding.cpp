@@ -2,14 +2,19 @@
 
 #include "core/tree/fixed_meta_chain.h"
 
+#include "core/common/error.h"
 #include "core/common/parallel.h"
 #include "core/hmm/decoding.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <ostream>
 #include <stdexcept>
 #include <type_traits>
@@ -341,7 +346,46 @@ double runMetaChain(const TreeHmmParameters& model, const std::vector<int>& node
     return chain.run(tracks, chrom, wanted, out);
 }
 
+/// Runs body(i) for every i, the largest cost first, each i taken by the next free thread
+/// (keeps both cores busy to the end; every i writes its own output).
+void forEachLargestFirst(const std::vector<std::int64_t>& cost,
+                         const std::function<void(size_t)>& body) {
+    std::vector<size_t> order(cost.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    std::atomic<size_t> next{0};
+    const auto workers = std::min<std::int64_t>(threadCount(), std::max<size_t>(cost.size(), 1));
+    parallelFor(workers, [&](std::int64_t) {
+        for (size_t i = next++; i < order.size(); i = next++) {
+            body(order[i]);
+        }
+    });
+}
+
+/// Exact joint decoding keeps the forward messages of a whole chromosome: 4 bytes per
+/// meta-state and bin, per thread. Beyond this it is refused rather than swapping or failing
+/// to allocate.
+constexpr double kJointAlphaBytes = 2e9;
+
 } // namespace
+
+void checkJointDecodingFits(int numStates, int numNodes, std::int64_t longestChromBins) {
+    const double states = std::pow(static_cast<double>(numStates), numNodes);
+    const double bytes = states * static_cast<double>(longestChromBins) * 4.0;
+    if (bytes <= kJointAlphaBytes) {
+        return;
+    }
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "parameter --decode joint: exact decoding under the whole tree has K^nodes = "
+                  "%d^%d = %.0f meta-states per bin; its forward messages for the longest "
+                  "chromosome (%lld bins) need %.3g GB (limit %.3g GB): use --decode path "
+                  "(exact for each cell type's root path) or fewer cell types",
+                  numStates, numNodes, states, static_cast<long long>(longestChromBins),
+                  bytes / 1e9, kJointAlphaBytes / 1e9);
+    throw InputError(text);
+}
 
 TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParameters& model,
                             const TreeDecodingOptions& options, const CancelToken& cancel) {
@@ -379,13 +423,20 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
         for (int v = 0; v < n; ++v) {
             nodes[static_cast<size_t>(v)] = v;
         }
-        for (int c = 0; c < tracks.numChroms(); ++c) {
+        checkJointDecodingFits(model.numStates, n, longest);
+        // One job per chromosome, each writing its own output; the log-likelihoods are summed
+        // in chromosome order, so any thread count gives the same result.
+        std::vector<double> logLik(tracks.chromBins.size(), 0.0);
+        forEachLargestFirst(tracks.chromBins, [&](size_t c) {
             throwIfCancelled(cancel);
             std::vector<std::vector<std::uint16_t>*> targets;
             for (int v = 0; v < n; ++v) {
-                targets.push_back(&out.states[static_cast<size_t>(v)][static_cast<size_t>(c)]);
+                targets.push_back(&out.states[static_cast<size_t>(v)][c]);
             }
-            out.logLikelihood += runMetaChain(model, nodes, tracks, c, nodes, targets);
+            logLik[c] = runMetaChain(model, nodes, tracks, static_cast<int>(c), nodes, targets);
+        });
+        for (double ll : logLik) {
+            out.logLikelihood += ll;
         }
         return out;
     }
@@ -393,9 +444,17 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
     // same result.
     const int chroms = tracks.numChroms();
     std::vector<double> rootLogLik(static_cast<size_t>(chroms), 0.0);
-    parallelFor(static_cast<std::int64_t>(n) * chroms, [&](std::int64_t job) {
-        const int v = static_cast<int>(job / chroms);
-        const int c = static_cast<int>(job % chroms);
+    std::vector<std::int64_t> cost(static_cast<size_t>(n) * static_cast<size_t>(chroms));
+    for (size_t job = 0; job < cost.size(); ++job) { // bins × meta-states of the path
+        cost[job] = tracks.chromBins[job % static_cast<size_t>(chroms)];
+        for (size_t q = model.tree.pathFromRoot(static_cast<int>(job) / chroms).size(); q > 0;
+             --q) {
+            cost[job] *= model.numStates;
+        }
+    }
+    forEachLargestFirst(cost, [&](size_t job) {
+        const int v = static_cast<int>(job) / chroms;
+        const int c = static_cast<int>(job) % chroms;
         throwIfCancelled(cancel);
         const std::vector<int> path = model.tree.pathFromRoot(v);
         std::vector<std::vector<std::uint16_t>*> targets{

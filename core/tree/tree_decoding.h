@@ -22,7 +22,10 @@ enum class TreeDecodingMode {
     /// the shared ancestors, which is what keeps the cost at O(bins·|P|·K^{|P|+1}) per cell
     /// instead of K^{nodes} (6^9 ≈ 10⁷ meta-states for the 9-cell star at K = 6).
     PathMarginal,
-    /// Exact marginals under the whole tree (one forward–backward over K^nodes meta-states).
+    /// Exact marginals under the whole tree (one forward–backward over K^nodes meta-states),
+    /// refused (InputError naming --decode joint) when the forward messages of the longest
+    /// chromosome, 4 bytes per meta-state and bin, exceed 2 GB: 3 cell types at K = 6 fit a
+    /// whole hg19 chromosome 1 at 200 bp (1.1 GB); 9 cell types never do (6^9 ≈ 10^7 states).
     Joint,
 };
 const char* toString(TreeDecodingMode mode);
@@ -31,6 +34,10 @@ struct TreeDecodingOptions {
     TreeDecodingMode mode = TreeDecodingMode::Auto;
     std::int64_t maxJointStates = 4096; ///< Auto uses Joint up to this many meta-states
 };
+
+/// \throws InputError naming --decode joint when exact joint decoding of `numNodes` cell types
+/// with K = `numStates` does not fit (TreeDecodingMode::Joint), with the numbers.
+void checkJointDecodingFits(int numStates, int numNodes, std::int64_t longestChromBins);
 
 /// Posterior-decoded states of every cell type.
 struct TreeSegmentation {
@@ -45,7 +52,10 @@ struct TreeSegmentation {
 /// so a step costs O(|S|·K^{|S|+1}) for a node set S, never K^{2|S|}. Missing bins are
 /// uninformative. Each chromosome is one sequence; its first bin's meta-state is drawn from
 /// rootStart × the children's occupancies (independent; one bin in 10⁵, so this matters not).
+/// Jobs (a chromosome, or with PathMarginal a cell × chromosome) run on threadCount() threads,
+/// largest first; the result does not depend on the thread count.
 /// \pre model valid; tracks.cells == model.tree.names. Polls `cancel` per chromosome.
+/// \throws InputError for a Joint decoding that does not fit (see TreeDecodingMode::Joint).
 TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParameters& model,
                             const TreeDecodingOptions& options = {},
                             const CancelToken& cancel = {});

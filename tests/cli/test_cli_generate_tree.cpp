@@ -85,5 +85,18 @@ TEST(CliGenerateTree, BadInputsNameTheOptionAndExitNonZero) {
     }
 }
 
+TEST(CliGenerateTree, ExactJointDecodingOfNineCellTypesIsRefusedWithTheNumbers) {
+    TempDir dir;
+    ASSERT_EQ(runCli({"generate-tree", "--bins", "500", "--out", dir / "g"}, dir).exitCode, 0);
+    const auto joint = runCli({"tree", "--tracks", dir / "g", "--tree", "R>C1,C2,C3,C4,C5,C6,C7,C8",
+                               "--k", "6", "--decode", "joint", "--out", dir / "t"},
+                              dir);
+    EXPECT_EQ(joint.exitCode, 2);
+    EXPECT_NE(joint.err.find("parameter --decode joint: exact decoding under the whole tree has "
+                             "K^nodes = 6^9 = 10077696 meta-states per bin"),
+              std::string::npos)
+        << joint.err;
+}
+
 } // namespace
 } // namespace cx
