@@ -100,3 +100,44 @@ function(cx_apply_unity_core)
         set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
     endforeach()
 endfunction()
+
+# Unity builds of everything else in batches (`-DCX_UNITY_BATCHES=ON`, set by the `asan` preset):
+# every few files of one folder of ui/, app/cli or tests/ compile as one translation unit, so the
+# templates of Qt, CLI11 and GoogleTest that they share, and their sanitizer instrumentation, are
+# generated once per batch (the test executables: about a third of their CPU time file by file).
+# The same rule as in core: two files of one folder may not define the same name in an anonymous
+# namespace (shared helpers go in a header of the folder, tests/core/test_helpers.h or
+# tests/support).
+option(CX_UNITY_BATCHES "Compile ui/, app/cli and the tests in batches of files of one folder" OFF)
+set(CX_UNITY_BATCH_SIZE 6 CACHE STRING "Files of one folder per translation unit (CX_UNITY_BATCHES)")
+
+function(cx_apply_unity_batches)
+    if(NOT CX_UNITY_BATCHES)
+        return()
+    endif()
+    cx_compiled_targets(targets)
+    foreach(target ${targets})
+        if(NOT target MATCHES "^(cx_ui_.+|contrast-cli|cx_core_tests|cx_cli_tests|cx_ui_tests)$")
+            continue()
+        endif()
+        get_target_property(sources ${target} SOURCES)
+        foreach(source ${sources})
+            file(RELATIVE_PATH relative ${CMAKE_SOURCE_DIR} ${source})
+            if(relative MATCHES "^\\.\\.")
+                continue() # generated in the build folder (moc, resources)
+            endif()
+            if(NOT relative MATCHES "^(.+)/[^/]+\\.cpp$")
+                continue()
+            endif()
+            string(REPLACE "/" "_" folder "${CMAKE_MATCH_1}")
+            if(NOT DEFINED count_${folder})
+                set(count_${folder} 0)
+            endif()
+            math(EXPR batch "${count_${folder}} / ${CX_UNITY_BATCH_SIZE}")
+            math(EXPR count_${folder} "${count_${folder}} + 1")
+            set_source_files_properties(${source} TARGET_DIRECTORY ${target}
+                                        PROPERTIES UNITY_GROUP ${folder}_${batch})
+        endforeach()
+        set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+    endforeach()
+endfunction()

@@ -127,7 +127,7 @@ nlohmann::ordered_json tableJson(const EnrichmentTable& table) {
     return out;
 }
 
-std::string absolutePath(const std::string& path) {
+std::string absolutePathText(const std::string& path) {
     std::error_code error;
     const auto full = std::filesystem::absolute(path, error);
     return error ? path : full.lexically_normal().string();
@@ -191,7 +191,7 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
         }
         json["overlap"] = tableJson(table);
         for (const auto& annotation : annotations) {
-            annotationPaths.push_back(absolutePath(annotation.path));
+            annotationPaths.push_back(absolutePathText(annotation.path));
         }
     }
 
@@ -226,7 +226,7 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
         json["neighborhoods"] = neighborhoods;
     }
 
-    std::vector<std::string> browserFiles{absolutePath(command.segments)};
+    std::vector<std::string> browserFiles{absolutePathText(command.segments)};
     browserFiles.insert(browserFiles.end(), annotationPaths.begin(), annotationPaths.end());
     const auto& firstChrom = segmentation.chroms.front();
     const std::int64_t chromEnd =

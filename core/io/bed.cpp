@@ -67,17 +67,11 @@ bool isBedHeaderLine(std::string_view line) {
         ++first;
     }
     const std::string_view content = line.substr(first);
-    const auto startsWith = [&](std::string_view prefix) {
-        return content.size() >= prefix.size() && content.substr(0, prefix.size()) == prefix;
-    };
-    return content.empty() || content[0] == '#' || startsWith("track") || startsWith("browser");
+    return content.empty() || content[0] == '#' || content.starts_with("track") ||
+           content.starts_with("browser");
 }
 
 namespace {
-
-bool startsWith(std::string_view text, std::string_view prefix) {
-    return text.size() >= prefix.size() && text.substr(0, prefix.size()) == prefix;
-}
 
 /// Marks the bins of `track` overlapped by `intervals` with `flag`. Uses a difference array so
 /// heavily overlapping intervals (gene spans) cost O(intervals + bins).
@@ -142,8 +136,8 @@ void appendBedFile(BedRegions& regions, const std::string& path, const CancelTok
             ++firstNonSpace;
         }
         const std::string_view content = line.substr(firstNonSpace);
-        if (content.empty() || content[0] == '#' || startsWith(content, "track") ||
-            startsWith(content, "browser")) {
+        if (content.empty() || content[0] == '#' || content.starts_with("track") ||
+            content.starts_with("browser")) {
             continue;
         }
         const auto parts = splitBedFields(line);

@@ -17,19 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool endsWith(const std::string& text, std::string_view suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool startsWith(const std::string& text, std::string_view prefix) {
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 /// Lower-case file name without a ".gz" suffix.
 std::string plainName(const std::string& path) {
     std::string name = toLowerAscii(baseName(path));
-    if (endsWith(name, ".gz")) {
+    if (name.ends_with(".gz")) {
         name.resize(name.size() - 3);
     }
     return name;
@@ -37,17 +28,17 @@ std::string plainName(const std::string& path) {
 
 bool isReutersName(const std::string& path) {
     const std::string name = plainName(path);
-    return startsWith(name, "reut2-") && endsWith(name, ".sgm");
+    return name.starts_with("reut2-") && name.ends_with(".sgm");
 }
 
 /// NAME of docword.NAME.txt[.gz], or "" if `path` is not named like that.
 std::string docwordStem(const std::string& path) {
     std::string name = baseName(path);
-    if (endsWith(name, ".gz")) {
+    if (name.ends_with(".gz")) {
         name.resize(name.size() - 3);
     }
     const std::string lower = toLowerAscii(name);
-    if (!startsWith(lower, "docword.") || !endsWith(lower, ".txt") || lower.size() <= 12) {
+    if (!lower.starts_with("docword.") || !lower.ends_with(".txt") || lower.size() <= 12) {
         return {};
     }
     return name.substr(8, name.size() - 12);
@@ -158,12 +149,12 @@ CorpusFormat detectFormat(const std::vector<std::string>& parts) {
         return CorpusFormat::Reuters;
     }
     const std::string name = plainName(first);
-    const bool delimitedName = endsWith(name, ".csv") || endsWith(name, ".tsv");
+    const bool delimitedName = name.ends_with(".csv") || name.ends_with(".tsv");
     if (!docwordStem(first).empty() || (parts.size() > 1 && !delimitedName)) {
         // A list that is not Reuters files can only be "DOCWORD,VOCAB[,LABELS]".
         return CorpusFormat::UciBagOfWords;
     }
-    return endsWith(name, ".csv") ? CorpusFormat::Csv : CorpusFormat::Tsv;
+    return name.ends_with(".csv") ? CorpusFormat::Csv : CorpusFormat::Tsv;
 }
 
 void validate(const CorpusLoadOptions& options) {

@@ -23,14 +23,14 @@ namespace {
 
 constexpr std::uint64_t kMaxExactCount = 1u << 24; // floats hold integers exactly up to here
 
-inline bool isBlank(char c) {
+inline bool isSpaceOrTab(char c) {
     return c == ' ' || c == '\t';
 }
 
 /// Parses an unsigned decimal after optional blanks; false if there is no digit or more than
 /// 18 digits (so the value cannot overflow).
 inline bool parseUnsigned(const char*& p, const char* end, std::uint64_t& out) {
-    while (p < end && isBlank(*p)) {
+    while (p < end && isSpaceOrTab(*p)) {
         ++p;
     }
     const char* start = p;
@@ -87,11 +87,11 @@ std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const ch
     std::vector<std::string_view> fields;
     size_t start = 0;
     while (start < line.size()) {
-        while (start < line.size() && isBlank(line[start])) {
+        while (start < line.size() && isSpaceOrTab(line[start])) {
             ++start;
         }
         size_t end = start;
-        while (end < line.size() && !isBlank(line[end])) {
+        while (end < line.size() && !isSpaceOrTab(line[end])) {
             ++end;
         }
         if (end > start) {
@@ -382,7 +382,7 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
             std::uint64_t count = 0;
             bool ok = parseUnsigned(p, end, doc) && parseUnsigned(p, end, word) &&
                       parseUnsigned(p, end, count);
-            while (p < end && isBlank(*p)) {
+            while (p < end && isSpaceOrTab(*p)) {
                 ++p;
             }
             ok = ok && p == end && doc - 1 < maxDoc && word - 1 < maxWord && count > 0;

@@ -14,16 +14,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kData = fs::path(CX_TEST_DATA_DIR) / "binarize";
+const fs::path kBinarizeData = fs::path(CX_TEST_DATA_DIR) / "binarize";
 
 std::vector<std::string> baseArgs(const std::string& table, const std::string& out) {
     return {"binarize",
             "--chrom-sizes",
-            (kData / "chrom.sizes").string(),
+            (kBinarizeData / "chrom.sizes").string(),
             "--input-dir",
-            kData.string(),
+            kBinarizeData.string(),
             "--cellmarkfiletable",
-            (kData / table).string(),
+            (kBinarizeData / table).string(),
             "--out",
             out};
 }
@@ -42,8 +42,8 @@ std::string gunzip(const fs::path& path) {
     return text;
 }
 
-void expectSameFiles(const fs::path& out, const std::string& expectedName) {
-    const fs::path expected = kData / "expected" / expectedName;
+void expectSameBinarizedFiles(const fs::path& out, const std::string& expectedName) {
+    const fs::path expected = kBinarizeData / "expected" / expectedName;
     size_t count = 0;
     for (const auto& entry : fs::directory_iterator(expected)) {
         const fs::path ours = out / entry.path().filename();
@@ -59,7 +59,7 @@ TEST(CliBinarize, BamWithControlsMatchesChromHmm) {
     const auto result = runCli(baseArgs("table_bam_control.txt", dir / "out"), dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("wrote 5 files"), std::string::npos) << result.out;
-    expectSameFiles(dir / "out", "bam_control");
+    expectSameBinarizedFiles(dir / "out", "bam_control");
 }
 
 TEST(CliBinarize, EveryOptionFlagReachesCore) {
@@ -90,7 +90,7 @@ TEST(CliBinarize, EveryOptionFlagReachesCore) {
         args.insert(args.end(), c.flags.begin(), c.flags.end());
         const auto result = runCli(args, dir);
         ASSERT_EQ(result.exitCode, 0) << c.expected << "\n" << result.err;
-        expectSameFiles(out, c.expected);
+        expectSameBinarizedFiles(out, c.expected);
     }
 }
 
@@ -99,12 +99,12 @@ TEST(CliBinarize, ControlDirIsSearchedForControls) {
     const fs::path controls = dir.path() / "controls";
     fs::create_directories(controls);
     for (const char* name : {"C1_input.bed.gz", "C2_inputA.bed.gz", "C2_inputB.bed.gz"}) {
-        fs::copy_file(kData / name, controls / name);
+        fs::copy_file(kBinarizeData / name, controls / name);
     }
     // Marks from a folder without the controls: only --control-dir can supply them.
     const fs::path marks = dir.path() / "marks";
     fs::create_directories(marks);
-    for (const auto& entry : fs::directory_iterator(kData)) {
+    for (const auto& entry : fs::directory_iterator(kBinarizeData)) {
         const std::string name = entry.path().filename().string();
         if (name.find("H3K") != std::string::npos && name.ends_with(".bed.gz")) {
             fs::copy_file(entry.path(), marks / name);
@@ -115,7 +115,7 @@ TEST(CliBinarize, ControlDirIsSearchedForControls) {
     args.insert(args.end(), {"--control-dir", controls.string()});
     const auto result = runCli(args, dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    expectSameFiles(dir / "out", "bedgz_control");
+    expectSameBinarizedFiles(dir / "out", "bedgz_control");
 }
 
 TEST(CliBinarize, JsonSummaryListsFilesAndInputs) {
@@ -155,7 +155,7 @@ TEST(CliBinarize, BadInputsFailNamingTheFileAndLeaveNoOutput) {
         EXPECT_TRUE(!fs::exists(out) || fs::is_empty(out)) << c.table;
     }
     auto args = baseArgs("table_bam.txt", dir / "out_nochr");
-    args[2] = (kData / "chrom_nochr.sizes").string();
+    args[2] = (kBinarizeData / "chrom_nochr.sizes").string();
     const auto result = runCli(args, dir);
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_NE(result.err.find("chrA → A"), std::string::npos) << result.err;

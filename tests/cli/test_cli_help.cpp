@@ -296,7 +296,7 @@ TEST(CliJson, GenerateJsonKeepsItsKeysInOrder) {
     EXPECT_EQ(result.out.find('\n'), result.out.size() - 1);
 }
 
-std::string generateCorpus(const TempDir& dir) {
+std::string helpCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(dir, {.documentsPerSide = 2000,
                                           .vocabulary = 300,
                                           .length = 60,
@@ -307,7 +307,7 @@ std::string generateCorpus(const TempDir& dir) {
 
 TEST(CliTopics, DefaultDecompositionIsThePencilForProjectedAndPowerForDirect) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = helpCorpus(dir);
     const std::vector<std::string> base = {
         "topics", "--corpus", corpus,    "--fg", "group=foreground", "--bg", "group=background",
         "--k",    "4",        "--gamma", "1",    "--min-df",         "1",    "--json"};
@@ -333,7 +333,7 @@ std::vector<std::string> smallSweep(const std::string& corpus, const std::string
 
 TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = helpCorpus(dir);
     auto sweep = [&](const std::string& prior) {
         std::vector<std::string> args = smallSweep(corpus, dir / prior, dir / (prior + ".cxproj"));
         if (!prior.empty()) {
@@ -369,7 +369,7 @@ TEST(CliTopics, SmoothingPriorIsEchoedSavedAndReplayed) {
 
 TEST(CliTopics, SweepChecksEachTopicOnTwoHalvesUnlessToldNotAndSessionsKeepTheChoice) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = helpCorpus(dir);
     auto sweep = [&](const std::string& name, bool check) {
         std::vector<std::string> args = smallSweep(corpus, dir / name, dir / (name + ".cxproj"));
         if (!check) {
@@ -429,7 +429,7 @@ TEST(CliTopics, JennrichAndPencilDecompositionsRunRecordAndReplayFromASession) {
     for (const std::string name : {"jennrich", "pencil"}) {
         SCOPED_TRACE(name);
         TempDir dir;
-        const std::string corpus = generateCorpus(dir);
+        const std::string corpus = helpCorpus(dir);
         const std::vector<std::string> base = {
             "topics", "--corpus",         corpus, "--fg",       "group=foreground",
             "--bg",   "group=background", "--k",  "4",          "--gamma",

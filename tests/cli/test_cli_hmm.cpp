@@ -20,11 +20,11 @@ using test::readText;
 using test::runCli;
 using test::TempDir;
 
-const std::string kData = std::string(CX_TEST_DATA_DIR) + "/hmm/";
+const std::string kHmmData = std::string(CX_TEST_DATA_DIR) + "/hmm/";
 const std::string kTracks =
-    kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz";
+    kHmmData + "GM12878_chr11_slice.txt.gz," + kHmmData + "K562_chr11_slice.txt.gz";
 const std::string kForeground =
-    kData + "RefSeqGene.chr11_slice.bed," + kData + "RefSeqTSS2kb.chr11_slice.bed";
+    kHmmData + "RefSeqGene.chr11_slice.bed," + kHmmData + "RefSeqTSS2kb.chr11_slice.bed";
 
 const std::vector<std::string> kMarks = {"CTCF",    "H3K27ac", "H3K27me3", "H3K36me3", "H3K4me1",
                                          "H3K4me2", "H3K4me3", "H3K9ac",   "H4K20me1", "WCE"};
@@ -122,7 +122,7 @@ TEST(CliHmm, OneTrackLinePerSampleAndIgvBatchScript) {
     // GM12878 on two chromosomes: the chr11 slice again, relabelled chr12.
     {
         std::string text;
-        LineReader reader(kData + "GM12878_chr11_slice.txt.gz");
+        LineReader reader(kHmmData + "GM12878_chr11_slice.txt.gz");
         std::string_view line;
         while (reader.next(line)) {
             text.append(line).push_back('\n');
@@ -133,7 +133,7 @@ TEST(CliHmm, OneTrackLinePerSampleAndIgvBatchScript) {
             << text.substr(0, tab + 1) << "chr12" << text.substr(newline);
     }
     const std::string out = dir / "out";
-    const std::string tracks = kData + "GM12878_chr11_slice.txt.gz," + kData +
+    const std::string tracks = kHmmData + "GM12878_chr11_slice.txt.gz," + kHmmData +
                                "K562_chr11_slice.txt.gz," + (dir / "GM12878_chr12.txt");
     const auto result = runCli({"hmm", "--tracks", tracks, "--fg-regions", kForeground, "--k", "4",
                                 "--gamma", "0.5", "--seed", "3", "--out", out},
@@ -461,7 +461,7 @@ TEST(CliHmm, KRangeJudgesEachKAndSuggestsOne) {
     TempDir dir;
     const std::string out = dir / "range";
     const auto result =
-        runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--gamma", "0",
+        runCli({"hmm", "--tracks", kHmmData + "GM12878_chr11_slice.txt.gz", "--gamma", "0",
                 "--k-range", "2:4", "--refine-em", "0", "--out", out, "--json"},
                dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;

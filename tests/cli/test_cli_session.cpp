@@ -15,7 +15,7 @@ using test::readText;
 using test::runCli;
 using test::TempDir;
 
-const std::string kData = std::string(CX_TEST_DATA_DIR) + "/hmm/";
+const std::string kHmmSlice = std::string(CX_TEST_DATA_DIR) + "/hmm/";
 
 void expectSameFiles(const std::string& expected, const std::string& actual,
                      const std::vector<std::string>& names) {
@@ -26,7 +26,7 @@ void expectSameFiles(const std::string& expected, const std::string& actual,
     }
 }
 
-std::string generateCorpus(const TempDir& dir) {
+std::string sessionCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(
         dir,
         {.documentsPerSide = 1500, .vocabulary = 300, .length = 50, .seed = 9, .folder = "corpus"});
@@ -34,7 +34,7 @@ std::string generateCorpus(const TempDir& dir) {
 
 TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = sessionCorpus(dir);
     const std::vector<std::string> common = {"--corpus",     corpus,
                                              "--fg",         "group=foreground",
                                              "--bg",         "group=background",
@@ -67,30 +67,31 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
 
     // hmm adds its section to the same session: one file, two workspaces.
-    result = runCli({"hmm",
-                     "--tracks",
-                     kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz",
-                     "--fg-regions",
-                     kData + "RefSeqGene.chr11_slice.bed",
-                     "--k",
-                     "5",
-                     "--gamma",
-                     "0.5",
-                     "--seed",
-                     "2",
-                     "--extra-components",
-                     "0",
-                     "--starts",
-                     "3",
-                     "--decode",
-                     "viterbi",
-                     "--moment-fit",
-                     "0",
-                     "--out",
-                     dir / "hmm",
-                     "--save-session",
-                     dir / "project/analysis.cxproj"},
-                    dir);
+    result =
+        runCli({"hmm",
+                "--tracks",
+                kHmmSlice + "GM12878_chr11_slice.txt.gz," + kHmmSlice + "K562_chr11_slice.txt.gz",
+                "--fg-regions",
+                kHmmSlice + "RefSeqGene.chr11_slice.bed",
+                "--k",
+                "5",
+                "--gamma",
+                "0.5",
+                "--seed",
+                "2",
+                "--extra-components",
+                "0",
+                "--starts",
+                "3",
+                "--decode",
+                "viterbi",
+                "--moment-fit",
+                "0",
+                "--out",
+                dir / "hmm",
+                "--save-session",
+                dir / "project/analysis.cxproj"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string session = readText(dir / "project/analysis.cxproj");
     EXPECT_NE(session.find("\"format\": \"contrast-explorer-session\""), std::string::npos);
@@ -141,7 +142,7 @@ TEST(CliSession, RunReproducesTopicsSweepAndHmmByteForByte) {
 // saved session: `run` repeats it (seeded alike) and writes the same bands byte for byte.
 TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = sessionCorpus(dir);
     auto result = runCli({"sweep",
                           "--corpus",
                           corpus,
@@ -178,29 +179,30 @@ TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
     ASSERT_EQ(result.exitCode, 0) << result.err;
     expectSameFiles(dir / "sweep", dir / "sweep2", {"sweep.tsv"});
 
-    result = runCli({"hmm",
-                     "--tracks",
-                     kData + "GM12878_chr11_slice.txt.gz," + kData + "K562_chr11_slice.txt.gz",
-                     "--fg-regions",
-                     kData + "RefSeqGene.chr11_slice.bed",
-                     "--k",
-                     "4",
-                     "--gamma",
-                     "0.5",
-                     "--seed",
-                     "3",
-                     "--no-segments",
-                     "--gamma-path",
-                     "0:1:0.25",
-                     "--bootstrap",
-                     "3",
-                     "--block-length",
-                     "50",
-                     "--out",
-                     dir / "hmm",
-                     "--save-session",
-                     dir / "hmm.cxproj"},
-                    dir);
+    result =
+        runCli({"hmm",
+                "--tracks",
+                kHmmSlice + "GM12878_chr11_slice.txt.gz," + kHmmSlice + "K562_chr11_slice.txt.gz",
+                "--fg-regions",
+                kHmmSlice + "RefSeqGene.chr11_slice.bed",
+                "--k",
+                "4",
+                "--gamma",
+                "0.5",
+                "--seed",
+                "3",
+                "--no-segments",
+                "--gamma-path",
+                "0:1:0.25",
+                "--bootstrap",
+                "3",
+                "--block-length",
+                "50",
+                "--out",
+                dir / "hmm",
+                "--save-session",
+                dir / "hmm.cxproj"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string hmmSession = readText(dir / "hmm.cxproj");
     EXPECT_NE(hmmSession.find("\"gammas\": \"0:1:0.25\""), std::string::npos) << hmmSession;
@@ -212,8 +214,8 @@ TEST(CliSession, RunRepeatsTheBootstrapOfSweepAndHmmPath) {
     expectSameFiles(dir / "hmm", dir / "hmm2", {"path.tsv", "emissions.tsv", "states.tsv"});
 
     // A path without a bootstrap is repeated too (path.tsv without bands).
-    result = runCli({"hmm", "--tracks", kData + "GM12878_chr11_slice.txt.gz", "--fg-regions",
-                     kData + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1",
+    result = runCli({"hmm", "--tracks", kHmmSlice + "GM12878_chr11_slice.txt.gz", "--fg-regions",
+                     kHmmSlice + "RefSeqGene.chr11_slice.bed", "--k", "3", "--gamma", "1",
                      "--no-segments", "--gamma-path", "0:1:0.5", "--out", dir / "plain",
                      "--save-session", dir / "plain.cxproj"},
                     dir);

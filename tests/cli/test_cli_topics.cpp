@@ -15,7 +15,7 @@ using test::runCli;
 using test::TempDir;
 
 /// A seeded synthetic A/B/C corpus written by `contrast-cli generate` (small, fast).
-std::string generateCorpus(const TempDir& dir) {
+std::string topicsCorpus(const TempDir& dir) {
     return cx::test::generateCorpus(dir, {.documentsPerSide = 3000,
                                           .vocabulary = 400,
                                           .length = 60,
@@ -26,7 +26,7 @@ std::string generateCorpus(const TempDir& dir) {
 
 TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     const std::string out = dir / "out";
     const auto result = runCli({"topics", "--corpus", corpus, "--fg", "group=foreground", "--bg",
                                 "group=background", "--k", "6", "--gamma", "2", "--seed", "3",
@@ -93,7 +93,7 @@ TEST(CliTopics, WritesTopicWordComponentsAndTopWords) {
 
 TEST(CliTopics, JsonHasParametersReportTimingsAndFigures) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     const auto result = runCli({"topics", "--corpus", corpus, "--fg", "group=foreground", "--bg",
                                 "group=background", "--k", "6", "--gamma", "2", "--min-df", "1",
                                 "--positive", "set=a", "--json"},
@@ -111,7 +111,7 @@ TEST(CliTopics, JsonHasParametersReportTimingsAndFigures) {
 TEST(CliTopics, ADirectoryHoldingOneUciCorpusLoadsAsUci) {
     // `generate --out DIR` then `topics --corpus DIR`: the folder names the corpus.
     TempDir dir;
-    generateCorpus(dir);
+    topicsCorpus(dir);
     const auto result =
         runCli({"topics", "--corpus", dir.path().string(), "--fg", "group=foreground", "--bg",
                 "group=background", "--k", "4", "--gamma", "1", "--min-df", "1"},
@@ -122,7 +122,7 @@ TEST(CliTopics, ADirectoryHoldingOneUciCorpusLoadsAsUci) {
 
 TEST(CliTopics, SameSeedSameFiles) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     for (const char* name : {"a", "b"}) {
         const auto result = runCli({"topics", "--corpus", corpus, "--fg", "group=foreground",
                                     "--bg", "group=background", "--k", "5", "--gamma", "1.5",
@@ -148,7 +148,7 @@ bool admissibleWeight(double omega, double gamma, const nlohmann::json& c) {
 
 TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     const std::string out = dir / "sweep";
     const auto result = runCli({"sweep", "--corpus", corpus, "--fg", "group=foreground", "--bg",
                                 "group=background", "--k", "6", "--positive", "set=a", "--gammas",
@@ -168,7 +168,7 @@ TEST(CliSweep, WritesOneRowPerGammaWithRisingSpecificity) {
 
 TEST(CliSweep, BootstrapAddsBandsStabilityAndSuggestions) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     const std::string out = dir / "boot";
     const std::vector<std::string> args = {"sweep",
                                            "--corpus",
@@ -249,7 +249,7 @@ struct BadCase {
 
 TEST(CliTopics, BadInputGivesClearMessageAndNonZeroExit) {
     TempDir dir;
-    const std::string corpus = generateCorpus(dir);
+    const std::string corpus = topicsCorpus(dir);
     const std::vector<std::string> base = {"--corpus",         corpus, "--fg",
                                            "group=foreground", "--bg", "group=background",
                                            "--min-df",         "1"};

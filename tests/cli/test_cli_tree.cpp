@@ -15,15 +15,16 @@ using test::readText;
 using test::runCli;
 using test::TempDir;
 
-const std::string kData = std::string(CX_TEST_DATA_DIR) + "/tree";
+const std::string kTreeSlice = std::string(CX_TEST_DATA_DIR) + "/tree";
 
 TEST(CliTree, StarTreeWritesPerCellFilesAndPromoterF1) {
     TempDir dir;
     const std::string out = dir / "out";
-    const auto result = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>GM12878,K562", "--k",
-                                "4", "--tss", kData + "/RefSeqTSS.chr20_3Mb.txt.gz", "--compare",
-                                "per-cell,em", "--em-iterations", "2", "--out", out, "--json"},
-                               dir);
+    const auto result =
+        runCli({"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>GM12878,K562", "--k", "4",
+                "--tss", kTreeSlice + "/RefSeqTSS.chr20_3Mb.txt.gz", "--compare", "per-cell,em",
+                "--em-iterations", "2", "--out", out, "--json"},
+               dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto json = nlohmann::json::parse(result.out);
     EXPECT_EQ(json["data"]["marks"].size(), 8u); // HeLa-S3 is not in the tree: all 8 marks
@@ -81,14 +82,14 @@ TEST(CliTree, StarTreeWritesPerCellFilesAndPromoterF1) {
 
 TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {
     TempDir dir;
-    const auto lenient = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>HeLa-S3", "--k", "4",
-                                 "--out", dir / "a", "--json", "--no-segments"},
+    const auto lenient = runCli({"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>HeLa-S3", "--k",
+                                 "4", "--out", dir / "a", "--json", "--no-segments"},
                                 dir);
     ASSERT_EQ(lenient.exitCode, 0) << lenient.err;
     EXPECT_NE(lenient.err.find("mark H3K4me1 dropped: HeLa-S3 lacks it"), std::string::npos)
         << lenient.err;
-    const auto strict = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>HeLa-S3", "--k", "4",
-                                "--out", dir / "b", "--strict-marks"},
+    const auto strict = runCli({"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>HeLa-S3", "--k",
+                                "4", "--out", dir / "b", "--strict-marks"},
                                dir);
     EXPECT_NE(strict.exitCode, 0);
     EXPECT_NE(strict.err.find("HeLa-S3_chr20_binary.txt.gz:2: cell HeLa-S3 lacks mark H3K4me1"),
@@ -99,20 +100,21 @@ TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {
 TEST(CliTree, BadTreesAndParametersExitWithAMessage) {
     TempDir dir;
     const auto missing = runCli(
-        {"tree", "--tracks", kData, "--tree", "H1-hESC>NHEK", "--k", "4", "--out", dir / "o"}, dir);
+        {"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>NHEK", "--k", "4", "--out", dir / "o"},
+        dir);
     EXPECT_NE(missing.exitCode, 0);
     EXPECT_NE(missing.err.find("no file provides cell type 'NHEK'"), std::string::npos)
         << missing.err;
     const auto cycle = runCli(
-        {"tree", "--tracks", kData, "--tree", "A>B;B>A", "--k", "4", "--out", dir / "o"}, dir);
+        {"tree", "--tracks", kTreeSlice, "--tree", "A>B;B>A", "--k", "4", "--out", dir / "o"}, dir);
     EXPECT_NE(cycle.err.find("cycle"), std::string::npos) << cycle.err;
     const auto bigK = runCli(
-        {"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "12", "--out", dir / "o"},
+        {"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>K562", "--k", "12", "--out", dir / "o"},
         dir);
     EXPECT_NE(bigK.exitCode, 0);
     EXPECT_NE(bigK.err.find("--k"), std::string::npos) << bigK.err;
-    const auto method = runCli({"tree", "--tracks", kData, "--tree", "H1-hESC>K562", "--k", "4",
-                                "--decomposition", "svd", "--out", dir / "o"},
+    const auto method = runCli({"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>K562", "--k",
+                                "4", "--decomposition", "svd", "--out", dir / "o"},
                                dir);
     EXPECT_NE(method.err.find("'svd' is not 'power' or 'jennrich'"), std::string::npos)
         << method.err;

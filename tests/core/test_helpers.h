@@ -1,11 +1,14 @@
 #pragma once
 
+#include "core/common/error.h"
 #include "core/io/corpus.h"
 
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace cx::test {
@@ -32,6 +35,16 @@ inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documen
         counts.rowPtr.push_back(counts.nnz());
     }
     return counts;
+}
+
+/// The message of the InputError `action` throws, or "(no error)".
+inline std::string inputErrorOf(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "(no error)";
 }
 
 } // namespace cx::test

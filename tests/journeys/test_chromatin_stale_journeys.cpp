@@ -44,7 +44,7 @@ QString firstBins(const QString& name, int bins, const QTemporaryDir& folder) {
 }
 
 /// The chromatin workspace shows a complete result: model, sweep, segmentation, enrichment.
-bool chromatinReady(const ChromatinWorkspace* chromatin) {
+bool staleChromatinReady(const ChromatinWorkspace* chromatin) {
     const ChromatinController* controller = chromatin->controller();
     return chromatin->isSettled() && controller->solution().isValid() &&
            controller->sweep().path != nullptr && !controller->isSweepRunning() &&
@@ -92,7 +92,7 @@ void expectSameAsAFreshWindow(JourneyWindow& journey, const QTemporaryDir& folde
     auto* again = fresh.workspace<ChromatinWorkspace>();
     again->controller()->setDecodeDelay(0);
     ASSERT_TRUE(fresh.window.project()->open(path)) << fresh.errorText().toStdString();
-    ASSERT_TRUE(waitUntil([&] { return chromatinReady(again); }, 60000))
+    ASSERT_TRUE(waitUntil([&] { return staleChromatinReady(again); }, 60000))
         << fresh.errorText().toStdString();
     const QMap<QString, QStringList> recomputed = shownNumbers(*again);
     EXPECT_EQ(QStringList(shown.keys()), QStringList(recomputed.keys()));
@@ -138,7 +138,7 @@ TEST(ChromatinStaleJourneys, EveryViewFollowsKGammaRegionsAndAnnotationFiles) {
     for (const QString& path : {genes, tss, anchors}) {
         annotations->setChecked(path, AnnotationListModel::EnrichmentColumn, true);
     }
-    ASSERT_TRUE(waitUntil([&] { return chromatinReady(chromatin); }, 60000))
+    ASSERT_TRUE(waitUntil([&] { return staleChromatinReady(chromatin); }, 60000))
         << journey.errorText().toStdString();
 
     // Each change moves the numbers of the views it feeds (the comparison below is not between
@@ -160,7 +160,7 @@ TEST(ChromatinStaleJourneys, EveryViewFollowsKGammaRegionsAndAnnotationFiles) {
     k->setValue(kBefore + 1);
     ASSERT_TRUE(waitUntil(
         [&] {
-            return chromatinReady(chromatin) &&
+            return staleChromatinReady(chromatin) &&
                    chromatin->controller()->solution().parameters.numComponents == kBefore + 1;
         },
         60000));
@@ -173,7 +173,7 @@ TEST(ChromatinStaleJourneys, EveryViewFollowsKGammaRegionsAndAnnotationFiles) {
     chromatin->setGamma(0.5);
     ASSERT_TRUE(waitUntil(
         [&] {
-            return chromatinReady(chromatin) &&
+            return staleChromatinReady(chromatin) &&
                    std::abs(chromatin->controller()->solution().gamma - 0.5) < 1e-9;
         },
         60000));
@@ -184,7 +184,7 @@ TEST(ChromatinStaleJourneys, EveryViewFollowsKGammaRegionsAndAnnotationFiles) {
     annotations->setChecked(tss, AnnotationListModel::ForegroundColumn, true);
     ASSERT_TRUE(waitUntil(
         [&] {
-            return chromatinReady(chromatin) &&
+            return staleChromatinReady(chromatin) &&
                    chromatin->controller()->sweep().path != sweepBefore;
         },
         60000));
@@ -195,7 +195,7 @@ TEST(ChromatinStaleJourneys, EveryViewFollowsKGammaRegionsAndAnnotationFiles) {
     annotations->setChecked(genes, AnnotationListModel::EnrichmentColumn, false);
     ASSERT_TRUE(waitUntil(
         [&] {
-            return chromatinReady(chromatin) &&
+            return staleChromatinReady(chromatin) &&
                    chromatin->enrichmentModel()->columnCount() < columnsBefore;
         },
         60000));

@@ -103,7 +103,7 @@ bool topicsSettled(TopicsWorkspace* topics) {
     return topics->isSettled() && topics->controller()->solution().isValid();
 }
 
-bool chromatinReady(ChromatinWorkspace* chromatin) {
+bool identityChromatinReady(ChromatinWorkspace* chromatin) {
     const auto* controller = chromatin->controller();
     return chromatin->isSettled() && controller->solution().isValid() &&
            controller->sweep().path != nullptr && !controller->isSweepRunning() &&
@@ -222,7 +222,7 @@ TEST(IdentityJourneys, ChromatinNamesAndColoursSurviveRegionChangesAndGamma) {
     window.setCurrentWorkspace(QStringLiteral("chromatin"));
     ChromatinWorkspace* chromatin = window.workspace<ChromatinWorkspace>();
     chromatin->controller()->setDecodeDelay(0);
-    ASSERT_TRUE(waitUntil([&] { return chromatinReady(chromatin); }, 120000));
+    ASSERT_TRUE(waitUntil([&] { return identityChromatinReady(chromatin); }, 120000));
 
     // What the user reads after each step: names unique in each panel, none numbered, and one
     // state (one name) in one colour across both heatmaps, two states never in one colour.
@@ -283,7 +283,8 @@ TEST(IdentityJourneys, ChromatinNamesAndColoursSurviveRegionChangesAndGamma) {
                                 changes[i].second);
         ASSERT_TRUE(waitUntil(
             [&] {
-                return chromatinReady(chromatin) && chromatin->controller()->sweep().path != before;
+                return identityChromatinReady(chromatin) &&
+                       chromatin->controller()->sweep().path != before;
             },
             120000))
             << "region change " << i;
@@ -297,7 +298,7 @@ TEST(IdentityJourneys, ChromatinNamesAndColoursSurviveRegionChangesAndGamma) {
         chromatin->setGamma(gamma);
         ASSERT_TRUE(waitUntil(
             [&] {
-                return chromatinReady(chromatin) &&
+                return identityChromatinReady(chromatin) &&
                        std::abs(chromatin->controller()->solution().gamma - gamma) < 1e-6;
             },
             60000))

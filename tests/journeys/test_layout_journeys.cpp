@@ -53,7 +53,7 @@ const QSize kWindow(1024, 700);
 /// The least size of a chart or heatmap widget on screen.
 const QSize kMinimumPlot(200, 150);
 
-QString hmmData(const char* name) {
+QString layoutHmmData(const char* name) {
     return QStringLiteral(CX_TEST_DATA_DIR "/hmm/") + QString::fromLatin1(name);
 }
 
@@ -146,7 +146,7 @@ void expectColumnsFitTheirText(const QTableView* table) {
     }
 }
 
-bool chromatinReady(ChromatinWorkspace* chromatin) {
+bool layoutChromatinReady(ChromatinWorkspace* chromatin) {
     ChromatinController* controller = chromatin->controller();
     return chromatin->isSettled() && controller->solution().isValid() &&
            controller->segmentation() && controller->enrichment().has_value() &&
@@ -161,17 +161,17 @@ TEST(LayoutJourney, ChromatinAt1024x700KeepsPlotsUsableAndNamesWhole) {
     showSmall(window, QStringLiteral("chromatin"));
     ChromatinWorkspace* chromatin = window.workspace<ChromatinWorkspace>();
     chromatin->controller()->setDecodeDelay(0);
-    const QString genes = hmmData("RefSeqGene.chr11_slice.bed");
-    const QString tss = hmmData("RefSeqTSS2kb.chr11_slice.bed");
+    const QString genes = layoutHmmData("RefSeqGene.chr11_slice.bed");
+    const QString tss = layoutHmmData("RefSeqTSS2kb.chr11_slice.bed");
     chromatin->openTracks(
-        {hmmData("GM12878_chr11_slice.txt.gz"), hmmData("K562_chr11_slice.txt.gz")});
+        {layoutHmmData("GM12878_chr11_slice.txt.gz"), layoutHmmData("K562_chr11_slice.txt.gz")});
     chromatin->addAnnotations({genes, tss});
     AnnotationListModel* annotations = chromatin->annotationModel();
     for (const QString& path : {genes, tss}) {
         annotations->setChecked(path, AnnotationListModel::ForegroundColumn, true);
         annotations->setChecked(path, AnnotationListModel::EnrichmentColumn, true);
     }
-    ASSERT_TRUE(waitUntil([&] { return chromatinReady(chromatin); }, 60000))
+    ASSERT_TRUE(waitUntil([&] { return layoutChromatinReady(chromatin); }, 60000))
         << errors.messages.join('\n').toStdString();
     ASSERT_EQ(window.size(), kWindow) << "the window does not fit 1024×700";
     settle();

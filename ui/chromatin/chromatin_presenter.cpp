@@ -1,4 +1,5 @@
 #include "ui/chromatin/chromatin_presenter.h"
+#include "ui/chromatin/chromatin_tr.h"
 
 #include "core/hmm/hmm_path.h"
 
@@ -18,9 +19,7 @@ namespace cx::ui {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("ChromatinWorkspace", text);
-}
+using chromatin_text::tr;
 
 QString formatBp(qint64 bp) {
     return QLocale().toString(bp);

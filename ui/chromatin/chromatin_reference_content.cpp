@@ -2,6 +2,7 @@
 // foreground-only model or its Baum–Welch refinement, named and coloured by the identity rules
 // of core/hmm/state_catalog.h and core/common/identity_style.h.
 #include "ui/chromatin/chromatin_presenter.h"
+#include "ui/chromatin/chromatin_tr.h"
 
 #include "core/hmm/contrastive_hmm.h"
 #include "core/hmm/hmm_path.h"
@@ -15,9 +16,7 @@ namespace cx::ui {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("ChromatinWorkspace", text);
-}
+using chromatin_text::tr;
 
 } // namespace
 

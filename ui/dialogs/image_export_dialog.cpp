@@ -1,6 +1,7 @@
 #include "ui/dialogs/image_export_dialog.h"
 
 #include "ui/dialogs/figure_set_export.h"
+#include "ui/dialogs/text_export.h"
 #include "ui/framework/error_reporter.h"
 
 #include <QComboBox>
@@ -14,7 +15,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <iterator>
@@ -27,7 +27,6 @@ const QString kFormatKey = QStringLiteral("export.image.format");
 const QString kWidthKey = QStringLiteral("export.image.width");
 const QString kHeightKey = QStringLiteral("export.image.height");
 const QString kDpiKey = QStringLiteral("export.image.dpi");
-const QString kDirectoryKey = QStringLiteral("export.directory");
 
 /// Item data of the print-layout preset (the others: their index in kPresets).
 constexpr int kPrintLayoutPreset = -1;
@@ -204,11 +203,7 @@ QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& w
     }
     ImageExportSettings settings = dialog.settings();
     QSettings store;
-    const QString directory =
-        store
-            .value(kDirectoryKey,
-                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-            .toString();
+    const QString directory = lastExportDirectory();
     const QString suffix = ImageExportSettings::suffix(settings.format);
     const QString filter =
         tr("PNG image (*.png);;SVG vector graphics (*.svg);;PDF document (*.pdf)");
@@ -231,7 +226,7 @@ QString ImageExportDialog::exportInteractively(QWidget* parent, const QString& w
     store.setValue(kWidthKey, settings.pixels.width());
     store.setValue(kHeightKey, settings.pixels.height());
     store.setValue(kDpiKey, settings.dpi);
-    store.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+    rememberExportDirectory(path);
     QString error;
     if (!exportFigure(path, settings, paint, &error) ||
         !writeFigureData(path, data, nullptr, &error)) {

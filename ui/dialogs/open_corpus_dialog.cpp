@@ -21,14 +21,14 @@ namespace cx::ui {
 
 namespace {
 
-const QString kFormatKey = QStringLiteral("topics.load.format");
+const QString kCorpusFormatKey = QStringLiteral("topics.load.format");
 const QString kStopWordsKey = QStringLiteral("topics.load.removeStopWords");
 const QString kMinDfKey = QStringLiteral("topics.load.minDocumentFrequency");
 const QString kMaxVocabularyKey = QStringLiteral("topics.load.maxVocabulary");
 const QString kMinTokensKey = QStringLiteral("topics.load.minTokens");
 const QString kMaxDfKey = QStringLiteral("topics.load.maxDocumentFraction");
 const QString kNumbersKey = QStringLiteral("topics.load.removeNumbers");
-const QString kDirectoryKey = QStringLiteral("topics.load.directory");
+const QString kCorpusDirectoryKey = QStringLiteral("topics.load.directory");
 
 } // namespace
 
@@ -156,7 +156,7 @@ cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
     cx::CorpusLoadOptions options;
     if (keepFormat) {
         options.format = static_cast<cx::CorpusFormat>(
-            settings.value(kFormatKey, static_cast<int>(options.format)).toInt());
+            settings.value(kCorpusFormatKey, static_cast<int>(options.format)).toInt());
     }
     options.removeStopWords = settings.value(kStopWordsKey, options.removeStopWords).toBool();
     options.minDocumentFrequency =
@@ -173,7 +173,7 @@ cx::CorpusLoadOptions OpenCorpusDialog::savedOptions(bool keepFormat) {
 
 void OpenCorpusDialog::saveOptions(const cx::CorpusLoadOptions& options) {
     QSettings settings;
-    settings.setValue(kFormatKey, static_cast<int>(options.format));
+    settings.setValue(kCorpusFormatKey, static_cast<int>(options.format));
     settings.setValue(kStopWordsKey, options.removeStopWords);
     settings.setValue(kMinDfKey, qint64(options.minDocumentFrequency));
     settings.setValue(kMaxVocabularyKey, qint64(options.maxVocabulary));
@@ -183,22 +183,24 @@ void OpenCorpusDialog::saveOptions(const cx::CorpusLoadOptions& options) {
 }
 
 void OpenCorpusDialog::browseFile() {
-    const QString start = path().isEmpty() ? QSettings().value(kDirectoryKey).toString() : path();
+    const QString start =
+        path().isEmpty() ? QSettings().value(kCorpusDirectoryKey).toString() : path();
     const QString file = QFileDialog::getOpenFileName(
         this, tr("Open Corpus File"), start,
         tr("Corpora (*.sgm *.sgm.gz *.tsv *.tsv.gz *.csv *.csv.gz *.txt *.txt.gz);;All files (*)"));
     if (!file.isEmpty()) {
         m_path->setText(file);
-        QSettings().setValue(kDirectoryKey, QFileInfo(file).absolutePath());
+        QSettings().setValue(kCorpusDirectoryKey, QFileInfo(file).absolutePath());
     }
 }
 
 void OpenCorpusDialog::browseFolder() {
-    const QString start = path().isEmpty() ? QSettings().value(kDirectoryKey).toString() : path();
+    const QString start =
+        path().isEmpty() ? QSettings().value(kCorpusDirectoryKey).toString() : path();
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Corpus Folder"), start);
     if (!folder.isEmpty()) {
         m_path->setText(folder);
-        QSettings().setValue(kDirectoryKey, folder);
+        QSettings().setValue(kCorpusDirectoryKey, folder);
     }
 }
 

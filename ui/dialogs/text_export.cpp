@@ -13,7 +13,7 @@
 namespace cx::ui {
 
 namespace {
-const QString kDirectoryKey = QStringLiteral("export.directory");
+const QString kExportDirectoryKey = QStringLiteral("export.directory");
 
 QString suffixOfFilter(const QString& filter) {
     static const QRegularExpression pattern(QStringLiteral("\\*\\.([A-Za-z0-9]+)"));
@@ -22,15 +22,21 @@ QString suffixOfFilter(const QString& filter) {
 }
 } // namespace
 
+QString lastExportDirectory() {
+    return QSettings()
+        .value(kExportDirectoryKey,
+               QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        .toString();
+}
+
+void rememberExportDirectory(const QString& exportedFile) {
+    QSettings().setValue(kExportDirectoryKey, QFileInfo(exportedFile).absolutePath());
+}
+
 QString exportTextInteractively(QWidget* parent, const QString& what, const QString& baseName,
                                 const QStringList& filters,
                                 const std::function<QString(const QString& suffix)>& content) {
-    QSettings store;
-    const QString directory =
-        store
-            .value(kDirectoryKey,
-                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-            .toString();
+    const QString directory = lastExportDirectory();
     QString selectedFilter = filters.value(0);
     const QString firstSuffix = suffixOfFilter(selectedFilter);
     QString path = QFileDialog::getSaveFileName(
@@ -45,7 +51,7 @@ QString exportTextInteractively(QWidget* parent, const QString& what, const QStr
         suffix = suffixOfFilter(selectedFilter);
         path += QLatin1Char('.') + suffix;
     }
-    store.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+    rememberExportDirectory(path);
     QString error;
     if (!writeTextFileAtomically(path, content(suffix), &error)) {
         ErrorReporter::report(parent, QObject::tr("Could not export the %1").arg(what.toLower()),

@@ -24,10 +24,10 @@ constexpr double kRowHeight = 24;
 constexpr double kRowGap = 5;
 constexpr double kLaneHeight = 15;
 constexpr double kLaneGap = 4;
-constexpr double kMargin = 8;
+constexpr double kTrackMargin = 8;
 constexpr qint64 kMinimumBins = 20;
-const QColor kTextColour(0x22, 0x27, 0x2e);
-const QColor kMutedColour(0x6b, 0x74, 0x7d);
+const QColor kTrackTextColour(0x22, 0x27, 0x2e);
+const QColor kTrackMutedColour(0x6b, 0x74, 0x7d);
 const QColor kGridColour(0xe6, 0xe9, 0xed);
 const QColor kEmptyRowColour(0xf4, 0xf5, 0xf7);
 
@@ -191,8 +191,8 @@ SegmentationTrackView::Geometry SegmentationTrackView::geometry(const QRectF& ar
         labelWidth = std::max(labelWidth, metrics.horizontalAdvance(lane.name));
     }
     g.labelWidth = std::min(labelWidth + 14, area.width() * 0.3);
-    const double left = area.left() + kMargin + g.labelWidth;
-    const double right = area.right() - kMargin;
+    const double left = area.left() + kTrackMargin + g.labelWidth;
+    const double right = area.right() - kTrackMargin;
     g.ruler = QRectF(left, area.top() + 4, right - left, kRulerHeight);
     // Rows and lanes shrink together when the view is shorter than they need (every lane stays
     // visible), down to a legible minimum.
@@ -310,8 +310,8 @@ double SegmentationTrackView::paintLegend(QPainter* painter, const QRectF& area)
     const QFontMetricsF metrics(font);
     const double swatch = 10;
     const double lineHeight = std::max(swatch, metrics.height()) + 4;
-    const double left = area.left() + kMargin;
-    const double right = area.right() - kMargin;
+    const double left = area.left() + kTrackMargin;
+    const double right = area.right() - kTrackMargin;
     double x = left;
     double y = area.top() + 6;
     if (painter) {
@@ -328,7 +328,7 @@ double SegmentationTrackView::paintLegend(QPainter* painter, const QRectF& area)
             const QColor colour =
                 state < m_colours.size() ? m_colours[state] : QColor(127, 127, 127);
             painter->fillRect(QRectF(x, y + (lineHeight - swatch) / 2, swatch, swatch), colour);
-            painter->setPen(kTextColour);
+            painter->setPen(kTrackTextColour);
             painter->drawText(QRectF(x + swatch + 4, y, width - swatch - 4, lineHeight),
                               Qt::AlignLeft | Qt::AlignVCenter, name);
         }
@@ -374,7 +374,7 @@ void SegmentationTrackView::paintInto(QPainter& painter, const QRectF& area, boo
     const QFont labelFont = scaledFont(font(), 8.5);
     if (!m_data || m_rowTracks.empty() || m_length <= 0) {
         painter.setFont(scaledFont(font(), 9.5));
-        painter.setPen(kMutedColour);
+        painter.setPen(kTrackMutedColour);
         painter.drawText(area.adjusted(16, 8, -16, -8), Qt::AlignCenter | Qt::TextWordWrap,
                          m_placeholder);
         return;
@@ -385,24 +385,25 @@ void SegmentationTrackView::paintInto(QPainter& painter, const QRectF& area, boo
     for (size_t i = 0; i < g.rows.size(); ++i) {
         const int track = m_rowTracks[i];
         const QRectF& row = g.rows[i];
-        painter.setPen(kTextColour);
-        painter.drawText(QRectF(area.left() + kMargin, row.top(), g.labelWidth - 8, row.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         QString::fromStdString(m_data->tracks[static_cast<size_t>(track)].cell));
+        painter.setPen(kTrackTextColour);
+        painter.drawText(
+            QRectF(area.left() + kTrackMargin, row.top(), g.labelWidth - 8, row.height()),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            QString::fromStdString(m_data->tracks[static_cast<size_t>(track)].cell));
         painter.fillRect(row, kEmptyRowColour);
         paintTrack(painter, row, track);
     }
     for (int i = 0; i < m_lanes.size(); ++i) {
         const QRectF& lane = g.lanes[static_cast<size_t>(i)];
-        painter.setPen(kMutedColour);
+        painter.setPen(kTrackMutedColour);
         painter.setFont(labelFont);
         painter.drawText(
-            QRectF(area.left() + kMargin, lane.top() - 2, g.labelWidth - 8, lane.height() + 4),
+            QRectF(area.left() + kTrackMargin, lane.top() - 2, g.labelWidth - 8, lane.height() + 4),
             Qt::AlignLeft | Qt::AlignVCenter, m_lanes[i].name);
         paintLane(painter, lane, m_lanes[i]);
     }
     if (!m_segmentation && !m_placeholder.isEmpty() && !g.rows.empty()) {
-        painter.setPen(kMutedColour);
+        painter.setPen(kTrackMutedColour);
         painter.setFont(labelFont);
         painter.drawText(QRectF(g.rows.front().topLeft(), g.rows.back().bottomRight()),
                          Qt::AlignCenter, m_placeholder);
@@ -438,7 +439,7 @@ void SegmentationTrackView::paintRuler(QPainter& painter, const Geometry& g) con
         const QString label = positionLabel(bp, step);
         const double w = metrics.horizontalAdvance(label);
         if (x - w / 2 >= g.ruler.left() - 2 && x + w / 2 <= g.ruler.right() + 2) {
-            painter.setPen(kMutedColour);
+            painter.setPen(kTrackMutedColour);
             painter.drawText(
                 QRectF(x - w / 2 - 2, g.ruler.top(), w + 4, baseline - 6 - g.ruler.top()),
                 Qt::AlignCenter, label);

@@ -8,6 +8,7 @@
 #include "core/session/session_paths.h"
 #include "core/session/topics_section.h"
 #include "support/files.h"
+#include "test_helpers.h"
 
 #include "support/file_size_limit.h"
 
@@ -26,17 +27,9 @@ namespace cx {
 namespace {
 
 namespace fs = std::filesystem;
+using test::inputErrorOf;
 using test::readText;
 using test::writeText;
-
-std::string errorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 TopicsSection sampleTopics(const fs::path& data) {
     TopicsSection topics;
@@ -355,16 +348,16 @@ TEST(Session, MalformedJsonNamesFileAndLine) {
     const fs::path file = folder.path() / "broken.cxproj";
     writeText(file, "{\n  \"format\": \"contrast-explorer-session\",\n  \"version\": 1,\n"
                     "  \"workspaces\": {,}\n}\n");
-    const std::string message = errorOf([&] { readSession(file); });
+    const std::string message = inputErrorOf([&] { readSession(file); });
     EXPECT_EQ(message.rfind(file.string() + ":4: not valid JSON", 0), 0u) << message;
     writeText(file, "");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find(file.string() + ":1: not valid JSON"),
+    EXPECT_NE(inputErrorOf([&] { readSession(file); }).find(file.string() + ":1: not valid JSON"),
               std::string::npos);
     writeText(file, "[1, 2]");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("expected a JSON object"),
+    EXPECT_NE(inputErrorOf([&] { readSession(file); }).find("expected a JSON object"),
               std::string::npos);
     EXPECT_NE(
-        errorOf([&] { readSession(folder.path() / "missing.cxproj"); }).find("missing.cxproj"),
+        inputErrorOf([&] { readSession(folder.path() / "missing.cxproj"); }).find("missing.cxproj"),
         std::string::npos);
 }
 
@@ -372,25 +365,26 @@ TEST(Session, RefusesNewerVersionsAndOtherFiles) {
     test::TempDir folder;
     const fs::path file = folder.path() / "future.cxproj";
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 2, "workspaces": {}})j");
-    const std::string newer = errorOf([&] { readSession(file); });
+    const std::string newer = inputErrorOf([&] { readSession(file); });
     EXPECT_NE(newer.find(file.string() +
                          ": written by a newer Contrast Explorer (session version 2; "
                          "this one reads up to version 1)"),
               std::string::npos)
         << newer;
     writeText(file, R"j({"format": "contrast-explorer-session", "version": "1"})j");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("/version: expected an integer"),
+    EXPECT_NE(inputErrorOf([&] { readSession(file); }).find("/version: expected an integer"),
               std::string::npos);
     writeText(file, R"j({"format": "something-else", "version": 1})j");
-    EXPECT_NE(
-        errorOf([&] { readSession(file); }).find("/format: expected \"contrast-explorer-session\""),
-        std::string::npos);
+    EXPECT_NE(inputErrorOf([&] {
+                  readSession(file);
+              }).find("/format: expected \"contrast-explorer-session\""),
+              std::string::npos);
     writeText(file, R"j({"hello": 1})j");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("not a Contrast Explorer session"),
+    EXPECT_NE(inputErrorOf([&] { readSession(file); }).find("not a Contrast Explorer session"),
               std::string::npos);
     writeText(file, R"j({"format": "contrast-explorer-session", "version": 1, "active": "topics",
                         "workspaces": {}})j");
-    EXPECT_NE(errorOf([&] { readSession(file); }).find("/active: names no workspace"),
+    EXPECT_NE(inputErrorOf([&] { readSession(file); }).find("/active: names no workspace"),
               std::string::npos);
 }
 
@@ -405,7 +399,7 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
                             model + "}}}");
         const Session session = readSession(file);
         PathResolver resolver(session.file);
-        return errorOf([&] { TopicsSection::fromSession(session, resolver); });
+        return inputErrorOf([&] { TopicsSection::fromSession(session, resolver); });
     };
     EXPECT_NE(sectionError(R"j({"k": "ten"})j")
                   .find(file.string() +
@@ -435,7 +429,7 @@ TEST(Session, InvalidValuesNameTheJsonPointer) {
                             view + "}}}");
         const Session session = readSession(file);
         PathResolver resolver(session.file);
-        return errorOf([&] { TopicsSection::fromSession(session, resolver); });
+        return inputErrorOf([&] { TopicsSection::fromSession(session, resolver); });
     };
     EXPECT_NE(
         viewError(R"j({"names": ["a"]})j").find("/workspaces/topics/view/names: must be an object"),
@@ -518,7 +512,7 @@ TEST(Session, FailedWriteLeavesTheOldFileIntact) {
     bigger.title = std::string(4096, 'x');
     {
         FileSizeLimit limit(256);
-        const std::string message = errorOf([&] { writeSession(bigger, file); });
+        const std::string message = inputErrorOf([&] { writeSession(bigger, file); });
         EXPECT_NE(message.find(file.string() + ": write failed"), std::string::npos) << message;
     }
     EXPECT_EQ(readText(file), before);
@@ -528,9 +522,10 @@ TEST(Session, FailedWriteLeavesTheOldFileIntact) {
     }
     // A folder that does not exist: refused, naming the target.
     const fs::path nowhere = folder.path() / "no" / "such" / "s.cxproj";
-    EXPECT_NE(
-        errorOf([&] { writeSession(bigger, nowhere); }).find(nowhere.string() + ": cannot write"),
-        std::string::npos);
+    EXPECT_NE(inputErrorOf([&] {
+                  writeSession(bigger, nowhere);
+              }).find(nowhere.string() + ": cannot write"),
+              std::string::npos);
 }
 
 TEST(Session, RelativePathsWinSoAProjectFolderCanMove) {
@@ -567,7 +562,7 @@ TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
     const Session read = readSession(file);
     // Without a handler: the error names the session, the entry and where it looked.
     PathResolver strict(read.file);
-    const std::string message = errorOf([&] { ChromatinSection::fromSession(read, strict); });
+    const std::string message = inputErrorOf([&] { ChromatinSection::fromSession(read, strict); });
     EXPECT_NE(message.find(file.string() + ": /workspaces/chromatin/tracks/0/path: " +
                            (folder.path() / "data" / "tracks" / "a_binary.txt.gz").string() +
                            ": no such file or folder"),
@@ -590,12 +585,13 @@ TEST(Session, MovedDataIsAskedForOnceAndTheRestFollows) {
     // Giving up, or naming a file that is not there either, refuses the session.
     PathResolver givesUp(
         read.file, [](const fs::path&, const std::string&) { return std::optional<fs::path>(); });
-    EXPECT_NE(errorOf([&] { ChromatinSection::fromSession(read, givesUp); }).find("not located"),
-              std::string::npos);
+    EXPECT_NE(
+        inputErrorOf([&] { ChromatinSection::fromSession(read, givesUp); }).find("not located"),
+        std::string::npos);
     PathResolver wrong(read.file, [&](const fs::path&, const std::string&) {
         return std::optional<fs::path>(folder.path() / "nowhere.gz");
     });
-    EXPECT_NE(errorOf([&] {
+    EXPECT_NE(inputErrorOf([&] {
                   ChromatinSection::fromSession(read, wrong);
               }).find((folder.path() / "nowhere.gz").string() + ": no such file or folder"),
               std::string::npos);

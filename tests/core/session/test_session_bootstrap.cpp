@@ -8,6 +8,7 @@
 #include "core/session/session_paths.h"
 #include "core/session/topics_section.h"
 #include "support/files.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -20,17 +21,9 @@ namespace cx {
 namespace {
 
 namespace fs = std::filesystem;
+using test::inputErrorOf;
 using test::readText;
 using test::writeText;
-
-std::string errorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const InputError& error) {
-        return error.what();
-    }
-    return "(no error)";
-}
 
 /// A session file with one topics section whose "auc" object is `auc`.
 std::string topicsSession(const std::string& auc) {
@@ -154,13 +147,13 @@ TEST(SessionBootstrap, BadResampleCountsNameTheFileAndTheEntry) {
         writeText(file, topicsSession(auc));
         const Session session = readSession(file);
         PathResolver resolver(session.file);
-        return errorOf([&] { TopicsSection::fromSession(session, resolver); });
+        return inputErrorOf([&] { TopicsSection::fromSession(session, resolver); });
     };
     const auto chromatinError = [&](const std::string& path, const std::string& model = "{}") {
         writeText(file, chromatinSession(path, model));
         const Session session = readSession(file);
         PathResolver resolver(session.file);
-        return errorOf([&] { ChromatinSection::fromSession(session, resolver); });
+        return inputErrorOf([&] { ChromatinSection::fromSession(session, resolver); });
     };
     const std::string topicsEntry = file.string() + ": /workspaces/topics/auc/bootstrap: ";
     const std::string expected =

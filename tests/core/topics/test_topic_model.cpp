@@ -4,6 +4,8 @@
 #include "core/topics/synthetic_topics.h"
 #include "core/topics/topic_evaluation.h"
 
+#include "topics/abc_spec.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +13,8 @@
 
 namespace cx {
 namespace {
+
+using test::abcSpec;
 
 /// ℓ1 distances between each true topic of `set` and its Hungarian-matched recovered topic.
 struct Matching {
@@ -28,23 +32,6 @@ Matching matchTopics(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& recove
     }
     m.assignment = hungarianAssignment(m.cost);
     return m;
-}
-
-SyntheticTopicSpec abcSpec(std::int64_t documentsPerSide, std::uint64_t seed) {
-    SyntheticTopicSpec spec;
-    spec.vocabularySize = 300;
-    spec.numA = 2;
-    spec.numB = 3;
-    spec.numC = 2;
-    spec.topicConcentration = 0.05;
-    spec.foregroundDocuments = documentsPerSide;
-    spec.backgroundDocuments = documentsPerSide;
-    spec.documentLength = 60;
-    spec.lengthSpread = 20;
-    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2}; // A A B B B
-    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1}; // B B B C C
-    spec.seed = seed;
-    return spec;
 }
 
 TEST(ContrastiveTopicModel, RecoversForegroundSpecificTopicsAboveBound) {

@@ -22,13 +22,13 @@
 
 namespace {
 
-const QString kDir = QStringLiteral(CX_TEST_DATA_DIR "/enrichment");
+const QString kEnrichmentDir = QStringLiteral(CX_TEST_DATA_DIR "/enrichment");
 
 /// tests/data/enrichment/segments.bed as the workspace holds a decoded segmentation: one
 /// track per chromosome of cell CELL, runs of states E1…E6 (index 0…5), gaps left uncovered.
 cx::ui::SegmentationState fixtureSegmentation() {
     const auto records =
-        cx::readSegmentsBed((kDir + QStringLiteral("/segments.bed")).toStdString());
+        cx::readSegmentsBed((kEnrichmentDir + QStringLiteral("/segments.bed")).toStdString());
     auto data = std::make_shared<cx::ChromatinData>();
     data->binSize = 200;
     data->markNames = {"M"};
@@ -66,7 +66,7 @@ cx::ui::SegmentationState fixtureSegmentation() {
 std::vector<cx::ui::AnnotationSource> fixtureAnnotations(const QStringList& names) {
     std::vector<cx::ui::AnnotationSource> out;
     for (const QString& name : names) {
-        out.push_back(cx::ui::loadAnnotation(kDir + QLatin1Char('/') + name));
+        out.push_back(cx::ui::loadAnnotation(kEnrichmentDir + QLatin1Char('/') + name));
     }
     return out;
 }
@@ -74,8 +74,8 @@ std::vector<cx::ui::AnnotationSource> fixtureAnnotations(const QStringList& name
 /// Per-state table (rows E1…E6, NaN for E5 which never occurs) against ChromHMM's file.
 void expectEqualsChromHmm(const cx::ui::EnrichmentTable& table, const QString& expectedName,
                           int firstValueColumn) {
-    const auto expected =
-        cx::test::readTsv((kDir + QStringLiteral("/expected/") + expectedName).toStdString());
+    const auto expected = cx::test::readTsv(
+        (kEnrichmentDir + QStringLiteral("/expected/") + expectedName).toStdString());
     ASSERT_GE(expected.size(), 2u);
     ASSERT_EQ(table.fold.rows(), 6);
     ASSERT_EQ(static_cast<size_t>(table.fold.cols()),
@@ -121,7 +121,7 @@ TEST(ChromatinEnrichment, OverlapAndNeighbourhoodEqualChromHmm) {
     expectEqualsChromHmm(table.neighborhoods[1], QStringLiteral("neighborhood_tes.txt"), 1);
     EXPECT_EQ(table.neighborhoods[0].annotations.front(), QStringLiteral("-2000"));
     EXPECT_EQ(table.neighborhoods[0].annotationPaths,
-              QStringList{kDir + QStringLiteral("/anchors/tss_anchors.txt")});
+              QStringList{kEnrichmentDir + QStringLiteral("/anchors/tss_anchors.txt")});
     EXPECT_EQ(table.neighborhoods[0].generation, 7u);
 }
 
@@ -155,14 +155,14 @@ TEST(ChromatinEnrichment, AnnotationOnOtherChromosomesIsDroppedWithAWarning) {
 }
 
 TEST(ChromatinEnrichment, AnchorFilesAreRecognisedAndBadOnesNamed) {
-    EXPECT_TRUE(cx::ui::isAnchorPath(kDir + QStringLiteral("/anchors/tss_anchors.txt")));
-    EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/coords/genes.bed")));
-    EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/segments.bed")));
+    EXPECT_TRUE(cx::ui::isAnchorPath(kEnrichmentDir + QStringLiteral("/anchors/tss_anchors.txt")));
+    EXPECT_FALSE(cx::ui::isAnchorPath(kEnrichmentDir + QStringLiteral("/coords/genes.bed")));
+    EXPECT_FALSE(cx::ui::isAnchorPath(kEnrichmentDir + QStringLiteral("/segments.bed")));
     EXPECT_FALSE(
         cx::ui::isAnchorPath(QStringLiteral(CX_TEST_DATA_DIR "/hmm/GM12878_chr11_slice.txt.gz")));
-    EXPECT_FALSE(cx::ui::isAnchorPath(kDir + QStringLiteral("/no_such_file.txt")));
+    EXPECT_FALSE(cx::ui::isAnchorPath(kEnrichmentDir + QStringLiteral("/no_such_file.txt")));
     const cx::ui::AnnotationSource source =
-        cx::ui::loadAnnotation(kDir + QStringLiteral("/anchors/tss_anchors.txt"));
+        cx::ui::loadAnnotation(kEnrichmentDir + QStringLiteral("/anchors/tss_anchors.txt"));
     ASSERT_TRUE(source.anchors);
     EXPECT_EQ(source.regions->numIntervals, static_cast<std::int64_t>(source.anchors->size()));
     EXPECT_EQ(source.name, QStringLiteral("tss_anchors"));

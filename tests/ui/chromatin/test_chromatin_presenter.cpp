@@ -15,7 +15,7 @@ using namespace cx::ui;
 
 namespace {
 
-const std::vector<std::string> kMarks = {"H3K4me3", "H3K27ac", "H3K36me3"};
+const std::vector<std::string> kPresenterMarks = {"H3K4me3", "H3K27ac", "H3K36me3"};
 
 /// K = 3: two foreground-specific components (ω > 0) and one background-like one.
 cx::ContrastiveHmmResult threeStates() {
@@ -35,7 +35,7 @@ cx::ContrastiveHmmResult threeStates() {
 
 StateCatalog catalogOf(const cx::ContrastiveHmmResult& result) {
     StateCatalog catalog;
-    catalog.update(result.markProbabilities, result.weights, kMarks);
+    catalog.update(result.markProbabilities, result.weights, kPresenterMarks);
     return catalog;
 }
 
@@ -88,7 +88,7 @@ TEST(ChromatinPresenter, EmissionRowsFollowTheCatalogAndMarkBackgroundAndInvalid
     cx::ContrastiveHmmResult result = threeStates();
     result.componentInvalidMass[1] = 0.1; // the transcribed state fails the validity test
     const StateCatalog catalog = catalogOf(result);
-    const StateMatrixModel::Content content = emissionContent(result, catalog, kMarks);
+    const StateMatrixModel::Content content = emissionContent(result, catalog, kPresenterMarks);
     ASSERT_EQ(content.values.rows(), 3);
     EXPECT_EQ(content.columnLabels, (QStringList{"H3K4me3", "H3K27ac", "H3K36me3"}));
     for (int s = 0; s < 3; ++s) {
@@ -114,7 +114,7 @@ TEST(ChromatinPresenter, ReferenceRowsKeepTheirOrderAndTakeTheMatchedStatesNames
     cx::ContrastiveHmmResult reference = result;
     reference.markProbabilities.row(0) = result.markProbabilities.row(2);
     reference.markProbabilities.row(2) = result.markProbabilities.row(0);
-    const StateMatrixModel::Content content = referenceContent(reference, catalog, kMarks);
+    const StateMatrixModel::Content content = referenceContent(reference, catalog, kPresenterMarks);
     ASSERT_EQ(content.values.rows(), 3);
     EXPECT_EQ(content.values, reference.markProbabilities);
     for (int r = 0; r < 3; ++r) {
@@ -127,7 +127,7 @@ TEST(ChromatinPresenter, ReferenceRowsKeepTheirOrderAndTakeTheMatchedStatesNames
     // A γ = 0 state unlike every contrastive one: its own name, said to be γ = 0's only.
     reference.markProbabilities.row(1).setConstant(0.0);
     reference.markProbabilities.row(1)[0] = 0.97;
-    const auto other = referenceContent(reference, catalog, kMarks);
+    const auto other = referenceContent(reference, catalog, kPresenterMarks);
     EXPECT_EQ(other.rowSlots[1], -1);
     EXPECT_TRUE(other.rowLabels[1].endsWith(QStringLiteral("(γ = 0 only)")))
         << other.rowLabels[1].toStdString();
@@ -279,7 +279,8 @@ TEST(ChromatinPresenter, BootstrapBandsAndStabilityReachTheChartAndTheHeatmap) {
     }
     // The heatmap flags the unstable state like an invalid one and says why; stable ones get
     // their stability in the note.
-    const StateMatrixModel::Content content = emissionContent(result, catalog, kMarks, stability);
+    const StateMatrixModel::Content content =
+        emissionContent(result, catalog, kPresenterMarks, stability);
     for (int s = 0; s < 3; ++s) {
         const int component = catalog.componentOfSlot(s);
         EXPECT_EQ(content.rowFlagged[s], component == 2);

@@ -27,7 +27,7 @@ using cx::ui::test::waitUntil;
 
 namespace {
 
-const QString kDir = QStringLiteral(CX_TEST_DATA_DIR "/binarize/");
+const QString kReadsDir = QStringLiteral(CX_TEST_DATA_DIR "/binarize/");
 
 QByteArray slurp(const QString& path) {
     QFile file(path);
@@ -54,16 +54,16 @@ ReadsBinarization bamControlRequest(AlignedReadsDialog& dialog, const QString& o
     for (const char* name :
          {"C1_H3K4me3.bam", "C1_H3K27ac.bam", "C1_H3K36me3.bam", "C1_input.bam", "C2_H3K4me3.bam",
           "C2_H3K27ac.bam", "C2_H3K36me3.bam", "C2_inputA.bam", "C2_inputB.bam"}) {
-        files << kDir + QLatin1String(name);
+        files << kReadsDir + QLatin1String(name);
     }
     dialog.addPaths(files);
-    dialog.setChromSizes(kDir + QStringLiteral("chrom.sizes"));
+    dialog.setChromSizes(kReadsDir + QStringLiteral("chrom.sizes"));
     dialog.setOutDir(outDir);
     QTableWidget* table = dialog.table();
     const int c2ac = rowOf(table, QStringLiteral("C2_H3K27ac.bam"));
     const int c2me36 = rowOf(table, QStringLiteral("C2_H3K36me3.bam"));
     QComboBox* ac = combo(table, c2ac, AlignedReadsDialog::ControlColumn);
-    ac->setCurrentIndex(ac->findData(kDir + QStringLiteral("C2_inputB.bam")));
+    ac->setCurrentIndex(ac->findData(kReadsDir + QStringLiteral("C2_inputB.bam")));
     combo(table, c2me36, AlignedReadsDialog::ControlColumn)->setCurrentIndex(0); // (none)
     return dialog.request();
 }
@@ -93,15 +93,15 @@ TEST(ChromatinReads, DialogGuessesCellMarkAndControlsFromNames) {
     // Bad input in the dialog: a row without a mark, no sizes file, a bad threshold.
     AlignedReadsDialog empty;
     EXPECT_FALSE(empty.problem().isEmpty());
-    empty.addPaths({kDir + QStringLiteral("C1_H3K4me3.bam")});
+    empty.addPaths({kReadsDir + QStringLiteral("C1_H3K4me3.bam")});
     EXPECT_TRUE(empty.problem().contains(QStringLiteral("sizes"))) << empty.problem().toStdString();
-    empty.setChromSizes(kDir + QStringLiteral("chrom.sizes"));
+    empty.setChromSizes(kReadsDir + QStringLiteral("chrom.sizes"));
     EXPECT_TRUE(empty.problem().isEmpty()) << empty.problem().toStdString();
-    EXPECT_EQ(empty.request().outDir, kDir + QStringLiteral("binarized")); // beside the reads
+    EXPECT_EQ(empty.request().outDir, kReadsDir + QStringLiteral("binarized")); // beside the reads
     empty.table()->item(0, AlignedReadsDialog::MarkColumn)->setText(QString());
     EXPECT_TRUE(empty.problem().contains(QStringLiteral("C1_H3K4me3.bam")));
     // A folder adds its read files.
-    EXPECT_GE(AlignedReadsDialog::readFilesIn(kDir).size(), 30);
+    EXPECT_GE(AlignedReadsDialog::readFilesIn(kReadsDir).size(), 30);
 }
 
 TEST(ChromatinReads, OpenAlignedReadsBinarizesAsChromHmmAndOpensTheTracks) {
@@ -124,7 +124,7 @@ TEST(ChromatinReads, OpenAlignedReadsBinarizesAsChromHmmAndOpensTheTracks) {
     EXPECT_EQ(data.paths.size(), 5); // C1 on chrA, chrB, chrC; C2 on chrA, chrB
     EXPECT_EQ(data.data->markNames, (std::vector<std::string>{"H3K27ac", "H3K36me3", "H3K4me3"}));
     // The very files ChromHMM writes for table_bam_control.txt.
-    const QDir expected(kDir + QStringLiteral("expected/bam_control"));
+    const QDir expected(kReadsDir + QStringLiteral("expected/bam_control"));
     for (const QString& name : expected.entryList(QDir::Files)) {
         EXPECT_EQ(slurp(out.filePath(QStringLiteral("bin/") + name)),
                   slurp(expected.absoluteFilePath(name)))
@@ -153,10 +153,10 @@ TEST(ChromatinReads, BadReadsNameTheFileAndLeaveNothingBehind) {
     ASSERT_TRUE(out.isValid());
     ReadsBinarization reads;
     reads.entries = {{QStringLiteral("C1"), QStringLiteral("H3K4me3"),
-                      kDir + QStringLiteral("C1_H3K4me3.bam"), QString()},
+                      kReadsDir + QStringLiteral("C1_H3K4me3.bam"), QString()},
                      {QStringLiteral("C1"), QStringLiteral("H3K27ac"),
-                      kDir + QStringLiteral("truncated.bam"), QString()}};
-    reads.chromSizes = kDir + QStringLiteral("chrom.sizes");
+                      kReadsDir + QStringLiteral("truncated.bam"), QString()}};
+    reads.chromSizes = kReadsDir + QStringLiteral("chrom.sizes");
     reads.outDir = out.filePath(QStringLiteral("bin"));
     ChromatinWorkspace chromatin;
     chromatin.openAlignedReads(reads);

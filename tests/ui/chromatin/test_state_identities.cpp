@@ -18,7 +18,7 @@ using namespace cx::ui;
 
 namespace {
 
-const std::vector<std::string> kMarks = {"H3K4me3", "H3K27ac", "H3K36me3", "H3K4me1"};
+const std::vector<std::string> kIdentityMarks = {"H3K4me3", "H3K27ac", "H3K36me3", "H3K4me1"};
 
 Eigen::RowVectorXd profile(double me3, double ac, double k36, double me1) {
     Eigen::RowVectorXd p(4);
@@ -63,7 +63,7 @@ std::shared_ptr<const cx::HmmPath> syntheticPath() {
 std::map<int, std::pair<QString, QString>> shown(StateCatalog& catalog, const cx::HmmPath& path,
                                                  size_t i) {
     const auto& r = path.solutions[i];
-    catalog.update(r.markProbabilities, r.weights, kMarks, path.ids[i]);
+    catalog.update(r.markProbabilities, r.weights, kIdentityMarks, path.ids[i]);
     std::map<int, std::pair<QString, QString>> out;
     for (int s = 0; s < catalog.numSlots(); ++s) {
         const int id = path.ids[i][static_cast<size_t>(catalog.componentOfSlot(s))];
@@ -78,7 +78,7 @@ std::map<int, std::pair<QString, QString>> shown(StateCatalog& catalog, const cx
 TEST(StateIdentities, OneNameAndColourPerIdentityWhateverTheDragHistory) {
     const auto path = syntheticPath();
     StateCatalog forward;
-    forward.setPath(path, kMarks);
+    forward.setPath(path, kIdentityMarks);
     ASSERT_EQ(forward.numIdentities(), 5);
     // Named from the profile where each identity first appears; a kind that recurs is told
     // apart by the mark that differs (H3K4me1 0.3 vs 0.05), never numbered.
@@ -105,7 +105,7 @@ TEST(StateIdentities, OneNameAndColourPerIdentityWhateverTheDragHistory) {
     }
     // Another catalog that jumps straight to γ = 1 shows the same names and colours.
     StateCatalog jump;
-    jump.setPath(path, kMarks);
+    jump.setPath(path, kIdentityMarks);
     collect(jump, 2);
     collect(jump, 0);
     EXPECT_EQ(seen.size(), 5u);
@@ -114,7 +114,7 @@ TEST(StateIdentities, OneNameAndColourPerIdentityWhateverTheDragHistory) {
 TEST(StateIdentities, UserNamesStayWithTheIdentityAndMoveToANewPath) {
     const auto path = syntheticPath();
     StateCatalog catalog;
-    catalog.setPath(path, kMarks);
+    catalog.setPath(path, kIdentityMarks);
     shown(catalog, *path, 0);
     const int promoterSlot = catalog.slotOfComponent(2); // identity 2 at γ = 0
     catalog.rename(promoterSlot, QStringLiteral("My promoter"));
@@ -138,9 +138,9 @@ TEST(StateIdentities, UserNamesStayWithTheIdentityAndMoveToANewPath) {
     catalog.rename(catalog.slotOfComponent(0), QStringLiteral("My promoter"));
     auto renumbered = std::make_shared<cx::HmmPath>(*path);
     renumbered->ids = {{2, 0, 1}, {1, 2, 3}, {2, 4, 3}}; // quiescent = 2, promoter = 1
-    catalog.setPath(renumbered, kMarks);
+    catalog.setPath(renumbered, kIdentityMarks);
     const auto& r = renumbered->solutions[1];
-    catalog.update(r.markProbabilities, r.weights, kMarks, renumbered->ids[1]);
+    catalog.update(r.markProbabilities, r.weights, kIdentityMarks, renumbered->ids[1]);
     EXPECT_EQ(catalog.identityName(1).toStdString(), "My promoter");
     EXPECT_EQ(catalog.name(catalog.slotOfComponent(0)).toStdString(), "My promoter");
 }
@@ -148,12 +148,12 @@ TEST(StateIdentities, UserNamesStayWithTheIdentityAndMoveToANewPath) {
 TEST(StateIdentities, AComponentOffThePathNeverTakesAnIdentitysName) {
     const auto path = syntheticPath();
     StateCatalog catalog;
-    catalog.setPath(path, kMarks);
+    catalog.setPath(path, kIdentityMarks);
     shown(catalog, *path, 0);
     // Between grid points a component the path does not have (−1): named from its marks and
     // said to be off the path, so never an identity's name.
     const auto r = point({kQuiescent, kPromoter, kPromoterB}, {0.6, 0.2, 0.1});
-    catalog.update(r.markProbabilities, r.weights, kMarks, {0, 2, -1});
+    catalog.update(r.markProbabilities, r.weights, kIdentityMarks, {0, 2, -1});
     const int off = catalog.slotOfComponent(2);
     EXPECT_EQ(catalog.identityOfSlot(off), -1);
     EXPECT_EQ(catalog.name(off).toStdString(), "Active promoter (off the γ path)");
@@ -189,7 +189,7 @@ TEST(StateIdentities, WeightsChartDrawsOneLinePerIdentityWithGapsAndBands) {
     sweep.bootstrap = bands;
 
     StateCatalog catalog;
-    catalog.setPath(path, kMarks);
+    catalog.setPath(path, kIdentityMarks);
     shown(catalog, *path, 1);
     const WeightLines chart = weightLines(sweep, 0.5, catalog);
     ASSERT_TRUE(chart.isValid());

@@ -3,6 +3,7 @@
 // the numbers the core computes; modified-state tracking; File ▸ New clears it; Export All
 // Figures writes its charts, heatmaps and tables; worker stress: hundreds of
 // seeded rapid method/K/seed changes and cancellations end on the last parameters.
+#include "crowd_test_data.h"
 #include "gui_test_helpers.h"
 
 #include "core/crowd/synthetic_crowd.h"
@@ -35,25 +36,9 @@
 using namespace cx::ui;
 using cx::ui::test::ErrorRecorder;
 using cx::ui::test::waitUntil;
+using cx::ui::test::writeCrowd;
 
 namespace {
-
-/// A seeded sparse crowd as labels.csv + gold.csv in `dir`.
-void writeCrowd(const QTemporaryDir& dir, int items, int workers, std::uint64_t seed = 2) {
-    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.75, items, workers, 3, seed);
-    spec.labelProbability = 0.8;
-    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
-    std::ofstream labels(dir.filePath(QStringLiteral("labels.csv")).toStdString());
-    labels << "question,worker,answer\n";
-    for (const cx::CrowdObservation& o : crowd.data.observations) {
-        labels << "q" << o.item << ",w" << o.worker << "," << o.label << "\n";
-    }
-    std::ofstream gold(dir.filePath(QStringLiteral("gold.csv")).toStdString());
-    gold << "question,truth\n";
-    for (int n = 0; n < items; ++n) {
-        gold << "q" << n << "," << crowd.data.gold[static_cast<size_t>(n)] << "\n";
-    }
-}
 
 bool crowdSettled(MainWindow& window) {
     const bool settled =

@@ -93,7 +93,7 @@ void expectSameNumbers(const std::vector<double>& a, const std::vector<double>& 
     }
 }
 
-QByteArray readAll(const QString& path) {
+QByteArray readWhole(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
@@ -160,7 +160,7 @@ TEST(SessionBootstrap, ReopenedSessionShowsTheSameBandsAndCancelWorks) {
 
     // A long bootstrap shows its progress while it runs after reopening, and Cancel stops it.
     const auto withChromatinResamples = [&](int resamples) {
-        cx::SessionJson json = cx::SessionJson::parse(readAll(file).toStdString());
+        cx::SessionJson json = cx::SessionJson::parse(readWhole(file).toStdString());
         json["workspaces"]["chromatin"]["path"]["bootstrap"] = resamples;
         return QByteArray::fromStdString(json.dump(2));
     };

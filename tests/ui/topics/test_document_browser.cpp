@@ -52,7 +52,7 @@ std::shared_ptr<cx::Corpus> smallCorpus() {
     return corpus;
 }
 
-TopicSolution solution(std::shared_ptr<cx::Corpus> corpus, bool swapped = false) {
+TopicSolution browserSolution(std::shared_ptr<cx::Corpus> corpus, bool swapped = false) {
     auto result = std::make_shared<cx::TopicModelResult>();
     result->gamma = 1.5;
     result->topics.resize(5, 3);
@@ -86,7 +86,7 @@ TEST(DocumentBrowser, RanksTheForegroundByPosteriorWithLogOddsTies) {
     topics.setTopWordCount(2);
     DocumentBrowser browser(&topics);
     const auto corpus = smallCorpus();
-    topics.setSolution(solution(corpus));
+    topics.setSolution(browserSolution(corpus));
     browser.setPools({0, 1, 2}, {3}, cx::ScorerSmoothing(0.01));
     browser.setComponent(0);
     DocumentRankModel* model = browser.model();
@@ -168,7 +168,7 @@ TEST(DocumentBrowser, NamesAndTheBrowserFollowIdentitiesAlongGamma) {
     TopicWordsModel topics;
     DocumentBrowser browser(&topics);
     const auto corpus = smallCorpus();
-    topics.setSolution(solution(corpus));
+    topics.setSolution(browserSolution(corpus));
     topics.setIdentities({4, 7, 9}, {Qt::red, Qt::green, Qt::blue});
     browser.setPools({0, 1, 2}, {3}, cx::ScorerSmoothing(0.01));
     browser.setComponent(0); // identity 4: the alpha topic
@@ -181,7 +181,7 @@ TEST(DocumentBrowser, NamesAndTheBrowserFollowIdentitiesAlongGamma) {
     EXPECT_EQ(topics.identityNames().at(4), QStringLiteral("Alpha news"));
 
     // Next γ: the components come in another order; identity 4 is now component 1.
-    topics.setSolution(solution(corpus, true));
+    topics.setSolution(browserSolution(corpus, true));
     topics.setIdentities({7, 4, 9}, {Qt::green, Qt::red, Qt::blue});
     EXPECT_EQ(topics.nameOfComponent(1), QStringLiteral("Alpha news"));
     EXPECT_EQ(topics.nameOfComponent(0), QStringLiteral("Topic T8"));
@@ -197,10 +197,10 @@ TEST(DocumentBrowser, NamesAndTheBrowserFollowIdentitiesAlongGamma) {
     EXPECT_FALSE(topics.setTopicName(5, QStringLiteral("x")));
     EXPECT_FALSE(topics.setTopicName(-1, QStringLiteral("x")));
     // Without identities a name lasts until the next solution.
-    topics.setSolution(solution(corpus));
+    topics.setSolution(browserSolution(corpus));
     ASSERT_TRUE(topics.setTopicName(0, QStringLiteral("Alpha")));
     EXPECT_EQ(topics.nameOfComponent(0), QStringLiteral("Alpha"));
-    topics.setSolution(solution(corpus));
+    topics.setSolution(browserSolution(corpus));
     EXPECT_EQ(topics.nameOfComponent(0), QStringLiteral("Topic 1"));
 }
 
@@ -211,7 +211,7 @@ TEST(DocumentBrowser, BadInputLeavesItEmptyOrFallsBack) {
     EXPECT_EQ(browser.model()->rowCount(), 0);
     EXPECT_TRUE(browser.tsvText().isEmpty());
     const auto corpus = smallCorpus();
-    topics.setSolution(solution(corpus));
+    topics.setSolution(browserSolution(corpus));
     // Pools with rows outside the corpus (another engine's) are cut to the corpus.
     browser.setPools({0, 1, 2, 17, -3}, {}, cx::ScorerSmoothing(0.01));
     browser.setComponent(42); // no such component: the first topic

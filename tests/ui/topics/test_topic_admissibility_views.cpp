@@ -68,7 +68,7 @@ std::shared_ptr<cx::Corpus> corpus() {
     return c;
 }
 
-TopicSolution solution(double gamma, const std::vector<double>& weights) {
+TopicSolution admissibilitySolution(double gamma, const std::vector<double>& weights) {
     TopicSolution s;
     s.generation = 1;
     s.gamma = gamma;
@@ -83,7 +83,7 @@ TopicSolution solution(double gamma, const std::vector<double>& weights) {
 TEST(TopicAdmissibilityViews, TableFlagsAWeightAboveOne) {
     TopicWordsModel model;
     model.setTopWordCount(3);
-    model.setSolution(solution(2.0, {2.6, 0.3, -0.5}));
+    model.setSolution(admissibilitySolution(2.0, {2.6, 0.3, -0.5}));
     ASSERT_EQ(model.columnCount(), 2);
     EXPECT_TRUE(
         model.headerData(0, Qt::Horizontal).toString().startsWith(QStringLiteral("⚠ Topic 1")));
@@ -125,28 +125,28 @@ TEST(TopicAdmissibilityViews, TableFlagsAWeightAboveOne) {
                     .toString()
                     .contains(QStringLiteral("whole bootstrap band")));
     // A new solution drops the old bands.
-    model.setSolution(solution(2.0, {0.4, 0.3}));
+    model.setSolution(admissibilitySolution(2.0, {0.4, 0.3}));
     EXPECT_EQ(model.admissibility().inadmissible, 0);
 }
 
 TEST(TopicAdmissibilityViews, NegativeSideAndGammaZero) {
     TopicWordsModel model;
     model.setShowAll(true);
-    model.setSolution(solution(1.0, {0.5, -0.4, -1.7}));
+    model.setSolution(admissibilitySolution(1.0, {0.5, -0.4, -1.7}));
     ASSERT_EQ(model.columnCount(), 3);
     EXPECT_TRUE(model.headerData(1, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
     EXPECT_FALSE(model.headerData(2, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
     EXPECT_TRUE(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole)
                     .toString()
                     .contains(QStringLiteral("&lt; −γ")));
-    model.setSolution(solution(0.0, {0.5, -0.05}));
+    model.setSolution(admissibilitySolution(0.0, {0.5, -0.05}));
     EXPECT_FALSE(model.headerData(1, Qt::Horizontal, TopicWordsModel::AdmissibleRole).toBool());
 }
 
 TEST(TopicAdmissibilityViews, SummaryCountsAndNoAdmissibleTopicMessage) {
     TopicTablePanel panel;
     panel.resize(800, 400);
-    panel.setSolution(solution(2.0, {2.6, 0.3, 0.2, -0.5}));
+    panel.setSolution(admissibilitySolution(2.0, {2.6, 0.3, 0.2, -0.5}));
     const QString summary = panel.summaryText();
     EXPECT_TRUE(summary.contains(QStringLiteral("3 of 4 components foreground-specific")))
         << summary.toStdString();
@@ -155,7 +155,7 @@ TEST(TopicAdmissibilityViews, SummaryCountsAndNoAdmissibleTopicMessage) {
     EXPECT_TRUE(panel.placeholderText().isEmpty());
 
     // Every foreground-specific component inadmissible: the panel says so instead of a table.
-    panel.setSolution(solution(3.0, {2.2, 1.4, -0.5}));
+    panel.setSolution(admissibilitySolution(3.0, {2.2, 1.4, -0.5}));
     EXPECT_TRUE(panel.placeholderText().contains(
         QStringLiteral("No admissible foreground-specific topic at γ = 3.00")))
         << panel.placeholderText().toStdString();
