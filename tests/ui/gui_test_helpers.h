@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/framework/error_reporter.h"
+#include "ui/shell/project_session.h"
 #include "ui/shell/resource_locator.h"
 #include "ui/topics/topic_types.h"
 
@@ -90,17 +91,28 @@ inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20
 /// Records ErrorReporter messages instead of showing dialogs, for the recorder's lifetime.
 class ErrorRecorder {
 public:
+    /// Also answers the "open the other workspaces?" question of a session with unreadable
+    /// sections: recorded like an error, answered `openPartialSessions` (default: Cancel).
     ErrorRecorder() {
         ErrorReporter::setHandler([this](const QString& title, const QString& message) {
             titles << title;
             messages << message;
         });
+        ProjectSession::setPartialOpenHandler([this](const QString& problems) {
+            titles << QStringLiteral("Part of the session could not be opened");
+            messages << problems;
+            return openPartialSessions;
+        });
     }
-    ~ErrorRecorder() { ErrorReporter::setHandler({}); }
+    ~ErrorRecorder() {
+        ErrorReporter::setHandler({});
+        ProjectSession::setPartialOpenHandler({});
+    }
     ErrorRecorder(const ErrorRecorder&) = delete;
     ErrorRecorder& operator=(const ErrorRecorder&) = delete;
     QStringList titles;
     QStringList messages;
+    bool openPartialSessions = false;
 };
 
 /// Measures the longest gap between event-loop turns (a 2 ms heartbeat) from construction

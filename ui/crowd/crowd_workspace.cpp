@@ -182,6 +182,9 @@ void CrowdWorkspace::connectController() {
                 if (kind == CrowdTaskKind::Load && outcome != TaskOutcome::Finished) {
                     m_compareAfterLoad = false; // asked for the labels that did not come
                 }
+                if (kind == CrowdTaskKind::Run) {
+                    m_fitEndedWithoutRun = outcome != TaskOutcome::Finished;
+                }
                 if (kind == CrowdTaskKind::Load && outcome != TaskOutcome::Finished &&
                     m_pendingSection) {
                     // The session's labels could not be read: what was shown stays.
@@ -193,6 +196,7 @@ void CrowdWorkspace::connectController() {
             });
     connect(m_controller, &CrowdController::dataLoaded, this, [this] {
         m_run.reset();
+        m_fitEndedWithoutRun = false;
         m_results->clear();
         m_comparisonStale->clearResult(); // the comparison went with the earlier data
         updateSummary();
@@ -315,7 +319,8 @@ void CrowdWorkspace::cancelTask() {
 }
 
 bool CrowdWorkspace::isSettled() const {
-    return m_run.has_value() && !m_controller->isBusy() && !m_pendingSection;
+    return (m_run.has_value() || m_fitEndedWithoutRun) && !m_controller->isBusy() &&
+           !m_pendingSection;
 }
 
 bool CrowdWorkspace::shownRunIsCurrent() const {

@@ -108,6 +108,9 @@ private:
     QAction* m_exportConvergence = nullptr;
     QAction* m_exportCmi = nullptr;
     std::optional<CrowdRun> m_run;
+    /// The last fit ended without a run (failed, or cancelled by the user): with nothing
+    /// running the workspace is settled even though no run is shown.
+    bool m_fitEndedWithoutRun = false;
     /// Compare methods was pressed while labels were being read: compare once they are there.
     bool m_compareAfterLoad = false;
     StaleMarker* m_comparisonStale = nullptr;

@@ -69,6 +69,7 @@ void CrowdWorkspace::clearSession() {
     m_sessionBase = {};
     m_controller->clear();
     m_run.reset();
+    m_fitEndedWithoutRun = false;
     m_results->clear();
     m_comparisonStale->clearResult();
     m_status->clear();

@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTimer>
 #include <QWidget>
 
@@ -29,6 +30,11 @@ ProjectSession::PromptHandler& promptHandler() {
 
 ProjectSession::LocateHandler& locateHandler() {
     static ProjectSession::LocateHandler handler;
+    return handler;
+}
+
+ProjectSession::PartialOpenHandler& partialOpenHandler() {
+    static ProjectSession::PartialOpenHandler handler;
     return handler;
 }
 
@@ -62,6 +68,10 @@ void ProjectSession::setPromptHandler(PromptHandler handler) {
 
 void ProjectSession::setLocateHandler(LocateHandler handler) {
     locateHandler() = std::move(handler);
+}
+
+void ProjectSession::setPartialOpenHandler(PartialOpenHandler handler) {
+    partialOpenHandler() = std::move(handler);
 }
 
 ProjectSession::ProjectSession(QWidget* window, QList<Workspace*> workspaces,
@@ -122,9 +132,9 @@ cx::Session ProjectSession::currentSession(const std::filesystem::path& target) 
             if (workspace == current) {
                 session.active = key;
             }
-        } else {
+        } else if (!m_unreadable.count(key)) {
             session.removeSection(key);
-        }
+        } // else: the section that could not be read, kept as it was in the file
     }
     if (session.active.empty() && !session.workspaces.empty()) {
         session.active = session.workspaces.begin().key();
@@ -275,6 +285,7 @@ bool ProjectSession::newSession() {
     m_file.clear();
     m_demo = false;
     m_loaded = cx::Session{};
+    m_unreadable.clear();
     m_settling = false;
     m_pending.clear();
     m_reference = currentSections();
@@ -332,16 +343,26 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
     }
     cx::Session session;
     std::vector<std::pair<Workspace*, std::function<void()>>> steps;
+    std::set<std::string> unreadable;
+    QStringList problems;
     try {
         session = cx::readSession(toPath(path));
         cx::PathResolver resolver(
             session.file, [this](const std::filesystem::path& expected,
                                  const std::string& pointer) { return locate(expected, pointer); });
-        // Read every section before applying any: a bad one leaves every workspace as it was.
+        // Read every section before applying any: a bad one changes nothing unless the user
+        // chooses to open the others.
         for (Workspace* workspace : m_workspaces) {
             const std::string key = workspace->sessionKey().toStdString();
-            if (!key.empty() && session.hasSection(key)) {
+            if (key.empty() || !session.hasSection(key)) {
+                continue;
+            }
+            try {
                 steps.emplace_back(workspace, workspace->readSession(session, resolver));
+            } catch (const std::exception& error) { // InputError, or a reader's fault
+                unreadable.insert(key);
+                problems << tr("%1: %2").arg(workspace->title(),
+                                             QString::fromStdString(error.what()));
             }
         }
     } catch (const cx::InputError& error) {
@@ -353,6 +374,13 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
                               path + QStringLiteral(": ") + QString::fromStdString(error.what()));
         return false;
     }
+    if (!problems.isEmpty() && (steps.empty() || !askPartialOpen(path, problems))) {
+        if (steps.empty()) {
+            ErrorReporter::report(m_window, tr("Could not open the session"),
+                                  problems.join(QLatin1Char('\n')));
+        }
+        return false;
+    }
     for (Workspace* workspace : m_workspaces) {
         const auto step = std::find_if(steps.begin(), steps.end(),
                                        [workspace](const auto& s) { return s.first == workspace; });
@@ -362,6 +390,7 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
             workspace->clearSession();
         }
     }
+    m_unreadable = asDemo ? std::set<std::string>() : unreadable;
     m_loaded = session;
     m_demo = asDemo;
     m_demoShown = asDemo;
@@ -429,13 +458,67 @@ bool ProjectSession::saveTo(const QString& path) {
     m_loaded = session;
     m_file = QString::fromStdString(target.string());
     m_demo = false;
+    for (const Workspace* workspace : m_workspaces) {
+        if (workspace->hasSessionData()) { // its own section replaced the unreadable one
+            m_unreadable.erase(workspace->sessionKey().toStdString());
+        }
+    }
     m_settling = false;
     m_pending.clear();
     m_reference = currentSections();
     m_modified = false;
     RecentFiles::add(m_file);
     emit changed();
+    const QStringList problems = reopenProblems(target);
+    if (!problems.isEmpty()) {
+        ErrorReporter::report(
+            m_window, tr("The session was saved, but reading it back failed"),
+            problems.join(QLatin1Char('\n')) +
+                tr("\nOpening it will ask for what is missing, or offer to open the other "
+                   "workspaces."));
+    }
     return true;
+}
+
+bool ProjectSession::askPartialOpen(const QString& path, const QStringList& problems) const {
+    const QString text = tr("These parts of “%1” could not be read:\n%2")
+                             .arg(QFileInfo(path).fileName(), problems.join(QLatin1Char('\n')));
+    if (partialOpenHandler()) {
+        return partialOpenHandler()(text);
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Part of the session could not be opened"), text,
+                    QMessageBox::Cancel, m_window);
+    box.setInformativeText(
+        tr("Open the other workspaces? The unreadable parts stay in the file when you save, "
+           "until you open data in their workspaces."));
+    QPushButton* openOthers = box.addButton(tr("Open the Others"), QMessageBox::AcceptRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == openOthers;
+}
+
+QStringList ProjectSession::reopenProblems(const std::filesystem::path& file) const {
+    QStringList problems;
+    try {
+        const cx::Session written = cx::readSession(file);
+        cx::PathResolver resolver(written.file); // no questions: a missing file is a problem
+        for (Workspace* workspace : m_workspaces) {
+            const std::string key = workspace->sessionKey().toStdString();
+            if (key.empty() || !written.hasSection(key) ||
+                (m_unreadable.count(key) && !workspace->hasSessionData())) {
+                continue; // (a section kept as the file had it was reported when opened)
+            }
+            try {
+                workspace->readSession(written, resolver); // read and checked, not applied
+            } catch (const std::exception& error) {
+                problems << tr("%1: %2").arg(workspace->title(),
+                                             QString::fromStdString(error.what()));
+            }
+        }
+    } catch (const std::exception& error) {
+        problems << QString::fromStdString(error.what());
+    }
+    return problems;
 }
 
 } // namespace cx::ui

@@ -39,6 +39,9 @@ public:
     /// Replaces the "data moved" dialogs (tests, headless): receives the expected path and the
     /// JSON pointer, returns the new location or an empty string to give up.
     using LocateHandler = std::function<QString(const QString& expected, const QString& pointer)>;
+    /// Replaces the "open the other workspaces?" question asked when some sections of a session
+    /// cannot be read and others can (tests): receives the problems, returns whether to open.
+    using PartialOpenHandler = std::function<bool(const QString& problems)>;
 
     /// `currentWorkspace` names the tab shown (saved as the session's "active" workspace).
     ProjectSession(QWidget* window, QList<Workspace*> workspaces,
@@ -60,14 +63,20 @@ public:
     bool openInteractive();
     /// Opens a session file (asks about unsaved changes first). A corrupt file, a newer version
     /// or data that cannot be located is reported in a dialog naming the file and the problem,
-    /// and nothing changes. `asDemo`: the bundled demo, opened untitled (Save asks where).
+    /// and nothing changes. When only some workspaces' sections cannot be read, the dialog
+    /// names them and offers to open the others; those then open, the unreadable workspaces
+    /// are emptied, and their sections are written back unchanged by a later save until the
+    /// workspace is given data of its own — nothing of the file is lost. `asDemo`: the bundled
+    /// demo, opened untitled (Save asks where).
     bool open(const QString& path, bool asDemo = false);
     /// Ctrl+S: to the session file, or Save As when untitled.
     bool save();
     /// Ctrl+Shift+S.
     bool saveAs();
     /// Writes the session to `path` atomically; on failure reports it (the old file stays
-    /// intact) and returns false.
+    /// intact) and returns false. The file written is then read back through every
+    /// workspace's session reader (nothing applied): a section that would not reopen is
+    /// reported at once, naming the workspace and the problem, instead of at the next open.
     bool saveTo(const QString& path);
     /// Asks Save / Discard / Cancel when modified; true when the caller may go on.
     bool maybeSave();
@@ -86,6 +95,7 @@ public:
 
     static void setPromptHandler(PromptHandler handler);
     static void setLocateHandler(LocateHandler handler);
+    static void setPartialOpenHandler(PartialOpenHandler handler);
 
 signals:
     /// File name or modified state changed (the window title follows).
@@ -105,6 +115,10 @@ private:
     std::filesystem::path referenceDirectory() const;
     std::optional<std::filesystem::path> locate(const std::filesystem::path& expected,
                                                 const std::string& pointer) const;
+    /// Whether to open the readable sections when `problems` (one line per unreadable section).
+    bool askPartialOpen(const QString& path, const QStringList& problems) const;
+    /// The problems of reading `file` back through every workspace's reader ("" when none).
+    QStringList reopenProblems(const std::filesystem::path& file) const;
 
     QWidget* m_window;
     QList<Workspace*> m_workspaces;
@@ -125,6 +139,9 @@ private:
     bool m_modified = false;
     bool m_settling = false;         ///< waiting for the workspaces to settle after an open
     std::set<std::string> m_pending; ///< while settling: keys whose reference is not taken yet
+    /// Keys of sections of the open file that could not be read: written back as they were
+    /// while their workspace has no data of its own.
+    std::set<std::string> m_unreadable;
     QTimer* m_checkTimer = nullptr;
 };
 

@@ -1,6 +1,7 @@
 // The Crowd workspace: open labels + gold, fit in the background, every result view
 // filled, the method comparison with its disagreements, cancel keeps what was shown, reader
 // errors reach the error reporter with file and line.
+#include "crowd_test_data.h"
 #include "gui_test_helpers.h"
 
 #include "core/crowd/synthetic_crowd.h"
@@ -26,27 +27,7 @@
 using namespace cx::ui;
 using cx::ui::test::ErrorRecorder;
 using cx::ui::test::waitUntil;
-
-namespace {
-
-/// Writes a seeded sparse crowd as labels.csv + gold.csv into `dir`.
-void writeCrowd(const QTemporaryDir& dir, int items, int workers) {
-    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.75, items, workers, 3, 2);
-    spec.labelProbability = 0.8;
-    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
-    std::ofstream labels(dir.filePath(QStringLiteral("labels.csv")).toStdString());
-    labels << "question,worker,answer\n";
-    for (const cx::CrowdObservation& o : crowd.data.observations) {
-        labels << "q" << o.item << ",w" << o.worker << "," << o.label << "\n";
-    }
-    std::ofstream gold(dir.filePath(QStringLiteral("gold.csv")).toStdString());
-    gold << "question,truth\n";
-    for (int n = 0; n < items; ++n) {
-        gold << "q" << n << "," << crowd.data.gold[static_cast<size_t>(n)] << "\n";
-    }
-}
-
-} // namespace
+using cx::ui::test::writeCrowd;
 
 TEST(CrowdWorkspace, OpensFitsAndComparesMethods) {
     QTemporaryDir dir;
@@ -189,6 +170,30 @@ TEST(CrowdWorkspace, CancelKeepsTheShownResultAndErrorsNameFileAndLine) {
         << errors.messages.front().toStdString();
     // The previous labels stay loaded.
     EXPECT_TRUE(workspace.controller()->labelsPath().endsWith(QStringLiteral("labels.csv")));
+}
+
+TEST(CrowdWorkspace, AFirstFitCancelledBeforeAnyRunStillSettles) {
+    // Seen in a random-action run: a fit that ended without a run while none was shown left
+    // the tab waiting for ever (isSettled wanted a run).
+    QTemporaryDir dir;
+    writeCrowd(dir, 400, 60);
+    CrowdWorkspace workspace;
+    bool cancelled = false;
+    QObject::connect(workspace.controller(), &CrowdController::taskStarted, &workspace,
+                     [&](CrowdTaskKind kind, const QString&) {
+                         if (kind == CrowdTaskKind::Run && !cancelled) {
+                             cancelled = true;
+                             workspace.cancelTask(); // the first fit, before it can finish
+                         }
+                     });
+    workspace.openFiles(dir.filePath(QStringLiteral("labels.csv")), QString());
+    ASSERT_TRUE(waitUntil([&] { return cancelled && !workspace.controller()->isBusy(); }));
+    EXPECT_FALSE(workspace.shownRun().has_value());
+    EXPECT_TRUE(workspace.isSettled());
+    // A new parameter fits again, and the run is shown.
+    workspace.setSeed(3);
+    ASSERT_TRUE(waitUntil([&] { return workspace.shownRun().has_value(); }));
+    EXPECT_TRUE(waitUntil([&] { return workspace.isSettled(); }));
 }
 
 TEST(CrowdController, WorksOffTheGuiThreadAndTheNewestRunWins) {
