@@ -142,7 +142,8 @@ TEST(SessionPartialOpen, ASaveThatWouldNotReopenSaysSoAtOnce) {
     ASSERT_TRUE(QFile::remove(labels));
     ASSERT_TRUE(window.project()->saveTo(file));
     ASSERT_EQ(errors.messages.size(), 1);
-    EXPECT_EQ(errors.titles[0], QStringLiteral("The session was saved, but reading it back failed"));
+    EXPECT_EQ(errors.titles[0],
+              QStringLiteral("The session was saved, but reading it back failed"));
     EXPECT_TRUE(errors.messages[0].contains(QStringLiteral("Crowd: ")));
     EXPECT_TRUE(errors.messages[0].contains(QStringLiteral("labels.csv")));
     EXPECT_TRUE(cx::readSession(file.toStdString()).hasSection("crowd"));
