@@ -33,6 +33,8 @@ public:
         }
         return n;
     }();
+    static constexpr size_t kPrefetchBins = 16;
+    static constexpr size_t kLanes = 4;
     static constexpr std::array<int, S + 1> kStride = [] {
         std::array<int, S + 1> out{};
         out[0] = 1;
@@ -139,14 +141,31 @@ public:
                 backward(beta, next);
             }
             const float* stored = alphas.data() + tt * n;
+            if (tt >= kPrefetchBins) { // α is read from the end: ask for it ahead
+                const char* ahead = reinterpret_cast<const char*>(stored - kPrefetchBins * n);
+                for (size_t byte = 0; byte < n * sizeof(float); byte += 64) {
+                    __builtin_prefetch(ahead + byte);
+                }
+            }
             // As MetaChain: β = 0 where α = 0, then scaled to max 1. The maximum of the
-            // non-negative β does not depend on the order it is taken in: four running maxima.
-            std::array<double, 4> most{};
+            // non-negative β does not depend on the order it is taken in: running maxima of
+            // kLanes lanes (vectorised), then of the lanes.
             for (size_t i = 0; i < n; ++i) {
                 beta[i] = stored[i] == 0.0f ? 0.0 : beta[i];
-                most[i % 4] = std::max(most[i % 4], beta[i]);
             }
-            const double largest = std::max(std::max(most[0], most[1]), std::max(most[2], most[3]));
+            std::array<double, kLanes> most{};
+            for (size_t i = 0; i + kLanes <= n; i += kLanes) {
+                for (size_t l = 0; l < kLanes; ++l) {
+                    most[l] = most[l] < beta[i + l] ? beta[i + l] : most[l];
+                }
+            }
+            double largest = 0;
+            for (size_t i = n - n % kLanes; i < n; ++i) {
+                largest = std::max(largest, beta[i]);
+            }
+            for (const double m : most) {
+                largest = std::max(largest, m);
+            }
             if (largest > 0 && std::isfinite(largest)) {
                 const double inv = 1.0 / largest;
                 for (double& v : beta) {
