@@ -13,8 +13,13 @@ namespace cx {
 
 namespace {
 
-/// Pearson correlation of two rows; 0 when either is constant.
+/// Pearson correlation of two rows; 0 when either is constant, except that a row always
+/// matches an identical one (1) — the largest model compared with itself matches every state,
+/// also one whose marks are all at the same level (seen at K above the data's states).
 double correlation(const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) {
+    if (a == b) {
+        return 1.0;
+    }
     const Eigen::RowVectorXd x = a.array() - a.mean();
     const Eigen::RowVectorXd y = b.array() - b.mean();
     const double norm = x.norm() * y.norm();

@@ -31,6 +31,10 @@ TEST(StateCount, CompareModelsIsTheBestPearsonCorrelationPerReferenceState) {
     const Eigen::VectorXd exact = compareModels(reference, copy);
     EXPECT_NEAR(exact[1], 1.0, 1e-15);
     EXPECT_EQ(exact[0], 0.0); // (1,0,0) vs (.2,.8,.2): −0.5; vs the constant: 0
+    // …but a constant state matches an identical one (a model compared with itself).
+    const Eigen::VectorXd self = compareModels(copy, copy);
+    EXPECT_EQ(self[0], 1.0);
+    EXPECT_EQ(self[1], 1.0); // before: 0, and K's largest model did not match itself
     EXPECT_EQ(compareModels(copy.bottomRows(1), reference)[0], 0.0);
     EXPECT_THROW(compareModels(reference, Eigen::MatrixXd::Ones(2, 4)), std::invalid_argument);
 }
