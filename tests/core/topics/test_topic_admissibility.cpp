@@ -5,6 +5,7 @@
 #include "core/topics/topic_evaluation.h"
 #include "core/topics/topic_path.h"
 
+#include "abc_spec.h"
 #include "hand_made_result.h"
 
 #include <gtest/gtest.h>
@@ -172,20 +173,7 @@ TEST(TopicAdmissibility, PathPointsUseTheBootstrapBandsOfTheirPath) {
 TEST(TopicAdmissibility, TrueTopicsOfASyntheticCorpusAreAdmissible) {
     // A/B/C corpus with K = the true number of components: every recovered weight estimates a
     // true ω ∈ [−γ, 1], so none is flagged — at γ = 0, below and above Prop. 1's bound (1.5).
-    SyntheticTopicSpec spec;
-    spec.vocabularySize = 300;
-    spec.numA = 2;
-    spec.numB = 3;
-    spec.numC = 2;
-    spec.topicConcentration = 0.05;
-    spec.foregroundDocuments = 4000;
-    spec.backgroundDocuments = 4000;
-    spec.documentLength = 60;
-    spec.lengthSpread = 20;
-    spec.foregroundWeights = {0.15, 0.1, 0.3, 0.25, 0.2};
-    spec.backgroundWeights = {0.2, 0.25, 0.3, 0.15, 0.1};
-    spec.seed = 77;
-    const SyntheticTopicCorpus data = generateSyntheticTopics(spec);
+    const SyntheticTopicCorpus data = generateSyntheticTopics(test::abcSpec(4000, 77));
     const auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
     const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
                                         7);

@@ -4,7 +4,7 @@
 #include "core/topics/synthetic_topics.h"
 #include "core/topics/topic_evaluation.h"
 
-#include "topics/abc_spec.h"
+#include "abc_spec.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "core/topics/topic_evaluation.h"
 #include "core/topics/topic_path.h"
 
-#include "topics/abc_spec.h"
+#include "abc_spec.h"
 
 #include <gtest/gtest.h>
 
