@@ -342,9 +342,7 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
         return false;
     }
     cx::Session session;
-    std::vector<std::pair<Workspace*, std::function<void()>>> steps;
-    std::set<std::string> unreadable;
-    QStringList problems;
+    SectionReads reads;
     try {
         session = cx::readSession(toPath(path));
         cx::PathResolver resolver(
@@ -352,19 +350,7 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
                                  const std::string& pointer) { return locate(expected, pointer); });
         // Read every section before applying any: a bad one changes nothing unless the user
         // chooses to open the others.
-        for (Workspace* workspace : m_workspaces) {
-            const std::string key = workspace->sessionKey().toStdString();
-            if (key.empty() || !session.hasSection(key)) {
-                continue;
-            }
-            try {
-                steps.emplace_back(workspace, workspace->readSession(session, resolver));
-            } catch (const std::exception& error) { // InputError, or a reader's fault
-                unreadable.insert(key);
-                problems << tr("%1: %2").arg(workspace->title(),
-                                             QString::fromStdString(error.what()));
-            }
-        }
+        reads = readSections(session, resolver);
     } catch (const cx::InputError& error) {
         ErrorReporter::report(m_window, tr("Could not open the session"),
                               QString::fromStdString(error.what()));
@@ -374,23 +360,26 @@ bool ProjectSession::open(const QString& path, bool asDemo) {
                               path + QStringLiteral(": ") + QString::fromStdString(error.what()));
         return false;
     }
-    if (!problems.isEmpty() && (steps.empty() || !askPartialOpen(path, problems))) {
-        if (steps.empty()) {
+    if (!reads.problems.isEmpty()) {
+        if (reads.steps.empty()) {
             ErrorReporter::report(m_window, tr("Could not open the session"),
-                                  problems.join(QLatin1Char('\n')));
+                                  reads.problems.join(QLatin1Char('\n')));
+            return false;
         }
-        return false;
+        if (!askPartialOpen(path, reads.problems)) {
+            return false;
+        }
     }
     for (Workspace* workspace : m_workspaces) {
-        const auto step = std::find_if(steps.begin(), steps.end(),
+        const auto step = std::find_if(reads.steps.begin(), reads.steps.end(),
                                        [workspace](const auto& s) { return s.first == workspace; });
-        if (step != steps.end() && step->second) {
+        if (step != reads.steps.end() && step->second) {
             step->second();
         } else {
             workspace->clearSession();
         }
     }
-    m_unreadable = asDemo ? std::set<std::string>() : unreadable;
+    m_unreadable = asDemo ? std::set<std::string>() : reads.unreadable;
     m_loaded = session;
     m_demo = asDemo;
     m_demoShown = asDemo;
@@ -497,28 +486,43 @@ bool ProjectSession::askPartialOpen(const QString& path, const QStringList& prob
     return box.clickedButton() == openOthers;
 }
 
+ProjectSession::SectionReads ProjectSession::readSections(const cx::Session& session,
+                                                          cx::PathResolver& resolver,
+                                                          const std::set<std::string>& skip) const {
+    SectionReads reads;
+    for (Workspace* workspace : m_workspaces) {
+        const std::string key = workspace->sessionKey().toStdString();
+        if (key.empty() || !session.hasSection(key) || skip.count(key)) {
+            continue;
+        }
+        try {
+            reads.steps.emplace_back(workspace, workspace->readSession(session, resolver));
+        } catch (const std::exception& error) { // InputError, or a reader's fault
+            reads.unreadable.insert(key);
+            reads.problems << tr("%1: %2").arg(workspace->title(),
+                                               QString::fromStdString(error.what()));
+        }
+    }
+    return reads;
+}
+
 QStringList ProjectSession::reopenProblems(const std::filesystem::path& file) const {
-    QStringList problems;
     try {
         const cx::Session written = cx::readSession(file);
         cx::PathResolver resolver(written.file); // no questions: a missing file is a problem
-        for (Workspace* workspace : m_workspaces) {
+        // A section kept as the file had it (its workspace has no data) was reported when
+        // opened.
+        std::set<std::string> kept;
+        for (const Workspace* workspace : m_workspaces) {
             const std::string key = workspace->sessionKey().toStdString();
-            if (key.empty() || !written.hasSection(key) ||
-                (m_unreadable.count(key) && !workspace->hasSessionData())) {
-                continue; // (a section kept as the file had it was reported when opened)
-            }
-            try {
-                workspace->readSession(written, resolver); // read and checked, not applied
-            } catch (const std::exception& error) {
-                problems << tr("%1: %2").arg(workspace->title(),
-                                             QString::fromStdString(error.what()));
+            if (m_unreadable.count(key) && !workspace->hasSessionData()) {
+                kept.insert(key);
             }
         }
+        return readSections(written, resolver, kept).problems;
     } catch (const std::exception& error) {
-        problems << QString::fromStdString(error.what());
+        return {QString::fromStdString(error.what())};
     }
-    return problems;
 }
 
 } // namespace cx::ui

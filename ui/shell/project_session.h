@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/session/session.h"
+#include "core/session/session_paths.h"
 
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <filesystem>
 #include <functional>
@@ -115,6 +117,16 @@ private:
     std::filesystem::path referenceDirectory() const;
     std::optional<std::filesystem::path> locate(const std::filesystem::path& expected,
                                                 const std::string& pointer) const;
+    /// Every workspace section of `session` read and checked through the workspace's reader
+    /// (nothing applied), except the keys in `skip`: the steps that apply the readable ones,
+    /// and the keys and problems ("Workspace: message") of the others.
+    struct SectionReads {
+        std::vector<std::pair<Workspace*, std::function<void()>>> steps;
+        std::set<std::string> unreadable;
+        QStringList problems;
+    };
+    SectionReads readSections(const cx::Session& session, cx::PathResolver& resolver,
+                              const std::set<std::string>& skip = {}) const;
     /// Whether to open the readable sections when `problems` (one line per unreadable section).
     bool askPartialOpen(const QString& path, const QStringList& problems) const;
     /// The problems of reading `file` back through every workspace's reader ("" when none).
