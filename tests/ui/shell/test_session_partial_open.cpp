@@ -1,8 +1,8 @@
 // A session with an unreadable section: the other workspaces open when the user asks, the
 // unreadable section survives a save, and a save that would not reopen says so at once.
+#include "crowd/crowd_test_data.h"
 #include "gui_test_helpers.h"
 
-#include "core/crowd/synthetic_crowd.h"
 #include "core/session/session.h"
 #include "ui/chromatin/chromatin_workspace.h"
 #include "ui/crowd/crowd_workspace.h"
@@ -16,8 +16,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 namespace {
 
 using cx::ui::ChromatinWorkspace;
@@ -26,18 +24,10 @@ using cx::ui::MainWindow;
 using cx::ui::test::ErrorRecorder;
 using cx::ui::test::waitUntil;
 
-/// A small seeded crowd as `dir`/labels.csv.
+/// A small seeded crowd: `dir`/labels.csv (the gold file beside it is not opened).
 QString writeLabels(const QTemporaryDir& dir) {
-    cx::SparseCrowdSpec spec = cx::betaSparseSpec(0.3, 0.75, 60, 8, 3, 5);
-    spec.labelProbability = 0.8;
-    const cx::SyntheticCrowd crowd = cx::generateSparseCrowd(spec);
-    const QString path = dir.filePath(QStringLiteral("labels.csv"));
-    std::ofstream labels(path.toStdString());
-    labels << "question,worker,answer\n";
-    for (const cx::CrowdObservation& o : crowd.data.observations) {
-        labels << "q" << o.item << ",w" << o.worker << "," << o.label << "\n";
-    }
-    return path;
+    cx::ui::test::writeCrowd(dir, 60, 8, 5);
+    return dir.filePath(QStringLiteral("labels.csv"));
 }
 
 bool crowdSettled(MainWindow& window) {
