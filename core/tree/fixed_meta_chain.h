@@ -19,6 +19,33 @@ namespace cx::detail {
 /// α = 0 means exactly unreachable.
 constexpr float kTinyFloat = std::numeric_limits<float>::denorm_min();
 
+/// The end of one scaled forward step, shared by MetaChain and FixedMetaChain: α ← α ∘ e,
+/// normalised to sum 1 (uniform when nothing is reachable), stored as float in `stored`.
+/// Returns log of the normaliser. `Vector` is std::vector<double> or std::array<double, n>
+/// (then every bound is a constant).
+template <typename Vector>
+inline double scaleAndStoreAlpha(Vector& a, const Vector& e, float* stored) {
+    const size_t n = a.size();
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+        a[i] *= e[i];
+        sum += a[i];
+    }
+    if (!(sum > 0)) {
+        std::fill(a.begin(), a.end(), 1.0 / static_cast<double>(n));
+        sum = 1e-300;
+    } else {
+        const double inv = 1.0 / sum;
+        for (double& v : a) {
+            v *= inv;
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        stored[i] = a[i] > 0 ? std::max(static_cast<float>(a[i]), kTinyFloat) : 0.0f;
+    }
+    return std::log(sum);
+}
+
 /// tree_decoding.cpp's MetaChain with K and the number of nodes S fixed at compile time, for the
 /// common small cases (a root-to-cell path, a small joint tree): the same operations in the same
 /// order for every value, so the same results bit for bit, but every loop has constant bounds and
@@ -110,25 +137,7 @@ public:
             } else {
                 forward(a, next);
             }
-            double sum = 0;
-            for (size_t i = 0; i < n; ++i) {
-                a[i] *= e[i];
-                sum += a[i];
-            }
-            if (!(sum > 0)) {
-                std::fill(a.begin(), a.end(), 1.0 / static_cast<double>(n));
-                sum = 1e-300;
-            } else {
-                const double inv = 1.0 / sum;
-                for (double& v : a) {
-                    v *= inv;
-                }
-            }
-            logLik += std::log(sum);
-            float* stored = alphas.data() + t * n;
-            for (size_t i = 0; i < n; ++i) {
-                stored[i] = a[i] > 0 ? std::max(static_cast<float>(a[i]), kTinyFloat) : 0.0f;
-            }
+            logLik += scaleAndStoreAlpha(a, e, alphas.data() + t * n);
         }
         alignas(64) std::array<double, n> beta;
         beta.fill(1.0);

@@ -36,7 +36,7 @@ const char* toString(TreeDecodingMode mode) {
 namespace {
 
 using detail::FixedMetaChain;
-using detail::kTinyFloat;
+using detail::scaleAndStoreAlpha;
 
 /// Forward–backward over the meta-states of a node set S (closed under parents, root first).
 /// Meta-state i has digit q = (i / K^q) mod K for the node at position q. Tables of digits,
@@ -149,27 +149,8 @@ private:
             } else {
                 forward<KC>(a);
             }
-            double sum = 0;
-            for (size_t i = 0; i < n; ++i) {
-                a[i] *= e[i];
-                sum += a[i];
-            }
-            if (!(sum > 0)) {
-                std::fill(a.begin(), a.end(), 1.0 / static_cast<double>(n));
-                sum = 1e-300;
-            } else {
-                const double inv = 1.0 / sum;
-                for (double& v : a) {
-                    v *= inv;
-                }
-            }
-            logLik += std::log(sum);
-            float* stored = alphas.data() + t * n;
-            for (size_t i = 0; i < n; ++i) {
-                // Stored as float; a positive α below float range keeps the smallest positive
-                // float, so that stored α = 0 means exactly unreachable (see the backward pass).
-                stored[i] = a[i] > 0 ? std::max(static_cast<float>(a[i]), kTinyFloat) : 0.0f;
-            }
+            // Stored as float: stored α = 0 means exactly unreachable (the backward pass).
+            logLik += scaleAndStoreAlpha(a, e, alphas.data() + t * n);
         }
         std::vector<double> beta(n, 1.0), marginal(static_cast<size_t>(m_k));
         for (size_t tt = length; tt-- > 0;) {
