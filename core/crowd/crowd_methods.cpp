@@ -134,7 +134,7 @@ CrowdResult runCrowdMethod(const CrowdLabels& data, CrowdMethod method, const Cr
     }
     const int numComponents = options.numComponents > 0 ? options.numComponents : data.numClasses;
     if (numComponents < 2 || numComponents > 64) {
-        throw InputError("parameter --k: " + std::to_string(numComponents) +
+        throw InputError("parameter K: " + std::to_string(numComponents) +
                          " components; must be in [2, 64]");
     }
     const Stopwatch watch;

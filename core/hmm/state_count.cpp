@@ -143,10 +143,10 @@ StateCountResult chooseStateCount(const ChromatinData& data, const StateCountOpt
     out.trainingBins = static_cast<std::int64_t>(trained.effectiveBins);
     out.heldOutBins = static_cast<std::int64_t>(heldOut.effectiveBins);
     if (classes.foregroundBins == 0 || classes.backgroundBins == 0) {
-        throw InputError("--k-range: the tracks are too short to hold out every other block of " +
-                         std::to_string(options.blockBins) + " bins (" +
-                         std::to_string(classes.foregroundBins + classes.backgroundBins) +
-                         " bins)");
+        throw InputError(
+            "parameter K range: the tracks are too short to hold out every other block of " +
+            std::to_string(options.blockBins) + " bins (" +
+            std::to_string(classes.foregroundBins + classes.backgroundBins) + " bins)");
     }
     const int m = data.numMarks();
     const double terms = m + m * (m - 1) / 2.0;

@@ -275,7 +275,7 @@ NodeCandidates decomposeNode(const MultiCellTracks& data, int u, const NodeTenso
         report.residual = j.residual;
         if (j.status != Status::Successful) {
             throw InputError("tree: Jennrich's algorithm found no real spectrum at " +
-                             data.cells[static_cast<size_t>(u)] + " (try --decomposition power)");
+                             data.cells[static_cast<size_t>(u)] + " (try the power decomposition)");
         }
         vectors = j.a;
         lambdas = j.weights;
@@ -415,15 +415,15 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
     const int k = options.numStates;
     const int m = data.numMarks();
     if (k < 1 || k > m + 1) {
-        throw InputError("parameter --k: " + std::to_string(k) +
+        throw InputError("parameter K: " + std::to_string(k) +
                          " states need 1 <= K <= " + std::to_string(m + 1) + " (shared marks + 1)");
     }
     if (options.starts < 1) {
-        throw InputError("parameter --starts: " + std::to_string(options.starts) +
+        throw InputError("parameter starts: " + std::to_string(options.starts) +
                          " starts must be >= 1");
     }
     if (options.reserveComponents < 0) {
-        throw InputError("parameter --reserve: " + std::to_string(options.reserveComponents) +
+        throw InputError("parameter reserve: " + std::to_string(options.reserveComponents) +
                          " reserve components must be >= 0");
     }
     // Rank of each node's decomposition: K, or K + E candidates for the moment refit.
@@ -431,7 +431,7 @@ SpectralTreeResult learnSpectralTree(const MultiCellTracks& data, const TreeSpec
         options.momentFitSweeps >= 0 ? std::min(k + options.reserveComponents, m + 1) : k;
     const int proj = options.projectionDim > 0 ? options.projectionDim : rank;
     if (proj > m + 1) {
-        throw InputError("parameter --projection: m = " + std::to_string(proj) +
+        throw InputError("parameter projection: m = " + std::to_string(proj) +
                          " exceeds the feature dimension " + std::to_string(m + 1));
     }
     const auto n = static_cast<size_t>(tree.numNodes());

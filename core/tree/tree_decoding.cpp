@@ -357,14 +357,15 @@ void checkJointDecodingFits(int numStates, int numNodes, std::int64_t longestChr
     if (bytes <= kJointAlphaBytes) {
         return;
     }
-    char text[320];
-    std::snprintf(text, sizeof text,
-                  "parameter --decode joint: exact decoding under the whole tree has K^nodes = "
-                  "%d^%d = %.0f meta-states per bin; its forward messages for the longest "
-                  "chromosome (%lld bins) need %.3g GB (limit %.3g GB): use --decode path "
-                  "(exact for each cell type's root path) or fewer cell types",
-                  numStates, numNodes, states, static_cast<long long>(longestChromBins),
-                  bytes / 1e9, kJointAlphaBytes / 1e9);
+    char text[400];
+    std::snprintf(
+        text, sizeof text,
+        "parameter decode: exact joint decoding under the whole tree has K^nodes = "
+        "%d^%d = %.0f meta-states per bin; its forward messages for the longest "
+        "chromosome (%lld bins) need %.3g GB (limit %.3g GB): decode along each cell type's "
+        "root path instead (exact for that path), or use fewer cell types",
+        numStates, numNodes, states, static_cast<long long>(longestChromBins), bytes / 1e9,
+        kJointAlphaBytes / 1e9);
     throw InputError(text);
 }
 

@@ -75,7 +75,8 @@ TEST(CliCrowd, SavesASessionAndRejectsBadInput) {
     EXPECT_NE(method.err.find("--method"), std::string::npos);
     const auto k = runCli({"crowd", "--labels", dir / "labels.tsv", "--k", "1"}, dir);
     EXPECT_EQ(k.exitCode, 2);
-    EXPECT_NE(k.err.find("--k"), std::string::npos);
+    EXPECT_NE(k.err.find("parameter K: 1 components; must be in [2, 64]"), std::string::npos)
+        << k.err;
     { std::ofstream(dir / "bad.csv") << "question,worker,answer\n1,2,0\n1,3\n"; }
     const auto ragged = runCli({"crowd", "--labels", dir / "bad.csv"}, dir);
     EXPECT_EQ(ragged.exitCode, 2);

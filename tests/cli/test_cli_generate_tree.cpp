@@ -92,7 +92,7 @@ TEST(CliGenerateTree, ExactJointDecodingOfNineCellTypesIsRefusedWithTheNumbers) 
                                "--k", "6", "--decode", "joint", "--out", dir / "t"},
                               dir);
     EXPECT_EQ(joint.exitCode, 2);
-    EXPECT_NE(joint.err.find("parameter --decode joint: exact decoding under the whole tree has "
+    EXPECT_NE(joint.err.find("parameter decode: exact joint decoding under the whole tree has "
                              "K^nodes = 6^9 = 10077696 meta-states per bin"),
               std::string::npos)
         << joint.err;

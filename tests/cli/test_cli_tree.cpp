@@ -112,7 +112,8 @@ TEST(CliTree, BadTreesAndParametersExitWithAMessage) {
         {"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>K562", "--k", "12", "--out", dir / "o"},
         dir);
     EXPECT_NE(bigK.exitCode, 0);
-    EXPECT_NE(bigK.err.find("--k"), std::string::npos) << bigK.err;
+    EXPECT_NE(bigK.err.find("parameter K: 12 states need 1 <= K <= 9"), std::string::npos)
+        << bigK.err;
     const auto method = runCli({"tree", "--tracks", kTreeSlice, "--tree", "H1-hESC>K562", "--k",
                                 "4", "--decomposition", "svd", "--out", dir / "o"},
                                dir);

@@ -327,5 +327,13 @@ TEST(LayoutJourney, TopicsAt1024x700KeepsTheTableAndChartsUsable) {
     // The topic table shows several words per topic, not one or two.
     QTableView* table = topics->tablePanel()->view();
     EXPECT_GE(table->viewport()->height(), 3 * table->verticalHeader()->defaultSectionSize());
+    // Every topic's header ("Topic T3", "ω = 0.587 · NPMI 0.12") is whole: the table scrolls
+    // sideways rather than cut it.
+    const QHeaderView* header = table->horizontalHeader();
+    ASSERT_GT(header->count(), 0);
+    for (int c = 0; c < header->count(); ++c) {
+        EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c))
+            << table->model()->headerData(c, Qt::Horizontal).toString().toStdString();
+    }
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }

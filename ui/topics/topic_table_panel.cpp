@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <vector>
 
 namespace cx::ui {
 
@@ -150,7 +151,10 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
         updatePlaceholder();
     });
     // Path identities rename the columns ("Topic T17"): the summary names them alike.
-    connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TopicTablePanel::updateSummary);
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this, [this] {
+        updateSummary();
+        updateColumnSizing(true); // a longer header ("⚠ …") widens its column
+    });
     m_placeholderText = tr("Open a corpus, choose a foreground and a background, then compute.");
     updatePlaceholder();
     updateSummary();
@@ -214,21 +218,31 @@ void TopicTablePanel::setTopWordCount(int count) {
     m_model->setTopWordCount(count);
 }
 
-void TopicTablePanel::updateColumnSizing() {
+void TopicTablePanel::updateColumnSizing(bool onlyWiden) {
     QHeaderView* header = m_view->horizontalHeader();
     const int columns = m_model->columnCount();
     if (columns == 0) {
         return;
     }
-    const int available = m_view->viewport()->width();
+    // Each column at least as wide as its header ("⚠ Topic T17", "ω = … · NPMI …") and a
+    // readable word column.
+    std::vector<int> widths(static_cast<size_t>(columns));
+    int total = 0;
+    for (int c = 0; c < columns; ++c) {
+        widths[static_cast<size_t>(c)] =
+            std::max(kMinimumColumnWidth + 20, header->sectionSizeHint(c));
+        total += widths[static_cast<size_t>(c)];
+    }
     // Fill the width when the topics fit; otherwise keep readable columns and scroll.
-    if (columns * kMinimumColumnWidth <= available) {
+    if (total <= m_view->viewport()->width()) {
         header->setSectionResizeMode(QHeaderView::Stretch);
     } else {
         header->setSectionResizeMode(QHeaderView::Interactive);
-        header->setDefaultSectionSize(kMinimumColumnWidth + 20);
         for (int c = 0; c < columns; ++c) {
-            header->resizeSection(c, kMinimumColumnWidth + 20);
+            // A header that changed widens its column; a width the user chose is kept.
+            if (!onlyWiden || header->sectionSize(c) < widths[static_cast<size_t>(c)]) {
+                header->resizeSection(c, widths[static_cast<size_t>(c)]);
+            }
         }
     }
 }

@@ -55,7 +55,9 @@ public:
 private:
     void updateSummary();
     void updatePlaceholder();
-    void updateColumnSizing();
+    /// Columns as wide as their headers (at least a readable word column); fills the width
+    /// when they fit. `onlyWiden`: keep columns that are already wide enough.
+    void updateColumnSizing(bool onlyWiden = false);
 
     TopicWordsModel* m_model = nullptr;
     QTableView* m_view = nullptr;

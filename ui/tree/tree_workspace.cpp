@@ -146,13 +146,20 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_learn, &QPushButton::clicked, this, &TreeWorkspace::learn);
 
     connect(m_controller, &TreeController::taskStarted, this,
-            [this](TreeTaskKind, const QString& description) {
+            [this](TreeTaskKind kind, const QString& description) {
+                if (kind == TreeTaskKind::Learn) {
+                    m_learnEndedWithoutAnalysis = false;
+                }
                 emit taskStarted(description, true);
                 m_status->setText(description);
                 emit settledChanged();
             });
     connect(m_controller, &TreeController::taskFinished, this,
-            [this](TreeTaskKind, TaskOutcome outcome) {
+            [this](TreeTaskKind kind, TaskOutcome outcome) {
+                if (kind == TreeTaskKind::Learn) {
+                    m_learnEndedWithoutAnalysis =
+                        outcome != TaskOutcome::Finished && !m_controller->analysis().isValid();
+                }
                 emit taskFinished(outcome);
                 if (outcome != TaskOutcome::Finished) {
                     m_status->setText(outcome == TaskOutcome::Cancelled
@@ -514,8 +521,9 @@ void TreeWorkspace::cancelTask() {
 }
 
 bool TreeWorkspace::isSettled() const {
-    return m_controller->analysis().isValid() && !m_controller->isTaskRunning() &&
-           !m_controller->isRescoring() && !m_pendingSection.has_value();
+    return (m_controller->analysis().isValid() || m_learnEndedWithoutAnalysis) &&
+           !m_controller->isTaskRunning() && !m_controller->isRescoring() &&
+           !m_pendingSection.has_value();
 }
 
 const TreeAnalysis& TreeWorkspace::analysis() const {

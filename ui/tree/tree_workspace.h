@@ -133,6 +133,9 @@ private:
 
     TreeController* m_controller = nullptr;
     QStringList m_trackPaths;
+    /// The last Learn failed or was cancelled while no analysis was shown: nothing is pending,
+    /// the tab is settled without one.
+    bool m_learnEndedWithoutAnalysis = false;
     std::shared_ptr<const ReadsBinarization> m_reads;
     QStringList m_cells;
     QString m_tssPath;

@@ -131,6 +131,7 @@ void TreeWorkspace::applyViewState(const cx::TreeSection& section) {
 void TreeWorkspace::clearSession() {
     m_controller->clear();
     m_pendingSection.reset();
+    m_learnEndedWithoutAnalysis = false;
     for (HeatmapView* view : m_heatmaps) {
         delete view;
     }

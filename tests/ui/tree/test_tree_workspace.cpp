@@ -126,6 +126,23 @@ TEST(TreeWorkspace, OpensLearnsAndSharesOneStateOrder) {
     EXPECT_EQ(workspace.selectedCell(), "K562");
 }
 
+// A K the marks cannot carry is refused in the window's words: the field's name "K" and the
+// bound, not the command line's "--k" (8 shared marks: at most 9 states).
+TEST(TreeWorkspace, TooManyStatesIsRefusedInTheWindowsWords) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    workspace.openTracks({kFolder});
+    workspace.setTreeText("H1-hESC>GM12878,K562");
+    workspace.statesSpin()->setValue(12);
+    workspace.learn();
+    ASSERT_TRUE(waitUntil([&] { return workspace.isSettled(); }, 60000));
+    ASSERT_EQ(errors.messages.size(), 1) << errors.messages.join('\n').toStdString();
+    const QString message = errors.messages.front();
+    EXPECT_TRUE(message.contains(QStringLiteral("parameter K: 12 states need 1 <= K <= 9")))
+        << message.toStdString();
+    EXPECT_FALSE(message.contains(QStringLiteral("--"))) << message.toStdString();
+}
+
 // Export All writes each cell type's emissions once: as its heatmap's data beside the figure
 // (emissions-CELL.tsv), not again as a table (emissions_CELL.tsv held the same values).
 TEST(TreeWorkspace, ExportAllWritesEachEmissionTableOnce) {
