@@ -350,7 +350,7 @@ DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3&
 void DensePowerMethod::adopt(SymmetricContraction contraction) {
     const Eigen::Index k = m_low.vectors.cols();
     m_core = std::move(contraction.core);
-    m_corePacked = packPairs(m_core, k);
+    m_corePacked = PaddedRows::of(packPairs(m_core, k));
     m_partialPacked = packPairs(contraction.partial, k);
 }
 
@@ -372,11 +372,11 @@ struct KDeflations {
     }
 };
 
-/// t(I, y, y) with the deflations, for every column y of ys: one GEMM of the packed core.
-Eigen::MatrixXd contractPacked(const Eigen::MatrixXd& corePacked, const KDeflations& deflations,
+/// t(I, y, y) with the deflations, for every column y of ys: one product of the packed core.
+Eigen::MatrixXd contractPacked(const PaddedRows& corePacked, const KDeflations& deflations,
                                const Eigen::MatrixXd& ys, Eigen::MatrixXd& pairs) {
     pairProducts(ys, pairs);
-    Eigen::MatrixXd out = corePacked * pairs;
+    Eigen::MatrixXd out = skinnyProduct(corePacked, pairs);
     if (deflations.count > 0) {
         out -= deflations.term(ys, deflations.alpha.leftCols(deflations.count), deflations.count);
     }
@@ -392,7 +392,7 @@ struct TrialBatch {
     Eigen::MatrixXd coords; // K × m: V_Kᵀu of the last step
 };
 
-TrialBatch iterateTrials(const Eigen::MatrixXd& corePacked, const KDeflations& deflations,
+TrialBatch iterateTrials(const PaddedRows& corePacked, const KDeflations& deflations,
                          const Eigen::VectorXd& inverse, const PowerMethodOptions& options,
                          Eigen::MatrixXd x, const CancelToken& cancel) {
     const Eigen::Index k = x.rows();

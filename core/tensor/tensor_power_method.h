@@ -3,6 +3,7 @@
 #include "core/common/cancel.h"
 #include "core/common/status.h"
 #include "core/tensor/linalg.h"
+#include "core/tensor/skinny_product.h"
 #include "core/tensor/symmetric_tensor.h"
 
 #include <Eigen/Dense>
@@ -168,7 +169,7 @@ private:
     Eigen::MatrixXd m_core; ///< T(V, V, V), K × K²
     /// Packed symmetric pairs: column p(j, l) = j + l(l+1)/2 (j ≤ l) holds column j + K·l of
     /// T(V, V, V) (resp. T(I, V, V)) times 2 if j < l, so that t(I, y, y) = packed·[y_j y_l]_p.
-    Eigen::MatrixXd m_corePacked;    ///< K × K(K+1)/2
+    PaddedRows m_corePacked;         ///< K × K(K+1)/2, for skinnyProduct
     Eigen::MatrixXd m_partialPacked; ///< n × K(K+1)/2
 };
 

@@ -1,0 +1,73 @@
+#include "core/common/random.h"
+#include "core/tensor/skinny_product.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cx {
+namespace {
+
+Eigen::MatrixXd normalMatrix(Rng& rng, Eigen::Index rows, Eigen::Index cols) {
+    Eigen::MatrixXd m(rows, cols);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+        m.col(j) = rng.normalVector(rows);
+    }
+    return m;
+}
+
+// Against the plain sum Σ_p a(i, p)·b(p, c) in long double, for row counts around the 56-row
+// blocks and column counts around the groups of three: tails and padding included.
+TEST(SkinnyProduct, EqualsTheBruteForceSumForEveryShape) {
+    Rng rng(11);
+    for (const Eigen::Index rows : {1, 7, 8, 50, 56, 57, 113}) {
+        for (const Eigen::Index cols : {1, 2, 3, 4, 5, 7}) {
+            const Eigen::MatrixXd a = normalMatrix(rng, rows, 131);
+            const Eigen::MatrixXd b = normalMatrix(rng, 131, cols);
+            const PaddedRows padded = PaddedRows::of(a);
+            EXPECT_EQ(padded.values.rows() % 56, 0);
+            const Eigen::MatrixXd fast = skinnyProduct(padded, b);
+            ASSERT_EQ(fast.rows(), rows);
+            ASSERT_EQ(fast.cols(), cols);
+            for (Eigen::Index c = 0; c < cols; ++c) {
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    long double sum = 0;
+                    long double scale = 0;
+                    for (Eigen::Index p = 0; p < a.cols(); ++p) {
+                        sum += static_cast<long double>(a(i, p)) * b(p, c);
+                        scale += std::abs(static_cast<long double>(a(i, p)) * b(p, c));
+                    }
+                    EXPECT_NEAR(fast(i, c), static_cast<double>(sum),
+                                1e-14 * static_cast<double>(scale))
+                        << rows << " × " << cols << " at (" << i << ", " << c << ")";
+                }
+            }
+        }
+    }
+}
+
+// Whatever kernel this CPU runs (AVX-512, AVX2 + FMA), the numbers are the portable kernel's
+// bit for bit: the same fused multiply-adds in the same order.
+TEST(SkinnyProduct, TheDispatchedKernelEqualsThePortableOneBitForBit) {
+    Rng rng(12);
+    for (const Eigen::Index rows : {5, 50, 60}) {
+        for (const Eigen::Index cols : {1, 3, 5}) {
+            const PaddedRows a = PaddedRows::of(normalMatrix(rng, rows, 1275));
+            const Eigen::MatrixXd b = normalMatrix(rng, 1275, cols);
+            const Eigen::MatrixXd fast = skinnyProduct(a, b);
+            const Eigen::MatrixXd portable = skinnyProductPortable(a, b);
+            EXPECT_TRUE((fast.array() == portable.array()).all()) << rows << " × " << cols;
+        }
+    }
+}
+
+TEST(SkinnyProduct, EmptyAndMismatchedShapes) {
+    const PaddedRows a = PaddedRows::of(Eigen::MatrixXd::Ones(4, 3));
+    EXPECT_EQ(skinnyProduct(a, Eigen::MatrixXd(3, 0)).cols(), 0);
+    EXPECT_TRUE(skinnyProduct(PaddedRows::of(Eigen::MatrixXd(4, 0)), Eigen::MatrixXd(0, 2)).isZero());
+    EXPECT_THROW(skinnyProduct(a, Eigen::MatrixXd::Ones(4, 2)), std::invalid_argument);
+}
+
+} // namespace
+} // namespace cx
