@@ -420,10 +420,10 @@ void ReadProgress::fileDone(std::int64_t fileBytes) {
     update(0);
 }
 
-void TextLineCheck::check(std::string_view line, const LineReader& reader) {
+void TextLineCheck::check(std::string_view line, const std::string& path, std::int64_t lineNumber) {
     if (m_bytesChecked < (1 << 16)) {
         if (std::memchr(line.data(), '\0', line.size()) != nullptr) {
-            throw InputError(reader.path(), reader.lineNumber(),
+            throw InputError(path, lineNumber,
                              "looks binary (NUL byte near the start), not a text file");
         }
         m_bytesChecked += static_cast<std::int64_t>(line.size()) + 1;

@@ -125,7 +125,11 @@ private:
 class TextLineCheck {
 public:
     explicit TextLineCheck(std::int64_t& invalidBytes) : m_invalidBytes(invalidBytes) {}
-    void check(std::string_view line, const LineReader& reader);
+    void check(std::string_view line, const LineReader& reader) {
+        check(line, reader.path(), reader.lineNumber());
+    }
+    /// The same for a line the caller numbered itself (bulk parsing with LineReader::nextLines).
+    void check(std::string_view line, const std::string& path, std::int64_t lineNumber);
 
 private:
     std::int64_t& m_invalidBytes;

@@ -1,13 +1,15 @@
 // UCI bag-of-words reader: docword.NAME.txt[.gz] (D, W, NNZ header lines, then
 // "docID wordID count" lines, 1-based) + vocab.NAME.txt (W lines) + optional labels.NAME.tsv.
 //
-// This is the path for million-document inputs, so the entry loop does no allocation per line:
-// integers are parsed by hand from LineReader's string_view and appended straight into the CSR
-// arrays, which are reserved once from the header's NNZ.
+// This is the path for million-document inputs: the entry lines are parsed in large blocks on
+// every thread (uci_entries.cpp) and appended into the CSR arrays, which are reserved once from
+// the header's NNZ.
 
 #include "core/common/error.h"
+#include "core/common/parallel.h"
 #include "core/io/corpus_builder.h"
 #include "core/io/tokenizer.h"
+#include "core/io/uci_entries.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,40 +22,6 @@
 namespace cx {
 
 namespace {
-
-constexpr std::uint64_t kMaxExactCount = 1u << 24; // floats hold integers exactly up to here
-
-inline bool isSpaceOrTab(char c) {
-    return c == ' ' || c == '\t';
-}
-
-/// Parses an unsigned decimal after optional blanks; false if there is no digit or more than
-/// 18 digits (so the value cannot overflow).
-inline bool parseUnsigned(const char*& p, const char* end, std::uint64_t& out) {
-    while (p < end && isSpaceOrTab(*p)) {
-        ++p;
-    }
-    const char* start = p;
-    std::uint64_t value = 0;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10u) {
-        value = value * 10 + static_cast<std::uint64_t>(*p - '0');
-        ++p;
-    }
-    if (p == start || p - start > 18) {
-        return false;
-    }
-    out = value;
-    return true;
-}
-
-std::string shown(std::string_view text) {
-    constexpr size_t kMax = 60;
-    std::string out = toValidUtf8(text.substr(0, kMax));
-    if (text.size() > kMax) {
-        out += "...";
-    }
-    return out;
-}
 
 /// Reads one header line holding a single non-negative integer.
 std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const char* what) {
@@ -69,61 +37,12 @@ std::int64_t readHeaderNumber(LineReader& reader, TextLineCheck& check, const ch
     const char* p = trimmed.data();
     const char* end = p + trimmed.size();
     std::uint64_t value = 0;
-    if (!parseUnsigned(p, end, value) || p != end) {
+    if (!uci::parseUnsigned(p, end, value) || p != end) {
         throw InputError(reader.path(), reader.lineNumber(),
-                         std::string("header line must hold ") + what + ", found '" + shown(line) +
-                             "'");
+                         std::string("header line must hold ") + what + ", found '" +
+                             uci::shown(line) + "'");
     }
     return static_cast<std::int64_t>(value);
-}
-
-[[noreturn]] void failAt(const LineReader& reader, const std::string& problem) {
-    throw InputError(reader.path(), reader.lineNumber(), problem);
-}
-
-/// Explains why an entry line did not parse or is out of range (the slow path).
-[[noreturn]] void badEntry(const LineReader& reader, std::string_view line, std::int64_t numDocs,
-                           std::int64_t numWords) {
-    std::vector<std::string_view> fields;
-    size_t start = 0;
-    while (start < line.size()) {
-        while (start < line.size() && isSpaceOrTab(line[start])) {
-            ++start;
-        }
-        size_t end = start;
-        while (end < line.size() && !isSpaceOrTab(line[end])) {
-            ++end;
-        }
-        if (end > start) {
-            fields.push_back(line.substr(start, end - start));
-        }
-        start = end;
-    }
-    if (fields.size() != 3) {
-        failAt(reader, "expected 3 numbers 'docID wordID count', found " +
-                           std::to_string(fields.size()) + " field" +
-                           (fields.size() == 1 ? "" : "s") + ": '" + shown(line) + "'");
-    }
-    const char* names[3] = {"docID", "wordID", "count"};
-    const std::int64_t limits[3] = {numDocs, numWords, std::numeric_limits<std::int64_t>::max()};
-    for (int i = 0; i < 3; ++i) {
-        const char* p = fields[i].data();
-        const char* end = p + fields[i].size();
-        std::uint64_t value = 0;
-        if (!parseUnsigned(p, end, value) || p != end) {
-            failAt(reader,
-                   std::string(names[i]) + " '" + shown(fields[i]) + "' is not a positive integer");
-        }
-        if (value == 0 || static_cast<std::int64_t>(value) > limits[i]) {
-            if (i == 2) {
-                failAt(reader, "count 0 is not a positive integer");
-            }
-            failAt(reader, std::string(names[i]) + " " + std::to_string(value) +
-                               " is out of range 1.." + std::to_string(limits[i]) + " (" +
-                               (i == 0 ? "D" : "W") + " in the header)");
-        }
-    }
-    failAt(reader, "cannot parse '" + shown(line) + "'");
 }
 
 struct Vocabulary {
@@ -234,30 +153,6 @@ std::int64_t normalizeRows(CountMatrix& matrix) {
     return merged;
 }
 
-/// Reorders entries recorded with their row (documents in any order) into CSR, stably.
-void sortByRow(CountMatrix& matrix, std::vector<std::int32_t>& rowOf) {
-    const size_t nnz = rowOf.size();
-    std::vector<std::int64_t> rowPtr(static_cast<size_t>(matrix.numRows) + 1, 0);
-    for (const std::int32_t row : rowOf) {
-        ++rowPtr[static_cast<size_t>(row) + 1];
-    }
-    for (size_t r = 0; r < static_cast<size_t>(matrix.numRows); ++r) {
-        rowPtr[r + 1] += rowPtr[r];
-    }
-    std::vector<std::int32_t> colIdx(nnz);
-    std::vector<float> counts(nnz);
-    std::vector<std::int64_t> next(rowPtr.begin(), rowPtr.end() - 1);
-    for (size_t p = 0; p < nnz; ++p) {
-        const std::int64_t to = next[static_cast<size_t>(rowOf[p])]++;
-        colIdx[static_cast<size_t>(to)] = matrix.colIdx[p];
-        counts[static_cast<size_t>(to)] = matrix.counts[p];
-    }
-    std::vector<std::int32_t>().swap(rowOf);
-    matrix.rowPtr = std::move(rowPtr);
-    matrix.colIdx = std::move(colIdx);
-    matrix.counts = std::move(counts);
-}
-
 void readLabels(const std::string& path, std::int64_t numDocs, RawCorpus& raw,
                 const CancelToken& cancel) {
     LineReader reader(path);
@@ -363,100 +258,15 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
     }
 
     ReadProgress tracker(cancel, progress, totalFileSize(raw.report.files));
-    std::vector<std::int32_t> rowOf; // only once documents turn out to be unsorted
-    bool unsorted = false;
-    std::int64_t current = -1;
-    std::int64_t entries = 0;
-    std::int64_t firstLargeCountLine = 0;
-    const std::uint64_t maxDoc = static_cast<std::uint64_t>(numDocs);
-    const std::uint64_t maxWord = static_cast<std::uint64_t>(numWords);
     const std::int32_t* alias = vocabulary.hasAlias ? vocabulary.alias.data() : nullptr;
-    std::string_view line;
-    try {
-        while (reader.next(line)) {
-            tracker.tick(reader);
-            const char* p = line.data();
-            const char* end = p + line.size();
-            std::uint64_t doc = 0;
-            std::uint64_t word = 0;
-            std::uint64_t count = 0;
-            bool ok = parseUnsigned(p, end, doc) && parseUnsigned(p, end, word) &&
-                      parseUnsigned(p, end, count);
-            while (p < end && isSpaceOrTab(*p)) {
-                ++p;
-            }
-            ok = ok && p == end && doc - 1 < maxDoc && word - 1 < maxWord && count > 0;
-            if (!ok) {
-                check.check(line, reader);
-                if (trimAscii(line).empty()) {
-                    continue;
-                }
-                badEntry(reader, line, numDocs, numWords);
-            }
-            if (entries == numEntries) {
-                throw InputError(docwordPath, reader.lineNumber(),
-                                 "more entries than NNZ = " + std::to_string(numEntries) +
-                                     " in the header (line 3)");
-            }
-            ++entries;
-            if (count > kMaxExactCount && firstLargeCountLine == 0) {
-                firstLargeCountLine = reader.lineNumber();
-            }
-            const auto row = static_cast<std::int64_t>(doc - 1);
-            const auto column = static_cast<std::int32_t>(word - 1);
-            if (row != current && !unsorted) {
-                if (row > current) {
-                    // Rows current+1 .. row-1 are empty; row starts here.
-                    const auto size = static_cast<std::int64_t>(matrix.colIdx.size());
-                    for (std::int64_t r = current + 1; r <= row; ++r) {
-                        matrix.rowPtr[r] = size;
-                    }
-                    current = row;
-                } else {
-                    // A document seen before: from now on remember each entry's row and sort
-                    // at the end (the rows so far are known from rowPtr).
-                    unsorted = true;
-                    rowOf.reserve(matrix.colIdx.capacity());
-                    rowOf.resize(matrix.colIdx.size());
-                    for (std::int64_t r = 0; r <= current; ++r) {
-                        const std::int64_t stop = r < current
-                                                      ? matrix.rowPtr[r + 1]
-                                                      : static_cast<std::int64_t>(rowOf.size());
-                        std::fill(rowOf.begin() + matrix.rowPtr[r], rowOf.begin() + stop,
-                                  static_cast<std::int32_t>(r));
-                    }
-                }
-            }
-            matrix.colIdx.push_back(alias != nullptr ? alias[column] : column);
-            matrix.counts.push_back(static_cast<float>(count));
-            if (unsorted) {
-                rowOf.push_back(static_cast<std::int32_t>(row));
-            }
-        }
-    } catch (const std::bad_alloc&) {
-        throw InputError(docwordPath, reader.lineNumber(),
-                         "not enough memory to hold the entries read so far");
-    }
-    if (entries != numEntries) {
-        throw InputError(docwordPath, reader.lineNumber(),
-                         "NNZ = " + std::to_string(numEntries) +
-                             " in the header (line 3) but the file has " + std::to_string(entries) +
-                             " entries (truncated?)");
-    }
-    if (firstLargeCountLine > 0) {
-        addWarning(raw.report, docwordPath, firstLargeCountLine,
+    uci::EntryReader entries(matrix, {numDocs, numWords, numEntries, alias}, check, docwordPath);
+    entries.read(reader, tracker, threadCount());
+    if (entries.firstLargeCountLine() > 0) {
+        addWarning(raw.report, docwordPath, entries.firstLargeCountLine(),
                    "count above 16777216 is stored rounded (counts are single-precision)");
     }
     tracker.fileDone(reader.fileSize());
-
-    if (unsorted) {
-        sortByRow(matrix, rowOf);
-    } else {
-        const auto size = static_cast<std::int64_t>(matrix.colIdx.size());
-        for (std::int64_t r = current + 1; r <= numDocs; ++r) {
-            matrix.rowPtr[r] = size;
-        }
-    }
+    entries.finish();
     throwIfCancelled(cancel);
     const std::int64_t merged = normalizeRows(matrix);
     if (merged > 0 && !vocabulary.hasAlias) {
