@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -57,6 +56,10 @@ public:
 
     Source(gzFile file, size_t capacity, bool readAhead) : m_file(file), m_capacity(capacity) {
         const int buffers = readAhead ? kReadAheadBuffers : 1;
+        // Room for every block and the final status up front: the reading thread's push_back
+        // never allocates (so never throws).
+        m_ready.reserve(static_cast<size_t>(buffers) + 1);
+        m_free.reserve(static_cast<size_t>(buffers));
         for (int b = 0; b < buffers; ++b) {
             m_buffers.push_back(std::make_unique<char[]>(capacity));
             m_free.push_back(m_buffers.back().get());
@@ -97,7 +100,7 @@ public:
         }
         m_changed.wait(lock, [this] { return !m_ready.empty(); });
         Filled block = std::move(m_ready.front());
-        m_ready.pop_front();
+        m_ready.erase(m_ready.begin());
         if (block.status == Status::Block) {
             m_held = block.data;
         } else {
@@ -180,9 +183,9 @@ private:
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::vector<char*> m_free;  // buffers the reading thread may fill
-    std::deque<Filled> m_ready; // filled, in file order
-    char* m_held = nullptr;     // the block the caller works on
+    std::vector<char*> m_free;   // buffers the reading thread may fill
+    std::vector<Filled> m_ready; // filled, in file order
+    char* m_held = nullptr;      // the block the caller works on
     bool m_stop = false;
 };
 
