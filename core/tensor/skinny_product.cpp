@@ -136,8 +136,8 @@ ProductKernel productKernel() {
 PaddedRows PaddedRows::of(const Eigen::MatrixXd& a) {
     PaddedRows padded;
     padded.rows = a.rows();
-    padded.values = Eigen::MatrixXd::Zero((a.rows() + kBlockRows - 1) / kBlockRows * kBlockRows,
-                                          a.cols());
+    padded.values =
+        Eigen::MatrixXd::Zero((a.rows() + kBlockRows - 1) / kBlockRows * kBlockRows, a.cols());
     padded.values.topRows(a.rows()) = a;
     return padded;
 }

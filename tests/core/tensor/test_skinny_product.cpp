@@ -65,7 +65,8 @@ TEST(SkinnyProduct, TheDispatchedKernelEqualsThePortableOneBitForBit) {
 TEST(SkinnyProduct, EmptyAndMismatchedShapes) {
     const PaddedRows a = PaddedRows::of(Eigen::MatrixXd::Ones(4, 3));
     EXPECT_EQ(skinnyProduct(a, Eigen::MatrixXd(3, 0)).cols(), 0);
-    EXPECT_TRUE(skinnyProduct(PaddedRows::of(Eigen::MatrixXd(4, 0)), Eigen::MatrixXd(0, 2)).isZero());
+    EXPECT_TRUE(
+        skinnyProduct(PaddedRows::of(Eigen::MatrixXd(4, 0)), Eigen::MatrixXd(0, 2)).isZero());
     EXPECT_THROW(skinnyProduct(a, Eigen::MatrixXd::Ones(4, 2)), std::invalid_argument);
 }
 
