@@ -1,6 +1,7 @@
 // Topics journeys on the real MainWindow (offscreen): what a user sees after each step.
 #include "../ui/gui_test_helpers.h"
 
+#include "ui/charts/auc_chart_view.h"
 #include "ui/charts/state_weights_chart_view.h"
 #include "ui/shell/main_window.h"
 #include "ui/topics/document_browser.h"
@@ -307,5 +308,51 @@ TEST(TopicsJourneys, NamesAndColoursFollowTopicsAcrossK) {
         dropped += onPath ? 0 : 1;
     }
     EXPECT_GT(dropped, 0) << "K = 2 keeps every named topic of K = " << k;
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
+}
+
+// A γ grid being typed (cleared, "0:4:", "0:") is a draft: the path, its topics' identity names
+// and the AUC chart stay, as the session saves the last grid that parsed — before, the window
+// dropped the path and named the topics "Topic 1…" while the saved session reopened with the
+// path's names. A grid that parses runs a new path.
+TEST(TopicsJourneys, AGammaGridBeingTypedKeepsThePathAndItsNames) {
+    ErrorRecorder errors;
+    MainWindow window;
+    TopicsWorkspace* topics = openSettledDemo(window);
+    ASSERT_NE(topics, nullptr);
+    cx::ui::TopicsController* controller = topics->controller();
+    cx::ui::SpecificityPanel* panel = topics->specificityPanel();
+    TopicWordsModel* model = topics->tablePanel()->model();
+    const auto path = controller->lastSweep();
+    const QVector<double> gammas = controller->sweep().gammas;
+    const auto headers = [&] {
+        QStringList names;
+        for (int c = 0; c < model->columnCount(); ++c) {
+            names << model->componentName(c);
+        }
+        return names;
+    };
+    const QStringList named = headers();
+    ASSERT_FALSE(named.isEmpty());
+    ASSERT_GE(model->identityOf(model->componentOf(0)), 0);
+    for (const QString& draft : {QString(), QStringLiteral("0:4:"), QStringLiteral("0:")}) {
+        panel->setGammaGrid(draft);
+        QCoreApplication::processEvents();
+        ASSERT_TRUE(waitUntil([&] { return topics->isSettled(); }));
+        EXPECT_EQ(controller->lastSweep(), path) << draft.toStdString();
+        EXPECT_EQ(controller->sweep().gammas, gammas) << draft.toStdString();
+        EXPECT_EQ(headers(), named) << draft.toStdString();
+        EXPECT_TRUE(panel->chart()->isComplete()) << draft.toStdString();
+        EXPECT_EQ(topics->currentSection().aucGammas,
+                  panel->lastValidGammaGridText().toStdString());
+    }
+    panel->setGammaGrid(QStringLiteral("0:3:0.5"));
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            return topics->isSettled() && controller->lastSweep() != nullptr &&
+                   controller->lastSweep() != path;
+        },
+        90000));
+    EXPECT_EQ(controller->lastSweep()->path.gammas.size(), 7u);
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }

@@ -223,12 +223,18 @@ QString SpecificityPanel::gammaGridText() const {
 void SpecificityPanel::validate() {
     QStringList problems;
     QString gridError;
-    m_gammas = parseGammaGrid(m_grid->text(), &gridError);
-    if (!gridError.isEmpty()) {
-        problems << tr("γ grid: %1").arg(gridError);
-    } else if (!m_gammas.isEmpty()) {
+    const QVector<double> typed = parseGammaGrid(m_grid->text(), &gridError);
+    if (gridError.isEmpty() && !typed.isEmpty()) {
+        m_gammas = typed;
         m_lastValidGrid = m_grid->text();
+    } else {
+        // A grid being typed (cleared, "0:4:") is a draft: the last grid that parsed stays in
+        // use — the path, its identities and the chart stay, as a session saves that grid.
+        problems << (m_lastValidGrid.isEmpty() ? tr("γ grid: %1").arg(gridError)
+                                               : tr("γ grid: %1; the last grid, %2, stays in use")
+                                                     .arg(gridError, m_lastValidGrid));
     }
+    const qsizetype gridProblems = problems.size();
     const QString rule = m_positive->text().trimmed();
     if (!rule.isEmpty()) {
         try {
@@ -247,7 +253,7 @@ void SpecificityPanel::validate() {
     }
     m_problem->setText(problems.join(QLatin1Char('\n')));
     m_problem->setVisible(!problems.isEmpty());
-    m_valid = problems.isEmpty() && !rule.isEmpty();
+    m_valid = problems.size() == gridProblems && !rule.isEmpty() && !m_gammas.isEmpty();
     if (rule.isEmpty()) {
         m_chart->setIdleMessage(tr("Set the positive documents (e.g. the foreground-only ones) "
                                    "to chart the specificity AUC over γ"));
