@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CX_NO_DISPATCH)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define CX_SKINNY_X86 1
 #endif
@@ -37,9 +37,9 @@ void productScalar(const double* a, std::int64_t lda, std::int64_t inner, const 
 
 #ifdef CX_SKINNY_X86
 
-__attribute__((target("avx512f"))) void productAvx512(const double* a, std::int64_t lda,
-                                                      std::int64_t inner, const double* b,
-                                                      std::int64_t columns, double* out) {
+[[maybe_unused]] __attribute__((target("avx512f"))) void
+productAvx512(const double* a, std::int64_t lda, std::int64_t inner, const double* b,
+              std::int64_t columns, double* out) {
     constexpr int kVectors = kBlockRows / 8;
     for (std::int64_t r0 = 0; r0 < lda; r0 += kBlockRows) {
         for (std::int64_t c0 = 0; c0 < columns; c0 += kGroupColumns) {
@@ -72,9 +72,9 @@ __attribute__((target("avx512f"))) void productAvx512(const double* a, std::int6
     }
 }
 
-__attribute__((target("avx2,fma"))) void productAvx2(const double* a, std::int64_t lda,
-                                                     std::int64_t inner, const double* b,
-                                                     std::int64_t columns, double* out) {
+[[maybe_unused]] __attribute__((target("avx2,fma"))) void
+productAvx2(const double* a, std::int64_t lda, std::int64_t inner, const double* b,
+            std::int64_t columns, double* out) {
     constexpr int kVectors = 2; // 8 rows: 6 sums + 2 loads + a broadcast of 16 registers
     for (std::int64_t r0 = 0; r0 < lda; r0 += 4 * kVectors) {
         for (std::int64_t c0 = 0; c0 < columns; c0 += kGroupColumns) {
@@ -112,9 +112,18 @@ __attribute__((target("avx2,fma"))) void productAvx2(const double* a, std::int64
 using ProductKernel = void (*)(const double*, std::int64_t, std::int64_t, const double*,
                                std::int64_t, double*);
 
-/// The widest kernel this CPU runs (chosen once).
+/// The widest kernel this CPU runs (chosen once); with CX_NO_DISPATCH, the widest the build's
+/// own target has.
 ProductKernel productKernel() {
-#ifdef CX_SKINNY_X86
+#if defined(CX_SKINNY_X86) && defined(CX_NO_DISPATCH)
+#if defined(__AVX512F__)
+    return &productAvx512;
+#elif defined(__AVX2__) && defined(__FMA__)
+    return &productAvx2;
+#else
+    return &productScalar;
+#endif
+#elif defined(CX_SKINNY_X86)
     static const ProductKernel kernel = [] {
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx512f")) {
