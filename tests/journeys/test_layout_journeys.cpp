@@ -328,12 +328,31 @@ TEST(LayoutJourney, TopicsAt1024x700KeepsTheTableAndChartsUsable) {
     QTableView* table = topics->tablePanel()->view();
     EXPECT_GE(table->viewport()->height(), 3 * table->verticalHeader()->defaultSectionSize());
     // Every topic's header ("Topic T3", "ω = 0.587 · NPMI 0.12") is whole: the table scrolls
-    // sideways rather than cut it.
+    // sideways rather than cut it — also after the window was wide enough for the columns to
+    // fill it and then narrowed again (the real-window finding).
     const QHeaderView* header = table->horizontalHeader();
-    ASSERT_GT(header->count(), 0);
+    const auto expectWholeHeaders = [&](const char* when) {
+        ASSERT_GT(header->count(), 0) << when;
+        for (int c = 0; c < header->count(); ++c) {
+            EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c))
+                << when << ": "
+                << table->model()->headerData(c, Qt::Horizontal).toString().toStdString();
+        }
+    };
+    expectWholeHeaders("at 1024 px");
+    // Widen the window until the columns fill the table (stretched), then narrow it again.
+    int needed = 0;
     for (int c = 0; c < header->count(); ++c) {
-        EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c))
-            << table->model()->headerData(c, Qt::Horizontal).toString().toStdString();
+        needed += header->sectionSizeHint(c);
     }
+    const int missing = needed - table->viewport()->width();
+    ASSERT_GT(missing, 0) << "the columns must not fit at 1024 px for this check";
+    window.resize(kWindow.width() + missing + 80, kWindow.height());
+    settle();
+    EXPECT_EQ(header->sectionResizeMode(0), QHeaderView::Stretch) << "they fit the wider window";
+    window.resize(kWindow);
+    settle();
+    ASSERT_EQ(window.size(), kWindow);
+    expectWholeHeaders("after a wider window");
     EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }

@@ -123,7 +123,10 @@ TopicTablePanel::TopicTablePanel(QWidget* parent) : QWidget(parent) {
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->setObjectName(QStringLiteral("topicTable"));
     m_view->setProperty("exportName", QStringLiteral("top-words")); // Export All: top-words.tsv
-    m_view->installEventFilter(new ResizeWatcher(this, [this] { updateColumnSizing(); }));
+    // The viewport's own resize: its new width is known then (the view's resize event comes
+    // before the viewport is laid out, so a narrowing window kept the wider fit).
+    m_view->viewport()->installEventFilter(
+        new ResizeWatcher(this, [this] { updateColumnSizing(); }));
 
     m_placeholder = new QLabel(this);
     m_placeholder->setObjectName(QStringLiteral("placeholder"));
@@ -319,7 +322,8 @@ void TopicTablePanel::updateSummary() {
     }
     parts << tr("solved in %1 ms").arg(solution.solveMs, 0, 'f', 1);
     if (m_latencyMs >= 0) {
-        parts << tr("table updated %1 ms after the change").arg(m_latencyMs, 0, 'f', 0);
+        // Short: one line at 1024 px, so the table keeps its rows above a sideways scroll bar.
+        parts << tr("shown in %1 ms").arg(m_latencyMs, 0, 'f', 0);
     }
     if (result.numRejected > 0) {
         parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
