@@ -18,14 +18,6 @@ namespace cx {
 namespace {
 constexpr int kReadAheadBuffers = 3; // one being parsed, one being read, one ready
 
-std::int64_t sizeOf(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) {
-        return -1;
-    }
-    return static_cast<std::int64_t>(info.st_size);
-}
-
 /// Size of an existing regular file. \throws InputError(path, 0, …) for a missing file or a
 /// folder.
 std::int64_t inputFileSize(const std::string& path) {
@@ -329,34 +321,29 @@ bool LineReader::nextLines(std::string_view& lines) {
 }
 
 std::string readWholeFile(const std::string& path) {
-    inputFileSize(path); // validates existence and type with the standard messages
+    // Validates existence and type with the standard messages.
+    const std::int64_t size = inputFileSize(path);
     gzFile file = gzopen(path.c_str(), "rb");
     if (file == nullptr) {
         throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     }
     std::string out;
-    std::int64_t size = sizeOf(path);
     if (size > 0 && !hasGzipSuffix(path)) {
         out.reserve(static_cast<size_t>(size));
     }
     char buffer[1 << 16];
     for (;;) {
         const int got = gzread(file, buffer, sizeof buffer);
-        if (got < 0) {
-            int code = 0;
-            const char* message = gzerror(file, &code);
-            const std::string text = message ? message : "unknown";
+        int code = Z_OK;
+        if (got == 0) {
+            gzerror(file, &code); // 0 both at a clean end and at a truncated gzip stream
+        }
+        if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) {
+            const std::string problem = gzipProblem(file);
             gzclose(file);
-            throw InputError(path, 0, "read error (corrupt or truncated gzip?): " + text);
+            throw InputError(path, 0, problem);
         }
         if (got == 0) {
-            int code = 0;
-            const char* message = gzerror(file, &code);
-            if (code != Z_OK && code != Z_STREAM_END) {
-                const std::string text = message ? message : "unknown";
-                gzclose(file);
-                throw InputError(path, 0, "read error (corrupt or truncated gzip?): " + text);
-            }
             break;
         }
         out.append(buffer, static_cast<size_t>(got));
