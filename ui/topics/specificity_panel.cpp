@@ -234,7 +234,8 @@ void SpecificityPanel::validate() {
                                                : tr("γ grid: %1; the last grid, %2, stays in use")
                                                      .arg(gridError, m_lastValidGrid));
     }
-    const qsizetype gridProblems = problems.size();
+    // A grid draft is only reported; the rule's problems stop the sweep.
+    QStringList ruleProblems;
     const QString rule = m_positive->text().trimmed();
     if (!rule.isEmpty()) {
         try {
@@ -242,18 +243,19 @@ void SpecificityPanel::validate() {
             if (m_corpus) {
                 for (const cx::RuleClause& clause : parsed.clauses) {
                     if (m_corpus->labelFieldIndex(clause.field) < 0) {
-                        problems << tr("positive rule: no field '%1'")
-                                        .arg(QString::fromStdString(clause.field));
+                        ruleProblems << tr("positive rule: no field '%1'")
+                                            .arg(QString::fromStdString(clause.field));
                     }
                 }
             }
         } catch (const std::exception& error) {
-            problems << QString::fromStdString(error.what());
+            ruleProblems << QString::fromStdString(error.what());
         }
     }
+    problems << ruleProblems;
     m_problem->setText(problems.join(QLatin1Char('\n')));
     m_problem->setVisible(!problems.isEmpty());
-    m_valid = problems.size() == gridProblems && !rule.isEmpty() && !m_gammas.isEmpty();
+    m_valid = ruleProblems.isEmpty() && !rule.isEmpty() && !m_gammas.isEmpty();
     if (rule.isEmpty()) {
         m_chart->setIdleMessage(tr("Set the positive documents (e.g. the foreground-only ones) "
                                    "to chart the specificity AUC over γ"));
