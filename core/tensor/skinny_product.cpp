@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -17,16 +18,18 @@ namespace {
 // Every output is Σ_p a(i, p)·b(p, c) accumulated in order of p, one fused multiply-add per term
 // (exactly rounded: AVX-512, AVX2 + FMA and the scalar std::fma give the same number), so the
 // product does not depend on the CPU, the blocking or the thread count. `a` has kBlockRows-row
-// blocks (zero-padded), `b` groups of kGroupColumns columns (zero-padded).
+// blocks (zero-padded), `b` in groups of kGroupColumns columns and a last group of one or two.
 
-constexpr std::int64_t kBlockRows = 56;   ///< AVX-512: 7 registers of 8 rows
+constexpr std::int64_t kBlockRows = PaddedRows::kBlockRows;             ///< 7 × 8 doubles
+constexpr std::int64_t kBlockRowsSingle = PaddedRowsSingle::kBlockRows; ///< 4 × 16 floats
 constexpr std::int64_t kGroupColumns = 3; ///< 21 sums + 7 loads fit 32 AVX-512 registers
 
-void productScalar(const double* a, std::int64_t lda, std::int64_t inner, const double* b,
-                   std::int64_t columns, double* out) {
+template <typename Scalar>
+void productScalar(const Scalar* a, std::int64_t lda, std::int64_t inner, const Scalar* b,
+                   std::int64_t columns, Scalar* out) {
     for (std::int64_t c = 0; c < columns; ++c) {
         for (std::int64_t i = 0; i < lda; ++i) {
-            double sum = 0;
+            Scalar sum = 0;
             for (std::int64_t p = 0; p < inner; ++p) {
                 sum = std::fma(a[p * lda + i], b[c * inner + p], sum);
             }
@@ -37,148 +40,268 @@ void productScalar(const double* a, std::int64_t lda, std::int64_t inner, const 
 
 #ifdef CX_SKINNY_X86
 
-[[maybe_unused]] __attribute__((target("avx512f"))) void
-productAvx512(const double* a, std::int64_t lda, std::int64_t inner, const double* b,
-              std::int64_t columns, double* out) {
+// One group of Cols (1 to 3) columns of b against every row block of a; a kernel runs its full
+// groups of three and then the remaining one or two columns, so a step of one trial costs a
+// third of a step of three.
+
+template <int Cols>
+__attribute__((target("avx512f"))) void
+groupAvx512(const double* a, std::int64_t lda, std::int64_t inner, const double* bc, double* out) {
     constexpr int kVectors = kBlockRows / 8;
     for (std::int64_t r0 = 0; r0 < lda; r0 += kBlockRows) {
-        for (std::int64_t c0 = 0; c0 < columns; c0 += kGroupColumns) {
-            __m512d sums[kGroupColumns][kVectors];
-            for (auto& row : sums) {
-                for (__m512d& sum : row) {
-                    sum = _mm512_setzero_pd();
+        __m512d sums[Cols][kVectors];
+        for (auto& row : sums) {
+            for (__m512d& sum : row) {
+                sum = _mm512_setzero_pd();
+            }
+        }
+        for (std::int64_t p = 0; p < inner; ++p) {
+            const double* column = a + p * lda + r0;
+            __m512d x[kVectors];
+            for (int v = 0; v < kVectors; ++v) {
+                x[v] = _mm512_loadu_pd(column + 8 * v);
+            }
+            for (int c = 0; c < Cols; ++c) {
+                const __m512d factor = _mm512_set1_pd(bc[c * inner + p]);
+                for (int v = 0; v < kVectors; ++v) {
+                    sums[c][v] = _mm512_fmadd_pd(x[v], factor, sums[c][v]);
                 }
             }
-            const double* bc = b + c0 * inner;
-            for (std::int64_t p = 0; p < inner; ++p) {
-                const double* column = a + p * lda + r0;
-                __m512d x[kVectors];
-                for (int v = 0; v < kVectors; ++v) {
-                    x[v] = _mm512_loadu_pd(column + 8 * v);
-                }
-                for (int c = 0; c < kGroupColumns; ++c) {
-                    const __m512d factor = _mm512_set1_pd(bc[c * inner + p]);
-                    for (int v = 0; v < kVectors; ++v) {
-                        sums[c][v] = _mm512_fmadd_pd(x[v], factor, sums[c][v]);
-                    }
-                }
-            }
-            for (int c = 0; c < kGroupColumns; ++c) {
-                for (int v = 0; v < kVectors; ++v) {
-                    _mm512_storeu_pd(out + (c0 + c) * lda + r0 + 8 * v, sums[c][v]);
-                }
+        }
+        for (int c = 0; c < Cols; ++c) {
+            for (int v = 0; v < kVectors; ++v) {
+                _mm512_storeu_pd(out + c * lda + r0 + 8 * v, sums[c][v]);
             }
         }
     }
 }
 
-[[maybe_unused]] __attribute__((target("avx2,fma"))) void
-productAvx2(const double* a, std::int64_t lda, std::int64_t inner, const double* b,
-            std::int64_t columns, double* out) {
+template <int Cols>
+__attribute__((target("avx2,fma"))) void
+groupAvx2(const double* a, std::int64_t lda, std::int64_t inner, const double* bc, double* out) {
     constexpr int kVectors = 2; // 8 rows: 6 sums + 2 loads + a broadcast of 16 registers
     for (std::int64_t r0 = 0; r0 < lda; r0 += 4 * kVectors) {
-        for (std::int64_t c0 = 0; c0 < columns; c0 += kGroupColumns) {
-            __m256d sums[kGroupColumns][kVectors];
-            for (auto& row : sums) {
-                for (__m256d& sum : row) {
-                    sum = _mm256_setzero_pd();
+        __m256d sums[Cols][kVectors];
+        for (auto& row : sums) {
+            for (__m256d& sum : row) {
+                sum = _mm256_setzero_pd();
+            }
+        }
+        for (std::int64_t p = 0; p < inner; ++p) {
+            const double* column = a + p * lda + r0;
+            __m256d x[kVectors];
+            for (int v = 0; v < kVectors; ++v) {
+                x[v] = _mm256_loadu_pd(column + 4 * v);
+            }
+            for (int c = 0; c < Cols; ++c) {
+                const __m256d factor = _mm256_set1_pd(bc[c * inner + p]);
+                for (int v = 0; v < kVectors; ++v) {
+                    sums[c][v] = _mm256_fmadd_pd(x[v], factor, sums[c][v]);
                 }
             }
-            const double* bc = b + c0 * inner;
-            for (std::int64_t p = 0; p < inner; ++p) {
-                const double* column = a + p * lda + r0;
-                __m256d x[kVectors];
-                for (int v = 0; v < kVectors; ++v) {
-                    x[v] = _mm256_loadu_pd(column + 4 * v);
-                }
-                for (int c = 0; c < kGroupColumns; ++c) {
-                    const __m256d factor = _mm256_set1_pd(bc[c * inner + p]);
-                    for (int v = 0; v < kVectors; ++v) {
-                        sums[c][v] = _mm256_fmadd_pd(x[v], factor, sums[c][v]);
-                    }
-                }
-            }
-            for (int c = 0; c < kGroupColumns; ++c) {
-                for (int v = 0; v < kVectors; ++v) {
-                    _mm256_storeu_pd(out + (c0 + c) * lda + r0 + 4 * v, sums[c][v]);
-                }
+        }
+        for (int c = 0; c < Cols; ++c) {
+            for (int v = 0; v < kVectors; ++v) {
+                _mm256_storeu_pd(out + c * lda + r0 + 4 * v, sums[c][v]);
             }
         }
     }
 }
 
+// The single-precision groups: the same loops over 16 (AVX-512) or 8 (AVX2) floats a register.
+
+template <int Cols>
+__attribute__((target("avx512f"))) void groupAvx512Single(const float* a, std::int64_t lda,
+                                                          std::int64_t inner, const float* bc,
+                                                          float* out) {
+    constexpr int kVectors = kBlockRowsSingle / 16;
+    for (std::int64_t r0 = 0; r0 < lda; r0 += kBlockRowsSingle) {
+        __m512 sums[Cols][kVectors];
+        for (auto& row : sums) {
+            for (__m512& sum : row) {
+                sum = _mm512_setzero_ps();
+            }
+        }
+        for (std::int64_t p = 0; p < inner; ++p) {
+            const float* column = a + p * lda + r0;
+            __m512 x[kVectors];
+            for (int v = 0; v < kVectors; ++v) {
+                x[v] = _mm512_loadu_ps(column + 16 * v);
+            }
+            for (int c = 0; c < Cols; ++c) {
+                const __m512 factor = _mm512_set1_ps(bc[c * inner + p]);
+                for (int v = 0; v < kVectors; ++v) {
+                    sums[c][v] = _mm512_fmadd_ps(x[v], factor, sums[c][v]);
+                }
+            }
+        }
+        for (int c = 0; c < Cols; ++c) {
+            for (int v = 0; v < kVectors; ++v) {
+                _mm512_storeu_ps(out + c * lda + r0 + 16 * v, sums[c][v]);
+            }
+        }
+    }
+}
+
+template <int Cols>
+__attribute__((target("avx2,fma"))) void
+groupAvx2Single(const float* a, std::int64_t lda, std::int64_t inner, const float* bc, float* out) {
+    constexpr int kVectors = 2; // 16 rows: 6 sums + 2 loads + a broadcast of 16 registers
+    for (std::int64_t r0 = 0; r0 < lda; r0 += 8 * kVectors) {
+        __m256 sums[Cols][kVectors];
+        for (auto& row : sums) {
+            for (__m256& sum : row) {
+                sum = _mm256_setzero_ps();
+            }
+        }
+        for (std::int64_t p = 0; p < inner; ++p) {
+            const float* column = a + p * lda + r0;
+            __m256 x[kVectors];
+            for (int v = 0; v < kVectors; ++v) {
+                x[v] = _mm256_loadu_ps(column + 8 * v);
+            }
+            for (int c = 0; c < Cols; ++c) {
+                const __m256 factor = _mm256_set1_ps(bc[c * inner + p]);
+                for (int v = 0; v < kVectors; ++v) {
+                    sums[c][v] = _mm256_fmadd_ps(x[v], factor, sums[c][v]);
+                }
+            }
+        }
+        for (int c = 0; c < Cols; ++c) {
+            for (int v = 0; v < kVectors; ++v) {
+                _mm256_storeu_ps(out + c * lda + r0 + 8 * v, sums[c][v]);
+            }
+        }
+    }
+}
+
+/// Every column of b through Group: full groups of three, then the one or two left.
+#define CX_SKINNY_KERNEL(name, Scalar, group)                                                      \
+    [[maybe_unused]] void name(const Scalar* a, std::int64_t lda, std::int64_t inner,              \
+                               const Scalar* b, std::int64_t columns, Scalar* out) {               \
+        std::int64_t c0 = 0;                                                                       \
+        for (; c0 + kGroupColumns <= columns; c0 += kGroupColumns) {                               \
+            group<3>(a, lda, inner, b + c0 * inner, out + c0 * lda);                               \
+        }                                                                                          \
+        if (columns - c0 == 2) {                                                                   \
+            group<2>(a, lda, inner, b + c0 * inner, out + c0 * lda);                               \
+        } else if (columns - c0 == 1) {                                                            \
+            group<1>(a, lda, inner, b + c0 * inner, out + c0 * lda);                               \
+        }                                                                                          \
+    }
+
+CX_SKINNY_KERNEL(productAvx512, double, groupAvx512)
+CX_SKINNY_KERNEL(productAvx2, double, groupAvx2)
+CX_SKINNY_KERNEL(productAvx512Single, float, groupAvx512Single)
+CX_SKINNY_KERNEL(productAvx2Single, float, groupAvx2Single)
+#undef CX_SKINNY_KERNEL
+
 #endif
 
-using ProductKernel = void (*)(const double*, std::int64_t, std::int64_t, const double*,
-                               std::int64_t, double*);
+template <typename Scalar>
+using ProductKernel = void (*)(const Scalar*, std::int64_t, std::int64_t, const Scalar*,
+                               std::int64_t, Scalar*);
 
-/// The widest kernel this CPU runs (chosen once); with CX_NO_DISPATCH, the widest the build's
+/// The widest kernels this CPU runs (chosen once); with CX_NO_DISPATCH, the widest the build's
 /// own target has.
-ProductKernel productKernel() {
+template <typename Scalar> ProductKernel<Scalar> productKernel() {
+    constexpr bool kDouble = sizeof(Scalar) == 8;
 #if defined(CX_SKINNY_X86) && defined(CX_NO_DISPATCH)
 #if defined(__AVX512F__)
-    return &productAvx512;
+    if constexpr (kDouble) {
+        return &productAvx512;
+    } else {
+        return &productAvx512Single;
+    }
 #elif defined(__AVX2__) && defined(__FMA__)
-    return &productAvx2;
+    if constexpr (kDouble) {
+        return &productAvx2;
+    } else {
+        return &productAvx2Single;
+    }
 #else
-    return &productScalar;
+    return &productScalar<Scalar>;
 #endif
 #elif defined(CX_SKINNY_X86)
-    static const ProductKernel kernel = [] {
+    static const ProductKernel<Scalar> kernel = [] {
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx512f")) {
-            return &productAvx512;
+            if constexpr (kDouble) {
+                return ProductKernel<Scalar>{&productAvx512};
+            } else {
+                return ProductKernel<Scalar>{&productAvx512Single};
+            }
         }
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-            return &productAvx2;
+            if constexpr (kDouble) {
+                return ProductKernel<Scalar>{&productAvx2};
+            } else {
+                return ProductKernel<Scalar>{&productAvx2Single};
+            }
         }
-        return &productScalar;
+        return ProductKernel<Scalar>{&productScalar<Scalar>};
     }();
     return kernel;
 #else
-    return &productScalar;
+    (void)kDouble;
+    return &productScalar<Scalar>;
 #endif
 }
 
 } // namespace
 
-PaddedRows PaddedRows::of(const Eigen::MatrixXd& a) {
-    PaddedRows padded;
+template <typename Scalar>
+BasicPaddedRows<Scalar> BasicPaddedRows<Scalar>::of(const Eigen::MatrixXd& a) {
+    BasicPaddedRows padded;
     padded.rows = a.rows();
-    padded.values =
-        Eigen::MatrixXd::Zero((a.rows() + kBlockRows - 1) / kBlockRows * kBlockRows, a.cols());
-    padded.values.topRows(a.rows()) = a;
+    padded.values.setZero((a.rows() + kBlockRows - 1) / kBlockRows * kBlockRows, a.cols());
+    padded.values.topRows(a.rows()) = a.cast<Scalar>();
     return padded;
 }
 
+template struct BasicPaddedRows<double>;
+template struct BasicPaddedRows<float>;
+
 namespace {
 
-Eigen::MatrixXd productWith(ProductKernel kernel, const PaddedRows& a, const Eigen::MatrixXd& b) {
+template <typename Scalar>
+Eigen::MatrixXd productWith(ProductKernel<Scalar> kernel, const BasicPaddedRows<Scalar>& a,
+                            const Eigen::MatrixXd& b) {
+    using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
     if (a.values.cols() != b.rows()) {
         throw std::invalid_argument("skinnyProduct: " + std::to_string(a.values.cols()) +
                                     " columns times " + std::to_string(b.rows()) + " rows");
     }
-    const Eigen::Index columns = (b.cols() + kGroupColumns - 1) / kGroupColumns * kGroupColumns;
-    Eigen::MatrixXd padded = Eigen::MatrixXd::Zero(b.rows(), columns);
-    padded.leftCols(b.cols()) = b;
-    Eigen::MatrixXd out(a.values.rows(), columns);
-    if (out.size() > 0 && b.rows() > 0) {
-        kernel(a.values.data(), a.values.rows(), a.values.cols(), padded.data(), columns,
-               out.data());
-    } else {
+    const Eigen::Index columns = b.cols();
+    Matrix out(a.values.rows(), columns);
+    if (out.size() == 0 || b.rows() == 0) {
         out.setZero();
+    } else if constexpr (std::is_same_v<Scalar, double>) {
+        kernel(a.values.data(), a.values.rows(), a.values.cols(), b.data(), columns, out.data());
+    } else {
+        const Matrix rounded = b.cast<Scalar>();
+        kernel(a.values.data(), a.values.rows(), a.values.cols(), rounded.data(), columns,
+               out.data());
     }
-    return out.topLeftCorner(a.rows, b.cols());
+    return out.topRows(a.rows).template cast<double>();
 }
 
 } // namespace
 
 Eigen::MatrixXd skinnyProduct(const PaddedRows& a, const Eigen::MatrixXd& b) {
-    return productWith(productKernel(), a, b);
+    return productWith(productKernel<double>(), a, b);
+}
+
+Eigen::MatrixXd skinnyProduct(const PaddedRowsSingle& a, const Eigen::MatrixXd& b) {
+    return productWith(productKernel<float>(), a, b);
 }
 
 Eigen::MatrixXd skinnyProductPortable(const PaddedRows& a, const Eigen::MatrixXd& b) {
-    return productWith(&productScalar, a, b);
+    return productWith(ProductKernel<double>{&productScalar<double>}, a, b);
+}
+
+Eigen::MatrixXd skinnyProductPortable(const PaddedRowsSingle& a, const Eigen::MatrixXd& b) {
+    return productWith(ProductKernel<float>{&productScalar<float>}, a, b);
 }
 
 } // namespace cx

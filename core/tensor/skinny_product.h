@@ -4,25 +4,39 @@
 
 namespace cx {
 
-/// A K-row matrix padded with zero rows to a multiple of 56 (the rows of skinnyProduct's
-/// blocks), kept for many products with few columns: a power step multiplies the packed core
-/// of the tensor (K × K(K+1)/2) by one to a few trial columns.
-struct PaddedRows {
-    Eigen::MatrixXd values; ///< rows rounded up to a multiple of 56; the added rows are zero
-    Eigen::Index rows = 0;  ///< the rows of the matrix it holds
+/// A K-row matrix padded with zero rows to a multiple of skinnyProduct's block rows (56 in
+/// double, 64 in single precision), kept for many products with few columns: a power step
+/// multiplies the packed core of the tensor (K × K(K+1)/2) by one to a few trial columns.
+template <typename Scalar> struct BasicPaddedRows {
+    /// Rows of one block of the product's kernels: 7 AVX-512 registers of 8 doubles, or 4 of 16
+    /// floats.
+    static constexpr Eigen::Index kBlockRows = sizeof(Scalar) == 8 ? 56 : 64;
 
-    static PaddedRows of(const Eigen::MatrixXd& a);
+    Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> values; ///< the added rows are zero
+    Eigen::Index rows = 0; ///< the rows of the matrix it holds
+
+    /// `a` padded (and, in single precision, rounded to float).
+    static BasicPaddedRows of(const Eigen::MatrixXd& a);
 };
 
-/// a·b for a b of few columns: a is streamed once per group of three columns of b and 56 rows,
-/// the group's sums held in registers. A general GEMM re-packs `a` on every call, which costs
-/// as much as the product when b has a handful of columns. Each output is accumulated over the
-/// inner index in order with fused multiply-adds, so the result is the same on every CPU
+using PaddedRows = BasicPaddedRows<double>;
+using PaddedRowsSingle = BasicPaddedRows<float>;
+
+/// a·b for a b of few columns: a is streamed once per group of three columns of b and one block
+/// of rows, the group's sums held in registers. A general GEMM re-packs `a` on every call, which
+/// costs as much as the product when b has a handful of columns. Each output is accumulated over
+/// the inner index in order with fused multiply-adds, so the result is the same on every CPU
 /// (AVX-512, AVX2 + FMA or the scalar std::fma, chosen at run time) and thread count.
 /// \throws std::invalid_argument when a's columns are not b's rows.
 Eigen::MatrixXd skinnyProduct(const PaddedRows& a, const Eigen::MatrixXd& b);
 
+/// The same product in single precision: b rounded to float, the sums in float (relative error
+/// about 10⁻⁷ per term), the result widened to double — twice the multiply-adds per instruction.
+/// Same order of operations on every CPU, so the same numbers bit for bit.
+Eigen::MatrixXd skinnyProduct(const PaddedRowsSingle& a, const Eigen::MatrixXd& b);
+
 /// skinnyProduct with the scalar kernel whatever the CPU (tests: the same numbers bit for bit).
 Eigen::MatrixXd skinnyProductPortable(const PaddedRows& a, const Eigen::MatrixXd& b);
+Eigen::MatrixXd skinnyProductPortable(const PaddedRowsSingle& a, const Eigen::MatrixXd& b);
 
 } // namespace cx

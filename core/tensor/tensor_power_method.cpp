@@ -3,6 +3,7 @@
 #include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/tensor/jennrich.h"
+#include "core/tensor/power_trials.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,14 @@
 #include <utility>
 
 namespace cx {
+
+using power_trials::directionChange;
+using power_trials::iterateTrials;
+using power_trials::KDeflations;
+using power_trials::packedRankOne;
+using power_trials::pairProducts;
+using power_trials::Trial;
+using power_trials::TrialBatch;
 
 void validatePowerMethodOptions(const PowerMethodOptions& options, Eigen::Index n,
                                 const char* function) {
@@ -32,14 +41,6 @@ void validatePowerMethodOptions(const PowerMethodOptions& options, Eigen::Index 
 }
 
 namespace {
-
-struct Trial {
-    Eigen::VectorXd a; // â (n-dimensional)
-    double lambda = 0;
-    int iterations = 0;
-    bool converged = false;
-    bool degenerate = false;
-};
 
 /// Picks the median-|λ̂| trial (lower median for an even count; ties keep trial order).
 const Trial& medianTrial(const std::vector<Trial>& trials) {
@@ -64,10 +65,6 @@ Eigen::VectorXd randomStart(std::uint64_t seed, int component, int trial, int re
                                      static_cast<std::uint64_t>(restarts) +
                                  static_cast<std::uint64_t>(trial)));
     return rng.normalVector(k);
-}
-
-double directionChange(const Eigen::VectorXd& previous, const Eigen::VectorXd& next) {
-    return (next - previous).norm();
 }
 
 PowerMethodResult finish(const std::vector<Trial>& kept, const Eigen::VectorXd& values,
@@ -314,23 +311,6 @@ Eigen::MatrixXd packPairs(const Eigen::MatrixXd& unfolding, Eigen::Index k) {
     return packed;
 }
 
-/// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
-void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out) {
-    const Eigen::Index k = y.rows();
-    out.resize(k * (k + 1) / 2, y.cols());
-    for (Eigen::Index c = 0; c < y.cols(); ++c) {
-        double* column = out.col(c).data();
-        const double* yc = y.col(c).data();
-        Eigen::Index p = 0;
-        for (Eigen::Index l = 0; l < k; ++l) {
-            const double yl = yc[l];
-            for (Eigen::Index j = 0; j <= l; ++j) {
-                column[p++] = yc[j] * yl;
-            }
-        }
-    }
-}
-
 } // namespace
 
 DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3)
@@ -356,125 +336,6 @@ void DensePowerMethod::adopt(SymmetricContraction contraction) {
 
 namespace {
 
-/// Deflations so far, in K coordinates: α_τ = V_Kᵀâ_τ (columns) and weights |λ̂_τ|.
-struct KDeflations {
-    Eigen::MatrixXd alpha;
-    Eigen::VectorXd weight;
-    Eigen::Index count = 0;
-
-    /// Σ_{τ<used} |λ̂_τ|⟨α_τ, y⟩²·target_τ for every column y of ys (target: K × used or
-    /// n × used, its columns the deflated vectors in α's or in ℝⁿ's coordinates).
-    Eigen::MatrixXd term(const Eigen::MatrixXd& ys, const Eigen::Ref<const Eigen::MatrixXd>& target,
-                         Eigen::Index used) const {
-        Eigen::MatrixXd g = alpha.leftCols(used).transpose() * ys; // used × m
-        g = (g.array().square().colwise() * weight.head(used).array()).matrix();
-        return target * g;
-    }
-};
-
-/// t(I, y, y) with the deflations, for every column y of ys: one product of the packed core.
-Eigen::MatrixXd contractPacked(const PaddedRows& corePacked, const KDeflations& deflations,
-                               const Eigen::MatrixXd& ys, Eigen::MatrixXd& pairs) {
-    pairProducts(ys, pairs);
-    Eigen::MatrixXd out = skinnyProduct(corePacked, pairs);
-    if (deflations.count > 0) {
-        out -= deflations.term(ys, deflations.alpha.leftCols(deflations.count), deflations.count);
-    }
-    return out;
-}
-
-/// Trials of one component run together (DensePowerMethod::run): each power step of the trials
-/// still running is one GEMM. â is not formed here (trial.a stays empty).
-struct TrialBatch {
-    std::vector<Trial> trials;
-    Eigen::MatrixXd yLast;  // K × m: y of each trial's last power step
-    Eigen::VectorXd scales; // 1/|⟨u, M2⁺u⟩|^{1/2} per trial (0 if degenerate)
-    Eigen::MatrixXd coords; // K × m: V_Kᵀu of the last step
-};
-
-TrialBatch iterateTrials(const PaddedRows& corePacked, const KDeflations& deflations,
-                         const Eigen::VectorXd& inverse, const PowerMethodOptions& options,
-                         Eigen::MatrixXd x, const CancelToken& cancel) {
-    const Eigen::Index k = x.rows();
-    const Eigen::Index m = x.cols();
-    TrialBatch batch;
-    batch.trials.resize(static_cast<size_t>(m));
-    batch.yLast = Eigen::MatrixXd::Zero(k, m);
-    batch.coords = Eigen::MatrixXd::Zero(k, m);
-    batch.scales = Eigen::VectorXd::Zero(m);
-    for (Eigen::Index c = 0; c < m; ++c) {
-        x.col(c).normalize();
-    }
-    std::vector<Eigen::Index> active(static_cast<size_t>(m));
-    std::iota(active.begin(), active.end(), Eigen::Index{0});
-    Eigen::MatrixXd y;
-    Eigen::MatrixXd pairs;
-    for (int it = 0; it < options.iterations && !active.empty(); ++it) {
-        throwIfCancelled(cancel);
-        const auto width = static_cast<Eigen::Index>(active.size());
-        y.resize(k, width);
-        for (Eigen::Index i = 0; i < width; ++i) {
-            y.col(i) = inverse.cwiseProduct(x.col(active[static_cast<size_t>(i)])); // V_Kᵀ M2⁺ u
-        }
-        const Eigen::MatrixXd next = contractPacked(corePacked, deflations, y, pairs);
-        std::vector<Eigen::Index> running;
-        for (Eigen::Index i = 0; i < width; ++i) {
-            const Eigen::Index c = active[static_cast<size_t>(i)];
-            Trial& trial = batch.trials[static_cast<size_t>(c)];
-            trial.iterations = it + 1;
-            const double norm = next.col(i).norm();
-            if (!(norm > 0) || !std::isfinite(norm)) {
-                trial.degenerate = true;
-                continue;
-            }
-            batch.yLast.col(c) = y.col(i);
-            batch.coords.col(c) = next.col(i);
-            const Eigen::VectorXd unit = next.col(i) / norm;
-            const double change = directionChange(x.col(c), unit);
-            x.col(c) = unit;
-            if (change < options.tolerance) {
-                trial.converged = true;
-                continue;
-            }
-            running.push_back(c);
-        }
-        active.swap(running);
-    }
-    // ⟨u, M2⁺u⟩ = coordsᵀΛ⁻¹coords; â = u·scale; λ̂ = t(z, z, z) with z = Λ⁻¹V_Kᵀâ.
-    std::vector<Eigen::Index> valid;
-    for (Eigen::Index c = 0; c < m; ++c) {
-        Trial& trial = batch.trials[static_cast<size_t>(c)];
-        if (trial.degenerate) {
-            continue;
-        }
-        const double quadratic = batch.coords.col(c).dot(inverse.cwiseProduct(batch.coords.col(c)));
-        if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
-            trial.degenerate = true;
-            continue;
-        }
-        batch.scales[c] = 1.0 / std::sqrt(std::abs(quadratic));
-        valid.push_back(c);
-    }
-    if (!valid.empty()) {
-        Eigen::MatrixXd z(k, static_cast<Eigen::Index>(valid.size()));
-        for (size_t i = 0; i < valid.size(); ++i) {
-            const Eigen::Index c = valid[i];
-            z.col(static_cast<Eigen::Index>(i)) =
-                batch.scales[c] * inverse.cwiseProduct(batch.coords.col(c));
-        }
-        const Eigen::MatrixXd tz = contractPacked(corePacked, deflations, z, pairs);
-        for (size_t i = 0; i < valid.size(); ++i) {
-            Trial& trial = batch.trials[static_cast<size_t>(valid[i])];
-            trial.lambda =
-                z.col(static_cast<Eigen::Index>(i)).dot(tz.col(static_cast<Eigen::Index>(i)));
-            if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
-                trial.degenerate = true; // outside what the model allows (see minAbsLambda)
-            }
-        }
-    }
-    return batch;
-}
-
 /// Components at or above this K split their trials into two fixed groups that run on up to
 /// two threads. The split depends on K and the trial count only, never on the thread count.
 constexpr int kGroupedTrialsFromK = 16;
@@ -494,6 +355,13 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
     KDeflations deflations;
     deflations.alpha.resize(k, k);
     deflations.weight.resize(k);
+    // The packed core with every deflation so far subtracted, and its single-precision copy.
+    Eigen::MatrixXd deflatedCore;
+    PaddedRowsSingle deflatedSingle;
+    if (options.singlePrecisionSteps) {
+        deflatedCore = m_corePacked.values.topRows(k);
+        deflatedSingle = PaddedRowsSingle::of(deflatedCore);
+    }
     // The trials of component t from the columns of x0 (K × m), in fixed column groups.
     auto runTrials = [&](const Eigen::MatrixXd& x0) {
         const Eigen::Index m = x0.cols();
@@ -503,7 +371,7 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
             const Eigen::Index begin = m * g / groups;
             const Eigen::Index end = m * (g + 1) / groups;
             parts[static_cast<size_t>(g)] =
-                iterateTrials(m_corePacked, deflations, inverse, options,
+                iterateTrials({m_corePacked, deflatedSingle}, deflations, inverse, options,
                               x0.middleCols(begin, end - begin), cancel);
         };
         if (groups == 1) {
@@ -552,6 +420,11 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
             // V_Kᵀâ = scale·V_Kᵀu: the deflation of the next components, in K coordinates.
             deflations.alpha.col(deflations.count) = batch.scales[index] * batch.coords.col(index);
             deflations.weight[deflations.count] = std::abs(best.lambda);
+            if (options.singlePrecisionSteps) {
+                deflatedCore -=
+                    packedRankOne(std::abs(best.lambda), deflations.alpha.col(deflations.count));
+                deflatedSingle = PaddedRowsSingle::of(deflatedCore);
+            }
             ++deflations.count;
         }
     }

@@ -51,6 +51,8 @@ PowerMethodOptions powerOptions(const TopicModelOptions& options, double gamma) 
     out.restarts = options.restarts;
     out.seed = options.seed;
     out.tolerance = options.tolerance;
+    out.singlePrecisionSteps = true;
+    out.stopCycles = true;
     return out;
 }
 

@@ -6,7 +6,7 @@ set -e
 src=$1; out=$2; shift 2
 files="core/topics/document_moments.cpp core/topics/contrastive_topic_model.cpp core/topics/synthetic_topics.cpp
        core/tensor/symmetric_tensor.cpp core/tensor/linalg.cpp core/tensor/randomized_eigen.cpp
-       core/tensor/tensor_power_method.cpp core/tensor/tensor_closed_forms.cpp core/tensor/skinny_product.cpp core/tensor/jennrich.cpp core/tensor/asymmetric_power_method.cpp
+       core/tensor/tensor_power_method.cpp core/tensor/power_trials.cpp core/tensor/tensor_closed_forms.cpp core/tensor/skinny_product.cpp core/tensor/jennrich.cpp core/tensor/asymmetric_power_method.cpp
        core/common/parallel.cpp"
 [ -f "$src/core/topics/moment_kernels.cpp" ] && files="core/topics/moment_kernels.cpp $files"
 mkdir -p "$out"

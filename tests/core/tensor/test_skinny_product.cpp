@@ -62,12 +62,50 @@ TEST(SkinnyProduct, TheDispatchedKernelEqualsThePortableOneBitForBit) {
     }
 }
 
+// Single precision: a and b rounded to float, every sum in float with fused multiply-adds —
+// against the long-double sum of the rounded factors, within float rounding of the sum's size;
+// and the dispatched kernel equals the portable one bit for bit.
+TEST(SkinnyProduct, SinglePrecisionEqualsTheRoundedSumAndEveryKernelAgrees) {
+    Rng rng(13);
+    for (const Eigen::Index rows : {1, 15, 16, 50, 64, 65}) {
+        for (const Eigen::Index cols : {1, 2, 3, 4, 5}) {
+            const Eigen::MatrixXd a = normalMatrix(rng, rows, 131);
+            const Eigen::MatrixXd b = normalMatrix(rng, 131, cols);
+            const PaddedRowsSingle padded = PaddedRowsSingle::of(a);
+            EXPECT_EQ(padded.values.rows() % 64, 0);
+            const Eigen::MatrixXd fast = skinnyProduct(padded, b);
+            ASSERT_EQ(fast.rows(), rows);
+            ASSERT_EQ(fast.cols(), cols);
+            const Eigen::MatrixXf af = a.cast<float>();
+            const Eigen::MatrixXf bf = b.cast<float>();
+            for (Eigen::Index c = 0; c < cols; ++c) {
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    long double sum = 0;
+                    long double scale = 0;
+                    for (Eigen::Index p = 0; p < a.cols(); ++p) {
+                        sum += static_cast<long double>(af(i, p)) * bf(p, c);
+                        scale += std::abs(static_cast<long double>(af(i, p)) * bf(p, c));
+                    }
+                    EXPECT_NEAR(fast(i, c), static_cast<double>(sum),
+                                2e-5 * static_cast<double>(scale))
+                        << rows << " × " << cols << " at (" << i << ", " << c << ")";
+                }
+            }
+            const Eigen::MatrixXd portable = skinnyProductPortable(padded, b);
+            EXPECT_TRUE((fast.array() == portable.array()).all()) << rows << " × " << cols;
+        }
+    }
+}
+
 TEST(SkinnyProduct, EmptyAndMismatchedShapes) {
     const PaddedRows a = PaddedRows::of(Eigen::MatrixXd::Ones(4, 3));
     EXPECT_EQ(skinnyProduct(a, Eigen::MatrixXd(3, 0)).cols(), 0);
     EXPECT_TRUE(
         skinnyProduct(PaddedRows::of(Eigen::MatrixXd(4, 0)), Eigen::MatrixXd(0, 2)).isZero());
     EXPECT_THROW(skinnyProduct(a, Eigen::MatrixXd::Ones(4, 2)), std::invalid_argument);
+    const PaddedRowsSingle single = PaddedRowsSingle::of(Eigen::MatrixXd::Ones(4, 3));
+    EXPECT_EQ(skinnyProduct(single, Eigen::MatrixXd(3, 0)).cols(), 0);
+    EXPECT_THROW(skinnyProduct(single, Eigen::MatrixXd::Ones(4, 2)), std::invalid_argument);
 }
 
 } // namespace

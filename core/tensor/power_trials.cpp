@@ -1,0 +1,238 @@
+#include "core/tensor/power_trials.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace cx::power_trials {
+
+double directionChange(const Eigen::VectorXd& previous, const Eigen::VectorXd& next) {
+    return (next - previous).norm();
+}
+
+/// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
+void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out) {
+    const Eigen::Index k = y.rows();
+    out.resize(k * (k + 1) / 2, y.cols());
+    for (Eigen::Index c = 0; c < y.cols(); ++c) {
+        double* column = out.col(c).data();
+        const double* yc = y.col(c).data();
+        Eigen::Index p = 0;
+        for (Eigen::Index l = 0; l < k; ++l) {
+            const double yl = yc[l];
+            for (Eigen::Index j = 0; j <= l; ++j) {
+                column[p++] = yc[j] * yl;
+            }
+        }
+    }
+}
+
+Eigen::MatrixXd KDeflations::term(const Eigen::MatrixXd& ys,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& target,
+                                  Eigen::Index used) const {
+    Eigen::MatrixXd g = alpha.leftCols(used).transpose() * ys; // used × m
+    g = (g.array().square().colwise() * weight.head(used).array()).matrix();
+    return target * g;
+}
+
+/// The packed core's columns of w·a^{⊗3} (packPairs' layout: off-diagonal pairs doubled), so
+/// that subtracting it deflates the core itself.
+Eigen::MatrixXd packedRankOne(double w, const Eigen::VectorXd& a) {
+    Eigen::MatrixXd pairs;
+    pairProducts(a, pairs);
+    Eigen::Index p = 0;
+    for (Eigen::Index l = 0; l < a.size(); ++l) {
+        for (Eigen::Index j = 0; j < l; ++j, ++p) {
+            pairs(p, 0) *= 2.0;
+        }
+        ++p;
+    }
+    return (w * a) * pairs.col(0).transpose();
+}
+
+namespace {
+
+/// t(I, y, y) with the deflations, for every column y of ys: one product of the packed core.
+Eigen::MatrixXd contractPacked(const PaddedRows& corePacked, const KDeflations& deflations,
+                               const Eigen::MatrixXd& ys, Eigen::MatrixXd& pairs) {
+    pairProducts(ys, pairs);
+    Eigen::MatrixXd out = skinnyProduct(corePacked, pairs);
+    if (deflations.count > 0) {
+        out -= deflations.term(ys, deflations.alpha.leftCols(deflations.count), deflations.count);
+    }
+    return out;
+}
+
+/// The last steps of one trial (options.stopCycles): y, V_Kᵀu and the unit iterate of each, in
+/// slots by step number, so a trial that came back to where it was two or three steps earlier
+/// can take the state the cycle would have at its last allowed step.
+struct TrialHistory {
+    static constexpr int kSlots = 4;
+    Eigen::MatrixXd y, coords, unit; // K × kSlots
+
+    explicit TrialHistory(Eigen::Index k)
+        : y(k, kSlots), coords(k, kSlots), unit(Eigen::MatrixXd::Zero(k, kSlots)) {}
+
+    void record(int it, const Eigen::VectorXd& yStep, const Eigen::VectorXd& coordsStep,
+                const Eigen::VectorXd& unitStep) {
+        const int slot = it % kSlots;
+        y.col(slot) = yStep;
+        coords.col(slot) = coordsStep;
+        unit.col(slot) = unitStep;
+    }
+
+    /// 2 or 3 when step it's unit iterate is within `within` of the one 2 or 3 steps before
+    /// (shortest first); 0 otherwise.
+    int period(int it, const Eigen::VectorXd& unitStep, double within) const {
+        for (int p = 2; p <= 3; ++p) {
+            if (it >= p && directionChange(unit.col((it - p) % kSlots), unitStep) < within) {
+                return p;
+            }
+        }
+        return 0;
+    }
+};
+
+} // namespace
+
+TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations,
+                         const Eigen::VectorXd& inverse, const PowerMethodOptions& options,
+                         Eigen::MatrixXd x, const CancelToken& cancel) {
+    const Eigen::Index k = x.rows();
+    const Eigen::Index m = x.cols();
+    TrialBatch batch;
+    batch.trials.resize(static_cast<size_t>(m));
+    batch.yLast = Eigen::MatrixXd::Zero(k, m);
+    batch.coords = Eigen::MatrixXd::Zero(k, m);
+    batch.scales = Eigen::VectorXd::Zero(m);
+    for (Eigen::Index c = 0; c < m; ++c) {
+        x.col(c).normalize();
+    }
+    // inSingle[c]: trial c's next step contracts the single-precision core.
+    std::vector<char> inSingle(static_cast<size_t>(m), options.singlePrecisionSteps ? 1 : 0);
+    std::vector<Eigen::Index> active(static_cast<size_t>(m));
+    std::iota(active.begin(), active.end(), Eigen::Index{0});
+    std::vector<TrialHistory> history(options.stopCycles ? static_cast<size_t>(m) : 0,
+                                      TrialHistory(k));
+    std::vector<Eigen::Index> order;
+    Eigen::MatrixXd y;
+    Eigen::MatrixXd next(k, m);
+    Eigen::MatrixXd pairs;
+    for (int it = 0; it < options.iterations && !active.empty(); ++it) {
+        throwIfCancelled(cancel);
+        const bool lastStep = it + 1 == options.iterations;
+        // The single-precision trials first, then the double ones: one product each.
+        order.clear();
+        for (const bool single : {true, false}) {
+            for (const Eigen::Index c : active) {
+                if ((inSingle[static_cast<size_t>(c)] != 0 && !lastStep) == single) {
+                    order.push_back(c);
+                }
+            }
+        }
+        const auto width = static_cast<Eigen::Index>(order.size());
+        y.resize(k, width);
+        Eigen::Index singles = 0;
+        for (Eigen::Index i = 0; i < width; ++i) {
+            const Eigen::Index c = order[static_cast<size_t>(i)];
+            y.col(i) = inverse.cwiseProduct(x.col(c)); // V_Kᵀ M2⁺ u
+            singles += (inSingle[static_cast<size_t>(c)] != 0 && !lastStep) ? 1 : 0;
+        }
+        if (singles > 0) {
+            pairProducts(y.leftCols(singles), pairs);
+            next.leftCols(singles) = skinnyProduct(cores.deflatedSingle, pairs);
+        }
+        if (singles < width) {
+            next.middleCols(singles, width - singles) =
+                contractPacked(cores.full, deflations, y.rightCols(width - singles), pairs);
+        }
+        std::vector<Eigen::Index> running;
+        for (Eigen::Index i = 0; i < width; ++i) {
+            const Eigen::Index c = order[static_cast<size_t>(i)];
+            Trial& trial = batch.trials[static_cast<size_t>(c)];
+            trial.iterations = it + 1;
+            const double norm = next.col(i).norm();
+            if (!(norm > 0) || !std::isfinite(norm)) {
+                trial.degenerate = true;
+                continue;
+            }
+            batch.yLast.col(c) = y.col(i);
+            batch.coords.col(c) = next.col(i);
+            const Eigen::VectorXd unit = next.col(i) / norm;
+            const double change = directionChange(x.col(c), unit);
+            x.col(c) = unit;
+            // A cycle's points are apart (the step moved by at least kSingleStepsUntil): an
+            // iterate converging in alternation also comes back close after two steps.
+            int nearPeriod = 0; // back within kSingleStepsUntil after 2 or 3 steps
+            int period = 0;     // back within the tolerance
+            if (options.stopCycles && change >= PowerMethodOptions::kSingleStepsUntil) {
+                const TrialHistory& h = history[static_cast<size_t>(c)];
+                nearPeriod = h.period(it, unit, PowerMethodOptions::kSingleStepsUntil);
+                period = nearPeriod > 0 ? h.period(it, unit, options.tolerance) : 0;
+            }
+            if (options.stopCycles) {
+                history[static_cast<size_t>(c)].record(it, y.col(i), next.col(i), unit);
+            }
+            // Near a fixed point or a cycle the steps go on in double, elsewhere in single.
+            if (options.singlePrecisionSteps) {
+                const bool near = change < PowerMethodOptions::kSingleStepsUntil || nearPeriod > 0;
+                inSingle[static_cast<size_t>(c)] = near ? 0 : 1;
+            }
+            if (i < singles) {
+                running.push_back(c); // a single step neither converges nor closes a cycle
+                continue;
+            }
+            if (change < options.tolerance) {
+                trial.converged = true;
+                continue;
+            } else if (period > 0) {
+                // A cycle: the state it would have at its last allowed step, without the steps.
+                const int step = it + 1;
+                const int rest = (options.iterations - step) % period;
+                const int last = rest == 0 ? step : step - (period - rest);
+                const int slot = (last - 1) % TrialHistory::kSlots;
+                batch.yLast.col(c) = history[static_cast<size_t>(c)].y.col(slot);
+                batch.coords.col(c) = history[static_cast<size_t>(c)].coords.col(slot);
+                continue;
+            }
+            running.push_back(c);
+        }
+        std::sort(running.begin(), running.end());
+        active.swap(running);
+    }
+    // ⟨u, M2⁺u⟩ = coordsᵀΛ⁻¹coords; â = u·scale; λ̂ = t(z, z, z) with z = Λ⁻¹V_Kᵀâ.
+    std::vector<Eigen::Index> valid;
+    for (Eigen::Index c = 0; c < m; ++c) {
+        Trial& trial = batch.trials[static_cast<size_t>(c)];
+        if (trial.degenerate) {
+            continue;
+        }
+        const double quadratic = batch.coords.col(c).dot(inverse.cwiseProduct(batch.coords.col(c)));
+        if (!(std::abs(quadratic) > 0) || !std::isfinite(quadratic)) {
+            trial.degenerate = true;
+            continue;
+        }
+        batch.scales[c] = 1.0 / std::sqrt(std::abs(quadratic));
+        valid.push_back(c);
+    }
+    if (!valid.empty()) {
+        Eigen::MatrixXd z(k, static_cast<Eigen::Index>(valid.size()));
+        for (size_t i = 0; i < valid.size(); ++i) {
+            const Eigen::Index c = valid[i];
+            z.col(static_cast<Eigen::Index>(i)) =
+                batch.scales[c] * inverse.cwiseProduct(batch.coords.col(c));
+        }
+        const Eigen::MatrixXd tz = contractPacked(cores.full, deflations, z, pairs);
+        for (size_t i = 0; i < valid.size(); ++i) {
+            Trial& trial = batch.trials[static_cast<size_t>(valid[i])];
+            trial.lambda =
+                z.col(static_cast<Eigen::Index>(i)).dot(tz.col(static_cast<Eigen::Index>(i)));
+            if (!std::isfinite(trial.lambda) || std::abs(trial.lambda) < options.minAbsLambda) {
+                trial.degenerate = true; // outside what the model allows (see minAbsLambda)
+            }
+        }
+    }
+    return batch;
+}
+
+} // namespace cx::power_trials

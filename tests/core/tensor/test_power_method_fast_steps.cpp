@@ -1,0 +1,135 @@
+// DensePowerMethod::run's two shortcuts (PowerMethodOptions::singlePrecisionSteps and stopCycles)
+// against the plain double-precision run: the same fixed points, the same numbers where a trial
+// cycles, the same numbers for any thread count.
+#include "core/common/parallel.h"
+#include "core/common/random.h"
+#include "core/tensor/linalg.h"
+#include "core/tensor/symmetric_tensor.h"
+#include "core/tensor/tensor_power_method.h"
+
+#include <gtest/gtest.h>
+
+namespace cx {
+namespace {
+
+struct FastStepsProblem {
+    Eigen::MatrixXd m2;
+    SymmetricTensor3 m3;
+};
+
+/// `rank` mixed-sign random components (each an attractor of the power map) plus symmetric
+/// Gaussian noise of relative size `noise` in M2 and M3.
+FastStepsProblem componentsPlusNoise(Eigen::Index n, int rank, double noise, Rng& rng) {
+    FastStepsProblem p;
+    const Eigen::MatrixXd g = rng.normalMatrix(n, n);
+    p.m2 = noise * 0.5 * (g + g.transpose());
+    p.m3 = SymmetricTensor3(n);
+    for (int t = 0; t < rank; ++t) {
+        const double weight = (t % 2 == 0 ? 1.0 : -1.0) * (1.0 + rng.uniform());
+        const Eigen::VectorXd a = rng.normalVector(n).normalized();
+        p.m2 += weight * a * a.transpose();
+        p.m3.addRankOne(weight, a);
+    }
+    p.m3.unfolded() += noise * rng.normalMatrix(n, n * n);
+    p.m3.symmetrize();
+    return p;
+}
+
+double relativeDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    return (a - b).norm() / std::max(1.0, b.norm());
+}
+
+TEST(PowerMethodFastSteps, SinglePrecisionStepsReachTheFixedPointsOfDoubleSteps) {
+    // Every component an attractor: each trial converges, and the single-precision steps that
+    // bring it near its fixed point change neither the fixed point nor which trial is kept.
+    Rng rng(61);
+    for (int round = 0; round < 5; ++round) {
+        const int k = round < 4 ? 3 + 2 * round : 18; // 18: the trials in two groups
+        const Eigen::Index n = k + 6 + 3 * round;
+        const FastStepsProblem p = componentsPlusNoise(n, k, 1e-3, rng);
+        const DensePowerMethod method(truncatedSymmetricEigen(p.m2, k), p.m3);
+        PowerMethodOptions options;
+        options.numComponents = k;
+        options.seed = 5 + static_cast<std::uint64_t>(round);
+        options.iterations = 300;
+        const PowerMethodResult plain = method.run(options);
+        options.singlePrecisionSteps = true;
+        const PowerMethodResult fast = method.run(options);
+        for (int t = 0; t < k; ++t) {
+            ASSERT_TRUE(plain.converged[static_cast<size_t>(t)]) << round << " " << t;
+        }
+        EXPECT_EQ(fast.converged, plain.converged) << round;
+        EXPECT_LT(relativeDifference(fast.components, plain.components), 1e-8) << round;
+        EXPECT_LT(relativeDifference(fast.lambdas, plain.lambdas), 1e-8) << round;
+    }
+}
+
+TEST(PowerMethodFastSteps, AStoppedCycleKeepsTheStateOfItsLastAllowedStep) {
+    // Two components and much noise: after two deflations the power map of what is left has
+    // cycles. A trial that stops on one keeps the state it would have after all its steps, so
+    // the decomposition is the plain run's, with fewer steps.
+    Rng rng(41);
+    int stopped = 0;
+    for (int round = 0; round < 7; ++round) {
+        const Eigen::Index n = 12 + 3 * round;
+        const int k = 4 + round;
+        FastStepsProblem p;
+        p.m2 = Eigen::MatrixXd::Zero(n, n);
+        p.m3 = SymmetricTensor3(n);
+        for (int r = 0; r < 2; ++r) {
+            const Eigen::VectorXd a = rng.normalVector(n).normalized();
+            const double w = 1 + rng.uniform();
+            p.m3.addRankOne(w, a);
+            p.m2 += w * a * a.transpose();
+        }
+        p.m3.unfolded() += 0.05 * rng.normalMatrix(n, n * n);
+        p.m3.symmetrize();
+        const Eigen::MatrixXd g = rng.normalMatrix(n, n);
+        p.m2 += 0.025 * (g + g.transpose());
+        const DensePowerMethod method(truncatedSymmetricEigen(p.m2, k), p.m3);
+        PowerMethodOptions options;
+        options.numComponents = k;
+        options.seed = 3 + static_cast<std::uint64_t>(round);
+        options.iterations = 100;
+        const PowerMethodResult plain = method.run(options);
+        options.stopCycles = true;
+        const PowerMethodResult cycles = method.run(options);
+        EXPECT_EQ(cycles.converged, plain.converged) << round;
+        EXPECT_EQ(cycles.degenerate, plain.degenerate) << round;
+        EXPECT_LT(relativeDifference(cycles.components, plain.components), 1e-8) << round;
+        EXPECT_LT(relativeDifference(cycles.lambdas, plain.lambdas), 1e-8) << round;
+        for (int t = 0; t < k; ++t) {
+            const auto s = static_cast<size_t>(t);
+            EXPECT_LE(cycles.iterations[s], plain.iterations[s]) << round << " " << t;
+            stopped += (!cycles.converged[s] && cycles.iterations[s] < options.iterations) ? 1 : 0;
+        }
+    }
+    EXPECT_GT(stopped, 0) << "no kept trial stopped on a cycle: the test checks nothing";
+}
+
+TEST(PowerMethodFastSteps, SameNumbersForTheSameSeedAndAnyThreadCount) {
+    Rng rng(67);
+    const FastStepsProblem p = componentsPlusNoise(30, 6, 0.05, rng);
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 20), p.m3);
+    PowerMethodOptions options;
+    options.numComponents = 20; // noise components too; the trials in two groups
+    options.seed = 11;
+    options.iterations = 100;
+    options.singlePrecisionSteps = true;
+    options.stopCycles = true;
+    const int saved = threadCount();
+    setThreadCount(1);
+    const PowerMethodResult one = method.run(options);
+    setThreadCount(2);
+    const PowerMethodResult two = method.run(options);
+    const PowerMethodResult again = method.run(options);
+    setThreadCount(saved);
+    EXPECT_EQ(one.components, two.components);
+    EXPECT_EQ(one.lambdas, two.lambdas);
+    EXPECT_EQ(one.iterations, two.iterations);
+    EXPECT_EQ(two.components, again.components);
+    EXPECT_EQ(two.iterations, again.iterations);
+}
+
+} // namespace
+} // namespace cx
