@@ -1,8 +1,9 @@
 // contrast-cli enrichment: ChromHMM-compatible overlap enrichment of a segmentation's states with
 // annotation BED files and neighbourhood enrichment around anchor positions (core/hmm/enrichment),
-// written as ChromHMM's tables (overlap.tsv, neighborhood_ANCHOR.tsv) with SVG heatmaps and an
-// IGV batch script.
+// written as ChromHMM's tables (overlap.tsv, neighborhood_ANCHOR.tsv) with heatmaps (SVG, and PNG
+// rasterised from the same SVG by librsvg) and an IGV batch script.
 #include "commands.h"
+#include "png_render.h"
 #include "topic_session.h" // writeFileAtomically
 
 #include "core/common/error.h"
@@ -19,6 +20,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace cx::cli {
 
@@ -42,6 +44,7 @@ struct EnrichmentCommandOptions {
     int right = 10;
     int spacing = 0;
     bool noImages = false;
+    int dpi = 300;
 };
 
 /// "tss_anchors.txt.gz" → "tss_anchors": the ANCHOR of neighborhood_ANCHOR.tsv.
@@ -91,6 +94,25 @@ std::string heatmapSvg(const EnrichmentTable& table, const std::string& title,
     std::ostringstream out;
     writeSvgHeatmap(out, values, table.rowLabels, columns, options);
     return out.str();
+}
+
+/// Writes STEM.svg and STEM.png (the SVG rasterised at `dpi`) into `dir`, listing them in
+/// `written`. A PNG librsvg cannot make (e.g. larger than a PNG image can be at this resolution)
+/// is a warning: the tables and the SVG are still written.
+void writeHeatmap(const std::string& dir, const std::string& stem, const std::string& svg, int dpi,
+                  std::vector<std::string>& written, std::vector<std::string>& warnings) {
+    writeFileAtomically(dir, stem + ".svg", svg);
+    written.push_back(stem + ".svg");
+    std::string png;
+    try {
+        png = renderSvgToPng(svg, dpi);
+    } catch (const std::runtime_error& error) {
+        warnings.push_back(stem + ".png not written (" + error.what() +
+                           "); a lower --dpi may fit, " + stem + ".svg has the heatmap");
+        return;
+    }
+    writeFileAtomically(dir, stem + ".png", png);
+    written.push_back(stem + ".png");
 }
 
 nlohmann::ordered_json tableJson(const EnrichmentTable& table) {
@@ -156,7 +178,9 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
                           {"strand", !command.noStrand},
                           {"left", command.left},
                           {"right", command.right},
-                          {"spacing", command.spacing > 0 ? command.spacing : command.binSize}};
+                          {"spacing", command.spacing > 0 ? command.spacing : command.binSize},
+                          {"images", !command.noImages},
+                          {"dpi", command.dpi}};
     std::vector<std::string> states;
     for (int s = 0; s < segmentation.numIndices(); ++s) {
         if (segmentation.stateBins[static_cast<size_t>(s)] > 0) {
@@ -184,10 +208,10 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
             written.push_back("overlap_log10pvals.tsv");
         }
         if (!command.noImages) {
-            writeFileAtomically(
-                command.outDir, "overlap.svg",
-                heatmapSvg(table, "Overlap fold enrichment", "Annotation", !command.uniformScale));
-            written.push_back("overlap.svg");
+            writeHeatmap(
+                command.outDir, "overlap",
+                heatmapSvg(table, "Overlap fold enrichment", "Annotation", !command.uniformScale),
+                command.dpi, written, warnings);
         }
         json["overlap"] = tableJson(table);
         for (const auto& annotation : annotations) {
@@ -215,10 +239,10 @@ int runEnrichment(const EnrichmentCommandOptions& command) {
         writeFileAtomically(command.outDir, stem + ".tsv", tableText(table));
         written.push_back(stem + ".tsv");
         if (!command.noImages) {
-            writeFileAtomically(command.outDir, stem + ".svg",
-                                heatmapSvg(table, "Neighborhood fold enrichment: " + name,
-                                           "Position (bp from anchor)", false));
-            written.push_back(stem + ".svg");
+            writeHeatmap(command.outDir, stem,
+                         heatmapSvg(table, "Neighborhood fold enrichment: " + name,
+                                    "Position (bp from anchor)", false),
+                         command.dpi, written, warnings);
         }
         neighborhoods[name] = tableJson(table);
     }
@@ -294,7 +318,9 @@ CommandEntry addEnrichmentCommand(CLI::App& root) {
         .integer("right", options->right, 0, 100000, "positions after each anchor (ChromHMM -r)")
         .integer("spacing", options->spacing, 0, 1000000000,
                  "bp between neighbourhood positions (ChromHMM -s; 0 = the bin size)")
-        .flag("no-images", options->noImages, "do not write the SVG heatmaps");
+        .integer("dpi", options->dpi, 72, 1200,
+                 "resolution of the PNG heatmaps in dots per inch (the SVG is drawn at 96)")
+        .flag("no-images", options->noImages, "do not write the heatmaps (SVG and PNG)");
     return {list.app(), [options, list]() {
                 list.checkAfterParse();
                 return runEnrichment(*options);

@@ -1,13 +1,19 @@
 // contrast-cli enrichment end to end: ChromHMM's tables on tests/data/enrichment
-// (expected/ was written by ChromHMM 1.27, see its README), heatmaps, JSON and bad input.
+// (expected/ was written by ChromHMM 1.27, see its README), heatmaps (SVG and PNG), JSON and bad
+// input.
 #include "cli_runner.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cx {
@@ -108,6 +114,101 @@ TEST(CliEnrichment, OptionsFollowChromHmmFlags) {
     const auto header = parseTsv(readText(dir / "listed/overlap.tsv"))[0];
     EXPECT_EQ(header, (std::vector<std::string>{"State (Emission order)", "Genome %", "tss.bed",
                                                 "genes.bed"}));
+}
+
+/// The width and height attributes of the document's <svg> element (user units, 96 DPI).
+std::pair<double, double> svgDocumentSize(const std::string& svg) {
+    std::smatch match;
+    const std::regex element("<svg[^>]*\\swidth=\"([0-9.]+)\"\\s+height=\"([0-9.]+)\"");
+    if (!std::regex_search(svg, match, element)) {
+        ADD_FAILURE() << "no <svg width height> in:\n" << svg.substr(0, 300);
+        return {0, 0};
+    }
+    return {std::stod(match[1]), std::stod(match[2])};
+}
+
+/// Width and height from a PNG's IHDR chunk (big-endian, right after the 8-byte signature and
+/// the chunk's length and type); {-1, -1} when `png` does not start with the PNG signature.
+std::pair<int, int> pngHeaderSize(const std::string& png) {
+    if (png.size() < 24 || png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0 ||
+        png.compare(12, 4, "IHDR") != 0) {
+        return {-1, -1};
+    }
+    const auto bigEndian = [&png](size_t at) {
+        std::uint32_t v = 0;
+        for (size_t i = 0; i < 4; ++i) {
+            v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+        }
+        return static_cast<int>(v);
+    };
+    return {bigEndian(16), bigEndian(20)};
+}
+
+TEST(CliEnrichment, PngHeatmapsAreTheSvgsAtTheChosenDpi) {
+    TempDir dir;
+    // 300 DPI (the default) and 72: 3.125 and 0.75 pixels a unit, both rounded.
+    for (const int dpi : {300, 72}) {
+        const std::string out = dir / ("dpi" + std::to_string(dpi));
+        std::vector<std::string> args = {"enrichment",
+                                         "--segments",
+                                         kDir + "segments.bed",
+                                         "--coords",
+                                         kDir + "coords",
+                                         "--anchors",
+                                         kDir + "anchors/tss_anchors.txt",
+                                         "--out",
+                                         out,
+                                         "--json"};
+        if (dpi != 300) {
+            args.insert(args.end(), {"--dpi", std::to_string(dpi)});
+        }
+        const auto result = runCli(args, dir);
+        ASSERT_EQ(result.exitCode, 0) << result.err;
+        const auto json = nlohmann::json::parse(result.out);
+        EXPECT_EQ(json["parameters"]["dpi"], dpi);
+        const auto files = json["files"].get<std::vector<std::string>>();
+        for (const std::string stem : {"overlap", "neighborhood_tss_anchors"}) {
+            for (const char* suffix : {".svg", ".png"}) {
+                EXPECT_NE(std::find(files.begin(), files.end(), stem + suffix), files.end())
+                    << stem << suffix << " not in " << json["files"].dump();
+            }
+            const auto [svgWidth, svgHeight] = svgDocumentSize(readText(out + "/" + stem + ".svg"));
+            ASSERT_GT(svgWidth, 0) << stem;
+            const auto [width, height] = pngHeaderSize(readText(out + "/" + stem + ".png"));
+            EXPECT_EQ(width, std::lround(svgWidth * dpi / 96.0)) << stem << " at " << dpi;
+            EXPECT_EQ(height, std::lround(svgHeight * dpi / 96.0)) << stem << " at " << dpi;
+        }
+    }
+
+    // Without --json the written files are listed on standard output, PNGs with the SVGs.
+    const auto listed = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
+                                kDir + "coords", "--dpi", "150", "--out", dir / "listed"},
+                               dir);
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    EXPECT_NE(listed.out.find("overlap.svg,overlap.png"), std::string::npos) << listed.out;
+
+    // Out of range: refused naming the option, nothing rendered.
+    for (const char* bad : {"10", "1201", "x"}) {
+        const auto refused = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
+                                     kDir + "coords", "--dpi", bad, "--out", dir / "refused"},
+                                    dir);
+        EXPECT_NE(refused.exitCode, 0) << bad;
+        EXPECT_NE(refused.err.find("parameter --dpi"), std::string::npos) << refused.err;
+        EXPECT_FALSE(std::filesystem::exists(dir / "refused/overlap.png")) << bad;
+    }
+
+    // --no-images: neither SVG nor PNG, the tables still written.
+    const auto none = runCli({"enrichment", "--segments", kDir + "segments.bed", "--coords",
+                              kDir + "coords", "--anchors", kDir + "anchors/tss_anchors.txt",
+                              "--no-images", "--dpi", "600", "--out", dir / "none"},
+                             dir);
+    ASSERT_EQ(none.exitCode, 0) << none.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "none/overlap.tsv"));
+    for (const char* name : {"overlap.svg", "overlap.png", "neighborhood_tss_anchors.svg",
+                             "neighborhood_tss_anchors.png"}) {
+        EXPECT_FALSE(std::filesystem::exists(dir / (std::string("none/") + name))) << name;
+        EXPECT_EQ(none.out.find(name), std::string::npos) << none.out;
+    }
 }
 
 TEST(CliEnrichment, BadInputNamesFileAndLineAndFails) {

@@ -127,7 +127,7 @@ const std::map<std::string, CommandOptions>& expectedOptions() {
           {"chrom-sizes", "input-dir", "cellmarkfiletable", "out"},
           {"strict-threshold", "paired", "center", "gzip", "allow-missing-marks", "json"}}},
         {"enrichment",
-         {{"segments", "coords", "anchors", "bin-size", "out", "left", "right", "spacing"},
+         {{"segments", "coords", "anchors", "bin-size", "out", "left", "right", "spacing", "dpi"},
           {"segments", "out"},
           {"json", "binres", "center", "multicount", "uniformscale", "pvalues", "no-strand",
            "no-images"}}},
