@@ -88,7 +88,14 @@ void writeSvgHeatmap(std::ostream& out, const Eigen::MatrixXd& values,
     const int h = options.cellHeight;
     const int left = 40 + static_cast<int>(longestRow) * 8;
     const int top = 60 + static_cast<int>(std::min<size_t>(longestColumn, 40)) * 6;
-    const int width = left + static_cast<int>(values.cols()) * w + 20;
+    // Column labels run up and to the right at 45° from their column's centre, about 6 units
+    // across a character (as the top margin allows upwards): the document is wide enough for the
+    // last columns' labels, which would otherwise be cut at its right edge.
+    int width = left + static_cast<int>(values.cols()) * w + 20;
+    for (size_t c = 0; c < columnLabels.size(); ++c) {
+        width = std::max(width, left + static_cast<int>(c) * w + w / 2 +
+                                    static_cast<int>(columnLabels[c].size()) * 6 + 10);
+    }
     const int height = top + static_cast<int>(values.rows()) * h + 20;
 
     // Scale: per column, or over the whole matrix (finite values only).

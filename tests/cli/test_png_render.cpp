@@ -1,6 +1,7 @@
 // The CLI's PNG rasteriser (app/cli/png_render): librsvg draws an SVG document at a chosen
 // resolution; cairo decodes the PNG bytes back to check sizes and pixels.
 #include "app/cli/png_render.h"
+#include "core/common/svg_heatmap.h"
 
 #include <cairo.h>
 #include <gtest/gtest.h>
@@ -8,8 +9,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cx {
 namespace {
@@ -75,6 +78,44 @@ TEST(PngRender, FilledRectangleHasItsColourAtEveryResolution) {
     EXPECT_EQ(argbAt(print.get(), 92, 45), 0xffff8000u); // units (29.6, 14.4): inside
     EXPECT_EQ(argbAt(print.get(), 29, 30) >> 24, 0u);    // units (9.4, 9.7): left of it
     EXPECT_EQ(argbAt(print.get(), 62, 49) >> 24, 0u);    // units (20.0, 15.7): below it
+}
+
+// The enrichment heatmap's column labels (annotation file names) rise at 45° to the right of
+// their column: the last ones used to run past the document's right edge and were cut.
+TEST(PngRender, HeatmapColumnLabelsEndInsideTheImage) {
+    const std::vector<std::string> columns = {
+        "Genome %", "CpGIsland.hg19.bed.gz", "RefSeqTSS2kb.hg19.bed.gz", "laminB1lads.hg19.bed.gz"};
+    Eigen::MatrixXd values(2, 4);
+    values << 10, 1, 2, 3, 90, 4, 5, 6;
+    std::ostringstream svg;
+    writeSvgHeatmap(svg, values, {"E1", "E2"}, columns);
+    const DecodedPng image = decodePng(cli::renderSvgToPng(svg.str(), 96));
+    ASSERT_EQ(cairo_surface_status(image.get()), CAIRO_STATUS_SUCCESS);
+    const int width = cairo_image_surface_get_width(image.get());
+    const int height = cairo_image_surface_get_height(image.get());
+    // Nothing but the white background in the 4 rightmost pixel columns.
+    int inked = 0;
+    for (int y = 0; y < height; ++y) {
+        for (int x = width - 4; x < width; ++x) {
+            inked += argbAt(image.get(), x, y) != 0xffffffffu;
+        }
+    }
+    EXPECT_EQ(inked, 0) << width << "×" << height;
+    // …and the last label is drawn there: ink above the cells (the first <rect x=… y=…> of the
+    // document is the top-left cell), right of the last cell (the last one, 64 units wide).
+    const std::string text = svg.str();
+    const size_t firstCell = text.find("<rect x=\"");
+    const size_t lastCell = text.rfind("<rect x=\"");
+    ASSERT_NE(firstCell, std::string::npos);
+    const int cellsTop = std::stoi(text.substr(text.find("y=\"", firstCell) + 3));
+    const int cellsRight = std::stoi(text.substr(lastCell + 9)) + 64;
+    int labelInk = 0;
+    for (int y = 0; y < cellsTop; ++y) {
+        for (int x = cellsRight; x < width; ++x) {
+            labelInk += argbAt(image.get(), x, y) != 0xffffffffu;
+        }
+    }
+    EXPECT_GT(labelInk, 100) << "cells end at x " << cellsRight << ", y " << cellsTop;
 }
 
 TEST(PngRender, BadDocumentOrSizeIsAClearError) {
