@@ -63,36 +63,6 @@ Eigen::MatrixXd contractPacked(const PaddedRows& corePacked, const KDeflations& 
     return out;
 }
 
-/// The last steps of one trial (options.stopCycles): y, V_Kᵀu and the unit iterate of each, in
-/// slots by step number, so a trial that came back to where it was two or three steps earlier
-/// can take the state the cycle would have at its last allowed step.
-struct TrialHistory {
-    static constexpr int kSlots = 4;
-    Eigen::MatrixXd y, coords, unit; // K × kSlots
-
-    explicit TrialHistory(Eigen::Index k)
-        : y(k, kSlots), coords(k, kSlots), unit(Eigen::MatrixXd::Zero(k, kSlots)) {}
-
-    void record(int it, const Eigen::VectorXd& yStep, const Eigen::VectorXd& coordsStep,
-                const Eigen::VectorXd& unitStep) {
-        const int slot = it % kSlots;
-        y.col(slot) = yStep;
-        coords.col(slot) = coordsStep;
-        unit.col(slot) = unitStep;
-    }
-
-    /// 2 or 3 when step it's unit iterate is within `within` of the one 2 or 3 steps before
-    /// (shortest first); 0 otherwise.
-    int period(int it, const Eigen::VectorXd& unitStep, double within) const {
-        for (int p = 2; p <= 3; ++p) {
-            if (it >= p && directionChange(unit.col((it - p) % kSlots), unitStep) < within) {
-                return p;
-            }
-        }
-        return 0;
-    }
-};
-
 } // namespace
 
 TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations,
@@ -112,8 +82,6 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
     std::vector<char> inSingle(static_cast<size_t>(m), options.singlePrecisionSteps ? 1 : 0);
     std::vector<Eigen::Index> active(static_cast<size_t>(m));
     std::iota(active.begin(), active.end(), Eigen::Index{0});
-    std::vector<TrialHistory> history(options.stopCycles ? static_cast<size_t>(m) : 0,
-                                      TrialHistory(k));
     std::vector<Eigen::Index> order;
     Eigen::MatrixXd y;
     Eigen::MatrixXd next(k, m);
@@ -161,38 +129,17 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
             const Eigen::VectorXd unit = next.col(i) / norm;
             const double change = directionChange(x.col(c), unit);
             x.col(c) = unit;
-            // A cycle's points are apart (the step moved by at least kSingleStepsUntil): an
-            // iterate converging in alternation also comes back close after two steps.
-            int nearPeriod = 0; // back within kSingleStepsUntil after 2 or 3 steps
-            int period = 0;     // back within the tolerance
-            if (options.stopCycles && change >= PowerMethodOptions::kSingleStepsUntil) {
-                const TrialHistory& h = history[static_cast<size_t>(c)];
-                nearPeriod = h.period(it, unit, PowerMethodOptions::kSingleStepsUntil);
-                period = nearPeriod > 0 ? h.period(it, unit, options.tolerance) : 0;
-            }
-            if (options.stopCycles) {
-                history[static_cast<size_t>(c)].record(it, y.col(i), next.col(i), unit);
-            }
-            // Near a fixed point or a cycle the steps go on in double, elsewhere in single.
+            // Near a fixed point the steps go on in double, elsewhere (again) in single.
             if (options.singlePrecisionSteps) {
-                const bool near = change < PowerMethodOptions::kSingleStepsUntil || nearPeriod > 0;
-                inSingle[static_cast<size_t>(c)] = near ? 0 : 1;
+                inSingle[static_cast<size_t>(c)] =
+                    change < PowerMethodOptions::kSingleStepsUntil ? 0 : 1;
             }
             if (i < singles) {
-                running.push_back(c); // a single step neither converges nor closes a cycle
+                running.push_back(c); // a single step does not converge
                 continue;
             }
             if (change < options.tolerance) {
                 trial.converged = true;
-                continue;
-            } else if (period > 0) {
-                // A cycle: the state it would have at its last allowed step, without the steps.
-                const int step = it + 1;
-                const int rest = (options.iterations - step) % period;
-                const int last = rest == 0 ? step : step - (period - rest);
-                const int slot = (last - 1) % TrialHistory::kSlots;
-                batch.yLast.col(c) = history[static_cast<size_t>(c)].y.col(slot);
-                batch.coords.col(c) = history[static_cast<size_t>(c)].coords.col(slot);
                 continue;
             }
             running.push_back(c);

@@ -28,19 +28,13 @@ struct PowerMethodOptions {
     double minAbsLambda = 0;
     /// DensePowerMethod::run only: a trial's power steps contract a single-precision copy of the
     /// deflated core (twice the multiply-adds per instruction; deflated in double once per
-    /// component, then rounded) while its direction still moves by more than kSingleStepsUntil,
-    /// then continue in double; it converges only by a double step, and a trial's last allowed
-    /// step is always one. A trial that converges reaches the same fixed
-    /// point as in double (to the tolerance); one that does not (noise components cycle or
-    /// wander through the whole budget) takes another path than in double.
+    /// component, then rounded) while its direction moves by kSingleStepsUntil or more a step,
+    /// and in double while it moves less; it converges only by a double step, and a trial's
+    /// last allowed step is always one. A trial that converges reaches the same fixed point as
+    /// in double (to the tolerance); one that does not (noise components cycle or wander
+    /// through the whole budget) takes another path than in double.
     bool singlePrecisionSteps = false;
     static constexpr double kSingleStepsUntil = 1e-3;
-    /// DensePowerMethod::run only: a trial whose iterate comes back within the tolerance of
-    /// where it was two or three steps earlier is in a cycle that never meets the tolerance (the
-    /// power map of a deflated noise tensor often has one); it stops there and keeps the state
-    /// the cycle has at its last allowed step — what iterating to the end would give, without
-    /// the steps. Reported as not converged, with the steps it ran.
-    bool stopCycles = false;
 };
 
 /// Output of Alg. 2: K pairs (â_t, λ̂_t) in deflation order.

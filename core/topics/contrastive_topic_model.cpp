@@ -52,7 +52,6 @@ PowerMethodOptions powerOptions(const TopicModelOptions& options, double gamma) 
     out.seed = options.seed;
     out.tolerance = options.tolerance;
     out.singlePrecisionSteps = true;
-    out.stopCycles = true;
     return out;
 }
 
