@@ -6,34 +6,12 @@
 #include "core/tensor/linalg.h"
 #include "core/tensor/symmetric_tensor.h"
 #include "core/tensor/tensor_power_method.h"
+#include "structured_problem.h"
 
 #include <gtest/gtest.h>
 
 namespace cx {
 namespace {
-
-struct FastStepsProblem {
-    Eigen::MatrixXd m2;
-    SymmetricTensor3 m3;
-};
-
-/// `rank` mixed-sign random components (each an attractor of the power map) plus symmetric
-/// Gaussian noise of relative size `noise` in M2 and M3.
-FastStepsProblem componentsPlusNoise(Eigen::Index n, int rank, double noise, Rng& rng) {
-    FastStepsProblem p;
-    const Eigen::MatrixXd g = rng.normalMatrix(n, n);
-    p.m2 = noise * 0.5 * (g + g.transpose());
-    p.m3 = SymmetricTensor3(n);
-    for (int t = 0; t < rank; ++t) {
-        const double weight = (t % 2 == 0 ? 1.0 : -1.0) * (1.0 + rng.uniform());
-        const Eigen::VectorXd a = rng.normalVector(n).normalized();
-        p.m2 += weight * a * a.transpose();
-        p.m3.addRankOne(weight, a);
-    }
-    p.m3.unfolded() += noise * rng.normalMatrix(n, n * n);
-    p.m3.symmetrize();
-    return p;
-}
 
 double relativeDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
     return (a - b).norm() / std::max(1.0, b.norm());
@@ -46,7 +24,7 @@ TEST(PowerMethodFastSteps, SinglePrecisionStepsReachTheFixedPointsOfDoubleSteps)
     for (int round = 0; round < 5; ++round) {
         const int k = round < 4 ? 3 + 2 * round : 18; // 18: the trials in two groups
         const Eigen::Index n = k + 6 + 3 * round;
-        const FastStepsProblem p = componentsPlusNoise(n, k, 1e-3, rng);
+        const test::StructuredProblem p = test::randomStructuredProblem(n, k, 1e-3, rng);
         const DensePowerMethod method(truncatedSymmetricEigen(p.m2, k), p.m3);
         PowerMethodOptions options;
         options.numComponents = k;
@@ -66,7 +44,7 @@ TEST(PowerMethodFastSteps, SinglePrecisionStepsReachTheFixedPointsOfDoubleSteps)
 
 TEST(PowerMethodFastSteps, SameNumbersForTheSameSeedAndAnyThreadCount) {
     Rng rng(67);
-    const FastStepsProblem p = componentsPlusNoise(30, 6, 0.05, rng);
+    const test::StructuredProblem p = test::randomStructuredProblem(30, 6, 0.05, rng);
     const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 20), p.m3);
     PowerMethodOptions options;
     options.numComponents = 20; // noise components too; the trials in two groups

@@ -17,6 +17,26 @@ Eigen::MatrixXd normalMatrix(Rng& rng, Eigen::Index rows, Eigen::Index cols) {
     return m;
 }
 
+/// Every entry of `fast` against Σ_p a(i, p)·b(p, c) in long double, within `relative` of the
+/// sum of the terms' sizes.
+void expectBruteForceProduct(const Eigen::MatrixXd& fast, const Eigen::MatrixXd& a,
+                             const Eigen::MatrixXd& b, double relative) {
+    ASSERT_EQ(fast.rows(), a.rows());
+    ASSERT_EQ(fast.cols(), b.cols());
+    for (Eigen::Index c = 0; c < b.cols(); ++c) {
+        for (Eigen::Index i = 0; i < a.rows(); ++i) {
+            long double sum = 0;
+            long double scale = 0;
+            for (Eigen::Index p = 0; p < a.cols(); ++p) {
+                sum += static_cast<long double>(a(i, p)) * b(p, c);
+                scale += std::abs(static_cast<long double>(a(i, p)) * b(p, c));
+            }
+            EXPECT_NEAR(fast(i, c), static_cast<double>(sum), relative * static_cast<double>(scale))
+                << a.rows() << " × " << b.cols() << " at (" << i << ", " << c << ")";
+        }
+    }
+}
+
 // Against the plain sum Σ_p a(i, p)·b(p, c) in long double, for row counts around the 56-row
 // blocks and column counts around the groups of three: tails and padding included.
 TEST(SkinnyProduct, EqualsTheBruteForceSumForEveryShape) {
@@ -27,22 +47,7 @@ TEST(SkinnyProduct, EqualsTheBruteForceSumForEveryShape) {
             const Eigen::MatrixXd b = normalMatrix(rng, 131, cols);
             const PaddedRows padded = PaddedRows::of(a);
             EXPECT_EQ(padded.values.rows() % 56, 0);
-            const Eigen::MatrixXd fast = skinnyProduct(padded, b);
-            ASSERT_EQ(fast.rows(), rows);
-            ASSERT_EQ(fast.cols(), cols);
-            for (Eigen::Index c = 0; c < cols; ++c) {
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    long double sum = 0;
-                    long double scale = 0;
-                    for (Eigen::Index p = 0; p < a.cols(); ++p) {
-                        sum += static_cast<long double>(a(i, p)) * b(p, c);
-                        scale += std::abs(static_cast<long double>(a(i, p)) * b(p, c));
-                    }
-                    EXPECT_NEAR(fast(i, c), static_cast<double>(sum),
-                                1e-14 * static_cast<double>(scale))
-                        << rows << " × " << cols << " at (" << i << ", " << c << ")";
-                }
-            }
+            expectBruteForceProduct(skinnyProduct(padded, b), a, b, 1e-14);
         }
     }
 }
@@ -74,23 +79,9 @@ TEST(SkinnyProduct, SinglePrecisionEqualsTheRoundedSumAndEveryKernelAgrees) {
             const PaddedRowsSingle padded = PaddedRowsSingle::of(a);
             EXPECT_EQ(padded.values.rows() % 64, 0);
             const Eigen::MatrixXd fast = skinnyProduct(padded, b);
-            ASSERT_EQ(fast.rows(), rows);
-            ASSERT_EQ(fast.cols(), cols);
-            const Eigen::MatrixXf af = a.cast<float>();
-            const Eigen::MatrixXf bf = b.cast<float>();
-            for (Eigen::Index c = 0; c < cols; ++c) {
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    long double sum = 0;
-                    long double scale = 0;
-                    for (Eigen::Index p = 0; p < a.cols(); ++p) {
-                        sum += static_cast<long double>(af(i, p)) * bf(p, c);
-                        scale += std::abs(static_cast<long double>(af(i, p)) * bf(p, c));
-                    }
-                    EXPECT_NEAR(fast(i, c), static_cast<double>(sum),
-                                2e-5 * static_cast<double>(scale))
-                        << rows << " × " << cols << " at (" << i << ", " << c << ")";
-                }
-            }
+            // The factors as the kernel sees them: rounded to float.
+            expectBruteForceProduct(fast, a.cast<float>().cast<double>(),
+                                    b.cast<float>().cast<double>(), 2e-5);
             const Eigen::MatrixXd portable = skinnyProductPortable(padded, b);
             EXPECT_TRUE((fast.array() == portable.array()).all()) << rows << " × " << cols;
         }

@@ -3,6 +3,7 @@
 #include "core/tensor/linalg.h"
 #include "core/tensor/symmetric_tensor.h"
 #include "core/tensor/tensor_power_method.h"
+#include "structured_problem.h"
 
 #include <gtest/gtest.h>
 
@@ -607,29 +608,6 @@ void expectSameDecomposition(const PowerMethodResult& fast, const PowerMethodRes
     }
 }
 
-/// A random symmetric problem with structure: M2 and M3 of `rank` mixed-sign, non-orthogonal
-/// random components plus symmetric Gaussian noise of relative size `noise`, so that each
-/// component is an attractor of the power map.
-struct RandomProblem {
-    Eigen::MatrixXd m2;
-    SymmetricTensor3 m3;
-};
-
-RandomProblem randomStructuredProblem(Eigen::Index n, int rank, double noise, Rng& rng) {
-    RandomProblem p;
-    p.m2 = noise * randomSymmetricMatrix(n, rng);
-    p.m3 = SymmetricTensor3(n);
-    for (int t = 0; t < rank; ++t) {
-        const double weight = (t % 2 == 0 ? 1.0 : -1.0) * (1.0 + rng.uniform());
-        const Eigen::VectorXd a = rng.normalVector(n).normalized();
-        p.m2 += weight * a * a.transpose();
-        p.m3.addRankOne(weight, a);
-    }
-    p.m3.unfolded() += noise * rng.normalMatrix(n, n * n);
-    p.m3.symmetrize();
-    return p;
-}
-
 TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnRandomSymmetricTensors) {
     // Structured random problems: with a fixed budget (tolerance 0) both implementations follow
     // the same iterates step for step, and with early stopping they stop together.
@@ -637,7 +615,7 @@ TEST(TensorPowerMethod, BatchedRunEqualsTheReferenceOnRandomSymmetricTensors) {
     for (int round = 0; round < 6; ++round) {
         const Eigen::Index n = 12 + 5 * round;
         const int k = 3 + round;
-        const RandomProblem p = randomStructuredProblem(n, k, 1e-3, rng);
+        const test::StructuredProblem p = test::randomStructuredProblem(n, k, 1e-3, rng);
         const SymmetricLowRank low = truncatedSymmetricEigen(p.m2, k);
         PowerMethodOptions options;
         options.numComponents = k;
