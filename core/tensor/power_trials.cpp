@@ -83,13 +83,15 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
     std::vector<Eigen::Index> active(static_cast<size_t>(m));
     std::iota(active.begin(), active.end(), Eigen::Index{0});
     std::vector<Eigen::Index> order;
+    Eigen::Index singles = 0;
     Eigen::MatrixXd y;
     Eigen::MatrixXd next(k, m);
     Eigen::MatrixXd pairs;
     for (int it = 0; it < options.iterations && !active.empty(); ++it) {
         throwIfCancelled(cancel);
         const bool lastStep = it + 1 == options.iterations;
-        // The single-precision trials first, then the double ones: one product each.
+        // The single-precision trials first (the first `singles`), then the double ones: one
+        // product each.
         order.clear();
         for (const bool single : {true, false}) {
             for (const Eigen::Index c : active) {
@@ -97,14 +99,14 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
                     order.push_back(c);
                 }
             }
+            if (single) {
+                singles = static_cast<Eigen::Index>(order.size());
+            }
         }
         const auto width = static_cast<Eigen::Index>(order.size());
         y.resize(k, width);
-        Eigen::Index singles = 0;
         for (Eigen::Index i = 0; i < width; ++i) {
-            const Eigen::Index c = order[static_cast<size_t>(i)];
-            y.col(i) = inverse.cwiseProduct(x.col(c)); // V_Kᵀ M2⁺ u
-            singles += (inSingle[static_cast<size_t>(c)] != 0 && !lastStep) ? 1 : 0;
+            y.col(i) = inverse.cwiseProduct(x.col(order[static_cast<size_t>(i)])); // V_Kᵀ M2⁺ u
         }
         if (singles > 0) {
             pairProducts(y.leftCols(singles), pairs);
@@ -134,11 +136,7 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
                 inSingle[static_cast<size_t>(c)] =
                     change < PowerMethodOptions::kSingleStepsUntil ? 0 : 1;
             }
-            if (i < singles) {
-                running.push_back(c); // a single step does not converge
-                continue;
-            }
-            if (change < options.tolerance) {
+            if (i >= singles && change < options.tolerance) { // only a double step converges
                 trial.converged = true;
                 continue;
             }

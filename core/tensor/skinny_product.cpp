@@ -38,6 +38,10 @@ void productScalar(const Scalar* a, std::int64_t lda, std::int64_t inner, const 
     }
 }
 
+template <typename Scalar>
+using ProductKernel = void (*)(const Scalar*, std::int64_t, std::int64_t, const Scalar*,
+                               std::int64_t, Scalar*);
+
 #ifdef CX_SKINNY_X86
 
 // One group of Cols (1 to 3) columns of b against every row block of a; a kernel runs its full
@@ -196,29 +200,27 @@ CX_SKINNY_KERNEL(productAvx512Single, float, groupAvx512Single)
 CX_SKINNY_KERNEL(productAvx2Single, float, groupAvx2Single)
 #undef CX_SKINNY_KERNEL
 
-#endif
+/// The x86 kernels of one precision.
+template <typename Scalar> struct X86Kernels;
+template <> struct X86Kernels<double> {
+    [[maybe_unused]] static constexpr ProductKernel<double> avx512 = &productAvx512;
+    [[maybe_unused]] static constexpr ProductKernel<double> avx2 = &productAvx2;
+};
+template <> struct X86Kernels<float> {
+    [[maybe_unused]] static constexpr ProductKernel<float> avx512 = &productAvx512Single;
+    [[maybe_unused]] static constexpr ProductKernel<float> avx2 = &productAvx2Single;
+};
 
-template <typename Scalar>
-using ProductKernel = void (*)(const Scalar*, std::int64_t, std::int64_t, const Scalar*,
-                               std::int64_t, Scalar*);
+#endif
 
 /// The widest kernels this CPU runs (chosen once); with CX_NO_DISPATCH, the widest the build's
 /// own target has.
 template <typename Scalar> ProductKernel<Scalar> productKernel() {
-    constexpr bool kDouble = sizeof(Scalar) == 8;
 #if defined(CX_SKINNY_X86) && defined(CX_NO_DISPATCH)
 #if defined(__AVX512F__)
-    if constexpr (kDouble) {
-        return &productAvx512;
-    } else {
-        return &productAvx512Single;
-    }
+    return X86Kernels<Scalar>::avx512;
 #elif defined(__AVX2__) && defined(__FMA__)
-    if constexpr (kDouble) {
-        return &productAvx2;
-    } else {
-        return &productAvx2Single;
-    }
+    return X86Kernels<Scalar>::avx2;
 #else
     return &productScalar<Scalar>;
 #endif
@@ -226,24 +228,15 @@ template <typename Scalar> ProductKernel<Scalar> productKernel() {
     static const ProductKernel<Scalar> kernel = [] {
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx512f")) {
-            if constexpr (kDouble) {
-                return ProductKernel<Scalar>{&productAvx512};
-            } else {
-                return ProductKernel<Scalar>{&productAvx512Single};
-            }
+            return X86Kernels<Scalar>::avx512;
         }
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-            if constexpr (kDouble) {
-                return ProductKernel<Scalar>{&productAvx2};
-            } else {
-                return ProductKernel<Scalar>{&productAvx2Single};
-            }
+            return X86Kernels<Scalar>::avx2;
         }
         return ProductKernel<Scalar>{&productScalar<Scalar>};
     }();
     return kernel;
 #else
-    (void)kDouble;
     return &productScalar<Scalar>;
 #endif
 }
