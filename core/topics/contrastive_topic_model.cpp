@@ -275,9 +275,9 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     // is used, and the moments are then projected on it in double.
     auto m2Operator = [&](const DocumentMoments& side) -> BlockOperator {
         if (options.singlePrecisionRange) {
-            return [&side, &cancel](const Eigen::MatrixXd& x) {
-                return side.m2TimesSingle(x, cancel);
-            };
+            // The word-major layout is built once per side and freed with the operator.
+            return [&side, &cancel, layout = side.wordMajorLayout(cancel)](
+                       const Eigen::MatrixXd& x) { return side.m2TimesSingle(x, *layout, cancel); };
         }
         return [&side, &cancel](const Eigen::MatrixXd& x) { return side.m2Times(x, cancel); };
     };

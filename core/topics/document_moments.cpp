@@ -14,9 +14,11 @@ namespace {
 constexpr std::int64_t kBlockDocuments = 256;
 /// Vocabulary rows per GEMM block in the per-word part of the projection.
 constexpr Eigen::Index kBlockWords = 512;
-/// Documents whose single-precision sums m2TimesSingle adds up before flushing them into its
-/// double accumulator: a word's float sum has at most this many terms.
-constexpr std::int64_t kFlushDocuments = 8192;
+/// Documents per word-major chunk of m2TimesSingle: their single-precision rows y (64–256 KB
+/// for the range finder's widths) stay in the core's cache; a word's single-precision sum has
+/// at most this many terms before it is added into double.
+constexpr std::int64_t kChunkDocuments = 2048;
+static_assert(kChunkDocuments <= moment_kernels::kMaxChunkDocuments);
 /// Rows per block of the triangular cubic product in the projection pass.
 constexpr Eigen::Index kCubicRows = 8;
 /// Row-major storage for the per-word rows that the passes gather from and scatter into
@@ -31,6 +33,12 @@ moment_kernels::CsrView momentCsrView(const CountMatrix& counts,
     view.counts = counts.counts.data();
     view.documents = documents.data();
     return view;
+}
+/// The first 64-byte boundary in `v` (which holds 16 floats more than it needs): Float16 blocks
+/// from there on never straddle a cache line.
+float* alignedBlocks(std::vector<float>& v) {
+    const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+    return v.data() + ((64 - address % 64) % 64) / sizeof(float);
 }
 } // namespace
 
@@ -110,66 +118,98 @@ Eigen::MatrixXd DocumentMoments::m2Times(const Eigen::MatrixXd& x,
     return Eigen::MatrixXd(out / static_cast<double>(numDocuments()));
 }
 
+struct DocumentMoments::WordMajorLayout {
+    const DocumentMoments* owner = nullptr; ///< the object whose documents these are
+    /// Chunks of each reduction slot's documents, in document order.
+    std::vector<std::vector<moment_kernels::WordMajorChunk>> slots;
+    /// Σ_n w2[n]·c_i per word, the diagonal part of the products.
+    Eigen::VectorXd diag;
+};
+
+std::shared_ptr<const DocumentMoments::WordMajorLayout>
+DocumentMoments::wordMajorLayout(const CancelToken& cancel) const {
+    auto layout = std::make_shared<WordMajorLayout>();
+    layout->owner = this;
+    const Eigen::Index d = dimension();
+    const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
+    const int numSlots = reductionSlots(numDocuments());
+    layout->slots.resize(static_cast<size_t>(numSlots));
+    std::vector<Eigen::VectorXd> diag(static_cast<size_t>(numSlots));
+    forEachSlot(numDocuments(), numSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
+        auto& chunks = layout->slots[static_cast<size_t>(slot)];
+        Eigen::VectorXd& slotDiag = diag[static_cast<size_t>(slot)];
+        slotDiag = Eigen::VectorXd::Zero(d);
+        std::vector<std::int32_t> fill(static_cast<size_t>(d), 0);
+        chunks.reserve(static_cast<size_t>((end - begin + kChunkDocuments - 1) / kChunkDocuments));
+        for (std::int64_t first = begin; first < end; first += kChunkDocuments) {
+            throwIfCancelled(cancel);
+            chunks.emplace_back();
+            moment_kernels::buildWordMajorChunk(csr, m_w2.data(), first,
+                                                std::min(end, first + kChunkDocuments), fill,
+                                                chunks.back(), slotDiag.data());
+        }
+    });
+    layout->diag = Eigen::VectorXd::Zero(d);
+    for (const Eigen::VectorXd& part : diag) {
+        layout->diag += part;
+    }
+    return layout;
+}
+
 Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
+                                               const CancelToken& cancel) const {
+    return m2TimesSingle(x, *wordMajorLayout(cancel), cancel);
+}
+
+Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
+                                               const WordMajorLayout& layout,
                                                const CancelToken& cancel) const {
     if (x.rows() != dimension()) {
         throw std::invalid_argument("DocumentMoments::m2TimesSingle: X has " +
                                     std::to_string(x.rows()) + " rows, vocabulary has " +
                                     std::to_string(dimension()));
     }
+    if (layout.owner != this) {
+        throw std::invalid_argument(
+            "DocumentMoments::m2TimesSingle: the layout was built for other documents");
+    }
     using moment_kernels::Float16;
     const Eigen::Index d = x.rows();
     const Eigen::Index m = x.cols();
     const int blocks = static_cast<int>((m + 15) / 16);
     const Eigen::Index stride = 16 * static_cast<Eigen::Index>(blocks);
-    // X in single precision, each row padded with zeros to whole 16-float blocks (Float16 has
-    // the alignment of a float, so plain float storage holds them).
-    std::vector<float> xs(static_cast<size_t>(d * stride), 0.0f);
-    float* xsData = xs.data();
+    // X in single precision, each row padded with zeros to whole 16-float blocks, from a 64-byte
+    // boundary on.
+    std::vector<float> xs(static_cast<size_t>(d * stride + 16), 0.0f);
+    float* xsData = alignedBlocks(xs);
     for (Eigen::Index i = 0; i < d; ++i) {
         for (Eigen::Index a = 0; a < m; ++a) {
             xsData[i * stride + a] = static_cast<float>(x(i, a));
         }
     }
-    struct Slot {
-        RowMatrix acc;        // Σ w c_i (cᵀX) in double: D × m
-        Eigen::VectorXd diag; // Σ w c_i
-    };
-    const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
-    std::vector<Slot> slots(static_cast<size_t>(reductionSlots(numDocuments())));
+    const auto* xBlocks = reinterpret_cast<const Float16*>(xsData);
+    std::vector<RowMatrix> slots(layout.slots.size());
     forEachSlot(numDocuments(), static_cast<int>(slots.size()),
-                [&](int slot, std::int64_t begin, std::int64_t end) {
-                    Slot& s = slots[static_cast<size_t>(slot)];
-                    s.acc = RowMatrix::Zero(d, m);
-                    s.diag = Eigen::VectorXd::Zero(d);
-                    std::vector<float> acc(static_cast<size_t>(d * stride));
-                    std::vector<float> y(static_cast<size_t>(stride));
-                    const float* accData = acc.data();
-                    for (std::int64_t chunk = begin; chunk < end; chunk += kFlushDocuments) {
+                [&](int slot, std::int64_t, std::int64_t) {
+                    RowMatrix& acc = slots[static_cast<size_t>(slot)]; // Σ w c_i (cᵀX): D × m
+                    acc = RowMatrix::Zero(d, m);
+                    std::vector<float> y;
+                    for (const moment_kernels::WordMajorChunk& chunk :
+                         layout.slots[static_cast<size_t>(slot)]) {
                         throwIfCancelled(cancel);
-                        std::fill(acc.begin(), acc.end(), 0.0f);
-                        moment_kernels::m2GatherScatter(
-                            csr, m_w2.data(), chunk, std::min(end, chunk + kFlushDocuments),
-                            reinterpret_cast<const Float16*>(xs.data()), blocks,
-                            reinterpret_cast<Float16*>(acc.data()), s.diag.data(),
-                            reinterpret_cast<Float16*>(y.data()));
-                        for (Eigen::Index i = 0; i < d; ++i) {
-                            const float* from = accData + i * stride;
-                            double* to = s.acc.data() + i * m;
-                            for (Eigen::Index a = 0; a < m; ++a) {
-                                to[a] += static_cast<double>(from[a]);
-                            }
-                        }
+                        y.assign(chunk.weight.size() * static_cast<size_t>(stride) + 16, 0.0f);
+                        auto* yBlocks = reinterpret_cast<Float16*>(alignedBlocks(y));
+                        moment_kernels::m2GatherWordMajor(chunk, xBlocks, blocks, yBlocks);
+                        moment_kernels::m2ScatterWordMajor(chunk, yBlocks, blocks, m, acc.data());
                     }
                 });
     RowMatrix sum = RowMatrix::Zero(d, m);
-    Eigen::VectorXd diag = Eigen::VectorXd::Zero(d);
-    for (const Slot& s : slots) {
-        sum += s.acc;
-        diag += s.diag;
+    for (const RowMatrix& acc : slots) {
+        sum += acc;
     }
     // Row i of Σ w (c cᵀ − diag c) X is the gathered sum minus (Σ w c_i)·X_i.
-    const Eigen::MatrixXd out = (sum - diag.asDiagonal() * x) / static_cast<double>(numDocuments());
+    const Eigen::MatrixXd out =
+        (sum - layout.diag.asDiagonal() * x) / static_cast<double>(numDocuments());
     return out;
 }
 

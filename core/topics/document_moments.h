@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace cx {
@@ -43,6 +44,15 @@ public:
     /// per non-zero and twice the vector width. For the randomized range finder, where only the
     /// spanned subspace matters. The kernel is dispatched at run time (moment_kernels.h).
     Eigen::MatrixXd m2TimesSingle(const Eigen::MatrixXd& x, const CancelToken& cancel = {}) const;
+    /// The listed documents regrouped word by word, in chunks of a few thousand documents
+    /// (about 6 bytes per non-zero): m2TimesSingle runs over it so that X and its accumulator
+    /// are read in word order and only a chunk's own document rows are accessed at random.
+    /// Building it costs about one product; keep it across the products of one range finder.
+    struct WordMajorLayout;
+    std::shared_ptr<const WordMajorLayout> wordMajorLayout(const CancelToken& cancel = {}) const;
+    /// m2TimesSingle on a layout built by this object's wordMajorLayout().
+    Eigen::MatrixXd m2TimesSingle(const Eigen::MatrixXd& x, const WordMajorLayout& layout,
+                                  const CancelToken& cancel = {}) const;
     /// M3(I, v, v) (the estimator of Prop. 4 contracted on modes 2, 3). Cost O(nnz).
     Eigen::VectorXd m3Contract(const Eigen::VectorXd& v, const CancelToken& cancel = {}) const;
     /// M1 = (1/N) Σ_n c_n/ℓ_n (average word distribution).

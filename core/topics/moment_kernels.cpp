@@ -1,40 +1,125 @@
 #include "core/topics/moment_kernels.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace cx::moment_kernels {
 
-CX_DISPATCHED_KERNEL
-void m2GatherScatter(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
-                     const Float16* x, int blocks, Float16* acc, double* diag, Float16* y) {
+void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
+                         std::vector<std::int32_t>& fill, WordMajorChunk& out, double* diag) {
     const std::int32_t* colIdx = csr.colIdx;
     const float* counts = csr.counts;
+    std::int64_t total = 0;
     for (std::int64_t n = begin; n < end; ++n) {
         const std::int64_t row = csr.documents[n];
-        const std::int64_t first = csr.rowPtr[row];
-        const std::int64_t last = csr.rowPtr[row + 1];
-        // y = cᵀX, one 16-column block at a time (its two partial sums stay in registers).
-        for (int b = 0; b < blocks; ++b) {
-            Float16 even = {};
-            Float16 odd = {};
-            std::int64_t p = first;
-            for (; p + 1 < last; p += 2) {
-                even += counts[p] * x[static_cast<std::int64_t>(colIdx[p]) * blocks + b];
-                odd += counts[p + 1] * x[static_cast<std::int64_t>(colIdx[p + 1]) * blocks + b];
-            }
-            if (p < last) {
-                even += counts[p] * x[static_cast<std::int64_t>(colIdx[p]) * blocks + b];
-            }
-            y[b] = even + odd;
+        for (std::int64_t p = csr.rowPtr[row]; p < csr.rowPtr[row + 1]; ++p) {
+            ++fill[static_cast<size_t>(colIdx[p])];
         }
-        // Row i of c cᵀX is c_i·y; the diagonal part diag(c)X is subtracted once, after the pass.
+        total += csr.rowPtr[row + 1] - csr.rowPtr[row];
+    }
+    std::int64_t distinct = 0;
+    for (const std::int32_t count : fill) {
+        distinct += count != 0 ? 1 : 0;
+    }
+    out.words.resize(static_cast<size_t>(distinct));
+    out.wordStart.resize(static_cast<size_t>(distinct + 1));
+    std::int32_t start = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < fill.size(); ++i) {
+        if (fill[i] != 0) {
+            out.words[k] = static_cast<std::int32_t>(i);
+            out.wordStart[k++] = start;
+            start += fill[i];
+            fill[i] = out.wordStart[k - 1]; // becomes the next free entry of word i
+        }
+    }
+    out.wordStart[k] = start;
+    out.document.resize(static_cast<size_t>(total));
+    out.count.resize(static_cast<size_t>(total));
+    out.weight.resize(static_cast<size_t>(end - begin));
+    for (std::int64_t n = begin; n < end; ++n) {
+        const std::int64_t row = csr.documents[n];
         const double weight = w[n];
-        for (std::int64_t p = first; p < last; ++p) {
-            const double f = weight * static_cast<double>(counts[p]);
-            const auto ff = static_cast<float>(f);
-            Float16* out = acc + static_cast<std::int64_t>(colIdx[p]) * blocks;
-            for (int b = 0; b < blocks; ++b) {
-                out[b] += ff * y[b];
+        const auto local = static_cast<std::uint16_t>(n - begin);
+        out.weight[static_cast<size_t>(n - begin)] = static_cast<float>(weight);
+        for (std::int64_t p = csr.rowPtr[row]; p < csr.rowPtr[row + 1]; ++p) {
+            const std::int32_t word = colIdx[p];
+            const auto e = static_cast<size_t>(fill[static_cast<size_t>(word)]++);
+            out.document[e] = local;
+            out.count[e] = counts[p];
+            diag[word] += weight * static_cast<double>(counts[p]);
+        }
+    }
+    for (const std::int32_t word : out.words) {
+        fill[static_cast<size_t>(word)] = 0;
+    }
+}
+
+CX_DISPATCHED_KERNEL
+void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks, Float16* y) {
+    const std::uint16_t* document = chunk.document.data();
+    const float* count = chunk.count.data();
+    const size_t numWords = chunk.words.size();
+    for (size_t k = 0; k < numWords; ++k) {
+        const Float16* xi = x + static_cast<std::int64_t>(chunk.words[k]) * blocks;
+        const std::int64_t first = chunk.wordStart[k];
+        const std::int64_t last = chunk.wordStart[k + 1];
+        for (int b = 0; b < blocks; ++b) {
+            const Float16 xb = xi[b];
+            for (std::int64_t e = first; e < last; ++e) {
+                y[static_cast<std::int64_t>(document[e]) * blocks + b] += count[e] * xb;
             }
-            diag[colIdx[p]] += f;
+        }
+    }
+}
+
+CX_DISPATCHED_KERNEL
+void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, std::int64_t m,
+                        double* acc) {
+    // The sums are kept in 8-float halves: GCC lowers a long-lived 16-float vector badly
+    // where the registers are narrower (AVX2 keeps it on the stack, through GPRs).
+    const std::uint16_t* document = chunk.document.data();
+    const float* count = chunk.count.data();
+    const float* weight = chunk.weight.data();
+    const auto* halves = reinterpret_cast<const Float8*>(y);
+    const std::int64_t rowHalves = 2 * static_cast<std::int64_t>(blocks);
+    const size_t numWords = chunk.words.size();
+    for (size_t k = 0; k < numWords; ++k) {
+        double* out = acc + static_cast<std::int64_t>(chunk.words[k]) * m;
+        const std::int64_t first = chunk.wordStart[k];
+        const std::int64_t last = chunk.wordStart[k + 1];
+        for (std::int64_t h = 0; h < rowHalves; h += 2) {
+            Float8 even0 = {};
+            Float8 even1 = {};
+            Float8 odd0 = {};
+            Float8 odd1 = {};
+            std::int64_t e = first;
+            for (; e + 1 < last; e += 2) {
+                const Float8* ye = halves + document[e] * rowHalves + h;
+                const Float8* yo = halves + document[e + 1] * rowHalves + h;
+                const float we = weight[document[e]] * count[e];
+                const float wo = weight[document[e + 1]] * count[e + 1];
+                even0 += we * ye[0];
+                even1 += we * ye[1];
+                odd0 += wo * yo[0];
+                odd1 += wo * yo[1];
+            }
+            if (e < last) {
+                const Float8* ye = halves + document[e] * rowHalves + h;
+                const float we = weight[document[e]] * count[e];
+                even0 += we * ye[0];
+                even1 += we * ye[1];
+            }
+            float lane[16];
+            const Float8 low = even0 + odd0;
+            const Float8 high = even1 + odd1;
+            std::memcpy(lane, &low, sizeof low);
+            std::memcpy(lane + 8, &high, sizeof high);
+            const std::int64_t lanes = std::min<std::int64_t>(16, m - 8 * h);
+            double* to = out + 8 * h;
+            for (std::int64_t j = 0; j < lanes; ++j) {
+                to[j] += static_cast<double>(lane[j]);
+            }
         }
     }
 }

@@ -10,6 +10,7 @@
 // FMA contraction off, so every target gives the same numbers.
 
 #include <cstdint>
+#include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CX_NO_DISPATCH)
 #define CX_DISPATCHED_KERNEL                                                                       \
@@ -26,6 +27,9 @@ namespace cx::moment_kernels {
 /// 64-byte aligned in a build without AVX-512, yet the AVX-512 clone must not fault on it.
 typedef float Float16 __attribute__((vector_size(64), aligned(4)));
 
+/// Eight floats (32 bytes): one AVX2 register, half a Float16.
+typedef float Float8 __attribute__((vector_size(32), aligned(4)));
+
 /// The CSR arrays of a count matrix and the documents a pass runs over.
 struct CsrView {
     const std::int64_t* rowPtr = nullptr;
@@ -34,13 +38,38 @@ struct CsrView {
     const std::int64_t* documents = nullptr; ///< rows of the pass, in order
 };
 
-/// Single-precision M2·X over documents [begin, end): for each document n (row d = documents[n]),
-/// y = Σ_i c_i X_i (X in rows of `blocks` Float16 blocks, i.e. 16·blocks columns), then
-/// acc_i += (w[n]·c_i)·y for every word i of the document, and diag[i] += w[n]·c_i (in double).
-/// `y` is scratch of `blocks` Float16. Within a document the gather sums its non-zeros in two
-/// interleaved partial sums (even and odd positions), then adds them: a fixed order.
-void m2GatherScatter(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
-                     const Float16* x, int blocks, Float16* acc, double* diag, Float16* y);
+/// Most documents in one word-major chunk (their index within the chunk is 16 bits).
+constexpr std::int64_t kMaxChunkDocuments = 65536;
+
+/// One chunk of documents in word-major order (buildWordMajorChunk): the chunk's non-zeros
+/// grouped by word, words ascending, documents ascending within a word. The range finder's M2
+/// pass runs over it so that X and the accumulator are read in word order, once per word and
+/// chunk, and only the chunk's own rows y (in cache) are gathered and scattered at random.
+/// About 6 bytes per non-zero plus 8 per distinct word of the chunk.
+struct WordMajorChunk {
+    std::vector<std::int32_t> words;     ///< distinct words of the chunk, ascending
+    std::vector<std::int32_t> wordStart; ///< entries of words[k]: [wordStart[k], wordStart[k+1])
+    std::vector<std::uint16_t> document; ///< per entry: the document's index within the chunk
+    std::vector<float> count;            ///< per entry: c_i
+    std::vector<float> weight;           ///< per document of the chunk: w[n] rounded to float
+};
+
+/// Fills `out` with documents [begin, end) of `csr` (at most kMaxChunkDocuments) in word-major
+/// order and adds w[n]·c_i to diag[i] (in double, document order) for every non-zero. `fill`
+/// is scratch of one zero per vocabulary word, left zero.
+void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
+                         std::vector<std::int32_t>& fill, WordMajorChunk& out, double* diag);
+
+/// y_n = Σ_i c_i X_i for every document n of the chunk (y: rows of `blocks` Float16, zeroed by
+/// the caller), summed word by word in ascending word order.
+void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks, Float16* y);
+
+/// acc_i += Σ_n (w[n]·c_i)·y_n for every word i of the chunk: each word's sum over the chunk's
+/// documents in single precision (two interleaved partial sums by entry parity, then added;
+/// w[n]·c_i as a float product), added to row i of the double accumulator `acc` (D rows of `m`
+/// columns, m ≤ 16·blocks).
+void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, std::int64_t m,
+                        double* acc);
 
 /// M3(I, v, v) over documents [begin, end) (DocumentMoments::m3Contract): acc += Σ_n w[n]·
 /// (⟨c,v⟩² c − 2⟨c,v⟩ c∘v − ⟨c,v∘v⟩ c + 2 c∘v∘v). `scratch` holds at least the longest

@@ -111,6 +111,10 @@ int main(int argc, char** argv) {
         const DocumentMoments m(data.corpus.counts, data.foregroundDocuments);
         Rng rng(1);
         const Eigen::MatrixXd x = rng.normalMatrix(m.dimension(), k);
+        w.restart();
+        c0 = cpuNow();
+        const auto layout = m.wordMajorLayout();
+        std::printf("layout: wall %.3f s cpu %.3f s\n", w.elapsedMs() / 1000, cpuNow() - c0);
         for (int rep = 0; rep < 3; ++rep) {
             w.restart();
             c0 = cpuNow();
@@ -121,6 +125,9 @@ int main(int argc, char** argv) {
                 std::printf("%g ", y(0, 0));
             } else if (mode == "m2s") {
                 auto y = m.m2TimesSingle(x);
+                std::printf("%g ", y(0, 0));
+            } else if (mode == "m2w") {
+                auto y = m.m2TimesSingle(x, *layout);
                 std::printf("%g ", y(0, 0));
             } else if (mode == "m3") {
                 auto y = m.m3Contract(x.col(0));

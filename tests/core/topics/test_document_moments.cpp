@@ -169,8 +169,8 @@ TEST(DocumentMoments, BlockedProjectionEqualsBruteForceForSeveralRowBlocks) {
 }
 
 // The single-precision product of the range finder against the double one, for widths below,
-// at and above the 16-column blocks, and on enough documents that every slot flushes its float
-// sums into double several times (8 slots × 8192 documents).
+// at and above the 16-column blocks, and on enough documents that every slot runs over several
+// word-major chunks (8 slots × 10,000 documents, 2,048 per chunk).
 TEST(DocumentMoments, SinglePrecisionM2TimesMatchesDoubleToSixDigits) {
     const auto tiny = tinyDocuments();
     const CountMatrix tinyCounts = test::countsFromTokens(tiny, 6);
@@ -193,6 +193,38 @@ TEST(DocumentMoments, SinglePrecisionM2TimesMatchesDoubleToSixDigits) {
     EXPECT_LT((got - expected).norm(), 1e-6 * expected.norm());
     EXPECT_GT((got - expected).norm(), 0.0); // it does run in single precision
     EXPECT_THROW(moments.m2TimesSingle(Eigen::MatrixXd::Zero(49, 3)), std::invalid_argument);
+}
+
+// The range finder builds the word-major layout once and reuses it: the same numbers as a
+// product that regroups the documents itself, for any width, and a layout of other documents
+// is refused.
+TEST(DocumentMoments, WordMajorLayoutIsReusableAndBoundToItsDocuments) {
+    // Words 0..59 with a skew (low words in most documents, high ones rare), so chunks hold
+    // words with many entries, with one entry and without any.
+    Rng rng(21);
+    std::vector<std::vector<int>> documents;
+    for (int n = 0; n < 9000; ++n) {
+        std::vector<int> tokens(3 + rng.below(30));
+        for (int& w : tokens) {
+            const auto u = static_cast<double>(rng.below(1000)) / 1000.0;
+            w = static_cast<int>(60.0 * u * u * u);
+        }
+        documents.push_back(tokens);
+    }
+    const CountMatrix counts = test::countsFromTokens(documents, 60);
+    const DocumentMoments moments(counts, allRows(counts.numRows));
+    const auto layout = moments.wordMajorLayout();
+    for (int width : {1, 8, 16, 31, 40}) {
+        const Eigen::MatrixXd x = rng.normalMatrix(60, width);
+        const Eigen::MatrixXd reused = moments.m2TimesSingle(x, *layout);
+        EXPECT_EQ(reused, moments.m2TimesSingle(x)) << "width " << width;
+        const Eigen::MatrixXd expected = moments.m2Times(x);
+        EXPECT_LT((reused - expected).norm(), 1e-6 * expected.norm()) << "width " << width;
+    }
+    const DocumentMoments fewer(counts, {0, 1, 2, 3});
+    EXPECT_THROW(fewer.m2TimesSingle(rng.normalMatrix(60, 4), *layout), std::invalid_argument);
+    const DocumentMoments same(counts, allRows(counts.numRows)); // equal, but not the owner
+    EXPECT_THROW(same.m2TimesSingle(rng.normalMatrix(60, 4), *layout), std::invalid_argument);
 }
 
 TEST(DocumentMoments, RejectsShortDocumentsAndBadIndices) {
