@@ -273,21 +273,26 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
     // Range of each side: top eigenvectors (by |eigenvalue|) of the unbiased M2 estimator. The
     // products run in single precision unless options say otherwise: only the spanned subspace
     // is used, and the moments are then projected on it in double.
-    auto m2Operator = [&](const DocumentMoments& side) -> BlockOperator {
+    // Each side's word-major layout is built once and serves its range finder and its
+    // projection (about 6 bytes per non-zero each; both are freed after the projections).
+    using Layout = std::shared_ptr<const DocumentMoments::WordMajorLayout>;
+    auto m2Operator = [&](const DocumentMoments& side, const Layout& layout) -> BlockOperator {
         if (options.singlePrecisionRange) {
-            // The word-major layout is built once per side and freed with the operator.
-            return [&side, &cancel, layout = side.wordMajorLayout(cancel)](
-                       const Eigen::MatrixXd& x) { return side.m2TimesSingle(x, *layout, cancel); };
+            return [&side, &cancel, &layout](const Eigen::MatrixXd& x) {
+                return side.m2TimesSingle(x, *layout, cancel);
+            };
         }
         return [&side, &cancel](const Eigen::MatrixXd& x) { return side.m2Times(x, cancel); };
     };
     report(0.0, "range of foreground M2");
+    Layout layoutF = m_foreground.wordMajorLayout(cancel);
     const SymmetricLowRank rangeF =
-        randomizedSymmetricEigen(m2Operator(m_foreground), d, perSide, options.oversample,
+        randomizedSymmetricEigen(m2Operator(m_foreground, layoutF), d, perSide, options.oversample,
                                  options.powerIterations, options.seed, cancel);
     report(0.25, "range of background M2");
+    Layout layoutB = m_background.wordMajorLayout(cancel);
     const SymmetricLowRank rangeB =
-        randomizedSymmetricEigen(m2Operator(m_background), d, perSide, options.oversample,
+        randomizedSymmetricEigen(m2Operator(m_background, layoutB), d, perSide, options.oversample,
                                  options.powerIterations, options.seed + 1, cancel);
     Eigen::MatrixXd joint(d, 2 * perSide);
     joint << rangeF.vectors, rangeB.vectors;
@@ -296,9 +301,11 @@ ContrastiveTopicEngine::ContrastiveTopicEngine(std::shared_ptr<const CountMatrix
 
     watch.restart();
     report(0.5, "projecting foreground moments");
-    DocumentMoments::Projected f = m_foreground.project(m_basis, cancel);
+    DocumentMoments::Projected f = m_foreground.project(m_basis, *layoutF, cancel);
+    layoutF.reset();
     report(0.75, "projecting background moments");
-    DocumentMoments::Projected b = m_background.project(m_basis, cancel);
+    DocumentMoments::Projected b = m_background.project(m_basis, *layoutB, cancel);
+    layoutB.reset();
     adoptProjection(std::move(f), std::move(b));
     m_timings.projectionMs = watch.elapsedMs();
     report(1.0, "moments ready");

@@ -126,6 +126,13 @@ struct DocumentMoments::WordMajorLayout {
     Eigen::VectorXd diag;
 };
 
+void DocumentMoments::requireOwnLayout(const WordMajorLayout& layout, const char* caller) const {
+    if (layout.owner != this) {
+        throw std::invalid_argument(std::string("DocumentMoments::") + caller +
+                                    ": the layout was built for other documents");
+    }
+}
+
 std::shared_ptr<const DocumentMoments::WordMajorLayout>
 DocumentMoments::wordMajorLayout(const CancelToken& cancel) const {
     auto layout = std::make_shared<WordMajorLayout>();
@@ -169,10 +176,7 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
                                     std::to_string(x.rows()) + " rows, vocabulary has " +
                                     std::to_string(dimension()));
     }
-    if (layout.owner != this) {
-        throw std::invalid_argument(
-            "DocumentMoments::m2TimesSingle: the layout was built for other documents");
-    }
+    requireOwnLayout(layout, "m2TimesSingle");
     using moment_kernels::Float16;
     const Eigen::Index d = x.rows();
     const Eigen::Index m = x.cols();
@@ -288,6 +292,13 @@ SymmetricTensor3 DocumentMoments::denseM3() const {
 
 DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis,
                                                     const CancelToken& cancel) const {
+    return project(basis, *wordMajorLayout(cancel), cancel);
+}
+
+DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis,
+                                                    const WordMajorLayout& layout,
+                                                    const CancelToken& cancel) const {
+    requireOwnLayout(layout, "project");
     const Eigen::Index d = dimension();
     const Eigen::Index r = basis.cols();
     if (basis.rows() != d || r < 1) {
@@ -295,7 +306,6 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
                                     std::to_string(basis.rows()) + "x" + std::to_string(r) +
                                     ", vocabulary has " + std::to_string(d));
     }
-    const CountMatrix& c = *m_counts;
     const RowMatrix basisRows = basis;
     // The unordered pairs (b ≤ c) of the y⊗y columns, b descending: the pairs with b ≥ a0 are
     // the first (r − a0)(r − a0 + 1)/2. Rows a of Σ w3 y (y⊗y) are only needed for a ≤ b (the
@@ -326,7 +336,7 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
     std::vector<SlotSums> slots(static_cast<size_t>(reductionSlots(numDocuments())));
     forEachSlot(
         numDocuments(), static_cast<int>(slots.size()),
-        [&](int slot, std::int64_t begin, std::int64_t end) {
+        [&](int slot, std::int64_t begin, std::int64_t) {
             SlotSums& s = slots[static_cast<size_t>(slot)];
             s.cubic = Eigen::MatrixXd::Zero(r, pairs);
             s.square = Eigen::MatrixXd::Zero(r, r);
@@ -336,70 +346,62 @@ DocumentMoments::Projected DocumentMoments::project(const Eigen::MatrixXd& basis
             s.squareOdd = Eigen::MatrixXd::Zero(r, r);
             s.s2Odd = Eigen::VectorXd::Zero(d);
             // Row-major blocks: one document's projection is a contiguous row.
-            RowMatrix y(kBlockDocuments, r);
             RowMatrix yw3(kBlockDocuments, r);
             RowMatrix yw2(kBlockDocuments, r);
             RowMatrix yw2Odd(kBlockDocuments, r); // rows of even-numbered documents are zero
             RowMatrix z(kBlockDocuments, pairs);
-            const double* basisData = basisRows.data();
-            for (std::int64_t blockStart = begin; blockStart < end; blockStart += kBlockDocuments) {
+            std::vector<double> chunkRows; // y of the chunk's documents, r each
+            std::vector<double> sum(static_cast<size_t>(r));
+            std::int64_t first = begin;
+            for (const moment_kernels::WordMajorChunk& chunk :
+                 layout.slots[static_cast<size_t>(slot)]) {
                 throwIfCancelled(cancel);
-                const std::int64_t blockEnd = std::min(end, blockStart + kBlockDocuments);
-                const Eigen::Index rows = static_cast<Eigen::Index>(blockEnd - blockStart);
-                for (Eigen::Index local = 0; local < rows; ++local) {
-                    const size_t n = static_cast<size_t>(blockStart + local);
-                    const std::int64_t row = m_documents[n];
-                    double* yn = y.data() + local * r;
-                    std::fill(yn, yn + r, 0.0);
-                    for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                        const double ci = c.counts[p];
-                        const double* ui = basisData + static_cast<std::int64_t>(c.colIdx[p]) * r;
+                const auto chunkDocuments = static_cast<Eigen::Index>(chunk.weight.size());
+                chunkRows.assign(static_cast<size_t>(chunkDocuments * r), 0.0);
+                moment_kernels::projectGatherWordMajor(chunk, basisRows.data(), r,
+                                                       chunkRows.data());
+                for (Eigen::Index blockStart = 0; blockStart < chunkDocuments;
+                     blockStart += kBlockDocuments) {
+                    const Eigen::Index rows =
+                        std::min<Eigen::Index>(kBlockDocuments, chunkDocuments - blockStart);
+                    const Eigen::Map<const RowMatrix> y(chunkRows.data() + blockStart * r, rows, r);
+                    for (Eigen::Index local = 0; local < rows; ++local) {
+                        const auto n = static_cast<size_t>(first + blockStart + local);
+                        const double* yn = y.data() + local * r;
+                        const double w2 = m_w2[n];
+                        const double w3 = m_w3[n];
+                        double* y3 = yw3.data() + local * r;
+                        double* y2 = yw2.data() + local * r;
+                        const bool odd = (n & 1) != 0;
+                        double* y2Odd = yw2Odd.data() + local * r;
                         for (Eigen::Index a = 0; a < r; ++a) {
-                            yn[a] += ci * ui[a];
+                            y3[a] = w3 * yn[a];
+                            y2[a] = w2 * yn[a];
+                            y2Odd[a] = odd ? y2[a] : 0.0;
+                        }
+                        double* zn = z.data() + local * pairs;
+                        Eigen::Index p = 0;
+                        for (Eigen::Index b = r - 1; b >= 0; --b) {
+                            const double yb = yn[b];
+                            for (Eigen::Index cc = b; cc < r; ++cc) {
+                                zn[p++] = yb * yn[cc];
+                            }
                         }
                     }
-                    const double w2 = m_w2[n];
-                    const double w3 = m_w3[n];
-                    double* y3 = yw3.data() + local * r;
-                    double* y2 = yw2.data() + local * r;
-                    const bool odd = (n & 1) != 0;
-                    double* y2Odd = yw2Odd.data() + local * r;
-                    for (Eigen::Index a = 0; a < r; ++a) {
-                        y3[a] = w3 * yn[a];
-                        y2[a] = w2 * yn[a];
-                        y2Odd[a] = odd ? y2[a] : 0.0;
+                    for (Eigen::Index a0 = 0; a0 < r; a0 += kCubicRows) {
+                        const Eigen::Index height = std::min(kCubicRows, r - a0);
+                        const Eigen::Index width = pairsFrom(a0);
+                        s.cubic.block(a0, 0, height, width).noalias() +=
+                            yw3.topRows(rows).middleCols(a0, height).transpose() *
+                            z.topRows(rows).leftCols(width);
                     }
-                    for (std::int64_t p = c.rowPtr[row]; p < c.rowPtr[row + 1]; ++p) {
-                        const double ci = c.counts[p];
-                        const std::int32_t word = c.colIdx[p];
-                        double* gi = s.g.data() + static_cast<std::int64_t>(word) * r;
-                        for (Eigen::Index a = 0; a < r; ++a) {
-                            gi[a] += ci * y3[a];
-                        }
-                        s.s2[word] += w2 * ci;
-                        s.s3[word] += w3 * ci;
-                        if (odd) {
-                            s.s2Odd[word] += w2 * ci;
-                        }
-                    }
-                    double* zn = z.data() + local * pairs;
-                    Eigen::Index p = 0;
-                    for (Eigen::Index b = r - 1; b >= 0; --b) {
-                        const double yb = yn[b];
-                        for (Eigen::Index cc = b; cc < r; ++cc) {
-                            zn[p++] = yb * yn[cc];
-                        }
-                    }
+                    s.square.noalias() += yw2.topRows(rows).transpose() * y;
+                    s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y;
                 }
-                for (Eigen::Index a0 = 0; a0 < r; a0 += kCubicRows) {
-                    const Eigen::Index height = std::min(kCubicRows, r - a0);
-                    const Eigen::Index width = pairsFrom(a0);
-                    s.cubic.block(a0, 0, height, width).noalias() +=
-                        yw3.topRows(rows).middleCols(a0, height).transpose() *
-                        z.topRows(rows).leftCols(width);
-                }
-                s.square.noalias() += yw2.topRows(rows).transpose() * y.topRows(rows);
-                s.squareOdd.noalias() += yw2Odd.topRows(rows).transpose() * y.topRows(rows);
+                moment_kernels::projectScatterWordMajor(
+                    chunk, first, chunkRows.data(), r, m_w2.data(), m_w3.data(), s.g.data(),
+                    s.s2.data(), s.s3.data(), s.s2Odd.data(), sum.data());
+                first += chunkDocuments;
             }
         });
     SlotSums total = std::move(slots[0]);

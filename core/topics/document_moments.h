@@ -76,8 +76,14 @@ public:
         bool noiseAvailable = false;
     };
     Projected project(const Eigen::MatrixXd& basis, const CancelToken& cancel = {}) const;
+    /// project() on a layout built by this object's wordMajorLayout() (the pass runs word by
+    /// word over it; project() without one builds it first).
+    Projected project(const Eigen::MatrixXd& basis, const WordMajorLayout& layout,
+                      const CancelToken& cancel = {}) const;
 
 private:
+    void requireOwnLayout(const WordMajorLayout& layout, const char* caller) const;
+
     const CountMatrix* m_counts;
     std::vector<std::int64_t> m_documents;
     std::vector<double> m_w2;

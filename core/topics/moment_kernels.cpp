@@ -125,6 +125,60 @@ void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int block
 }
 
 CX_DISPATCHED_KERNEL
+void projectGatherWordMajor(const WordMajorChunk& chunk, const double* u, std::int64_t r,
+                            double* y) {
+    const std::uint16_t* document = chunk.document.data();
+    const float* count = chunk.count.data();
+    const size_t numWords = chunk.words.size();
+    for (size_t k = 0; k < numWords; ++k) {
+        const double* ui = u + static_cast<std::int64_t>(chunk.words[k]) * r;
+        for (std::int64_t e = chunk.wordStart[k]; e < chunk.wordStart[k + 1]; ++e) {
+            const double c = count[e];
+            double* yn = y + static_cast<std::int64_t>(document[e]) * r;
+            for (std::int64_t a = 0; a < r; ++a) {
+                yn[a] += c * ui[a];
+            }
+        }
+    }
+}
+
+CX_DISPATCHED_KERNEL
+void projectScatterWordMajor(const WordMajorChunk& chunk, std::int64_t first, const double* y,
+                             std::int64_t r, const double* w2, const double* w3, double* g,
+                             double* s2, double* s3, double* s2Odd, double* sum) {
+    const std::uint16_t* document = chunk.document.data();
+    const float* count = chunk.count.data();
+    const size_t numWords = chunk.words.size();
+    for (size_t k = 0; k < numWords; ++k) {
+        std::fill(sum, sum + r, 0.0);
+        double sum2 = 0;
+        double sum3 = 0;
+        double sumOdd = 0;
+        for (std::int64_t e = chunk.wordStart[k]; e < chunk.wordStart[k + 1]; ++e) {
+            const std::int64_t n = first + document[e];
+            const double c = count[e];
+            const double f3 = w3[n] * c;
+            const double* yn = y + static_cast<std::int64_t>(document[e]) * r;
+            for (std::int64_t a = 0; a < r; ++a) {
+                sum[a] += f3 * yn[a];
+            }
+            const double f2 = w2[n] * c;
+            sum2 += f2;
+            sum3 += f3;
+            sumOdd += (n & 1) != 0 ? f2 : 0.0;
+        }
+        const std::int32_t word = chunk.words[k];
+        double* gi = g + static_cast<std::int64_t>(word) * r;
+        for (std::int64_t a = 0; a < r; ++a) {
+            gi[a] += sum[a];
+        }
+        s2[word] += sum2;
+        s3[word] += sum3;
+        s2Odd[word] += sumOdd;
+    }
+}
+
+CX_DISPATCHED_KERNEL
 void m3Contract(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
                 const double* v, double* acc, double* scratch) {
     const std::int32_t* colIdx = csr.colIdx;

@@ -71,6 +71,21 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
 void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, std::int64_t m,
                         double* acc);
 
+/// Projection pass, double precision: y_n = Σ_i c_i U_i for every document n of the chunk (U:
+/// D rows of r doubles; y: the chunk's rows of r doubles, zeroed by the caller), summed word by
+/// word in ascending word order.
+void projectGatherWordMajor(const WordMajorChunk& chunk, const double* u, std::int64_t r,
+                            double* y);
+
+/// Projection pass, the per-word sums of a chunk whose first document is number `first` of
+/// the pass (w2, w3 indexed by that number): for every word i of the chunk, g_i += Σ_n
+/// (w3[n]·c_i)·y_n (rows of r doubles), s2_i += Σ_n w2[n]·c_i, s3_i += Σ_n w3[n]·c_i and s2Odd_i +=
+/// the s2 terms of odd-numbered documents, each summed over the word's entries in order, then
+/// added. `sum` is scratch of r.
+void projectScatterWordMajor(const WordMajorChunk& chunk, std::int64_t first, const double* y,
+                             std::int64_t r, const double* w2, const double* w3, double* g,
+                             double* s2, double* s3, double* s2Odd, double* sum);
+
 /// M3(I, v, v) over documents [begin, end) (DocumentMoments::m3Contract): acc += Σ_n w[n]·
 /// (⟨c,v⟩² c − 2⟨c,v⟩ c∘v − ⟨c,v∘v⟩ c + 2 c∘v∘v). `scratch` holds at least the longest
 /// document's non-zero count. The two inner products are summed in four interleaved partial

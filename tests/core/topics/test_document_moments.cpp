@@ -168,6 +168,40 @@ TEST(DocumentMoments, BlockedProjectionEqualsBruteForceForSeveralRowBlocks) {
     }
 }
 
+// The projection runs word by word over chunks of 2,048 documents: several chunks per slot (2
+// slots × 3,000 documents) against brute force, the split-half noise from the even- and
+// odd-numbered documents' own brute-force M2 (the parity is the document's place in the whole
+// list, across chunk boundaries), and a reused layout gives the same numbers.
+TEST(DocumentMoments, WordMajorProjectionEqualsBruteForceAcrossChunks) {
+    const auto documents = randomDocuments(31, 6000, 9, 8);
+    const CountMatrix counts = test::countsFromTokens(documents, 9);
+    const DocumentMoments moments(counts, allRows(counts.numRows));
+    Rng rng(12);
+    const Eigen::MatrixXd basis = orthonormalBasis(rng.normalMatrix(9, 5));
+    const auto layout = moments.wordMajorLayout();
+    const DocumentMoments::Projected projected = moments.project(basis, *layout);
+    const Eigen::MatrixXd expectedM2 = basis.transpose() * bruteM2(documents, 9) * basis;
+    const SymmetricTensor3 expectedM3 = bruteM3(documents, 9).multilinear(basis);
+    EXPECT_LT((projected.m2 - expectedM2).norm(), 1e-13 * expectedM2.norm());
+    EXPECT_LT((projected.m3.unfolded() - expectedM3.unfolded()).norm(),
+              1e-13 * expectedM3.unfolded().norm());
+    std::vector<std::vector<int>> even, odd;
+    for (size_t n = 0; n < documents.size(); ++n) {
+        (n % 2 == 0 ? even : odd).push_back(documents[n]);
+    }
+    const Eigen::MatrixXd difference =
+        basis.transpose() * (bruteM2(even, 9) - bruteM2(odd, 9)) * basis;
+    const Eigen::MatrixXd expectedNoise = 0.25 * (difference + difference.transpose());
+    ASSERT_TRUE(projected.noiseAvailable);
+    EXPECT_LT((projected.m2Noise - expectedNoise).norm(), 1e-12 * expectedNoise.norm());
+    const DocumentMoments::Projected again = moments.project(basis);
+    EXPECT_EQ(projected.m2, again.m2);
+    EXPECT_EQ(projected.m3.unfolded(), again.m3.unfolded());
+    EXPECT_EQ(projected.m2Noise, again.m2Noise);
+    const DocumentMoments other(counts, allRows(counts.numRows));
+    EXPECT_THROW(other.project(basis, *layout), std::invalid_argument);
+}
+
 // The single-precision product of the range finder against the double one, for widths below,
 // at and above the 16-column blocks, and on enough documents that every slot runs over several
 // word-major chunks (8 slots × 10,000 documents, 2,048 per chunk).
