@@ -1,3 +1,4 @@
+#include "core/common/random.h"
 #include "core/io/corpus_loader.h"
 #include "core/topics/topic_coherence.h"
 #include "core/topics/topic_documents.h"
@@ -262,6 +263,38 @@ TEST(TopicCoherence, PerTopicUsesTheTopWords) {
     ASSERT_EQ(npmi.size(), 3u);
     EXPECT_NEAR(npmi[0], bruteForceNpmi(rows, {0, 1}), 1e-12); // topic 1: words 0, 1
     EXPECT_NEAR(npmi[1], bruteForceNpmi(rows, {3, 2}), 1e-12); // topic 2: words 3, 2
+}
+
+// All topics' co-occurrence counts come from one pass over the documents, split over the
+// reduction slots: every topic's value is the single-list one and the brute force, with top
+// words shared between topics and a word listed twice.
+TEST(TopicCoherence, AllTopicsInOnePassEqualEachTopicAlone) {
+    Rng rng(17);
+    std::vector<std::vector<float>> rows(9000, std::vector<float>(8, 0.0f));
+    for (auto& row : rows) {
+        for (float& c : row) {
+            c = rng.below(3) == 0 ? static_cast<float>(1 + rng.below(3)) : 0.0f;
+        }
+    }
+    const CountMatrix counts = denseCounts(rows);
+    std::vector<std::int64_t> all(rows.size());
+    for (size_t d = 0; d < all.size(); ++d) {
+        all[d] = static_cast<std::int64_t>(d);
+    }
+    TopicModelResult model = threeTopics();
+    model.topics.resize(8, 3);
+    model.topics.col(0) << 0.30, 0.25, 0.20, 0.15, 0.10, 0.0, 0.0, 0.0;
+    model.topics.col(1) << 0.05, 0.30, 0.0, 0.25, 0.0, 0.20, 0.20, 0.0;
+    model.topics.col(2) << 0.0, 0.0, 0.05, 0.0, 0.15, 0.20, 0.25, 0.35;
+    const std::vector<double> npmi = topicCoherence(counts, all, model, 4);
+    ASSERT_EQ(npmi.size(), 3u);
+    const std::vector<std::vector<int>> top = {{0, 1, 2, 3}, {1, 3, 5, 6}, {7, 6, 5, 4}};
+    for (size_t t = 0; t < 3; ++t) {
+        const std::vector<Eigen::Index> list(top[t].begin(), top[t].end());
+        EXPECT_EQ(npmi[t], npmiCoherence(counts, all, list)) << "topic " << t;
+        EXPECT_NEAR(npmi[t], bruteForceNpmi(rows, top[t]), 1e-12) << "topic " << t;
+    }
+    EXPECT_NEAR(npmiCoherence(counts, all, {2, 5, 2}), bruteForceNpmi(rows, {2, 5, 2}), 1e-12);
 }
 
 } // namespace
