@@ -18,6 +18,9 @@ constexpr Eigen::Index kBlockWords = 512;
 /// for the range finder's widths) stay in the core's cache; a word's single-precision sum has
 /// at most this many terms before it is added into double.
 constexpr std::int64_t kChunkDocuments = 2048;
+/// Chunks whose single-precision word sums m2TimesSingle adds up before adding them into its
+/// double accumulator: a word's float sum has at most 4 × 2,048 terms.
+constexpr size_t kFlushChunks = 4;
 static_assert(kChunkDocuments <= moment_kernels::kMaxChunkDocuments);
 /// Rows per block of the triangular cubic product in the projection pass.
 constexpr Eigen::Index kCubicRows = 8;
@@ -197,14 +200,31 @@ Eigen::MatrixXd DocumentMoments::m2TimesSingle(const Eigen::MatrixXd& x,
                 [&](int slot, std::int64_t, std::int64_t) {
                     RowMatrix& acc = slots[static_cast<size_t>(slot)]; // Σ w c_i (cᵀX): D × m
                     acc = RowMatrix::Zero(d, m);
+                    // Single-precision sums of a few chunks, then added into `acc`.
+                    std::vector<float> sums(static_cast<size_t>(d * stride + 16), 0.0f);
+                    float* sumData = alignedBlocks(sums);
+                    auto flush = [&] {
+                        for (Eigen::Index i = 0; i < d; ++i) {
+                            float* from = sumData + i * stride;
+                            double* to = acc.data() + i * m;
+                            for (Eigen::Index a = 0; a < m; ++a) {
+                                to[a] += static_cast<double>(from[a]);
+                            }
+                            std::fill(from, from + stride, 0.0f);
+                        }
+                    };
                     std::vector<float> y;
-                    for (const moment_kernels::WordMajorChunk& chunk :
-                         layout.slots[static_cast<size_t>(slot)]) {
+                    const auto& chunks = layout.slots[static_cast<size_t>(slot)];
+                    for (size_t k = 0; k < chunks.size(); ++k) {
                         throwIfCancelled(cancel);
-                        y.assign(chunk.weight.size() * static_cast<size_t>(stride) + 16, 0.0f);
+                        y.assign(chunks[k].weight.size() * static_cast<size_t>(stride) + 16, 0.0f);
                         auto* yBlocks = reinterpret_cast<Float16*>(alignedBlocks(y));
-                        moment_kernels::m2GatherWordMajor(chunk, xBlocks, blocks, yBlocks);
-                        moment_kernels::m2ScatterWordMajor(chunk, yBlocks, blocks, m, acc.data());
+                        moment_kernels::m2GatherWordMajor(chunks[k], xBlocks, blocks, yBlocks);
+                        moment_kernels::m2ScatterWordMajor(chunks[k], yBlocks, blocks,
+                                                           reinterpret_cast<Float16*>(sumData));
+                        if ((k + 1) % kFlushChunks == 0 || k + 1 == chunks.size()) {
+                            flush();
+                        }
                     }
                 });
     RowMatrix sum = RowMatrix::Zero(d, m);

@@ -74,18 +74,18 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
 }
 
 CX_DISPATCHED_KERNEL
-void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, std::int64_t m,
-                        double* acc) {
+void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, Float16* acc) {
     // The sums are kept in 8-float halves: GCC lowers a long-lived 16-float vector badly
     // where the registers are narrower (AVX2 keeps it on the stack, through GPRs).
     const std::uint16_t* document = chunk.document.data();
     const float* count = chunk.count.data();
     const float* weight = chunk.weight.data();
     const auto* halves = reinterpret_cast<const Float8*>(y);
+    auto* accHalves = reinterpret_cast<Float8*>(acc);
     const std::int64_t rowHalves = 2 * static_cast<std::int64_t>(blocks);
     const size_t numWords = chunk.words.size();
     for (size_t k = 0; k < numWords; ++k) {
-        double* out = acc + static_cast<std::int64_t>(chunk.words[k]) * m;
+        Float8* out = accHalves + static_cast<std::int64_t>(chunk.words[k]) * rowHalves;
         const std::int64_t first = chunk.wordStart[k];
         const std::int64_t last = chunk.wordStart[k + 1];
         for (std::int64_t h = 0; h < rowHalves; h += 2) {
@@ -110,16 +110,8 @@ void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int block
                 even0 += we * ye[0];
                 even1 += we * ye[1];
             }
-            float lane[16];
-            const Float8 low = even0 + odd0;
-            const Float8 high = even1 + odd1;
-            std::memcpy(lane, &low, sizeof low);
-            std::memcpy(lane + 8, &high, sizeof high);
-            const std::int64_t lanes = std::min<std::int64_t>(16, m - 8 * h);
-            double* to = out + 8 * h;
-            for (std::int64_t j = 0; j < lanes; ++j) {
-                to[j] += static_cast<double>(lane[j]);
-            }
+            out[h] += even0 + odd0;
+            out[h + 1] += even1 + odd1;
         }
     }
 }

@@ -64,12 +64,10 @@ void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin
 /// the caller), summed word by word in ascending word order.
 void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks, Float16* y);
 
-/// acc_i += Σ_n (w[n]·c_i)·y_n for every word i of the chunk: each word's sum over the chunk's
-/// documents in single precision (two interleaved partial sums by entry parity, then added;
-/// w[n]·c_i as a float product), added to row i of the double accumulator `acc` (D rows of `m`
-/// columns, m ≤ 16·blocks).
-void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, std::int64_t m,
-                        double* acc);
+/// acc_i += Σ_n (w[n]·c_i)·y_n for every word i of the chunk, in single precision: each word's
+/// sum over the chunk's documents in two interleaved partial sums by entry parity (w[n]·c_i as
+/// a float product), then added to row i of `acc` (D rows of `blocks` Float16).
+void m2ScatterWordMajor(const WordMajorChunk& chunk, const Float16* y, int blocks, Float16* acc);
 
 /// Projection pass, double precision: y_n = Σ_i c_i U_i for every document n of the chunk (U:
 /// D rows of r doubles; y: the chunk's rows of r doubles, zeroed by the caller), summed word by
