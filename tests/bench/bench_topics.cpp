@@ -120,6 +120,10 @@ void BM_M3ContractPass(benchmark::State& state) {
         benchmark::Counter(tokensOf(data.corpus.counts, data.foregroundDocuments) *
                                static_cast<double>(state.iterations()),
                            benchmark::Counter::kIsRate);
+    state.counters["csr_bytes/s"] =
+        benchmark::Counter(csrBytes(data.corpus.counts, data.foregroundDocuments) *
+                               static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_M3ContractPass)
     ->Arg(10000)
