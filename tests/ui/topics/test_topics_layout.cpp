@@ -183,7 +183,9 @@ TEST_F(TopicsLayout, EveryLegendEntryOfTheWeightsChartIsReachable) {
                 expected << line.name;
             }
         }
-        ASSERT_GE(expected.size(), 8) << "the demo has many topics";
+        // A legend longer than a few entries (the demo names 7 trajectories; how many moves
+        // with the decomposition's rounding, not with the legend's layout).
+        ASSERT_GE(expected.size(), 6) << "the demo has many topics";
         EXPECT_GT(weights->flaggedPointCount(), 0);
         const QStringList labels = weights->legendLabels();
         for (const QString& name : expected) {
