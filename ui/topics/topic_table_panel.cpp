@@ -326,11 +326,19 @@ void TopicTablePanel::updateSummary() {
         parts << tr("shown in %1 ms").arg(m_latencyMs, 0, 'f', 0);
     }
     if (result.numRejected > 0) {
+        // What rejects a component depends on the decomposition (core: minAbsLambda, the
+        // pencil's unsplit clusters); the bound has the engine's slack of 2.
+        const QString why =
+            solution.parameters.decomposition == cx::Decomposition::Power
+                ? tr("No power-method trial gave a weight within twice the bound of the model "
+                     "(|ω| ≤ 2·max(1, γ)): K is larger than the data support at this γ.")
+                : tr("The decomposition found no component here whose weight lies within twice "
+                     "the bound of the model (|ω| ≤ 2·max(1, γ)), or could not separate it from "
+                     "another: K is larger than the data support at this γ.");
         parts << QStringLiteral("<span style='color:#b35c00' title='%2'>%1</span>")
                      .arg(tr("%1 rejected")
                               .arg(countOf(result.numRejected, tr("component"), tr("components"))),
-                          tr("No power-method trial gave an admissible weight (|ω| ≤ max(1, γ)): "
-                             "K is larger than the data support at this γ."));
+                          why.toHtmlEscaped());
     } else if (result.status == cx::Status::NotConverged) {
         const int limit = solution.parameters.iterations;
         const auto unsettled = std::count(result.converged.begin(), result.converged.end(), false);
