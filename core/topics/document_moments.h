@@ -45,9 +45,10 @@ public:
     /// spanned subspace matters. The kernel is dispatched at run time (moment_kernels.h).
     Eigen::MatrixXd m2TimesSingle(const Eigen::MatrixXd& x, const CancelToken& cancel = {}) const;
     /// The listed documents regrouped word by word, in chunks of a few thousand documents
-    /// (about 6 bytes per non-zero): m2TimesSingle runs over it so that X and its accumulator
-    /// are read in word order and only a chunk's own document rows are accessed at random.
-    /// Building it costs about one product; keep it across the products of one range finder.
+    /// (about 6 bytes per non-zero): m2TimesSingle and project run over it so that X (or U) and
+    /// the accumulators are read in word order and only a chunk's own document rows are
+    /// accessed at random. Building it costs about one product; keep it across the products of
+    /// one range finder and the projection that follows (ContrastiveTopicEngine does).
     struct WordMajorLayout;
     std::shared_ptr<const WordMajorLayout> wordMajorLayout(const CancelToken& cancel = {}) const;
     /// m2TimesSingle on a layout built by this object's wordMajorLayout().

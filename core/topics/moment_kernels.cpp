@@ -1,7 +1,6 @@
 #include "core/topics/moment_kernels.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace cx::moment_kernels {
 

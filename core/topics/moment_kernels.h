@@ -1,7 +1,7 @@
 #pragma once
 
-// Hot inner loops of the moment passes (DocumentMoments), on raw CSR arrays. Internal to
-// core/topics: DocumentMoments is the interface.
+// Hot inner loops of the moment passes (DocumentMoments), on raw CSR arrays and on their
+// word-major chunks. Internal to core/topics: DocumentMoments is the interface.
 //
 // Runtime dispatch: each kernel is compiled for AVX-512, AVX2 + FMA and the baseline x86-64 and
 // the loader picks the best the CPU has (GCC/clang target_clones), so a binary built with
@@ -42,9 +42,10 @@ struct CsrView {
 constexpr std::int64_t kMaxChunkDocuments = 65536;
 
 /// One chunk of documents in word-major order (buildWordMajorChunk): the chunk's non-zeros
-/// grouped by word, words ascending, documents ascending within a word. The range finder's M2
-/// pass runs over it so that X and the accumulator are read in word order, once per word and
-/// chunk, and only the chunk's own rows y (in cache) are gathered and scattered at random.
+/// grouped by word, words ascending, documents ascending within a word. The range finder's
+/// products and the projection pass run over it so that X (or U) and the accumulators are read
+/// in word order, once per word and chunk, and only the chunk's own rows y (in cache) are
+/// gathered and scattered at random.
 /// About 6 bytes per non-zero plus 8 per distinct word of the chunk.
 struct WordMajorChunk {
     std::vector<std::int32_t> words;     ///< distinct words of the chunk, ascending
