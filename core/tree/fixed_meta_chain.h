@@ -6,6 +6,8 @@
 #include "core/tree/multi_cell_tracks.h"
 #include "core/tree/tree_hmm.h"
 
+#include "core/common/cancel.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,6 +21,10 @@ namespace cx::detail {
 /// α = 0 means exactly unreachable.
 constexpr float kTinyFloat = std::numeric_limits<float>::denorm_min();
 
+/// Both chains check the cancel token every this many bins of each pass (a whole human
+/// chromosome at 200 bp is 1.2 M bins: cancelling must not wait for it).
+constexpr size_t kCancelCheckBins = 4096;
+
 /// The end of one scaled forward step, shared by MetaChain and FixedMetaChain: α ← α ∘ e,
 /// normalised to sum 1 (uniform when nothing is reachable), stored as float in `stored`.
 /// Returns log of the normaliser. `Vector` is std::vector<double> or std::array<double, n>
@@ -26,10 +32,24 @@ constexpr float kTinyFloat = std::numeric_limits<float>::denorm_min();
 template <typename Vector>
 inline double scaleAndStoreAlpha(Vector& a, const Vector& e, float* stored) {
     const size_t n = a.size();
-    double sum = 0;
-    for (size_t i = 0; i < n; ++i) {
+    // Summed in 8 interleaved lanes (vector adds instead of one chain of n dependent adds),
+    // then the lanes in order: the same sum for every n, CPU and build.
+    constexpr size_t kSumLanes = 8;
+    std::array<double, kSumLanes> lanes{};
+    size_t i = 0;
+    for (; i + kSumLanes <= n; i += kSumLanes) {
+        for (size_t l = 0; l < kSumLanes; ++l) {
+            a[i + l] *= e[i + l];
+            lanes[l] += a[i + l];
+        }
+    }
+    for (; i < n; ++i) {
         a[i] *= e[i];
-        sum += a[i];
+        lanes[i % kSumLanes] += a[i];
+    }
+    double sum = 0;
+    for (const double lane : lanes) {
+        sum += lane;
     }
     if (!(sum > 0)) {
         std::fill(a.begin(), a.end(), 1.0 / static_cast<double>(n));
@@ -112,7 +132,7 @@ public:
     /// As MetaChain::run: posterior-decodes one chromosome, writes the argmax of the marginal of
     /// the node at position wanted[w] into (*out[w])[t] and returns log P(x).
     double run(const MultiCellTracks& tracks, int chrom, const std::vector<int>& wanted,
-               std::vector<std::vector<std::uint16_t>*>& out) {
+               std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
         const auto length = static_cast<size_t>(tracks.chromBins[static_cast<size_t>(chrom)]);
         constexpr auto n = static_cast<size_t>(kStates);
         thread_local std::vector<float> alphas;
@@ -131,6 +151,9 @@ public:
         alignas(64) std::array<double, n> a, e, next;
         double logLik = 0;
         for (size_t t = 0; t < length; ++t) {
+            if (t % kCancelCheckBins == 0) {
+                throwIfCancelled(cancel);
+            }
             emission(codes, t, e);
             if (t == 0) {
                 start(a);
@@ -142,6 +165,9 @@ public:
         alignas(64) std::array<double, n> beta;
         beta.fill(1.0);
         for (size_t tt = length; tt-- > 0;) {
+            if (tt % kCancelCheckBins == 0) {
+                throwIfCancelled(cancel);
+            }
             if (tt + 1 < length) {
                 emission(codes, tt + 1, e);
                 for (size_t i = 0; i < n; ++i) {

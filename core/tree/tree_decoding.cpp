@@ -36,98 +36,106 @@ const char* toString(TreeDecodingMode mode) {
 namespace {
 
 using detail::FixedMetaChain;
+using detail::kCancelCheckBins;
 using detail::scaleAndStoreAlpha;
 
-/// Forward–backward over the meta-states of a node set S (closed under parents, root first).
-/// Meta-state i has digit q = (i / K^q) mod K for the node at position q. Tables of digits,
-/// of the "bases" (indices whose digit q is 0) and of the transition matrix each base uses are
-/// precomputed, so a step is plain multiply-adds.
+/// Forward–backward over the meta-states of a node set S (closed under parents, root first),
+/// for any K and |S| (FixedMetaChain covers K ≤ 8 and |S| ≤ 3 with compile-time bounds).
+/// Meta-state i has digit q = (i / K^q) mod K for the node at position q (stride K^q). A node's
+/// parent sits at a lower position, so in a block of K^(q+1) meta-states the parent's digit
+/// depends only on the offset lo < K^q: node q's step is, per block and output digit j,
+/// out[lo] = Σ_i in_i[lo] · P_{parent digit of lo}(i, j) — K² multiply-adds along contiguous
+/// rows, with the matrix entries laid out per lo in a "lane" table. The lane table repeats with
+/// period K^(parent position + 1), so it is kept at most a few hundred entries long per (i, j)
+/// (fits in cache at any size). Every output is summed over i (or j) ascending, as before.
 class MetaChain {
 public:
     MetaChain(const TreeHmmParameters& model, std::vector<int> nodes)
         : m_model(model), m_nodes(std::move(nodes)), m_k(model.numStates) {
         const auto s = m_nodes.size();
+        const auto k = static_cast<size_t>(m_k);
         m_size = 1;
         for (size_t q = 0; q < s; ++q) {
             m_stride.push_back(m_size);
             m_size *= m_k;
             m_tables.push_back(codeLikelihoods(model.emissions[static_cast<size_t>(m_nodes[q])]));
         }
-        const auto n = static_cast<size_t>(m_size);
-        m_digits.assign(s, std::vector<std::uint8_t>(n));
-        for (size_t q = 0; q < s; ++q) {
-            for (size_t i = 0; i < n; ++i) {
-                m_digits[q][i] =
-                    static_cast<std::uint8_t>((static_cast<std::int64_t>(i) / m_stride[q]) % m_k);
+        m_root.resize(k * k);
+        m_rootTransposed.resize(k * k);
+        for (size_t i = 0; i < k; ++i) {
+            for (size_t j = 0; j < k; ++j) {
+                m_root[i * k + j] = model.rootTransitions(static_cast<Eigen::Index>(i),
+                                                          static_cast<Eigen::Index>(j));
+                m_rootTransposed[j * k + i] = m_root[i * k + j];
             }
         }
-        // Row-major copies of every matrix: root transitions, then each child's K matrices.
-        auto rowMajor = [&](const Eigen::MatrixXd& m) {
-            std::vector<double> out(static_cast<size_t>(m_k * m_k));
-            for (int i = 0; i < m_k; ++i) {
-                for (int j = 0; j < m_k; ++j) {
-                    out[static_cast<size_t>(i * m_k + j)] = m(i, j);
-                }
-            }
-            return out;
-        };
-        m_bases.resize(s);
-        m_baseMatrix.resize(s);
-        for (size_t q = 0; q < s; ++q) {
-            const int node = m_nodes[q];
-            const int parent = model.tree.parent[static_cast<size_t>(node)];
+        m_lanes.resize(s);
+        m_laneLength.assign(s, 1);
+        for (size_t q = 1; q < s; ++q) {
+            const int parent = model.tree.parent[static_cast<size_t>(m_nodes[q])];
             const auto parentPos = static_cast<size_t>(
                 std::find(m_nodes.begin(), m_nodes.end(), parent) - m_nodes.begin());
-            const size_t first = m_matrices.size();
-            if (q == 0) {
-                m_matrices.push_back(rowMajor(model.rootTransitions));
-                m_transposed.push_back(rowMajor(model.rootTransitions.transpose()));
-            } else {
-                for (const auto& m : model.childTransitions[static_cast<size_t>(node)]) {
-                    m_matrices.push_back(rowMajor(m));
-                    m_transposed.push_back(rowMajor(m.transpose()));
-                }
+            if (parentPos >= q) {
+                throw std::logic_error("MetaChain: a node's parent must come before it");
             }
-            for (size_t i = 0; i < n; ++i) {
-                if (m_digits[q][i] != 0) {
-                    continue;
+            // The shortest period K^r (r > parent position) of at least kMinLane, at most K^q.
+            std::int64_t lane = m_stride[parentPos] * m_k;
+            while (lane < kMinLane && lane < m_stride[q]) {
+                lane *= m_k;
+            }
+            m_laneLength[q] = lane;
+            const auto& mats = model.childTransitions[static_cast<size_t>(m_nodes[q])];
+            const auto length = static_cast<size_t>(lane);
+            m_lanes[q].resize(k * k * length);
+            for (size_t lo = 0; lo < length; ++lo) {
+                const auto digit = static_cast<size_t>(
+                    (static_cast<std::int64_t>(lo) / m_stride[parentPos]) % m_k);
+                const Eigen::MatrixXd& p = mats[digit];
+                for (size_t i = 0; i < k; ++i) {
+                    for (size_t j = 0; j < k; ++j) {
+                        m_lanes[q][(i * k + j) * length + lo] =
+                            p(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+                    }
                 }
-                m_bases[q].push_back(static_cast<std::int64_t>(i));
-                m_baseMatrix[q].push_back(first + (q == 0 ? 0 : m_digits[parentPos][i]));
             }
         }
-        m_next.resize(n);
+        m_next.resize(static_cast<size_t>(m_size));
+        m_blockSums.resize(static_cast<size_t>(m_size));
     }
 
     /// Posterior-decodes one chromosome; writes the argmax of the marginal of the node at
-    /// position wanted[w] into (*out[w])[t]. Returns log P(x).
+    /// position wanted[w] into (*out[w])[t]. Returns log P(x). \throws Cancelled (checked every
+    /// kCancelCheckBins bins).
     double run(const MultiCellTracks& tracks, int chrom, const std::vector<int>& wanted,
-               std::vector<std::vector<std::uint16_t>*>& out) {
-        // The inner loops run over K; a compile-time K lets the compiler unroll them (~2×).
+               std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
+        // The root step's loops run over K; a compile-time K lets the compiler unroll them.
         switch (m_k) {
         case 2:
-            return runK<2>(tracks, chrom, wanted, out);
+            return runK<2>(tracks, chrom, wanted, out, cancel);
         case 3:
-            return runK<3>(tracks, chrom, wanted, out);
+            return runK<3>(tracks, chrom, wanted, out, cancel);
         case 4:
-            return runK<4>(tracks, chrom, wanted, out);
+            return runK<4>(tracks, chrom, wanted, out, cancel);
         case 5:
-            return runK<5>(tracks, chrom, wanted, out);
+            return runK<5>(tracks, chrom, wanted, out, cancel);
         case 6:
-            return runK<6>(tracks, chrom, wanted, out);
+            return runK<6>(tracks, chrom, wanted, out, cancel);
         case 7:
-            return runK<7>(tracks, chrom, wanted, out);
+            return runK<7>(tracks, chrom, wanted, out, cancel);
         case 8:
-            return runK<8>(tracks, chrom, wanted, out);
+            return runK<8>(tracks, chrom, wanted, out, cancel);
         default:
-            return runK<0>(tracks, chrom, wanted, out);
+            return runK<0>(tracks, chrom, wanted, out, cancel);
         }
     }
 
 private:
+    /// Lane tables are at least this long where the node's stride allows (vector loops).
+    static constexpr std::int64_t kMinLane = 64;
+
     template <int KC>
     double runK(const MultiCellTracks& tracks, int chrom, const std::vector<int>& wanted,
-                std::vector<std::vector<std::uint16_t>*>& out) {
+                std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
         const auto length = static_cast<size_t>(tracks.chromBins[static_cast<size_t>(chrom)]);
         const auto n = static_cast<size_t>(m_size);
         // Reused per thread: allocating and zeroing ~50 MB per chromosome costs more than the
@@ -140,10 +148,18 @@ private:
         if (alphas.size() < static_cast<size_t>(longest) * n) {
             alphas = std::vector<float>(static_cast<size_t>(longest) * n);
         }
+        std::vector<const std::uint16_t*> codes;
+        for (const int node : m_nodes) {
+            codes.push_back(
+                tracks.codes[static_cast<size_t>(node)][static_cast<size_t>(chrom)].data());
+        }
         std::vector<double> a(n), e(n);
         double logLik = 0;
         for (size_t t = 0; t < length; ++t) {
-            emission(tracks, chrom, t, e);
+            if (t % kCancelCheckBins == 0) {
+                throwIfCancelled(cancel);
+            }
+            emission(codes, t, e);
             if (t == 0) {
                 start(a);
             } else {
@@ -154,8 +170,11 @@ private:
         }
         std::vector<double> beta(n, 1.0), marginal(static_cast<size_t>(m_k));
         for (size_t tt = length; tt-- > 0;) {
+            if (tt % kCancelCheckBins == 0) {
+                throwIfCancelled(cancel);
+            }
             if (tt + 1 < length) {
-                emission(tracks, chrom, tt + 1, e);
+                emission(codes, tt + 1, e);
                 for (size_t i = 0; i < n; ++i) {
                     beta[i] *= e[i];
                 }
@@ -169,25 +188,20 @@ private:
             // (by b/c per bin, c the forward normaliser) until it overflows, inf·0 = NaN reaches
             // every state and every earlier bin decodes as state 0. Hence: β = 0 where α = 0, then
             // β scaled to max 1 (never overflows; changes no argmax).
-            double largest = 0;
-            for (size_t i = 0; i < n; ++i) {
-                if (stored[i] == 0.0f) {
-                    beta[i] = 0.0;
-                }
-                largest = std::max(largest, beta[i]);
-            }
+            double largest = largestZeroingUnreached(stored, beta);
             if (largest > 0 && std::isfinite(largest)) {
                 const double inv = 1.0 / largest;
                 for (double& v : beta) {
                     v *= inv;
                 }
             }
+            // The posterior (up to a constant) in m_next; each wanted node's marginal sums it
+            // over blocks first (vector adds), then over the offsets within a digit.
+            for (size_t i = 0; i < n; ++i) {
+                m_next[i] = static_cast<double>(stored[i]) * beta[i];
+            }
             for (size_t w = 0; w < wanted.size(); ++w) {
-                const auto& digits = m_digits[static_cast<size_t>(wanted[w])];
-                std::fill(marginal.begin(), marginal.end(), 0.0);
-                for (size_t i = 0; i < n; ++i) {
-                    marginal[digits[i]] += static_cast<double>(stored[i]) * beta[i];
-                }
+                nodeMarginal(static_cast<size_t>(wanted[w]), marginal);
                 (*out[w])[tt] = static_cast<std::uint16_t>(
                     std::max_element(marginal.begin(), marginal.end()) - marginal.begin());
             }
@@ -195,28 +209,89 @@ private:
         return logLik;
     }
 
-    void emission(const MultiCellTracks& tracks, int chrom, size_t t,
+    /// β ← 0 where the stored α is 0; returns max β. The maximum of non-negative numbers does
+    /// not depend on the order: running maxima of 8 lanes (vector), then of the lanes.
+    static double largestZeroingUnreached(const float* stored, std::vector<double>& beta) {
+        constexpr size_t kLanes = 8;
+        const size_t n = beta.size();
+        std::array<double, kLanes> most{};
+        size_t i = 0;
+        for (; i + kLanes <= n; i += kLanes) {
+            for (size_t l = 0; l < kLanes; ++l) {
+                const double b = stored[i + l] == 0.0f ? 0.0 : beta[i + l];
+                beta[i + l] = b;
+                most[l] = most[l] < b ? b : most[l];
+            }
+        }
+        double largest = 0;
+        for (; i < n; ++i) {
+            beta[i] = stored[i] == 0.0f ? 0.0 : beta[i];
+            largest = std::max(largest, beta[i]);
+        }
+        for (const double m : most) {
+            largest = std::max(largest, m);
+        }
+        return largest;
+    }
+
+    /// marginal[d] = Σ of m_next over the meta-states whose digit at position q is d.
+    void nodeMarginal(size_t q, std::vector<double>& marginal) {
+        const auto n = static_cast<size_t>(m_size);
+        const auto stride = static_cast<size_t>(m_stride[q]);
+        const size_t block = stride * static_cast<size_t>(m_k);
+        double* sums = m_blockSums.data();
+        std::copy(m_next.begin(), m_next.begin() + static_cast<std::ptrdiff_t>(block), sums);
+        for (size_t hi = block; hi < n; hi += block) {
+            const double* row = m_next.data() + hi;
+            for (size_t x = 0; x < block; ++x) {
+                sums[x] += row[x];
+            }
+        }
+        for (size_t d = 0; d < marginal.size(); ++d) {
+            double sum = 0;
+            for (size_t lo = 0; lo < stride; ++lo) {
+                sum += sums[d * stride + lo];
+            }
+            marginal[d] = sum;
+        }
+    }
+
+    /// e[i] = Π_q lik_q[digit q of i] over the nodes whose code is not missing (1 otherwise),
+    /// multiplied in node order: built digit by digit, e over the first q + 1 positions is
+    /// lik_q[d] times e over the first q, for each digit d.
+    void emission(const std::vector<const std::uint16_t*>& codes, size_t t,
                   std::vector<double>& e) const {
-        std::fill(e.begin(), e.end(), 1.0);
+        const auto k = static_cast<size_t>(m_k);
+        e[0] = 1.0;
+        size_t filled = 1;
         for (size_t q = 0; q < m_nodes.size(); ++q) {
-            const std::uint16_t code =
-                tracks.codes[static_cast<size_t>(m_nodes[q])][static_cast<size_t>(chrom)][t];
-            if (code == kMissingObservation) {
-                continue;
+            const std::uint16_t code = codes[q][t];
+            const double* lik =
+                code == kMissingObservation ? nullptr : &m_tables[q][static_cast<size_t>(code) * k];
+            // Highest digit first: block d = 0 is the source of the others and is done last.
+            for (size_t d = k; d-- > 0;) {
+                double* row = e.data() + d * filled;
+                if (lik == nullptr) {
+                    std::copy(e.data(), e.data() + filled, row);
+                } else {
+                    const double l = lik[d];
+                    for (size_t lo = 0; lo < filled; ++lo) {
+                        row[lo] = e[lo] * l;
+                    }
+                }
             }
-            const double* lik = &m_tables[q][static_cast<size_t>(code) * static_cast<size_t>(m_k)];
-            const auto& digits = m_digits[q];
-            for (size_t i = 0; i < e.size(); ++i) {
-                e[i] *= lik[digits[i]];
-            }
+            filled *= k;
         }
     }
 
     void start(std::vector<double>& a) const {
         for (size_t i = 0; i < a.size(); ++i) {
-            double p = m_model.rootStart[m_digits[0][i]];
+            const auto digit = [&](size_t q) {
+                return static_cast<size_t>((static_cast<std::int64_t>(i) / m_stride[q]) % m_k);
+            };
+            double p = m_model.rootStart[digit(0)];
             for (size_t q = 1; q < m_nodes.size(); ++q) {
-                p *= m_model.occupancy[static_cast<size_t>(m_nodes[q])][m_digits[q][i]];
+                p *= m_model.occupancy[static_cast<size_t>(m_nodes[q])][digit(q)];
             }
             a[i] = p;
         }
@@ -225,47 +300,111 @@ private:
     /// a ← a · P, node by node (root first): a child's matrix depends on its parent's digit,
     /// which already holds the parent's new state.
     template <int KC> void forward(std::vector<double>& a) {
-        const int k = KC > 0 ? KC : m_k;
-        for (size_t q = 0; q < m_nodes.size(); ++q) {
-            const std::int64_t stride = m_stride[q];
-            const auto& bases = m_bases[q];
-            for (size_t b = 0; b < bases.size(); ++b) {
-                const double* pt = m_transposed[m_baseMatrix[q][b]].data();
-                const double* in = a.data() + bases[b];
-                double* out = m_next.data() + bases[b];
-                for (int j = 0; j < k; ++j) {
-                    const double* column = pt + j * k;
-                    double s = 0;
-                    for (int i = 0; i < k; ++i) {
-                        s += in[i * stride] * column[i];
-                    }
-                    out[j * stride] = s;
-                }
-            }
+        rootStep<KC>(a.data(), m_next.data(), m_root.data());
+        a.swap(m_next);
+        for (size_t q = 1; q < m_nodes.size(); ++q) {
+            childStep<KC>(q, a.data(), m_next.data(), false);
             a.swap(m_next);
         }
     }
 
     /// g ← P · g, node by node (deepest first, root last).
     template <int KC> void backward(std::vector<double>& g) {
-        const int k = KC > 0 ? KC : m_k;
-        for (size_t qq = m_nodes.size(); qq-- > 0;) {
-            const std::int64_t stride = m_stride[qq];
-            const auto& bases = m_bases[qq];
-            for (size_t b = 0; b < bases.size(); ++b) {
-                const double* p = m_matrices[m_baseMatrix[qq][b]].data();
-                const double* in = g.data() + bases[b];
-                double* out = m_next.data() + bases[b];
-                for (int i = 0; i < k; ++i) {
-                    const double* row = p + i * k;
-                    double s = 0;
-                    for (int j = 0; j < k; ++j) {
-                        s += row[j] * in[j * stride];
+        for (size_t q = m_nodes.size(); q-- > 1;) {
+            childStep<KC>(q, g.data(), m_next.data(), true);
+            g.swap(m_next);
+        }
+        rootStep<KC>(g.data(), m_next.data(), m_rootTransposed.data()); // Pᵀ's rows: P's columns
+        g.swap(m_next);
+    }
+
+    /// The root (stride 1, one matrix): out[base + o] = Σ_s in[base + s] · table[s·K + o], s
+    /// ascending, for every base (digit 0 = 0); table is P (forward) or Pᵀ (backward).
+    template <int KC> void rootStep(const double* in, double* out, const double* table) const {
+        const auto n = static_cast<size_t>(m_size);
+        if constexpr (KC > 0) {
+            for (size_t base = 0; base < n; base += KC) {
+                std::array<double, KC> acc{};
+                for (int s = 0; s < KC; ++s) {
+                    const double x = in[base + static_cast<size_t>(s)];
+                    for (int o = 0; o < KC; ++o) {
+                        acc[static_cast<size_t>(o)] += x * table[s * KC + o];
                     }
-                    out[i * stride] = s;
+                }
+                std::copy(acc.begin(), acc.end(), out + base);
+            }
+        } else {
+            const auto k = static_cast<size_t>(m_k);
+            for (size_t base = 0; base < n; base += k) {
+                double* y = out + base;
+                std::fill(y, y + k, 0.0);
+                for (size_t s = 0; s < k; ++s) {
+                    const double x = in[base + s];
+                    for (size_t o = 0; o < k; ++o) {
+                        y[o] += x * table[s * k + o];
+                    }
                 }
             }
-            g.swap(m_next);
+        }
+    }
+
+    /// Node q ≥ 1 (stride st): forward out[hi + j·st + lo] = Σ_i in[hi + i·st + lo] · P(i, j);
+    /// backward out[hi + i·st + lo] = Σ_j P(i, j) · in[hi + j·st + lo]; P chosen by lo's
+    /// parent digit through the lane table, the sum ascending in i (forward) or j (backward).
+    /// The strides K and K² (lane as long as the stride) run with compile-time bounds when K is.
+    template <int KC> void childStep(size_t q, const double* in, double* out, bool backward) const {
+        if constexpr (KC > 0) {
+            if (m_stride[q] == KC && m_laneLength[q] == KC) {
+                return childStepFixed<KC, KC>(q, in, out, backward);
+            }
+            if (m_stride[q] == KC * KC && m_laneLength[q] == KC * KC) {
+                return childStepFixed<KC, KC * KC>(q, in, out, backward);
+            }
+        }
+        const auto n = static_cast<size_t>(m_size);
+        const auto k = static_cast<size_t>(m_k);
+        const auto stride = static_cast<size_t>(m_stride[q]);
+        const auto lane = static_cast<size_t>(m_laneLength[q]);
+        const double* lanes = m_lanes[q].data();
+        for (size_t hi = 0; hi < n; hi += stride * k) {
+            for (size_t o = 0; o < k; ++o) {
+                double* target = out + hi + o * stride;
+                for (size_t s = 0; s < k; ++s) {
+                    const double* x = in + hi + s * stride;
+                    const double* p = lanes + (backward ? o * k + s : s * k + o) * lane;
+                    for (size_t chunk = 0; chunk < stride; chunk += lane) {
+                        double* y = target + chunk;
+                        const double* xc = x + chunk;
+                        if (s == 0) {
+                            for (size_t l = 0; l < lane; ++l) {
+                                y[l] = xc[l] * p[l];
+                            }
+                        } else {
+                            for (size_t l = 0; l < lane; ++l) {
+                                y[l] += xc[l] * p[l];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    template <int K, int ST>
+    void childStepFixed(size_t q, const double* in, double* out, bool backward) const {
+        const auto n = static_cast<size_t>(m_size);
+        const double* lanes = m_lanes[q].data();
+        for (size_t hi = 0; hi < n; hi += ST * K) {
+            for (int o = 0; o < K; ++o) {
+                std::array<double, ST> acc{};
+                for (int s = 0; s < K; ++s) {
+                    const double* x = in + hi + s * ST;
+                    const double* p = lanes + (backward ? o * K + s : s * K + o) * ST;
+                    for (int l = 0; l < ST; ++l) {
+                        acc[l] += x[l] * p[l];
+                    }
+                }
+                std::copy(acc.begin(), acc.end(), out + hi + o * ST);
+            }
         }
     }
 
@@ -275,23 +414,25 @@ private:
     std::int64_t m_size = 1;
     std::vector<std::int64_t> m_stride;
     std::vector<std::vector<double>> m_tables;
-    std::vector<std::vector<std::uint8_t>> m_digits;
-    std::vector<std::vector<double>> m_matrices;   ///< row-major P
-    std::vector<std::vector<double>> m_transposed; ///< row-major Pᵀ
-    std::vector<std::vector<std::int64_t>> m_bases;
-    std::vector<std::vector<size_t>> m_baseMatrix;
+    std::vector<double> m_root;           ///< row-major root transitions
+    std::vector<double> m_rootTransposed; ///< the same, transposed
+    /// Position q ≥ 1: lanes[(i·K + j)·L + lo] = P_lo(i, j) for lo < L = m_laneLength[q], the
+    /// matrix of offset lo chosen by its parent's digit (periodic in lo with period L).
+    std::vector<std::vector<double>> m_lanes;
+    std::vector<std::int64_t> m_laneLength;
     std::vector<double> m_next;
+    std::vector<double> m_blockSums;
 };
 
 /// Decodes one chromosome over the meta-states of `nodes` (closed under parents, root first):
 /// FixedMetaChain where K ∈ [2, 8] and |nodes| ≤ 3, MetaChain otherwise.
 double runMetaChain(const TreeHmmParameters& model, const std::vector<int>& nodes,
                     const MultiCellTracks& tracks, int chrom, const std::vector<int>& wanted,
-                    std::vector<std::vector<std::uint16_t>*>& out) {
+                    std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
     auto fixed = [&](auto k, auto s) {
         auto chain =
             std::make_unique<FixedMetaChain<decltype(k)::value, decltype(s)::value>>(model, nodes);
-        return chain->run(tracks, chrom, wanted, out);
+        return chain->run(tracks, chrom, wanted, out, cancel);
     };
     auto bySize = [&](auto k) {
         switch (nodes.size()) {
@@ -324,7 +465,7 @@ double runMetaChain(const TreeHmmParameters& model, const std::vector<int>& node
         }
     }
     MetaChain chain(model, nodes);
-    return chain.run(tracks, chrom, wanted, out);
+    return chain.run(tracks, chrom, wanted, out, cancel);
 }
 
 /// Runs body(i) for every i, the largest cost first, each i taken by the next free thread
@@ -410,12 +551,12 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
         // in chromosome order, so any thread count gives the same result.
         std::vector<double> logLik(tracks.chromBins.size(), 0.0);
         forEachLargestFirst(tracks.chromBins, [&](size_t c) {
-            throwIfCancelled(cancel);
             std::vector<std::vector<std::uint16_t>*> targets;
             for (int v = 0; v < n; ++v) {
                 targets.push_back(&out.states[static_cast<size_t>(v)][c]);
             }
-            logLik[c] = runMetaChain(model, nodes, tracks, static_cast<int>(c), nodes, targets);
+            logLik[c] =
+                runMetaChain(model, nodes, tracks, static_cast<int>(c), nodes, targets, cancel);
         });
         for (double ll : logLik) {
             out.logLikelihood += ll;
@@ -437,12 +578,11 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
     forEachLargestFirst(cost, [&](size_t job) {
         const int v = static_cast<int>(job) / chroms;
         const int c = static_cast<int>(job) % chroms;
-        throwIfCancelled(cancel);
         const std::vector<int> path = model.tree.pathFromRoot(v);
         std::vector<std::vector<std::uint16_t>*> targets{
             &out.states[static_cast<size_t>(v)][static_cast<size_t>(c)]};
-        const double ll =
-            runMetaChain(model, path, tracks, c, {static_cast<int>(path.size()) - 1}, targets);
+        const double ll = runMetaChain(model, path, tracks, c, {static_cast<int>(path.size()) - 1},
+                                       targets, cancel);
         if (v == 0) {
             rootLogLik[static_cast<size_t>(c)] = ll;
         }

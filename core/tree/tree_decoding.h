@@ -54,7 +54,8 @@ struct TreeSegmentation {
 /// rootStart × the children's occupancies (independent; one bin in 10⁵, so this matters not).
 /// Jobs (a chromosome, or with PathMarginal a cell × chromosome) run on threadCount() threads,
 /// largest first; the result does not depend on the thread count.
-/// \pre model valid; tracks.cells == model.tree.names. Polls `cancel` per chromosome.
+/// \pre model valid; tracks.cells == model.tree.names. Polls `cancel` every 4,096 bins of each
+/// pass (\throws Cancelled).
 /// \throws InputError for a Joint decoding that does not fit (see TreeDecodingMode::Joint).
 TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParameters& model,
                             const TreeDecodingOptions& options = {},

@@ -76,14 +76,19 @@ inline QStringList chartMessages(const QChartView& view) {
 }
 
 /// Processes events until `condition` holds or `timeoutMs` passes. Returns the condition.
+/// Between checks the thread sleeps in the event loop until an event arrives (a worker's
+/// result, a timer) or a 5 ms tick passes: no spinning, which on a 2-core machine would take a
+/// core from the workers being waited for.
 inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20000) {
     QElapsedTimer timer;
     timer.start();
+    QTimer tick;
+    tick.start(5);
     while (!condition()) {
         if (timer.elapsed() > timeoutMs) {
             return false;
         }
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     return true;
 }
