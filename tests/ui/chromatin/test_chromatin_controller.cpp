@@ -117,18 +117,29 @@ TEST(ChromatinController, WorkRunsOffTheGuiThread) {
     EXPECT_EQ(controller.thread(), QThread::currentThread());
     EXPECT_NE(controller.workerThread(), QThread::currentThread());
     EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
-    std::mutex mutex;
-    std::vector<QThread*> solvedOn;
     // A direct connection runs in the emitting (worker) thread: it records where solves ran.
-    QObject::connect(static_cast<const ChromatinWorker*>(controller.worker()),
-                     &ChromatinWorker::solved, [&](const HmmSolution&) {
-                         const std::lock_guard<std::mutex> lock(mutex);
-                         solvedOn.push_back(QThread::currentThread());
-                     });
+    // Its record is shared with the lambda, which may run after this test's locals are gone.
+    struct Record {
+        std::mutex mutex;
+        std::vector<QThread*> threads;
+    };
+    const auto solvedOn = std::make_shared<Record>();
+    const QMetaObject::Connection connection =
+        QObject::connect(static_cast<const ChromatinWorker*>(controller.worker()),
+                         &ChromatinWorker::solved, [solvedOn](const HmmSolution&) {
+                             const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+                             solvedOn->threads.push_back(QThread::currentThread());
+                         });
     ASSERT_TRUE(prepareSlice(controller));
-    const std::lock_guard<std::mutex> lock(mutex);
-    ASSERT_FALSE(solvedOn.empty());
-    for (QThread* thread : solvedOn) {
+    // The controller hears of the result through its own (queued) connection, made before this
+    // one: it can show the result before the worker thread has run the lambda above.
+    ASSERT_TRUE(waitUntil([&] {
+        const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+        return !solvedOn->threads.empty();
+    }));
+    QObject::disconnect(connection);
+    const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+    for (QThread* thread : solvedOn->threads) {
         EXPECT_EQ(thread, controller.workerThread());
     }
 }

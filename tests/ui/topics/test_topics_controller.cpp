@@ -13,6 +13,7 @@
 #include <QThread>
 
 #include <limits>
+#include <memory>
 #include <mutex>
 
 using cx::ui::BackgroundMode;
@@ -74,18 +75,29 @@ TEST(TopicsController, WorkRunsOffTheGuiThread) {
     EXPECT_NE(controller.workerThread(), QThread::currentThread());
     EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
     EXPECT_TRUE(controller.workerThread()->isRunning());
-    std::mutex mutex;
-    std::vector<QThread*> solvedOn;
     // A direct connection runs in the emitting (worker) thread: it records where solves ran.
-    QObject::connect(static_cast<const cx::ui::TopicWorker*>(controller.worker()),
-                     &cx::ui::TopicWorker::solved, [&](const TopicSolution&) {
-                         const std::lock_guard<std::mutex> lock(mutex);
-                         solvedOn.push_back(QThread::currentThread());
-                     });
+    // Its record is shared with the lambda, which may run after this test's locals are gone.
+    struct Record {
+        std::mutex mutex;
+        std::vector<QThread*> threads;
+    };
+    const auto solvedOn = std::make_shared<Record>();
+    const QMetaObject::Connection connection =
+        QObject::connect(static_cast<const cx::ui::TopicWorker*>(controller.worker()),
+                         &cx::ui::TopicWorker::solved, [solvedOn](const TopicSolution&) {
+                             const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+                             solvedOn->threads.push_back(QThread::currentThread());
+                         });
     prepare(controller);
-    const std::lock_guard<std::mutex> lock(mutex);
-    ASSERT_FALSE(solvedOn.empty());
-    for (QThread* thread : solvedOn) {
+    // The controller hears of the result through its own (queued) connection, made before this
+    // one: it can show the result before the worker thread has run the lambda above.
+    ASSERT_TRUE(waitUntil([&] {
+        const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+        return !solvedOn->threads.empty();
+    }));
+    QObject::disconnect(connection);
+    const std::lock_guard<std::mutex> lock(solvedOn->mutex);
+    for (QThread* thread : solvedOn->threads) {
         EXPECT_EQ(thread, controller.workerThread());
     }
 }
