@@ -29,11 +29,14 @@
 #include <QSlider>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace cx::ui::test {
 
@@ -92,6 +95,45 @@ inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20
     }
     return true;
 }
+
+/// The threads a signal was emitted on, recorded by a direct connection (it runs in the
+/// emitting thread). The record is shared with the connection, so an emission after the test
+/// has moved on is harmless; the connection ends with this object.
+class EmittingThreads {
+public:
+    template <typename Sender, typename Signal>
+    EmittingThreads(const Sender* sender, Signal signal) : m_record(std::make_shared<Record>()) {
+        m_connection = QObject::connect(sender, signal, [record = m_record] {
+            const std::lock_guard<std::mutex> lock(record->mutex);
+            record->threads.push_back(QThread::currentThread());
+        });
+    }
+    ~EmittingThreads() { QObject::disconnect(m_connection); }
+    EmittingThreads(const EmittingThreads&) = delete;
+    EmittingThreads& operator=(const EmittingThreads&) = delete;
+
+    /// Waits (in the event loop) until an emission was recorded; the threads so far (empty
+    /// when none came within the timeout). A receiver's queued connection can see the signal
+    /// before the emitting thread has run the direct connection: wait for the record itself.
+    std::vector<QThread*> waitForAny(int timeoutMs = 20000) const {
+        waitUntil(
+            [&] {
+                const std::lock_guard<std::mutex> lock(m_record->mutex);
+                return !m_record->threads.empty();
+            },
+            timeoutMs);
+        const std::lock_guard<std::mutex> lock(m_record->mutex);
+        return m_record->threads;
+    }
+
+private:
+    struct Record {
+        std::mutex mutex;
+        std::vector<QThread*> threads;
+    };
+    std::shared_ptr<Record> m_record;
+    QMetaObject::Connection m_connection;
+};
 
 /// Records ErrorReporter messages instead of showing dialogs, for the recorder's lifetime.
 class ErrorRecorder {

@@ -16,7 +16,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <mutex>
 
 using cx::ui::ChromatinController;
 using cx::ui::ChromatinWorker;
@@ -117,29 +116,13 @@ TEST(ChromatinController, WorkRunsOffTheGuiThread) {
     EXPECT_EQ(controller.thread(), QThread::currentThread());
     EXPECT_NE(controller.workerThread(), QThread::currentThread());
     EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
-    // A direct connection runs in the emitting (worker) thread: it records where solves ran.
-    // Its record is shared with the lambda, which may run after this test's locals are gone.
-    struct Record {
-        std::mutex mutex;
-        std::vector<QThread*> threads;
-    };
-    const auto solvedOn = std::make_shared<Record>();
-    const QMetaObject::Connection connection =
-        QObject::connect(static_cast<const ChromatinWorker*>(controller.worker()),
-                         &ChromatinWorker::solved, [solvedOn](const HmmSolution&) {
-                             const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-                             solvedOn->threads.push_back(QThread::currentThread());
-                         });
+    // Where the worker's solves ran (a direct connection runs in the emitting thread).
+    const cx::ui::test::EmittingThreads solves(
+        static_cast<const ChromatinWorker*>(controller.worker()), &ChromatinWorker::solved);
     ASSERT_TRUE(prepareSlice(controller));
-    // The controller hears of the result through its own (queued) connection, made before this
-    // one: it can show the result before the worker thread has run the lambda above.
-    ASSERT_TRUE(waitUntil([&] {
-        const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-        return !solvedOn->threads.empty();
-    }));
-    QObject::disconnect(connection);
-    const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-    for (QThread* thread : solvedOn->threads) {
+    const std::vector<QThread*> solvedOn = solves.waitForAny();
+    ASSERT_FALSE(solvedOn.empty());
+    for (QThread* thread : solvedOn) {
         EXPECT_EQ(thread, controller.workerThread());
     }
 }

@@ -13,8 +13,6 @@
 #include <QThread>
 
 #include <limits>
-#include <memory>
-#include <mutex>
 
 using cx::ui::BackgroundMode;
 using cx::ui::ModelParameters;
@@ -75,29 +73,13 @@ TEST(TopicsController, WorkRunsOffTheGuiThread) {
     EXPECT_NE(controller.workerThread(), QThread::currentThread());
     EXPECT_EQ(controller.worker()->thread(), controller.workerThread());
     EXPECT_TRUE(controller.workerThread()->isRunning());
-    // A direct connection runs in the emitting (worker) thread: it records where solves ran.
-    // Its record is shared with the lambda, which may run after this test's locals are gone.
-    struct Record {
-        std::mutex mutex;
-        std::vector<QThread*> threads;
-    };
-    const auto solvedOn = std::make_shared<Record>();
-    const QMetaObject::Connection connection =
-        QObject::connect(static_cast<const cx::ui::TopicWorker*>(controller.worker()),
-                         &cx::ui::TopicWorker::solved, [solvedOn](const TopicSolution&) {
-                             const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-                             solvedOn->threads.push_back(QThread::currentThread());
-                         });
+    // Where the worker's solves ran (a direct connection runs in the emitting thread).
+    const cx::ui::test::EmittingThreads solves(
+        static_cast<const cx::ui::TopicWorker*>(controller.worker()), &cx::ui::TopicWorker::solved);
     prepare(controller);
-    // The controller hears of the result through its own (queued) connection, made before this
-    // one: it can show the result before the worker thread has run the lambda above.
-    ASSERT_TRUE(waitUntil([&] {
-        const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-        return !solvedOn->threads.empty();
-    }));
-    QObject::disconnect(connection);
-    const std::lock_guard<std::mutex> lock(solvedOn->mutex);
-    for (QThread* thread : solvedOn->threads) {
+    const std::vector<QThread*> solvedOn = solves.waitForAny();
+    ASSERT_FALSE(solvedOn.empty());
+    for (QThread* thread : solvedOn) {
         EXPECT_EQ(thread, controller.workerThread());
     }
 }
