@@ -4,6 +4,7 @@
 #include "core/tree/tree_decoding.h"
 
 #include "core/common/cancel.h"
+#include "core/common/parallel.h"
 #include "core/tree/tree_hmm.h"
 
 #include <gtest/gtest.h>
@@ -102,6 +103,10 @@ BruteForce bruteForce(const TreeHmmParameters& model, const MultiCellTracks& tra
     for (size_t tt = length; tt-- > 0;) {
         if (tt + 1 < length) {
             beta = transition * beta.cwiseProduct(emission(tt + 1));
+            // Where α = 0 the posterior is 0 whatever β is, and no reachable state of the bin
+            // before has a transition there: β = 0 changes nothing, and keeps the unreachable
+            // states' β (which can grow bin by bin) from pushing the others below double range.
+            beta = (alpha[tt].array() > 0).select(beta, 0.0);
             beta /= beta.maxCoeff();
         }
         Eigen::VectorXd posterior = alpha[tt].cwiseProduct(beta);
@@ -131,18 +136,71 @@ BruteForce bruteForce(const TreeHmmParameters& model, const MultiCellTracks& tra
     return out;
 }
 
-/// A random tree HMM on `spec` with K states, sampled on two short chromosomes, a few bins of
-/// each cell missing; joint decoding must equal brute force bin for bin (where the marginal's
-/// best state leads by more than rounding) and in log-likelihood.
-void expectJointEqualsBruteForce(const std::string& spec, int k, std::uint64_t seed) {
-    SCOPED_TRACE(spec + " K=" + std::to_string(k));
+/// Structural zeros: every cell type's last state cannot be entered from another state (its
+/// column is 0 but for staying) nor started in, so the meta-states with a last state in any
+/// digit are unreachable for good while the others mix (the forward pass's α = 0 there).
+TreeHmmParameters withStructuralZeros(TreeHmmParameters model) {
+    const int k = model.numStates;
+    auto closeLastState = [k](Eigen::MatrixXd& m) {
+        for (int i = 0; i + 1 < k; ++i) {
+            m(i, k - 1) = 0;
+            m.row(i) /= m.row(i).sum();
+        }
+    };
+    closeLastState(model.rootTransitions);
+    model.rootStart(k - 1) = 0;
+    model.rootStart /= model.rootStart.sum();
+    for (int v = 1; v < model.numNodes(); ++v) {
+        for (Eigen::MatrixXd& m : model.childTransitions[static_cast<size_t>(v)]) {
+            closeLastState(m);
+        }
+        Eigen::VectorXd& occupancy = model.occupancy[static_cast<size_t>(v)];
+        occupancy(k - 1) = 0;
+        occupancy /= occupancy.sum();
+    }
+    return model;
+}
+
+/// The root turns 0 → 1 → … → K−1 → 0 for sure and starts in 0: the reachable meta-states
+/// change at every bin and never settle (two-thread decoding falls back to one thread).
+TreeHmmParameters withCyclingRoot(TreeHmmParameters model) {
+    const int k = model.numStates;
+    model.rootTransitions.setZero();
+    for (int i = 0; i < k; ++i) {
+        model.rootTransitions(i, (i + 1) % k) = 1;
+    }
+    model.rootStart.setZero();
+    model.rootStart(0) = 1;
+    return model;
+}
+
+/// Sets core's thread count for a scope (0, the default, after it).
+struct Threads {
+    explicit Threads(int threads) { setThreadCount(threads); }
+    ~Threads() { setThreadCount(0); }
+    Threads(const Threads&) = delete;
+    Threads& operator=(const Threads&) = delete;
+};
+
+/// A random tree HMM on `spec` with K states, sampled on short chromosomes, a few bins of each
+/// cell missing; joint decoding must equal brute force bin for bin (where the marginal's best
+/// state leads by more than rounding) and in log-likelihood. One chromosome on two threads
+/// decodes it on two threads (MetaChain::runOnTwoThreads).
+void expectJointEqualsBruteForce(const std::string& spec, int k, std::uint64_t seed,
+                                 const std::vector<std::int64_t>& bins = {60, 45},
+                                 TreeHmmParameters (*change)(TreeHmmParameters) = nullptr) {
+    SCOPED_TRACE(spec + " K=" + std::to_string(k) + " chromosomes " + std::to_string(bins.size()) +
+                 (change != nullptr ? ", changed" : ""));
     const TreeSpec tree = parseTreeSpec(spec);
     SyntheticTreeOptions options;
     options.numStates = k;
     options.numMarks = 4;
     options.childSignal = 0.6; // weak children: their marginals lean on the tree
-    const TreeHmmParameters model = randomTreeHmm(tree, options, seed);
-    MultiCellTracks tracks = sampleTreeTracks(model, {60, 45}, seed + 1);
+    TreeHmmParameters model = randomTreeHmm(tree, options, seed);
+    if (change != nullptr) {
+        model = change(model);
+    }
+    MultiCellTracks tracks = sampleTreeTracks(model, bins, seed + 1);
     std::mt19937_64 random(seed + 2);
     for (auto& cell : tracks.codes) {
         for (auto& chrom : cell) {
@@ -173,7 +231,11 @@ void expectJointEqualsBruteForce(const std::string& spec, int k, std::uint64_t s
             }
         }
     }
-    EXPECT_GT(compared, 100 * model.numNodes());
+    std::int64_t total = 0;
+    for (const std::int64_t b : bins) {
+        total += b;
+    }
+    EXPECT_GT(compared, total * model.numNodes() * 8 / 10); // ties to rounding are rare
     EXPECT_NEAR(decoded.logLikelihood, logLikelihood, 1e-9 * std::abs(logLikelihood));
 }
 
@@ -184,6 +246,26 @@ TEST(TreeDecoding, JointEqualsBruteForceOnWideAndDeepTrees) {
     expectJointEqualsBruteForce("R>A,B", 4, 14);         // 3 nodes: the compile-time chain
     expectJointEqualsBruteForce("R>A", 9, 15);           // K beyond the compile-time cases
     expectJointEqualsBruteForce("R>A,B,C", 6, 16);       // the demo's shape (1,296 states)
+}
+
+TEST(TreeDecoding, OneChromosomeOnTwoThreadsEqualsBruteForceAndOneThread) {
+    const Threads two(2);
+    expectJointEqualsBruteForce("R>A,B,C", 3, 41, {150});
+    expectJointEqualsBruteForce("R>A,B;A>C;C>D", 3, 42, {151}, withStructuralZeros); // 32 of 243
+    expectJointEqualsBruteForce("R>A,B,C", 3, 43, {3}, withStructuralZeros);
+    expectJointEqualsBruteForce("R>A,B,C", 3, 47, {90}, withCyclingRoot);
+    expectJointEqualsBruteForce("R>A,B", 9, 44, {40}); // K beyond the compile-time cases
+    // The same recursions on one thread: the same log-likelihood bit for bit, the same states.
+    const TreeHmmParameters model =
+        withStructuralZeros(randomTreeHmm(parseTreeSpec("R>A,B,C"), SyntheticTreeOptions{}, 45));
+    const MultiCellTracks tracks = sampleTreeTracks(model, {2000}, 46);
+    TreeDecodingOptions joint;
+    joint.mode = TreeDecodingMode::Joint;
+    const TreeSegmentation split = decodeTree(tracks, model, joint);
+    setThreadCount(1);
+    const TreeSegmentation whole = decodeTree(tracks, model, joint);
+    EXPECT_EQ(split.logLikelihood, whole.logLikelihood);
+    EXPECT_EQ(split.states, whole.states);
 }
 
 TEST(TreeDecoding, PathMarginalEqualsBruteForceOnThePath) {
