@@ -166,11 +166,11 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
         }
         checkJointDecodingFits(model.numStates, n, longest);
         // One job per chromosome, each writing its own output; the log-likelihoods are summed
-        // in chromosome order, so any thread count gives the same result. With fewer
-        // chromosomes than threads (the demo has one), each chromosome is decoded on two
-        // threads in turn instead (MetaChain::runOnTwoThreads: the same log-likelihood).
+        // in chromosome order, so any thread count gives the same result. A single chromosome
+        // (the demo's region) is decoded on two threads instead (MetaChain::runOnTwoThreads:
+        // the same log-likelihood); two or more keep a thread each busy as they are.
         std::vector<double> logLik(tracks.chromBins.size(), 0.0);
-        const bool twoThreads = static_cast<int>(tracks.chromBins.size()) < threadCount();
+        const bool twoThreads = tracks.chromBins.size() == 1 && threadCount() > 1;
         auto decodeChromosome = [&](size_t c) {
             std::vector<std::vector<std::uint16_t>*> targets;
             for (int v = 0; v < n; ++v) {
