@@ -66,6 +66,64 @@ inline double scaleAndStoreAlpha(Vector& a, const Vector& e, float* stored) {
     return std::log(sum);
 }
 
+/// The forward messages of the longest chromosome of `tracks` at n meta-states per bin (float),
+/// in a buffer kept per thread and shared by both chains: allocating and zeroing ~50 MB per
+/// chromosome costs more than the recursion (every value is written before it is read).
+inline float* threadAlphaBuffer(const MultiCellTracks& tracks, size_t n) {
+    thread_local std::vector<float> alphas;
+    std::int64_t longest = 0;
+    for (auto bins : tracks.chromBins) {
+        longest = std::max(longest, bins);
+    }
+    if (alphas.size() < static_cast<size_t>(longest) * n) {
+        alphas = std::vector<float>(static_cast<size_t>(longest) * n);
+    }
+    return alphas.data();
+}
+
+/// β ← 0 where the stored α is 0; returns max β. Shared by both chains. The maximum of
+/// non-negative numbers does not depend on the order: running maxima of 8 lanes (vector), then
+/// of the lanes. `Vector` is std::vector<double> or std::array<double, n>.
+template <typename Vector>
+inline double largestZeroingUnreached(const float* stored, Vector& beta) {
+    constexpr size_t kLanes = 8;
+    const size_t n = beta.size();
+    const size_t whole = n - n % kLanes; // meta-states in whole groups of kLanes
+    std::array<double, kLanes> most{};
+    for (size_t i = 0; i < whole; i += kLanes) {
+        for (size_t l = 0; l < kLanes; ++l) {
+            const double b = stored[i + l] == 0.0f ? 0.0 : beta[i + l];
+            beta[i + l] = b;
+            most[l] = most[l] < b ? b : most[l];
+        }
+    }
+    double largest = 0;
+    for (size_t i = whole; i < n; ++i) {
+        beta[i] = stored[i] == 0.0f ? 0.0 : beta[i];
+        largest = std::max(largest, beta[i]);
+    }
+    for (const double m : most) {
+        largest = std::max(largest, m);
+    }
+    return largest;
+}
+
+/// β is only needed up to a constant per bin (the marginals are normalised by the argmax).
+/// A meta-state the forward pass cannot reach (α = 0: exact zeros in the transitions) has no
+/// posterior mass and its β feeds only the β of other unreachable states, but left alone it
+/// grows relative to the reachable ones along a chromosome (by b/c per bin, c the forward
+/// normaliser) until it overflows, inf·0 = NaN reaches every state and every earlier bin
+/// decodes as state 0. Hence: β = 0 where α = 0 (largestZeroingUnreached, or a known set of
+/// reachable states), then β scaled to max 1 here (never overflows; changes no argmax).
+template <typename Vector> inline void scaleToLargest(Vector& beta, double largest) {
+    if (largest > 0 && std::isfinite(largest)) {
+        const double inv = 1.0 / largest;
+        for (double& v : beta) {
+            v *= inv;
+        }
+    }
+}
+
 /// tree_decoding.cpp's MetaChain with K and the number of nodes S fixed at compile time, for the
 /// common small cases (a root-to-cell path, a small joint tree): the same operations in the same
 /// order for every value, so the same results bit for bit, but every loop has constant bounds and
@@ -81,7 +139,6 @@ public:
         return n;
     }();
     static constexpr size_t kPrefetchBins = 16;
-    static constexpr size_t kLanes = 4;
     static constexpr std::array<int, S + 1> kStride = [] {
         std::array<int, S + 1> out{};
         out[0] = 1;
@@ -135,14 +192,7 @@ public:
                std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
         const auto length = static_cast<size_t>(tracks.chromBins[static_cast<size_t>(chrom)]);
         constexpr auto n = static_cast<size_t>(kStates);
-        thread_local std::vector<float> alphas;
-        std::int64_t longest = 0;
-        for (auto bins : tracks.chromBins) {
-            longest = std::max(longest, bins);
-        }
-        if (alphas.size() < static_cast<size_t>(longest) * n) {
-            alphas = std::vector<float>(static_cast<size_t>(longest) * n);
-        }
+        float* alphas = threadAlphaBuffer(tracks, n);
         std::array<const std::uint16_t*, S> codes;
         for (int q = 0; q < S; ++q) {
             codes[q] =
@@ -160,7 +210,7 @@ public:
             } else {
                 forward(a, next);
             }
-            logLik += scaleAndStoreAlpha(a, e, alphas.data() + t * n);
+            logLik += scaleAndStoreAlpha(a, e, alphas + t * n);
         }
         alignas(64) std::array<double, n> beta;
         beta.fill(1.0);
@@ -175,38 +225,14 @@ public:
                 }
                 backward(beta, next);
             }
-            const float* stored = alphas.data() + tt * n;
+            const float* stored = alphas + tt * n;
             if (tt >= kPrefetchBins) { // α is read from the end: ask for it ahead
                 const char* ahead = reinterpret_cast<const char*>(stored - kPrefetchBins * n);
                 for (size_t byte = 0; byte < n * sizeof(float); byte += 64) {
                     __builtin_prefetch(ahead + byte);
                 }
             }
-            // As MetaChain: β = 0 where α = 0, then scaled to max 1. The maximum of the
-            // non-negative β does not depend on the order it is taken in: running maxima of
-            // kLanes lanes (vectorised), then of the lanes.
-            for (size_t i = 0; i < n; ++i) {
-                beta[i] = stored[i] == 0.0f ? 0.0 : beta[i];
-            }
-            std::array<double, kLanes> most{};
-            for (size_t i = 0; i + kLanes <= n; i += kLanes) {
-                for (size_t l = 0; l < kLanes; ++l) {
-                    most[l] = most[l] < beta[i + l] ? beta[i + l] : most[l];
-                }
-            }
-            double largest = 0;
-            for (size_t i = n - n % kLanes; i < n; ++i) {
-                largest = std::max(largest, beta[i]);
-            }
-            for (const double m : most) {
-                largest = std::max(largest, m);
-            }
-            if (largest > 0 && std::isfinite(largest)) {
-                const double inv = 1.0 / largest;
-                for (double& v : beta) {
-                    v *= inv;
-                }
-            }
+            scaleToLargest(beta, largestZeroingUnreached(stored, beta)); // as MetaChain
             for (size_t w = 0; w < wanted.size(); ++w) {
                 // Σ over the meta-states with digit d, in increasing index as MetaChain.
                 const int stride = kStride[wanted[w]];

@@ -173,22 +173,6 @@ private:
         }
     }
 
-    /// β is only needed up to a constant per bin (the marginals are normalised by the argmax).
-    /// A meta-state the forward pass cannot reach (α = 0: exact zeros in the transitions) has no
-    /// posterior mass and its β feeds only the β of other unreachable states, but left alone it
-    /// grows relative to the reachable ones along a chromosome (by b/c per bin, c the forward
-    /// normaliser) until it overflows, inf·0 = NaN reaches every state and every earlier bin
-    /// decodes as state 0. Hence: β = 0 where α = 0 (the caller zeroes them), then β scaled to
-    /// max 1 (never overflows; changes no argmax).
-    static void scaleToLargest(std::vector<double>& beta, double largest) {
-        if (largest > 0 && std::isfinite(largest)) {
-            const double inv = 1.0 / largest;
-            for (double& v : beta) {
-                v *= inv;
-            }
-        }
-    }
-
     /// The arg-max of each wanted node's marginal of the posterior in m_next, into out at bin t.
     void decodeBin(size_t t, const std::vector<int>& wanted,
                    std::vector<std::vector<std::uint16_t>*>& out, std::vector<double>& marginal) {
@@ -204,16 +188,7 @@ private:
                 std::vector<std::vector<std::uint16_t>*>& out, const CancelToken& cancel) {
         const auto length = static_cast<size_t>(tracks.chromBins[static_cast<size_t>(chrom)]);
         const auto n = static_cast<size_t>(m_size);
-        // Reused per thread: allocating and zeroing ~50 MB per chromosome costs more than the
-        // recursion (every value is written before it is read).
-        thread_local std::vector<float> alphas;
-        std::int64_t longest = 0;
-        for (auto bins : tracks.chromBins) {
-            longest = std::max(longest, bins);
-        }
-        if (alphas.size() < static_cast<size_t>(longest) * n) {
-            alphas = std::vector<float>(static_cast<size_t>(longest) * n);
-        }
+        float* alphas = threadAlphaBuffer(tracks, n);
         const Codes codes = codesOf(tracks, chrom);
         std::vector<double> a(n), e(n);
         double logLik = 0;
@@ -221,7 +196,7 @@ private:
             if (t % kCancelCheckBins == 0) {
                 throwIfCancelled(cancel);
             }
-            logLik += forwardBin<KC>(codes, t, a, e, alphas.data() + t * n);
+            logLik += forwardBin<KC>(codes, t, a, e, alphas + t * n);
         }
         std::vector<double> beta(n, 1.0), marginal(static_cast<size_t>(m_k));
         for (size_t tt = length; tt-- > 0;) {
@@ -229,7 +204,7 @@ private:
                 throwIfCancelled(cancel);
             }
             backwardBin<KC>(codes, tt, length, beta, e);
-            const float* stored = alphas.data() + tt * n;
+            const float* stored = alphas + tt * n;
             scaleToLargest(beta, largestZeroingUnreached(stored, beta));
             // The posterior (up to a constant) in m_next; each wanted node's marginal sums it
             // over blocks first (vector adds), then over the offsets within a digit.
@@ -327,60 +302,31 @@ private:
     /// Reach(t), found by the node steps on 0/1 matrices. Once one step changes nothing, every
     /// later bin has the same set.
     template <int KC> std::vector<char> settledReach(size_t from) const {
+        const auto toPattern = [](std::vector<double>& values) {
+            for (double& v : values) {
+                v = v > 0 ? 1.0 : 0.0;
+            }
+        };
         MetaChain pattern(*this);
-        for (std::vector<double>* table : {&pattern.m_root, &pattern.m_rootTransposed}) {
-            for (double& v : *table) {
-                v = v > 0 ? 1.0 : 0.0;
-            }
-        }
+        toPattern(pattern.m_root);
+        toPattern(pattern.m_rootTransposed);
         for (auto& lanes : pattern.m_lanes) {
-            for (double& v : lanes) {
-                v = v > 0 ? 1.0 : 0.0;
-            }
+            toPattern(lanes);
         }
         const auto n = static_cast<size_t>(m_size);
         std::vector<double> reach(n);
         start(reach);
-        for (double& v : reach) {
-            v = v > 0 ? 1.0 : 0.0;
-        }
+        toPattern(reach);
         for (size_t t = 0; t <= from; ++t) {
             std::vector<double> next = reach;
             pattern.forward<KC>(next);
-            for (double& v : next) {
-                v = v > 0 ? 1.0 : 0.0;
-            }
+            toPattern(next);
             if (next == reach) {
                 return std::vector<char>(reach.begin(), reach.end());
             }
             reach.swap(next);
         }
         return {};
-    }
-
-    /// β ← 0 where the stored α is 0; returns max β. The maximum of non-negative numbers does
-    /// not depend on the order: running maxima of 8 lanes (vector), then of the lanes.
-    static double largestZeroingUnreached(const float* stored, std::vector<double>& beta) {
-        constexpr size_t kLanes = 8;
-        const size_t n = beta.size();
-        std::array<double, kLanes> most{};
-        size_t i = 0;
-        for (; i + kLanes <= n; i += kLanes) {
-            for (size_t l = 0; l < kLanes; ++l) {
-                const double b = stored[i + l] == 0.0f ? 0.0 : beta[i + l];
-                beta[i + l] = b;
-                most[l] = most[l] < b ? b : most[l];
-            }
-        }
-        double largest = 0;
-        for (; i < n; ++i) {
-            beta[i] = stored[i] == 0.0f ? 0.0 : beta[i];
-            largest = std::max(largest, beta[i]);
-        }
-        for (const double m : most) {
-            largest = std::max(largest, m);
-        }
-        return largest;
     }
 
     /// marginal[d] = Σ of m_next over the meta-states whose digit at position q is d.

@@ -180,9 +180,7 @@ TreeSegmentation decodeTree(const MultiCellTracks& tracks, const TreeHmmParamete
                                      cancel, twoThreads);
         };
         if (twoThreads) {
-            for (size_t c = 0; c < tracks.chromBins.size(); ++c) {
-                decodeChromosome(c);
-            }
+            decodeChromosome(0);
         } else {
             forEachLargestFirst(tracks.chromBins, decodeChromosome);
         }
