@@ -10,20 +10,35 @@ double directionChange(const Eigen::VectorXd& previous, const Eigen::VectorXd& n
     return (next - previous).norm();
 }
 
+namespace {
+
+/// Column c of out = [y_j y_l]_{j ≤ l} (pair (j, l) at l(l+1)/2 + j), each product rounded to
+/// Out; written per l as one contiguous run so that it vectorises.
+template <typename Out> void pairColumn(const double* yc, Eigen::Index k, Out* column) {
+    for (Eigen::Index l = 0; l < k; ++l) {
+        const double yl = yc[l];
+        Out* run = column + l * (l + 1) / 2;
+        for (Eigen::Index j = 0; j <= l; ++j) {
+            run[j] = static_cast<Out>(yc[j] * yl);
+        }
+    }
+}
+
+} // namespace
+
 /// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
 void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out) {
     const Eigen::Index k = y.rows();
     out.resize(k * (k + 1) / 2, y.cols());
     for (Eigen::Index c = 0; c < y.cols(); ++c) {
-        double* column = out.col(c).data();
-        const double* yc = y.col(c).data();
-        Eigen::Index p = 0;
-        for (Eigen::Index l = 0; l < k; ++l) {
-            const double yl = yc[l];
-            for (Eigen::Index j = 0; j <= l; ++j) {
-                column[p++] = yc[j] * yl;
-            }
-        }
+        pairColumn(y.col(c).data(), k, out.col(c).data());
+    }
+}
+
+void pairProductsSingle(const Eigen::Ref<const Eigen::MatrixXd>& y, Eigen::MatrixXf& out) {
+    const Eigen::Index k = y.rows();
+    for (Eigen::Index c = 0; c < y.cols(); ++c) {
+        pairColumn(y.col(c).data(), k, out.col(c).data());
     }
 }
 
@@ -87,6 +102,16 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
     Eigen::MatrixXd y;
     Eigen::MatrixXd next(k, m);
     Eigen::MatrixXd pairs;
+    // The single-precision steps' buffers, kept across steps; `previous` and `unit` keep the
+    // direction change's operands in aligned vectors of their own (as before, so the same sums).
+    Eigen::MatrixXf pairsSingle;
+    Eigen::MatrixXf productSingle;
+    if (options.singlePrecisionSteps) {
+        pairsSingle.resize(k * (k + 1) / 2, m);
+        productSingle.resize(cores.deflatedSingle.values.rows(), m);
+    }
+    Eigen::VectorXd previous(k);
+    Eigen::VectorXd unit(k);
     for (int it = 0; it < options.iterations && !active.empty(); ++it) {
         throwIfCancelled(cancel);
         const bool lastStep = it + 1 == options.iterations;
@@ -109,8 +134,10 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
             y.col(i) = inverse.cwiseProduct(x.col(order[static_cast<size_t>(i)])); // V_Kᵀ M2⁺ u
         }
         if (singles > 0) {
-            pairProducts(y.leftCols(singles), pairs);
-            next.leftCols(singles) = skinnyProduct(cores.deflatedSingle, pairs);
+            pairProductsSingle(y.leftCols(singles), pairsSingle);
+            skinnyProductInto(cores.deflatedSingle, pairsSingle.leftCols(singles),
+                              productSingle.leftCols(singles));
+            next.leftCols(singles) = productSingle.topLeftCorner(k, singles).cast<double>();
         }
         if (singles < width) {
             next.middleCols(singles, width - singles) =
@@ -128,8 +155,9 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
             }
             batch.yLast.col(c) = y.col(i);
             batch.coords.col(c) = next.col(i);
-            const Eigen::VectorXd unit = next.col(i) / norm;
-            const double change = directionChange(x.col(c), unit);
+            unit = next.col(i) / norm;
+            previous = x.col(c);
+            const double change = directionChange(previous, unit);
             x.col(c) = unit;
             // Near a fixed point the steps go on in double, elsewhere (again) in single.
             if (options.singlePrecisionSteps) {

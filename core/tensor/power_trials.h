@@ -28,6 +28,10 @@ double directionChange(const Eigen::VectorXd& previous, const Eigen::VectorXd& n
 /// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
 void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out);
 
+/// The same pair products rounded to float (the single-precision steps' right-hand side, equal
+/// to pairProducts' doubles rounded), into the first y.cols() columns of `out` (K(K+1)/2 rows).
+void pairProductsSingle(const Eigen::Ref<const Eigen::MatrixXd>& y, Eigen::MatrixXf& out);
+
 /// Deflations so far, in K coordinates: α_τ = V_Kᵀâ_τ (columns) and weights |λ̂_τ|.
 struct KDeflations {
     Eigen::MatrixXd alpha;

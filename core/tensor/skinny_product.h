@@ -35,6 +35,14 @@ Eigen::MatrixXd skinnyProduct(const PaddedRows& a, const Eigen::MatrixXd& b);
 /// Same order of operations on every CPU, so the same numbers bit for bit.
 Eigen::MatrixXd skinnyProduct(const PaddedRowsSingle& a, const Eigen::MatrixXd& b);
 
+/// The single-precision product into a buffer the caller keeps (the power steps: no allocation
+/// per step): out = a.values·b, every padded row (the rows past a.rows are zero), the same
+/// numbers as skinnyProduct(a, b) in double. b and out are column blocks of column-major
+/// matrices whose columns are contiguous (b: a.values.cols() rows; out: a.values.rows() rows).
+/// \throws std::invalid_argument on other shapes or strides.
+void skinnyProductInto(const PaddedRowsSingle& a, const Eigen::Ref<const Eigen::MatrixXf>& b,
+                       Eigen::Ref<Eigen::MatrixXf> out);
+
 /// skinnyProduct with the scalar kernel whatever the CPU (tests: the same numbers bit for bit).
 Eigen::MatrixXd skinnyProductPortable(const PaddedRows& a, const Eigen::MatrixXd& b);
 Eigen::MatrixXd skinnyProductPortable(const PaddedRowsSingle& a, const Eigen::MatrixXd& b);

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -407,6 +409,19 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     // Independent halves: the noise of M2f − γ·M2b is estimated by noiseF − γ·noiseB.
     const Eigen::MatrixXd noise =
         m_noiseAvailable ? Eigen::MatrixXd(m_noiseF - gamma * m_noiseB) : Eigen::MatrixXd();
+    // The noise level (largest |eigenvalue| of the noise estimate) needs nothing of the solve:
+    // with a second thread it runs beside the kept directions' eigendecomposition.
+    auto noiseLevelOf = [](const Eigen::MatrixXd& estimate) {
+        return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(estimate, Eigen::EigenvaluesOnly)
+            .eigenvalues()
+            .cwiseAbs()
+            .maxCoeff();
+    };
+    std::future<double> noiseLevel;
+    if (m_noiseAvailable) {
+        noiseLevel = std::async(threadCount() > 1 ? std::launch::async : std::launch::deferred,
+                                noiseLevelOf, std::cref(noise));
+    }
     const PowerMethodOptions power = powerOptions(options, gamma);
     const bool haveNeighbour = neighbour != nullptr &&
                                neighbour->projectedComponents.rows() == rank() &&
@@ -481,11 +496,7 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     result.significantPositive = kept.significantPositive;
     result.positiveSignalToNoise = kept.positiveSignalToNoise;
     if (m_noiseAvailable) {
-        result.noiseLevel =
-            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(noise, Eigen::EigenvaluesOnly)
-                .eigenvalues()
-                .cwiseAbs()
-                .maxCoeff();
+        result.noiseLevel = noiseLevel.get();
         result.effectiveRank = std::min(options.numComponents, kept.significant);
     } else {
         result.noiseLevel = std::numeric_limits<double>::quiet_NaN();

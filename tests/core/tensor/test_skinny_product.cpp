@@ -1,4 +1,5 @@
 #include "core/common/random.h"
+#include "core/tensor/power_trials.h"
 #include "core/tensor/skinny_product.h"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,66 @@ TEST(SkinnyProduct, SinglePrecisionEqualsTheRoundedSumAndEveryKernelAgrees) {
             const Eigen::MatrixXd portable = skinnyProductPortable(padded, b);
             EXPECT_TRUE((fast.array() == portable.array()).all()) << rows << " × " << cols;
         }
+    }
+}
+
+// The power steps' form: float right-hand sides and a kept buffer of more columns than a step
+// uses — the same numbers as the allocating product bit for bit, the padded rows zero.
+TEST(SkinnyProduct, IntoAKeptBufferEqualsTheAllocatingProductBitForBit) {
+    Rng rng(14);
+    for (const Eigen::Index rows : {5, 50, 64, 65}) {
+        const PaddedRowsSingle padded = PaddedRowsSingle::of(normalMatrix(rng, rows, 131));
+        Eigen::MatrixXf buffer(padded.values.rows(), 6);
+        Eigen::MatrixXf right(131, 6);
+        for (const Eigen::Index cols : {1, 2, 3, 4, 5}) {
+            const Eigen::MatrixXd b = normalMatrix(rng, 131, cols);
+            right.leftCols(cols) = b.cast<float>();
+            buffer.setConstant(7.0F);
+            skinnyProductInto(padded, right.leftCols(cols), buffer.leftCols(cols));
+            const Eigen::MatrixXd expected = skinnyProduct(padded, b);
+            const Eigen::MatrixXd got = buffer.topLeftCorner(rows, cols).cast<double>();
+            EXPECT_TRUE((got.array() == expected.array()).all()) << rows << " × " << cols;
+            EXPECT_TRUE(
+                buffer.middleRows(rows, padded.values.rows() - rows).leftCols(cols).isZero());
+            EXPECT_TRUE((buffer.rightCols(6 - cols).array() == 7.0F).all()); // untouched
+        }
+    }
+}
+
+TEST(SkinnyProduct, IntoRefusesOtherShapesAndStrides) {
+    const PaddedRowsSingle a = PaddedRowsSingle::of(Eigen::MatrixXd::Ones(4, 3));
+    Eigen::MatrixXf out(64, 2);
+    EXPECT_THROW(skinnyProductInto(a, Eigen::MatrixXf::Ones(4, 2), out), std::invalid_argument);
+    Eigen::MatrixXf tall(70, 2); // 64-row blocks of a 70-row matrix: columns not contiguous
+    EXPECT_THROW(skinnyProductInto(a, Eigen::MatrixXf::Ones(3, 2), tall.topRows(64)),
+                 std::invalid_argument);
+    Eigen::MatrixXf rightTall(5, 2);
+    EXPECT_THROW(skinnyProductInto(a, rightTall.topRows(3), out), std::invalid_argument);
+    skinnyProductInto(a, Eigen::MatrixXf::Ones(3, 2), out);
+    EXPECT_TRUE((out.topRows(4).array() == 3.0F).all());
+}
+
+// The pair products in packPairs' order — (j, l), j ≤ l, at l(l+1)/2 + j — and their
+// single-precision form is exactly the double products rounded.
+TEST(PowerTrials, PairProductsAreTheOrderedProductsAndTheirRoundingInFloat) {
+    Rng rng(15);
+    for (const Eigen::Index k : {1, 2, 7, 50}) {
+        const Eigen::MatrixXd y = normalMatrix(rng, k, 3);
+        Eigen::MatrixXd pairs;
+        power_trials::pairProducts(y, pairs);
+        ASSERT_EQ(pairs.rows(), k * (k + 1) / 2);
+        for (Eigen::Index c = 0; c < 3; ++c) {
+            for (Eigen::Index l = 0; l < k; ++l) {
+                for (Eigen::Index j = 0; j <= l; ++j) {
+                    EXPECT_EQ(pairs(l * (l + 1) / 2 + j, c), y(j, c) * y(l, c));
+                }
+            }
+        }
+        Eigen::MatrixXf single(k * (k + 1) / 2, 4);
+        single.setConstant(5.0F);
+        power_trials::pairProductsSingle(y, single);
+        EXPECT_TRUE((single.leftCols(3).array() == pairs.cast<float>().array()).all()) << k;
+        EXPECT_TRUE((single.col(3).array() == 5.0F).all());
     }
 }
 
