@@ -5,6 +5,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace cx {
@@ -89,6 +90,58 @@ void parallelFor(std::int64_t n, const std::function<void(std::int64_t i)>& body
             body(i);
         }
     });
+}
+
+HelperThread::HelperThread() : m_thread([this] { loop(); }) {}
+
+HelperThread::~HelperThread() {
+    waitForDone();
+    m_state.store(kQuit, std::memory_order_release);
+    m_state.notify_all();
+    m_thread.join();
+}
+
+void HelperThread::post(std::function<void()> job) {
+    m_job = std::move(job);
+    m_error = nullptr;
+    m_state.store(kPosted, std::memory_order_release);
+    m_state.notify_all();
+}
+
+void HelperThread::waitForDone() {
+    for (int state = m_state.load(std::memory_order_acquire); state == kPosted;
+         state = m_state.load(std::memory_order_acquire)) {
+        m_state.wait(state, std::memory_order_acquire);
+    }
+    m_state.store(kIdle, std::memory_order_relaxed);
+}
+
+void HelperThread::wait() {
+    waitForDone();
+    if (m_error) {
+        std::rethrow_exception(std::exchange(m_error, nullptr));
+    }
+}
+
+void HelperThread::loop() {
+    for (;;) {
+        int state = m_state.load(std::memory_order_acquire);
+        while (state == kIdle || state == kDone) {
+            m_state.wait(state, std::memory_order_acquire);
+            state = m_state.load(std::memory_order_acquire);
+        }
+        if (state == kQuit) {
+            return;
+        }
+        try {
+            m_job();
+        } catch (...) {
+            m_error = std::current_exception();
+        }
+        m_job = nullptr;
+        m_state.store(kDone, std::memory_order_release);
+        m_state.notify_all();
+    }
 }
 
 } // namespace cx

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -362,7 +363,12 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
         deflatedCore = m_corePacked.values.topRows(k);
         deflatedSingle = PaddedRowsSingle::of(deflatedCore);
     }
-    // The trials of component t from the columns of x0 (K × m), in fixed column groups.
+    // The trials of component t from the columns of x0 (K × m), in fixed column groups: the
+    // second group on a helper thread that lives for the whole run.
+    std::optional<HelperThread> helper;
+    if (k >= kGroupedTrialsFromK && threadCount() > 1) {
+        helper.emplace();
+    }
     auto runTrials = [&](const Eigen::MatrixXd& x0) {
         const Eigen::Index m = x0.cols();
         const Eigen::Index groups = (k >= kGroupedTrialsFromK && m >= 2) ? 2 : 1;
@@ -378,7 +384,22 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
             runGroup(0);
             return std::move(parts.front());
         }
-        parallelFor(groups, runGroup);
+        if (helper) {
+            helper->post([&] { runGroup(1); });
+            try {
+                runGroup(0);
+            } catch (...) {
+                try { // the helper's group uses this frame: let it finish first
+                    helper->wait();
+                } catch (...) { // NOLINT(bugprone-empty-catch): the first error is rethrown
+                }
+                throw;
+            }
+            helper->wait();
+        } else {
+            runGroup(0);
+            runGroup(1);
+        }
         TrialBatch all;
         all.yLast.resize(k, m);
         all.coords.resize(k, m);

@@ -1,6 +1,7 @@
 // DensePowerMethod::run with single-precision steps (PowerMethodOptions::singlePrecisionSteps)
 // against the plain double-precision run: the same fixed points, the same numbers for any thread
 // count.
+#include "core/common/cancel.h"
 #include "core/common/parallel.h"
 #include "core/common/random.h"
 #include "core/tensor/linalg.h"
@@ -9,6 +10,9 @@
 #include "structured_problem.h"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 namespace cx {
 namespace {
@@ -63,6 +67,30 @@ TEST(PowerMethodFastSteps, SameNumbersForTheSameSeedAndAnyThreadCount) {
     EXPECT_EQ(one.iterations, two.iterations);
     EXPECT_EQ(two.components, again.components);
     EXPECT_EQ(two.iterations, again.iterations);
+}
+
+// A run whose trials go on in two groups (the second on the helper thread) and is cancelled
+// from another thread while they step: Cancelled, with both groups stopped (the helper's group
+// writes into the run's frame, so the run may not unwind before it ends — ASan would see it).
+TEST(PowerMethodFastSteps, ACancelledRunStopsBothTrialGroups) {
+    Rng rng(71);
+    const test::StructuredProblem p = test::randomStructuredProblem(40, 6, 0.05, rng);
+    const DensePowerMethod method(truncatedSymmetricEigen(p.m2, 24), p.m3);
+    PowerMethodOptions options;
+    options.numComponents = 24;
+    options.iterations = 100000; // the noise components' trials would step for seconds
+    options.tolerance = 0;
+    options.singlePrecisionSteps = true;
+    const int saved = threadCount();
+    setThreadCount(2);
+    const CancelToken token = CancelToken::create();
+    std::thread canceller([token] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        token.cancel();
+    });
+    EXPECT_THROW(method.run(options, token), Cancelled);
+    canceller.join();
+    setThreadCount(saved);
 }
 
 } // namespace
