@@ -57,8 +57,9 @@ void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin
 namespace {
 
 // The bodies of the two M2 kernels for a row of Blocks 16-float blocks, inlined into each
-// dispatched clone. A non-zero's whole row is visited at once (both 64-byte halves of a 30-wide
-// row, adjacent lines) instead of one block of every row after another; each sum still runs
+// dispatched clone (the gather up to 4 blocks, 64 floats; the scatter, whose per-half sums must
+// stay in registers, up to 2). A non-zero's whole row is visited at once (both 64-byte halves of a
+// 30-wide row, adjacent lines) instead of one block of every row after another; each sum still runs
 // over the same terms in the same order, so the numbers are the same.
 
 template <int Blocks>
@@ -135,6 +136,14 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
     }
     if (blocks == 2) {
         gatherRows<2>(chunk, x, y);
+        return;
+    }
+    if (blocks == 3) {
+        gatherRows<3>(chunk, x, y);
+        return;
+    }
+    if (blocks == 4) {
+        gatherRows<4>(chunk, x, y);
         return;
     }
     const std::uint16_t* document = chunk.document.data();
