@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 namespace cx::power_trials {
 
@@ -24,6 +25,9 @@ template <typename Out> void pairColumn(const double* yc, Eigen::Index k, Out* c
     }
 }
 
+/// Products per chunk of pairProductsSingle's runs (one AVX-512 vector of doubles).
+constexpr Eigen::Index kPairChunk = 8;
+
 } // namespace
 
 /// Columns y ↦ [y_j y_l]_{j ≤ l} in the order of packPairs.
@@ -37,8 +41,36 @@ void pairProducts(const Eigen::MatrixXd& y, Eigen::MatrixXd& out) {
 
 void pairProductsSingle(const Eigen::Ref<const Eigen::MatrixXd>& y, Eigen::MatrixXf& out) {
     const Eigen::Index k = y.rows();
+    if (k < kPairChunk) {
+        for (Eigen::Index c = 0; c < y.cols(); ++c) {
+            pairColumn(y.col(c).data(), k, out.col(c).data());
+        }
+        return;
+    }
+    // Whole chunks of kPairChunk products per run, without a scalar tail: run l's last chunk
+    // spills up to kPairChunk − 1 products into the start of run l + 1 (at least as long),
+    // which is written after it; the last run of a column is written exactly. `padded` is y's
+    // column followed by zeros, so that a chunk may read past row k − 1. The same products,
+    // rounded the same way, as pairColumn.
+    std::vector<double> padded(static_cast<size_t>(k + kPairChunk), 0.0);
     for (Eigen::Index c = 0; c < y.cols(); ++c) {
-        pairColumn(y.col(c).data(), k, out.col(c).data());
+        std::copy_n(y.col(c).data(), k, padded.begin());
+        const double* yc = padded.data();
+        float* column = out.col(c).data();
+        for (Eigen::Index l = 0; l + 1 < k; ++l) {
+            const double yl = yc[l];
+            float* run = column + l * (l + 1) / 2;
+            for (Eigen::Index j0 = 0; j0 <= l; j0 += kPairChunk) {
+                for (Eigen::Index q = 0; q < kPairChunk; ++q) {
+                    run[j0 + q] = static_cast<float>(yc[j0 + q] * yl);
+                }
+            }
+        }
+        const double ylast = yc[k - 1];
+        float* last = column + (k - 1) * k / 2;
+        for (Eigen::Index j = 0; j < k; ++j) {
+            last[j] = static_cast<float>(yc[j] * ylast);
+        }
     }
 }
 
@@ -50,19 +82,19 @@ Eigen::MatrixXd KDeflations::term(const Eigen::MatrixXd& ys,
     return target * g;
 }
 
-/// The packed core's columns of w·a^{⊗3} (packPairs' layout: off-diagonal pairs doubled), so
-/// that subtracting it deflates the core itself.
-Eigen::MatrixXd packedRankOne(double w, const Eigen::VectorXd& a) {
-    Eigen::MatrixXd pairs;
-    pairProducts(a, pairs);
+void deflatePacked(double w, const Eigen::VectorXd& a, Eigen::MatrixXd& core,
+                   PaddedRowsSingle& single) {
+    const Eigen::Index k = a.size();
+    const Eigen::VectorXd wa = w * a;
     Eigen::Index p = 0;
-    for (Eigen::Index l = 0; l < a.size(); ++l) {
-        for (Eigen::Index j = 0; j < l; ++j, ++p) {
-            pairs(p, 0) *= 2.0;
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j <= l; ++j, ++p) {
+            // packPairs' layout: an off-diagonal pair doubled (exact).
+            const double pair = j < l ? 2.0 * (a[j] * a[l]) : a[j] * a[l];
+            core.col(p) -= pair * wa;
+            single.values.col(p).head(core.rows()) = core.col(p).cast<float>();
         }
-        ++p;
     }
-    return (w * a) * pairs.col(0).transpose();
 }
 
 namespace {
@@ -98,6 +130,7 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
     std::vector<Eigen::Index> active(static_cast<size_t>(m));
     std::iota(active.begin(), active.end(), Eigen::Index{0});
     std::vector<Eigen::Index> order;
+    std::vector<Eigen::Index> running;
     Eigen::Index singles = 0;
     Eigen::MatrixXd y;
     Eigen::MatrixXd next(k, m);
@@ -143,7 +176,7 @@ TrialBatch iterateTrials(const PackedCores& cores, const KDeflations& deflations
             next.middleCols(singles, width - singles) =
                 contractPacked(cores.full, deflations, y.rightCols(width - singles), pairs);
         }
-        std::vector<Eigen::Index> running;
+        running.clear();
         for (Eigen::Index i = 0; i < width; ++i) {
             const Eigen::Index c = order[static_cast<size_t>(i)];
             Trial& trial = batch.trials[static_cast<size_t>(c)];

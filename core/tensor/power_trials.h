@@ -59,9 +59,10 @@ struct PackedCores {
     const PaddedRowsSingle& deflatedSingle;
 };
 
-/// The packed core's columns of w·a^{⊗3} (packPairs' layout: off-diagonal pairs doubled), so
-/// that subtracting it deflates the core itself.
-Eigen::MatrixXd packedRankOne(double w, const Eigen::VectorXd& a);
+/// Deflates the packed core by w·a^{⊗3} in place (packPairs' layout) and writes the result,
+/// rounded, into the rows of its single-precision copy (no allocation: once per component).
+void deflatePacked(double w, const Eigen::VectorXd& a, Eigen::MatrixXd& core,
+                   PaddedRowsSingle& single);
 
 /// The trials x (K × m, one start a column) of one component, run together: each power step of
 /// the trials still running is one product of the packed core.

@@ -161,18 +161,20 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
         }
     });
     SymmetricContraction out;
-    out.partial = partialT.transpose();
-    // Step 3: core = Vᵀ·partial, one m × n × m GEMM per column block b.
+    out.partialT = std::move(partialT);
+    // Step 3: core = Vᵀ·partial, one m × n × m GEMM per column block b (partial's columns read
+    // as partialT's rows: the same products, without forming the transpose).
     out.core.resize(m, m * m);
-    forEachSlot(
-        m,
-        threaded ? std::min<int>(kReductionSlots, static_cast<int>(std::max<Eigen::Index>(m, 1)))
-                 : 1,
-        [&](int, std::int64_t begin, std::int64_t end) {
-            for (std::int64_t c = begin; c < end; ++c) {
-                out.core.middleCols(m * c, m).noalias() = vt * out.partial.middleCols(m * c, m);
-            }
-        });
+    forEachSlot(m,
+                threaded
+                    ? std::min<int>(kReductionSlots, static_cast<int>(std::max<Eigen::Index>(m, 1)))
+                    : 1,
+                [&](int, std::int64_t begin, std::int64_t end) {
+                    for (std::int64_t c = begin; c < end; ++c) {
+                        out.core.middleCols(m * c, m).noalias() =
+                            vt * out.partialT.middleRows(m * c, m).transpose();
+                    }
+                });
     return out;
 }
 

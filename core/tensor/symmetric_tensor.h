@@ -52,8 +52,10 @@ private:
 
 /// T(I, V, V) and T(V, V, V) of a symmetric tensor.
 struct SymmetricContraction {
-    Eigen::MatrixXd partial; ///< T(I, V, V): n × m², partial(i, a + m·b) = T(e_i, V_a, V_b)
-    Eigen::MatrixXd core;    ///< T(V, V, V): m × m², the mode-1 unfolding of the m × m × m core
+    /// T(I, V, V) transposed: m² × n, partialT(a + m·b, i) = T(e_i, V_a, V_b) (the layout the
+    /// contraction makes it in; T(I, V, V) itself is its transpose).
+    Eigen::MatrixXd partialT;
+    Eigen::MatrixXd core; ///< T(V, V, V): m × m², the mode-1 unfolding of the m × m × m core
 };
 
 /// T(I, V, V) and T(V, V, V) for the symmetric T = A + alpha·B (B == nullptr: T = A), without

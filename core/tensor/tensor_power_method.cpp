@@ -17,10 +17,10 @@
 
 namespace cx {
 
+using power_trials::deflatePacked;
 using power_trials::directionChange;
 using power_trials::iterateTrials;
 using power_trials::KDeflations;
-using power_trials::packedRankOne;
 using power_trials::pairProducts;
 using power_trials::Trial;
 using power_trials::TrialBatch;
@@ -312,6 +312,22 @@ Eigen::MatrixXd packPairs(const Eigen::MatrixXd& unfolding, Eigen::Index k) {
     return packed;
 }
 
+/// packPairs of a matrix given as its transpose: column p of the result is row (j, l) of
+/// `rows` (m² × n), doubled off the diagonal — the same numbers as packPairs(rowsᵀ, k).
+Eigen::MatrixXd packPairRows(const Eigen::MatrixXd& rows, Eigen::Index k) {
+    Eigen::MatrixXd packed(rows.cols(), k * (k + 1) / 2);
+    Eigen::Index p = 0;
+    for (Eigen::Index l = 0; l < k; ++l) {
+        for (Eigen::Index j = 0; j <= l; ++j, ++p) {
+            packed.col(p) = rows.row(j + k * l).transpose();
+            if (j < l) {
+                packed.col(p) *= 2.0;
+            }
+        }
+    }
+    return packed;
+}
+
 } // namespace
 
 DensePowerMethod::DensePowerMethod(SymmetricLowRank low, const SymmetricTensor3& m3)
@@ -332,7 +348,7 @@ void DensePowerMethod::adopt(SymmetricContraction contraction) {
     const Eigen::Index k = m_low.vectors.cols();
     m_core = std::move(contraction.core);
     m_corePacked = PaddedRows::of(packPairs(m_core, k));
-    m_partialPacked = packPairs(contraction.partial, k);
+    m_partialPacked = packPairRows(contraction.partialT, k);
 }
 
 namespace {
@@ -364,7 +380,7 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
         deflatedSingle = PaddedRowsSingle::of(deflatedCore);
     }
     // The trials of component t from the columns of x0 (K × m), in fixed column groups: the
-    // second group on a helper thread that lives for the whole run.
+    // first (smaller) group on a helper thread that lives for the whole run.
     std::optional<HelperThread> helper;
     if (k >= kGroupedTrialsFromK && threadCount() > 1) {
         helper.emplace();
@@ -385,9 +401,11 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
             return std::move(parts.front());
         }
         if (helper) {
-            helper->post([&] { runGroup(1); });
+            // The helper takes the first group, never the larger (m/2 rounded down): it starts
+            // after waking up, so the calling thread runs the group that takes longer.
+            helper->post([&] { runGroup(0); });
             try {
-                runGroup(0);
+                runGroup(1);
             } catch (...) {
                 try { // the helper's group uses this frame: let it finish first
                     helper->wait();
@@ -442,9 +460,8 @@ PowerMethodResult DensePowerMethod::run(const PowerMethodOptions& options,
             deflations.alpha.col(deflations.count) = batch.scales[index] * batch.coords.col(index);
             deflations.weight[deflations.count] = std::abs(best.lambda);
             if (options.singlePrecisionSteps) {
-                deflatedCore -=
-                    packedRankOne(std::abs(best.lambda), deflations.alpha.col(deflations.count));
-                deflatedSingle = PaddedRowsSingle::of(deflatedCore);
+                deflatePacked(std::abs(best.lambda), deflations.alpha.col(deflations.count),
+                              deflatedCore, deflatedSingle);
             }
             ++deflations.count;
         }

@@ -129,7 +129,8 @@ TEST(SkinnyProduct, IntoRefusesOtherShapesAndStrides) {
 // single-precision form is exactly the double products rounded.
 TEST(PowerTrials, PairProductsAreTheOrderedProductsAndTheirRoundingInFloat) {
     Rng rng(15);
-    for (const Eigen::Index k : {1, 2, 7, 50}) {
+    // 8, 9, 16, 17: the single-precision products' whole chunks of 8 end at, or spill past, a run.
+    for (const Eigen::Index k : {1, 2, 7, 8, 9, 16, 17, 50}) {
         const Eigen::MatrixXd y = normalMatrix(rng, k, 3);
         Eigen::MatrixXd pairs;
         power_trials::pairProducts(y, pairs);
