@@ -123,8 +123,8 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
     const int slots = threaded ? kReductionSlots : 1;
 
     // Step 1: X (m × n²), column j + n·k = Vᵀ·T(:, j, k) = T(V, e_j, e_k), computed for j ≤ k
-    // (block k: one m × n × (k+1) GEMM) and mirrored to (k, j). Blocks are visited in the order
-    // 0, n−1, 1, n−2, … so that contiguous slot ranges carry equal work.
+    // (block k: one m × n × (k+1) GEMM); step 2 mirrors them to (k, j). Blocks are visited in the
+    // order 0, n−1, 1, n−2, … so that contiguous slot ranges carry equal work.
     Eigen::MatrixXd x(m, n * n);
     forEachSlot(n, slots, [&](int, std::int64_t begin, std::int64_t end) {
         Eigen::MatrixXd buffer;
@@ -143,18 +143,20 @@ SymmetricContraction contractSymmetric(const SymmetricTensor3& a, const Eigen::M
             } else {
                 xk.noalias() = vt * ak;
             }
-            for (Eigen::Index j = 0; j < k; ++j) {
-                x.col(k + n * j) = x.col(j + n * k);
-            }
         }
     });
 
     // Step 2: T(e_j, V_a, V_b) = Σ_k X(a, k, j)·V(k, b): block j of X (m × n) times V, written
     // as column j of partialᵀ (m² × n). It is symmetric in (a, b): only the lower triangle is
-    // computed (a triangular GEMM, half the work) and mirrored.
+    // computed (a triangular GEMM, half the work) and mirrored. Block j's columns k > j are
+    // step 1's (j, k), copied in just before the product that reads them (still in cache);
+    // their sources, columns j ≤ k of block k, are never copied to.
     Eigen::MatrixXd partialT(m * m, n);
     forEachSlot(n, slots, [&](int, std::int64_t begin, std::int64_t end) {
         for (std::int64_t j = begin; j < end; ++j) {
+            for (Eigen::Index k = j + 1; k < n; ++k) {
+                x.col(k + n * j) = x.col(j + n * k);
+            }
             Eigen::Map<Eigen::MatrixXd> zj(partialT.col(j).data(), m, m);
             zj.triangularView<Eigen::Lower>() = x.middleCols(n * j, n) * v;
             zj.triangularView<Eigen::StrictlyUpper>() = zj.transpose();
