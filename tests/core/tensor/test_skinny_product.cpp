@@ -150,6 +150,35 @@ TEST(PowerTrials, PairProductsAreTheOrderedProductsAndTheirRoundingInFloat) {
     }
 }
 
+// Deflating the packed core in place subtracts w·a_i·a_j·a_l from column (j, l) (doubled off
+// the diagonal, packPairs' layout) and leaves the single-precision copy equal to the result
+// rounded, its padding rows zero.
+TEST(PowerTrials, DeflatePackedSubtractsTheRankOneTermInPlace) {
+    Rng rng(16);
+    for (const Eigen::Index k : {1, 3, 50}) {
+        const Eigen::Index pairs = k * (k + 1) / 2;
+        const Eigen::MatrixXd start = normalMatrix(rng, k, pairs);
+        const Eigen::VectorXd a = rng.normalVector(k);
+        const double w = 0.75;
+        Eigen::MatrixXd core = start;
+        PaddedRowsSingle single = PaddedRowsSingle::of(core);
+        power_trials::deflatePacked(w, a, core, single);
+        Eigen::Index p = 0;
+        for (Eigen::Index l = 0; l < k; ++l) {
+            for (Eigen::Index j = 0; j <= l; ++j, ++p) {
+                const double factor = j < l ? 2.0 : 1.0;
+                for (Eigen::Index i = 0; i < k; ++i) {
+                    const double expected = start(i, p) - factor * w * a[i] * a[j] * a[l];
+                    EXPECT_NEAR(core(i, p), expected, 1e-14 * (1.0 + std::abs(start(i, p)))) << k;
+                }
+            }
+        }
+        ASSERT_EQ(single.values.rows() % PaddedRowsSingle::kBlockRows, 0);
+        EXPECT_TRUE((single.values.topRows(k).array() == core.cast<float>().array()).all()) << k;
+        EXPECT_TRUE(single.values.bottomRows(single.values.rows() - k).isZero()) << k;
+    }
+}
+
 TEST(SkinnyProduct, EmptyAndMismatchedShapes) {
     const PaddedRows a = PaddedRows::of(Eigen::MatrixXd::Ones(4, 3));
     EXPECT_EQ(skinnyProduct(a, Eigen::MatrixXd(3, 0)).cols(), 0);
