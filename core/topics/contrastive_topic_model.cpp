@@ -440,6 +440,16 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
         checkRank(out.kept.low.values, options.numComponents, gamma);
         // M3f − γ·M3b enters through its contraction with the kept directions only.
         const DensePowerMethod method(out.kept.low, m_m3f, -gamma, m_m3b);
+        // The run continued from the neighbour's components (one trial a component, so one
+        // thread) goes beside the fresh run when there is a second thread: each run's numbers
+        // do not depend on what runs beside it.
+        std::future<PowerMethodResult> continuedRun;
+        if (haveNeighbour && options.decomposition == Decomposition::Power) {
+            continuedRun =
+                std::async(threadCount() > 1 ? std::launch::async : std::launch::deferred, [&] {
+                    return method.run(power, cancel, neighbour->projectedComponents);
+                });
+        }
         switch (options.decomposition) {
         case Decomposition::Jennrich:
             out.decomposition = method.runJennrich(power);
@@ -453,8 +463,8 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
             break;
         }
         out.residual = method.whitenedResidual(out.decomposition);
-        if (haveNeighbour && options.decomposition == Decomposition::Power) {
-            PowerMethodResult continued = method.run(power, cancel, neighbour->projectedComponents);
+        if (continuedRun.valid()) {
+            PowerMethodResult continued = continuedRun.get();
             const double continuedResidual = method.whitenedResidual(continued);
             if (!(out.residual < continuedResidual - kResidualTie)) {
                 out.decomposition = std::move(continued);

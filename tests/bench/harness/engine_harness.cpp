@@ -5,7 +5,8 @@
 // usage: harness DOCS engine K [topics.txt]     engine build + one pencil solve at gamma = 2
 //        harness DOCS m2|m2s|m3|proj WIDTH      one pass (m2Times, m2TimesSingle, m3Contract,
 //                                               project) over the foreground, three times
-//        harness REPS solve K [pencil]          per-gamma solve latency (BM_SolveLatency's corpus)
+//        harness REPS solve K [pencil|sweep]    per-gamma solve latency (BM_SolveLatency's corpus;
+//                                               sweep: each continued from the previous γ)
 // env: CX_THREADS, CX_RANGE_ITERATIONS
 #include "core/common/parallel.h"
 #include "core/common/random.h"
@@ -57,16 +58,22 @@ int main(int argc, char** argv) {
         options.numComponents = k;
         options.decomposition =
             (out && std::string(out) == "pencil") ? Decomposition::Pencil : Decomposition::Power;
+        // "sweep": each solve continued from the previous γ's result (solveFrom), as a γ sweep
+        // and the GUI's slider do.
+        const bool sweep = out && std::string(out) == "sweep";
         const int reps = docs;
         double gamma = 0.5;
         Stopwatch sw;
         double cc0 = cpuNow();
         double checksum = 0;
+        TopicModelResult previous;
         for (int i = 0; i < reps; ++i) {
             gamma = gamma >= 4.0 ? 0.5 : gamma + 0.1;
-            auto r = engine.solve(gamma, options);
+            auto r = sweep && i > 0 ? engine.solveFrom(gamma, options, previous)
+                                    : engine.solve(gamma, options);
             for (int t = 0; t < r.numComponents(); ++t)
                 checksum += std::abs(r.lambdas[t]);
+            previous = std::move(r);
         }
         std::printf("solve K=%d r=%d: %.2f ms wall, %.2f ms cpu per solve; checksum %.12g\n", k,
                     engine.rank(), sw.elapsedMs() / reps, (cpuNow() - cc0) * 1000 / reps, checksum);
