@@ -297,29 +297,15 @@ void validateRun(const SymmetricLowRank& low, const PowerMethodOptions& options,
 }
 
 /// Packs the columns (j, l), j ≤ l, of a symmetric-in-(j, l) unfolding rows × K² into
-/// rows × K(K+1)/2, off-diagonal pairs doubled (exact: a power of two).
-Eigen::MatrixXd packPairs(const Eigen::MatrixXd& unfolding, Eigen::Index k) {
+/// rows × K(K+1)/2, off-diagonal pairs doubled (exact: a power of two). The unfolding may be an
+/// expression such as a transpose, read column by column without being formed.
+template <typename Derived>
+Eigen::MatrixXd packPairs(const Eigen::MatrixBase<Derived>& unfolding, Eigen::Index k) {
     Eigen::MatrixXd packed(unfolding.rows(), k * (k + 1) / 2);
     Eigen::Index p = 0;
     for (Eigen::Index l = 0; l < k; ++l) {
         for (Eigen::Index j = 0; j <= l; ++j, ++p) {
             packed.col(p) = unfolding.col(j + k * l);
-            if (j < l) {
-                packed.col(p) *= 2.0;
-            }
-        }
-    }
-    return packed;
-}
-
-/// packPairs of a matrix given as its transpose: column p of the result is row (j, l) of
-/// `rows` (m² × n), doubled off the diagonal — the same numbers as packPairs(rowsᵀ, k).
-Eigen::MatrixXd packPairRows(const Eigen::MatrixXd& rows, Eigen::Index k) {
-    Eigen::MatrixXd packed(rows.cols(), k * (k + 1) / 2);
-    Eigen::Index p = 0;
-    for (Eigen::Index l = 0; l < k; ++l) {
-        for (Eigen::Index j = 0; j <= l; ++j, ++p) {
-            packed.col(p) = rows.row(j + k * l).transpose();
             if (j < l) {
                 packed.col(p) *= 2.0;
             }
@@ -348,7 +334,7 @@ void DensePowerMethod::adopt(SymmetricContraction contraction) {
     const Eigen::Index k = m_low.vectors.cols();
     m_core = std::move(contraction.core);
     m_corePacked = PaddedRows::of(packPairs(m_core, k));
-    m_partialPacked = packPairRows(contraction.partialT, k);
+    m_partialPacked = packPairs(contraction.partialT.transpose(), k);
 }
 
 namespace {
