@@ -20,7 +20,7 @@ namespace cx {
 ///      "bin_size": 200, "strict_marks": false,
 ///      "tree": "H1-hESC>GM12878,K562",
 ///      "model": {"k": 4, "decomposition": "power", "seed": 1, "projection": 0,
-///                "iterations": 100, "restarts": 10, "starts": 5, "scaling": "none", "moment_fit":
+///                "iterations": 100, "restarts": 10, "starts": 20, "scaling": "none", "moment_fit":
 ///                200, "extra_components": 1, "decode": "auto"},
 ///      "compare": ["per-cell", "em"], "em_iterations": 50,
 ///      "tss": {"path": "tss.txt.gz", "absolute": "/…"}, "flank": 1000, "promoter_state": 0,
@@ -56,7 +56,7 @@ struct TreeSection {
     int projection = 0; ///< product-projection dimension (0: K)
     int iterations = 100;
     int restarts = 10;
-    int starts = kDefaultStarts; ///< SpectralTreeOptions::starts and the per-cell baseline's starts
+    int starts = kDefaultTreeStarts; ///< SpectralTreeOptions::starts and the per-cell baseline's
     std::string scaling = "none"; ///< mean | none (SpectralTreeOptions::featureScaling)
     int momentFit = 200;          ///< SpectralTreeOptions::momentFitSweeps (-1: off)
     int extraComponents = 1;      ///< SpectralTreeOptions::reserveComponents

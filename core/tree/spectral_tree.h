@@ -40,7 +40,7 @@ struct SpectralTreeOptions {
     /// Seeded starts of each node's decomposition (start i: startSeed(seed, i) + node index);
     /// per node the start of lowest moment residual is kept (the refit's final residual, or
     /// without the refit the decomposition's residual). 1 = the single-start fit.
-    int starts = kDefaultStarts;
+    int starts = kDefaultTreeStarts;
     std::uint64_t seed = 1;
 };
 
