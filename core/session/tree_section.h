@@ -57,10 +57,10 @@ struct TreeSection {
     int iterations = 100;
     int restarts = 10;
     int starts = kDefaultTreeStarts; ///< SpectralTreeOptions::starts and the per-cell baseline's
-    std::string scaling = "none"; ///< mean | none (SpectralTreeOptions::featureScaling)
-    int momentFit = 200;          ///< SpectralTreeOptions::momentFitSweeps (-1: off)
-    int extraComponents = 1;      ///< SpectralTreeOptions::reserveComponents
-    std::string decode = "auto";  ///< auto | path | joint
+    std::string scaling = "none";    ///< mean | none (SpectralTreeOptions::featureScaling)
+    int momentFit = 200;             ///< SpectralTreeOptions::momentFitSweeps (-1: off)
+    int extraComponents = 1;         ///< SpectralTreeOptions::reserveComponents
+    std::string decode = "auto";     ///< auto | path | joint
 
     std::vector<std::string> compare; ///< subset of {"per-cell", "em"}, in this order
     int emIterations = 50;
