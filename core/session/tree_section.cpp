@@ -85,8 +85,8 @@ TreeSection TreeSection::fromSession(const Session& session, PathResolver& resol
     section.projection = static_cast<int>(model.integer("projection", 0, 0, kMaxTreeMarks + 1));
     section.iterations = static_cast<int>(model.integer("iterations", 100, 1, 100000));
     section.restarts = static_cast<int>(model.integer("restarts", 10, 1, 10000));
-    // Absent in sessions saved before the field; they reopen with the 5 starts of that time.
-    section.starts = static_cast<int>(model.integer("starts", kDefaultStarts, 1, 1000));
+    // Every session saved since starts exist writes them; one without them gets the default.
+    section.starts = static_cast<int>(model.integer("starts", kDefaultTreeStarts, 1, 1000));
     section.scaling = model.choice("scaling", "none", {"mean", "none"});
     section.momentFit = static_cast<int>(model.integer("moment_fit", 200, -1, 100000));
     section.extraComponents =

@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/session/session.h"
 #include "core/session/tree_section.h"
+#include "core/tree/spectral_tree.h"
 
 #include <gtest/gtest.h>
 
@@ -137,6 +138,8 @@ TEST(TreeSection, DefaultsAreThoseOfTheCommandAndNoTssIsAbsent) {
     EXPECT_EQ(back.decode, "auto");
     EXPECT_EQ(back.flank, 1000);
     EXPECT_EQ(back.emIterations, 50);
+    EXPECT_EQ(back.starts, cx::SpectralTreeOptions{}.starts); // the CLI's default
+    EXPECT_EQ(back.starts, cx::kDefaultTreeStarts);
     EXPECT_TRUE(back.segments);
     EXPECT_TRUE(back.tss.empty());
     EXPECT_TRUE(back.compare.empty());
