@@ -1,6 +1,7 @@
 // Tree journeys: the demo's tree learnt again draws every cell
 // type's segmentation; other cell types drop the demo's TSS file and mark the old result; a new
-// TSS file rescores the promoter F1 table from the shown segmentation.
+// TSS file rescores the promoter F1 table from the shown segmentation; the starts box marks the
+// result, is what Learn uses and what the session keeps.
 #include "journey_support.h"
 
 #include "ui/framework/provenance.h"
@@ -212,6 +213,64 @@ TEST(TreeJourneys, ChangingTheTssFileRescoresThePromoterTable) {
     ASSERT_TRUE(waitUntil([&] { return tree->isSettled(); }, 20000));
     EXPECT_EQ(tree->promoterTable()->rowCount(), 0);
     EXPECT_FALSE(tree->staleMarker()->isStale());
+}
+
+TEST(TreeJourneys, StartsMarkTheResultAndLearnAndTheSessionUseThem) {
+    QTemporaryDir folder;
+    JourneyWindow journey;
+    journey.window.openPath(demoSubset(folder, {QStringLiteral("tree")}));
+    auto* tree = journey.workspace<TreeWorkspace>();
+    ASSERT_TRUE(settleAll(journey.window)) << journey.errorText().toStdString();
+    // The demo names no starts: the tree's default, shown, used and said.
+    EXPECT_EQ(tree->startsSpin()->value(), cx::kDefaultTreeStarts);
+    EXPECT_EQ(tree->analysis().request.options.starts, cx::kDefaultTreeStarts);
+    for (const cx::SpectralTreeNodeReport& node : tree->analysis().learned->nodes) {
+        EXPECT_EQ(node.starts.starts(), cx::kDefaultTreeStarts) << node.cell;
+    }
+    EXPECT_TRUE(tree->statusLabel()->text().contains(
+        QStringLiteral("%1 starts per cell type").arg(cx::kDefaultTreeStarts)))
+        << tree->statusLabel()->text().toStdString();
+
+    // Fewer starts: the result is marked, naming them, until Learn runs with them.
+    tree->startsSpin()->setValue(2);
+    EXPECT_TRUE(tree->staleMarker()->isVisibleTo(tree));
+    EXPECT_EQ(tree->staleMarker()->changedNames(), QStringList{QStringLiteral("starts")});
+    learnButton(tree)->click();
+    ASSERT_TRUE(
+        waitUntil([&] { return tree->isSettled() && !tree->staleMarker()->isStale(); }, 60000))
+        << journey.errorText().toStdString();
+    EXPECT_EQ(tree->analysis().request.options.starts, 2);
+    for (const cx::SpectralTreeNodeReport& node : tree->analysis().learned->nodes) {
+        EXPECT_EQ(node.starts.starts(), 2) << node.cell;
+    }
+    EXPECT_TRUE(tree->statusLabel()->text().contains(QLatin1String("2 starts per cell type")))
+        << tree->statusLabel()->text().toStdString();
+    expectSegmentationDrawn(tree);
+
+    // Saved and reopened in a fresh window: the same starts, the same emissions.
+    const QString path = folder.filePath(QStringLiteral("starts.cxproj"));
+    ASSERT_TRUE(journey.window.project()->saveTo(path)) << journey.errorText().toStdString();
+    EXPECT_EQ(readJson(path)["workspaces"]
+                  .toObject()["tree"]
+                  .toObject()["model"]
+                  .toObject()["starts"]
+                  .toInt(),
+              2);
+    JourneyWindow fresh;
+    auto* again = fresh.workspace<TreeWorkspace>();
+    ASSERT_TRUE(fresh.window.project()->open(path)) << fresh.errorText().toStdString();
+    ASSERT_TRUE(settleAll(fresh.window)) << fresh.errorText().toStdString();
+    EXPECT_EQ(again->startsSpin()->value(), 2);
+    EXPECT_FALSE(again->staleMarker()->isStale());
+    ASSERT_EQ(again->analysis().learned->model.emissions.size(),
+              tree->analysis().learned->model.emissions.size());
+    for (size_t u = 0; u < tree->analysis().learned->model.emissions.size(); ++u) {
+        EXPECT_EQ(again->analysis().learned->model.emissions[u],
+                  tree->analysis().learned->model.emissions[u])
+            << "cell " << u;
+    }
+    EXPECT_TRUE(journey.errors.messages.isEmpty()) << journey.errorText().toStdString();
+    EXPECT_TRUE(fresh.errors.messages.isEmpty()) << fresh.errorText().toStdString();
 }
 
 } // namespace cx::ui::journeys

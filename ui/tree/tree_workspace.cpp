@@ -3,6 +3,7 @@
 #include "ui/tree/tree_workspace.h"
 
 #include "core/common/error.h"
+#include "core/common/multi_start.h"
 #include "core/tree/multi_cell_tracks.h"
 #include "ui/dialogs/image_export_dialog.h"
 #include "ui/dialogs/text_export.h"
@@ -172,8 +173,8 @@ TreeWorkspace::TreeWorkspace(QWidget* parent) : SectionedWorkspace(parent) {
     connect(m_controller, &TreeController::analysisReady, this, &TreeWorkspace::showAnalysis);
     connect(m_controller, &TreeController::promotersRescored, this, &TreeWorkspace::showPromoterF1);
     for (QWidget* input : std::initializer_list<QWidget*>{
-             m_states, m_decomposition, m_seed, m_decode, m_flank, m_promoterState, m_perCell,
-             m_momentFit, m_strictMarks, m_treeEdit}) {
+             m_states, m_decomposition, m_seed, m_starts, m_decode, m_flank, m_promoterState,
+             m_perCell, m_momentFit, m_strictMarks, m_treeEdit}) {
         m_stale->watch(input);
     }
     connect(m_stale, &StaleMarker::staleChanged, this, &TreeWorkspace::inputsChanged);
@@ -200,6 +201,11 @@ QWidget* TreeWorkspace::createControls() {
     m_seed->setToolTip(tr("Random seed of the decomposition (same seed, same model); each cell "
                           "type's decomposition tries several starts derived from it and keeps "
                           "the one of lowest moment residual"));
+    m_starts = numberSpin(1, 1000, cx::kDefaultTreeStarts, 56, controls);
+    m_starts->setToolTip(tr("Seeded starts of each cell type's decomposition (and of each "
+                            "per-cell HMM): the start of lowest moment residual is kept (per-cell: "
+                            "highest likelihood). Fewer starts learn faster; results then depend "
+                            "more on the seed (contrast-cli tree --starts)"));
     m_decode = new QComboBox(controls);
     m_decode->addItem(tr("Auto"), QStringLiteral("auto"));
     m_decode->addItem(tr("Path"), QStringLiteral("path"));
@@ -244,6 +250,8 @@ QWidget* TreeWorkspace::createControls() {
     form->addWidget(m_decomposition);
     form->addWidget(fieldLabel(tr("Seed"), m_seed, controls));
     form->addWidget(m_seed);
+    form->addWidget(fieldLabel(tr("Starts"), m_starts, controls));
+    form->addWidget(m_starts);
     form->addWidget(fieldLabel(tr("Decode"), m_decode, controls));
     form->addWidget(m_decode);
     auto* form2 = new QHBoxLayout;
@@ -482,7 +490,7 @@ TreeLearnRequest TreeWorkspace::currentRequest() const {
     request.options.projectionDim = m_sessionBase.projection;
     request.options.iterations = m_sessionBase.iterations;
     request.options.trials = m_sessionBase.restarts;
-    request.options.starts = m_sessionBase.starts;
+    request.options.starts = m_starts->value();
     request.options.featureScaling = m_sessionBase.scaling != "none";
     request.options.momentFitSweeps = momentFitSweeps();
     request.options.reserveComponents = m_sessionBase.extraComponents;

@@ -96,6 +96,10 @@ public:
     /// Over the results: which inputs changed since the shown tree was learnt (hidden when none).
     StaleMarker* staleMarker() const { return m_stale; }
     QSpinBox* statesSpin() const { return m_states; }
+    /// Seeded starts of each cell type's decomposition (and of each per-cell HMM).
+    QSpinBox* startsSpin() const { return m_starts; }
+    /// The line under the parameters: what was learnt, how, and how far the starts disagreed.
+    QLabel* statusLabel() const { return m_status; }
     /// BED of the regions where `cell` differs from the root (empty for the root or no result).
     QString differingRegionsText(const QString& cell) const;
     bool exportDifferingRegions(const QString& cell, const QString& path, QString* error) const;
@@ -152,6 +156,7 @@ private:
     QSpinBox* m_states = nullptr;
     QComboBox* m_decomposition = nullptr;
     QSpinBox* m_seed = nullptr;
+    QSpinBox* m_starts = nullptr;
     QComboBox* m_decode = nullptr;
     QSpinBox* m_flank = nullptr;
     QSpinBox* m_promoterState = nullptr;

@@ -39,6 +39,7 @@ cx::TreeSection TreeWorkspace::currentSection() const {
     section.numStates = m_states->value();
     section.decomposition = m_decomposition->currentData().toString().toStdString();
     section.seed = static_cast<std::uint64_t>(m_seed->value());
+    section.starts = m_starts->value();
     section.decode = m_decode->currentData().toString().toStdString();
     section.momentFit = momentFitSweeps();
     section.compare.clear();
@@ -72,6 +73,7 @@ void TreeWorkspace::openSection(const cx::TreeSection& section) {
     m_decomposition->setCurrentIndex(
         m_decomposition->findData(QString::fromStdString(section.decomposition)));
     m_seed->setValue(static_cast<int>(section.seed));
+    m_starts->setValue(section.starts);
     m_decode->setCurrentIndex(m_decode->findData(QString::fromStdString(section.decode)));
     m_flank->setValue(static_cast<int>(section.flank));
     m_promoterState->setValue(section.promoterState);
