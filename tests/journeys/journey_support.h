@@ -34,6 +34,7 @@ namespace cx::ui::journeys {
 
 using test::demoSubset;
 using test::ErrorRecorder;
+using test::everyWorkspaceSettled;
 using test::waitUntil;
 
 /// Bundled data other than the demo's, for "replace the data" steps.
@@ -57,16 +58,7 @@ struct JourneyWindow {
 
 /// Waits (processing events) until every workspace of the window that has data is settled.
 inline bool settleAll(const MainWindow& window, int timeoutMs = 60000) {
-    return waitUntil(
-        [&] {
-            for (const Workspace* workspace : window.workspaces()) {
-                if (workspace->hasSessionData() && !workspace->isSettled()) {
-                    return false;
-                }
-            }
-            return true;
-        },
-        timeoutMs);
+    return waitUntil([&] { return everyWorkspaceSettled(window); }, timeoutMs);
 }
 
 /// The text of the tab holding `page` in `tabs` (empty when it is not there).

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "ui/framework/error_reporter.h"
+#include "ui/framework/workspace.h"
+#include "ui/shell/main_window.h"
 #include "ui/shell/project_session.h"
 #include "ui/shell/resource_locator.h"
 #include "ui/topics/topic_types.h"
@@ -92,6 +94,16 @@ inline bool waitUntil(const std::function<bool()>& condition, int timeoutMs = 20
             return false;
         }
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
+    return true;
+}
+
+/// Every workspace of the window that has data is settled (no task running or queued).
+inline bool everyWorkspaceSettled(const MainWindow& window) {
+    for (const Workspace* workspace : window.workspaces()) {
+        if (workspace->hasSessionData() && !workspace->isSettled()) {
+            return false;
+        }
     }
     return true;
 }

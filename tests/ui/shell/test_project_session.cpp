@@ -65,10 +65,8 @@ bool chromatinSettled(ChromatinWorkspace* chromatin) {
 bool settleBoth(MainWindow& window, bool everyWorkspace = false) {
     const bool settled = waitUntil(
         [&] {
-            for (const cx::ui::Workspace* workspace : window.workspaces()) {
-                if (everyWorkspace && workspace->hasSessionData() && !workspace->isSettled()) {
-                    return false;
-                }
+            if (everyWorkspace && !cx::ui::test::everyWorkspaceSettled(window)) {
+                return false;
             }
             return topicsSettled(window.workspace<cx::ui::TopicsWorkspace>()) &&
                    chromatinSettled(window.workspace<cx::ui::ChromatinWorkspace>());
