@@ -12,8 +12,27 @@ namespace cx {
 
 namespace {
 std::atomic<int> g_threads{0};
+/// True on a thread that is running one share of a parallel pass: passes it starts run on it
+/// alone (no thread per share of a share), which is safe because every pass gives the same
+/// result on any number of threads.
+thread_local bool t_insidePass = false;
+
+/// Marks the calling thread as inside a pass for its lifetime.
+class InsidePass {
+public:
+    InsidePass() : m_was(std::exchange(t_insidePass, true)) {}
+    ~InsidePass() { t_insidePass = m_was; }
+    InsidePass(const InsidePass&) = delete;
+    InsidePass& operator=(const InsidePass&) = delete;
+
+private:
+    bool m_was;
+};
 
 int resolvedThreads() {
+    if (t_insidePass) {
+        return 1;
+    }
     int threads = g_threads.load();
     if (threads <= 0) {
         threads = static_cast<int>(std::thread::hardware_concurrency());
@@ -31,6 +50,7 @@ void runOnWorkers(int workers, const std::function<void(int)>& task) {
     std::exception_ptr firstError;
     std::mutex errorMutex;
     auto guarded = [&](int worker) {
+        const InsidePass inside;
         try {
             task(worker);
         } catch (...) {

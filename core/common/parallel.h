@@ -10,6 +10,9 @@ namespace cx {
 
 /// Threads core uses for passes over the data. 0 (the default) means
 /// std::thread::hardware_concurrency(). The CLI's --threads and the benchmarks set it.
+/// Inside a share of a pass (a body run by forEachSlot or parallelFor on more than one thread) it
+/// is 1: a pass started there runs on the calling thread, so nested passes (the cell types of a
+/// baseline side by side, each with its own passes) never start threads per share.
 int threadCount();
 void setThreadCount(int threads);
 

@@ -1,5 +1,6 @@
 #include "core/tree/tree_baselines.h"
 
+#include "core/common/parallel.h"
 #include "core/common/timer.h"
 #include "core/hmm/baum_welch.h"
 #include "core/hmm/contrastive_hmm.h"
@@ -16,11 +17,19 @@ namespace cx {
 PerCellHmmResult perCellSpectralHmms(const MultiCellTracks& tracks, int numStates,
                                      Decomposition decomposition, std::uint64_t seed,
                                      const CancelToken& cancel, int starts) {
+    // The cell types are independent: learn them side by side, then decode them side by side
+    // (each cell's passes then run on its own thread; the numbers do not depend on the split).
+    // A cell's data is built where it is used, so only one per thread is held at a time.
+    const auto cells = static_cast<size_t>(tracks.numCells());
     PerCellHmmResult out;
-    for (int c = 0; c < tracks.numCells(); ++c) {
+    out.hmms.resize(cells);
+    out.starts.resize(cells);
+    out.states.resize(cells);
+    Stopwatch learn;
+    parallelFor(static_cast<std::int64_t>(cells), [&](std::int64_t i) {
+        const auto c = static_cast<size_t>(i);
         throwIfCancelled(cancel);
-        const ChromatinData data = tracks.cellData(c);
-        Stopwatch learn;
+        const ChromatinData data = tracks.cellData(static_cast<int>(i));
         const BinClasses classes = classifyBins(data, nullptr, nullptr);
         const SequenceMoments moments = computeSequenceMoments(data, classes, {}, cancel);
         ContrastiveHmmOptions options;
@@ -32,16 +41,18 @@ PerCellHmmResult perCellSpectralHmms(const MultiCellTracks& tracks, int numState
         const std::vector<BinRun> runs = wholeTrackRuns(data);
         ContrastiveHmmStarts fit =
             solveContrastiveHmmStarts(moments, 0.0, options, starts, &data, &runs, cancel);
-        const ContrastiveHmmResult& result = fit.best;
-        out.starts.push_back(std::move(fit.spread));
-        out.learnMs += learn.elapsedMs();
-        Stopwatch decode;
-        const Segmentation segmentation =
-            segmentTracks(data, result.hmm, DecodingMethod::Posterior, cancel);
-        out.decodeMs += decode.elapsedMs();
-        out.hmms.push_back(result.hmm);
-        out.states.push_back(segmentation.states);
-    }
+        out.starts[c] = std::move(fit.spread);
+        out.hmms[c] = std::move(fit.best.hmm);
+    });
+    out.learnMs = learn.elapsedMs();
+    Stopwatch decode;
+    parallelFor(static_cast<std::int64_t>(cells), [&](std::int64_t i) {
+        const auto c = static_cast<size_t>(i);
+        throwIfCancelled(cancel);
+        const ChromatinData data = tracks.cellData(static_cast<int>(i));
+        out.states[c] = segmentTracks(data, out.hmms[c], DecodingMethod::Posterior, cancel).states;
+    });
+    out.decodeMs = decode.elapsedMs();
     return out;
 }
 

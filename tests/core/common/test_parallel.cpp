@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -55,6 +58,45 @@ TEST(HelperThread, TheDestructorWaitsForAPostedJob) {
     }
     EXPECT_TRUE(finished);
     { HelperThread idle; } // ends without a job
+}
+
+// A pass started inside a share of a pass runs on that share's thread: threadCount() is 1 there,
+// the inner items all run on the outer body's thread, and the outer pass still spreads its items
+// over two threads and sees the configured count again after it.
+TEST(ParallelFor, NestedPassesRunOnTheCallingThread) {
+    setThreadCount(2);
+    std::mutex mutex;
+    std::set<std::thread::id> outerThreads;
+    std::vector<int> innerCounts(4, -1);
+    std::vector<int> innerOnOwnThread(4, 0);
+    std::vector<int> sums(4, 0);
+    parallelFor(4, [&](std::int64_t i) {
+        const auto self = std::this_thread::get_id();
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            outerThreads.insert(self);
+        }
+        innerCounts[static_cast<size_t>(i)] = threadCount();
+        int sameThread = 0;
+        parallelFor(10, [&](std::int64_t j) {
+            sameThread += std::this_thread::get_id() == self;
+            sums[static_cast<size_t>(i)] += static_cast<int>(j);
+        });
+        forEachSlot(100, kReductionSlots, [&](int, std::int64_t, std::int64_t) {
+            sameThread += std::this_thread::get_id() == self;
+        });
+        innerOnOwnThread[static_cast<size_t>(i)] = sameThread;
+    });
+    EXPECT_EQ(outerThreads.size(), 2U);
+    EXPECT_EQ(innerCounts, std::vector<int>(4, 1));
+    EXPECT_EQ(innerOnOwnThread, std::vector<int>(4, 10 + kReductionSlots));
+    EXPECT_EQ(sums, std::vector<int>(4, 45));
+    EXPECT_EQ(threadCount(), 2);
+    // One item: no second thread is started, so a pass inside it may still use both.
+    int single = 0;
+    parallelFor(1, [&](std::int64_t) { single = threadCount(); });
+    EXPECT_EQ(single, 2);
+    setThreadCount(0);
 }
 
 } // namespace

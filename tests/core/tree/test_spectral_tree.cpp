@@ -1,4 +1,5 @@
 #include "core/common/error.h"
+#include "core/common/parallel.h"
 #include "core/hmm/contrastive_hmm.h"
 #include "core/tree/spectral_tree.h"
 #include "core/tree/tree_baselines.h"
@@ -84,6 +85,28 @@ TreeHmmParameters weakChildModel(const TreeSpec& tree, std::uint64_t seed) {
     so.emissionNoise = 0.0;
     so.childSignal = 0.6;
     return randomTreeHmm(tree, so, seed);
+}
+
+// The per-cell baseline learns its cell types side by side: the same models, states and start
+// spreads on one thread as on two.
+TEST(TreeBaselines, PerCellHmmsDoNotDependOnTheThreadCount) {
+    const TreeSpec tree = parseTreeSpec("R>A,B;A>C");
+    const TreeHmmParameters truth = weakChildModel(tree, 5);
+    const MultiCellTracks data = sampleTreeTracks(truth, {20000, 15000}, 9);
+    setThreadCount(2);
+    const PerCellHmmResult two = perCellSpectralHmms(data, 3, Decomposition::Power, 3, {}, 3);
+    setThreadCount(1);
+    const PerCellHmmResult one = perCellSpectralHmms(data, 3, Decomposition::Power, 3, {}, 3);
+    setThreadCount(0);
+    ASSERT_EQ(two.hmms.size(), 4U);
+    EXPECT_EQ(two.states, one.states);
+    for (size_t c = 0; c < two.hmms.size(); ++c) {
+        EXPECT_EQ(two.hmms[c].emissions, one.hmms[c].emissions) << c;
+        EXPECT_EQ(two.hmms[c].transitions, one.hmms[c].transitions) << c;
+        EXPECT_EQ(two.starts[c].values, one.starts[c].values) << c;
+        EXPECT_EQ(two.starts[c].chosen, one.starts[c].chosen) << c;
+        EXPECT_EQ(two.states[c].size(), 2U) << c;
+    }
 }
 
 TEST(TreeDecoding, TreeDecodesWeakChildrenBetterThanPerCellHmms) {
