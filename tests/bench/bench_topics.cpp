@@ -330,10 +330,10 @@ void BM_ReutersSolve(benchmark::State& state) {
 }
 BENCHMARK(BM_ReutersSolve)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-/// Per-γ solve on Reuters at K = 20 and K = 50 with the pencil (the GUI's default), γ moving
-/// over 1 … 4 as while dragging: the issue-9 latency targets (K ≤ 20 under 20 ms, K = 50 under
-/// 50 ms). The engine is built for K (projection rank per side max(2K, K + 8)).
-void BM_ReutersSolvePencil(benchmark::State& state) {
+/// Per-γ solve on Reuters at K = 20 and K = 50 with the pencil (the GUI's default) or the power
+/// method, γ moving over 1 … 4 as while dragging: the latency targets (K ≤ 20 under 20 ms, K = 50
+/// under 50 ms). The engine is built for K (projection rank per side max(2K, K + 8)).
+void reutersSolveLatency(benchmark::State& state, Decomposition decomposition) {
     ReutersFixture& f = reuters();
     if (!f.error.empty()) {
         state.SkipWithError(f.error.c_str());
@@ -351,7 +351,7 @@ void BM_ReutersSolvePencil(benchmark::State& state) {
     }
     TopicModelOptions options;
     options.numComponents = k;
-    options.decomposition = Decomposition::Pencil;
+    options.decomposition = decomposition;
     double gamma = 1.0;
     for (auto _ : state) {
         gamma = gamma >= 4.0 ? 1.0 : gamma + 0.1;
@@ -359,7 +359,14 @@ void BM_ReutersSolvePencil(benchmark::State& state) {
     }
     state.counters["r"] = engine->rank();
 }
+void BM_ReutersSolvePencil(benchmark::State& state) {
+    reutersSolveLatency(state, Decomposition::Pencil);
+}
 BENCHMARK(BM_ReutersSolvePencil)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_ReutersSolvePower(benchmark::State& state) {
+    reutersSolveLatency(state, Decomposition::Power);
+}
+BENCHMARK(BM_ReutersSolvePower)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ReutersLikelihood(benchmark::State& state) {
     ReutersFixture& f = reuters();
