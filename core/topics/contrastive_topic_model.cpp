@@ -18,6 +18,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace cx {
 
@@ -27,14 +28,21 @@ namespace {
 /// thread runs it, so the thread count changes nothing but the wall time (the vocabulary ×
 /// rank basis times the K components is the largest product of a solve after the
 /// contraction: 20k × 200 × 50 on Reuters at K = 50).
-Eigen::MatrixXd rowBlockedProduct(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x) {
+template <typename Scalar>
+Eigen::MatrixXd rowBlockedProduct(const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>& a,
+                                  const Eigen::MatrixXd& x) {
     constexpr Eigen::Index kBlockRows = 2048;
     Eigen::MatrixXd out(a.rows(), x.cols());
     const Eigen::Index blocks = (a.rows() + kBlockRows - 1) / kBlockRows;
+    const Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> xs = x.template cast<Scalar>();
     parallelFor(blocks, [&](std::int64_t block) {
         const Eigen::Index begin = block * kBlockRows;
         const Eigen::Index rows = std::min(kBlockRows, a.rows() - begin);
-        out.middleRows(begin, rows).noalias() = a.middleRows(begin, rows) * x;
+        if constexpr (std::is_same_v<Scalar, double>) {
+            out.middleRows(begin, rows).noalias() = a.middleRows(begin, rows) * xs;
+        } else {
+            out.middleRows(begin, rows) = (a.middleRows(begin, rows) * xs).template cast<double>();
+        }
     });
     return out;
 }
@@ -326,6 +334,7 @@ void ContrastiveTopicEngine::adoptProjection(DocumentMoments::Projected f,
     m_noiseF = std::move(f.m2Noise);
     m_noiseB = std::move(b.m2Noise);
     m_noiseAvailable = f.noiseAvailable && b.noiseAvailable;
+    m_basisSingle = m_basis.cast<float>();
 }
 
 ContrastiveTopicEngine::ContrastiveTopicEngine(const ContrastiveTopicEngine& source,
@@ -501,9 +510,12 @@ TopicModelResult ContrastiveTopicEngine::solveImpl(double gamma, const TopicMode
     const double residual = pick.residual;
     const bool warm = pick.warm;
     const KeptDirections& kept = pick.kept;
-    TopicModelResult result = makeTopicModelResult(
-        gamma, decomposition, rowBlockedProduct(m_basis, decomposition.components),
-        decomposition.components);
+    TopicModelResult result =
+        makeTopicModelResult(gamma, decomposition,
+                             options.singlePrecisionTopicWords
+                                 ? rowBlockedProduct(m_basisSingle, decomposition.components)
+                                 : rowBlockedProduct(m_basis, decomposition.components),
+                             decomposition.components);
     result.residual = residual;
     result.warmStarted = warm;
     result.significantDirections = kept.significant;

@@ -145,6 +145,40 @@ TEST(ContrastiveTopicModel, SinglePrecisionRangeGivesTheTopicsOfTheDoubleRange) 
     }
 }
 
+// The topic–word product in single precision against the double one, for every decomposition:
+// the same decomposition (weights, λ, components bit for bit) and topics within float rounding.
+TEST(ContrastiveTopicModel, SinglePrecisionTopicWordsGiveTheTopicsOfTheDoubleProduct) {
+    const SyntheticTopicCorpus data = generateSyntheticTopics(abcSpec(8000, 43));
+    auto counts = std::make_shared<const CountMatrix>(data.corpus.counts);
+    const ContrastiveTopicEngine engine(counts, data.foregroundDocuments, data.backgroundDocuments,
+                                        7);
+    for (const Decomposition decomposition :
+         {Decomposition::Power, Decomposition::Pencil, Decomposition::Jennrich}) {
+        TopicModelOptions options;
+        options.seed = 5;
+        options.decomposition = decomposition;
+        TopicModelOptions reference = options;
+        reference.singlePrecisionTopicWords = false;
+        for (double gamma : {0.0, 1.0, 3.0}) {
+            options.numComponents = reference.numComponents = gamma == 0.0 ? 5 : 7;
+            const TopicModelResult a = engine.solve(gamma, options);
+            const TopicModelResult b = engine.solve(gamma, reference);
+            ASSERT_EQ(a.numComponents(), b.numComponents()) << gamma;
+            EXPECT_EQ(a.signedWeights, b.signedWeights) << gamma;
+            EXPECT_EQ(a.lambdas, b.lambdas) << gamma;
+            EXPECT_EQ(a.projectedComponents, b.projectedComponents) << gamma;
+            EXPECT_EQ(a.residual, b.residual) << gamma;
+            EXPECT_GT((a.topics - b.topics).norm(), 0.0) << gamma; // the products do differ
+            for (Eigen::Index t = 0; t < a.topics.cols(); ++t) {
+                EXPECT_LT((a.topics.col(t) - b.topics.col(t)).lpNorm<1>(), 1e-5)
+                    << "gamma " << gamma << " component " << t;
+                EXPECT_LT((a.topics.col(t) - b.topics.col(t)).cwiseAbs().maxCoeff(), 1e-6)
+                    << "gamma " << gamma << " component " << t;
+            }
+        }
+    }
+}
+
 TEST(ContrastiveTopicModel, JennrichAndPowerMethodAgreeOnASampledCorpus) {
     // Estimated (noisy) moments of the A/B/C corpus above the bound: both decompositions find
     // the two A topics as the only foreground-specific ones, with the same weights.
