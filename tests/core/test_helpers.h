@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/error.h"
+#include "core/common/parallel.h"
 #include "core/io/corpus.h"
 
 #include <Eigen/Dense>
@@ -12,6 +13,16 @@
 #include <vector>
 
 namespace cx::test {
+
+/// Sets core's thread count for a scope and restores the default (0: all cores) when it ends,
+/// also when an assertion leaves the test early.
+class ScopedThreadCount {
+public:
+    explicit ScopedThreadCount(int threads) { setThreadCount(threads); }
+    ~ScopedThreadCount() { setThreadCount(0); }
+    ScopedThreadCount(const ScopedThreadCount&) = delete;
+    ScopedThreadCount& operator=(const ScopedThreadCount&) = delete;
+};
 
 /// Builds a CountMatrix from per-document token lists (word ids).
 inline CountMatrix countsFromTokens(const std::vector<std::vector<int>>& documents,

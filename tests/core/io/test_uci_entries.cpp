@@ -10,6 +10,7 @@
 #include "core/io/text_input.h"
 #include "core/io/tokenizer.h"
 #include "core/io/uci_entries.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -26,11 +27,6 @@ using test::ScratchFolder;
 
 constexpr std::int64_t kDocs = 150;
 constexpr std::int64_t kWords = 60;
-
-/// Restores the default thread count when a test ends.
-struct ThreadCountGuard {
-    ~ThreadCountGuard() { setThreadCount(0); }
-};
 
 /// Entry lines with the variations the fast parser hands to the line-by-line path (blank lines,
 /// CRLF, tabs, leading blanks, long numbers) and documents out of order and repeated.
@@ -203,7 +199,7 @@ TEST(UciEntries, ErrorsNameTheirLineInEveryPart) {
 }
 
 TEST(UciEntries, LoadedCorpusIsTheSameForOneAndTwoThreads) {
-    ThreadCountGuard restore;
+    const test::ScopedThreadCount restore(0);
     ScratchFolder scratch;
     // About 3 MB, so that the default part size splits its one block in two.
     std::string body;

@@ -5,6 +5,7 @@
 #include "core/tree/tree_baselines.h"
 #include "core/tree/tree_decoding.h"
 #include "core/tree/tree_hmm.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -93,11 +94,10 @@ TEST(TreeBaselines, PerCellHmmsDoNotDependOnTheThreadCount) {
     const TreeSpec tree = parseTreeSpec("R>A,B;A>C");
     const TreeHmmParameters truth = weakChildModel(tree, 5);
     const MultiCellTracks data = sampleTreeTracks(truth, {20000, 15000}, 9);
-    setThreadCount(2);
+    const test::ScopedThreadCount threads(2);
     const PerCellHmmResult two = perCellSpectralHmms(data, 3, Decomposition::Power, 3, {}, 3);
     setThreadCount(1);
     const PerCellHmmResult one = perCellSpectralHmms(data, 3, Decomposition::Power, 3, {}, 3);
-    setThreadCount(0);
     ASSERT_EQ(two.hmms.size(), 4U);
     EXPECT_EQ(two.states, one.states);
     for (size_t c = 0; c < two.hmms.size(); ++c) {

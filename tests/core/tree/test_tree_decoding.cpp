@@ -6,6 +6,7 @@
 #include "core/common/cancel.h"
 #include "core/common/parallel.h"
 #include "core/tree/tree_hmm.h"
+#include "test_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -174,14 +175,6 @@ TreeHmmParameters withCyclingRoot(TreeHmmParameters model) {
     return model;
 }
 
-/// Sets core's thread count for a scope (0, the default, after it).
-struct Threads {
-    explicit Threads(int threads) { setThreadCount(threads); }
-    ~Threads() { setThreadCount(0); }
-    Threads(const Threads&) = delete;
-    Threads& operator=(const Threads&) = delete;
-};
-
 /// A random tree HMM on `spec` with K states, sampled on short chromosomes, a few bins of each
 /// cell missing; joint decoding must equal brute force bin for bin (where the marginal's best
 /// state leads by more than rounding) and in log-likelihood. One chromosome on two threads
@@ -249,7 +242,7 @@ TEST(TreeDecoding, JointEqualsBruteForceOnWideAndDeepTrees) {
 }
 
 TEST(TreeDecoding, OneChromosomeOnTwoThreadsEqualsBruteForceAndOneThread) {
-    const Threads two(2);
+    const test::ScopedThreadCount two(2);
     expectJointEqualsBruteForce("R>A,B,C", 3, 41, {150});
     expectJointEqualsBruteForce("R>A,B;A>C;C>D", 3, 42, {151}, withStructuralZeros); // 32 of 243
     expectJointEqualsBruteForce("R>A,B,C", 3, 43, {3}, withStructuralZeros);
