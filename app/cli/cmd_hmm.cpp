@@ -476,6 +476,11 @@ CommandEntry addHmmCommand(CLI::App& root) {
         .defaultText("auto")
         .seed("seed", job.seed, "random seed")
         .flag("no-segments", options->noSegments, "do not write segments.bed")
+        .text("state-labels", job.stateLabels,
+              "what emissions.tsv, transitions.tsv, states.tsv, components.tsv and segments.bed "
+              "call the states: numbers (E1…EK, ChromHMM's convention) | names (the states' "
+              "names, as the GUI shows and exports them); segments.bed is coloured by the "
+              "states' colours either way")
         .integer("bin-size", job.binSize, 1, 1000000000, "bin size in base pairs")
         .integer("em-max-iter", job.emMaxIterations, 1, 1000000, "maximum EM iterations")
         .real("em-tolerance", job.emTolerance, 0.0, 1.0,

@@ -19,6 +19,7 @@
 #include "core/tree/spectral_tree.h"
 #include "core/tree/tree_baselines.h"
 #include "core/tree/tree_decoding.h"
+#include "core/tree/tree_export.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,16 +34,6 @@ namespace {
 
 std::string treeNumber(double value) {
     return formatNumber(value, 6);
-}
-
-std::string safeFileName(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
-                   ? c
-                   : '_';
-    }
-    return out;
 }
 
 std::string treeEmissionTable(const std::vector<std::string>& marks, const Eigen::MatrixXd& e,
@@ -140,6 +131,8 @@ struct TreeCommandOptions {
     std::string decodeName = "auto";
     MultiCellReadOptions readOptions;
     std::string saveSession; ///< --save-session FILE (empty: none)
+    /// --state-labels: numbers (E1…EK) | names (the Tree workspace's names of the states).
+    std::string stateLabels = "numbers";
 };
 
 /// The choices of `tree` CLI11 cannot check (decomposition, scaling, --compare, --decode):
@@ -158,6 +151,10 @@ TreeDecodingOptions parseTreeChoices(TreeCommandOptions& command, bool& compareP
         options.featureScaling = false;
     } else {
         throw InputError("parameter --scaling: '" + command.scaling + "' is not mean or none");
+    }
+    if (command.stateLabels != "numbers" && command.stateLabels != "names") {
+        throw InputError("parameter --state-labels: '" + command.stateLabels +
+                         "' is not 'numbers' or 'names'");
     }
     for (const auto& item : splitList(command.compare)) {
         if (item == "per-cell") {
@@ -229,65 +226,48 @@ void saveTreeSession(const TreeCommandOptions& command, const std::vector<std::s
                        [&](const auto& directory) { return section.toJson(directory); });
 }
 
-/// The per-cell files of `tree`: emissions, transitions, and (unless --no-segments) one BED9
-/// track per cell, the changes from the root, and an IGV batch script loading them with the TSS
-/// file.
+/// The files of `tree`: per cell emissions and transitions, states.tsv (names and colours, as
+/// the Tree workspace shows them), and unless --no-segments one BED9 track per cell coloured by
+/// the states' colours, the changes from the root, and an IGV batch script loading the tracks
+/// with the TSS file (core's writeTreeSegmentFiles, what the workspace's export writes).
 void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
                     const MultiCellTracks& tracks, const SpectralTreeResult& learned,
-                    const TreeSegmentation& segmentation, const std::vector<std::string>& labels) {
+                    const TreeSegmentation& segmentation, const std::vector<std::string>& labels,
+                    const StateNaming& naming) {
     const std::string& outDir = command.outDir;
-    const std::string& tssPath = command.tssPath;
-    const std::string& treeText = command.tree;
-    const bool writeSegments = !command.noSegments;
-    const int k = command.model.numStates;
-    // One browser track per sample (cell): named by the cell, described by the model.
-    const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
-                                    std::string(toString(segmentation.mode)) +
-                                    " decoding (contrast-cli tree " + treeText + ")";
-    std::vector<std::string> browserFiles;
-    const auto absolute = [](const std::filesystem::path& path) {
-        std::error_code error;
-        const std::filesystem::path full = std::filesystem::absolute(path, error);
-        return (error ? path : full.lexically_normal()).string();
-    };
     for (int v = 0; v < tree.numNodes(); ++v) {
-        const std::string cell = safeFileName(tree.names[static_cast<size_t>(v)]);
+        const std::string cell = safeCellFileName(tree.names[static_cast<size_t>(v)]);
         writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
                             treeEmissionTable(tracks.markNames,
                                               learned.model.emissions[static_cast<size_t>(v)],
                                               labels));
         writeFileAtomically(outDir, "transitions_" + cell + ".tsv",
                             treeTransitionTable(learned.model, v, labels));
-        if (writeSegments) {
-            const ChromatinData data = tracks.cellData(v);
-            Segmentation seg;
-            seg.numStates = k;
-            seg.states = segmentation.states[static_cast<size_t>(v)];
-            std::ostringstream bed;
-            writeSampleTracksBed9(bed, data, seg, labels, description);
-            writeFileAtomically(outDir, "segments_" + cell + ".bed", bed.str());
-            browserFiles.push_back(
-                absolute(std::filesystem::path(outDir) / ("segments_" + cell + ".bed")));
-            if (v > 0) {
-                std::ostringstream changes;
-                writeStateChangesBed(changes, tracks, stateChanges(segmentation, v, 0), labels);
-                writeFileAtomically(outDir, "changes_" + cell + ".bed", changes.str());
-            }
-        }
     }
-    if (writeSegments) {
-        // IGV shows one track per file: the per-cell files, then the TSS file scored against.
-        if (!tssPath.empty()) {
-            browserFiles.push_back(absolute(tssPath));
-        }
-        const std::int64_t firstEnd = std::min<std::int64_t>(
-            tracks.chromBins.empty() ? 0 : tracks.chromBins.front() * tracks.binSize, 100000);
-        writeFileAtomically(outDir, "igv_batch.txt",
-                            igvBatchScript(browserFiles, tracks.chroms.empty()
-                                                             ? std::string()
-                                                             : tracks.chroms.front() + ":1-" +
-                                                                   std::to_string(firstEnd)));
+    writeFileAtomically(outDir, "states.tsv", treeStatesTsv(naming, segmentation, labels));
+    if (command.noSegments) {
+        return;
     }
+    for (int v = 1; v < tree.numNodes(); ++v) {
+        std::ostringstream changes;
+        writeStateChangesBed(changes, tracks, stateChanges(segmentation, v, 0), labels);
+        writeFileAtomically(
+            outDir, "changes_" + safeCellFileName(tree.names[static_cast<size_t>(v)]) + ".bed",
+            changes.str());
+    }
+    // One browser track per sample (cell): named by the cell, described by the model.
+    const std::string description = "Spectral-Tree, K=" + std::to_string(command.model.numStates) +
+                                    ", " + std::string(toString(segmentation.mode)) +
+                                    " decoding (contrast-cli tree " + command.tree + ")";
+    std::vector<std::string> colours;
+    for (const Rgb& colour : naming.colours) {
+        colours.push_back(rgbText(colour));
+    }
+    std::vector<std::string> extra;
+    if (!command.tssPath.empty()) {
+        extra.push_back(command.tssPath);
+    }
+    writeTreeSegmentFiles(outDir, tracks, segmentation, labels, colours, description, extra);
 }
 
 /// Phase times (ms) and the peak memory after learning and decoding the tree.
@@ -404,9 +384,21 @@ int runTree(TreeCommandOptions& command) {
     const std::int64_t peakAfterTree = peakResidentBytes();
 
     const int k = options.numStates;
-    const std::vector<std::string> labels = defaultStateLabels(k);
+    // The promoter table covers the per-cell and EM models too, whose states are other
+    // models' states: it numbers them. The tree's own files follow --state-labels.
+    const std::vector<std::string> numbered = defaultStateLabels(k);
+    const StateNaming naming = treeStateNaming(tracks, learned.model, segmentation);
+    std::vector<std::string> labels = numbered;
+    if (command.stateLabels == "names") {
+        for (size_t s = 0; s < labels.size() && s < naming.names.size(); ++s) {
+            labels[s] = naming.names[s];
+            std::replace_if(
+                labels[s].begin(), labels[s].end(),
+                [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+        }
+    }
     phase = Stopwatch();
-    writeTreeFiles(command, tree, tracks, learned, segmentation, labels);
+    writeTreeFiles(command, tree, tracks, learned, segmentation, labels, naming);
     const double writeMs = phase.elapsedMs();
 
     nlohmann::json compared = nlohmann::json::object();
@@ -446,7 +438,7 @@ int runTree(TreeCommandOptions& command) {
             readTssTruth(tssPath, tracks.chroms, tracks.chromBins, tracks.binSize, flank);
         std::vector<PromoterF1Row> table;
         const int fixed = promoterLabel - 1;
-        f1["spectral-tree"] = promoterScores(tracks, segmentation.states, truth, k, fixed, labels,
+        f1["spectral-tree"] = promoterScores(tracks, segmentation.states, truth, k, fixed, numbered,
                                              table, "spectral-tree", learned.model.emissions);
         if (comparePerCell) {
             // Per-cell HMMs number their states independently: the promoter state is chosen in
@@ -456,14 +448,14 @@ int runTree(TreeCommandOptions& command) {
             for (const HmmParameters& hmm : perCell.hmms) {
                 profiles.push_back(hmm.emissions);
             }
-            f1["per-cell"] = promoterScores(tracks, perCell.states, truth, k, -1, labels, table,
+            f1["per-cell"] = promoterScores(tracks, perCell.states, truth, k, -1, numbered, table,
                                             "per-cell", profiles);
         }
         if (compareEm && em.fits) {
             // The flattened EM's states keep the tree's labels (it starts from the tree model).
-            f1["em"] = promoterScores(tracks, em.states, truth, k, -1, labels, table, "em", {});
+            f1["em"] = promoterScores(tracks, em.states, truth, k, -1, numbered, table, "em", {});
         }
-        writeFileAtomically(outDir, "promoter_f1.tsv", promoterF1Tsv(table, labels));
+        writeFileAtomically(outDir, "promoter_f1.tsv", promoterF1Tsv(table, numbered));
     }
     for (const auto& note : tracks.notes) {
         std::cerr << "contrast-cli tree: " << note << "\n";
@@ -524,6 +516,11 @@ CommandEntry addTreeCommand(CLI::App& root) {
         .required()
         .flag("json", o.json, "print a JSON summary on standard output")
         .flag("no-segments", o.noSegments, "do not write the segmentation BED files")
+        .text("state-labels", o.stateLabels,
+              "what the tree's emissions, transitions, states.tsv and segments call the states: "
+              "numbers (E1…EK) | names (the states' names, as the GUI shows them; "
+              "promoter_f1.tsv, which has the baselines' states too, keeps numbers); the "
+              "segments are coloured by the states' colours either way")
         .integer("flank", o.flank, 0, 100000000, "promoter = TSS ± flank base pairs")
         .integer("promoter-state", o.promoterLabel, 0, maxStates,
                  "1-based label of the promoter state (0 = per cell and method, the state most "

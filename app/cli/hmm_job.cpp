@@ -152,6 +152,10 @@ void HmmJobOptions::validate() {
     if (method == "em" && encoding != ObservationEncoding::MarkVector) {
         throw InputError("parameter --encoding: --method em supports the marks encoding only");
     }
+    if (stateLabels != "numbers" && stateLabels != "names") {
+        throw InputError("parameter --state-labels: '" + stateLabels +
+                         "' is not 'numbers' or 'names'");
+    }
     if (decodeName == "viterbi") {
         decoding = DecodingMethod::Viterbi;
     } else if (decodeName == "posterior") {
@@ -317,28 +321,36 @@ std::string startSpreadText(const StartSpread& spread) {
 }
 
 std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result) {
-    return defaultStateLabels(std::max(result.model.numStates(), options.numComponents));
+    std::vector<std::string> labels =
+        defaultStateLabels(std::max(result.model.numStates(), options.numComponents));
+    if (options.stateLabels == "names") {
+        const HmmStateNames named = hmmStateNames(result);
+        for (size_t s = 0; s < named.names.size() && s < labels.size(); ++s) {
+            std::string name = named.names[s];
+            std::replace_if(
+                name.begin(), name.end(),
+                [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+            labels[s] = name;
+        }
+    }
+    return labels;
 }
 
 HmmStateNames hmmStateNames(const HmmJobResult& result) {
     const HmmParameters& model = result.model;
     const int states = model.numStates();
-    const Eigen::MatrixXd profiles = markProbabilities(model, result.data);
     Eigen::VectorXd weights;
     if (!result.ranEm && result.spectral.weights.size() >= states) {
         weights = result.spectral.weights.head(states);
     } else {
         weights = stationaryDistribution(model.transitions);
     }
-    StateCatalog catalog;
-    catalog.update(profiles, weights, result.data.markNames);
+    const StateNaming naming =
+        nameStates(markProbabilities(model, result.data), weights, result.data.markNames);
     HmmStateNames out;
-    for (int s = 0; s < states; ++s) {
-        const int slot = catalog.slotOfComponent(s);
-        out.names.push_back(catalog.name(slot));
-        const Rgb colour = catalog.autoLabel(slot).colour;
-        out.colours.push_back(std::to_string(colour.red) + ',' + std::to_string(colour.green) +
-                              ',' + std::to_string(colour.blue));
+    out.names = naming.names;
+    for (const Rgb& colour : naming.colours) {
+        out.colours.push_back(rgbText(colour));
     }
     return out;
 }
@@ -411,8 +423,9 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
         }
     }
     const std::string description = segmentsDescription(options);
+    const std::vector<std::string> colours = hmmStateNames(result).colours;
     std::ostringstream bed;
-    writeSampleTracksBed9(bed, data, result.segmentation, labels, description);
+    writeSampleTracksBed9(bed, data, result.segmentation, labels, description, {}, colours);
     writeFileAtomically(outDir, "segments.bed", bed.str());
     std::vector<std::string> browserFiles;
     namespace fs = std::filesystem;
@@ -425,7 +438,8 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
         // IGV shows one track per file, so the script loads the per-cell files.
         for (const auto& cell : cells) {
             std::ostringstream perCell;
-            writeSampleTracksBed9(perCell, data, result.segmentation, labels, description, cell);
+            writeSampleTracksBed9(perCell, data, result.segmentation, labels, description, cell,
+                                  colours);
             const std::string name = "segments." + safeName(cell) + ".bed";
             writeFileAtomically(outDir, name, perCell.str());
             browserFiles.push_back(absolute(fs::path(outDir) / name));

@@ -61,6 +61,10 @@ struct HmmJobOptions {
     /// validity z, ALS sweeps; initialization and scaling follow the names above.
     ContrastiveHmmOptions solveOptions;
     bool writeSegments = true;
+    /// --state-labels: what the result files call the states — "numbers" (E1…EK, ChromHMM's
+    /// convention, which `enrichment` and ChromHMM read) or "names" (the names states.tsv gives,
+    /// the GUI's). The colours of segments.bed are the states' colours either way.
+    std::string stateLabels = "numbers";
 
     /// Checks the combination of options and sets `decoding` and solveOptions'
     /// initialization, scaling, numComponents, seed and moment refit; resolves the kAuto
@@ -99,13 +103,14 @@ struct HmmJobResult {
 /// \pre options validated. \throws InputError (file, line, problem; or the parameter).
 HmmJobResult runHmmJob(const HmmJobOptions& options);
 
-/// State labels E1…EK of the result files.
+/// State labels of the result files: E1…EK, or with --state-labels names the states' names
+/// (hmmStateNames; tabs and line breaks as blanks) and E<k> for a component beyond the states.
 std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result);
 
-/// Names and colours of the reported model's states by core's naming rule (cx::StateCatalog on
-/// the model's mark probabilities, first update: classifyChromatinState, repeated names
-/// numbered " 2", " 3" …; "State k" where no rule applies) — what the GUI calls the same
-/// emissions. Colours as "R,G,B".
+/// Names and colours of the reported model's states by core's naming rule (cx::nameStates on
+/// the model's mark probabilities and weights: classifyChromatinState, repeated names told
+/// apart; "State k" where no rule applies) — what the GUI calls the same emissions and the
+/// colour it draws them in. Colours as "R,G,B".
 struct HmmStateNames {
     std::vector<std::string> names;
     std::vector<std::string> colours;

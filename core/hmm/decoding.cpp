@@ -435,7 +435,8 @@ void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
 void writeSampleTracksBed9(std::ostream& out, const ChromatinData& data,
                            const Segmentation& segmentation,
                            const std::vector<std::string>& stateLabels,
-                           const std::string& description, const std::string& onlyCell) {
+                           const std::string& description, const std::string& onlyCell,
+                           const std::vector<std::string>& stateColours) {
     if (segmentation.states.size() != data.tracks.size()) {
         throw std::invalid_argument("writeSampleTracksBed9: segmentation has " +
                                     std::to_string(segmentation.states.size()) +
@@ -444,8 +445,11 @@ void writeSampleTracksBed9(std::ostream& out, const ChromatinData& data,
     if (static_cast<int>(stateLabels.size()) < segmentation.numStates) {
         throw std::invalid_argument("writeSampleTracksBed9: fewer labels than states");
     }
-    std::vector<std::string> colours;
-    for (int state = 0; state < segmentation.numStates; ++state) {
+    if (!stateColours.empty() && static_cast<int>(stateColours.size()) < segmentation.numStates) {
+        throw std::invalid_argument("writeSampleTracksBed9: fewer colours than states");
+    }
+    std::vector<std::string> colours = stateColours;
+    for (int state = static_cast<int>(colours.size()); state < segmentation.numStates; ++state) {
         colours.push_back(stateColor(state));
     }
     // Quotes would end the UCSC attribute early.

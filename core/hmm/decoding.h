@@ -99,11 +99,14 @@ void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
 /// Writes the segmentation as BED9 for a genome browser: one UCSC track line per sample
 /// (cell type), `track name="CELL" description="CELL DESCRIPTION" itemRgb="On"`, followed by the
 /// runs of all of that cell's tracks (chromosomes), cells in order of first appearance. With
-/// `onlyCell`, only that cell. 	hrows std::invalid_argument as writeSegmentationBed9.
+/// `onlyCell`, only that cell. `colours[s]` ("R,G,B") colours state s (nameStates' colours,
+/// what the views draw); empty: stateColor's palette. \throws std::invalid_argument as
+/// writeSegmentationBed9, or when `colours` is given but shorter than the states.
 void writeSampleTracksBed9(std::ostream& out, const ChromatinData& data,
                            const Segmentation& segmentation,
                            const std::vector<std::string>& stateLabels,
-                           const std::string& description, const std::string& onlyCell = {});
+                           const std::string& description, const std::string& onlyCell = {},
+                           const std::vector<std::string>& colours = {});
 
 /// An IGV batch script (`new`, `load FILE` for each file, `goto LOCUS`), one command a line.
 /// Paths are written as given; IGV resolves relative ones against its working folder, so pass

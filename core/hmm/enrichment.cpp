@@ -448,6 +448,28 @@ EnrichmentTable overlapEnrichment(const StateSegmentation& segmentation,
             sum += value;
         }
         if (sum < kMinOverlap) {
+            // No interval on any segmented chromosome: the names differ (chr1 against 1), an
+            // error. Intervals on them that all miss the segmented bins (a segmentation of a
+            // small region): an empty column, said in a warning.
+            const bool sharesAChrom =
+                std::any_of(segmentation.chroms.begin(), segmentation.chroms.end(),
+                            [&](const std::string& chrom) {
+                                return annotation.regions.byChrom.count(chrom) != 0;
+                            });
+            if (sharesAChrom) {
+                table.warnings.push_back(annotation.path +
+                                         ": no interval falls in the segmented bins; its column "
+                                         "is empty (fold enrichment 0)");
+                table.basePercent(c) = 0;
+                for (Eigen::Index r = 0; r < numRows; ++r) {
+                    table.overlap(r, c) = 0;
+                    table.fold(r, c) = 0;
+                    if (options.pValues) {
+                        table.log10PValues(r, c) = 0;
+                    }
+                }
+                continue;
+            }
             std::string chroms;
             for (size_t i = 0; i < segmentation.chroms.size() && i < 5; ++i) {
                 chroms += (i ? ", " : "") + segmentation.chroms[i];

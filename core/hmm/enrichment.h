@@ -115,8 +115,10 @@ struct EnrichmentTable {
 ///   Genome %(s) = 100 · bins(s) / Σ bins,   Base(a) = 100 · Σ_s overlap(s, a) / Σ bins.
 /// Intervals on chromosomes the segmentation lacks are ignored (with a warning); parts past a
 /// chromosome's last segment are clipped.
-/// \throws InputError(file, 0, …) when an annotation overlaps no state (ChromHMM's check: its
-///   chromosome names probably differ from the segmentation's).
+/// An annotation with intervals on segmented chromosomes that all miss the segmented bins (a
+/// segmentation of a small region) gets an empty column (fold 0, Base 0, −log10 p 0) and a
+/// warning. \throws InputError(file, 0, …) when an annotation has no interval on any segmented
+///   chromosome (ChromHMM's check: its chromosome names probably differ from the segmentation's).
 /// Cost O(intervals · log intervals + covered bins). Polls `cancel` between annotations.
 EnrichmentTable overlapEnrichment(const StateSegmentation& segmentation,
                                   const std::vector<EnrichmentAnnotation>& annotations,

@@ -609,4 +609,22 @@ std::vector<std::string> StateCatalog::takeDroppedNames() {
     return out;
 }
 
+StateNaming nameStates(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
+                       const std::vector<std::string>& marks) {
+    StateCatalog catalog;
+    catalog.update(profiles, weights, marks);
+    StateNaming out;
+    for (int state = 0; state < static_cast<int>(profiles.rows()); ++state) {
+        const int slot = catalog.slotOfComponent(state);
+        out.names.push_back(catalog.name(slot));
+        out.colours.push_back(catalog.autoLabel(slot).style.colour);
+    }
+    return out;
+}
+
+std::string rgbText(const Rgb& colour) {
+    return std::to_string(colour.red) + ',' + std::to_string(colour.green) + ',' +
+           std::to_string(colour.blue);
+}
+
 } // namespace cx

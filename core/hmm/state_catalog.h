@@ -178,4 +178,19 @@ private:
     bool m_resort = false;
 };
 
+/// Names and colours of one model's states as the views show them, in component order: a fresh
+/// StateCatalog updated with the states' profiles (K × M per-mark probabilities) and weights; a
+/// state's name is catalog.name, its colour its label's distinct style colour (the kind's colour,
+/// or a shade of it for a later state of that kind) — what the Chromatin and Tree workspaces
+/// draw it in. The CLI writes these beside the same model so both front ends agree.
+struct StateNaming {
+    std::vector<std::string> names;
+    std::vector<Rgb> colours;
+};
+StateNaming nameStates(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
+                       const std::vector<std::string>& marks);
+
+/// A colour as BED's itemRgb writes it: "R,G,B".
+std::string rgbText(const Rgb& colour);
+
 } // namespace cx

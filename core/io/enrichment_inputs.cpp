@@ -31,6 +31,30 @@ std::vector<std::string_view> splitWhitespace(std::string_view line) {
     return out;
 }
 
+/// A segmentation line's fields: at tabs when the line has one (BED; a state label may then hold
+/// spaces, "Active promoter", as the GUI's export and `hmm --state-labels names` write them),
+/// each field without surrounding blanks; else as splitWhitespace.
+std::vector<std::string_view> splitSegmentFields(std::string_view line) {
+    if (line.find('\t') == std::string_view::npos) {
+        return splitWhitespace(line);
+    }
+    const auto isBlank = [](char c) { return c == ' ' || c == '\r'; };
+    std::vector<std::string_view> out;
+    for (std::string_view field : splitBedFields(line)) {
+        while (!field.empty() && isBlank(field.front())) {
+            field.remove_prefix(1);
+        }
+        while (!field.empty() && isBlank(field.back())) {
+            field.remove_suffix(1);
+        }
+        out.push_back(field);
+    }
+    while (!out.empty() && out.back().empty()) { // trailing tabs
+        out.pop_back();
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<SegmentRecord> readSegmentsBed(const std::string& path, const CancelToken& cancel) {
@@ -45,7 +69,7 @@ std::vector<SegmentRecord> readSegmentsBed(const std::string& path, const Cancel
         if (isBedHeaderLine(line)) {
             continue;
         }
-        const auto parts = splitWhitespace(line);
+        const auto parts = splitSegmentFields(line);
         if (parts.size() < 4) {
             throw InputError(path, lineNumber,
                              "segment line has " + std::to_string(parts.size()) +
@@ -53,6 +77,12 @@ std::vector<SegmentRecord> readSegmentsBed(const std::string& path, const Cancel
         }
         SegmentRecord record;
         record.chrom = std::string(parts[0]);
+        if (parts[0].empty() || parts[3].empty()) {
+            throw InputError(
+                path, lineNumber,
+                std::string(parts[0].empty() ? "column 1 (chrom)" : "column 4 (state)") +
+                    " is empty");
+        }
         record.label = std::string(parts[3]);
         record.line = lineNumber;
         if (!parseBedCoordinate(parts[1], record.start)) {

@@ -22,9 +22,10 @@ struct SegmentRecord {
 };
 
 /// Reads a segmentation BED (plain or .gz): at least 4 columns (chrom, start, end, label), tab-
-/// or space-separated; blank, `#`, `track` and `browser` lines are skipped (one file may hold the
-/// track lines a browser needs). Columns after the fourth are ignored.
-/// \throws InputError(file, line, problem) for fewer than 4 columns, a bad coordinate,
+/// separated (a label may then contain spaces) or, in a line without tabs, space-separated; blank,
+/// `#`, `track` and `browser` lines are skipped (one file may hold the track lines a browser
+/// needs). Columns after the fourth are ignored. \throws InputError(file, line, problem) for fewer
+/// than 4 columns, a bad coordinate,
 ///   start ≥ end, or a file without segments. Cost O(lines).
 std::vector<SegmentRecord> readSegmentsBed(const std::string& path, const CancelToken& cancel = {});
 

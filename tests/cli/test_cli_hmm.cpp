@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace cx {
@@ -449,6 +450,80 @@ TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {
         EXPECT_EQ(commas, 2) << states[row][5];
     }
     EXPECT_GE(known, 3) << "GM12878/K562 chr11 states read as promoters, enhancers, quiescent…";
+}
+
+// segments.bed is coloured by the states' colours (states.tsv's, the GUI's); --state-labels
+// names writes the names where E1…EK stood, and `enrichment` reads them back (labels with
+// spaces in a tab-separated BED).
+TEST(CliHmm, SegmentsCarryTheStatesColoursAndStateLabelsNamesThem) {
+    TempDir dir;
+    auto result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--refine-em",
+                          "3", "--out", dir / "numbers"},
+                         dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--refine-em", "3",
+                     "--state-labels", "names", "--out", dir / "names"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto states = parseTsv(readText(dir / "numbers/states.tsv"));
+    ASSERT_EQ(states.size(), 6u);
+    std::map<std::string, std::string> colourOf;
+    std::map<std::string, std::string> nameOf;
+    for (size_t r = 1; r < states.size(); ++r) {
+        colourOf[states[r][0]] = states[r][5];
+        nameOf[states[r][0]] = states[r][4];
+    }
+    const auto named = parseTsv(readText(dir / "names/states.tsv"));
+    for (size_t r = 1; r < states.size(); ++r) {
+        EXPECT_EQ(named[r][0], states[r][4]);
+        EXPECT_EQ(named[r][5], states[r][5]);
+    }
+    const auto emissions = parseTsv(readText(dir / "names/emissions.tsv"));
+    EXPECT_EQ(emissions[1][0], states[1][4]);
+    // The per-cell files of two cells, each a track: every run coloured by its state.
+    int runs = 0;
+    for (const char* cell : {"GM12878", "K562"}) {
+        const auto numbered =
+            parseTsv(readText(dir / ("numbers/segments." + std::string(cell) + ".bed")));
+        const auto byName =
+            parseTsv(readText(dir / ("names/segments." + std::string(cell) + ".bed")));
+        ASSERT_EQ(numbered.size(), byName.size());
+        for (size_t r = 1; r < numbered.size(); ++r) {
+            ASSERT_EQ(numbered[r].size(), 9u);
+            EXPECT_EQ(numbered[r][8], colourOf[numbered[r][3]]);
+            EXPECT_EQ(byName[r][3], nameOf[numbered[r][3]]);
+            EXPECT_EQ(byName[r][8], numbered[r][8]);
+            ++runs;
+        }
+    }
+    EXPECT_GT(runs, 10);
+    // enrichment reads the named segments: one row per state, the names as labels.
+    result = runCli({"enrichment", "--segments", dir / "names/segments.GM12878.bed", "--coords",
+                     kForeground, "--no-images", "--out", dir / "enrichment"},
+                    dir);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto overlap = parseTsv(readText(dir / "enrichment/overlap.tsv"));
+    std::set<std::string> labels;
+    for (size_t r = 1; r + 1 < overlap.size(); ++r) {
+        labels.insert(overlap[r][0]);
+    }
+    for (const auto& row : overlap) {
+        if (&row != &overlap.front() && &row != &overlap.back()) {
+            bool isName = false;
+            for (const auto& [label, name] : nameOf) {
+                isName = isName || row[0] == name;
+            }
+            EXPECT_TRUE(isName) << row[0];
+        }
+    }
+    EXPECT_GE(labels.size(), 3u);
+    result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--state-labels", "E",
+                     "--out", dir / "bad"},
+                    dir);
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_NE(result.err.find("parameter --state-labels: 'E' is not 'numbers' or 'names'"),
+              std::string::npos)
+        << result.err;
 }
 
 } // namespace

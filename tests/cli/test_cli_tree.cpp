@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace cx {
 namespace {
@@ -78,6 +81,72 @@ TEST(CliTree, StarTreeWritesPerCellFilesAndPromoterF1) {
     }
     EXPECT_NE(igv.find("RefSeqTSS.chr20_3Mb.txt.gz\n"), std::string::npos) << igv;
     EXPECT_NE(igv.find("\ngoto chr20:1-"), std::string::npos) << igv;
+}
+
+// states.tsv names and colours the tree's states as the Tree workspace does (core's rule on the
+// root's emissions and occupancy); the segments carry those colours; --state-labels names puts
+// the names into the emissions, transitions and segments, and leaves the numbers the same model.
+TEST(CliTree, StatesAreNamedAndColouredAsTheGuiAndLabelsFollowStateLabels) {
+    TempDir dir;
+    const auto run = [&](const std::string& name, const std::vector<std::string>& extra) {
+        std::vector<std::string> args = {
+            "tree", "--tracks", kTreeSlice, "--tree",  "H1-hESC>GM12878,K562",
+            "--k",  "4",        "--out",    dir / name};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(args, dir);
+    };
+    auto result = run("numbers", {});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = run("names", {"--state-labels", "names"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto states = parseTsv(readText(dir / "numbers/states.tsv"));
+    ASSERT_EQ(states.size(), 5u);
+    EXPECT_EQ(states[0], (std::vector<std::string>{"state", "name", "colour", "root_occupancy"}));
+    std::map<std::string, std::string> colourOf; // label → colour
+    std::map<std::string, std::string> nameOf;
+    double share = 0;
+    for (size_t r = 1; r < states.size(); ++r) {
+        EXPECT_EQ(states[r][0], "E" + std::to_string(r));
+        EXPECT_FALSE(states[r][1].empty());
+        colourOf[states[r][0]] = states[r][2];
+        nameOf[states[r][0]] = states[r][1];
+        share += std::stod(states[r][3]);
+    }
+    EXPECT_NEAR(share, 1.0, 1e-5);
+    const auto named = parseTsv(readText(dir / "names/states.tsv"));
+    ASSERT_EQ(named.size(), states.size());
+    for (size_t r = 1; r < states.size(); ++r) {
+        EXPECT_EQ(named[r][0], states[r][1]); // labelled by the name
+        EXPECT_EQ(named[r][1], states[r][1]);
+        EXPECT_EQ(named[r][2], states[r][2]);
+    }
+    for (const char* cell : {"H1-hESC", "GM12878", "K562"}) {
+        // Same model, other labels: the emissions agree line by line but for the label.
+        const auto a =
+            parseTsv(readText(dir / ("numbers/emissions_" + std::string(cell) + ".tsv")));
+        const auto b = parseTsv(readText(dir / ("names/emissions_" + std::string(cell) + ".tsv")));
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t r = 1; r < a.size(); ++r) {
+            EXPECT_EQ(b[r][0], nameOf[a[r][0]]);
+            EXPECT_TRUE(std::equal(a[r].begin() + 1, a[r].end(), b[r].begin() + 1));
+        }
+        const auto numbered =
+            parseTsv(readText(dir / ("numbers/segments_" + std::string(cell) + ".bed")));
+        const auto byName =
+            parseTsv(readText(dir / ("names/segments_" + std::string(cell) + ".bed")));
+        ASSERT_EQ(numbered.size(), byName.size());
+        for (size_t r = 1; r < numbered.size(); ++r) {
+            ASSERT_EQ(numbered[r].size(), 9u);
+            EXPECT_EQ(numbered[r][8], colourOf[numbered[r][3]]) << cell << " line " << r;
+            EXPECT_EQ(byName[r][3], nameOf[numbered[r][3]]);
+            EXPECT_EQ(byName[r][8], numbered[r][8]);
+        }
+    }
+    result = run("bad", {"--state-labels", "letters"});
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_NE(result.err.find("parameter --state-labels: 'letters' is not 'numbers' or 'names'"),
+              std::string::npos)
+        << result.err;
 }
 
 TEST(CliTree, HeLaWithoutItsMarkIsDroppedOrRefusedWhenStrict) {

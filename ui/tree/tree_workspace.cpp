@@ -280,6 +280,9 @@ QWidget* TreeWorkspace::createControls() {
 /// File ▸ Open Aligned Reads… and the File ▸ Export entries of this workspace.
 void TreeWorkspace::createActions() {
     m_exportChanges = new QAction(tr("Regions Differing from the Root (BED)…"), this);
+    m_exportSegments = new QAction(tr("Segmentations of All Cell Types (BED, IGV script)…"), this);
+    m_exportSegments->setStatusTip(tr("One BED9 track per cell type, the states named and coloured "
+                                      "as shown, and an IGV batch script that loads them"));
     m_exportF1 = new QAction(tr("Promoter F1 Table…"), this);
     m_exportTree = new QAction(tr("Tree Diagram…"), this);
     m_openReadsAction = new QAction(tr("Open Aligned &Reads…"), this);
@@ -290,7 +293,21 @@ void TreeWorkspace::createActions() {
             &TreeWorkspace::openAlignedReadsInteractive);
     connect(m_controller, &TreeController::readsBinarized, this, &TreeWorkspace::readsBinarized);
     m_exportChanges->setEnabled(false);
+    m_exportSegments->setEnabled(false);
     m_exportF1->setEnabled(false);
+    connect(m_exportSegments, &QAction::triggered, this, [this] {
+        QSettings settings;
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("Export the Segmentations into a Folder"),
+                                              settings.value(kDirectoryKey).toString());
+        if (folder.isEmpty()) {
+            return;
+        }
+        QString error;
+        if (!exportSegmentations(folder, &error)) {
+            ErrorReporter::report(this, tr("Export failed"), error);
+        }
+    });
     connect(m_exportChanges, &QAction::triggered, this, [this] {
         const QString cell = selectedCell();
         if (differingRegionsText(cell).isEmpty() &&
@@ -409,6 +426,7 @@ void TreeWorkspace::updateExportActions() {
     const QString cell = selectedCell();
     const TreeAnalysis& result = analysis();
     m_exportF1->setEnabled(!stale && result.isValid() && !result.promoterF1.empty());
+    m_exportSegments->setEnabled(!stale && result.isValid());
     m_exportChanges->setEnabled(!stale && result.isValid() && !cell.isEmpty() &&
                                 result.tree.find(cell.toStdString()) > 0);
     const QString why = stale ? tr("The results are from earlier inputs (%1 changed): Learn "
@@ -416,6 +434,7 @@ void TreeWorkspace::updateExportActions() {
                                     .arg(m_stale->changedNames().join(QStringLiteral(", ")))
                               : QString();
     m_exportF1->setToolTip(why);
+    m_exportSegments->setToolTip(why);
     m_exportChanges->setToolTip(why);
 }
 
@@ -585,7 +604,7 @@ bool TreeWorkspace::exportDifferingRegions(const QString& cell, const QString& p
 }
 
 QList<QAction*> TreeWorkspace::exportActions() const {
-    return {m_exportChanges, m_exportF1, m_exportTree};
+    return {m_exportSegments, m_exportChanges, m_exportF1, m_exportTree};
 }
 
 QString TreeWorkspace::promoterF1Text() const {

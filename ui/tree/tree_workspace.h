@@ -103,6 +103,11 @@ public:
     /// BED of the regions where `cell` differs from the root (empty for the root or no result).
     QString differingRegionsText(const QString& cell) const;
     bool exportDifferingRegions(const QString& cell, const QString& path, QString* error) const;
+    /// Writes into `folder` segments_CELL.bed for every cell type (one browser track each, the
+    /// states under the names and in the colours shown) and igv_batch.txt loading them with the
+    /// TSS file — what `contrast-cli tree --state-labels names` writes (cx::writeTreeSegmentFiles).
+    /// False with `error` set when there is no current result or a file cannot be written.
+    bool exportSegmentations(const QString& folder, QString* error) const;
     /// The model's state labels (the shared names, by model state).
     QStringList stateLabels() const;
     /// The promoter F1 table as TSV (cx::promoterF1Tsv with the shown state names).
@@ -173,6 +178,7 @@ private:
     SegmentationTrackView* m_trackView = nullptr;
     QTableWidget* m_f1Table = nullptr;
     QAction* m_exportChanges = nullptr;
+    QAction* m_exportSegments = nullptr;
     QAction* m_exportF1 = nullptr;
     QAction* m_exportTree = nullptr;
     QAction* m_openReadsAction = nullptr;

@@ -10,6 +10,8 @@
 #include "ui/views/segmentation_track_view.h"
 #include "ui/widgets/state_matrix_model.h"
 
+#include "core/tree/tree_export.h"
+
 #include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -165,6 +167,48 @@ void TreeWorkspace::updateSummary() {
         text += QLatin1Char(' ') + QString::fromStdString(note);
     }
     m_status->setText(text);
+}
+
+bool TreeWorkspace::exportSegmentations(const QString& folder, QString* error) const {
+    const TreeAnalysis& result = analysis();
+    if (!result.isValid() || !result.segmentation || m_stale->isStale()) {
+        if (error) {
+            *error = tr("No current tree to export: Learn first.");
+        }
+        return false;
+    }
+    std::vector<std::string> labels;
+    std::vector<std::string> colours;
+    const int k = result.request.options.numStates;
+    const QStringList names = stateLabels();
+    for (int state = 0; state < k; ++state) {
+        QString name = names.value(state, QStringLiteral("E%1").arg(state + 1));
+        name.replace(QLatin1Char('\t'), QLatin1Char(' '))
+            .replace(QLatin1Char('\n'), QLatin1Char(' '));
+        labels.push_back(name.toStdString());
+        const int slot = m_catalog.slotOfComponent(state);
+        const QColor colour = slot >= 0 ? m_catalog.colour(slot) : QColor(127, 127, 127);
+        colours.push_back(std::to_string(colour.red()) + ',' + std::to_string(colour.green()) +
+                          ',' + std::to_string(colour.blue()));
+    }
+    const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
+                                    std::string(cx::toString(result.segmentation->mode)) +
+                                    " decoding (Contrast Explorer, tree " +
+                                    result.request.treeText.toStdString() + ")";
+    std::vector<std::string> extra;
+    if (!result.request.tssPath.isEmpty()) {
+        extra.push_back(result.request.tssPath.toStdString());
+    }
+    try {
+        cx::writeTreeSegmentFiles(folder.toStdString(), *result.tracks, *result.segmentation,
+                                  labels, colours, description, extra);
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = QString::fromUtf8(e.what());
+        }
+        return false;
+    }
+    return true;
 }
 
 } // namespace cx::ui

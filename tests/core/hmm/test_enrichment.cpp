@@ -213,6 +213,66 @@ TEST(EnrichmentInputs, AnnotationOnOtherChromosomesIsRefused) {
                  cx::InputError);
 }
 
+TEST(EnrichmentInputs, TabSeparatedLabelsMayHoldSpaces) {
+    // What the GUI's export and `hmm --state-labels names` write: names with blanks, one per
+    // state; a line without tabs still splits at spaces (ChromHMM's files).
+    const std::string dir = tempDir("spaces");
+    std::ofstream(dir + "/seg.bed")
+        << "track name=\"x\" itemRgb=\"On\"\n"
+        << "chr1\t0\t400\tActive promoter (high H3K27ac)\t0\t.\t0\t400\t224,27,27\r\n"
+        << "chr1\t400\t600\tActive promoter (low H3K27ac)\t0\t.\t400\t600\t224,27,76\n"
+        << "chr1 600 800 Quiescent\n";
+    const auto records = cx::readSegmentsBed(dir + "/seg.bed");
+    ASSERT_EQ(records.size(), 3u);
+    EXPECT_EQ(records[0].label, "Active promoter (high H3K27ac)");
+    EXPECT_EQ(records[1].label, "Active promoter (low H3K27ac)");
+    EXPECT_EQ(records[2].label, "Quiescent");
+    const auto segmentation = cx::readStateSegmentation(dir + "/seg.bed", 200);
+    std::vector<std::string> labels;
+    for (const auto& label : segmentation.stateLabels) {
+        if (!label.empty()) {
+            labels.push_back(label);
+        }
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"Active promoter (high H3K27ac)",
+                                                "Active promoter (low H3K27ac)", "Quiescent"}));
+
+    std::ofstream(dir + "/empty.bed") << "chr1\t0\t200\tE1\nchr1\t200\t400\t \t0\n";
+    try {
+        cx::readSegmentsBed(dir + "/empty.bed");
+        FAIL() << "expected InputError";
+    } catch (const cx::InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("empty.bed:2"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("column 4 (state) is empty"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(OverlapEnrichment, AnnotationMissingTheSegmentedBinsGetsAnEmptyColumnAndAWarning) {
+    // A segmentation of a small region: the annotation has intervals on its chromosome, none in
+    // its bins. An empty column, not a refusal (that is for other chromosome names).
+    const std::string dir = tempDir("outside");
+    std::ofstream(dir + "/seg.bed") << "chr1\t0\t400\tE1\nchr1\t400\t800\tE2\n";
+    std::ofstream(dir + "/far.bed") << "chr1\t50000\t60000\n";
+    std::ofstream(dir + "/near.bed") << "chr1\t400\t600\n";
+    const auto segmentation = cx::readStateSegmentation(dir + "/seg.bed", 200);
+    cx::OverlapEnrichmentOptions options;
+    options.pValues = true;
+    const auto table = cx::overlapEnrichment(
+        segmentation, cx::readEnrichmentAnnotations({dir + "/far.bed", dir + "/near.bed"}),
+        options);
+    ASSERT_EQ(table.fold.cols(), 2);
+    EXPECT_EQ(table.columnNames[0], "far.bed");
+    EXPECT_EQ(table.fold(0, 0), 0.0);
+    EXPECT_EQ(table.fold(1, 0), 0.0);
+    EXPECT_EQ(table.basePercent(0), 0.0);
+    EXPECT_EQ(table.log10PValues(0, 0), 0.0);
+    EXPECT_NEAR(table.fold(1, 1), 2.0, 1e-12); // the other column as without it
+    ASSERT_EQ(table.warnings.size(), 1u);
+    EXPECT_NE(table.warnings[0].find("far.bed"), std::string::npos) << table.warnings[0];
+    EXPECT_NE(table.warnings[0].find("no interval falls in the segmented bins"), std::string::npos);
+}
+
 TEST(OverlapEnrichment, NamedLabelsKeepFirstAppearanceOrder) {
     const std::string dir = tempDir("named");
     std::ofstream(dir + "/seg.bed")

@@ -169,6 +169,30 @@ TEST(StateCatalog, RepeatedKindsAreToldApartByMarksAndUnnamedStatesCounted) {
     EXPECT_EQ(plain.autoLabel(1).colour, unnamedStateColour(1));
 }
 
+TEST(StateNaming, NameStatesGivesTheViewsNamesAndDistinctColoursInComponentOrder) {
+    // Components out of weight order: the catalogue's slots sort by weight, nameStates answers
+    // per component.
+    Eigen::MatrixXd profiles(3, 10);
+    profiles.row(0) = profile({{"H3K4me3", 0.9}, {"H3K27ac", 0.8}});
+    profiles.row(1) = profile({});
+    profiles.row(2) = profile({{"H3K4me3", 0.95}, {"H3K27ac", 0.9}});
+    const Eigen::Vector3d weights(0.2, 0.5, 0.3);
+    const StateNaming naming = nameStates(profiles, weights, kMarks);
+    StateCatalog catalog;
+    catalog.update(profiles, weights, kMarks);
+    ASSERT_EQ(naming.names.size(), 3u);
+    for (int s = 0; s < 3; ++s) {
+        const int slot = catalog.slotOfComponent(s);
+        EXPECT_EQ(naming.names[static_cast<size_t>(s)], catalog.name(slot));
+        EXPECT_EQ(naming.colours[static_cast<size_t>(s)], catalog.autoLabel(slot).style.colour);
+    }
+    EXPECT_EQ(naming.names[1], "Quiescent");
+    EXPECT_EQ(naming.names[0], "Active promoter (low H3K27ac)");
+    // Two active promoters: one kind, two colours (what the views draw them in).
+    EXPECT_NE(naming.colours[0], naming.colours[2]);
+    EXPECT_EQ(rgbText(Rgb{224, 27, 7}), "224,27,7");
+}
+
 TEST(StateCatalog, PathIdentitiesKeepOneLabelAndTheUsersName) {
     // A two-point path: identity 0 (promoter) at both points, identity 1 (quiescent) at the
     // first, identity 2 (enhancer) at the second.

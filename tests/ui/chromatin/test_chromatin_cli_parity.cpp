@@ -1,7 +1,7 @@
 // One answer from CLI and GUI: the Chromatin workspace's default computation
 // (γ = 0, its default K and seed, Baum–Welch refinement of the γ = 0 model from the moment
 // selection) and `contrast-cli hmm --k K --gamma 0` with the CLI's defaults give the same
-// emissions, and the CLI's states.tsv names them by the same core rule.
+// emissions, and the CLI's states.tsv names and colours them by the same core rule.
 #include "chromatin_test_helpers.h"
 #include "support/files.h"
 
@@ -74,7 +74,10 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
     for (Eigen::Index s = 0; s < gui.markProbabilities.rows(); ++s) {
         const auto& row = states[static_cast<size_t>(s + 1)];
         ASSERT_GE(row.size(), 6u);
-        EXPECT_EQ(row[4], catalog.name(catalog.slotOfComponent(static_cast<int>(s))));
+        const int slot = catalog.slotOfComponent(static_cast<int>(s));
+        EXPECT_EQ(row[4], catalog.name(slot));
+        // The colour the views draw the state in (its distinct style), not only its kind's.
+        EXPECT_EQ(row[5], cx::rgbText(catalog.autoLabel(slot).style.colour)) << row[4];
         named += row[4].rfind("State ", 0) == 0 ? 0 : 1;
     }
     EXPECT_GT(named, 2) << "most states of the chr11 slice read as known chromatin states";

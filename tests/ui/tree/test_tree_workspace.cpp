@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QMap>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -208,6 +209,66 @@ TEST(TreeWorkspace, EmissionsEqualThoseOfTheTreeCommand) {
             }
         }
     }
+}
+
+namespace {
+QStringList linesOf(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+} // namespace
+
+// One answer from both front ends: the workspace's segmentation export is what
+// `contrast-cli tree --state-labels names` writes for the same input — every cell's runs under the
+// same names and colours (only the track line's description names the front end), and states.tsv
+// names and colours the states as the workspace shows them.
+TEST(TreeWorkspace, SegmentationExportIsTheTreeCommandsNamedSegments) {
+    ErrorRecorder errors;
+    TreeWorkspace workspace;
+    openAndLearn(workspace, "H1-hESC>GM12878,K562", 4);
+    const TreeAnalysis& analysis = workspace.analysis();
+    ASSERT_TRUE(analysis.isValid());
+    QTemporaryDir cliDir;
+    QTemporaryDir guiDir;
+    const QString cli =
+        QFileInfo(QStringLiteral(CX_GUI_PATH)).dir().filePath(QStringLiteral("contrast-cli"));
+    QProcess process;
+    process.start(cli, {"tree", "--tracks", kFolder, "--tree", "H1-hESC>GM12878,K562", "--k", "4",
+                        "--tss", kTss, "--state-labels", "names", "--out", cliDir.path()});
+    ASSERT_TRUE(process.waitForFinished(120000));
+    ASSERT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+    QString error;
+    ASSERT_TRUE(workspace.exportSegmentations(guiDir.path(), &error)) << error.toStdString();
+
+    const QStringList states = linesOf(cliDir.filePath(QStringLiteral("states.tsv")));
+    ASSERT_EQ(states.size(), 5);
+    const StateCatalog& catalog = workspace.catalog();
+    for (int state = 0; state < 4; ++state) {
+        const QStringList fields = states[state + 1].split('\t');
+        ASSERT_EQ(fields.size(), 4);
+        const int slot = catalog.slotOfComponent(state);
+        const QColor shown = catalog.colour(slot);
+        EXPECT_EQ(fields[1], catalog.name(slot));
+        EXPECT_EQ(fields[2],
+                  QStringLiteral("%1,%2,%3").arg(shown.red()).arg(shown.green()).arg(shown.blue()));
+    }
+    for (const std::string& cell : analysis.tracks->cells) {
+        const QString name = QStringLiteral("segments_%1.bed").arg(QString::fromStdString(cell));
+        const QStringList fromCli = linesOf(cliDir.filePath(name));
+        const QStringList fromGui = linesOf(guiDir.filePath(name));
+        ASSERT_GT(fromGui.size(), 10) << cell;
+        EXPECT_EQ(fromGui.filter(QRegularExpression(QStringLiteral("^track "))).size(), 1);
+        EXPECT_TRUE(fromGui.front().startsWith(
+            QStringLiteral("track name=\"%1\"").arg(QString::fromStdString(cell))));
+        EXPECT_EQ(fromGui.mid(1), fromCli.mid(1)) << cell;
+    }
+    const QString igv = linesOf(guiDir.filePath(QStringLiteral("igv_batch.txt"))).join('\n');
+    EXPECT_TRUE(igv.contains(QStringLiteral("segments_K562.bed"))) << igv.toStdString();
+    EXPECT_TRUE(igv.contains(QStringLiteral("RefSeqTSS.chr20_3Mb.txt.gz"))) << igv.toStdString();
+    EXPECT_TRUE(errors.messages.isEmpty()) << errors.messages.join('\n').toStdString();
 }
 
 TEST(TreeWorkspace, DifferingRegionsBedMatchesTheSegmentation) {
