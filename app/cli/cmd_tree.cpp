@@ -236,7 +236,7 @@ void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
                     const StateNaming& naming) {
     const std::string& outDir = command.outDir;
     for (int v = 0; v < tree.numNodes(); ++v) {
-        const std::string cell = safeCellFileName(tree.names[static_cast<size_t>(v)]);
+        const std::string cell = fileNamePart(tree.names[static_cast<size_t>(v)]);
         writeFileAtomically(outDir, "emissions_" + cell + ".tsv",
                             treeEmissionTable(tracks.markNames,
                                               learned.model.emissions[static_cast<size_t>(v)],
@@ -251,9 +251,9 @@ void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
     for (int v = 1; v < tree.numNodes(); ++v) {
         std::ostringstream changes;
         writeStateChangesBed(changes, tracks, stateChanges(segmentation, v, 0), labels);
-        writeFileAtomically(
-            outDir, "changes_" + safeCellFileName(tree.names[static_cast<size_t>(v)]) + ".bed",
-            changes.str());
+        writeFileAtomically(outDir,
+                            "changes_" + fileNamePart(tree.names[static_cast<size_t>(v)]) + ".bed",
+                            changes.str());
     }
     // One browser track per sample (cell): named by the cell, described by the model.
     const std::string description = "Spectral-Tree, K=" + std::to_string(command.model.numStates) +

@@ -67,16 +67,6 @@ Eigen::VectorXd occupancy(const Segmentation& segmentation) {
     return total > 0 ? Eigen::VectorXd(counts / total) : counts;
 }
 
-std::string safeName(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
-                   ? c
-                   : '_';
-    }
-    return out;
-}
-
 /// The description of the segments' track lines: what made them.
 std::string segmentsDescription(const HmmJobOptions& options) {
     std::string text = options.method == "em" ? "Baum-Welch HMM" : "contrastive spectral HMM";
@@ -440,7 +430,7 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
             std::ostringstream perCell;
             writeSampleTracksBed9(perCell, data, result.segmentation, labels, description, cell,
                                   colours);
-            const std::string name = "segments." + safeName(cell) + ".bed";
+            const std::string name = "segments." + fileNamePart(cell) + ".bed";
             writeFileAtomically(outDir, name, perCell.str());
             browserFiles.push_back(absolute(fs::path(outDir) / name));
         }

@@ -31,6 +31,18 @@ inline std::string quotedList(const std::vector<std::string>& names) {
     return out;
 }
 
+/// `text` as part of a file name: letters, digits, '-', '_' and '.' kept, anything else '_'
+/// (a cell type "HeLa S3" → "HeLa_S3").
+inline std::string fileNamePart(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+        out += keep ? c : '_';
+    }
+    return out;
+}
+
 /// A token quoted for an error message: printable ASCII only (others become '?'), at most
 /// `maxLength` characters followed by "..." when longer.
 inline std::string quoteForMessage(std::string_view token, size_t maxLength = 24) {

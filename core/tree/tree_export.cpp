@@ -5,7 +5,6 @@
 #include "core/hmm/decoding.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -53,16 +52,6 @@ std::string treeStatesTsv(const StateNaming& naming, const TreeSegmentation& seg
     return out;
 }
 
-std::string safeCellFileName(const std::string& cell) {
-    std::string out;
-    for (const char c : cell) {
-        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
-                   ? c
-                   : '_';
-    }
-    return out;
-}
-
 std::vector<std::string>
 writeTreeSegmentFiles(const std::string& outDir, const MultiCellTracks& tracks,
                       const TreeSegmentation& segmentation, const std::vector<std::string>& labels,
@@ -78,7 +67,7 @@ writeTreeSegmentFiles(const std::string& outDir, const MultiCellTracks& tracks,
         std::ostringstream bed;
         writeSampleTracksBed9(bed, data, seg, labels, description, {}, colours);
         const std::filesystem::path file =
-            dir / ("segments_" + safeCellFileName(tracks.cells[static_cast<size_t>(v)]) + ".bed");
+            dir / ("segments_" + fileNamePart(tracks.cells[static_cast<size_t>(v)]) + ".bed");
         writeFileAtomically(file, bed.str());
         files.push_back(absolutePath(file));
     }

@@ -24,9 +24,6 @@ StateNaming treeStateNaming(const MultiCellTracks& tracks, const TreeHmmParamete
 std::string treeStatesTsv(const StateNaming& naming, const TreeSegmentation& segmentation,
                           const std::vector<std::string>& labels);
 
-/// The file-name part for a cell: letters, digits, '-', '_' and '.' kept, anything else '_'.
-std::string safeCellFileName(const std::string& cell);
-
 /// Writes into `outDir` (which must exist), each file atomically: segments_CELL.bed for every
 /// cell of `tracks` (one browser track per file, named by the cell and described by
 /// `description`; states labelled `labels` and coloured `colours`, "R,G,B") and igv_batch.txt,
