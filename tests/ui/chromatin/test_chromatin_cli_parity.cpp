@@ -81,6 +81,42 @@ TEST(ChromatinCliParity, GuiDefaultComputationEqualsCliDefaultsEmissionsAndNames
         named += row[4].rfind("State ", 0) == 0 ? 0 : 1;
     }
     EXPECT_GT(named, 2) << "most states of the chr11 slice read as known chromatin states";
+
+    // The segmentation: the workspace decodes the model its contrastive panel shows (the γ path's
+    // plain solve, also at γ = 0), so its BED export is `hmm --gamma 0 --refine-em 0
+    // --state-labels names` — the same runs under the same names in the same colours (only the
+    // track lines' descriptions name the front end). The CLI's default at γ = 0 decodes the
+    // refined model of the γ = 0 panel instead.
+    QTemporaryDir namedDir;
+    QProcess namedRun;
+    namedRun.start(QStringLiteral(CX_CLI_PATH),
+                   {QStringLiteral("hmm"), QStringLiteral("--tracks"),
+                    sliceTracks().join(QLatin1Char(',')), QStringLiteral("--k"),
+                    QString::number(parameters.numComponents), QStringLiteral("--gamma"),
+                    QStringLiteral("0"), QStringLiteral("--seed"), QString::number(parameters.seed),
+                    QStringLiteral("--refine-em"), QStringLiteral("0"),
+                    QStringLiteral("--state-labels"), QStringLiteral("names"),
+                    QStringLiteral("--out"), namedDir.path()});
+    ASSERT_TRUE(namedRun.waitForFinished(120000));
+    ASSERT_EQ(namedRun.exitCode(), 0) << namedRun.readAllStandardError().toStdString();
+    QFile cliBed(namedDir.filePath(QStringLiteral("segments.bed")));
+    ASSERT_TRUE(cliBed.open(QIODevice::ReadOnly));
+    const auto runLines = [](const QString& text) {
+        QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        lines.erase(std::remove_if(lines.begin(), lines.end(),
+                                   [](const QString& line) {
+                                       return line.startsWith(QStringLiteral("track "));
+                                   }),
+                    lines.end());
+        return lines;
+    };
+    const QStringList fromCli = runLines(QString::fromUtf8(cliBed.readAll()));
+    const QStringList fromGui = runLines(chromatin.segmentationBed());
+    ASSERT_GT(fromGui.size(), 10);
+    EXPECT_EQ(fromGui.size(), fromCli.size());
+    for (qsizetype i = 0; i < std::min(fromGui.size(), fromCli.size()); ++i) {
+        ASSERT_EQ(fromGui[i].toStdString(), fromCli[i].toStdString()) << "run " << i;
+    }
 }
 
 // γ > 0: the tab shows the γ path's solution, and `hmm --gamma-path` over the tab's grid starts

@@ -48,7 +48,17 @@ QString movedCrowdSession(const QDir& root) {
     return QString::fromStdString(file.string());
 }
 
+/// Puts back the tests' locate handler (tests/ui/main.cpp: moved data is not located) when a test
+/// ends, also on a failed assertion, so a later test in the same process never meets a real
+/// file dialog nobody answers.
+struct NoLocateAfterwards {
+    ~NoLocateAfterwards() {
+        ProjectSession::setLocateHandler([](const QString&, const QString&) { return QString(); });
+    }
+};
+
 TEST(SessionMoves, OneFileDialogLocatesEveryMovedFile) {
+    const NoLocateAfterwards restore;
     ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
@@ -97,6 +107,7 @@ TEST(SessionMoves, OneFileDialogLocatesEveryMovedFile) {
 }
 
 TEST(SessionMoves, CancellingTheDialogOpensNothingAndSaysWhatIsMissing) {
+    const NoLocateAfterwards restore;
     ErrorRecorder errors;
     QTemporaryDir directory;
     ASSERT_TRUE(directory.isValid());
@@ -105,7 +116,6 @@ TEST(SessionMoves, CancellingTheDialogOpensNothingAndSaysWhatIsMissing) {
     cx::ui::MainWindow window;
     window.setSettingsPersistent(false);
     window.openPath(file);
-    ProjectSession::setLocateHandler({});
     ASSERT_EQ(errors.messages.size(), 1);
     EXPECT_TRUE(errors.messages.front().contains(QStringLiteral("data/answer.csv")))
         << errors.messages.front().toStdString();
