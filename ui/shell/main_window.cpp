@@ -214,9 +214,11 @@ void MainWindow::createMenus() {
 void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QList<QStringList> entries = RecentFiles::entries();
-    for (const QStringList& paths : entries) {
-        QAction* action = m_recentMenu->addAction(RecentFiles::label(paths), this,
-                                                  [this, paths] { openPaths(paths); });
+    const QStringList texts = RecentFiles::labels(entries);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QStringList paths = entries[i];
+        QAction* action =
+            m_recentMenu->addAction(texts[i], this, [this, paths] { openPaths(paths); });
         action->setToolTip(paths.join(QLatin1Char('\n')));
         action->setStatusTip(paths.join(QStringLiteral(", ")));
     }

@@ -1,8 +1,11 @@
 #include "ui/shell/recent_files.h"
 
 #include <QFileInfo>
+#include <QSet>
 #include <QSettings>
 #include <QVariant>
+
+#include <algorithm>
 
 namespace cx::ui {
 
@@ -58,6 +61,62 @@ void RecentFiles::clear() {
     QSettings settings;
     settings.setValue(kEntriesKey, QVariantList());
     settings.remove(kOldPathsKey);
+}
+
+QStringList RecentFiles::labels(const QList<QStringList>& entries) {
+    QStringList out;
+    for (const QStringList& entry : entries) {
+        out << label(entry);
+    }
+    const auto folderParts = [](const QStringList& entry) {
+        return entry.isEmpty() ? QStringList()
+                               : QFileInfo(entry.front())
+                                     .absolutePath()
+                                     .split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    };
+    QList<bool> done(out.size(), false);
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        if (done[i]) {
+            continue;
+        }
+        QList<qsizetype> group = {i};
+        for (qsizetype j = i + 1; j < out.size(); ++j) {
+            if (!done[j] && out[j] == out[i]) {
+                group << j;
+            }
+        }
+        if (group.size() < 2) {
+            continue;
+        }
+        QList<QStringList> parts;
+        qsizetype deepest = 1;
+        for (const qsizetype j : group) {
+            parts << folderParts(entries[j]);
+            deepest = std::max(deepest, parts.back().size());
+        }
+        // The fewest trailing folders that tell every entry of the group apart (all of them
+        // when none do: the same folder twice, which add() does not store).
+        qsizetype depth = 1;
+        const auto tail = [&](const QStringList& folders, qsizetype n) {
+            return folders.mid(std::max<qsizetype>(0, folders.size() - n)).join(QLatin1Char('/'));
+        };
+        for (; depth < deepest; ++depth) {
+            QSet<QString> seen;
+            for (const QStringList& folders : parts) {
+                seen.insert(tail(folders, depth));
+            }
+            if (seen.size() == group.size()) {
+                break;
+            }
+        }
+        for (qsizetype k = 0; k < group.size(); ++k) {
+            const QString where = tail(parts[k], depth);
+            out[group[k]] +=
+                QStringLiteral(" — ") + (where.isEmpty() ? QStringLiteral("/") : where);
+            done[group[k]] = true;
+        }
+    }
+    return out;
 }
 
 QString RecentFiles::label(const QStringList& entry) {

@@ -16,6 +16,11 @@ public:
     static void clear();
     /// Menu text of an entry: "a.txt.gz" or "a.txt.gz + b.txt.gz" (+ "+ N more").
     static QString label(const QStringList& entry);
+    /// The menu texts of `entries`, told apart: entries whose label() is the same (answer.csv
+    /// opened from two folders) each get " — " and the shortest end of their first path's folder
+    /// that differs between them ("answer.csv — gui/demo", "answer.csv — ci/demo"); the others
+    /// keep label().
+    static QStringList labels(const QList<QStringList>& entries);
     static constexpr int kMaximum = 10;
 };
 

@@ -32,6 +32,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QMenu>
 #include <QMimeData>
 #include <QPainter>
 #include <QSlider>
@@ -276,6 +277,43 @@ TEST(MainWindow, ProgressShowsAndCancelKeepsTheResults) {
     // The panel keeps the user's (uncomputed) choice and offers to compute it again.
     EXPECT_EQ(data->backgroundPicker()->backgroundMode(), cx::ui::BackgroundMode::All);
     EXPECT_TRUE(data->isPendingValid());
+}
+
+// File ▸ Open Recent tells apart entries of the same name from different folders (the demo's
+// answer.csv opened from two checkouts showed twice as "answer.csv").
+TEST(RecentFiles, EntriesOfOneNameGetTheFolderThatTellsThemApart) {
+    const QList<QStringList> entries = {{QStringLiteral("/w/gui/demo/crowd/answer.csv")},
+                                        {QStringLiteral("/w/gui/demo/tree")},
+                                        {QStringLiteral("/w/ci/demo/crowd/answer.csv")},
+                                        {QStringLiteral("/w/ci/demo/tree")},
+                                        {QStringLiteral("/w/a.txt"), QStringLiteral("/w/b.txt")},
+                                        {QStringLiteral("/w/x/only.cxproj")}};
+    EXPECT_EQ(cx::ui::RecentFiles::labels(entries),
+              (QStringList{
+                  QStringLiteral("answer.csv — gui/demo/crowd"), QStringLiteral("tree — gui/demo"),
+                  QStringLiteral("answer.csv — ci/demo/crowd"), QStringLiteral("tree — ci/demo"),
+                  QStringLiteral("a.txt + b.txt"), QStringLiteral("only.cxproj")}));
+
+    cx::ui::RecentFiles::clear();
+    for (auto it = entries.crbegin(); it != entries.crend(); ++it) {
+        cx::ui::RecentFiles::add(*it);
+    }
+    cx::ui::MainWindow window;
+    window.setSettingsPersistent(false);
+    QStringList texts;
+    for (const QMenu* menu : window.findChildren<QMenu*>()) {
+        if (menu->title() == QStringLiteral("Open &Recent")) {
+            for (const QAction* action : menu->actions()) {
+                if (!action->isSeparator()) {
+                    texts << action->text();
+                }
+            }
+        }
+    }
+    EXPECT_TRUE(texts.contains(QStringLiteral("answer.csv — ci/demo/crowd")))
+        << texts.join(" | ").toStdString();
+    EXPECT_EQ(texts.removeDuplicates(), 0) << texts.join(" | ").toStdString();
+    cx::ui::RecentFiles::clear();
 }
 
 TEST(MainWindow, DroppingAFolderOpensItAndRecordsItAsRecent) {
