@@ -289,6 +289,14 @@ void printHmmJson(const HmmCommandOptions& command, const HmmJobResult& result,
     }
     modelJson["transitions"] = matrix(model.transitions);
     modelJson["start"] = toVector(model.start);
+    // The states as the files label them and as states.tsv names and colours them.
+    const std::vector<std::string> labels = hmmStateLabels(options, result);
+    const HmmStateNames named = hmmStateNames(result);
+    const auto shown =
+        static_cast<std::ptrdiff_t>(std::min(static_cast<size_t>(states), labels.size()));
+    modelJson["state_labels"] = std::vector<std::string>(labels.begin(), labels.begin() + shown);
+    modelJson["state_names"] = named.names;
+    modelJson["state_colours"] = named.colours;
     out["model"] = modelJson;
     Json likelihood;
     likelihood["spectral"] = spectralLogLikelihood;

@@ -281,7 +281,8 @@ struct TreeTimings {
 void printTreeJson(const TreeCommandOptions& command, const TreeSpec& tree,
                    const MultiCellTracks& tracks, const SpectralTreeResult& learned,
                    const TreeSegmentation& segmentation, const TreeTimings& timings,
-                   const nlohmann::json& compared, const nlohmann::json& f1) {
+                   const nlohmann::json& compared, const nlohmann::json& f1,
+                   const std::vector<std::string>& labels, const StateNaming& naming) {
     const SpectralTreeOptions& options = command.model;
     const int k = options.numStates;
     const std::int64_t flank = command.flank;
@@ -321,6 +322,14 @@ void printTreeJson(const TreeCommandOptions& command, const TreeSpec& tree,
                          {"starts", startSpreadJson(node.starts)}});
     }
     out["nodes"] = nodes;
+    // The states as the files label them and as states.tsv names and colours them.
+    nlohmann::json states = nlohmann::json::array();
+    for (size_t s = 0; s < naming.names.size() && s < labels.size(); ++s) {
+        states.push_back({{"label", labels[s]},
+                          {"name", naming.names[s]},
+                          {"colour", rgbText(naming.colours[s])}});
+    }
+    out["states"] = states;
     out["timings_ms"] = {{"read", timings.readMs},
                          {"moments", learned.momentMs},
                          {"decomposition", learned.decompositionMs},
@@ -463,7 +472,8 @@ int runTree(TreeCommandOptions& command) {
     if (json) {
         const TreeTimings timings{readMs,  learnMs,           decodeMs,
                                   writeMs, total.elapsedMs(), peakAfterTree};
-        printTreeJson(command, tree, tracks, learned, segmentation, timings, compared, f1);
+        printTreeJson(command, tree, tracks, learned, segmentation, timings, compared, f1, labels,
+                      naming);
     } else {
         // The starts of every fit: which was kept and how far the others were.
         for (const auto& node : learned.nodes) {

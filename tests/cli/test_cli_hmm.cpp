@@ -458,9 +458,10 @@ TEST(CliHmm, DefaultsAreTheGuisAndStatesAreNamed) {
 TEST(CliHmm, SegmentsCarryTheStatesColoursAndStateLabelsNamesThem) {
     TempDir dir;
     auto result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--refine-em",
-                          "3", "--out", dir / "numbers"},
+                          "3", "--json", "--out", dir / "numbers"},
                          dir);
     ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out)["model"];
     result = runCli({"hmm", "--tracks", kTracks, "--k", "5", "--gamma", "0", "--refine-em", "3",
                      "--state-labels", "names", "--out", dir / "names"},
                     dir);
@@ -472,6 +473,13 @@ TEST(CliHmm, SegmentsCarryTheStatesColoursAndStateLabelsNamesThem) {
     for (size_t r = 1; r < states.size(); ++r) {
         colourOf[states[r][0]] = states[r][5];
         nameOf[states[r][0]] = states[r][4];
+    }
+    // --json: the same labels, names and colours as states.tsv.
+    ASSERT_EQ(json["state_names"].size(), 5u);
+    for (size_t r = 1; r < states.size(); ++r) {
+        EXPECT_EQ(json["state_labels"][r - 1], states[r][0]);
+        EXPECT_EQ(json["state_names"][r - 1], states[r][4]);
+        EXPECT_EQ(json["state_colours"][r - 1], states[r][5]);
     }
     const auto named = parseTsv(readText(dir / "names/states.tsv"));
     for (size_t r = 1; r < states.size(); ++r) {

@@ -95,8 +95,9 @@ TEST(CliTree, StatesAreNamedAndColouredAsTheGuiAndLabelsFollowStateLabels) {
         args.insert(args.end(), extra.begin(), extra.end());
         return runCli(args, dir);
     };
-    auto result = run("numbers", {});
+    auto result = run("numbers", {"--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto json = nlohmann::json::parse(result.out);
     result = run("names", {"--state-labels", "names"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const auto states = parseTsv(readText(dir / "numbers/states.tsv"));
@@ -113,6 +114,13 @@ TEST(CliTree, StatesAreNamedAndColouredAsTheGuiAndLabelsFollowStateLabels) {
         share += std::stod(states[r][3]);
     }
     EXPECT_NEAR(share, 1.0, 1e-5);
+    ASSERT_EQ(json["states"].size(), 4u); // --json: the same labels, names and colours
+    for (size_t r = 1; r < states.size(); ++r) {
+        const auto& state = json["states"][r - 1];
+        EXPECT_EQ(state["label"], states[r][0]);
+        EXPECT_EQ(state["name"], states[r][1]);
+        EXPECT_EQ(state["colour"], states[r][2]);
+    }
     const auto named = parseTsv(readText(dir / "names/states.tsv"));
     ASSERT_EQ(named.size(), states.size());
     for (size_t r = 1; r < states.size(); ++r) {
