@@ -244,7 +244,7 @@ void writeTreeFiles(const TreeCommandOptions& command, const TreeSpec& tree,
         writeFileAtomically(outDir, "transitions_" + cell + ".tsv",
                             treeTransitionTable(learned.model, v, labels));
     }
-    writeFileAtomically(outDir, "states.tsv", treeStatesTsv(naming, segmentation, labels));
+    writeFileAtomically(outDir, "states.tsv", treeStatesTsv(naming, labels));
     if (command.noSegments) {
         return;
     }
@@ -397,15 +397,8 @@ int runTree(TreeCommandOptions& command) {
     // models' states: it numbers them. The tree's own files follow --state-labels.
     const std::vector<std::string> numbered = defaultStateLabels(k);
     const StateNaming naming = treeStateNaming(tracks, learned.model, segmentation);
-    std::vector<std::string> labels = numbered;
-    if (command.stateLabels == "names") {
-        for (size_t s = 0; s < labels.size() && s < naming.names.size(); ++s) {
-            labels[s] = naming.names[s];
-            std::replace_if(
-                labels[s].begin(), labels[s].end(),
-                [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
-        }
-    }
+    const std::vector<std::string> labels =
+        command.stateLabels == "names" ? namedStateLabels(naming.names, k) : numbered;
     phase = Stopwatch();
     writeTreeFiles(command, tree, tracks, learned, segmentation, labels, naming);
     const double writeMs = phase.elapsedMs();

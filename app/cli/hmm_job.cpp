@@ -311,19 +311,9 @@ std::string startSpreadText(const StartSpread& spread) {
 }
 
 std::vector<std::string> hmmStateLabels(const HmmJobOptions& options, const HmmJobResult& result) {
-    std::vector<std::string> labels =
-        defaultStateLabels(std::max(result.model.numStates(), options.numComponents));
-    if (options.stateLabels == "names") {
-        const HmmStateNames named = hmmStateNames(result);
-        for (size_t s = 0; s < named.names.size() && s < labels.size(); ++s) {
-            std::string name = named.names[s];
-            std::replace_if(
-                name.begin(), name.end(),
-                [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
-            labels[s] = name;
-        }
-    }
-    return labels;
+    const int count = std::max(result.model.numStates(), options.numComponents);
+    return options.stateLabels == "names" ? namedStateLabels(hmmStateNames(result).names, count)
+                                          : defaultStateLabels(count);
 }
 
 HmmStateNames hmmStateNames(const HmmJobResult& result) {
@@ -352,13 +342,13 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
     const int k = options.numComponents;
     const int states = model.numStates();
     const std::vector<std::string> labels = hmmStateLabels(options, result);
+    // Names and colours by core's naming rule: states.tsv's columns and segments.bed's colours.
+    const HmmStateNames named = hmmStateNames(result);
     writeFileAtomically(outDir, "emissions.tsv",
                         emissionTable(data.markNames, markProbabilities(model, data), labels));
     writeFileAtomically(outDir, "transitions.tsv", transitionTable(model.transitions, labels));
     {
-        // Names and colours by core's naming rule; a component that is no state of the
-        // reported HMM (beyond its states) has none.
-        const HmmStateNames named = hmmStateNames(result);
+        // A component that is no state of the reported HMM (beyond its states) has no name.
         const auto nameColumns = [&](int t) {
             return t < states ? '\t' + named.names[static_cast<size_t>(t)] + '\t' +
                                     named.colours[static_cast<size_t>(t)]
@@ -413,9 +403,8 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
         }
     }
     const std::string description = segmentsDescription(options);
-    const std::vector<std::string> colours = hmmStateNames(result).colours;
     std::ostringstream bed;
-    writeSampleTracksBed9(bed, data, result.segmentation, labels, description, {}, colours);
+    writeSampleTracksBed9(bed, data, result.segmentation, labels, description, {}, named.colours);
     writeFileAtomically(outDir, "segments.bed", bed.str());
     std::vector<std::string> browserFiles;
     namespace fs = std::filesystem;
@@ -429,7 +418,7 @@ void writeHmmFiles(const HmmJobOptions& options, const HmmJobResult& result,
         for (const auto& cell : cells) {
             std::ostringstream perCell;
             writeSampleTracksBed9(perCell, data, result.segmentation, labels, description, cell,
-                                  colours);
+                                  named.colours);
             const std::string name = "segments." + fileNamePart(cell) + ".bed";
             writeFileAtomically(outDir, name, perCell.str());
             browserFiles.push_back(absolute(fs::path(outDir) / name));

@@ -405,6 +405,17 @@ std::vector<std::string> defaultStateLabels(int numStates) {
     return labels;
 }
 
+std::vector<std::string> namedStateLabels(const std::vector<std::string>& names, int numStates) {
+    std::vector<std::string> labels = defaultStateLabels(numStates);
+    for (size_t s = 0; s < names.size() && s < labels.size(); ++s) {
+        labels[s] = names[s];
+        std::replace_if(
+            labels[s].begin(), labels[s].end(),
+            [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+    }
+    return labels;
+}
+
 void writeSegmentationBed9(std::ostream& out, const ChromatinData& data,
                            const Segmentation& segmentation,
                            const std::vector<std::string>& stateLabels, bool trackLines,

@@ -87,6 +87,11 @@ std::string stateColor(int state);
 /// Default state labels E1…EK (ChromHMM's convention).
 std::vector<std::string> defaultStateLabels(int numStates);
 
+/// State labels E1…EK with state s labelled `names[s]` where a name is given — tabs and line
+/// breaks as blanks, so that the label stays one field of a TSV or BED line (what `hmm`/`tree
+/// --state-labels names` and the Tree workspace's export write).
+std::vector<std::string> namedStateLabels(const std::vector<std::string>& names, int numStates);
+
 /// Writes the segmentation as BED9 (chrom, start, end, label, 0, ., start, end, itemRgb), one
 /// line per maximal run of equal states, tracks in order. With `trackLines`, each cell type
 /// gets one `track name="CELL" itemRgb="On"` line (UCSC custom-track format) before all of its

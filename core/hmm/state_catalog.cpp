@@ -614,6 +614,7 @@ StateNaming nameStates(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& w
     StateCatalog catalog;
     catalog.update(profiles, weights, marks);
     StateNaming out;
+    out.weights = weights;
     for (int state = 0; state < static_cast<int>(profiles.rows()); ++state) {
         const int slot = catalog.slotOfComponent(state);
         out.names.push_back(catalog.name(slot));

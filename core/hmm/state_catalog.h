@@ -186,6 +186,7 @@ private:
 struct StateNaming {
     std::vector<std::string> names;
     std::vector<Rgb> colours;
+    Eigen::VectorXd weights; ///< the weights the states were named with (component order)
 };
 StateNaming nameStates(const Eigen::MatrixXd& profiles, const Eigen::VectorXd& weights,
                        const std::vector<std::string>& marks);

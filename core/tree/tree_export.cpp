@@ -38,10 +38,9 @@ StateNaming treeStateNaming(const MultiCellTracks& tracks, const TreeHmmParamete
                       tracks.markNames);
 }
 
-std::string treeStatesTsv(const StateNaming& naming, const TreeSegmentation& segmentation,
-                          const std::vector<std::string>& labels) {
+std::string treeStatesTsv(const StateNaming& naming, const std::vector<std::string>& labels) {
     const auto k = static_cast<int>(naming.names.size());
-    const Eigen::VectorXd occupancy = rootOccupancy(segmentation, k);
+    const Eigen::VectorXd& occupancy = naming.weights;
     const double total = occupancy.sum();
     std::string out = "state\tname\tcolour\troot_occupancy\n";
     for (int s = 0; s < k; ++s) {

@@ -20,9 +20,9 @@ StateNaming treeStateNaming(const MultiCellTracks& tracks, const TreeHmmParamete
                             const TreeSegmentation& segmentation);
 
 /// A tree's states.tsv: header `state name colour root_occupancy`, one line per state — its
-/// label, name, colour ("R,G,B") and share of the root's decoded bins.
-std::string treeStatesTsv(const StateNaming& naming, const TreeSegmentation& segmentation,
-                          const std::vector<std::string>& labels);
+/// label, name, colour ("R,G,B") and share of the root's decoded bins (treeStateNaming's
+/// weights, normalised).
+std::string treeStatesTsv(const StateNaming& naming, const std::vector<std::string>& labels);
 
 /// Writes into `outDir` (which must exist), each file atomically: segments_CELL.bed for every
 /// cell of `tracks` (one browser track per file, named by the cell and described by

@@ -10,6 +10,7 @@
 #include "ui/views/segmentation_track_view.h"
 #include "ui/widgets/state_matrix_model.h"
 
+#include "core/hmm/decoding.h"
 #include "core/tree/tree_export.h"
 
 #include <QAction>
@@ -177,19 +178,19 @@ bool TreeWorkspace::exportSegmentations(const QString& folder, QString* error) c
         }
         return false;
     }
-    std::vector<std::string> labels;
-    std::vector<std::string> colours;
     const int k = result.request.options.numStates;
-    const QStringList names = stateLabels();
+    std::vector<std::string> names;
+    for (const QString& name : stateLabels()) {
+        names.push_back(name.toStdString());
+    }
+    const std::vector<std::string> labels = cx::namedStateLabels(names, k);
+    std::vector<std::string> colours;
     for (int state = 0; state < k; ++state) {
-        QString name = names.value(state, QStringLiteral("E%1").arg(state + 1));
-        name.replace(QLatin1Char('\t'), QLatin1Char(' '))
-            .replace(QLatin1Char('\n'), QLatin1Char(' '));
-        labels.push_back(name.toStdString());
         const int slot = m_catalog.slotOfComponent(state);
         const QColor colour = slot >= 0 ? m_catalog.colour(slot) : QColor(127, 127, 127);
-        colours.push_back(std::to_string(colour.red()) + ',' + std::to_string(colour.green()) +
-                          ',' + std::to_string(colour.blue()));
+        colours.push_back(cx::rgbText({static_cast<std::uint8_t>(colour.red()),
+                                       static_cast<std::uint8_t>(colour.green()),
+                                       static_cast<std::uint8_t>(colour.blue())}));
     }
     const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
                                     std::string(cx::toString(result.segmentation->mode)) +
