@@ -1,5 +1,7 @@
 #include "ui/chromatin/chromatin_analysis.h"
 
+#include "ui/views/state_catalog.h"
+
 #include "core/common/error.h"
 #include "core/common/timer.h"
 #include "core/hmm/decoding.h"
@@ -305,8 +307,7 @@ QString segmentationBed9(const SegmentationState& segmentation, const QStringLis
         names.push_back(
             sanitize(stateNames.value(s, QStringLiteral("E%1").arg(s + 1))).toStdString());
         const QColor colour = stateColours.value(s, QColor(127, 127, 127));
-        colours.push_back(std::to_string(colour.red()) + ',' + std::to_string(colour.green()) +
-                          ',' + std::to_string(colour.blue()));
+        colours.push_back(rgbText(colour));
     }
     // Quotes would end the UCSC attribute early.
     const auto unquote = [](std::string text) {

@@ -188,9 +188,7 @@ bool TreeWorkspace::exportSegmentations(const QString& folder, QString* error) c
     for (int state = 0; state < k; ++state) {
         const int slot = m_catalog.slotOfComponent(state);
         const QColor colour = slot >= 0 ? m_catalog.colour(slot) : QColor(127, 127, 127);
-        colours.push_back(cx::rgbText({static_cast<std::uint8_t>(colour.red()),
-                                       static_cast<std::uint8_t>(colour.green()),
-                                       static_cast<std::uint8_t>(colour.blue())}));
+        colours.push_back(rgbText(colour));
     }
     const std::string description = "Spectral-Tree, K=" + std::to_string(k) + ", " +
                                     std::string(cx::toString(result.segmentation->mode)) +

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ StateClass classifyChromatinState(const Eigen::Ref<const Eigen::RowVectorXd>& pr
 /// A core colour as a QColor.
 inline QColor toQColor(const cx::Rgb& colour) {
     return QColor(colour.red, colour.green, colour.blue);
+}
+
+/// A view's colour as BED's itemRgb text "R,G,B" (cx::rgbText of the same colour).
+inline std::string rgbText(const QColor& colour) {
+    return cx::rgbText({static_cast<std::uint8_t>(colour.red()),
+                        static_cast<std::uint8_t>(colour.green()),
+                        static_cast<std::uint8_t>(colour.blue())});
 }
 
 /// An automatic label's display colour: its distinct style's colour (its kind's colour, or a
