@@ -419,11 +419,13 @@ void BM_MemoryBandwidthTriad(benchmark::State& state) {
     const std::int64_t n = 16 << 20; // 16 Mi doubles = 128 MB per array
     std::vector<double> a(static_cast<size_t>(n), 1.0), b(static_cast<size_t>(n), 2.0),
         c(static_cast<size_t>(n), 3.0);
+    // The share count is read here: inside a share of parallelFor threadCount() is 1.
+    const int threads = threadCount();
     for (auto _ : state) {
-        parallelFor(threadCount(), [&](std::int64_t worker) {
+        parallelFor(threads, [&](std::int64_t worker) {
             std::int64_t begin = 0;
             std::int64_t end = 0;
-            slotRange(n, threadCount(), static_cast<int>(worker), begin, end);
+            slotRange(n, threads, static_cast<int>(worker), begin, end);
             for (std::int64_t i = begin; i < end; ++i) {
                 a[static_cast<size_t>(i)] =
                     b[static_cast<size_t>(i)] + 3.0 * c[static_cast<size_t>(i)];
