@@ -65,21 +65,27 @@ namespace {
 template <int Blocks>
 [[gnu::always_inline]] inline void gatherRows(const WordMajorChunk& chunk, const Float16* x,
                                               Float16* y) {
+    // In 8-float halves, like the scatter: where the registers are narrower than 16 floats (AVX2)
+    // GCC builds c·(16 floats) by storing c sixteen times to the stack and reloading it, a
+    // store-forwarding stall per non-zero (3× the pass's time on an AMD Zen 5 without AVX-512).
+    constexpr int kHalves = 2 * Blocks;
     const std::uint16_t* document = chunk.document.data();
     const float* count = chunk.count.data();
+    const auto* xHalves = reinterpret_cast<const Float8*>(x);
+    auto* yHalves = reinterpret_cast<Float8*>(y);
     const size_t numWords = chunk.words.size();
     for (size_t k = 0; k < numWords; ++k) {
-        const Float16* xi = x + static_cast<std::int64_t>(chunk.words[k]) * Blocks;
-        Float16 xb[Blocks];
-        for (int b = 0; b < Blocks; ++b) {
-            xb[b] = xi[b];
+        const Float8* xi = xHalves + static_cast<std::int64_t>(chunk.words[k]) * kHalves;
+        Float8 xb[kHalves];
+        for (int h = 0; h < kHalves; ++h) {
+            xb[h] = xi[h];
         }
         const std::int64_t last = chunk.wordStart[k + 1];
         for (std::int64_t e = chunk.wordStart[k]; e < last; ++e) {
-            Float16* row = y + static_cast<std::int64_t>(document[e]) * Blocks;
+            Float8* row = yHalves + static_cast<std::int64_t>(document[e]) * kHalves;
             const float c = count[e];
-            for (int b = 0; b < Blocks; ++b) {
-                row[b] += c * xb[b];
+            for (int h = 0; h < kHalves; ++h) {
+                row[h] += c * xb[h];
             }
         }
     }
@@ -153,10 +159,12 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
         const Float16* xi = x + static_cast<std::int64_t>(chunk.words[k]) * blocks;
         const std::int64_t first = chunk.wordStart[k];
         const std::int64_t last = chunk.wordStart[k + 1];
-        for (int b = 0; b < blocks; ++b) {
-            const Float16 xb = xi[b];
+        const auto* xh = reinterpret_cast<const Float8*>(xi);
+        auto* yHalves = reinterpret_cast<Float8*>(y);
+        for (int h = 0; h < 2 * blocks; ++h) {
+            const Float8 xb = xh[h];
             for (std::int64_t e = first; e < last; ++e) {
-                y[static_cast<std::int64_t>(document[e]) * blocks + b] += count[e] * xb;
+                yHalves[static_cast<std::int64_t>(document[e]) * 2 * blocks + h] += count[e] * xb;
             }
         }
     }
