@@ -6,6 +6,7 @@
 // the header's NNZ.
 
 #include "core/common/error.h"
+#include "core/common/memory.h"
 #include "core/common/parallel.h"
 #include "core/io/corpus_builder.h"
 #include "core/io/tokenizer.h"
@@ -251,6 +252,8 @@ RawCorpus readUci(const std::string& docwordPath, const std::string& vocabPath,
         const auto reserve = static_cast<size_t>(std::min(numEntries, plausible));
         matrix.colIdx.reserve(reserve);
         matrix.counts.reserve(reserve);
+        adviseHugePages(matrix.colIdx.data(), matrix.colIdx.capacity() * sizeof(std::int32_t));
+        adviseHugePages(matrix.counts.data(), matrix.counts.capacity() * sizeof(float));
     } catch (const std::bad_alloc&) {
         throw InputError(docwordPath, 0,
                          "not enough memory for D = " + std::to_string(numDocs) +
