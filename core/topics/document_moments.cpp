@@ -1,9 +1,12 @@
 #include "core/topics/document_moments.h"
 
+#include "core/common/memory.h"
 #include "core/common/parallel.h"
 #include "core/topics/moment_kernels.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -125,6 +128,10 @@ struct DocumentMoments::WordMajorLayout {
     const DocumentMoments* owner = nullptr; ///< the object whose documents these are
     /// Chunks of each reduction slot's documents, in document order.
     std::vector<std::vector<moment_kernels::WordMajorChunk>> slots;
+    /// The entries of each slot's chunks, one after another (the chunks' document and count
+    /// views point here): one allocation per slot, on huge pages where the system has them.
+    std::vector<std::unique_ptr<std::uint16_t[]>> documentStorage;
+    std::vector<std::unique_ptr<float[]>> countStorage;
     /// Σ_n w2[n]·c_i per word, the diagonal part of the products.
     Eigen::VectorXd diag;
 };
@@ -144,19 +151,38 @@ DocumentMoments::wordMajorLayout(const CancelToken& cancel) const {
     const moment_kernels::CsrView csr = momentCsrView(*m_counts, m_documents);
     const int numSlots = reductionSlots(numDocuments());
     layout->slots.resize(static_cast<size_t>(numSlots));
+    layout->documentStorage.resize(static_cast<size_t>(numSlots));
+    layout->countStorage.resize(static_cast<size_t>(numSlots));
     std::vector<Eigen::VectorXd> diag(static_cast<size_t>(numSlots));
     forEachSlot(numDocuments(), numSlots, [&](int slot, std::int64_t begin, std::int64_t end) {
         auto& chunks = layout->slots[static_cast<size_t>(slot)];
         Eigen::VectorXd& slotDiag = diag[static_cast<size_t>(slot)];
         slotDiag = Eigen::VectorXd::Zero(d);
+        std::int64_t entries = 0;
+        for (std::int64_t n = begin; n < end; ++n) {
+            const std::int64_t row = csr.documents[n];
+            entries += csr.rowPtr[row + 1] - csr.rowPtr[row];
+        }
+        auto& documentStorage = layout->documentStorage[static_cast<size_t>(slot)];
+        auto& countStorage = layout->countStorage[static_cast<size_t>(slot)];
+        documentStorage = std::make_unique_for_overwrite<std::uint16_t[]>(
+            static_cast<size_t>(std::max<std::int64_t>(entries, 1)));
+        countStorage = std::make_unique_for_overwrite<float[]>(
+            static_cast<size_t>(std::max<std::int64_t>(entries, 1)));
+        adviseHugePages(documentStorage.get(),
+                        static_cast<size_t>(entries) * sizeof(std::uint16_t));
+        adviseHugePages(countStorage.get(), static_cast<size_t>(entries) * sizeof(float));
         std::vector<std::int32_t> fill(static_cast<size_t>(d), 0);
         chunks.reserve(static_cast<size_t>((end - begin + kChunkDocuments - 1) / kChunkDocuments));
+        std::int64_t used = 0;
         for (std::int64_t first = begin; first < end; first += kChunkDocuments) {
             throwIfCancelled(cancel);
             chunks.emplace_back();
-            moment_kernels::buildWordMajorChunk(csr, m_w2.data(), first,
-                                                std::min(end, first + kChunkDocuments), fill,
-                                                chunks.back(), slotDiag.data());
+            moment_kernels::buildWordMajorChunk(
+                csr, m_w2.data(), first, std::min(end, first + kChunkDocuments), fill,
+                documentStorage.get() + used, countStorage.get() + used, chunks.back(),
+                slotDiag.data());
+            used += static_cast<std::int64_t>(chunks.back().count.size());
         }
     });
     layout->diag = Eigen::VectorXd::Zero(d);

@@ -5,7 +5,8 @@
 namespace cx::moment_kernels {
 
 void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
-                         std::vector<std::int32_t>& fill, WordMajorChunk& out, double* diag) {
+                         std::vector<std::int32_t>& fill, std::uint16_t* document, float* count,
+                         WordMajorChunk& out, double* diag) {
     const std::int32_t* colIdx = csr.colIdx;
     const float* counts = csr.counts;
     std::int64_t total = 0;
@@ -33,8 +34,8 @@ void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin
         }
     }
     out.wordStart[k] = start;
-    out.document.resize(static_cast<size_t>(total));
-    out.count.resize(static_cast<size_t>(total));
+    out.document = std::span<std::uint16_t>(document, static_cast<size_t>(total));
+    out.count = std::span<float>(count, static_cast<size_t>(total));
     out.weight.resize(static_cast<size_t>(end - begin));
     for (std::int64_t n = begin; n < end; ++n) {
         const std::int64_t row = csr.documents[n];

@@ -10,6 +10,7 @@
 // FMA contraction off, so every target gives the same numbers.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CX_NO_DISPATCH)
@@ -50,16 +51,20 @@ constexpr std::int64_t kMaxChunkDocuments = 65536;
 struct WordMajorChunk {
     std::vector<std::int32_t> words;     ///< distinct words of the chunk, ascending
     std::vector<std::int32_t> wordStart; ///< entries of words[k]: [wordStart[k], wordStart[k+1])
-    std::vector<std::uint16_t> document; ///< per entry: the document's index within the chunk
-    std::vector<float> count;            ///< per entry: c_i
-    std::vector<float> weight;           ///< per document of the chunk: w[n] rounded to float
+    /// Per entry: the document's index within the chunk (in storage the caller owns).
+    std::span<std::uint16_t> document;
+    std::span<float> count;    ///< per entry: c_i (in storage the caller owns)
+    std::vector<float> weight; ///< per document of the chunk: w[n] rounded to float
 };
 
 /// Fills `out` with documents [begin, end) of `csr` (at most kMaxChunkDocuments) in word-major
-/// order and adds w[n]·c_i to diag[i] (in double, document order) for every non-zero. `fill`
-/// is scratch of one zero per vocabulary word, left zero.
+/// order and adds w[n]·c_i to diag[i] (in double, document order) for every non-zero. The
+/// entries go to document[0..nnz) and count[0..nnz) (nnz = the documents' non-zeros, which the
+/// caller has room for); `out.document` and `out.count` view them. `fill` is scratch of one
+/// zero per vocabulary word, left zero.
 void buildWordMajorChunk(const CsrView& csr, const double* w, std::int64_t begin, std::int64_t end,
-                         std::vector<std::int32_t>& fill, WordMajorChunk& out, double* diag);
+                         std::vector<std::int32_t>& fill, std::uint16_t* document, float* count,
+                         WordMajorChunk& out, double* diag);
 
 /// y_n = Σ_i c_i X_i for every document n of the chunk (y: rows of `blocks` Float16, zeroed by
 /// the caller), summed word by word in ascending word order.
