@@ -63,30 +63,38 @@ namespace {
 // 30-wide row, adjacent lines) instead of one block of every row after another; each sum still runs
 // over the same terms in the same order, so the numbers are the same.
 
+// The gather's unit of work: where the registers hold 16 floats, a whole Float16; elsewhere
+// (AVX2, and every clone of a dispatched build, which is compiled for the baseline) 8-float
+// halves, like the scatter — there GCC builds c·(16 floats) by storing c sixteen times to the
+// stack and reloading it, a store-forwarding stall per non-zero (3× the range finding's time on
+// an AMD Zen 5 running the AVX2 code).
+#if defined(__AVX512F__)
+using GatherUnit = Float16;
+#else
+using GatherUnit = Float8;
+#endif
+
 template <int Blocks>
 [[gnu::always_inline]] inline void gatherRows(const WordMajorChunk& chunk, const Float16* x,
                                               Float16* y) {
-    // In 8-float halves, like the scatter: where the registers are narrower than 16 floats (AVX2)
-    // GCC builds c·(16 floats) by storing c sixteen times to the stack and reloading it, a
-    // store-forwarding stall per non-zero (3× the pass's time on an AMD Zen 5 without AVX-512).
-    constexpr int kHalves = 2 * Blocks;
+    constexpr int kUnits = Blocks * static_cast<int>(sizeof(Float16) / sizeof(GatherUnit));
     const std::uint16_t* document = chunk.document.data();
     const float* count = chunk.count.data();
-    const auto* xHalves = reinterpret_cast<const Float8*>(x);
-    auto* yHalves = reinterpret_cast<Float8*>(y);
+    const auto* xUnits = reinterpret_cast<const GatherUnit*>(x);
+    auto* yUnits = reinterpret_cast<GatherUnit*>(y);
     const size_t numWords = chunk.words.size();
     for (size_t k = 0; k < numWords; ++k) {
-        const Float8* xi = xHalves + static_cast<std::int64_t>(chunk.words[k]) * kHalves;
-        Float8 xb[kHalves];
-        for (int h = 0; h < kHalves; ++h) {
-            xb[h] = xi[h];
+        const GatherUnit* xi = xUnits + static_cast<std::int64_t>(chunk.words[k]) * kUnits;
+        GatherUnit xb[kUnits];
+        for (int u = 0; u < kUnits; ++u) {
+            xb[u] = xi[u];
         }
         const std::int64_t last = chunk.wordStart[k + 1];
         for (std::int64_t e = chunk.wordStart[k]; e < last; ++e) {
-            Float8* row = yHalves + static_cast<std::int64_t>(document[e]) * kHalves;
+            GatherUnit* row = yUnits + static_cast<std::int64_t>(document[e]) * kUnits;
             const float c = count[e];
-            for (int h = 0; h < kHalves; ++h) {
-                row[h] += c * xb[h];
+            for (int u = 0; u < kUnits; ++u) {
+                row[u] += c * xb[u];
             }
         }
     }
@@ -160,12 +168,14 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
         const Float16* xi = x + static_cast<std::int64_t>(chunk.words[k]) * blocks;
         const std::int64_t first = chunk.wordStart[k];
         const std::int64_t last = chunk.wordStart[k + 1];
-        const auto* xh = reinterpret_cast<const Float8*>(xi);
-        auto* yHalves = reinterpret_cast<Float8*>(y);
-        for (int h = 0; h < 2 * blocks; ++h) {
-            const Float8 xb = xh[h];
+        constexpr int kPerBlock = static_cast<int>(sizeof(Float16) / sizeof(GatherUnit));
+        const auto* xu = reinterpret_cast<const GatherUnit*>(xi);
+        auto* yUnits = reinterpret_cast<GatherUnit*>(y);
+        const std::int64_t units = static_cast<std::int64_t>(blocks) * kPerBlock;
+        for (std::int64_t u = 0; u < units; ++u) {
+            const GatherUnit xb = xu[u];
             for (std::int64_t e = first; e < last; ++e) {
-                yHalves[static_cast<std::int64_t>(document[e]) * 2 * blocks + h] += count[e] * xb;
+                yUnits[static_cast<std::int64_t>(document[e]) * units + u] += count[e] * xb;
             }
         }
     }
