@@ -53,7 +53,9 @@ public:
         m_ready.reserve(static_cast<size_t>(buffers) + 1);
         m_free.reserve(static_cast<size_t>(buffers));
         for (int b = 0; b < buffers; ++b) {
-            m_buffers.push_back(std::make_unique<char[]>(capacity));
+            // Not zero-filled: a block is written by gzread before it is read, and the pages
+            // of a 16 MB block that a small file never reaches are never touched.
+            m_buffers.push_back(std::make_unique_for_overwrite<char[]>(capacity));
             m_free.push_back(m_buffers.back().get());
         }
         if (readAhead) {
