@@ -165,10 +165,9 @@ DocumentMoments::wordMajorLayout(const CancelToken& cancel) const {
         }
         auto& documentStorage = layout->documentStorage[static_cast<size_t>(slot)];
         auto& countStorage = layout->countStorage[static_cast<size_t>(slot)];
-        documentStorage = std::make_unique_for_overwrite<std::uint16_t[]>(
-            static_cast<size_t>(std::max<std::int64_t>(entries, 1)));
-        countStorage = std::make_unique_for_overwrite<float[]>(
-            static_cast<size_t>(std::max<std::int64_t>(entries, 1)));
+        documentStorage =
+            std::make_unique_for_overwrite<std::uint16_t[]>(static_cast<size_t>(entries));
+        countStorage = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(entries));
         adviseHugePages(documentStorage.get(),
                         static_cast<size_t>(entries) * sizeof(std::uint16_t));
         adviseHugePages(countStorage.get(), static_cast<size_t>(entries) * sizeof(float));

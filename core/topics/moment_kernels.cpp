@@ -73,11 +73,12 @@ using GatherUnit = Float16;
 #else
 using GatherUnit = Float8;
 #endif
+constexpr int kGatherUnitsPerBlock = static_cast<int>(sizeof(Float16) / sizeof(GatherUnit));
 
 template <int Blocks>
 [[gnu::always_inline]] inline void gatherRows(const WordMajorChunk& chunk, const Float16* x,
                                               Float16* y) {
-    constexpr int kUnits = Blocks * static_cast<int>(sizeof(Float16) / sizeof(GatherUnit));
+    constexpr int kUnits = Blocks * kGatherUnitsPerBlock;
     const std::uint16_t* document = chunk.document.data();
     const float* count = chunk.count.data();
     const auto* xUnits = reinterpret_cast<const GatherUnit*>(x);
@@ -168,10 +169,9 @@ void m2GatherWordMajor(const WordMajorChunk& chunk, const Float16* x, int blocks
         const Float16* xi = x + static_cast<std::int64_t>(chunk.words[k]) * blocks;
         const std::int64_t first = chunk.wordStart[k];
         const std::int64_t last = chunk.wordStart[k + 1];
-        constexpr int kPerBlock = static_cast<int>(sizeof(Float16) / sizeof(GatherUnit));
         const auto* xu = reinterpret_cast<const GatherUnit*>(xi);
         auto* yUnits = reinterpret_cast<GatherUnit*>(y);
-        const std::int64_t units = static_cast<std::int64_t>(blocks) * kPerBlock;
+        const std::int64_t units = static_cast<std::int64_t>(blocks) * kGatherUnitsPerBlock;
         for (std::int64_t u = 0; u < units; ++u) {
             const GatherUnit xb = xu[u];
             for (std::int64_t e = first; e < last; ++e) {
